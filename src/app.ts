@@ -1,0 +1,69 @@
+import 'reflect-metadata';
+import http from 'node:http';
+import Koa from 'koa';
+import { koaMiddleware } from '@as-integrations/koa';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { requestContext } from './http/request-context.middleware.js';
+import { errorHandler } from './http/error.middleware.js';
+import { bodyMiddleware } from './http/body.middleware.js';
+import { healthRoutes } from './http/health.routes.js';
+import { buildAppSchema } from './graphql/schema.js';
+import { createApolloServer } from './graphql/apollo.js';
+import { createContextFactory } from './graphql/context.js';
+
+export interface App {
+  httpServer: http.Server;
+  listen(port: number, host?: string): Promise<number>;
+  /** Stop accepting, finish in-flight requests, close the listener. The database is the caller's to close. */
+  stop(): Promise<void>;
+}
+
+export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
+  const { orm, logger } = deps;
+  const app = new Koa({ proxy: true });
+  // The server exists before the middleware (Apollo's drain plugin needs it); its handler is attached after,
+  // because app.callback() snapshots the middleware stack.
+  const httpServer = http.createServer();
+  let draining = false;
+
+  const schema = await buildAppSchema();
+  const apollo = await createApolloServer(schema, httpServer, logger);
+  const contextFor = createContextFactory(orm.em, logger);
+
+  app.use(requestContext(logger));
+  app.use(errorHandler(logger));
+  app.use(bodyMiddleware({ formPaths: [/^\/oauth\//] }));
+
+  const health = healthRoutes(orm, () => draining);
+  app.use(health.routes()).use(health.allowedMethods());
+
+  const graphql = koaMiddleware(apollo, {
+    context: async ({ ctx }) => contextFor(ctx.state.requestId),
+  });
+  app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, next) : next()));
+
+  httpServer.on('request', app.callback());
+  // Slow or idle clients must not hold a connection open for ever.
+  httpServer.headersTimeout = 30_000;
+  httpServer.requestTimeout = 60_000;
+  httpServer.keepAliveTimeout = 5_000;
+
+  return {
+    httpServer,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off('error', reject);
+          const address = httpServer.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      }),
+    async stop() {
+      draining = true;
+      await apollo.stop();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { Business } from '../modules/business/business.entity.js';
+import { User } from '../modules/user/user.entity.js';
+import { Membership } from '../modules/user/membership.entity.js';
+import { Location } from '../modules/location/location.entity.js';
+import { Metric } from '../modules/metric/metric.entity.js';
+import { Survey } from '../modules/survey/survey.entity.js';
+import { SurveyStep } from '../modules/survey/survey-step.entity.js';
+import { Submission } from '../modules/submission/submission.entity.js';
+import { MenuItem } from '../modules/menu/menu-item.entity.js';
+import { Order } from '../modules/order/order.entity.js';
+import { OrderItem } from '../modules/order/order-item.entity.js';
+import { Credential } from '../modules/credential/credential.entity.js';
+import { CustomIntegration } from '../modules/integration/custom-integration.entity.js';
+import { Webhook } from '../modules/webhook/webhook.entity.js';
+import { Event } from '../modules/event/event.entity.js';
+
+/** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
+export const entities = [
+  Business,
+  User,
+  Membership,
+  Location,
+  Metric,
+  Survey,
+  SurveyStep,
+  Submission,
+  MenuItem,
+  Order,
+  OrderItem,
+  Credential,
+  CustomIntegration,
+  Webhook,
+  Event,
+];

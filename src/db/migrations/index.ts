@@ -1,0 +1,4 @@
+import { Migration20261121184919 } from './Migration20261121184919.js';
+
+/** Applied in this order at start. Add each new migration (npm run migration:create) here. */
+export const migrationsList = [{ name: 'Migration20261121184919', class: Migration20261121184919 }];

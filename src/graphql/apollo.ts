@@ -1,0 +1,25 @@
+import type http from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { GraphQLContext } from './context.js';
+import { formatError } from './errors.js';
+
+/** Apollo Sandbox and introspection stay on in every environment: exploring the schema is part of the product. */
+export async function createApolloServer(schema: GraphQLSchema, httpServer: http.Server, logger: Logger) {
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatError(logger),
+    plugins: [
+      // On stop: close the listener, let in-flight requests finish (up to 10 s), then close what is left.
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+    ],
+  });
+  await apollo.start();
+  return apollo;
+}

@@ -1,0 +1,15 @@
+import { pino, type Logger } from 'pino';
+import type { LogLevel } from '../config.js';
+
+/** JSON lines on stdout: one record per request, plus start-up and shutdown milestones. */
+export function createLogger(level: LogLevel): Logger {
+  return pino({
+    level,
+    base: { service: 'feedback-service' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // A request body or an Authorization header must never reach the logs, even by mistake.
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'password', '*.password'], censor: '[redacted]' },
+  });
+}
+
+export type { Logger };

@@ -1,0 +1,107 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger, type Logger } from './http/logger.js';
+import { openDatabase, type Database } from './db/database.js';
+import { createApp, type App } from './app.js';
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 17)) {
+  console.error(`Node >= 22.17 is required (npm install brings Node 24 for the npm scripts); got ${process.version}.`);
+  process.exit(1);
+}
+
+async function main() {
+  const startedAt = performance.now();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+
+  let db: Database | undefined;
+  let app: App | undefined;
+  let stopping = false;
+
+  // Order matters: stop taking requests and finish those in flight, then close the ORM, then stop PostgreSQL.
+  const shutdown = async (reason: string, exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ reason }, 'shutting down');
+    try {
+      await app?.stop();
+      logger.info('http server closed');
+      await db?.orm.close(true);
+      logger.info('database connections closed');
+      if (db?.embedded?.owned) {
+        await db.embedded.stop();
+        logger.info('embedded PostgreSQL stopped');
+      }
+    } catch (err) {
+      logger.error({ err }, 'error during shutdown');
+      exitCode ||= 1;
+    }
+    logger.flush();
+    process.exit(exitCode);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal: exiting now');
+        process.exit(1);
+      }
+      void shutdown(signal);
+    });
+  }
+  process.on('unhandledRejection', (err) => {
+    logger.fatal({ err }, 'unhandled promise rejection');
+    void shutdown('unhandledRejection', 1);
+  });
+
+  try {
+    db = await openDatabase(config, logger);
+  } catch (err) {
+    fail(logger, 'the database could not be opened', err);
+    return;
+  }
+  if (stopping) return;
+  try {
+    app = await createApp({ orm: db.orm, logger, config });
+    await app.listen(config.port);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const message =
+      code === 'EADDRINUSE'
+        ? `Port ${config.port} is already in use. Stop what uses it or set PORT to another port.`
+        : code === 'EACCES'
+          ? `Not allowed to listen on port ${config.port}. Set PORT to a port above 1024.`
+          : undefined;
+    await db.close().catch(() => {});
+    fail(logger, message ?? 'the HTTP server could not start', message ? undefined : err);
+    return;
+  }
+  logger.info(
+    {
+      port: config.port,
+      graphql: `${config.publicUrl}/graphql`,
+      database: db.embedded ? `embedded PostgreSQL on port ${db.embedded.port}` : 'DATABASE_URL',
+      startupMs: Math.round(performance.now() - startedAt),
+    },
+    `ready: open ${config.publicUrl}/graphql for Apollo Sandbox`,
+  );
+}
+
+function fail(logger: Logger, message: string, err?: unknown) {
+  const detail = err instanceof Error ? err.message : undefined;
+  logger.fatal({ err }, message);
+  // Also a plain line on stderr: a person starting the service reads this, not the JSON.
+  console.error(`Cannot start: ${message}${detail ? `\n${detail}` : ''}`);
+  process.exit(1);
+}
+
+void main();

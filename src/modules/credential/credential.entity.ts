@@ -1,0 +1,34 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../shared/id.js';
+import { Timestamped } from '../../shared/timestamps.js';
+import { Business } from '../business/business.entity.js';
+import { User } from '../user/user.entity.js';
+
+/** An OAuth client of one business. */
+@Entity({ tableName: 'credential' })
+@Index({ name: 'credential_business_created_idx', properties: ['business', 'createdAt', 'id'] })
+export class Credential extends Timestamped {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('credential');
+
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
+  business!: string;
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  @Unique({ name: 'credential_client_id_unique' })
+  @Property({ type: 'string', length: 64 })
+  clientId!: string;
+
+  /** SHA-256 of the secret (a 256-bit random value, so a slow hash adds nothing); shown once at creation. */
+  @Property({ type: 'string', length: 64, lazy: true })
+  secretHash!: string;
+
+  @Property({ type: 'json' })
+  validRedirectUris: string[] = [];
+
+  /** The user a client_credentials token acts for. */
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'restrict' })
+  createdBy!: string;
+}

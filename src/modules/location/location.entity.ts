@@ -1,0 +1,23 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../shared/id.js';
+import { Timestamped } from '../../shared/timestamps.js';
+import { Business } from '../business/business.entity.js';
+
+@Entity({ tableName: 'location' })
+@Index({ name: 'location_business_created_idx', properties: ['business', 'createdAt', 'id'] })
+// `location:metadata` links resolve a location by one metadata pair: a containment (@>) lookup.
+@Index({ name: 'location_metadata_gin', expression: 'create index "location_metadata_gin" on "location" using gin ("metadata" jsonb_path_ops)' })
+export class Location extends Timestamped {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('location');
+
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
+  business!: string;
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  /** String to string, e.g. {"branchCode": "LHR-01"}. */
+  @Property({ type: 'json' })
+  metadata: Record<string, string> = {};
+}

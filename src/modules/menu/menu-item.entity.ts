@@ -1,0 +1,26 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../shared/id.js';
+import { Timestamped } from '../../shared/timestamps.js';
+import { Business } from '../business/business.entity.js';
+
+@Entity({ tableName: 'menu_item' })
+// One menu entry per name and business, whatever the case: ingestion upserts on this index (ON CONFLICT).
+@Index({
+  name: 'menu_item_business_name_unique',
+  expression: 'create unique index "menu_item_business_name_unique" on "menu_item" ("business_id", lower("name"))',
+})
+export class MenuItem extends Timestamped {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('menuItem');
+
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
+  business!: string;
+
+  /** Trimmed display name as first received. */
+  @Property({ type: 'string', length: 300 })
+  name!: string;
+
+  /** The sender's product id (`itemId`), the latest one seen for this name. */
+  @Property({ type: 'string', length: 200, nullable: true })
+  externalItemId?: string | null;
+}

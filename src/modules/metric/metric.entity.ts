@@ -1,0 +1,27 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../shared/id.js';
+import { Timestamped } from '../../shared/timestamps.js';
+import { Business } from '../business/business.entity.js';
+
+@Entity({ tableName: 'metric' })
+@Index({ name: 'metric_business_created_idx', properties: ['business', 'createdAt', 'id'] })
+export class Metric extends Timestamped {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('metric');
+
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
+  business!: string;
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  @Property({ type: 'text', nullable: true })
+  description?: string | null;
+
+  /** Rating scale, inclusive: 1 to 5 unless set. */
+  @Property({ type: 'smallint' })
+  scaleMin: number = 1;
+
+  @Property({ type: 'smallint' })
+  scaleMax: number = 5;
+}

@@ -1,0 +1,50 @@
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../shared/id.js';
+import { Timestamped } from '../../shared/timestamps.js';
+import { Business } from '../business/business.entity.js';
+import { Survey } from './survey.entity.js';
+
+export const STEP_TYPES = ['metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact'] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+@Entity({ tableName: 'survey_step' })
+// Steps are always read per survey in position order; positions are kept dense by the service.
+@Index({ name: 'survey_step_survey_position_idx', properties: ['survey', 'position'] })
+@Index({ name: 'survey_step_business_idx', properties: ['business'] })
+export class SurveyStep extends Timestamped {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('surveyStep');
+
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
+  business!: string;
+
+  @ManyToOne(() => Survey, { mapToPk: true, deleteRule: 'cascade' })
+  survey!: string;
+
+  @Property({ type: 'integer' })
+  position!: number;
+
+  @Enum({ items: () => STEP_TYPES })
+  type!: StepType;
+
+  @Property({ type: 'boolean' })
+  required: boolean = false;
+
+  /** Title, body, choices...: shape depends on `type`. */
+  @Property({ type: 'json' })
+  content: Record<string, unknown> = {};
+
+  @Property({ type: 'string', length: 50, nullable: true })
+  inputType?: string | null;
+
+  @Property({ type: 'json', nullable: true })
+  validation?: Record<string, unknown> | null;
+
+  /** Conditional logic (show/skip rules). */
+  @Property({ type: 'json', nullable: true })
+  logic?: Record<string, unknown> | null;
+
+  /** For `metrics` steps: the metric ids rated on this step, in display order. */
+  @Property({ type: 'json' })
+  metricIds: string[] = [];
+}

@@ -1,0 +1,21 @@
+import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../shared/id.js';
+import { Timestamped } from '../../shared/timestamps.js';
+
+@Entity({ tableName: 'app_user' })
+export class User extends Timestamped {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('user');
+
+  /** Always stored lower-cased and trimmed, so the unique index is case-insensitive in effect. */
+  @Unique({ name: 'app_user_email_unique' })
+  @Property({ type: 'string', length: 320 })
+  email!: string;
+
+  @Property({ type: 'string', length: 200, nullable: true })
+  name?: string | null;
+
+  /** scrypt, self-describing (see password.ts); never leaves the server. */
+  @Property({ type: 'string', length: 255, lazy: true })
+  passwordHash!: string;
+}

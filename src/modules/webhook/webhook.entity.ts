@@ -1,0 +1,32 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../shared/id.js';
+import { Timestamped } from '../../shared/timestamps.js';
+import { Business } from '../business/business.entity.js';
+
+/** An outbound subscription: events of the listed types are posted to `url`, signed (Standard Webhooks). */
+@Entity({ tableName: 'webhook' })
+@Index({ name: 'webhook_business_created_idx', properties: ['business', 'createdAt', 'id'] })
+export class Webhook extends Timestamped {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('webhook');
+
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
+  business!: string;
+
+  @Property({ type: 'string', length: 2048 })
+  url!: string;
+
+  /** Event types, or ['*'] for all. */
+  @Property({ type: 'json' })
+  events: string[] = [];
+
+  @Property({ type: 'text', nullable: true })
+  description?: string | null;
+
+  /** Kept in clear: signing needs it. Shown once at creation, never again. */
+  @Property({ type: 'string', length: 100, lazy: true })
+  secret!: string;
+
+  @Property({ type: 'boolean' })
+  enabled: boolean = true;
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Ids are `<prefix>_<26 chars>`: a 48-bit millisecond timestamp then 80 random bits in Crockford base32 (ULID
+ * layout), so ids sort by creation time and inserts append to the primary-key index.
+ */
+export const ID_PREFIXES = {
+  business: 'bus',
+  user: 'user',
+  survey: 'sur',
+  surveyStep: 'step',
+  metric: 'mtr',
+  submission: 'sub',
+  location: 'loc',
+  order: 'ord',
+  orderItem: 'oli',
+  menuItem: 'mi',
+  credential: 'cred',
+  token: 'tk',
+  webhook: 'wh',
+  event: 'evt',
+  webhookDelivery: 'whd',
+  membership: 'mem',
+  customIntegration: 'ci',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+// Within one millisecond, keep ids increasing by bumping the random part, as ULID's monotonic factory does.
+let lastTime = -1;
+let lastRandom: Uint8Array = new Uint8Array(10);
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: Uint8Array): string {
+  // 80 bits -> 16 base32 chars, 5 bits at a time.
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(buffer >> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  return out;
+}
+
+function increment(bytes: Uint8Array): Uint8Array {
+  const next = Uint8Array.from(bytes);
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i] < 255) {
+      next[i]++;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return next;
+}
+
+export function ulid(now = Date.now()): string {
+  if (now <= lastTime) {
+    lastRandom = increment(lastRandom);
+    now = lastTime;
+  } else {
+    lastTime = now;
+    lastRandom = randomBytes(10);
+  }
+  return encodeTime(now) + encodeRandom(lastRandom);
+}
+
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${ulid()}`;
+}
+
+const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** True when `value` is a well-formed id of that kind: a wrong prefix is an unknown id (404), never a query error. */
+export function isId(kind: IdKind, value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return value.startsWith(prefix) && ID_BODY.test(value.slice(prefix.length));
+}
