@@ -3,6 +3,7 @@ import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { HealthResolver } from '../modules/health/health.resolver.js';
 import { BusinessResolver } from '../modules/business/business.resolver.js';
+import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
 export const resolvers = [HealthResolver, BusinessResolver] as const;
@@ -11,6 +12,6 @@ let built: Promise<GraphQLSchema> | undefined;
 
 /** Built once per process: building is the costly part of start-up and the result never changes. */
 export function buildAppSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: [...resolvers], validate: false });
+  built ??= buildSchema({ resolvers: [...resolvers], authChecker, authMode: 'error', validate: false });
   return built;
 }

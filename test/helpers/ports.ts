@@ -1,0 +1,10 @@
+import net from 'node:net';
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer().on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });

@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/http/logger.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestServer {
+  url: string;
+  orm: MikroORM;
+  db: TestDatabase;
+  app: App;
+  /** POST /graphql with a JSON body; returns status and parsed body. */
+  graphql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  stop(): Promise<void>;
+}
+
+/** The real app on a real port, over its own database. TEST_LOG=debug shows the service's logs. */
+export async function startTestServer(): Promise<TestServer> {
+  const db = await createTestDatabase();
+  const config = loadConfig({ ...process.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
+  const logger = createLogger(config.logLevel);
+  const app = await createApp({ orm: db.orm, logger, config });
+  const port = await app.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    orm: db.orm,
+    db,
+    app,
+    async graphql(query, variables, headers = {}) {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    async stop() {
+      await app.stop();
+      await db.drop();
+    },
+  };
+}

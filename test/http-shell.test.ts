@@ -1,0 +1,156 @@
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+const expectErrorBody = (body: any, status: number, code: string) => {
+  expect(body).toEqual({
+    error: expect.objectContaining({ status, code, message: expect.any(String), requestId: expect.stringMatching(/^req_/) }),
+  });
+  expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/); // no stack frames
+};
+
+describe('health and readiness', () => {
+  it('GET /healthz answers 200 while the process is up', async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz answers 200 when the database answers', async () => {
+    const res = await fetch(`${server.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready', database: 'ok' });
+  });
+});
+
+describe('request ids', () => {
+  it('puts a generated X-Request-Id on every response, errors included', async () => {
+    const ok = await fetch(`${server.url}/healthz`);
+    const missing = await fetch(`${server.url}/missing`);
+    expect(ok.headers.get('x-request-id')).toMatch(/^req_[0-9A-Z]{26}$/);
+    expect(missing.headers.get('x-request-id')).toMatch(/^req_[0-9A-Z]{26}$/);
+    expect(ok.headers.get('x-request-id')).not.toBe(missing.headers.get('x-request-id'));
+    expect((await missing.json()).error.requestId).toBe(missing.headers.get('x-request-id'));
+  });
+
+  it("keeps a caller's plain request id and replaces an unsafe one", async () => {
+    const kept = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'upstream-123' } });
+    expect(kept.headers.get('x-request-id')).toBe('upstream-123');
+    const replaced = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'bad id\twith<script>' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+});
+
+describe('error bodies', () => {
+  it('404 for an unknown path', async () => {
+    const res = await fetch(`${server.url}/v2/nothing-here`);
+    expect(res.status).toBe(404);
+    const body = await res.json();
+    expectErrorBody(body, 404, 'not_found');
+    expect(body.error.message).toContain('/v2/nothing-here');
+  });
+
+  it('405 with Allow for a known path and another method', async () => {
+    const res = await fetch(`${server.url}/healthz`, { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('GET');
+    expectErrorBody(await res.json(), 405, 'method_not_allowed');
+  });
+
+  it('413 for a JSON body over 1 MiB', async () => {
+    const big = JSON.stringify({ query: '{ health { status } }', pad: 'x'.repeat(1024 * 1024) });
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(res.status).toBe(413);
+    expectErrorBody(await res.json(), 413, 'payload_too_large');
+  });
+
+  it('accepts a body just under 1 MiB', async () => {
+    const body = JSON.stringify({ query: '{ health { status } }', variables: { pad: 'x'.repeat(1024 * 1024 - 100) } });
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(200);
+  });
+
+  it('415 for a non-JSON body', async () => {
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    expect(res.status).toBe(415);
+    const body = await res.json();
+    expectErrorBody(body, 415, 'unsupported_media_type');
+    expect(body.error.message).toContain('text/plain');
+  });
+
+  it('415 for a form body where JSON is required', async () => {
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'query=x',
+    });
+    expect(res.status).toBe(415);
+  });
+
+  it('400 for malformed JSON', async () => {
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expectErrorBody(body, 400, 'bad_request');
+    expect(body.error.message).toMatch(/not valid JSON/);
+  });
+
+  it('a thrown error becomes a 500 with a generic message: no stack, no SQL', async () => {
+    // Break the database under the running app: the query fails inside the server.
+    await server.orm.em.getConnection().execute('alter table business rename to business_gone');
+    try {
+      const { status, body } = await server.graphql('{ business(id: "bus_01ARZ3NDEKTSV4RRFFQ69G5FAV") { id } }');
+      expect(status).toBe(200); // GraphQL reports resolver errors in the body
+      expect(body.errors[0]).toEqual({
+        message: 'Internal server error',
+        path: ['business'],
+        locations: expect.any(Array),
+        extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 },
+      });
+      expect(JSON.stringify(body)).not.toMatch(/business_gone|select|relation/i);
+    } finally {
+      await server.orm.em.getConnection().execute('alter table business_gone rename to business');
+    }
+  });
+});
+
+describe('GraphQL endpoint', () => {
+  it('answers the health query', async () => {
+    const { status, body } = await server.graphql('{ health { status database version } }');
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: { health: { status: 'ok', database: true, version: expect.any(String) } } });
+  });
+
+  it('serves Apollo Sandbox to a browser', async () => {
+    const res = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await res.text()).toMatch(/embeddable-sandbox|Apollo Sandbox/i);
+  });
+
+  it('reads a business by id, and answers NOT_FOUND for unknown or malformed ids', async () => {
+    const em = server.orm.em.fork();
+    await em.getConnection().execute(
+      `insert into business (id, name, created_at, updated_at) values ('bus_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'Cafe Uno', now(), now())`,
+    );
+    const found = await server.graphql('query($id: ID!) { business(id: $id) { id object name createdAt } }', {
+      id: 'bus_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    });
+    expect(found.body.data.business).toEqual({
+      id: 'bus_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      object: 'business',
+      name: 'Cafe Uno',
+      createdAt: expect.any(Number),
+    });
+    for (const id of ['bus_01ARZ3NDEKTSV4RRFFQ69G5FAW', 'sur_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'nonsense']) {
+      const missing = await server.graphql('query($id: ID!) { business(id: $id) { id } }', { id });
+      expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+      expect(missing.body.data).toBeNull();
+    }
+  });
+});
