@@ -1,0 +1,78 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, type ErrorDetail } from '../../shared/errors.js';
+import { generateSecret, hashSecret } from '../../shared/secrets.js';
+import { recordEvent } from '../event/event.service.js';
+import { Credential } from './credential.entity.js';
+import { randomBytes } from 'node:crypto';
+
+export interface NewCredential {
+  credential: Credential;
+  /** Shown once, in the creation response; only its hash is stored. */
+  clientSecret: string;
+}
+
+/** Redirect URIs must be absolute http(s) URLs without a fragment (RFC 6749 3.1.2); http only for loopback. */
+export function checkRedirectUris(uris: unknown): ErrorDetail[] {
+  if (!Array.isArray(uris) || uris.length === 0) {
+    return [{ field: 'validRedirectUris', message: 'must list at least one redirect URI' }];
+  }
+  const problems: ErrorDetail[] = [];
+  uris.forEach((uri, i) => {
+    const field = `validRedirectUris[${i}]`;
+    let url: URL;
+    try {
+      url = new URL(String(uri));
+    } catch {
+      problems.push({ field, message: `'${uri}' is not an absolute URL` });
+      return;
+    }
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+      problems.push({ field, message: 'must use https (http is allowed for localhost only)' });
+    } else if (url.hash) {
+      problems.push({ field, message: 'must not contain a fragment (#...)' });
+    }
+  });
+  return problems;
+}
+
+export async function createCredential(
+  em: EntityManager,
+  input: { business: string; name: string; validRedirectUris: string[]; createdBy: string },
+): Promise<NewCredential> {
+  const name = input.name?.trim() ?? '';
+  const problems: ErrorDetail[] = [];
+  if (!name || name.length > 200) problems.push({ field: 'name', message: 'must be 1 to 200 characters' });
+  problems.push(...checkRedirectUris(input.validRedirectUris));
+  if (problems.length) throw AppError.validation(problems);
+
+  const clientSecret = generateSecret('cs_');
+  const credential = await em.transactional(async (tx) => {
+    const created = tx.create(Credential, {
+      business: input.business,
+      name,
+      clientId: randomBytes(16).toString('hex'),
+      secretHash: hashSecret(clientSecret),
+      validRedirectUris: [...new Set(input.validRedirectUris)],
+      createdBy: input.createdBy,
+    });
+    recordEvent(tx, input.business, 'credential.created', presentCredential(created));
+    return created;
+  });
+  return { credential, clientSecret };
+}
+
+/** The public shape: never the secret or its hash. */
+export function presentCredential(credential: Credential) {
+  return {
+    id: credential.id,
+    object: 'credential' as const,
+    business: credential.business,
+    name: credential.name,
+    clientId: credential.clientId,
+    validRedirectUris: credential.validRedirectUris,
+    createdBy: credential.createdBy,
+    createdAt: credential.createdAt,
+    updatedAt: credential.updatedAt,
+  };
+}

@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { AppError, type ErrorDetail } from '../../shared/errors.js';
+import { hashPassword } from '../../shared/secrets.js';
+import { User } from './user.entity.js';
+
+export const MIN_PASSWORD_LENGTH = 8;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function createUser(em: EntityManager, input: { email: string; password: string; name?: string }): Promise<User> {
+  const email = normaliseEmail(input.email ?? '');
+  const problems: ErrorDetail[] = [];
+  if (!EMAIL.test(email) || email.length > 320) problems.push({ field: 'email', message: `'${input.email}' is not an e-mail address` });
+  if ((input.password ?? '').length < MIN_PASSWORD_LENGTH) {
+    problems.push({ field: 'password', message: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+  }
+  if (problems.length) throw AppError.validation(problems);
+  const user = em.create(User, { email, name: input.name?.trim() || null, passwordHash: await hashPassword(input.password) });
+  try {
+    await em.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) {
+      throw new AppError('conflict', `A user with the e-mail ${email} already exists`, [{ field: 'email', message: 'already registered' }]);
+    }
+    throw err;
+  }
+  return user;
+}
+
+export function presentUser(user: User) {
+  return { id: user.id, object: 'user' as const, email: user.email, name: user.name ?? null, createdAt: user.createdAt, updatedAt: user.updatedAt };
+}
