@@ -1,0 +1,5 @@
+import { SigningKey } from './signing-key.entity.js';
+import { OAuthToken } from './oauth-token.entity.js';
+import { AuthorizationCode } from './authorization-code.entity.js';
+
+export const oauthEntities = [SigningKey, OAuthToken, AuthorizationCode];
