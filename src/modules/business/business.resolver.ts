@@ -6,7 +6,8 @@ import type { Business } from './business.entity.js';
 import { BusinessType } from './business.type.js';
 
 export function presentBusiness(business: Business): BusinessType {
-  return { ...business, object: 'business' };
+  const { id, name, country, createdAt, updatedAt } = business;
+  return { id, object: 'business', name, country: country ?? null, createdAt, updatedAt };
 }
 
 @Resolver(() => BusinessType)

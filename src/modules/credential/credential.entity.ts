@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
@@ -26,7 +27,7 @@ export class Credential extends Timestamped {
   secretHash!: string;
 
   @Property({ type: 'json' })
-  validRedirectUris: string[] = [];
+  validRedirectUris: Opt<string[]> = [];
 
   /** The user a client_credentials token acts for. */
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'restrict' })

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, OneToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
@@ -17,7 +18,7 @@ export class CustomIntegration extends Timestamped {
   secretHash!: string;
 
   @Property({ type: 'datetime', length: 3 })
-  connectedAt: Date = new Date();
+  connectedAt: Opt<Date> = new Date();
 
   @Property({ type: 'datetime', length: 3, nullable: true })
   rotatedAt?: Date | null;

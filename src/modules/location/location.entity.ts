@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
@@ -19,5 +20,5 @@ export class Location extends Timestamped {
 
   /** String to string, e.g. {"branchCode": "LHR-01"}. */
   @Property({ type: 'json' })
-  metadata: Record<string, string> = {};
+  metadata: Opt<Record<string, string>> = {};
 }

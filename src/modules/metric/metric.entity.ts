@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
@@ -20,8 +21,8 @@ export class Metric extends Timestamped {
 
   /** Rating scale, inclusive: 1 to 5 unless set. */
   @Property({ type: 'smallint' })
-  scaleMin: number = 1;
+  scaleMin: Opt<number> = 1;
 
   @Property({ type: 'smallint' })
-  scaleMax: number = 5;
+  scaleMax: Opt<number> = 5;
 }

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { DecimalType } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
@@ -47,7 +48,7 @@ export class Order extends Timestamped {
   channel?: OrderChannel | null;
 
   @Enum({ items: () => ORDER_STATUSES })
-  status: OrderStatus = 'PENDING';
+  status: Opt<OrderStatus> = 'PENDING';
 
   @Property({ type: 'string', length: 3 })
   currency!: string;
@@ -74,5 +75,5 @@ export class Order extends Timestamped {
 
   /** String to string, stored verbatim. */
   @Property({ type: 'json' })
-  metadata: Record<string, string> = {};
+  metadata: Opt<Record<string, string>> = {};
 }

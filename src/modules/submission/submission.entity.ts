@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
@@ -29,7 +30,7 @@ export class Submission extends Timestamped {
   survey?: string | null;
 
   @Property({ type: 'json' })
-  answers: Answer[] = [];
+  answers: Opt<Answer[]> = [];
 
   @Property({ type: 'string', length: 200, nullable: true })
   guestId?: string | null;
@@ -38,7 +39,7 @@ export class Submission extends Timestamped {
   sessionId?: string | null;
 
   @Property({ type: 'json' })
-  metadata: Record<string, unknown> = {};
+  metadata: Opt<Record<string, unknown>> = {};
 
   @ManyToOne(() => Order, { mapToPk: true, nullable: true, deleteRule: 'set null' })
   order?: string | null;

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
@@ -28,11 +29,11 @@ export class SurveyStep extends Timestamped {
   type!: StepType;
 
   @Property({ type: 'boolean' })
-  required: boolean = false;
+  required: Opt<boolean> = false;
 
   /** Title, body, choices...: shape depends on `type`. */
   @Property({ type: 'json' })
-  content: Record<string, unknown> = {};
+  content: Opt<Record<string, unknown>> = {};
 
   @Property({ type: 'string', length: 50, nullable: true })
   inputType?: string | null;
@@ -46,5 +47,5 @@ export class SurveyStep extends Timestamped {
 
   /** For `metrics` steps: the metric ids rated on this step, in display order. */
   @Property({ type: 'json' })
-  metricIds: string[] = [];
+  metricIds: Opt<string[]> = [];
 }

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
@@ -22,5 +23,5 @@ export class Survey extends Timestamped {
   description?: string | null;
 
   @Enum({ items: () => SURVEY_STATUSES })
-  status: SurveyStatus = 'draft';
+  status: Opt<SurveyStatus> = 'draft';
 }

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
@@ -18,7 +19,7 @@ export class Webhook extends Timestamped {
 
   /** Event types, or ['*'] for all. */
   @Property({ type: 'json' })
-  events: string[] = [];
+  events: Opt<string[]> = [];
 
   @Property({ type: 'text', nullable: true })
   description?: string | null;
@@ -28,5 +29,5 @@ export class Webhook extends Timestamped {
   secret!: string;
 
   @Property({ type: 'boolean' })
-  enabled: boolean = true;
+  enabled: Opt<boolean> = true;
 }

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { generateSecret, hashSecret, secretMatches } from '../../shared/secrets.js';
+import { newId } from '../../shared/id.js';
+import { CustomIntegration } from './custom-integration.entity.js';
+
+export interface ConnectedIntegration {
+  integration: CustomIntegration;
+  /** The webhook bearer secret, shown once; only its hash is stored. */
+  secret: string;
+  rotated: boolean;
+}
+
+/**
+ * Connects the Custom order integration of a business, or rotates its secret when already connected: the old
+ * secret stops working as soon as this commits. Row-locked so two concurrent connects cannot both "win".
+ */
+export async function connectCustomIntegration(em: EntityManager, business: string): Promise<ConnectedIntegration> {
+  const secret = generateSecret('whsec_');
+  return em.transactional(async (tx) => {
+    // Insert-or-rotate in one statement: safe against a concurrent connect for the same business.
+    const now = new Date();
+    const [row] = await tx.getConnection().execute<{ id: string; rotated: boolean }[]>(
+      `insert into custom_integration (id, business_id, secret_hash, connected_at, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?)
+       on conflict (business_id) do update
+         set secret_hash = excluded.secret_hash, rotated_at = excluded.connected_at, updated_at = excluded.updated_at
+       returning id, (xmax <> 0) as rotated`,
+      [newId('customIntegration'), business, hashSecret(secret), now, now, now],
+      'all',
+      tx.getTransactionContext(),
+    );
+    const integration = await tx.findOneOrFail(CustomIntegration, { id: row.id }, { refresh: true });
+    return { integration, secret, rotated: row.rotated };
+  });
+}
+
+export async function disconnectCustomIntegration(em: EntityManager, business: string): Promise<boolean> {
+  return (await em.nativeDelete(CustomIntegration, { business })) > 0;
+}
+
+/** True when `secret` is the current secret of the business's connected integration (constant-time compare). */
+export async function customSecretIsValid(em: EntityManager, business: string, secret: string): Promise<boolean> {
+  const integration = await em.findOne(CustomIntegration, { business }, { fields: ['secretHash'] });
+  return !!integration && secretMatches(secret, integration.secretHash);
+}
+
+export function presentCustomIntegration(integration: CustomIntegration) {
+  return {
+    object: 'custom_integration' as const,
+    business: integration.business,
+    connectedAt: integration.connectedAt,
+    rotatedAt: integration.rotatedAt ?? null,
+  };
+}

@@ -1,0 +1,90 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const REGISTER = ['--import', '@swc-node/register/esm-register'];
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  /** The JSON log records printed so far. */
+  logs(): Array<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+/** `src/main.ts` as a real child process, as `npm start` runs it. */
+export function startService(env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [...REGISTER, 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...cleanEnv(), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    url: `http://127.0.0.1:${env.PORT}`,
+    output: () => output,
+    logs: () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line)),
+    exited,
+  };
+}
+
+/** The environment of the test run minus what would change the service's behaviour. */
+function cleanEnv() {
+  const env = { ...process.env };
+  for (const key of ['DATABASE_URL', 'NODE_OPTIONS', 'PORT', 'DATA_DIR', 'EMBEDDED_PG_PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'SURVEY_URL']) delete env[key];
+  return env;
+}
+
+export async function waitForReady(service: ServiceProcess, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null) throw new Error(`service exited early:\n${service.output()}`);
+    try {
+      const res = await fetch(`${service.url}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`service not ready after ${timeoutMs} ms:\n${service.output()}`);
+}
+
+/** Runs the admin CLI to completion. */
+export function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--no-warnings', ...REGISTER, 'src/cli/admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...cleanEnv(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** postgres processes whose command line mentions this directory. */
+export function postgresProcessesFor(dir: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
+  return out.split('\n').filter((line) => line.includes('postgres') && line.includes(dir));
+}
+
+export function tempDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'feedback-data-'));
+  fs.chmodSync(dir, 0o755);
+  return dir;
+}
