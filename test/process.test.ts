@@ -2,7 +2,7 @@ import net from 'node:net';
 import fs from 'node:fs';
 import { freePort } from './helpers/ports.js';
 import { postgresProcessesFor, startService, tempDataDir, waitForReady, runAdmin } from './helpers/process.js';
-import { databaseUrl } from './helpers/database.js';
+import { createTestDatabase } from './helpers/database.js';
 
 // These start the real service as `npm start` does, on the embedded PostgreSQL in a temporary data dir.
 import { jest } from '@jest/globals';
@@ -31,12 +31,14 @@ describe('start-up refusals', () => {
     const blocker = net.createServer().listen(0, '127.0.0.1');
     await new Promise((r) => blocker.once('listening', r));
     const port = (blocker.address() as net.AddressInfo).port;
+    const db = await createTestDatabase();
     try {
-      const service = startService({ PORT: String(port), DATABASE_URL: databaseUrl(process.env.TEST_PG_TEMPLATE!) });
+      const service = startService({ PORT: String(port), DATABASE_URL: db.url });
       expect(await service.exited).toBe(1);
       expect(service.output()).toContain(`Port ${port} is already in use`);
     } finally {
       blocker.close();
+      await db.drop();
     }
   });
 });
