@@ -12,6 +12,7 @@ import { healthRoutes } from './http/health.routes.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createContextFactory } from './graphql/context.js';
+import { createOAuth } from './oauth/oauth.module.js';
 
 export interface App {
   httpServer: http.Server;
@@ -30,17 +31,20 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
 
   const schema = await buildAppSchema();
   const apollo = await createApolloServer(schema, httpServer, logger);
-  const contextFor = createContextFactory(orm.em, logger);
+  const oauth = await createOAuth({ orm, config: deps.config, logger });
+  const contextFor = createContextFactory(orm.em, logger, oauth.tokens);
 
   app.use(requestContext(logger));
   app.use(errorHandler(logger));
+  app.use(oauth.errors);
   app.use(bodyMiddleware({ formPaths: [/^\/oauth\//] }));
 
   const health = healthRoutes(orm, () => draining);
   app.use(health.routes()).use(health.allowedMethods());
+  app.use(oauth.router.routes()).use(oauth.router.allowedMethods());
 
   const graphql = koaMiddleware(apollo, {
-    context: async ({ ctx }) => contextFor(ctx.state.requestId),
+    context: async ({ ctx }) => contextFor(ctx.state.requestId, ctx.get('authorization') || undefined),
   });
   app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, next) : next()));
 

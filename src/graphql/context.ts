@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { createLoaders, type Loaders } from './loaders.js';
 import type { Principal } from '../auth/principal.js';
-import type { AppError } from '../shared/errors.js';
+import { AppError } from '../shared/errors.js';
 
 /** Per request: its own identity map (em.fork) and its own DataLoaders, so nothing is shared between callers. */
 export interface GraphQLContext {
@@ -16,9 +16,34 @@ export interface GraphQLContext {
   authError?: AppError;
 }
 
-export function createContextFactory(rootEm: EntityManager, logger: Logger) {
-  return (requestId: string): GraphQLContext => {
+/** Verifies a bearer token into a Principal, or throws AppError 'unauthorized' (src/oauth/token.service.ts). */
+export interface AccessTokenVerifier {
+  verifyAccessToken(token: string): Promise<Principal>;
+}
+
+/**
+ * `authorization` is the request's Authorization header. A valid bearer token sets `auth`; a missing one sets
+ * nothing; a bad one sets `authError`, raised only when an operation needs a token (so public queries still work).
+ */
+export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier?: AccessTokenVerifier) {
+  return async (requestId: string, authorization?: string): Promise<GraphQLContext> => {
     const em = rootEm.fork();
-    return { em, loaders: createLoaders(em), requestId, logger };
+    const context: GraphQLContext = { em, loaders: createLoaders(em), requestId, logger };
+    if (authorization) {
+      const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);
+      if (!match) {
+        context.authError = new AppError('unauthorized', 'The Authorization header must be "Bearer <access token>"');
+      } else if (!verifier) {
+        context.authError = new AppError('unauthorized', 'Access tokens are not accepted here');
+      } else {
+        try {
+          context.auth = await verifier.verifyAccessToken(match[1]);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          context.authError = err;
+        }
+      }
+    }
+    return context;
   };
 }

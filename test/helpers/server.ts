@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp, type App } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/http/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -10,6 +10,7 @@ export interface TestServer {
   orm: MikroORM;
   db: TestDatabase;
   app: App;
+  config: Config;
   /** POST /graphql with a JSON body; returns status and parsed body. */
   graphql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
@@ -28,6 +29,7 @@ export async function startTestServer(): Promise<TestServer> {
     orm: db.orm,
     db,
     app,
+    config,
     async graphql(query, variables, headers = {}) {
       const res = await fetch(`${url}/graphql`, {
         method: 'POST',

@@ -1,0 +1,147 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SCOPES } from '../auth/scopes.js';
+import type { Credential } from '../modules/credential/credential.entity.js';
+import { Membership } from '../modules/user/membership.entity.js';
+import { hashSecret } from '../shared/secrets.js';
+import { AuthorizationCode } from './authorization-code.entity.js';
+import { OAuthToken } from './oauth-token.entity.js';
+import { OAuthError } from './oauth.errors.js';
+import { revokeTokens } from './revocation.service.js';
+import { orderScopes, splitScopes, unknownScopes } from './scope.parser.js';
+import type { IssuedToken, TokenService } from './token.service.js';
+
+async function isMember(em: EntityManager, user: string, business: string): Promise<boolean> {
+  return (await em.count(Membership, { user, business })) > 0;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function pkceChallenge(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+/** Scopes asked for at the token endpoint: all when absent, and never more than `allowed`. */
+function requestedScopes(raw: unknown, allowed: readonly string[]): string[] {
+  const asked = splitScopes(raw);
+  if (!asked.length) return [...allowed];
+  const unknown = unknownScopes(asked);
+  if (unknown.length) throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.join(', ')}`);
+  const extra = asked.filter((s) => !allowed.includes(s));
+  if (extra.length) throw new OAuthError('invalid_scope', `Scope not granted to this token: ${extra.join(', ')}`);
+  return orderScopes(asked);
+}
+
+export async function exchangeAuthorizationCode(
+  em: EntityManager,
+  tokens: TokenService,
+  client: Credential,
+  input: { code?: string; redirectUri?: string; codeVerifier?: string; requireRedirectUri: boolean },
+): Promise<IssuedToken> {
+  if (!input.code) throw new OAuthError('invalid_request', 'code is required');
+  const codeHash = hashSecret(input.code);
+  const outcome = await em.transactional(async (tx) => {
+    const row = await tx.findOne(AuthorizationCode, { codeHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!row) throw new OAuthError('invalid_grant', 'Unknown authorization code');
+    if (row.credential !== client.id) throw new OAuthError('invalid_grant', 'This authorization code was issued to another client');
+    if (row.usedAt) return { replayedFamily: row.family ?? undefined };
+    if (row.expiresAt.getTime() < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
+    if (input.redirectUri !== undefined ? input.redirectUri !== row.redirectUri : input.requireRedirectUri) {
+      throw new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
+    }
+    if (row.codeChallenge) {
+      if (!input.codeVerifier) throw new OAuthError('invalid_grant', 'code_verifier is required (PKCE)');
+      if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(input.codeVerifier) || !safeEqual(pkceChallenge(input.codeVerifier), row.codeChallenge)) {
+        throw new OAuthError('invalid_grant', 'code_verifier does not match the code challenge');
+      }
+    } else if (input.codeVerifier) {
+      throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code challenge');
+    }
+    if (!(await isMember(tx, row.user, row.business))) {
+      throw new OAuthError('invalid_grant', 'The user is no longer a member of the business');
+    }
+    row.usedAt = new Date();
+    const issued = await tokens.issue(tx, {
+      credential: client.id,
+      clientId: client.clientId,
+      business: row.business,
+      user: row.user,
+      scopes: row.scopes,
+      withRefreshToken: true,
+      authorizationCode: codeHash,
+    });
+    row.family = issued.row.family;
+    return { issued };
+  });
+  if (outcome.issued) return outcome.issued;
+  // A replayed code: someone else may hold it. Revoke everything it issued (RFC 6749 4.1.2).
+  if (outcome.replayedFamily) await revokeTokens(em.fork(), { family: outcome.replayedFamily });
+  throw new OAuthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked');
+}
+
+export async function refreshTokens(
+  em: EntityManager,
+  tokens: TokenService,
+  client: Credential,
+  input: { refreshToken?: string; scope?: unknown },
+): Promise<IssuedToken> {
+  if (!input.refreshToken) throw new OAuthError('invalid_request', 'refreshToken (refresh_token) is required');
+  const refreshHash = hashSecret(input.refreshToken);
+  const outcome = await em.transactional(async (tx) => {
+    const row = await tx.findOne(OAuthToken, { refreshHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!row) throw new OAuthError('invalid_grant', 'Unknown refresh token');
+    if (row.credential !== client.id) throw new OAuthError('invalid_grant', 'This refresh token was issued to another client');
+    if (row.revokedAt) throw new OAuthError('invalid_grant', 'The refresh token has been revoked');
+    if (row.refreshUsedAt) return { reusedFamily: row.family };
+    if (!row.refreshExpiresAt || row.refreshExpiresAt.getTime() < Date.now()) {
+      throw new OAuthError('invalid_grant', 'The refresh token has expired');
+    }
+    const scopes = requestedScopes(input.scope, row.scopes);
+    if (!(await isMember(tx, row.user, row.business))) {
+      throw new OAuthError('invalid_grant', 'The user is no longer a member of the business');
+    }
+    row.refreshUsedAt = new Date();
+    const issued = await tokens.issue(tx, {
+      credential: client.id,
+      clientId: client.clientId,
+      business: row.business,
+      user: row.user,
+      scopes,
+      family: row.family,
+      withRefreshToken: true,
+    });
+    return { issued };
+  });
+  if (outcome.issued) return outcome.issued;
+  // Reuse of a rotated refresh token: it may be stolen. End the whole family (RFC 9700 4.14.2).
+  await revokeTokens(em.fork(), { family: outcome.reusedFamily! });
+  throw new OAuthError('invalid_grant', 'The refresh token was already used; every token of its family is revoked');
+}
+
+/** Client credentials: the token acts for the user who created the credential, in the credential's business. */
+export async function clientCredentialsToken(
+  em: EntityManager,
+  tokens: TokenService,
+  client: Credential,
+  input: { scope?: unknown },
+): Promise<IssuedToken> {
+  const scopes = requestedScopes(input.scope, SCOPES);
+  return em.transactional(async (tx) => {
+    if (!(await isMember(tx, client.createdBy, client.business))) {
+      throw new OAuthError('unauthorized_client', "The credential's creator is no longer a member of its business");
+    }
+    return tokens.issue(tx, {
+      credential: client.id,
+      clientId: client.clientId,
+      business: client.business,
+      user: client.createdBy,
+      scopes,
+      withRefreshToken: false,
+    });
+  });
+}

@@ -1,0 +1,23 @@
+import { REVOCATION_CACHE_MS } from './oauth.constants.js';
+
+export type CheckResult = { ok: true } | { ok: false; message: string };
+
+/**
+ * Per process: the outcome of a token's revocation-and-membership check, kept REVOCATION_CACHE_MS. Revocations made in
+ * this process drop their entries at once (forgetTokens); other processes see them when the entry runs out.
+ */
+const entries = new Map<string, { result: CheckResult; until: number }>();
+
+export function cachedCheck(tokenId: string, now = Date.now()): CheckResult | undefined {
+  const entry = entries.get(tokenId);
+  return entry && entry.until > now ? entry.result : undefined;
+}
+
+export function rememberCheck(tokenId: string, result: CheckResult, now = Date.now()): void {
+  if (entries.size > 50_000) entries.clear();
+  entries.set(tokenId, { result, until: now + REVOCATION_CACHE_MS });
+}
+
+export function forgetTokens(tokenIds: Iterable<string>): void {
+  for (const id of tokenIds) entries.delete(id);
+}

@@ -1,0 +1,120 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../shared/errors.js';
+import { hashSecret } from '../shared/secrets.js';
+import { User } from '../modules/user/user.entity.js';
+import { presentUser } from '../modules/user/user.service.js';
+import type { Credential } from '../modules/credential/credential.entity.js';
+import { authenticateClient, bodyOf, param } from './client.auth.js';
+import { OAuthToken } from './oauth-token.entity.js';
+import { OAuthError } from './oauth.errors.js';
+import type { OAuthDeps } from './oauth.module.js';
+import { revokeTokens } from './revocation.service.js';
+import { TokenService } from './token.service.js';
+
+type Found = { kind: 'access'; row: OAuthToken; exp: number } | { kind: 'refresh'; row: OAuthToken };
+
+/** An access token (a JWT of ours, expired or not) or a refresh token, with its row; undefined when unknown. */
+async function findToken(em: EntityManager, tokens: TokenService, token: string): Promise<Found | undefined> {
+  if (TokenService.peekTokenId(token)) {
+    try {
+      const claims = await tokens.verifySignature(token, { allowExpired: true });
+      const row = await em.findOne(OAuthToken, { id: claims.tokenId });
+      return row ? { kind: 'access', row, exp: claims.exp } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (token.length > 200) return undefined;
+  const row = await em.findOne(OAuthToken, { refreshHash: hashSecret(token) });
+  return row ? { kind: 'refresh', row } : undefined;
+}
+
+function bearer(ctx: Context): string {
+  const header = ctx.get('authorization');
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  const challenge = (error: string, description: string) => ({
+    'WWW-Authenticate': `Bearer realm="oauth"${error ? `, error="${error}", error_description="${description}"` : ''}`,
+  });
+  if (!match) {
+    throw new OAuthError('invalid_token', 'An access token is required: Authorization: Bearer <token>', challenge('', ''));
+  }
+  return match[1];
+}
+
+/** POST /oauth/revoke (RFC 7009), POST /oauth/introspect (RFC 7662), GET|POST /oauth/me. */
+export function revocationRoutes(router: Router, deps: OAuthDeps) {
+  router.post('/oauth/revoke', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const body = bodyOf(ctx);
+    const em = deps.orm.em.fork();
+    const client = await authenticateClient(ctx, em, body);
+    const token = param(body, 'token');
+    if (!token) throw new OAuthError('invalid_request', 'token is required');
+    const found = await findToken(em, deps.tokens, token);
+    // Unknown tokens and other clients' tokens: 200 and nothing happens (RFC 7009 2.2: no probing).
+    if (found && found.row.credential === client.id) {
+      // Revoking a refresh token ends its family's access tokens too; an access token ends its own row.
+      await revokeTokens(em, found.kind === 'refresh' ? { family: found.row.family } : { id: found.row.id });
+    }
+    ctx.status = 200;
+    ctx.body = {};
+  });
+
+  router.post('/oauth/introspect', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const body = bodyOf(ctx);
+    const em = deps.orm.em.fork();
+    const client: Credential = await authenticateClient(ctx, em, body);
+    const token = param(body, 'token');
+    if (!token) throw new OAuthError('invalid_request', 'token is required');
+    ctx.body = { active: false };
+    const found = await findToken(em, deps.tokens, token);
+    // A resource server may ask about tokens of its own business only.
+    if (!found || found.row.business !== client.business || found.row.revokedAt) return;
+    const now = Date.now();
+    if (found.kind === 'access') {
+      try {
+        await deps.tokens.verifyAccessToken(token);
+      } catch {
+        return;
+      }
+    } else if (found.row.refreshUsedAt || !found.row.refreshExpiresAt || found.row.refreshExpiresAt.getTime() < now) {
+      return;
+    }
+    const exp = found.kind === 'access' ? found.row.accessExpiresAt : found.row.refreshExpiresAt!;
+    ctx.body = {
+      active: true,
+      scope: found.row.scopes.join(' '),
+      client_id: found.row.credential,
+      sub: found.row.user,
+      token_type: found.kind === 'access' ? 'Bearer' : 'refresh_token',
+      exp: Math.floor(exp.getTime() / 1000),
+      iat: Math.floor(found.row.createdAt.getTime() / 1000),
+      iss: deps.config.publicUrl,
+      jti: found.row.id,
+      business: found.row.business,
+      credential: found.row.credential,
+    };
+  });
+
+  const me = async (ctx: Context) => {
+    ctx.set('Cache-Control', 'no-store');
+    const token = bearer(ctx);
+    let userId: string;
+    try {
+      userId = (await deps.tokens.verifyAccessToken(token)).userId;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      throw new OAuthError('invalid_token', err.message, {
+        'WWW-Authenticate': `Bearer realm="oauth", error="invalid_token", error_description="${err.message.replace(/"/g, "'")}"`,
+      });
+    }
+    const user = await deps.orm.em.fork().findOne(User, { id: userId });
+    if (!user) throw new OAuthError('invalid_token', 'The user of this token no longer exists');
+    ctx.body = { data: presentUser(user), object: 'user' };
+  };
+  router.get('/oauth/me', me);
+  router.post('/oauth/me', me);
+}

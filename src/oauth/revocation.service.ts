@@ -1,0 +1,12 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { OAuthToken } from './oauth-token.entity.js';
+import { forgetTokens } from './revocation.cache.js';
+
+/** Marks tokens revoked (those matching `where`) and drops them from this process's cache. Returns their ids. */
+export async function revokeTokens(em: EntityManager, where: { id?: string; family?: string; credential?: string }): Promise<string[]> {
+  const rows = await em.find(OAuthToken, { ...where, revokedAt: null }, { fields: ['id'] });
+  const ids = rows.map((r) => r.id);
+  if (ids.length) await em.nativeUpdate(OAuthToken, { id: { $in: ids } }, { revokedAt: new Date() });
+  forgetTokens(ids);
+  return ids;
+}

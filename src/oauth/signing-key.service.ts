@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SigningKey } from './signing-key.entity.js';
+import { ACCESS_TOKEN_TTL_S, JWT_ALG } from './oauth.constants.js';
+
+/** How long a verifier trusts its copy of the key list, and how often an unknown `kid` may trigger a reload. */
+const KEYS_TTL_MS = 60_000;
+const UNKNOWN_KID_RELOAD_MS = 5_000;
+/** A retired key stays published until every token it signed has expired (plus clock leeway). */
+const RETIRED_KEY_GRACE_MS = (ACCESS_TOKEN_TTL_S + 5 * 60) * 1000;
+
+async function newKeyPair(): Promise<{ kid: string; publicJwk: JWK; privateJwk: JWK }> {
+  const { publicKey, privateKey } = await generateKeyPair(JWT_ALG, { modulusLength: 2048, extractable: true });
+  const publicJwk = await exportJWK(publicKey);
+  const privateJwk = await exportJWK(privateKey);
+  const kid = createHash('sha256').update(`${publicJwk.n}.${Date.now()}`).digest('base64url').slice(0, 32);
+  return { kid, publicJwk: { ...publicJwk, kid, alg: JWT_ALG, use: 'sig' }, privateJwk: { ...privateJwk, kid, alg: JWT_ALG } };
+}
+
+/** Makes a new active key and retires the previous one(s), in one transaction under an advisory lock. */
+export async function rotateSigningKey(em: EntityManager): Promise<{ kid: string; retired: string[] }> {
+  const pair = await newKeyPair();
+  return em.transactional(async (tx) => {
+    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('oauth_signing_key'))`, [], 'all', tx.getTransactionContext());
+    const previous = await tx.find(SigningKey, { active: true });
+    for (const key of previous) {
+      key.active = false;
+      key.retiredAt = new Date();
+    }
+    tx.create(SigningKey, { kid: pair.kid, publicJwk: pair.publicJwk, privateJwk: pair.privateJwk, active: true });
+    return { kid: pair.kid, retired: previous.map((k) => k.kid) };
+  });
+}
+
+/** Creates the first key when there is none (several processes may start at once: the lock makes one win). */
+export async function ensureActiveSigningKey(em: EntityManager): Promise<void> {
+  const fork = em.fork();
+  if (await fork.count(SigningKey, { active: true })) return;
+  const pair = await newKeyPair();
+  await fork.transactional(async (tx) => {
+    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('oauth_signing_key'))`, [], 'all', tx.getTransactionContext());
+    if (await tx.count(SigningKey, { active: true })) return;
+    tx.create(SigningKey, { kid: pair.kid, publicJwk: pair.publicJwk, privateJwk: pair.privateJwk, active: true });
+  });
+}
+
+interface PublishedKey {
+  kid: string;
+  jwk: JWK;
+  key: CryptoKey;
+}
+
+/**
+ * In-process cache of the keys: the active private key for signing, the published public keys for verifying and
+ * for /oauth/certs. Reloaded every minute (another process may have rotated) and on an unknown `kid`.
+ */
+export class KeyStore {
+  private published?: Promise<Map<string, PublishedKey>>;
+  private publishedAt = 0;
+  private lastUnknownReload = 0;
+  private signer?: Promise<{ kid: string; key: CryptoKey }>;
+  private signerAt = 0;
+
+  constructor(private readonly rootEm: EntityManager) {}
+
+  private async loadPublished(): Promise<Map<string, PublishedKey>> {
+    const em = this.rootEm.fork();
+    const since = new Date(Date.now() - RETIRED_KEY_GRACE_MS);
+    const rows = await em.find(SigningKey, { $or: [{ active: true }, { retiredAt: { $gt: since } }] }, { orderBy: { createdAt: 'desc' } });
+    const map = new Map<string, PublishedKey>();
+    for (const row of rows) {
+      const jwk = row.publicJwk as JWK;
+      map.set(row.kid, { kid: row.kid, jwk, key: (await importJWK(jwk, JWT_ALG)) as CryptoKey });
+    }
+    return map;
+  }
+
+  private keys(force = false): Promise<Map<string, PublishedKey>> {
+    if (force || !this.published || Date.now() - this.publishedAt > KEYS_TTL_MS) {
+      const loading = this.loadPublished();
+      this.published = loading;
+      this.publishedAt = Date.now();
+      loading.catch(() => {
+        if (this.published === loading) this.published = undefined;
+      });
+    }
+    return this.published!;
+  }
+
+  /** The public key for a `kid`, or undefined for a key we never published (or retired long ago). */
+  async verificationKey(kid: string | undefined): Promise<CryptoKey | undefined> {
+    if (!kid) return undefined;
+    let found = (await this.keys()).get(kid);
+    if (!found && Date.now() - this.lastUnknownReload > UNKNOWN_KID_RELOAD_MS) {
+      this.lastUnknownReload = Date.now();
+      found = (await this.keys(true)).get(kid);
+    }
+    return found?.key;
+  }
+
+  async jwks(): Promise<{ keys: JWK[] }> {
+    return { keys: [...(await this.keys()).values()].map((k) => k.jwk) };
+  }
+
+  async signingKey(): Promise<{ kid: string; key: CryptoKey }> {
+    if (!this.signer || Date.now() - this.signerAt > KEYS_TTL_MS) {
+      const loading = (async () => {
+        const em = this.rootEm.fork();
+        let row = await em.findOne(SigningKey, { active: true }, { populate: ['privateJwk'], orderBy: { createdAt: 'desc' } });
+        if (!row) {
+          await ensureActiveSigningKey(this.rootEm);
+          row = await em.findOneOrFail(SigningKey, { active: true }, { populate: ['privateJwk'], orderBy: { createdAt: 'desc' } });
+        }
+        return { kid: row.kid, key: (await importJWK(row.privateJwk as JWK, JWT_ALG)) as CryptoKey };
+      })();
+      this.signer = loading;
+      this.signerAt = Date.now();
+      loading.catch(() => {
+        if (this.signer === loading) this.signer = undefined;
+      });
+    }
+    return this.signer;
+  }
+
+  /** After a rotation in this process: forget the cached keys. */
+  reset(): void {
+    this.published = undefined;
+    this.signer = undefined;
+  }
+}

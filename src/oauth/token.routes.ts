@@ -1,0 +1,42 @@
+import type Router from '@koa/router';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { authenticateClient, bodyOf, param } from './client.auth.js';
+import { OAuthError } from './oauth.errors.js';
+import { clientCredentialsToken, exchangeAuthorizationCode, refreshTokens } from './grant.service.js';
+import { presentToken, presentTokenRfc, type TokenService } from './token.service.js';
+
+const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
+
+/**
+ * POST /oauth/token. A JSON body (camelCase, as the spec documents) is answered with the spec's Token object; an
+ * RFC 6749 form body (snake_case) with RFC 6749's access_token/token_type/expires_in/refresh_token/scope.
+ */
+export function tokenRoutes(router: Router, deps: { orm: MikroORM; tokens: TokenService }) {
+  router.post('/oauth/token', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Pragma', 'no-cache');
+    const body = bodyOf(ctx);
+    const rfcShape = ctx.is('urlencoded') === 'urlencoded';
+    const grantType = param(body, 'grantType', 'grant_type');
+    if (!grantType) throw new OAuthError('invalid_request', 'grantType (grant_type) is required');
+    if (!GRANT_TYPES.includes(grantType)) {
+      throw new OAuthError('unsupported_grant_type', `grantType must be one of ${GRANT_TYPES.join(', ')}; got '${grantType.slice(0, 50)}'`);
+    }
+    const em = deps.orm.em.fork();
+    const client = await authenticateClient(ctx, em, body);
+    const issued =
+      grantType === 'authorization_code'
+        ? await exchangeAuthorizationCode(em, deps.tokens, client, {
+            code: param(body, 'code'),
+            redirectUri: param(body, 'redirectUri', 'redirect_uri'),
+            codeVerifier: param(body, 'codeVerifier', 'code_verifier'),
+            // RFC 6749 4.1.3 requires it in form requests; the spec's JSON body does not list it.
+            requireRedirectUri: rfcShape,
+          })
+        : grantType === 'refresh_token'
+          ? await refreshTokens(em, deps.tokens, client, { refreshToken: param(body, 'refreshToken', 'refresh_token'), scope: body.scope })
+          : await clientCredentialsToken(em, deps.tokens, client, { scope: body.scope });
+    ctx.status = 200;
+    ctx.body = rfcShape ? presentTokenRfc(issued) : presentToken(issued);
+  });
+}

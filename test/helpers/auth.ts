@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { SCOPES, type Scope } from '../../src/auth/scopes.js';
+import { createUser } from '../../src/modules/user/user.service.js';
+import { createBusiness } from '../../src/modules/business/business.service.js';
+import { createCredential } from '../../src/modules/credential/credential.service.js';
+import { KeyStore } from '../../src/oauth/signing-key.service.js';
+import { TokenService } from '../../src/oauth/token.service.js';
+import type { TestServer } from './server.js';
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+export const TEST_REDIRECT_URI = 'http://localhost:8765/callback';
+
+export interface Tenant {
+  businessId: string;
+  userId: string;
+  credentialId: string;
+  token: string;
+  headers: Record<string, string>;
+  /** Also handy for OAuth tests: the user's sign-in and the credential's client authentication. */
+  email: string;
+  password: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
+const tokenServices = new WeakMap<TestServer, TokenService>();
+
+/** Signs with the same keys (the database's) and issuer as the server under test. */
+export function tokenServiceFor(server: TestServer): TokenService {
+  let service = tokenServices.get(server);
+  if (!service) {
+    service = new TokenService(server.orm.em, new KeyStore(server.orm.em), server.config.publicUrl);
+    tokenServices.set(server, service);
+  }
+  return service;
+}
+
+/**
+ * A user, a business owned by them, a credential of that business, and an access token for them (every scope by
+ * default). `headers` is ready for server.graphql(query, variables, headers).
+ */
+export async function createTenant(
+  server: TestServer,
+  options: { scopes?: Scope[]; businessName?: string } = {},
+): Promise<Tenant> {
+  const em = server.orm.em.fork();
+  const email = `owner-${randomBytes(6).toString('hex')}@example.com`;
+  const user = await createUser(em, { email, password: TEST_PASSWORD, name: 'Test Owner' });
+  const { business } = await createBusiness(em, { name: options.businessName ?? 'Test Cafe', owner: user.id });
+  const { credential, clientSecret } = await createCredential(em, {
+    business: business.id,
+    name: 'Test App',
+    validRedirectUris: [TEST_REDIRECT_URI],
+    createdBy: user.id,
+  });
+  const tokens = tokenServiceFor(server);
+  const issued = await em.fork().transactional((tx) =>
+    tokens.issue(tx, {
+      credential: credential.id,
+      clientId: credential.clientId,
+      business: business.id,
+      user: user.id,
+      scopes: options.scopes ?? [...SCOPES],
+      withRefreshToken: false,
+    }),
+  );
+  return {
+    businessId: business.id,
+    userId: user.id,
+    credentialId: credential.id,
+    token: issued.accessToken,
+    headers: { authorization: `Bearer ${issued.accessToken}` },
+    email,
+    password: TEST_PASSWORD,
+    clientId: credential.clientId,
+    clientSecret,
+    redirectUri: TEST_REDIRECT_URI,
+  };
+}
