@@ -49,13 +49,25 @@ async function main() {
     logger.flush();
     process.exit(exitCode);
   };
+  // A terminal's Ctrl-C reaches npm and node alike and npm forwards it: one signal may arrive twice, so repeats
+  // within a second are the same request. A later second signal stops waiting for open connections (PostgreSQL is
+  // still stopped properly); a third exits at once.
+  let firstSignalAt = 0;
+  let signals = 0;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
-      if (stopping) {
-        logger.warn({ signal }, 'second signal: exiting now');
+      if (signals > 0 && Date.now() - firstSignalAt < 1_000) return;
+      signals += 1;
+      if (signals === 1) {
+        firstSignalAt = Date.now();
+        void shutdown(signal);
+      } else if (signals === 2) {
+        logger.warn({ signal }, 'second signal: closing open connections now');
+        app?.httpServer.closeAllConnections();
+      } else {
+        logger.warn({ signal }, 'third signal: exiting now');
         process.exit(1);
       }
-      void shutdown(signal);
     });
   }
   process.on('unhandledRejection', (err) => {
