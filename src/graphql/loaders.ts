@@ -1,6 +1,14 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Business } from '../modules/business/business.entity.js';
+import { Survey } from '../modules/survey/survey.entity.js';
+import { SurveyStep } from '../modules/survey/survey-step.entity.js';
+import { Metric } from '../modules/metric/metric.entity.js';
+import { Order } from '../modules/order/order.entity.js';
+import { OrderItem } from '../modules/order/order-item.entity.js';
+import { Location } from '../modules/location/location.entity.js';
+import { MenuItem } from '../modules/menu/menu-item.entity.js';
+import { Submission } from '../modules/submission/submission.entity.js';
 
 /** One SELECT ... WHERE id IN (...) per batch, answers in the order of the keys (null for unknown ids). */
 export function byIdLoader<T extends { id: string }>(em: EntityManager, entity: new () => T) {
@@ -11,9 +19,32 @@ export function byIdLoader<T extends { id: string }>(em: EntityManager, entity: 
   });
 }
 
+/** Children of many parents in one SELECT ... WHERE <fk> IN (...), grouped per parent in `orderBy` order. */
+export function byParentLoader<T extends object>(
+  em: EntityManager,
+  entity: new () => T,
+  foreignKey: keyof T & string,
+  orderBy: Record<string, 'asc' | 'desc'>[],
+) {
+  return new DataLoader<string, T[]>(async (parentIds) => {
+    const rows = (await em.find(entity, { [foreignKey]: { $in: [...parentIds] } } as never, { orderBy: orderBy as never })) as T[];
+    const groups = new Map<string, T[]>(parentIds.map((id) => [id, []]));
+    for (const row of rows) groups.get((row as Record<string, unknown>)[foreignKey] as string)?.push(row);
+    return parentIds.map((id) => groups.get(id) ?? []);
+  });
+}
+
 export function createLoaders(em: EntityManager) {
   return {
     business: byIdLoader(em, Business),
+    survey: byIdLoader(em, Survey),
+    metric: byIdLoader(em, Metric),
+    order: byIdLoader(em, Order),
+    location: byIdLoader(em, Location),
+    menuItem: byIdLoader(em, MenuItem),
+    stepsBySurvey: byParentLoader(em, SurveyStep, 'survey', [{ position: 'asc' }, { id: 'asc' }]),
+    itemsByOrder: byParentLoader(em, OrderItem, 'order', [{ position: 'asc' }, { id: 'asc' }]),
+    submissionsByOrder: byParentLoader(em, Submission, 'order', [{ createdAt: 'desc' }, { id: 'desc' }]),
   };
 }
 

@@ -3,10 +3,13 @@ import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { HealthResolver } from '../modules/health/health.resolver.js';
 import { BusinessResolver } from '../modules/business/business.resolver.js';
+import { SurveyResolver } from '../modules/survey/survey.resolver.js';
+import { SurveyStepResolver } from '../modules/survey/survey-step.resolver.js';
+import { MetricResolver } from '../modules/metric/metric.resolver.js';
 import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-export const resolvers = [HealthResolver, BusinessResolver] as const;
+export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 

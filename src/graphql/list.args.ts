@@ -1,0 +1,136 @@
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
+import { GraphQLTimestamp } from 'graphql-scalars';
+
+/**
+ * The list conventions of DESIGN.md section 2, written once: typed filter inputs per scalar kind, an `orderBy` input
+ * per resource over a whitelist enum, page/pageSize args and the `<Resource>List` envelope. Resources only declare
+ * which fields are filterable and sortable; list.query.ts turns the args into one query.
+ */
+export enum SortOrder {
+  asc = 'asc',
+  desc = 'desc',
+}
+registerEnumType(SortOrder, { name: 'SortOrder' });
+
+@InputType('StringFilter', { description: 'Comparisons on a text field; `contains` is case-insensitive.' })
+export class StringFilter {
+  @Field(() => String, { nullable: true }) eq?: string;
+  @Field(() => String, { nullable: true }) ne?: string;
+  @Field(() => String, { nullable: true }) gt?: string;
+  @Field(() => String, { nullable: true }) gte?: string;
+  @Field(() => String, { nullable: true }) lt?: string;
+  @Field(() => String, { nullable: true }) lte?: string;
+  @Field(() => [String], { nullable: true }) in?: string[];
+  @Field(() => String, { nullable: true }) contains?: string;
+}
+
+@InputType('IDFilter', { description: 'Comparisons on a reference to another object.' })
+export class IDFilter {
+  @Field(() => ID, { nullable: true }) eq?: string;
+  @Field(() => ID, { nullable: true }) ne?: string;
+  @Field(() => [ID], { nullable: true }) in?: string[];
+}
+
+@InputType('TimestampFilter', { description: 'Comparisons on a time, in milliseconds since the Unix epoch.' })
+export class TimestampFilter {
+  @Field(() => GraphQLTimestamp, { nullable: true }) eq?: Date;
+  @Field(() => GraphQLTimestamp, { nullable: true }) ne?: Date;
+  @Field(() => GraphQLTimestamp, { nullable: true }) gt?: Date;
+  @Field(() => GraphQLTimestamp, { nullable: true }) gte?: Date;
+  @Field(() => GraphQLTimestamp, { nullable: true }) lt?: Date;
+  @Field(() => GraphQLTimestamp, { nullable: true }) lte?: Date;
+  @Field(() => [GraphQLTimestamp], { nullable: true }) in?: Date[];
+}
+
+@InputType('NumberFilter')
+export class NumberFilter {
+  @Field(() => Float, { nullable: true }) eq?: number;
+  @Field(() => Float, { nullable: true }) ne?: number;
+  @Field(() => Float, { nullable: true }) gt?: number;
+  @Field(() => Float, { nullable: true }) gte?: number;
+  @Field(() => Float, { nullable: true }) lt?: number;
+  @Field(() => Float, { nullable: true }) lte?: number;
+  @Field(() => [Float], { nullable: true }) in?: number[];
+}
+
+@InputType('BooleanFilter')
+export class BooleanFilter {
+  @Field(() => Boolean, { nullable: true }) eq?: boolean;
+  @Field(() => Boolean, { nullable: true }) ne?: boolean;
+}
+
+export type FilterInput = StringFilter | IDFilter | TimestampFilter | NumberFilter | BooleanFilter;
+
+export interface OrderByValue<F extends string = string> {
+  field: F;
+  order: SortOrder;
+}
+
+/** `<Name> {field: <Name>Field!, order: SortOrder = asc}`; the enum is the whitelist of sortable fields. */
+export function orderByInput<E extends Record<string, string>>(name: string, fields: E): ClassType<OrderByValue<E[keyof E]>> {
+  registerEnumType(fields, { name: `${name}Field` });
+  @InputType(name)
+  class OrderBy {
+    @Field(() => fields)
+    field!: E[keyof E];
+
+    @Field(() => SortOrder, { defaultValue: SortOrder.asc })
+    order!: SortOrder;
+  }
+  return OrderBy;
+}
+
+export interface ListArgsValue<W, O> {
+  page: number;
+  pageSize: number;
+  where?: W | null;
+  orderBy?: O[] | null;
+}
+
+/** page/pageSize/where/orderBy for one resource; a nested list adds its parent with its own @Arg. */
+export function listArgs<W extends object, O extends object>(where: ClassType<W>, orderBy: ClassType<O>): ClassType<ListArgsValue<W, O>> {
+  @ArgsType()
+  class ListArgs {
+    @Field(() => Int, { defaultValue: 0, description: 'Page number, from 0.' })
+    page!: number;
+
+    @Field(() => Int, { defaultValue: 20, description: 'Items per page: 1 to 100.' })
+    pageSize!: number;
+
+    @Field(() => where, { nullable: true, description: 'Every condition must hold.' })
+    where?: W | null;
+
+    @Field(() => [orderBy], { nullable: true, description: 'Default: createdAt desc. Ties are broken by id.' })
+    orderBy?: O[] | null;
+  }
+  return ListArgs;
+}
+
+export interface Page<T> {
+  data: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+  hasMore: boolean;
+}
+
+export function listType<T extends object>(item: ClassType<T>, name: string): ClassType<Page<T>> {
+  @ObjectType(name)
+  class List {
+    @Field(() => [item])
+    data!: T[];
+
+    @Field(() => Int)
+    page!: number;
+
+    @Field(() => Int)
+    pageSize!: number;
+
+    @Field(() => Int, { description: 'Items matching the filters, over all pages.' })
+    total!: number;
+
+    @Field()
+    hasMore!: boolean;
+  }
+  return List;
+}

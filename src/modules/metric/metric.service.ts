@@ -1,0 +1,108 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../shared/errors.js';
+import { recordEvent } from '../event/event.service.js';
+import { findPage } from '../../graphql/list.query.js';
+import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import { Metric } from './metric.entity.js';
+import type { MetricType } from './metric.type.js';
+import type { CreateMetricInput, UpdateMetricInput } from './metric.inputs.js';
+
+export function presentMetric(metric: Metric): MetricType {
+  return {
+    id: metric.id,
+    object: 'metric',
+    business: metric.business,
+    name: metric.name,
+    description: metric.description ?? null,
+    scale: { min: metric.scaleMin, max: metric.scaleMax },
+    createdAt: metric.createdAt,
+    updatedAt: metric.updatedAt,
+  };
+}
+
+// smallint columns; a scale wider than 0..100 is almost surely a mistake.
+const SCALE_LIMIT = 100;
+
+function check(input: Partial<CreateMetricInput>, creating: boolean) {
+  const checks = new Checks();
+  if (creating || input.name !== undefined) checks.text('name', input.name, { required: true, max: 200 });
+  checks.text('description', input.description, { max: 10_000 });
+  if (input.scale) {
+    const { min, max } = input.scale;
+    if (min < 0 || max > SCALE_LIMIT) checks.fail('scale', `must lie within 0 to ${SCALE_LIMIT}`);
+    else if (min >= max) checks.fail('scale', 'min must be below max');
+  }
+  checks.throwIfAny();
+}
+
+export const findMetric = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, Metric, 'metric', 'Metric', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+
+export function listMetrics(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+  return findPage<Metric, MetricType>(em, Metric, { scope: { business }, args, present: presentMetric });
+}
+
+export function createMetric(em: EntityManager, business: string, input: CreateMetricInput): Promise<MetricType> {
+  check(input, true);
+  return em.transactional(async (tx) => {
+    const metric = tx.create(Metric, {
+      business,
+      name: input.name.trim(),
+      description: input.description ?? null,
+      scaleMin: input.scale?.min ?? 1,
+      scaleMax: input.scale?.max ?? 5,
+    });
+    const presented = presentMetric(metric);
+    recordEvent(tx, business, 'metric.created', eventObject(presented));
+    return presented;
+  });
+}
+
+export function updateMetric(em: EntityManager, business: string, id: string, input: UpdateMetricInput): Promise<MetricType> {
+  check(input, false);
+  return em.transactional(async (tx) => {
+    const metric = await findMetric(tx, business, id, true);
+    if (input.name != null) metric.name = input.name.trim();
+    if (input.description !== undefined) metric.description = input.description;
+    if (input.scale) {
+      metric.scaleMin = input.scale.min;
+      metric.scaleMax = input.scale.max;
+    }
+    metric.updatedAt = new Date();
+    const presented = presentMetric(metric);
+    recordEvent(tx, business, 'metric.updated', eventObject(presented));
+    return presented;
+  });
+}
+
+/** Step ids of the business whose metrics list holds this metric. */
+export async function stepsUsingMetric(em: EntityManager, business: string, metricId: string): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(
+    'select id from survey_step where business_id = ? and metric_ids @> ?::jsonb order by id',
+    [business, JSON.stringify([metricId])],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Refused (409, listing the steps) while a step rates it. The row lock pairs with the share lock that step writes
+ * take on their metrics, so a step cannot start using a metric that is being deleted.
+ */
+export function deleteMetric(em: EntityManager, business: string, id: string): Promise<string> {
+  return em.transactional(async (tx) => {
+    const metric = await findMetric(tx, business, id, true);
+    const steps = await stepsUsingMetric(tx, business, metric.id);
+    if (steps.length) {
+      throw new AppError(
+        'conflict',
+        `Metric '${metric.id}' is used by ${steps.length} survey step(s): ${steps.join(', ')}`,
+        steps.map((step) => ({ field: 'steps', message: step })),
+      );
+    }
+    recordEvent(tx, business, 'metric.deleted', eventObject(presentMetric(metric)));
+    tx.remove(metric);
+    return metric.id;
+  });
+}

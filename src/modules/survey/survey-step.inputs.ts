@@ -1,0 +1,95 @@
+import { Field, ID, InputType, Int } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import {
+  BooleanFilter,
+  IDFilter,
+  listArgs,
+  listType,
+  NumberFilter,
+  orderByInput,
+  SortOrder,
+  StringFilter,
+  TimestampFilter,
+} from '../../graphql/list.args.js';
+import type { StepType } from './survey-step.entity.js';
+import { StepTypeEnum, SurveyStepType } from './survey-step.type.js';
+
+@InputType('StepMetricsInput')
+export class StepMetricsInput {
+  @Field(() => [ID], { description: 'Metric ids of the same business, in display order.' })
+  metrics!: string[];
+}
+
+@InputType('CreateSurveyStepInput')
+export class CreateSurveyStepInput {
+  @Field(() => StepTypeEnum)
+  type!: StepType;
+
+  @Field(() => Int, { nullable: true, description: 'Where to insert (others shift down); default: at the end.' })
+  position?: number;
+
+  @Field(() => Boolean, { nullable: true })
+  required?: boolean;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  content?: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true })
+  inputType?: string | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'minLength, maxLength, min, max (numbers), pattern.' })
+  validation?: Record<string, unknown> | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  logic?: Record<string, unknown> | null;
+
+  @Field(() => StepMetricsInput, { nullable: true, description: 'Required for `metrics` steps, refused otherwise.' })
+  metrics?: StepMetricsInput;
+}
+
+@InputType('UpdateSurveyStepInput')
+export class UpdateSurveyStepInput {
+  @Field(() => StepTypeEnum, { nullable: true })
+  type?: StepType;
+
+  @Field(() => Int, { nullable: true, description: 'Moves the step; the others close up around it.' })
+  position?: number;
+
+  @Field(() => Boolean, { nullable: true })
+  required?: boolean;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  content?: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true })
+  inputType?: string | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  validation?: Record<string, unknown> | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  logic?: Record<string, unknown> | null;
+
+  @Field(() => StepMetricsInput, { nullable: true })
+  metrics?: StepMetricsInput;
+}
+
+@InputType('SurveyStepWhere')
+export class SurveyStepWhere {
+  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
+  @Field(() => StringFilter, { nullable: true }) type?: StringFilter;
+  @Field(() => BooleanFilter, { nullable: true }) required?: BooleanFilter;
+  @Field(() => NumberFilter, { nullable: true }) position?: NumberFilter;
+  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
+  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
+}
+
+export const SurveyStepOrderBy = orderByInput('SurveyStepOrderBy', {
+  position: 'position',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  type: 'type',
+});
+export const SurveyStepListArgs = listArgs(SurveyStepWhere, SurveyStepOrderBy);
+export const SurveyStepList = listType(SurveyStepType, 'SurveyStepList');
+export const STEP_DEFAULT_ORDER = [{ field: 'position', order: SortOrder.asc }];

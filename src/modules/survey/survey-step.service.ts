@@ -1,0 +1,197 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../shared/errors.js';
+import { isId } from '../../shared/id.js';
+import { recordEvent } from '../event/event.service.js';
+import { findPage } from '../../graphql/list.query.js';
+import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import { Metric } from '../metric/metric.entity.js';
+import { SurveyStep, type StepType } from './survey-step.entity.js';
+import type { SurveyStepType } from './survey-step.type.js';
+import { STEP_DEFAULT_ORDER, type CreateSurveyStepInput, type UpdateSurveyStepInput } from './survey-step.inputs.js';
+import { findSurvey } from './survey.service.js';
+
+export function presentStep(step: SurveyStep): SurveyStepType {
+  return {
+    id: step.id,
+    object: 'surveystep',
+    business: step.business,
+    survey: step.survey,
+    metricIds: step.metricIds,
+    position: step.position,
+    type: step.type,
+    required: step.required,
+    content: step.content,
+    inputType: step.inputType ?? null,
+    validation: step.validation ?? null,
+    logic: step.logic ?? null,
+    createdAt: step.createdAt,
+    updatedAt: step.updatedAt,
+  };
+}
+
+/** Events and REST show relations as ids: `metrics: {metrics: [ids]}`. */
+const stepEventObject = (step: SurveyStep) => {
+  const { metricIds, ...rest } = presentStep(step);
+  return eventObject({ ...rest, metrics: step.type === 'metrics' ? { metrics: metricIds } : null });
+};
+
+const VALIDATION_NUMBERS = ['minLength', 'maxLength', 'min', 'max'];
+
+/** Shape rules for the JSON parts; `type` is the step's type after the change. */
+function checkContent(checks: Checks, type: StepType, input: Partial<CreateSurveyStepInput>) {
+  const content = input.content;
+  if (content) {
+    for (const key of ['title', 'body']) {
+      if (content[key] !== undefined && typeof content[key] !== 'string') checks.fail(`content.${key}`, 'must be a string');
+    }
+    if (type === 'choice' || content.choices !== undefined) {
+      const choices = content.choices;
+      if (!Array.isArray(choices) || !choices.length || !choices.every((c) => typeof c === 'string' && c.trim())) {
+        checks.fail('content.choices', 'must be a non-empty array of non-empty strings');
+      }
+    }
+  }
+  const validation = input.validation;
+  if (validation) {
+    for (const key of VALIDATION_NUMBERS) {
+      if (validation[key] !== undefined && typeof validation[key] !== 'number') checks.fail(`validation.${key}`, 'must be a number');
+    }
+    if (validation.pattern !== undefined) {
+      try {
+        if (typeof validation.pattern !== 'string') throw new Error();
+        new RegExp(validation.pattern);
+      } catch {
+        checks.fail('validation.pattern', 'must be a valid regular expression');
+      }
+    }
+  }
+  checks.text('inputType', input.inputType, { max: 50 });
+}
+
+/** Every id must be a metric of this business (another business's is NOT_FOUND); share-locked against deletion. */
+async function checkMetrics(tx: EntityManager, business: string, type: StepType, ids: string[] | undefined, checks: Checks) {
+  if (type !== 'metrics') {
+    if (ids?.length) checks.fail('metrics', 'only steps of type metrics rate metrics');
+    return [];
+  }
+  if (!ids?.length) {
+    checks.fail('metrics.metrics', 'a metrics step needs at least one metric');
+    return [];
+  }
+  if (new Set(ids).size !== ids.length) checks.fail('metrics.metrics', 'lists a metric twice');
+  checks.throwIfAny();
+  const valid = ids.filter((id) => isId('metric', id));
+  const found = valid.length
+    ? await tx.find(Metric, { id: { $in: valid }, business }, { lockMode: LockMode.PESSIMISTIC_READ, fields: ['id'] })
+    : [];
+  const missing = ids.filter((id) => !found.some((m) => m.id === id));
+  if (missing.length) throw AppError.notFound('Metric', missing[0]);
+  return ids;
+}
+
+export async function findStep(em: EntityManager, business: string, survey: string, id: string) {
+  await findSurvey(em, business, survey);
+  return findOwned(em, SurveyStep, 'surveyStep', 'Survey step', business, id, {}, { survey });
+}
+
+export async function listSteps(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
+  await findSurvey(em, business, survey);
+  return findPage<SurveyStep, SurveyStepType>(em, SurveyStep, {
+    scope: { business, survey },
+    args,
+    present: presentStep,
+    defaultOrder: STEP_DEFAULT_ORDER,
+  });
+}
+
+const stepCount = (tx: EntityManager, survey: string) => tx.count(SurveyStep, { survey });
+
+/** Positions move by whole ranges in one statement each; the survey row lock serialises writers of one survey. */
+const shift = (tx: EntityManager, survey: string, by: 1 | -1, from: number, to = 2 ** 31 - 1) =>
+  tx.execute('update survey_step set position = position + ? where survey_id = ? and position >= ? and position <= ?', [by, survey, from, to], 'run');
+
+export function createStep(em: EntityManager, business: string, surveyId: string, input: CreateSurveyStepInput): Promise<SurveyStepType> {
+  return em.transactional(async (tx) => {
+    const survey = await findSurvey(tx, business, surveyId, true);
+    const count = await stepCount(tx, survey.id);
+    const checks = new Checks();
+    const position = input.position ?? count;
+    if (!Number.isInteger(position) || position < 0 || position > count) checks.fail('position', `must be from 0 to ${count}`);
+    checkContent(checks, input.type, input);
+    checks.throwIfAny();
+    const metricIds = await checkMetrics(tx, business, input.type, input.metrics?.metrics, checks);
+    checks.throwIfAny();
+    if (position < count) await shift(tx, survey.id, 1, position);
+    const step = tx.create(SurveyStep, {
+      business,
+      survey: survey.id,
+      position,
+      type: input.type,
+      required: input.required ?? false,
+      content: input.content ?? {},
+      inputType: input.inputType ?? null,
+      validation: input.validation ?? null,
+      logic: input.logic ?? null,
+      metricIds,
+    });
+    recordEvent(tx, business, 'surveystep.created', stepEventObject(step));
+    return presentStep(step);
+  });
+}
+
+export function updateStep(
+  em: EntityManager,
+  business: string,
+  surveyId: string,
+  id: string,
+  input: UpdateSurveyStepInput,
+): Promise<SurveyStepType> {
+  return em.transactional(async (tx) => {
+    const survey = await findSurvey(tx, business, surveyId, true);
+    const step = await findOwned(tx, SurveyStep, 'surveyStep', 'Survey step', business, id, {}, { survey: survey.id });
+    const checks = new Checks();
+    const type = input.type ?? step.type;
+    checkContent(checks, type, { ...input, content: input.content ?? (input.type ? step.content : undefined) });
+    const count = await stepCount(tx, survey.id);
+    if (input.position != null && (!Number.isInteger(input.position) || input.position < 0 || input.position >= count)) {
+      checks.fail('position', `must be from 0 to ${count - 1}`);
+    }
+    checks.throwIfAny();
+    const metricsChange = input.metrics !== undefined || input.type !== undefined;
+    const metricIds = metricsChange
+      ? await checkMetrics(tx, business, type, input.metrics?.metrics ?? (type === 'metrics' ? step.metricIds : undefined), checks)
+      : step.metricIds;
+    checks.throwIfAny();
+
+    if (input.position != null && input.position !== step.position) {
+      const from = step.position;
+      const to = input.position;
+      if (to < from) await shift(tx, survey.id, 1, to, from - 1);
+      else await shift(tx, survey.id, -1, from + 1, to);
+      step.position = to;
+    }
+    step.type = type;
+    step.metricIds = metricIds;
+    if (input.required != null) step.required = input.required;
+    if (input.content != null) step.content = input.content;
+    if (input.inputType !== undefined) step.inputType = input.inputType;
+    if (input.validation !== undefined) step.validation = input.validation;
+    if (input.logic !== undefined) step.logic = input.logic;
+    step.updatedAt = new Date();
+    recordEvent(tx, business, 'surveystep.updated', stepEventObject(step));
+    return presentStep(step);
+  });
+}
+
+export function deleteStep(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
+  return em.transactional(async (tx) => {
+    const survey = await findSurvey(tx, business, surveyId, true);
+    const step = await findOwned(tx, SurveyStep, 'surveyStep', 'Survey step', business, id, {}, { survey: survey.id });
+    recordEvent(tx, business, 'surveystep.deleted', stepEventObject(step));
+    await tx.nativeDelete(SurveyStep, { id: step.id });
+    await shift(tx, survey.id, -1, step.position + 1);
+    return step.id;
+  });
+}

@@ -1,0 +1,53 @@
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLJSONObject, GraphQLTimestamp } from 'graphql-scalars';
+import { STEP_TYPES, type StepType } from './survey-step.entity.js';
+import { MetricType } from '../metric/metric.type.js';
+
+export const StepTypeEnum = Object.fromEntries(STEP_TYPES.map((t) => [t, t])) as { [K in StepType]: K };
+registerEnumType(StepTypeEnum, { name: 'SurveyStepKind', description: 'What a step asks: `metrics` steps rate metrics.' });
+
+@ObjectType('StepMetrics')
+export class StepMetricsType {
+  @Field(() => [MetricType], { description: 'In display order.' })
+  metrics!: MetricType[];
+}
+
+@ObjectType('SurveyStep', { description: 'One screen of a survey, at a dense position from 0.' })
+export class SurveyStepType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'Always "surveystep".' })
+  object!: string;
+
+  business!: string;
+  survey!: string;
+  metricIds!: string[];
+
+  @Field(() => Int, { description: 'From 0, no gaps.' })
+  position!: number;
+
+  @Field(() => StepTypeEnum)
+  type!: StepType;
+
+  @Field()
+  required!: boolean;
+
+  @Field(() => GraphQLJSONObject, { description: 'Title, body, choices...' })
+  content!: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true })
+  inputType?: string | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  validation?: Record<string, unknown> | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Conditional logic (show/skip rules).' })
+  logic?: Record<string, unknown> | null;
+
+  @Field(() => GraphQLTimestamp)
+  createdAt!: Date;
+
+  @Field(() => GraphQLTimestamp)
+  updatedAt!: Date;
+}

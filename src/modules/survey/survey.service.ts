@@ -1,0 +1,74 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '../event/event.service.js';
+import { findPage } from '../../graphql/list.query.js';
+import { Checks, definedOnly, eventObject, findOwned } from '../../graphql/resource.js';
+import type { ListArgsValue, OrderByValue, Page } from '../../graphql/list.args.js';
+import { Survey } from './survey.entity.js';
+import type { SurveyType } from './survey.type.js';
+import type { CreateSurveyInput, UpdateSurveyInput } from './survey.inputs.js';
+
+export function presentSurvey(survey: Survey): SurveyType {
+  return {
+    id: survey.id,
+    object: 'survey',
+    business: survey.business,
+    name: survey.name,
+    description: survey.description ?? null,
+    status: survey.status,
+    createdAt: survey.createdAt,
+    updatedAt: survey.updatedAt,
+  };
+}
+
+function check(input: Partial<CreateSurveyInput>, creating: boolean) {
+  const checks = new Checks();
+  if (creating || input.name !== undefined) checks.text('name', input.name, { required: true, max: 200 });
+  checks.text('description', input.description, { max: 10_000 });
+  checks.throwIfAny();
+}
+
+export const findSurvey = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, Survey, 'survey', 'Survey', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+
+export function listSurveys(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<SurveyType>> {
+  return findPage(em, Survey, { scope: { business }, args, present: presentSurvey });
+}
+
+export function createSurvey(em: EntityManager, business: string, input: CreateSurveyInput): Promise<SurveyType> {
+  check(input, true);
+  return em.transactional(async (tx) => {
+    const survey = tx.create(Survey, {
+      business,
+      name: input.name.trim(),
+      description: input.description ?? null,
+      status: input.status ?? 'draft',
+    });
+    const presented = presentSurvey(survey);
+    recordEvent(tx, business, 'survey.created', eventObject(presented));
+    return presented;
+  });
+}
+
+export function updateSurvey(em: EntityManager, business: string, id: string, input: UpdateSurveyInput): Promise<SurveyType> {
+  check(input, false);
+  return em.transactional(async (tx) => {
+    const survey = await findSurvey(tx, business, id, true);
+    const changes = definedOnly(input);
+    if (changes.name !== undefined) changes.name = changes.name.trim();
+    tx.assign(survey, { ...changes, updatedAt: new Date() });
+    const presented = presentSurvey(survey);
+    recordEvent(tx, business, 'survey.updated', eventObject(presented));
+    return presented;
+  });
+}
+
+/** Its steps go with it (foreign key cascade); submissions keep their answers and lose only the link. */
+export function deleteSurvey(em: EntityManager, business: string, id: string): Promise<string> {
+  return em.transactional(async (tx) => {
+    const survey = await findSurvey(tx, business, id, true);
+    recordEvent(tx, business, 'survey.deleted', eventObject(presentSurvey(survey)));
+    tx.remove(survey);
+    return survey.id;
+  });
+}

@@ -1,0 +1,33 @@
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLTimestamp } from 'graphql-scalars';
+import { SURVEY_STATUSES, type SurveyStatus } from './survey.entity.js';
+
+export const SurveyStatusEnum = Object.fromEntries(SURVEY_STATUSES.map((s) => [s, s])) as { [K in SurveyStatus]: K };
+registerEnumType(SurveyStatusEnum, { name: 'SurveyStatus' });
+
+@ObjectType('Survey', { description: 'A feedback form: ordered steps.' })
+export class SurveyType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'Always "survey".' })
+  object!: string;
+
+  /** Business id; the `business` field resolves it. */
+  business!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+
+  @Field(() => SurveyStatusEnum)
+  status!: SurveyStatus;
+
+  @Field(() => GraphQLTimestamp)
+  createdAt!: Date;
+
+  @Field(() => GraphQLTimestamp)
+  updatedAt!: Date;
+}
