@@ -1,4 +1,5 @@
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { createTenant } from './helpers/auth.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -101,10 +102,11 @@ describe('error bodies', () => {
   });
 
   it('a thrown error becomes a 500 with a generic message: no stack, no SQL', async () => {
+    const tenant = await createTenant(server);
     // Break the database under the running app: the query fails inside the server.
     await server.orm.em.getConnection().execute('alter table business rename to business_gone');
     try {
-      const { status, body } = await server.graphql('{ business(id: "bus_01ARZ3NDEKTSV4RRFFQ69G5FAV") { id } }');
+      const { status, body } = await server.graphql(`{ business(id: "${tenant.businessId}") { id } }`, {}, tenant.headers);
       expect(status).toBe(200); // GraphQL reports resolver errors in the body
       expect(body.errors[0]).toEqual({
         message: 'Internal server error',
@@ -133,24 +135,17 @@ describe('GraphQL endpoint', () => {
     expect(await res.text()).toMatch(/embeddable-sandbox|Apollo Sandbox/i);
   });
 
-  it('reads a business by id, and answers NOT_FOUND for unknown or malformed ids', async () => {
-    const em = server.orm.em.fork();
-    await em.getConnection().execute(
-      `insert into business (id, name, created_at, updated_at) values ('bus_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'Cafe Uno', now(), now())`,
-    );
-    const found = await server.graphql('query($id: ID!) { business(id: $id) { id object name createdAt } }', {
-      id: 'bus_01ARZ3NDEKTSV4RRFFQ69G5FAV',
-    });
-    expect(found.body.data.business).toEqual({
-      id: 'bus_01ARZ3NDEKTSV4RRFFQ69G5FAV',
-      object: 'business',
-      name: 'Cafe Uno',
-      createdAt: expect.any(Number),
-    });
-    for (const id of ['bus_01ARZ3NDEKTSV4RRFFQ69G5FAW', 'sur_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'nonsense']) {
-      const missing = await server.graphql('query($id: ID!) { business(id: $id) { id } }', { id });
-      expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
-      expect(missing.body.data).toBeNull();
-    }
+  it('reads a business by id with a token of that business, and refuses others', async () => {
+    const tenant = await createTenant(server, { businessName: 'Cafe Uno' });
+    const query = 'query($id: ID!) { business(id: $id) { id object name createdAt } }';
+    const found = await server.graphql(query, { id: tenant.businessId }, tenant.headers);
+    expect(found.body.data.business).toEqual({ id: tenant.businessId, object: 'business', name: 'Cafe Uno', createdAt: expect.any(Number) });
+
+    const anonymous = await server.graphql(query, { id: tenant.businessId });
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    const other = await createTenant(server);
+    const foreign = await server.graphql(query, { id: other.businessId }, tenant.headers);
+    expect(foreign.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(foreign.body.data).toBeNull();
   });
 });
