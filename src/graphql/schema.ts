@@ -6,10 +6,11 @@ import { BusinessResolver } from '../modules/business/business.resolver.js';
 import { SurveyResolver } from '../modules/survey/survey.resolver.js';
 import { SurveyStepResolver } from '../modules/survey/survey-step.resolver.js';
 import { MetricResolver } from '../modules/metric/metric.resolver.js';
+import { CredentialResolver } from '../modules/credential/credential.resolver.js';
 import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver] as const;
+export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, CredentialResolver] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 

@@ -1,4 +1,238 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Credential } from '../modules/credential/credential.entity.js';
+import { Business } from '../modules/business/business.entity.js';
+import { User } from '../modules/user/user.entity.js';
+import { Membership } from '../modules/user/membership.entity.js';
+import { normaliseEmail } from '../modules/user/user.service.js';
+import { hashPassword, hashSecret, verifyPassword } from '../shared/secrets.js';
+import type { Scope } from '../auth/scopes.js';
+import { findClient } from './client.auth.js';
+import { AuthorizationCode } from './authorization-code.entity.js';
+import { consentPage, errorPage, signInPage } from './authorize.pages.js';
+import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
 import type { OAuthDeps } from './oauth.module.js';
+import { orderScopes, splitScopes, unknownScopes } from './scope.parser.js';
 
-export function authorizeRoutes(_router: Router, _deps: OAuthDeps) {}
+const SESSION_COOKIE = 'oauth_session';
+const CSRF_COOKIE = 'oauth_csrf';
+
+/** A request we must not redirect for (unknown client, unregistered redirect URI): an error page instead. */
+class PageError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+  ) {
+    super(title);
+  }
+}
+
+/** A request whose client and redirect URI are trusted: errors go back to the client (RFC 6749 4.1.2.1). */
+class RedirectError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+interface AuthorizeRequest {
+  client: Credential;
+  redirectUri: string;
+  state?: string;
+  scopes: Scope[];
+  codeChallenge?: string;
+}
+
+function queryParam(ctx: Context, camel: string, snake?: string): string | undefined {
+  const names = snake ? [camel, snake] : [camel];
+  const values = names.map((n) => ctx.query[n]).filter((v) => v !== undefined);
+  if (values.length > 1 || values.some((v) => Array.isArray(v))) {
+    throw new PageError(400, `The parameter ${snake ?? camel} was given more than once`);
+  }
+  const value = values[0] as string | undefined;
+  return value === '' ? undefined : value;
+}
+
+async function parseRequest(ctx: Context, em: EntityManager): Promise<AuthorizeRequest> {
+  const clientId = queryParam(ctx, 'clientId', 'client_id');
+  if (!clientId) throw new PageError(400, 'The request names no application (clientId is missing)');
+  const client = await findClient(em, clientId);
+  if (!client) throw new PageError(400, 'This application is unknown: the link that brought you here is wrong or out of date');
+  const redirectUri = queryParam(ctx, 'redirectUri', 'redirect_uri');
+  if (!redirectUri) throw new PageError(400, 'The request has no redirectUri');
+  // Exact string comparison, never a prefix or a pattern: no open redirect.
+  if (!client.validRedirectUris.includes(redirectUri)) {
+    throw new PageError(400, 'The redirect address of this request is not registered for this application');
+  }
+  const state = queryParam(ctx, 'state');
+  const responseType = queryParam(ctx, 'responseType', 'response_type');
+  const partial = { client, redirectUri, state };
+  const fail = (error: string, description: string) => Object.assign(new RedirectError(error, description), { request: partial });
+  if (!responseType) throw fail('invalid_request', 'responseType (response_type) is required');
+  if (responseType !== 'code') throw fail('unsupported_response_type', 'responseType must be code');
+  const scopes = splitScopes(queryParam(ctx, 'scope'));
+  if (!scopes.length) throw fail('invalid_scope', 'scope is required');
+  const unknown = unknownScopes(scopes);
+  if (unknown.length) throw fail('invalid_scope', `Unknown scope: ${unknown.join(', ')}`);
+  const codeChallenge = queryParam(ctx, 'codeChallenge', 'code_challenge');
+  const method = queryParam(ctx, 'codeChallengeMethod', 'code_challenge_method');
+  if (codeChallenge || method) {
+    if (method !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256');
+    if (!codeChallenge || !/^[A-Za-z0-9_-]{43}$/.test(codeChallenge)) {
+      throw fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)');
+    }
+  }
+  return { client, redirectUri, state, scopes: orderScopes(scopes), codeChallenge };
+}
+
+function redirectTo(ctx: Context, base: string, params: Record<string, string | undefined>, issuer: string) {
+  const url = new URL(base);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  url.searchParams.set('iss', issuer);
+  ctx.status = 303;
+  ctx.redirect(url.toString());
+}
+
+function secureHeaders(ctx: Context) {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+}
+
+function html(ctx: Context, status: number, page: string) {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = page;
+}
+
+function cookieOptions(ctx: Context, maxAgeS: number) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: ctx.secure, path: '/oauth', maxAge: maxAgeS * 1000, overwrite: true };
+}
+
+/** Double-submit CSRF token: a random value in an HttpOnly SameSite cookie that each form echoes in a hidden field. */
+function csrfToken(ctx: Context): string {
+  let token = ctx.cookies.get(CSRF_COOKIE);
+  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) {
+    token = randomBytes(32).toString('base64url');
+    ctx.cookies.set(CSRF_COOKIE, token, cookieOptions(ctx, SESSION_TTL_S));
+  }
+  return token;
+}
+
+function csrfValid(ctx: Context, sent: unknown, publicOrigin: string): boolean {
+  const cookie = ctx.cookies.get(CSRF_COOKIE);
+  if (!cookie || typeof sent !== 'string' || sent.length !== cookie.length) return false;
+  if (!timingSafeEqual(Buffer.from(sent), Buffer.from(cookie))) return false;
+  // Browsers send Origin on form posts: one from another site is refused even with a matching token.
+  const origin = ctx.get('origin');
+  return !origin || origin === ctx.origin || origin === new URL(publicOrigin).origin;
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** Same work whether or not the e-mail exists, so timing does not reveal accounts. */
+async function checkPassword(em: EntityManager, email: string, password: string): Promise<User | undefined> {
+  const user = await em.findOne(User, { email: normaliseEmail(email) }, { populate: ['passwordHash'] });
+  if (!user) {
+    dummyHash ??= hashPassword('not a real password');
+    await verifyPassword(password, await dummyHash);
+    return undefined;
+  }
+  return (await verifyPassword(password, user.passwordHash)) ? user : undefined;
+}
+
+/** GET and POST /oauth/authorize: sign in, consent, then redirect with a code (or an error) to the client. */
+export function authorizeRoutes(router: Router, deps: OAuthDeps) {
+  const issuer = deps.config.publicUrl;
+
+  const handle = async (ctx: Context) => {
+    secureHeaders(ctx);
+    const em = deps.orm.em.fork();
+    let request: AuthorizeRequest;
+    try {
+      request = await parseRequest(ctx, em);
+    } catch (err) {
+      if (err instanceof PageError) return html(ctx, err.status, errorPage({ title: 'This sign-in link cannot be used', message: err.title }));
+      if (err instanceof RedirectError) {
+        const { redirectUri, state } = (err as RedirectError & { request: { redirectUri: string; state?: string } }).request;
+        return redirectTo(ctx, redirectUri, { error: err.error, error_description: err.description, state }, issuer);
+      }
+      throw err;
+    }
+    const { client, redirectUri, state } = request;
+    const action = `/oauth/authorize?${ctx.querystring}`;
+    const csrf = csrfToken(ctx);
+    const body = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
+
+    if (ctx.method === 'POST') {
+      if (!csrfValid(ctx, body.csrf, issuer)) {
+        return html(ctx, 403, errorPage({ title: 'Please try again', message: 'This form has expired or did not come from this site. Go back, reload the page and try again.' }));
+      }
+      if (body.action === 'signin') {
+        const email = typeof body.email === 'string' ? body.email : '';
+        const password = typeof body.password === 'string' ? body.password : '';
+        const user = email && password && password.length <= 1024 ? await checkPassword(em, email, password) : undefined;
+        if (!user) {
+          return html(ctx, 401, signInPage({ action, csrf, appName: client.name, email, error: 'Wrong e-mail or password.' }));
+        }
+        ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user.id), cookieOptions(ctx, SESSION_TTL_S));
+        ctx.status = 303;
+        return ctx.redirect(action);
+      }
+      if (body.action === 'signout') {
+        ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx, 0), maxAge: 0 });
+        ctx.status = 303;
+        return ctx.redirect(action);
+      }
+    }
+
+    const userId = await deps.tokens.verifySession(ctx.cookies.get(SESSION_COOKIE));
+    const user = userId ? await em.findOne(User, { id: userId }) : null;
+    if (!user) return html(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ action, csrf, appName: client.name }));
+
+    const business = await em.findOne(Business, { id: client.business });
+    const member = business ? await em.count(Membership, { user: user.id, business: business.id }) : 0;
+    if (!business || !member) {
+      return html(
+        ctx,
+        403,
+        errorPage({
+          title: 'You cannot allow this application',
+          message: `${user.email} is not a member of the business that ${client.name} belongs to.`,
+          signOut: { action, csrf },
+        }),
+      );
+    }
+
+    if (ctx.method === 'POST' && body.action === 'consent') {
+      if (body.decision === 'deny') {
+        return redirectTo(ctx, redirectUri, { error: 'access_denied', error_description: 'The user denied access', state }, issuer);
+      }
+      if (body.decision === 'allow') {
+        const code = `ac_${randomBytes(32).toString('base64url')}`;
+        em.create(AuthorizationCode, {
+          codeHash: hashSecret(code),
+          credential: client.id,
+          business: business.id,
+          user: user.id,
+          redirectUri,
+          scopes: request.scopes,
+          codeChallenge: request.codeChallenge ?? null,
+          expiresAt: new Date(Date.now() + AUTHORIZATION_CODE_TTL_S * 1000),
+        });
+        await em.flush();
+        return redirectTo(ctx, redirectUri, { code, state }, issuer);
+      }
+    }
+    return html(ctx, 200, consentPage({ action, csrf, appName: client.name, businessName: business.name, userEmail: user.email, scopes: request.scopes }));
+  };
+
+  router.get('/oauth/authorize', handle);
+  router.post('/oauth/authorize', handle);
+}

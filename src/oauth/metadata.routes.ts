@@ -26,6 +26,7 @@ export function metadataRoutes(router: Router, deps: OAuthDeps) {
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
     service_documentation: `${issuer}/docs/oauth.md`,
   };
   router.get('/.well-known/oauth-authorization-server', (ctx) => {

@@ -8,7 +8,9 @@ import { isScope, type Scope } from '../auth/scopes.js';
 import type { Principal } from '../auth/principal.js';
 import { OAuthToken } from './oauth-token.entity.js';
 import type { KeyStore } from './signing-key.service.js';
-import { ACCESS_TOKEN_TTL_S, ACCESS_TOKEN_TYP, JWT_ALG, REFRESH_TOKEN_TTL_S } from './oauth.constants.js';
+import { ACCESS_TOKEN_TTL_S, ACCESS_TOKEN_TYP, JWT_ALG, REFRESH_TOKEN_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
+
+const SESSION_TYP = 'session+jwt';
 import { cachedCheck, rememberCheck, type CheckResult } from './revocation.cache.js';
 
 export interface TokenGrant {
@@ -163,6 +165,37 @@ export class TokenService {
           : { ok: true };
     rememberCheck(tokenId, result);
     return result;
+  }
+
+  /** The sign-in session of the authorization pages: a short JWT in an HttpOnly cookie, never an access token. */
+  async signSession(userId: string): Promise<string> {
+    const { kid, key } = await this.keys.signingKey();
+    return new SignJWT({})
+      .setProtectedHeader({ alg: JWT_ALG, kid, typ: SESSION_TYP })
+      .setIssuer(this.issuer)
+      .setAudience(`${this.issuer}/oauth/authorize`)
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(`${SESSION_TTL_S}s`)
+      .sign(key);
+  }
+
+  async verifySession(token: string | undefined): Promise<string | undefined> {
+    if (!token) return undefined;
+    try {
+      const { payload } = await jwtVerify(
+        token,
+        async (header) => {
+          const key = await this.keys.verificationKey(header.kid);
+          if (!key) throw new Error('unknown key');
+          return key;
+        },
+        { issuer: this.issuer, audience: `${this.issuer}/oauth/authorize`, algorithms: [JWT_ALG], typ: SESSION_TYP },
+      );
+      return isId('user', payload.sub) ? payload.sub : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The `jti` of something that looks like one of our JWTs, without verifying it (revocation of expired tokens). */

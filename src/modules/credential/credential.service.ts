@@ -4,6 +4,7 @@ import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { recordEvent } from '../event/event.service.js';
 import { Credential } from './credential.entity.js';
 import { randomBytes } from 'node:crypto';
+import { revokeTokens } from '../../oauth/revocation.service.js';
 
 export interface NewCredential {
   credential: Credential;
@@ -75,4 +76,16 @@ export function presentCredential(credential: Credential) {
     createdAt: credential.createdAt,
     updatedAt: credential.updatedAt,
   };
+}
+
+/**
+ * Revokes every token the credential minted (this process forgets them at once, others within seconds), then deletes
+ * it; its token rows and pending authorization codes go with it (foreign keys cascade).
+ */
+export async function deleteCredential(em: EntityManager, credential: Credential): Promise<void> {
+  await em.transactional(async (tx) => {
+    await revokeTokens(tx, { credential: credential.id });
+    recordEvent(tx, credential.business, 'credential.deleted', presentCredential(credential));
+    await tx.nativeDelete(Credential, { id: credential.id });
+  });
 }

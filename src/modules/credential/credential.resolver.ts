@@ -1,0 +1,49 @@
+import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { findOwned } from '../../graphql/resource.js';
+import { findPage } from '../../graphql/list.query.js';
+import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import { AppError } from '../../shared/errors.js';
+import { Credential } from './credential.entity.js';
+import { createCredential, deleteCredential, presentCredential } from './credential.service.js';
+import { CreateCredentialInput, CreatedCredentialType, CredentialList, CredentialListArgs, CredentialType } from './credential.type.js';
+
+/** Credentials of a business (spec 4.7): list, get, create (the secret is in this response only), delete. No update. */
+@Resolver(() => CredentialType)
+export class CredentialResolver {
+  @Authorized('credentials:read')
+  @Query(() => CredentialList)
+  credentials(
+    @Arg('business', () => ID) business: string,
+    @Args(() => CredentialListArgs) args: ListArgsValue<object, OrderByValue>,
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return findPage(em, Credential, { scope: { business }, args, present: presentCredential });
+  }
+
+  @Authorized('credentials:read')
+  @Query(() => CredentialType)
+  async credential(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
+    return presentCredential(await findOwned(em, Credential, 'credential', 'Credential', business, id));
+  }
+
+  @Authorized('credentials:write')
+  @Mutation(() => CreatedCredentialType)
+  async createCredential(
+    @Arg('business', () => ID) business: string,
+    @Arg('input', () => CreateCredentialInput) input: CreateCredentialInput,
+    @Ctx() { em, auth }: GraphQLContext,
+  ) {
+    if (!auth) throw new AppError('unauthorized', 'An access token is required');
+    const { credential, clientSecret } = await createCredential(em, { business, ...input, createdBy: auth.userId });
+    return { ...presentCredential(credential), clientSecret };
+  }
+
+  @Authorized('credentials:write')
+  @Mutation(() => ID, { description: 'Deletes the credential and revokes every token it minted.' })
+  async deleteCredential(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
+    const credential = await findOwned(em, Credential, 'credential', 'Credential', business, id);
+    await deleteCredential(em, credential);
+    return credential.id;
+  }
+}

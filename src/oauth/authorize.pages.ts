@@ -1,0 +1,98 @@
+import { SCOPE_DESCRIPTIONS } from './scope.parser.js';
+import type { Scope } from '../auth/scopes.js';
+
+/** Server-rendered pages of the authorization endpoint: plain HTML forms, no JavaScript, readable on a phone. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>
+  body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; background: #f4f5f7; color: #1d2330; }
+  main { max-width: 26rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
+  h1 { font-size: 1.3rem; margin-top: 0; }
+  label { display: block; margin: .8rem 0 .2rem; font-weight: 600; }
+  input[type=email], input[type=password] { box-sizing: border-box; width: 100%; padding: .7rem; font-size: 1rem; border: 1px solid #b8bfcc; border-radius: 8px; }
+  button { font-size: 1rem; padding: .75rem 1rem; border-radius: 8px; border: 1px solid #2952cc; background: #2952cc; color: #fff; width: 100%; margin-top: 1rem; cursor: pointer; }
+  button.secondary { background: #fff; color: #2952cc; }
+  button.link { background: none; border: none; color: #2952cc; padding: 0; width: auto; margin: 0; text-decoration: underline; font-size: .9rem; }
+  .error { background: #fdecea; color: #8a1c12; padding: .7rem; border-radius: 8px; }
+  ul { padding-left: 1.2rem; } li { margin: .3rem 0; } small, .muted { color: #5b6475; }
+  .actions { display: flex; gap: .75rem; } .actions button { flex: 1; }
+</style>
+</head>
+<body><main>
+${body}
+</main></body>
+</html>`;
+}
+
+export function signInPage(p: { action: string; csrf: string; appName: string; email?: string; error?: string }): string {
+  return layout(
+    'Sign in',
+    `<h1>Sign in to continue to ${escapeHtml(p.appName)}</h1>
+${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
+<form method="post" action="${escapeHtml(p.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="action" value="signin">
+<label for="email">E-mail</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+export function consentPage(p: {
+  action: string;
+  csrf: string;
+  appName: string;
+  businessName: string;
+  userEmail: string;
+  scopes: Scope[];
+}): string {
+  return layout(
+    `Allow ${p.appName}?`,
+    `<h1>${escapeHtml(p.appName)} wants to access ${escapeHtml(p.businessName)}</h1>
+<p>It will be able to:</p>
+<ul>${p.scopes.map((s) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[s])} <small>(${escapeHtml(s)})</small></li>`).join('')}</ul>
+<form method="post" action="${escapeHtml(p.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="action" value="consent">
+<div class="actions">
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+<button type="submit" name="decision" value="allow">Allow</button>
+</div>
+</form>
+<form method="post" action="${escapeHtml(p.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="action" value="signout">
+<p class="muted">Signed in as ${escapeHtml(p.userEmail)}. <button type="submit" class="link">Not you? Sign out</button></p>
+</form>`,
+  );
+}
+
+export function errorPage(p: { title: string; message: string; signOut?: { action: string; csrf: string } }): string {
+  return layout(
+    p.title,
+    `<h1>${escapeHtml(p.title)}</h1>
+<p class="error" role="alert">${escapeHtml(p.message)}</p>
+${
+  p.signOut
+    ? `<form method="post" action="${escapeHtml(p.signOut.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.signOut.csrf)}">
+<input type="hidden" name="action" value="signout">
+<button type="submit" class="secondary">Sign in as someone else</button>
+</form>`
+    : ''
+}`,
+  );
+}
