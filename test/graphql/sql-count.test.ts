@@ -1,0 +1,48 @@
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createTenant } from '../helpers/auth.js';
+import { countStatements } from '../helpers/sql-counter.js';
+import { seedSurveys, THREE_LEVEL_QUERY } from '../helpers/seed.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+/**
+ * Statements for one HTTP request, token check included: the survey page (with its total), one batch of steps, one
+ * batch of metrics, and the access-token check. The size of the page must not change the number.
+ */
+async function statementsFor(surveys: number) {
+  const tenant = await createTenant(server);
+  await seedSurveys(server.orm, tenant.businessId, surveys);
+  // Warm the server's signing-key cache (loaded once per process): steady state is what is measured.
+  await server.graphql('query($b: ID!) { surveys(business: $b, pageSize: 1) { total } }', { b: tenant.businessId }, tenant.headers);
+  const counter = countStatements(server.orm);
+  try {
+    const { body } = await server.graphql(THREE_LEVEL_QUERY, { b: tenant.businessId, s: 50 }, tenant.headers);
+    expect(body.errors).toBeUndefined();
+    const page = body.data.surveys;
+    expect(page.total).toBe(surveys);
+    expect(page.data).toHaveLength(surveys);
+    for (const survey of page.data) {
+      expect(survey.steps.map((s: any) => s.position)).toEqual([0, 1, 2, 3, 4]);
+      for (const step of survey.steps) expect(step.metrics.metrics).toHaveLength(3);
+    }
+    return [...counter.statements];
+  } finally {
+    counter.restore();
+  }
+}
+
+describe('SQL statements per list request', () => {
+  it('50 surveys x 5 steps x 3 metrics: at most 4 statements, and the same for 5 surveys', async () => {
+    const big = await statementsFor(50);
+    const small = await statementsFor(5);
+    expect(big.length).toBeLessThanOrEqual(4);
+    expect(small.length).toBe(big.length);
+    expect(big.filter((s) => /from "survey_step"/.test(s))).toHaveLength(1);
+    expect(big.filter((s) => /from "metric"/.test(s))).toHaveLength(1);
+    expect(big.filter((s) => /from "survey" /.test(s))).toHaveLength(1);
+  });
+});
