@@ -131,7 +131,8 @@ function csrfValid(ctx: Context, sent: unknown, publicOrigin: string): boolean {
   if (!timingSafeEqual(Buffer.from(sent), Buffer.from(cookie))) return false;
   // Browsers send Origin on form posts: one from another site is refused even with a matching token.
   const origin = ctx.get('origin');
-  return !origin || origin === ctx.origin || origin === new URL(publicOrigin).origin;
+  // (Koa 3's ctx.origin echoes the Origin header: compare with our own protocol and host instead.)
+  return !origin || origin === `${ctx.protocol}://${ctx.host}` || origin === new URL(publicOrigin).origin;
 }
 
 let dummyHash: Promise<string> | undefined;

@@ -1,0 +1,105 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { TestServer } from '../helpers/server.js';
+import type { Tenant } from '../helpers/auth.js';
+
+/** A tiny browser: keeps cookies, never follows redirects (tests look at each Location). */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+
+  async request(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const cookie of res.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (!value || /expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+    return this.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+}
+
+export function hiddenField(html: string, name: string): string {
+  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
+  if (!match) throw new Error(`no hidden field ${name} in page:\n${html.slice(0, 500)}`);
+  return match[1];
+}
+
+export function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export function authorizeUrl(server: TestServer, params: Record<string, string>): string {
+  return `${server.url}/oauth/authorize?${new URLSearchParams(params)}`;
+}
+
+/** GET the authorize URL, sign in on the page, and return the consent page. */
+export async function signIn(server: TestServer, browser: Browser, url: string, who: { email: string; password: string }) {
+  const page = await browser.request(url);
+  const html = await page.text();
+  if (page.status !== 200 || !html.includes('Sign in')) throw new Error(`expected the sign-in page, got ${page.status}: ${html.slice(0, 300)}`);
+  const posted = await browser.postForm(url, { csrf: hiddenField(html, 'csrf'), action: 'signin', email: who.email, password: who.password });
+  if (posted.status !== 303) throw new Error(`sign-in failed: ${posted.status}`);
+  const consent = await browser.request(new URL(posted.headers.get('location')!, server.url).toString());
+  return { status: consent.status, html: await consent.text() };
+}
+
+/** The whole browser part: sign in, allow, and return the redirect's parameters. */
+export async function authorizeCode(
+  server: TestServer,
+  tenant: Tenant,
+  params: Record<string, string> = {},
+  browser = new Browser(),
+): Promise<URL> {
+  const merged: Record<string, string> = {
+    responseType: 'code',
+    clientId: tenant.clientId,
+    redirectUri: tenant.redirectUri,
+    scope: 'surveys:read,credentials:read',
+    state: 'xyz',
+    ...params,
+  };
+  // An empty value drops the parameter (to switch to the RFC spellings).
+  const url = authorizeUrl(server, Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== '')));
+  const consent = await signIn(server, browser, url, tenant);
+  if (consent.status !== 200) throw new Error(`expected consent page: ${consent.status} ${consent.html.slice(0, 300)}`);
+  const res = await browser.postForm(url, { csrf: hiddenField(consent.html, 'csrf'), action: 'consent', decision: 'allow' });
+  if (res.status !== 303) throw new Error(`consent failed: ${res.status}`);
+  return new URL(res.headers.get('location')!);
+}
+
+export async function postJson(server: TestServer, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+export async function postForm(server: TestServer, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+export const basic = (id: string, secret: string) => ({
+  authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+});
+
+export const BUSINESS_QUERY = 'query($id: ID!) { business(id: $id) { id name } }';
