@@ -131,7 +131,7 @@ describe('surveys', () => {
     expect(updateSurvey.updatedAt).toBeGreaterThan(created.updatedAt);
     const rows = await server.orm.em.fork().getConnection().execute(`select type, data from event where business_id = ? order by id`, [busA]);
     expect(rows.filter((r: any) => r.data.object.id === created.id).map((r: any) => r.type)).toEqual(['survey.created', 'survey.updated']);
-    expect(rows.find((r: any) => r.type === 'survey.updated' && r.data.object.id === created.id).data.object).toMatchObject({
+    expect(rows.find((r: any) => r.type === 'survey.updated' && r.data.object.id === created.id)!.data.object).toMatchObject({
       status: 'active',
       updatedAt: updateSurvey.updatedAt,
       object: 'survey',

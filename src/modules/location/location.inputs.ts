@@ -1,0 +1,34 @@
+import { Field, InputType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../graphql/list.args.js';
+import { LocationType } from './location.type.js';
+
+@InputType('CreateLocationInput')
+export class CreateLocationInput {
+  @Field()
+  name!: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'String to string.' })
+  metadata?: Record<string, unknown>;
+}
+
+@InputType('UpdateLocationInput')
+export class UpdateLocationInput {
+  @Field(() => String, { nullable: true })
+  name?: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Replaces the whole metadata object.' })
+  metadata?: Record<string, unknown>;
+}
+
+@InputType('LocationWhere')
+export class LocationWhere {
+  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
+  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
+  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
+  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
+}
+
+export const LocationOrderBy = orderByInput('LocationOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', name: 'name' });
+export const LocationListArgs = listArgs(LocationWhere, LocationOrderBy);
+export const LocationList = listType(LocationType, 'LocationList');

@@ -1,0 +1,92 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '../event/event.service.js';
+import { findPage } from '../../graphql/list.query.js';
+import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import { Location } from './location.entity.js';
+import type { LocationType } from './location.type.js';
+import type { CreateLocationInput, UpdateLocationInput } from './location.inputs.js';
+
+export function presentLocation(location: Location): LocationType {
+  return {
+    id: location.id,
+    object: 'location',
+    business: location.business,
+    name: location.name,
+    metadata: location.metadata,
+    createdAt: location.createdAt,
+    updatedAt: location.updatedAt,
+  };
+}
+
+/** String keys to string values; the link syntax `<key>.<value>` splits at the first dot, so keys hold none. */
+export function checkStringMap(checks: Checks, field: string, value: Record<string, unknown> | undefined) {
+  if (!value) return;
+  const entries = Object.entries(value);
+  if (entries.length > 100) checks.fail(field, 'has more than 100 entries');
+  for (const [key, v] of entries) {
+    if (!key || key.includes('.')) checks.fail(`${field}.${key}`, 'keys must be non-empty and contain no dot');
+    else if (typeof v !== 'string') checks.fail(`${field}.${key}`, 'must be a string');
+    else if (v.length > 500) checks.fail(`${field}.${key}`, 'must be at most 500 characters');
+  }
+}
+
+function check(input: Partial<CreateLocationInput>, creating: boolean) {
+  const checks = new Checks();
+  if (creating || input.name !== undefined) checks.text('name', input.name, { required: true, max: 200 });
+  checkStringMap(checks, 'metadata', input.metadata);
+  checks.throwIfAny();
+}
+
+export const findLocation = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, Location, 'location', 'Location', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+
+export function listLocations(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+  return findPage<Location, LocationType>(em, Location, { scope: { business }, args, present: presentLocation });
+}
+
+/**
+ * `location:metadata` of a survey link: the oldest location whose metadata holds key = value (a containment lookup
+ * on the GIN index), or null.
+ */
+export async function findLocationByMetadata(em: EntityManager, business: string, key: string, value: string): Promise<Location | null> {
+  const rows = await em.execute<{ id: string }[]>(
+    'select id from location where business_id = ? and metadata @> ?::jsonb order by created_at, id limit 1',
+    [business, JSON.stringify({ [key]: value })],
+  );
+  return rows.length ? em.findOne(Location, { id: rows[0].id }) : null;
+}
+
+export function createLocation(em: EntityManager, business: string, input: CreateLocationInput): Promise<LocationType> {
+  check(input, true);
+  return em.transactional(async (tx) => {
+    const location = tx.create(Location, { business, name: input.name.trim(), metadata: (input.metadata ?? {}) as Record<string, string> });
+    const presented = presentLocation(location);
+    recordEvent(tx, business, 'location.created', eventObject(presented));
+    return presented;
+  });
+}
+
+export function updateLocation(em: EntityManager, business: string, id: string, input: UpdateLocationInput): Promise<LocationType> {
+  check(input, false);
+  return em.transactional(async (tx) => {
+    const location = await findLocation(tx, business, id, true);
+    if (input.name != null) location.name = input.name.trim();
+    if (input.metadata != null) location.metadata = input.metadata as Record<string, string>;
+    location.updatedAt = new Date();
+    const presented = presentLocation(location);
+    recordEvent(tx, business, 'location.updated', eventObject(presented));
+    return presented;
+  });
+}
+
+/** Submissions keep their answers and lose only the link (foreign key set null). */
+export function deleteLocation(em: EntityManager, business: string, id: string): Promise<string> {
+  return em.transactional(async (tx) => {
+    const location = await findLocation(tx, business, id, true);
+    recordEvent(tx, business, 'location.deleted', eventObject(presentLocation(location)));
+    tx.remove(location);
+    return location.id;
+  });
+}
