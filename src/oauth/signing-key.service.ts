@@ -6,7 +6,7 @@ import { ACCESS_TOKEN_TTL_S, JWT_ALG } from './oauth.constants.js';
 
 /** How long a verifier trusts its copy of the key list, and how often an unknown `kid` may trigger a reload. */
 const KEYS_TTL_MS = 60_000;
-const UNKNOWN_KID_RELOAD_MS = 5_000;
+const UNKNOWN_KID_RELOAD_MS = 1_000;
 /** A retired key stays published until every token it signed has expired (plus clock leeway). */
 const RETIRED_KEY_GRACE_MS = (ACCESS_TOKEN_TTL_S + 5 * 60) * 1000;
 
