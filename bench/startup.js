@@ -55,7 +55,7 @@ async function startOnce(measureMemory) {
   let memory;
   if (measureMemory) {
     await sleep(3000); // idle
-    const node = descendants(npm.pid).find((pid) => commandOf(pid).includes('src/main.ts'));
+    const node = descendants(npm.pid).find((pid) => /^\S*node .*(src\/main\.ts|dist\/src\/main\.js)/.test(commandOf(pid)));
     const pgPids = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
       .split('\n')
       .filter((l) => l.includes('postgres') && l.includes(dataDir))

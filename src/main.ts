@@ -103,6 +103,8 @@ async function main() {
       graphql: `${config.publicUrl}/graphql`,
       database: db.embedded ? `embedded PostgreSQL on port ${db.embedded.port}` : 'DATABASE_URL',
       startupMs: Math.round(performance.now() - startedAt),
+      rssMb: Math.round(process.memoryUsage.rss() / 1048576),
+      heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1048576),
     },
     `ready: open ${config.publicUrl}/graphql for Apollo Sandbox`,
   );
