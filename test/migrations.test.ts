@@ -1,0 +1,49 @@
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+import { migrationsList } from '../src/db/migrations/index.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase({ empty: true });
+});
+afterAll(() => db?.drop());
+
+describe('migrations', () => {
+  it('build the whole schema on an empty database, and a second run applies nothing', async () => {
+    const applied = await db.orm.migrator.up();
+    expect(applied.map((m) => m.name)).toEqual(migrationsList.map((m) => m.name));
+    expect(await db.orm.migrator.up()).toEqual([]);
+
+    const sql = new pg.Client(db.url);
+    await sql.connect();
+    try {
+      const tables = (await sql.query(`select table_name from information_schema.tables where table_schema = 'public'`)).rows.map((r) => r.table_name);
+      for (const table of ['business', 'app_user', 'membership', 'location', 'metric', 'survey', 'survey_step', 'submission',
+        'menu_item', 'customer_order', 'order_item', 'credential', 'custom_integration', 'webhook', 'event']) {
+        expect(tables).toContain(table);
+      }
+      // The order idempotency key treats a missing external location id as ''.
+      await sql.query(`insert into business (id, name, created_at, updated_at) values ('bus_1', 'B', now(), now())`);
+      const order = (id: string, location: string | null) =>
+        sql.query(
+          `insert into customer_order (id, business_id, external_order_id, external_location_id, source, currency, total, metadata, created_at, updated_at)
+           values ($1, 'bus_1', 'A-1', $2, 'custom', 'PKR', 10, '{}', now(), now())`,
+          [id, location],
+        );
+      await order('ord_1', null);
+      await expect(order('ord_2', null)).rejects.toThrow(/customer_order_external_unique/);
+      await order('ord_3', 'LHR'); // same order id at another location: another order
+      await expect(order('ord_4', 'LHR')).rejects.toThrow(/customer_order_external_unique/);
+      // Menu item names are unique per business whatever their case, Unicode included.
+      await sql.query(`insert into menu_item (id, business_id, name, created_at, updated_at) values ('mi_1', 'bus_1', 'Crème Brûlée', now(), now())`);
+      await expect(
+        sql.query(`insert into menu_item (id, business_id, name, created_at, updated_at) values ('mi_2', 'bus_1', 'CRÈME BRÛLÉE', now(), now())`),
+      ).rejects.toThrow(/menu_item_business_name_unique/);
+      // Money is numeric, not float.
+      const { rows } = await sql.query(`select data_type from information_schema.columns where table_name = 'customer_order' and column_name = 'total'`);
+      expect(rows[0].data_type).toBe('numeric');
+    } finally {
+      await sql.end();
+    }
+  });
+});
