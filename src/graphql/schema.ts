@@ -6,11 +6,17 @@ import { BusinessResolver } from '../modules/business/business.resolver.js';
 import { SurveyResolver } from '../modules/survey/survey.resolver.js';
 import { SurveyStepResolver } from '../modules/survey/survey-step.resolver.js';
 import { MetricResolver } from '../modules/metric/metric.resolver.js';
+import { LocationResolver } from '../modules/location/location.resolver.js';
+import { OrderItemResolver, OrderResolver } from '../modules/order/order.resolver.js';
+import { MenuItemResolver } from '../modules/menu/menu-item.resolver.js';
+import { OrderSubmissionsResolver, SubmissionResolver } from '../modules/submission/submission.resolver.js';
+import { WebhookResolver } from '../modules/webhook/webhook.resolver.js';
+import { EventResolver } from '../modules/event/event.resolver.js';
 import { CredentialResolver } from '../modules/credential/credential.resolver.js';
 import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, CredentialResolver] as const;
+export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, EventResolver, CredentialResolver] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 

@@ -1,0 +1,94 @@
+import { Field, Float, InputType, Int } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { IDFilter, listArgs, listType, NumberFilter, orderByInput, StringFilter, TimestampFilter } from '../../graphql/list.args.js';
+import type { OrderStatus } from './order.entity.js';
+import { OrderStatusEnum, OrderType } from './order.type.js';
+
+/** A number, or a money string such as "Rs. 1,250.00": parsed by the shared order normalisation. */
+export const MoneyInput = new GraphQLScalarType({
+  name: 'MoneyInput',
+  description: 'An amount: a number, or a string from which currency symbols and separators are removed ("Rs. 1,250.00").',
+  parseValue: (value) => {
+    if (typeof value === 'number' || typeof value === 'string') return value;
+    throw new GraphQLError('MoneyInput must be a number or a string');
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
+    if (ast.kind === Kind.STRING) return ast.value;
+    throw new GraphQLError('MoneyInput must be a number or a string');
+  },
+  serialize: (value) => value,
+});
+
+@InputType('OrderItemInput')
+export class OrderItemInput {
+  @Field(() => String, { nullable: true }) itemId?: string | null;
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => Int, { nullable: true }) quantity?: number | null;
+  @Field(() => MoneyInput, { nullable: true }) unitPrice?: number | string | null;
+  @Field(() => MoneyInput, { nullable: true }) totalPrice?: number | string | null;
+  @Field(() => Float, { nullable: true }) salesTaxPercent?: number | null;
+  @Field(() => MoneyInput, { nullable: true }) salesTaxAmount?: number | string | null;
+  @Field(() => String, { nullable: true }) itemComment?: string | null;
+}
+
+/** The custom webhook's fields, plus `status` in place of `payment`. */
+@InputType('CreateOrderInput')
+export class CreateOrderInput {
+  @Field() externalOrderId!: string;
+  @Field(() => String, { nullable: true }) externalLocationId?: string | null;
+  @Field(() => String, { nullable: true }) externalBrandId?: string | null;
+  @Field(() => MoneyInput) total!: number | string;
+  @Field(() => MoneyInput, { nullable: true }) subtotal?: number | string | null;
+  @Field(() => MoneyInput, { nullable: true }) deliveryCharge?: number | string | null;
+  @Field() currency!: string;
+  @Field(() => String, { nullable: true }) channel?: string | null;
+  @Field(() => OrderStatusEnum, { nullable: true, description: 'Default PENDING.' }) status?: OrderStatus;
+  @Field(() => String, { nullable: true }) customerName?: string | null;
+  @Field(() => String, { nullable: true }) customerEmail?: string | null;
+  @Field(() => String, { nullable: true }) customerPhoneNumber?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'String to string.' }) metadata?: Record<string, unknown>;
+  @Field(() => [OrderItemInput], { nullable: true, description: 'Lines without name and itemId are ignored.' }) items?: OrderItemInput[];
+}
+
+/** The order's identity (external ids) and its lines are fixed at creation. */
+@InputType('UpdateOrderInput')
+export class UpdateOrderInput {
+  @Field(() => OrderStatusEnum, { nullable: true, description: 'PENDING -> ACCEPTED only.' }) status?: OrderStatus;
+  @Field(() => String, { nullable: true }) externalBrandId?: string | null;
+  @Field(() => MoneyInput, { nullable: true }) total?: number | string;
+  @Field(() => MoneyInput, { nullable: true }) subtotal?: number | string | null;
+  @Field(() => MoneyInput, { nullable: true }) deliveryCharge?: number | string | null;
+  @Field(() => String, { nullable: true }) currency?: string;
+  @Field(() => String, { nullable: true }) channel?: string | null;
+  @Field(() => String, { nullable: true }) customerName?: string | null;
+  @Field(() => String, { nullable: true }) customerEmail?: string | null;
+  @Field(() => String, { nullable: true }) customerPhoneNumber?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+}
+
+@InputType('OrderWhere')
+export class OrderWhere {
+  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
+  @Field(() => StringFilter, { nullable: true }) status?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) channel?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) source?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) externalOrderId?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) externalLocationId?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) currency?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) customerName?: StringFilter;
+  @Field(() => NumberFilter, { nullable: true }) total?: NumberFilter;
+  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
+  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
+}
+
+export const OrderOrderBy = orderByInput('OrderOrderBy', {
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  total: 'total',
+  status: 'status',
+  externalOrderId: 'externalOrderId',
+});
+export const OrderListArgs = listArgs(OrderWhere, OrderOrderBy);
+export const OrderList = listType(OrderType, 'OrderList');

@@ -1,0 +1,90 @@
+import type { Checks } from '../../graphql/resource.js';
+import type { Metric } from '../metric/metric.entity.js';
+import type { SurveyStep } from '../survey/survey-step.entity.js';
+import type { Answer } from './submission.entity.js';
+import type { AnswerInput } from './submission.inputs.js';
+
+/**
+ * Answers checked against the survey's steps: each names a step of the survey, at most once, with a value of the
+ * step's kind (ratings within each metric's scale); every required step is answered. A location step is not required
+ * when the submission already has its location (from the link).
+ */
+export function checkAnswers(
+  checks: Checks,
+  answers: AnswerInput[],
+  steps: SurveyStep[],
+  metrics: Map<string, Metric>,
+  options: { locationKnown: boolean },
+): Answer[] {
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const seen = new Set<string>();
+  const out: Answer[] = [];
+  answers.forEach((answer, i) => {
+    const at = `answers[${i}]`;
+    const step = byId.get(answer.step);
+    if (!step) return checks.fail(`${at}.step`, `'${answer.step}' is not a step of this survey`);
+    if (seen.has(step.id)) return checks.fail(`${at}.step`, `step ${step.id} is answered twice`);
+    seen.add(step.id);
+    const value = answer.value;
+    if (step.type === 'info') return checks.fail(at, `step ${step.id} (info) takes no answer`);
+    if (step.type === 'metrics') {
+      if (value != null) checks.fail(`${at}.value`, `step ${step.id} takes ratings, not a value`);
+      const ratings = answer.ratings ?? {};
+      for (const [metricId, rating] of Object.entries(ratings)) {
+        const metric = metrics.get(metricId);
+        if (!step.metricIds.includes(metricId) || !metric) {
+          checks.fail(`${at}.ratings.${metricId}`, `step ${step.id} does not rate metric '${metricId}'`);
+        } else if (typeof rating !== 'number' || !Number.isInteger(rating) || rating < metric.scaleMin || rating > metric.scaleMax) {
+          checks.fail(`${at}.ratings.${metricId}`, `step ${step.id}: rating ${JSON.stringify(rating)} is outside ${metric.name}'s scale ${metric.scaleMin} to ${metric.scaleMax}`);
+        }
+      }
+      if (step.required) {
+        const missing = step.metricIds.filter((id) => !(id in ratings));
+        if (missing.length) checks.fail(`${at}.ratings`, `step ${step.id} requires a rating of ${missing.join(', ')}`);
+      }
+      out.push({ step: step.id, ratings: ratings as Record<string, number> });
+      return;
+    }
+    if (answer.ratings != null) checks.fail(`${at}.ratings`, `step ${step.id} (${step.type}) takes no ratings`);
+    if (value == null) {
+      if (step.required) checks.fail(`${at}.value`, `step ${step.id} requires a value`);
+      out.push({ step: step.id });
+      return;
+    }
+    checkValue(checks, `${at}.value`, step, value);
+    out.push({ step: step.id, value: value as Answer['value'] });
+  });
+  for (const step of steps) {
+    if (!step.required || seen.has(step.id) || step.type === 'info') continue;
+    if (step.type === 'location' && options.locationKnown) continue;
+    checks.fail('answers', `step ${step.id} (position ${step.position}) is required`);
+  }
+  return out;
+}
+
+function checkValue(checks: Checks, field: string, step: SurveyStep, value: unknown) {
+  const rules = step.validation ?? {};
+  if (step.type === 'nps') {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10) checks.fail(field, `step ${step.id}: an NPS answer is an integer from 0 to 10`);
+    return;
+  }
+  if (step.type === 'choice') {
+    const picked = Array.isArray(value) ? value : [value];
+    const choices = Array.isArray(step.content.choices) ? (step.content.choices as string[]) : null;
+    if (!picked.length || !picked.every((v) => typeof v === 'string')) return checks.fail(field, `step ${step.id}: a choice or a list of choices`);
+    const unknown = choices ? picked.filter((v) => !choices.includes(v as string)) : [];
+    if (unknown.length) checks.fail(field, `step ${step.id}: ${JSON.stringify(unknown[0])} is not one of its choices`);
+    return;
+  }
+  const ok = typeof value === 'string' || typeof value === 'number' || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
+  if (!ok) return checks.fail(field, `step ${step.id}: a string, a number or an array of strings`);
+  if (typeof value === 'string') {
+    if (typeof rules.minLength === 'number' && value.length < rules.minLength) checks.fail(field, `step ${step.id}: at least ${rules.minLength} characters`);
+    if (typeof rules.maxLength === 'number' && value.length > rules.maxLength) checks.fail(field, `step ${step.id}: at most ${rules.maxLength} characters`);
+    if (typeof rules.pattern === 'string' && !new RegExp(rules.pattern).test(value)) checks.fail(field, `step ${step.id}: does not match the expected format`);
+  }
+  if (typeof value === 'number') {
+    if (typeof rules.min === 'number' && value < rules.min) checks.fail(field, `step ${step.id}: at least ${rules.min}`);
+    if (typeof rules.max === 'number' && value > rules.max) checks.fail(field, `step ${step.id}: at most ${rules.max}`);
+  }
+}

@@ -1,0 +1,56 @@
+import { Field, ID, InputType } from 'type-graphql';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../graphql/list.args.js';
+import { SubmissionType } from './submission.type.js';
+
+@InputType('AnswerInput')
+export class AnswerInput {
+  @Field(() => ID) step!: string;
+  @Field(() => GraphQLJSON, { nullable: true, description: 'A string, a number or an array of strings.' }) value?: unknown;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'metric id -> rating, for metrics steps.' }) ratings?: Record<string, unknown>;
+}
+
+@InputType('SubmissionLinkInput', { description: "The survey link's `custom.*` parameters (spec 4.9)." })
+export class SubmissionLinkInput {
+  @Field(() => String, { nullable: true, description: 'The externalOrderId of the order.' }) customOrderId?: string | null;
+  @Field(() => String, { nullable: true, description: 'The externalLocationId; scopes the order lookup.' }) customLocationId?: string | null;
+}
+
+@InputType('CreateSubmissionInput')
+export class CreateSubmissionInput {
+  @Field(() => [AnswerInput]) answers!: AnswerInput[];
+  @Field(() => String, { nullable: true }) guestId?: string | null;
+  @Field(() => String, { nullable: true }) sessionId?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field(() => SubmissionLinkInput, { nullable: true }) custom?: SubmissionLinkInput;
+  @Field(() => String, { nullable: true, description: '`<metadata key>.<value>`, as `location:metadata` on the link.' })
+  locationMetadata?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Link an order of this business directly.' }) order?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Link a location of this business directly.' }) location?: string | null;
+}
+
+@InputType('UpdateSubmissionInput')
+export class UpdateSubmissionInput {
+  @Field(() => [AnswerInput], { nullable: true, description: 'Replaces all answers; checked again.' }) answers?: AnswerInput[];
+  @Field(() => String, { nullable: true }) guestId?: string | null;
+  @Field(() => String, { nullable: true }) sessionId?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field(() => ID, { nullable: true, description: 'null unlinks.' }) order?: string | null;
+  @Field(() => ID, { nullable: true, description: 'null unlinks.' }) location?: string | null;
+}
+
+@InputType('SubmissionWhere')
+export class SubmissionWhere {
+  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
+  @Field(() => IDFilter, { nullable: true }) survey?: IDFilter;
+  @Field(() => IDFilter, { nullable: true }) order?: IDFilter;
+  @Field(() => IDFilter, { nullable: true }) location?: IDFilter;
+  @Field(() => StringFilter, { nullable: true }) guestId?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) sessionId?: StringFilter;
+  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
+  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
+}
+
+export const SubmissionOrderBy = orderByInput('SubmissionOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt' });
+export const SubmissionListArgs = listArgs(SubmissionWhere, SubmissionOrderBy);
+export const SubmissionList = listType(SubmissionType, 'SubmissionList');

@@ -1,0 +1,161 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '../event/event.service.js';
+import { findPage } from '../../graphql/list.query.js';
+import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import { Metric } from '../metric/metric.entity.js';
+import { Order } from '../order/order.entity.js';
+import { Location } from '../location/location.entity.js';
+import { findLocationByMetadata } from '../location/location.service.js';
+import { SurveyStep } from '../survey/survey-step.entity.js';
+import { findSurvey } from '../survey/survey.service.js';
+import { Submission } from './submission.entity.js';
+import type { SubmissionType } from './submission.type.js';
+import type { AnswerInput, CreateSubmissionInput, UpdateSubmissionInput } from './submission.inputs.js';
+import { checkAnswers } from './submission.answers.js';
+
+export function presentSubmission(s: Submission): SubmissionType {
+  return {
+    id: s.id,
+    object: 'submission',
+    business: s.business,
+    surveyId: s.survey ?? null,
+    orderId: s.order ?? null,
+    locationId: s.location ?? null,
+    answers: s.answers.map((a) => ({ step: a.step, value: a.value ?? null, ratings: a.ratings ?? null })),
+    guestId: s.guestId ?? null,
+    sessionId: s.sessionId ?? null,
+    metadata: s.metadata,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+/** Events and REST show relations as ids. */
+const submissionEventObject = (s: Submission) => {
+  const { surveyId, orderId, locationId, ...rest } = presentSubmission(s);
+  return eventObject({ ...rest, survey: surveyId, order: orderId, location: locationId });
+};
+
+export async function findSubmission(em: EntityManager, business: string, survey: string, id: string) {
+  await findSurvey(em, business, survey);
+  return findOwned(em, Submission, 'submission', 'Submission', business, id, {}, { survey });
+}
+
+export async function listSubmissions(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
+  await findSurvey(em, business, survey);
+  return findPage<Submission, SubmissionType>(em, Submission, { scope: { business, survey }, args, present: presentSubmission });
+}
+
+async function validatedAnswers(em: EntityManager, checks: Checks, survey: string, answers: AnswerInput[], locationKnown: boolean) {
+  const steps = await em.find(SurveyStep, { survey }, { orderBy: { position: 'asc' } });
+  const metricIds = [...new Set(steps.flatMap((s) => s.metricIds))];
+  const metrics = metricIds.length ? await em.find(Metric, { id: { $in: metricIds } }) : [];
+  return checkAnswers(checks, answers, steps, new Map(metrics.map((m) => [m.id, m])), { locationKnown });
+}
+
+/**
+ * Spec 4.9's survey-link lookup. `location:metadata` (`<key>.<value>`, split at the first dot) picks the location.
+ * The order is found by customOrderId within customLocationId, falling back to the metadata value (which works when
+ * it equals the externalLocationId the webhook got). With neither, the order sent without a location id is used,
+ * else the business's only order with that id; an ambiguous or unknown order leaves the submission unlinked, since
+ * the customer's feedback must not be lost for it.
+ */
+export async function resolveLink(em: EntityManager, business: string, input: CreateSubmissionInput, checks: Checks) {
+  let location: string | null = null;
+  let metadataValue: string | null = null;
+  if (input.location != null) {
+    location = (await findOwned(em, Location, 'location', 'Location', business, input.location)).id;
+  }
+  if (input.locationMetadata != null) {
+    const raw = input.locationMetadata;
+    const dot = raw.indexOf('.');
+    if (dot <= 0 || dot === raw.length - 1) {
+      checks.fail('locationMetadata', "must be '<metadata key>.<location value>'");
+    } else {
+      metadataValue = raw.slice(dot + 1);
+      location ??= (await findLocationByMetadata(em, business, raw.slice(0, dot), metadataValue))?.id ?? null;
+    }
+  }
+
+  let order: string | null = null;
+  if (input.order != null) {
+    order = (await findOwned(em, Order, 'order', 'Order', business, input.order)).id;
+  } else if (input.custom?.customOrderId) {
+    const externalOrderId = input.custom.customOrderId;
+    const scopes = [...new Set([input.custom.customLocationId, metadataValue].filter((v): v is string => !!v))];
+    if (scopes.length) {
+      const candidates = await em.find(Order, { business, externalOrderId, externalLocationId: { $in: scopes } });
+      order = scopes.map((scope) => candidates.find((o) => o.externalLocationId === scope)).find(Boolean)?.id ?? null;
+    } else {
+      const candidates = await em.find(Order, { business, externalOrderId }, { limit: 2, orderBy: { externalLocationId: 'asc nulls first' } as never });
+      order = candidates.find((o) => o.externalLocationId == null)?.id ?? (candidates.length === 1 ? candidates[0].id : null);
+    }
+  }
+  return { location, order };
+}
+
+function checkCommon(checks: Checks, input: Partial<CreateSubmissionInput>) {
+  checks.text('guestId', input.guestId, { max: 200 });
+  checks.text('sessionId', input.sessionId, { max: 200 });
+  if (input.answers && input.answers.length > 500) checks.fail('answers', 'at most 500 answers');
+}
+
+export function createSubmission(em: EntityManager, business: string, surveyId: string, input: CreateSubmissionInput): Promise<SubmissionType> {
+  return em.transactional(async (tx) => {
+    const survey = await findSurvey(tx, business, surveyId);
+    const checks = new Checks();
+    checkCommon(checks, input);
+    const link = await resolveLink(tx, business, input, checks);
+    const answers = await validatedAnswers(tx, checks, survey.id, input.answers, link.location != null);
+    checks.throwIfAny();
+    const submission = tx.create(Submission, {
+      business,
+      survey: survey.id,
+      answers,
+      guestId: input.guestId ?? null,
+      sessionId: input.sessionId ?? null,
+      metadata: input.metadata ?? {},
+      order: link.order,
+      location: link.location,
+    });
+    recordEvent(tx, business, 'submission.created', submissionEventObject(submission));
+    return presentSubmission(submission);
+  });
+}
+
+export function updateSubmission(
+  em: EntityManager,
+  business: string,
+  surveyId: string,
+  id: string,
+  input: UpdateSubmissionInput,
+): Promise<SubmissionType> {
+  return em.transactional(async (tx) => {
+    const survey = await findSurvey(tx, business, surveyId);
+    const submission = await findOwned(tx, Submission, 'submission', 'Submission', business, id, {}, { survey: survey.id });
+    const checks = new Checks();
+    checkCommon(checks, input);
+    if (input.order !== undefined) submission.order = input.order === null ? null : (await findOwned(tx, Order, 'order', 'Order', business, input.order)).id;
+    if (input.location !== undefined) {
+      submission.location = input.location === null ? null : (await findOwned(tx, Location, 'location', 'Location', business, input.location)).id;
+    }
+    if (input.answers) submission.answers = await validatedAnswers(tx, checks, survey.id, input.answers, submission.location != null);
+    checks.throwIfAny();
+    if (input.guestId !== undefined) submission.guestId = input.guestId;
+    if (input.sessionId !== undefined) submission.sessionId = input.sessionId;
+    if (input.metadata != null) submission.metadata = input.metadata;
+    submission.updatedAt = new Date();
+    recordEvent(tx, business, 'submission.updated', submissionEventObject(submission));
+    return presentSubmission(submission);
+  });
+}
+
+export function deleteSubmission(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
+  return em.transactional(async (tx) => {
+    const submission = await findSubmission(tx, business, surveyId, id);
+    recordEvent(tx, business, 'submission.deleted', submissionEventObject(submission));
+    tx.remove(submission);
+    return submission.id;
+  });
+}

@@ -1,0 +1,46 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { GraphQLJSON, GraphQLJSONObject, GraphQLTimestamp } from 'graphql-scalars';
+
+@ObjectType('SubmissionAnswer')
+export class SubmissionAnswerType {
+  @Field(() => ID, { description: 'The step answered.' })
+  step!: string;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: 'A string, a number or an array of strings.' })
+  value?: string | number | string[] | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'metric id -> rating, on metrics steps.' })
+  ratings?: Record<string, number> | null;
+}
+
+@ObjectType('Submission', { description: "One customer's response to a survey." })
+export class SubmissionType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'Always "submission".' })
+  object!: string;
+
+  business!: string;
+  surveyId?: string | null;
+  orderId?: string | null;
+  locationId?: string | null;
+
+  @Field(() => [SubmissionAnswerType])
+  answers!: SubmissionAnswerType[];
+
+  @Field(() => String, { nullable: true })
+  guestId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  sessionId?: string | null;
+
+  @Field(() => GraphQLJSONObject)
+  metadata!: Record<string, unknown>;
+
+  @Field(() => GraphQLTimestamp)
+  createdAt!: Date;
+
+  @Field(() => GraphQLTimestamp)
+  updatedAt!: Date;
+}

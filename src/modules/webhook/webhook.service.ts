@@ -1,0 +1,101 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { generateSecret } from '../../shared/secrets.js';
+import { recordEvent } from '../event/event.service.js';
+import { EVENT_TYPES } from '../event/event.inputs.js';
+import { findPage } from '../../graphql/list.query.js';
+import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import { Webhook } from './webhook.entity.js';
+import type { WebhookType } from './webhook.type.js';
+import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
+
+/** Never the secret: the create answer adds it, once. */
+export function presentWebhook(webhook: Webhook): WebhookType {
+  return {
+    id: webhook.id,
+    object: 'webhook',
+    business: webhook.business,
+    url: webhook.url,
+    events: webhook.events,
+    description: webhook.description ?? null,
+    enabled: webhook.enabled,
+    secret: null,
+    createdAt: webhook.createdAt,
+    updatedAt: webhook.updatedAt,
+  };
+}
+
+function check(input: Partial<CreateWebhookInput>, creating: boolean) {
+  const checks = new Checks();
+  if (creating || input.url != null) {
+    let ok = false;
+    try {
+      const url = new URL(input.url ?? '');
+      ok = (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+    } catch {
+      ok = false;
+    }
+    if (!ok) checks.fail('url', 'must be an absolute http(s) URL without credentials');
+    else if (input.url!.length > 2048) checks.fail('url', 'must be at most 2048 characters');
+  }
+  if (creating || input.events != null) {
+    const events = input.events ?? [];
+    if (!events.length) checks.fail('events', 'must list at least one event type, or "*"');
+    for (const type of events) {
+      if (type !== '*' && !EVENT_TYPES.includes(type)) checks.fail('events', `'${type}' is not an event type; allowed: *, ${EVENT_TYPES.join(', ')}`);
+    }
+    if (events.includes('*') && events.length > 1) checks.fail('events', '"*" stands alone');
+  }
+  checks.text('description', input.description, { max: 1000 });
+  checks.throwIfAny();
+}
+
+export const findWebhook = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, Webhook, 'webhook', 'Webhook', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+
+export function listWebhooks(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+  return findPage<Webhook, WebhookType>(em, Webhook, { scope: { business }, args, present: presentWebhook });
+}
+
+export function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput): Promise<WebhookType> {
+  check(input, true);
+  return em.transactional(async (tx) => {
+    const secret = generateSecret('whsec_');
+    const webhook = tx.create(Webhook, {
+      business,
+      url: input.url,
+      events: [...new Set(input.events)],
+      description: input.description ?? null,
+      enabled: input.enabled ?? true,
+      secret,
+    });
+    const presented = presentWebhook(webhook);
+    recordEvent(tx, business, 'webhook.created', eventObject(presented));
+    return { ...presented, secret };
+  });
+}
+
+export function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput): Promise<WebhookType> {
+  check(input, false);
+  return em.transactional(async (tx) => {
+    const webhook = await findWebhook(tx, business, id, true);
+    if (input.url != null) webhook.url = input.url;
+    if (input.events != null) webhook.events = [...new Set(input.events)];
+    if (input.description !== undefined) webhook.description = input.description;
+    if (input.enabled != null) webhook.enabled = input.enabled;
+    webhook.updatedAt = new Date();
+    const presented = presentWebhook(webhook);
+    recordEvent(tx, business, 'webhook.updated', eventObject(presented));
+    return presented;
+  });
+}
+
+export function deleteWebhook(em: EntityManager, business: string, id: string): Promise<string> {
+  return em.transactional(async (tx) => {
+    const webhook = await findWebhook(tx, business, id, true);
+    recordEvent(tx, business, 'webhook.deleted', eventObject(presentWebhook(webhook)));
+    tx.remove(webhook);
+    return webhook.id;
+  });
+}
