@@ -40,7 +40,10 @@ export async function syncMenuItems(tx: EntityManager, business: string, lines: 
   const named = new Map<string, { name: string; itemId: string | null }>();
   for (const line of lines) {
     const name = line.name?.trim();
-    if (name) named.set(name.toLowerCase(), { name, itemId: line.itemId ?? named.get(name.toLowerCase())?.itemId ?? null });
+    if (!name) continue;
+    // The first spelling names a new entry; the last itemId sent for the name becomes its reference.
+    const known = named.get(name.toLowerCase());
+    named.set(name.toLowerCase(), { name: known?.name ?? name, itemId: line.itemId ?? known?.itemId ?? null });
   }
   const byName = new Map<string, string>();
   if (named.size) {
