@@ -9,13 +9,14 @@ import { createBusinessCommand } from './businesses.command.js';
 import { createCredentialCommand } from './credentials.command.js';
 import { connectCustomCommand } from './integrations.command.js';
 import { demoCommand } from './demo.command.js';
+import { rotateKeysCommand } from './rotate-keys.command.js';
 
 /**
  * `npm run admin -- <command> [options]`: JSON on stdout, messages on stderr; exit 0 on success, 2 on bad arguments
  * (including input the service refuses), 1 when something else failed. Works with the server running (it reuses the
  * embedded PostgreSQL the server started) or not (it starts and stops one itself).
  */
-export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand];
+export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand, rotateKeysCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.usage.length));

@@ -60,7 +60,22 @@ export function presentTokenRfc(issued: IssuedToken) {
 
 
 /** Signs access tokens and verifies them: signature with cached keys, RS512 only, expiry, issuer, then revocation. */
+export interface VerifiedClaims {
+  tokenId: string;
+  userId: string;
+  businessId: string;
+  credentialId: string;
+  scope: string;
+  exp: number;
+  iat: number;
+}
+
+/** Verified tokens kept per process (by their exact text) so a busy client costs one RSA verification, not one per call. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export class TokenService {
+  private readonly verified = new Map<string, VerifiedClaims>();
+
   constructor(
     private readonly rootEm: EntityManager,
     readonly keys: KeyStore,
@@ -100,7 +115,25 @@ export class TokenService {
    * Signature, algorithm, type, issuer and expiry, locally. Throws AppError 'unauthorized' with the reason.
    * `allowExpired` is for revocation and introspection, which must still recognise an expired token.
    */
-  async verifySignature(token: string, options: { allowExpired?: boolean } = {}) {
+  async verifySignature(token: string, options: { allowExpired?: boolean } = {}): Promise<VerifiedClaims> {
+    if (!options.allowExpired) {
+      // The same bytes verified before: skip the RSA work. Expiry is still checked on every use.
+      const known = this.verified.get(token);
+      if (known) {
+        if (known.exp * 1000 > Date.now()) return known;
+        this.verified.delete(token);
+        throw new AppError('unauthorized', 'The access token has expired');
+      }
+    }
+    const claims = await this.verifyJwt(token, options);
+    if (!options.allowExpired) {
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private async verifyJwt(token: string, options: { allowExpired?: boolean }): Promise<VerifiedClaims> {
     try {
       const { payload } = await jwtVerify(
         token,
