@@ -13,12 +13,17 @@ import { buildAppSchema } from './graphql/schema.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createContextFactory } from './graphql/context.js';
 import { createOAuth } from './oauth/oauth.module.js';
+import { CustomOrderIngestion } from './ingest/custom-order.service.js';
+import { customOrderRoutes } from './ingest/custom-order.routes.js';
+import { OrderIngestedHooks } from './ingest/feedback-flows.js';
 
 export interface App {
   httpServer: http.Server;
   listen(port: number, host?: string): Promise<number>;
   /** Stop accepting, finish in-flight requests, close the listener. The database is the caller's to close. */
   stop(): Promise<void>;
+  /** Run after each custom webhook order commits: where configured feedback flows plug in (src/ingest/feedback-flows.ts). */
+  orderIngested: OrderIngestedHooks;
 }
 
 export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
@@ -33,6 +38,8 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const apollo = await createApolloServer(schema, httpServer, logger);
   const oauth = await createOAuth({ orm, config: deps.config, logger });
   const contextFor = createContextFactory(orm.em, logger, oauth.tokens);
+  const orderIngested = new OrderIngestedHooks(logger);
+  const customOrders = customOrderRoutes(await CustomOrderIngestion.create(orm), orderIngested);
 
   app.use(requestContext(logger));
   app.use(errorHandler(logger));
@@ -42,6 +49,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const health = healthRoutes(orm, () => draining);
   app.use(health.routes()).use(health.allowedMethods());
   app.use(oauth.router.routes()).use(oauth.router.allowedMethods());
+  app.use(customOrders.routes()).use(customOrders.allowedMethods());
 
   const graphql = koaMiddleware(apollo, {
     context: async ({ ctx }) => contextFor(ctx.state.requestId, ctx.get('authorization') || undefined),
@@ -56,6 +64,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
 
   return {
     httpServer,
+    orderIngested,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         httpServer.once('error', reject);
