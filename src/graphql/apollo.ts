@@ -6,6 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { GraphQLContext } from './context.js';
 import { formatError } from './errors.js';
+import { queryLimitsRule } from './limits.js';
 
 /** Apollo Sandbox and introspection stay on in every environment: exploring the schema is part of the product. */
 export async function createApolloServer(schema: GraphQLSchema, httpServer: http.Server, logger: Logger) {
@@ -14,6 +15,7 @@ export async function createApolloServer(schema: GraphQLSchema, httpServer: http
     introspection: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatError(logger),
+    validationRules: [queryLimitsRule()],
     plugins: [
       // On stop: close the listener, let in-flight requests finish (up to 10 s), then close what is left.
       ApolloServerPluginDrainHttpServer({ httpServer }),
