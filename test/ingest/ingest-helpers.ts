@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { createUser } from '../../src/modules/user/user.service.js';
+import { createBusiness } from '../../src/modules/business/business.service.js';
+import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
+import type { TestServer } from '../helpers/server.js';
+
+export interface WebhookBusiness {
+  businessId: string;
+  secret: string;
+  post(body: unknown, options?: { secret?: string | null; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any }>;
+}
+
+/** A business (country PK unless told) with the Custom integration connected; `post` sends to its webhook. */
+export async function webhookBusiness(server: TestServer, options: { country?: string } = {}): Promise<WebhookBusiness> {
+  const em = server.orm.em.fork();
+  const user = await createUser(em, { email: `wh-${randomBytes(6).toString('hex')}@example.com`, password: 'correct horse battery staple' });
+  const { business } = await createBusiness(em, { name: 'Webhook Cafe', owner: user.id, country: options.country ?? 'PK' });
+  const { secret } = await connectCustomIntegration(server.orm.em.fork(), business.id);
+  return {
+    businessId: business.id,
+    secret,
+    post: (body, opts = {}) => postWebhook(server, business.id, body, { secret: opts.secret === undefined ? secret : opts.secret, ...opts }),
+  };
+}
+
+export async function postWebhook(
+  server: TestServer,
+  business: string,
+  body: unknown,
+  options: { secret?: string | null; headers?: Record<string, string>; raw?: string } = {},
+): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  if (options.secret) headers.authorization = `Bearer ${options.secret}`;
+  const res = await fetch(`${server.url}/webhooks/custom/${business}`, {
+    method: 'POST',
+    headers,
+    body: options.raw ?? JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Rows of a table for one business, through plain SQL. */
+export async function rows(server: TestServer, sql: string, params: unknown[] = []): Promise<any[]> {
+  return server.orm.em.getConnection().execute(sql, params);
+}
+
+let counter = 0;
+export const uniqueId = (prefix = 'ext') => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomBytes(3).toString('hex')}`;
+
+/** The smallest valid body. */
+export const minimal = (extra: Record<string, unknown> = {}) => ({
+  externalOrderId: uniqueId(),
+  total: '100',
+  currency: 'PKR',
+  metadata: { source: 'test' },
+  ...extra,
+});
