@@ -75,6 +75,7 @@ const VERIFIED_CACHE_SIZE = 10_000;
 
 export class TokenService {
   private readonly verified = new Map<string, VerifiedClaims>();
+  private readonly principals = new Map<string, { principal: Principal; exp: number }>();
 
   constructor(
     private readonly rootEm: EntityManager,
@@ -172,11 +173,17 @@ export class TokenService {
 
   /** Full verification for a resource request: the local checks, then revocation and membership (cached briefly). */
   async verifyAccessToken(token: string): Promise<Principal> {
+    // Fast path: this exact token was verified, has not expired, and its revocation check is fresh.
+    const hit = this.principals.get(token);
+    if (hit && hit.exp * 1000 > Date.now() && cachedCheck(hit.principal.tokenId)?.ok) return hit.principal;
     const claims = await this.verifySignature(token);
     const check = await this.check(claims.tokenId);
     if (!check.ok) throw new AppError('unauthorized', check.message);
     const scopes = new Set<Scope>(claims.scope.split(' ').filter(isScope));
-    return { userId: claims.userId, businessId: claims.businessId, credentialId: claims.credentialId, tokenId: claims.tokenId, scopes };
+    const principal = { userId: claims.userId, businessId: claims.businessId, credentialId: claims.credentialId, tokenId: claims.tokenId, scopes };
+    if (this.principals.size >= VERIFIED_CACHE_SIZE) this.principals.clear();
+    this.principals.set(token, { principal, exp: claims.exp });
+    return principal;
   }
 
   private async check(tokenId: string): Promise<CheckResult> {
