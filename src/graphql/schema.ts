@@ -13,10 +13,11 @@ import { OrderSubmissionsResolver, SubmissionResolver } from '../modules/submiss
 import { WebhookResolver } from '../modules/webhook/webhook.resolver.js';
 import { EventResolver } from '../modules/event/event.resolver.js';
 import { CredentialResolver } from '../modules/credential/credential.resolver.js';
+import { CustomIntegrationResolver } from '../modules/integration/integration.resolver.js';
 import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, EventResolver, CredentialResolver] as const;
+export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, EventResolver, CredentialResolver, CustomIntegrationResolver] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 
