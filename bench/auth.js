@@ -96,14 +96,18 @@ try {
   const ROUNDS = Number(process.env.ROUNDS ?? 2);
   const a = [];
   const b = [];
+  const c = [];
+  // Control: no token but a header of the same size, to tell transport cost (bytes parsed) from verification cost.
+  const padding = { 'x-padding': 'p'.repeat(accessToken.length) };
   for (let i = 0; i < ROUNDS; i++) {
     a.push(await run({}));
     b.push(await run(auth));
+    c.push(await run(padding));
   }
   const mean = (runs, f) => runs.reduce((sum, r) => sum + f(r), 0) / runs.length;
   const anonymous = { requests: { average: mean(a, (r) => r.requests.average) }, latency: { p99: mean(a, (r) => r.latency.p99) } };
   const authenticated = { requests: { average: mean(b, (r) => r.requests.average) }, latency: { p99: mean(b, (r) => r.latency.p99) } };
-  const bad = [...a, ...b].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+  const bad = [...a, ...b, ...c].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
   const ratio = authenticated.requests.average / anonymous.requests.average;
   console.log(
     JSON.stringify(
@@ -113,6 +117,8 @@ try {
         connections: CONNECTIONS,
         unauthenticatedRps: Math.round(anonymous.requests.average),
         authenticatedRps: Math.round(authenticated.requests.average),
+        sameBytesNoTokenRps: Math.round(mean(c, (r) => r.requests.average)),
+        ratioToSameBytes: Number((authenticated.requests.average / mean(c, (r) => r.requests.average)).toFixed(3)),
         unauthenticatedP99Ms: anonymous.latency.p99,
         authenticatedP99Ms: authenticated.latency.p99,
         ratio: Number(ratio.toFixed(3)),
