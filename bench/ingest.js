@@ -1,0 +1,121 @@
+// Custom order webhook throughput: ~10 s of NEW orders (3 items each, unique externalOrderId per request) from
+// concurrent connections, then ~5 s of repeats of orders already stored. Prints orders/s and p50/p99 per phase.
+// Goal (issue 6): >= 1,000 new orders/s with p99 < 100 ms on a 2-core machine.
+//   node bench/ingest.js          env: CONNECTIONS (default 32), NEW_SECONDS (10), REPEAT_SECONDS (5), DATABASE_URL (optional)
+// Loopback only, bounded in time: starts the built service (dist/) on a temp DATA_DIR and stops it at the end.
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import autocannon from 'autocannon';
+
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
+const NEW_SECONDS = Number(process.env.NEW_SECONDS ?? 10);
+const REPEAT_SECONDS = Number(process.env.REPEAT_SECONDS ?? 5);
+const root = path.resolve(import.meta.dirname, '..');
+const nodeBin = fs.existsSync(path.join(root, 'node_modules/.bin/node')) ? path.join(root, 'node_modules/.bin/node') : process.execPath;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
+fs.chmodSync(dataDir, 0o755);
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const port = await freePort();
+const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+
+execFileSync(nodeBin, ['scripts/build.js'], { cwd: root, env, stdio: 'inherit' });
+const server = spawn(nodeBin, ['dist/src/main.js'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+const stopServer = async () => {
+  if (server.exitCode !== null) return;
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+};
+
+try {
+  let ready = false;
+  for (let i = 0; i < 600 && !ready; i++) {
+    try {
+      ready = (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
+    } catch {
+      await sleep(50);
+    }
+  }
+  if (!ready) throw new Error('the service did not become ready within 30 s');
+
+  const demo = JSON.parse(
+    execFileSync(nodeBin, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', 'demo'], { cwd: root, env, encoding: 'utf8' }),
+  );
+  const business = demo.business?.id ?? demo.data?.business?.id;
+  const secret = demo.customIntegration?.secret ?? demo.data?.customIntegration?.secret;
+  if (!business || !secret) throw new Error(`unexpected demo output: ${JSON.stringify(demo).slice(0, 300)}`);
+  const url = `http://127.0.0.1:${port}/webhooks/custom/${business}`;
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${secret}` };
+
+  // A menu of 40 dishes: orders share names, as real ones do (the menu sync must not serialise them).
+  const menu = Array.from({ length: 40 }, (_, i) => ({ name: `Dish ${i}`, itemId: `SKU-${i}` }));
+  const run = `${Date.now().toString(36)}`;
+  let seq = 0;
+  const orderBody = (n) =>
+    JSON.stringify({
+      externalOrderId: `bench-${run}-${n}`,
+      externalLocationId: `branch-${n % 5}`,
+      total: 'Rs. 1,250.00',
+      subtotal: '1,100',
+      deliveryCharge: '150',
+      currency: 'PKR',
+      channel: 'Food Panda',
+      payment: n % 2 === 0,
+      customerName: 'Bench Customer',
+      customerEmail: `Customer${n}@Example.com`,
+      customerPhoneNumber: '0300 1234567',
+      metadata: { orderType: 'delivery', bench: run },
+      items: [0, 1, 2].map((k) => {
+        const dish = menu[(n * 7 + k * 13) % menu.length];
+        return { ...dish, quantity: 1 + k, unitPrice: `Rs. ${100 + k * 50}`, totalPrice: (100 + k * 50) * (1 + k) };
+      }),
+    });
+
+  const phase = (title, duration, setupRequest) =>
+    new Promise((resolve, reject) => {
+      const instance = autocannon(
+        { url, method: 'POST', headers, connections: CONNECTIONS, duration, requests: [{ setupRequest }] },
+        (err, result) => (err ? reject(err) : resolve({ title, result })),
+      );
+      autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+    });
+
+  const report = ({ title, result }) => {
+    const ok = result['2xx'];
+    const perSecond = ok / (result.duration || 1);
+    console.log(
+      `${title}: ${perSecond.toFixed(0)} orders/s (${ok} ok, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts) ` +
+        `latency p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
+    );
+    return perSecond;
+  };
+
+  // Warm-up (JIT, prepared statements on every pool connection), not measured.
+  await phase('warm-up', 2, (req) => ({ ...req, body: orderBody(seq++) }));
+  const created = seq;
+  const fresh = report(await phase(`new orders (3 items, ${CONNECTIONS} connections, ${NEW_SECONDS} s)`, NEW_SECONDS, (req) => ({ ...req, body: orderBody(seq++) })));
+  const stored = seq;
+  let r = 0;
+  const repeats = report(
+    await phase(`repeats of stored orders (${REPEAT_SECONDS} s)`, REPEAT_SECONDS, (req) => {
+      const n = created + ((r++ * 7919) % (stored - created));
+      // Half of them pay now: PENDING -> ACCEPTED moves with their order.updated events, the rest change nothing.
+      return { ...req, body: orderBody(n).replace('"payment":false', '"payment":true') };
+    }),
+  );
+  console.log(`goal: >= 1000 new orders/s with p99 < 100 ms -> ${fresh >= 1000 ? 'met' : 'NOT met'} (new ${fresh.toFixed(0)}/s, repeats ${repeats.toFixed(0)}/s)`);
+} finally {
+  await stopServer();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
