@@ -9,6 +9,7 @@ import { requestContext } from './http/request-context.middleware.js';
 import { errorHandler } from './http/error.middleware.js';
 import { bodyMiddleware } from './http/body.middleware.js';
 import { healthRoutes } from './http/health.routes.js';
+import { Drain } from './http/drain.middleware.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createContextFactory } from './graphql/context.js';
@@ -20,7 +21,7 @@ import { OrderIngestedHooks } from './ingest/feedback-flows.js';
 export interface App {
   httpServer: http.Server;
   listen(port: number, host?: string): Promise<number>;
-  /** Stop accepting, finish in-flight requests, close the listener. The database is the caller's to close. */
+  /** Stop accepting, finish in-flight requests and handlers, close the listener. The database is the caller's to close. */
   stop(): Promise<void>;
   /** Run after each custom webhook order commits: where configured feedback flows plug in (src/ingest/feedback-flows.ts). */
   orderIngested: OrderIngestedHooks;
@@ -32,7 +33,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   // The server exists before the middleware (Apollo's drain plugin needs it); its handler is attached after,
   // because app.callback() snapshots the middleware stack.
   const httpServer = http.createServer();
-  let draining = false;
+  const drain = new Drain();
 
   const schema = await buildAppSchema();
   const apollo = await createApolloServer(schema, httpServer, logger);
@@ -42,11 +43,12 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const customOrders = customOrderRoutes(await CustomOrderIngestion.create(orm), orderIngested);
 
   app.use(requestContext(logger));
+  app.use(drain.middleware());
   app.use(errorHandler(logger));
   app.use(oauth.errors);
   app.use(bodyMiddleware({ formPaths: [/^\/oauth\//] }));
 
-  const health = healthRoutes(orm, () => draining);
+  const health = healthRoutes(orm, () => drain.isDraining);
   app.use(health.routes()).use(health.allowedMethods());
   app.use(oauth.router.routes()).use(oauth.router.allowedMethods());
   app.use(customOrders.routes()).use(customOrders.allowedMethods());
@@ -75,8 +77,9 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
         });
       }),
     async stop() {
-      draining = true;
-      await apollo.stop();
+      drain.start();
+      await apollo.stop(); // closes the listener and the connections (idle at once, busy after up to 10 s)
+      if (!(await drain.settled(10_000))) logger.warn('handlers still running after the drain: closing anyway');
     },
   };
 }
