@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { GraphQLContext } from './context.js';
@@ -17,6 +18,8 @@ export async function createApolloServer(schema: GraphQLSchema, httpServer: http
     formatError: formatError(logger),
     validationRules: [queryLimitsRule()],
     plugins: [
+      // No cache hints are used; the plugin would otherwise wrap every field resolution (about a tenth of a large page's CPU).
+      ApolloServerPluginCacheControlDisabled(),
       // On stop: close the listener, let in-flight requests finish (up to 10 s), then close what is left.
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),

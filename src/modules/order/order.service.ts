@@ -60,7 +60,7 @@ export const findOrder = (em: EntityManager, business: string, id: string, lock 
   findOwned(em, Order, 'order', 'Order', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
 
 export function listOrders(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<Order, OrderType>(em, Order, { scope: { business }, args, present: presentOrder });
+  return findPage<Order, OrderType>(em, Order, { scope: { business }, args, present: presentOrder, hydrate: true });
 }
 
 function money(checks: Checks, field: string, value: unknown): number | null | undefined {

@@ -1,0 +1,156 @@
+// The three-level list under load: one page of 50 surveys x 5 steps x 3 metrics per step, all levels selected
+// (the page test/graphql/sql-count.test.ts holds to 4 SQL statements). Prints requests/second and p50/p99 latency.
+//   node bench/graphql-list.js        (DURATION=seconds, default 10; CONNECTIONS default 10)
+// Loopback only and bounded in time: starts its own server (embedded PostgreSQL in a temp DATA_DIR, or DATABASE_URL
+// when set), creates a tenant with the admin CLI, mints a client_credentials token, seeds through the GraphQL API,
+// measures, stops everything.
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import autocannon from 'autocannon';
+
+const DURATION = Number(process.env.DURATION ?? 10);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
+const SURVEYS = 50;
+const STEPS = 5;
+const METRICS_PER_STEP = 3;
+const root = path.resolve(import.meta.dirname, '..');
+const node = path.join(root, 'node_modules', '.bin', 'node');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-graphql-list-'));
+fs.chmodSync(dataDir, 0o755);
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const port = await freePort();
+const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+const base = `http://127.0.0.1:${port}`;
+
+const server = spawn(node, ['--import', '@swc-node/register/esm-register', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+const stop = async () => {
+  if (server.exitCode === null) {
+    server.kill('SIGTERM');
+    for (let i = 0; i < 100 && server.exitCode === null; i++) await sleep(100);
+    if (server.exitCode === null) server.kill('SIGKILL');
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
+const deadline = setTimeout(async () => {
+  console.error('bench/graphql-list: took too long, stopping');
+  await stop();
+  process.exit(1);
+}, (90 + DURATION * 3) * 1000);
+
+const QUERY = `query($b: ID!, $s: Int) {
+  surveys(business: $b, pageSize: $s) {
+    total hasMore
+    data { id name status createdAt steps { id position type metrics { metrics { id name scale { min max } } } } }
+  }
+}`;
+
+try {
+  let ready = false;
+  for (let i = 0; i < 600 && !ready; i++) {
+    try {
+      ready = (await fetch(`${base}/readyz`)).status === 200;
+    } catch {
+      await sleep(50);
+    }
+  }
+  if (!ready) throw new Error('server not ready within 30 s');
+
+  const admin = (...args) =>
+    JSON.parse(
+      execFileSync(node, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', ...args], { cwd: root, env, encoding: 'utf8' }),
+    ).data;
+  const user = admin('create-user', '--email', `bench-${Date.now()}@example.com`, '--password', 'bench password 123');
+  const business = admin('create-business', '--name', 'Bench Cafe', '--owner', user.id);
+  const credential = admin('create-credential', '--business', business.id, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb');
+  const tokenRes = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope: 'surveys:read surveys:write metrics:write' }),
+  });
+  const { accessToken } = await tokenRes.json();
+  if (!accessToken) throw new Error(`no token: ${tokenRes.status}`);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` };
+  const gql = async (query, variables) => {
+    const res = await fetch(`${base}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    const body = await res.json();
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+    return body.data;
+  };
+
+  // Seed through the API itself: metrics, then surveys in parallel, each with its steps in order.
+  const b = business.id;
+  const metrics = [];
+  for (let i = 0; i < METRICS_PER_STEP * 2; i++) {
+    metrics.push((await gql('mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id } }', { b, n: `Metric ${i}` })).createMetric.id);
+  }
+  await Promise.all(
+    Array.from({ length: SURVEYS }, async (_, i) => {
+      const s = (await gql('mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: {name: $n, status: active}) { id } }', { b, n: `Survey ${i}` })).createSurvey.id;
+      for (let p = 0; p < STEPS; p++) {
+        const ids = metrics.slice(p % 2, (p % 2) + METRICS_PER_STEP);
+        await gql('mutation($b: ID!, $s: ID!, $m: [ID!]!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: $m}}) { id } }', { b, s, m: ids });
+      }
+    }),
+  );
+  const page = (await gql(QUERY, { b, s: SURVEYS })).surveys;
+  const steps = page.data.flatMap((s) => s.steps);
+  const rated = steps.flatMap((s) => s.metrics.metrics);
+  if (page.data.length !== SURVEYS || steps.length !== SURVEYS * STEPS || rated.length !== SURVEYS * STEPS * METRICS_PER_STEP) {
+    throw new Error(`unexpected page shape: ${page.data.length} surveys, ${steps.length} steps, ${rated.length} metrics`);
+  }
+  const body = JSON.stringify({ query: QUERY, variables: { b, s: SURVEYS } });
+  const bytes = Buffer.byteLength(JSON.stringify({ data: { surveys: page } }));
+
+  const run = (duration) =>
+    autocannon({ url: `${base}/graphql`, method: 'POST', connections: CONNECTIONS, duration, headers, body });
+  await run(2); // warm-up (JIT, pools): discarded
+  // CPU time of the server process per request: steadier than wall time on a shared machine (Linux /proc only).
+  const cpuTicks = () => {
+    try {
+      const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return NaN;
+    }
+  };
+  const ticks0 = cpuTicks();
+  const r = await run(DURATION);
+  const serverCpuMsPerRequest = Math.round((((cpuTicks() - ticks0) * 10) / r.requests.total) * 10) / 10;
+  const errors = r.errors + r.non2xx;
+  console.log(
+    JSON.stringify(
+      {
+        scenario: `surveys page: ${SURVEYS} surveys x ${STEPS} steps x ${METRICS_PER_STEP} metrics (${bytes} bytes per answer)`,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+        requests: r.requests.total,
+        requestsPerSecond: Math.round(r.requests.average),
+        latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+        serverCpuMsPerRequest,
+        loadAverage: os.loadavg().map((l) => Math.round(l * 10) / 10),
+        errors,
+      },
+      null,
+      2,
+    ),
+  );
+  if (errors) process.exitCode = 1;
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  clearTimeout(deadline);
+  await stop();
+}
