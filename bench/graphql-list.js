@@ -31,7 +31,15 @@ const freePort = () =>
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const port = await freePort();
-const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+// NODE_ENV=production as deployed: graphql-js otherwise runs extra development checks on every field.
+const env = {
+  ...process.env,
+  NODE_ENV: process.env.NODE_ENV ?? 'production',
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  EMBEDDED_PG_PORT: String(await freePort()),
+  LOG_LEVEL: 'warn',
+};
 const base = `http://127.0.0.1:${port}`;
 
 const server = spawn(node, ['--import', '@swc-node/register/esm-register', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -134,6 +142,7 @@ try {
       {
         scenario: `surveys page: ${SURVEYS} surveys x ${STEPS} steps x ${METRICS_PER_STEP} metrics (${bytes} bytes per answer)`,
         connections: CONNECTIONS,
+        nodeEnv: env.NODE_ENV,
         durationSeconds: DURATION,
         requests: r.requests.total,
         requestsPerSecond: Math.round(r.requests.average),
