@@ -158,6 +158,18 @@ describe('submissions', () => {
       expect(o.submissions.every((s: any) => s.order.id === orderLhr)).toBe(true);
     });
 
+    it('relations into another domain need that domain\'s read scope', async () => {
+      const t = await createTenant(server, { scopes: ['orders:read'] });
+      const c = client(server, t.headers);
+      await server.orm.em.fork().getConnection().execute(
+        `insert into customer_order (id, business_id, external_order_id, source, status, currency, total, metadata, created_at, updated_at)
+         values ('ord_01ARZ3NDEKTSV4RRFFQ69G5FAV', ?, 'X', 'api', 'PENDING', 'PKR', 1, '{}', now(), now())`,
+        [t.businessId],
+      );
+      const { body } = await c.raw(`query($b: ID!) { orders(business: $b) { data { id submissions { id } } } }`, { b: t.businessId });
+      expect(body.errors[0]).toMatchObject({ path: ['orders', 'data', 0, 'submissions'], extensions: { code: 'FORBIDDEN' } });
+    });
+
     it('filters submissions by order and location', async () => {
       const q = `query($b: ID!, $s: ID!, $w: SubmissionWhere) { submissions(business: $b, survey: $s, where: $w) { total } }`;
       expect((await a.data(q, { b: busA, s: survey, w: { order: { eq: orderLhr } } })).submissions.total).toBe(2);

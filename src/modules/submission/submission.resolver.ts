@@ -82,13 +82,15 @@ export class SubmissionResolver {
     return survey ? presentSurvey(survey) : null;
   }
 
-  @FieldResolver(() => OrderType, { nullable: true })
+  @Authorized('orders:read')
+  @FieldResolver(() => OrderType, { nullable: true, description: 'Needs orders:read.' })
   async order(@Root() s: SubmissionType, @Ctx() { loaders }: GraphQLContext) {
     const order = s.orderId ? await loaders.order.load(s.orderId) : null;
     return order ? presentOrder(order) : null;
   }
 
-  @FieldResolver(() => LocationType, { nullable: true })
+  @Authorized('locations:read')
+  @FieldResolver(() => LocationType, { nullable: true, description: 'Needs locations:read.' })
   async location(@Root() s: SubmissionType, @Ctx() { loaders }: GraphQLContext) {
     const location = s.locationId ? await loaders.location.load(s.locationId) : null;
     return location ? presentLocation(location) : null;
@@ -97,7 +99,8 @@ export class SubmissionResolver {
 
 @Resolver(() => OrderType)
 export class OrderSubmissionsResolver {
-  @FieldResolver(() => [SubmissionType], { description: 'Feedback linked to this order, newest first.' })
+  @Authorized('submissions:read')
+  @FieldResolver(() => [SubmissionType], { description: 'Feedback linked to this order, newest first. Needs submissions:read.' })
   async submissions(@Root() order: OrderType, @Ctx() { loaders }: GraphQLContext) {
     return (await loaders.submissionsByOrder.load(order.id)).map(submissions.presentSubmission);
   }
