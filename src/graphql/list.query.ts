@@ -4,6 +4,7 @@ import { AppError, type ErrorDetail } from '../shared/errors.js';
 import type { ListArgsValue, OrderByValue, Page } from './list.args.js';
 
 export const MAX_PAGE_SIZE = 100;
+export const MAX_IN_VALUES = 100;
 
 const OPERATORS: Record<string, string> = {
   eq: '$eq',
@@ -37,6 +38,9 @@ export function whereToFilter(where: object | null | undefined, columns: Record<
     const condition: Record<string, unknown> = {};
     for (const [op, value] of Object.entries(ops as Record<string, unknown>)) {
       if (value === undefined) continue;
+      if (op === 'in' && Array.isArray(value) && value.length > MAX_IN_VALUES) {
+        throw AppError.validation([{ field: `where.${field}.in`, message: `at most ${MAX_IN_VALUES} values` }]);
+      }
       if (op === 'contains') condition.$ilike = `%${escapeLike(String(value))}%`;
       else if (OPERATORS[op]) condition[OPERATORS[op]] = value;
     }
