@@ -91,6 +91,22 @@ describe('metrics', () => {
     expect(ev.map((e: any) => e.type)).toEqual(['metric.created', 'metric.deleted']);
   });
 
+  it('a step racing the deletion of its metric: never both succeed', async () => {
+    const survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Race"}) { id } }`, { b: busA })).createSurvey.id;
+    for (let round = 0; round < 5; round++) {
+      const m = (await create({ name: `Racer ${round}` })).id;
+      const [step, del] = await Promise.all([
+        a.raw(`mutation($b: ID!, $s: ID!, $m: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: [$m]}}) { id } }`, { b: busA, s: survey, m }),
+        a.raw(`mutation($b: ID!, $id: ID!) { deleteMetric(business: $b, id: $id) }`, { b: busA, id: m }),
+      ]);
+      const stepOk = !step.body.errors;
+      const delOk = !del.body.errors;
+      expect(stepOk !== delOk).toBe(true);
+      if (stepOk) expect(del.body.errors[0].extensions.code).toBe('CONFLICT');
+      else expect(step.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    }
+  });
+
   it("treats another business's metric as NOT_FOUND", async () => {
     const theirs = await create({ name: 'Theirs' }, b, busB);
     expect((await a.error(`query($b: ID!, $id: ID!) { metric(business: $b, id: $id) { id } }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');

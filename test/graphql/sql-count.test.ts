@@ -46,3 +46,33 @@ describe('SQL statements per list request', () => {
     expect(big.filter((s) => /from "survey" /.test(s))).toHaveLength(1);
   });
 });
+
+describe('SQL statements for orders with their lines, menu items and feedback', () => {
+  async function ordersPage(orders: number) {
+    const tenant = await createTenant(server);
+    for (let i = 0; i < orders; i++) {
+      const input = { externalOrderId: `O-${i}`, total: 10, currency: 'PKR', items: [{ name: `Dish ${i % 3}`, quantity: 1 }, { name: 'Tea' }] };
+      const { body } = await server.graphql(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: tenant.businessId, i: input }, tenant.headers);
+      expect(body.errors).toBeUndefined();
+    }
+    const query = `query($b: ID!) { orders(business: $b, pageSize: 50) { total data { id items { name menuItem { id name } } submissions { id } } } }`;
+    await server.graphql(query, { b: tenant.businessId }, tenant.headers);
+    const counter = countStatements(server.orm);
+    try {
+      const { body } = await server.graphql(query, { b: tenant.businessId }, tenant.headers);
+      expect(body.errors).toBeUndefined();
+      expect(body.data.orders.data).toHaveLength(orders);
+      expect(body.data.orders.data.every((o: any) => o.items.length === 2 && o.items[1].menuItem.name === 'Tea')).toBe(true);
+      return counter.statements.length;
+    } finally {
+      counter.restore();
+    }
+  }
+
+  it('costs the same for 3 orders as for 12: page, lines, menu items, submissions, token check', async () => {
+    const small = await ordersPage(3);
+    const big = await ordersPage(12);
+    expect(big).toBe(small);
+    expect(big).toBeLessThanOrEqual(5);
+  });
+});
