@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import { parse, validate } from 'graphql';
+import { buildAppSchema } from '../../src/graphql/schema.js';
+import { queryLimitsRule } from '../../src/graphql/limits.js';
+
+/** Every ```graphql block of docs/graphql.md must stay valid against the schema (and within the limits). */
+describe('docs/graphql.md examples', () => {
+  const text = fs.readFileSync(new URL('../../docs/graphql.md', import.meta.url), 'utf8');
+  const blocks = [...text.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]);
+
+  it('has examples', () => expect(blocks.length).toBeGreaterThanOrEqual(5));
+
+  it.each(blocks.map((b, i) => [i, b]))('example %i validates', async (_i, source) => {
+    const schema = await buildAppSchema();
+    const document = parse(source as string);
+    const errors = validate(schema, document);
+    expect(errors.map((e) => e.message)).toEqual([]);
+    expect(validate(schema, document, [queryLimitsRule()]).map((e) => e.message)).toEqual([]);
+  });
+});
