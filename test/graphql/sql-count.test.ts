@@ -11,7 +11,8 @@ afterAll(() => server?.stop());
 
 /**
  * Statements for one HTTP request, token check included: the survey page (with its total), one batch of steps, one
- * batch of metrics, and the access-token check. The size of the page must not change the number.
+ * batch of metrics, and the access-token check when the server has not cached it (3 statements today, 4 at most).
+ * The size of the page must not change the number.
  */
 async function statementsFor(surveys: number) {
   const tenant = await createTenant(server);
