@@ -3,42 +3,14 @@
 //   node bench/auth.js        (DURATION=seconds per run, default 5; ROUNDS default 2; CONNECTIONS default 20)
 // Loopback only and bounded in time: starts its own server (embedded PostgreSQL in a temp DATA_DIR, or DATABASE_URL
 // when set), creates a tenant with the admin CLI, mints a client_credentials token, measures, stops everything.
-import { spawn, execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
+import { nodeBin as node, root, startService } from './lib/service.js';
 
 const DURATION = Number(process.env.DURATION ?? 5);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
-const root = path.resolve(import.meta.dirname, '..');
-const node = path.join(root, 'node_modules', '.bin', 'node');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-auth-'));
-fs.chmodSync(dataDir, 0o755);
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-const port = await freePort();
-const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
-const base = `http://127.0.0.1:${port}`;
-
-const server = spawn(node, ['--import', '@swc-node/register/esm-register', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-const stop = async () => {
-  if (server.exitCode === null) {
-    server.kill('SIGTERM');
-    for (let i = 0; i < 100 && server.exitCode === null; i++) await sleep(100);
-    if (server.exitCode === null) server.kill('SIGKILL');
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-};
+const { base, env, stop } = await startService('auth');
 const deadline = setTimeout(async () => {
   console.error('bench/auth: took too long, stopping');
   await stop();
@@ -46,16 +18,6 @@ const deadline = setTimeout(async () => {
 }, (60 + DURATION * 6) * 1000);
 
 try {
-  let ready = false;
-  for (let i = 0; i < 600 && !ready; i++) {
-    try {
-      ready = (await fetch(`${base}/readyz`)).status === 200;
-    } catch {
-      await sleep(50);
-    }
-  }
-  if (!ready) throw new Error('server not ready within 30 s');
-
   const admin = (...args) =>
     JSON.parse(
       execFileSync(node, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', ...args], { cwd: root, env, encoding: 'utf8' }),

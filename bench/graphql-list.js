@@ -4,53 +4,20 @@
 // Loopback only and bounded in time: starts its own server (embedded PostgreSQL in a temp DATA_DIR, or DATABASE_URL
 // when set), creates a tenant with the admin CLI, mints a client_credentials token, seeds through the GraphQL API,
 // measures, stops everything.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import net from 'node:net';
 import autocannon from 'autocannon';
+import { nodeBin as node, root, startService } from './lib/service.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
 const SURVEYS = 50;
 const STEPS = 5;
 const METRICS_PER_STEP = 3;
-const root = path.resolve(import.meta.dirname, '..');
-const node = path.join(root, 'node_modules', '.bin', 'node');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-graphql-list-'));
-fs.chmodSync(dataDir, 0o755);
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-const port = await freePort();
-// NODE_ENV=production as deployed: graphql-js otherwise runs extra development checks on every field.
-const env = {
-  ...process.env,
-  NODE_ENV: process.env.NODE_ENV ?? 'production',
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  EMBEDDED_PG_PORT: String(await freePort()),
-  LOG_LEVEL: 'warn',
-};
-const base = `http://127.0.0.1:${port}`;
-
-const server = spawn(node, ['--import', '@swc-node/register/esm-register', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-const stop = async () => {
-  if (server.exitCode === null) {
-    server.kill('SIGTERM');
-    for (let i = 0; i < 100 && server.exitCode === null; i++) await sleep(100);
-    if (server.exitCode === null) server.kill('SIGKILL');
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-};
+const service = await startService('graphql-list');
+const { base, env, child: server, stop } = service;
 const deadline = setTimeout(async () => {
   console.error('bench/graphql-list: took too long, stopping');
   await stop();
@@ -65,16 +32,6 @@ const QUERY = `query($b: ID!, $s: Int) {
 }`;
 
 try {
-  let ready = false;
-  for (let i = 0; i < 600 && !ready; i++) {
-    try {
-      ready = (await fetch(`${base}/readyz`)).status === 200;
-    } catch {
-      await sleep(50);
-    }
-  }
-  if (!ready) throw new Error('server not ready within 30 s');
-
   const admin = (...args) =>
     JSON.parse(
       execFileSync(node, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', ...args], { cwd: root, env, encoding: 'utf8' }),

@@ -3,59 +3,24 @@
 // Goal (issue 6): >= 1,000 new orders/s with p99 < 100 ms on a 2-core machine.
 //   node bench/ingest.js          env: CONNECTIONS (default 32), NEW_SECONDS (10), REPEAT_SECONDS (5), DATABASE_URL (optional)
 // Loopback only, bounded in time: starts the built service (dist/) on a temp DATA_DIR and stops it at the end.
-import { spawn, execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
+import { nodeBin, root, startService } from './lib/service.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const NEW_SECONDS = Number(process.env.NEW_SECONDS ?? 10);
 const REPEAT_SECONDS = Number(process.env.REPEAT_SECONDS ?? 5);
-const root = path.resolve(import.meta.dirname, '..');
-const nodeBin = fs.existsSync(path.join(root, 'node_modules/.bin/node')) ? path.join(root, 'node_modules/.bin/node') : process.execPath;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
-fs.chmodSync(dataDir, 0o755);
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-const port = await freePort();
-const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
-
-execFileSync(nodeBin, ['scripts/build.js'], { cwd: root, env, stdio: 'inherit' });
-const server = spawn(nodeBin, ['dist/src/main.js'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
-const stopServer = async () => {
-  if (server.exitCode !== null) return;
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-};
+const { base, env, stop } = await startService('ingest');
 
 try {
-  let ready = false;
-  for (let i = 0; i < 600 && !ready; i++) {
-    try {
-      ready = (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
-    } catch {
-      await sleep(50);
-    }
-  }
-  if (!ready) throw new Error('the service did not become ready within 30 s');
-
   const demo = JSON.parse(
     execFileSync(nodeBin, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', 'demo'], { cwd: root, env, encoding: 'utf8' }),
   );
   const business = demo.business?.id ?? demo.data?.business?.id;
   const secret = demo.customIntegration?.secret ?? demo.data?.customIntegration?.secret;
   if (!business || !secret) throw new Error(`unexpected demo output: ${JSON.stringify(demo).slice(0, 300)}`);
-  const url = `http://127.0.0.1:${port}/webhooks/custom/${business}`;
+  const url = `${base}/webhooks/custom/${business}`;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${secret}` };
 
   // A menu of 40 dishes: orders share names, as real ones do (the menu sync must not serialise them).
@@ -116,6 +81,5 @@ try {
   );
   console.log(`goal: >= 1000 new orders/s with p99 < 100 ms -> ${fresh >= 1000 ? 'met' : 'NOT met'} (new ${fresh.toFixed(0)}/s, repeats ${repeats.toFixed(0)}/s)`);
 } finally {
-  await stopServer();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }
