@@ -3,14 +3,14 @@
 //   node bench/auth.js        (DURATION=seconds per run, default 5; ROUNDS default 2; CONNECTIONS default 20)
 // Loopback only and bounded in time: starts its own server (embedded PostgreSQL in a temp DATA_DIR, or DATABASE_URL
 // when set), creates a tenant with the admin CLI, mints a client_credentials token, measures, stops everything.
-import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
-import { nodeBin as node, root, startService } from './lib/service.js';
+import { startService } from './lib/service.js';
 
 const DURATION = Number(process.env.DURATION ?? 5);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
 
-const { base, env, stop } = await startService('auth');
+const service = await startService('auth');
+const { base, stop } = service;
 const deadline = setTimeout(async () => {
   console.error('bench/auth: took too long, stopping');
   await stop();
@@ -18,20 +18,7 @@ const deadline = setTimeout(async () => {
 }, (60 + DURATION * 6) * 1000);
 
 try {
-  const admin = (...args) =>
-    JSON.parse(
-      execFileSync(node, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', ...args], { cwd: root, env, encoding: 'utf8' }),
-    ).data;
-  const user = admin('create-user', '--email', `bench-${Date.now()}@example.com`, '--password', 'bench password 123');
-  const business = admin('create-business', '--name', 'Bench Cafe', '--owner', user.id);
-  const credential = admin('create-credential', '--business', business.id, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb');
-  const tokenRes = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope: 'surveys:read' }),
-  });
-  const { accessToken } = await tokenRes.json();
-  if (!accessToken) throw new Error(`no token: ${tokenRes.status}`);
+  const { accessToken, business } = await service.tenantToken('surveys:read');
 
   const body = JSON.stringify({ query: '{ health { status } }' });
   const auth = { authorization: `Bearer ${accessToken}` };

@@ -4,11 +4,10 @@
 // Loopback only and bounded in time: starts its own server (embedded PostgreSQL in a temp DATA_DIR, or DATABASE_URL
 // when set), creates a tenant with the admin CLI, mints a client_credentials token, seeds through the GraphQL API,
 // measures, stops everything.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { nodeBin as node, root, startService } from './lib/service.js';
+import { startService } from './lib/service.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
@@ -32,20 +31,7 @@ const QUERY = `query($b: ID!, $s: Int) {
 }`;
 
 try {
-  const admin = (...args) =>
-    JSON.parse(
-      execFileSync(node, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', ...args], { cwd: root, env, encoding: 'utf8' }),
-    ).data;
-  const user = admin('create-user', '--email', `bench-${Date.now()}@example.com`, '--password', 'bench password 123');
-  const business = admin('create-business', '--name', 'Bench Cafe', '--owner', user.id);
-  const credential = admin('create-credential', '--business', business.id, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb');
-  const tokenRes = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope: 'surveys:read surveys:write metrics:write' }),
-  });
-  const { accessToken } = await tokenRes.json();
-  if (!accessToken) throw new Error(`no token: ${tokenRes.status}`);
+  const { accessToken, business } = await service.tenantToken('surveys:read surveys:write metrics:write');
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` };
   const gql = async (query, variables) => {
     const res = await fetch(`${base}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });

@@ -3,20 +3,18 @@
 // Goal (issue 6): >= 1,000 new orders/s with p99 < 100 ms on a 2-core machine.
 //   node bench/ingest.js          env: CONNECTIONS (default 32), NEW_SECONDS (10), REPEAT_SECONDS (5), DATABASE_URL (optional)
 // Loopback only, bounded in time: starts the built service (dist/) on a temp DATA_DIR and stops it at the end.
-import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
-import { nodeBin, root, startService } from './lib/service.js';
+import { startService } from './lib/service.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const NEW_SECONDS = Number(process.env.NEW_SECONDS ?? 10);
 const REPEAT_SECONDS = Number(process.env.REPEAT_SECONDS ?? 5);
 
-const { base, env, stop } = await startService('ingest');
+const service = await startService('ingest');
+const { base, stop } = service;
 
 try {
-  const demo = JSON.parse(
-    execFileSync(nodeBin, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', 'demo'], { cwd: root, env, encoding: 'utf8' }),
-  );
+  const demo = service.admin('demo');
   const business = demo.business?.id ?? demo.data?.business?.id;
   const secret = demo.customIntegration?.secret ?? demo.data?.customIntegration?.secret;
   if (!business || !secret) throw new Error(`unexpected demo output: ${JSON.stringify(demo).slice(0, 300)}`);

@@ -51,12 +51,36 @@ export async function startService(name, extraEnv = {}) {
     }
     await sleep(50);
   }
+  /** The admin CLI against this service's database; returns its parsed JSON. */
+  const admin = (...args) =>
+    JSON.parse(
+      execFileSync(nodeBin, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', ...args], {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+      }),
+    );
   return {
     base,
     port,
     env,
     dataDir,
     child,
+    admin,
+    /** A new user, business and credential, and a client_credentials access token with these scopes. */
+    async tenantToken(scope) {
+      const user = admin('create-user', '--email', `bench-${Date.now()}@example.com`, '--password', 'bench password 123').data;
+      const business = admin('create-business', '--name', 'Bench Cafe', '--owner', user.id).data;
+      const credential = admin('create-credential', '--business', business.id, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb').data;
+      const res = await fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope }),
+      });
+      const { accessToken } = await res.json();
+      if (!accessToken) throw new Error(`no token: ${res.status}`);
+      return { accessToken, business };
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
