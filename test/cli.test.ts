@@ -78,6 +78,7 @@ describe('admin CLI on DATABASE_URL', () => {
     expect(JSON.stringify(rows)).not.toContain(data.clientSecret);
     const events = await sql.query(`select type, data from event where business_id = $1 and type = 'credential.created'`, [businessId]);
     expect(events.rows).toHaveLength(1);
+    expect(events.rows[0].data.object).toMatchObject({ id: data.id, object: 'credential', createdAt: data.createdAt });
     expect(JSON.stringify(events.rows[0].data)).not.toContain(data.clientSecret);
   });
 

@@ -25,14 +25,6 @@ export async function findOwned<T extends object>(
   return found as T;
 }
 
-/** The resource as the API shows it, for events: dates as milliseconds, like every JSON timestamp. */
-export function eventObject(value: object): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value, function (this: Record<string, unknown>, key, v) {
-    const raw = this[key];
-    return raw instanceof Date ? raw.getTime() : v;
-  }));
-}
-
 export async function loadBusiness(ctx: GraphQLContext, id: string): Promise<BusinessType> {
   const business = await ctx.loaders.business.load(id);
   if (!business) throw AppError.notFound('Business', id);

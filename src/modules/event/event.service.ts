@@ -6,7 +6,17 @@ import { Event } from './event.entity.js';
  * flushed with the change, or not at all (DESIGN.md section 6). `object` is the resource as the API presents it.
  */
 export function recordEvent(em: EntityManager, business: string, type: string, object: object): Event {
-  return em.create(Event, { business, type, data: { object } });
+  return em.create(Event, { business, type, data: { object: asJson(object) } });
+}
+
+/** The JSON the API would show: dates as milliseconds since the epoch, like every timestamp in JSON here. */
+function asJson(value: object): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify(value, function (this: Record<string, unknown>, key, v) {
+      const original = this[key];
+      return original instanceof Date ? original.getTime() : v;
+    }),
+  );
 }
 
 export function presentEvent(event: Event) {

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
 import { findPage } from '../../graphql/list.query.js';
-import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import { Checks, findOwned } from '../../graphql/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
 import { Location } from './location.entity.js';
 import type { LocationType } from './location.type.js';
@@ -63,7 +63,7 @@ export function createLocation(em: EntityManager, business: string, input: Creat
   return em.transactional(async (tx) => {
     const location = tx.create(Location, { business, name: input.name.trim(), metadata: (input.metadata ?? {}) as Record<string, string> });
     const presented = presentLocation(location);
-    recordEvent(tx, business, 'location.created', eventObject(presented));
+    recordEvent(tx, business, 'location.created', presented);
     return presented;
   });
 }
@@ -76,7 +76,7 @@ export function updateLocation(em: EntityManager, business: string, id: string, 
     if (input.metadata != null) location.metadata = input.metadata as Record<string, string>;
     location.updatedAt = new Date();
     const presented = presentLocation(location);
-    recordEvent(tx, business, 'location.updated', eventObject(presented));
+    recordEvent(tx, business, 'location.updated', presented);
     return presented;
   });
 }
@@ -85,7 +85,7 @@ export function updateLocation(em: EntityManager, business: string, id: string, 
 export function deleteLocation(em: EntityManager, business: string, id: string): Promise<string> {
   return em.transactional(async (tx) => {
     const location = await findLocation(tx, business, id, true);
-    recordEvent(tx, business, 'location.deleted', eventObject(presentLocation(location)));
+    recordEvent(tx, business, 'location.deleted', presentLocation(location));
     tx.remove(location);
     return location.id;
   });

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { recordEvent } from '../event/event.service.js';
 import { findPage } from '../../graphql/list.query.js';
-import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import { Checks, findOwned } from '../../graphql/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
 import { Metric } from './metric.entity.js';
 import type { MetricType } from './metric.type.js';
@@ -55,7 +55,7 @@ export function createMetric(em: EntityManager, business: string, input: CreateM
       scaleMax: input.scale?.max ?? 5,
     });
     const presented = presentMetric(metric);
-    recordEvent(tx, business, 'metric.created', eventObject(presented));
+    recordEvent(tx, business, 'metric.created', presented);
     return presented;
   });
 }
@@ -72,7 +72,7 @@ export function updateMetric(em: EntityManager, business: string, id: string, in
     }
     metric.updatedAt = new Date();
     const presented = presentMetric(metric);
-    recordEvent(tx, business, 'metric.updated', eventObject(presented));
+    recordEvent(tx, business, 'metric.updated', presented);
     return presented;
   });
 }
@@ -101,7 +101,7 @@ export function deleteMetric(em: EntityManager, business: string, id: string): P
         steps.map((step) => ({ field: 'steps', message: step })),
       );
     }
-    recordEvent(tx, business, 'metric.deleted', eventObject(presentMetric(metric)));
+    recordEvent(tx, business, 'metric.deleted', presentMetric(metric));
     tx.remove(metric);
     return metric.id;
   });

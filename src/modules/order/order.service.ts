@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { recordEvent } from '../event/event.service.js';
 import { findPage } from '../../graphql/list.query.js';
-import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import { Checks, findOwned } from '../../graphql/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
 import { Business } from '../business/business.entity.js';
 import { checkStringMap } from '../location/location.service.js';
@@ -147,7 +147,7 @@ export async function createOrder(em: EntityManager, business: string, input: Cr
       const menuIds = await syncMenuItems(tx, business, lines.map((l) => ({ name: l.name, itemId: l.externalItemId })));
       lines.forEach((line, i) => tx.create(OrderItem, { ...line, business, order: order.id, menuItem: menuIds[i] }));
       const presented = presentOrder(order);
-      recordEvent(tx, business, 'order.created', eventObject(presented));
+      recordEvent(tx, business, 'order.created', presented);
       return presented;
     });
   } catch (err) {
@@ -172,7 +172,7 @@ export async function updateOrder(em: EntityManager, business: string, id: strin
     }
     tx.assign(order, { ...fields, ...(input.status ? { status: input.status } : {}), updatedAt: new Date() });
     const presented = presentOrder(order);
-    recordEvent(tx, business, 'order.updated', eventObject(presented));
+    recordEvent(tx, business, 'order.updated', presented);
     return presented;
   });
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
 import { findPage } from '../../graphql/list.query.js';
-import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import { Checks, findOwned } from '../../graphql/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
 import { Metric } from '../metric/metric.entity.js';
 import { Order } from '../order/order.entity.js';
@@ -34,7 +34,7 @@ export function presentSubmission(s: Submission): SubmissionType {
 /** Events and REST show relations as ids. */
 const submissionEventObject = (s: Submission) => {
   const { surveyId, orderId, locationId, ...rest } = presentSubmission(s);
-  return eventObject({ ...rest, survey: surveyId, order: orderId, location: locationId });
+  return { ...rest, survey: surveyId, order: orderId, location: locationId };
 };
 
 export async function findSubmission(em: EntityManager, business: string, survey: string, id: string) {

@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors.js';
 import { isId } from '../../shared/id.js';
 import { recordEvent } from '../event/event.service.js';
 import { findPage } from '../../graphql/list.query.js';
-import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import { Checks, findOwned } from '../../graphql/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
 import { Metric } from '../metric/metric.entity.js';
 import { SurveyStep, type StepType } from './survey-step.entity.js';
@@ -34,7 +34,7 @@ export function presentStep(step: SurveyStep): SurveyStepType {
 /** Events and REST show relations as ids: `metrics: {metrics: [ids]}`. */
 const stepEventObject = (step: SurveyStep) => {
   const { metricIds, ...rest } = presentStep(step);
-  return eventObject({ ...rest, metrics: step.type === 'metrics' ? { metrics: metricIds } : null });
+  return { ...rest, metrics: step.type === 'metrics' ? { metrics: metricIds } : null };
 };
 
 const VALIDATION_NUMBERS = ['minLength', 'maxLength', 'min', 'max'];

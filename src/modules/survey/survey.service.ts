@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
 import { findPage } from '../../graphql/list.query.js';
-import { Checks, definedOnly, eventObject, findOwned } from '../../graphql/resource.js';
+import { Checks, definedOnly, findOwned } from '../../graphql/resource.js';
 import type { ListArgsValue, OrderByValue, Page } from '../../graphql/list.args.js';
 import { Survey } from './survey.entity.js';
 import type { SurveyType } from './survey.type.js';
@@ -45,7 +45,7 @@ export function createSurvey(em: EntityManager, business: string, input: CreateS
       status: input.status ?? 'draft',
     });
     const presented = presentSurvey(survey);
-    recordEvent(tx, business, 'survey.created', eventObject(presented));
+    recordEvent(tx, business, 'survey.created', presented);
     return presented;
   });
 }
@@ -58,7 +58,7 @@ export function updateSurvey(em: EntityManager, business: string, id: string, in
     if (changes.name !== undefined) changes.name = changes.name.trim();
     tx.assign(survey, { ...changes, updatedAt: new Date() });
     const presented = presentSurvey(survey);
-    recordEvent(tx, business, 'survey.updated', eventObject(presented));
+    recordEvent(tx, business, 'survey.updated', presented);
     return presented;
   });
 }
@@ -67,7 +67,7 @@ export function updateSurvey(em: EntityManager, business: string, id: string, in
 export function deleteSurvey(em: EntityManager, business: string, id: string): Promise<string> {
   return em.transactional(async (tx) => {
     const survey = await findSurvey(tx, business, id, true);
-    recordEvent(tx, business, 'survey.deleted', eventObject(presentSurvey(survey)));
+    recordEvent(tx, business, 'survey.deleted', presentSurvey(survey));
     tx.remove(survey);
     return survey.id;
   });

@@ -4,7 +4,7 @@ import { generateSecret } from '../../shared/secrets.js';
 import { recordEvent } from '../event/event.service.js';
 import { EVENT_TYPES } from '../event/event.inputs.js';
 import { findPage } from '../../graphql/list.query.js';
-import { Checks, eventObject, findOwned } from '../../graphql/resource.js';
+import { Checks, findOwned } from '../../graphql/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
 import { Webhook } from './webhook.entity.js';
 import type { WebhookType } from './webhook.type.js';
@@ -71,7 +71,7 @@ export function createWebhook(em: EntityManager, business: string, input: Create
       secret,
     });
     const presented = presentWebhook(webhook);
-    recordEvent(tx, business, 'webhook.created', eventObject(presented));
+    recordEvent(tx, business, 'webhook.created', presented);
     return { ...presented, secret };
   });
 }
@@ -86,7 +86,7 @@ export function updateWebhook(em: EntityManager, business: string, id: string, i
     if (input.enabled != null) webhook.enabled = input.enabled;
     webhook.updatedAt = new Date();
     const presented = presentWebhook(webhook);
-    recordEvent(tx, business, 'webhook.updated', eventObject(presented));
+    recordEvent(tx, business, 'webhook.updated', presented);
     return presented;
   });
 }
@@ -94,7 +94,7 @@ export function updateWebhook(em: EntityManager, business: string, id: string, i
 export function deleteWebhook(em: EntityManager, business: string, id: string): Promise<string> {
   return em.transactional(async (tx) => {
     const webhook = await findWebhook(tx, business, id, true);
-    recordEvent(tx, business, 'webhook.deleted', eventObject(presentWebhook(webhook)));
+    recordEvent(tx, business, 'webhook.deleted', presentWebhook(webhook));
     tx.remove(webhook);
     return webhook.id;
   });
