@@ -1,6 +1,5 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant } from '../helpers/auth.js';
-import { client, sleep, type Client } from '../helpers/graphql.js';
+import type { TestServer } from '../helpers/server.js';
+import { sleep, startWithTwoTenants, type Client } from '../helpers/graphql.js';
 
 let server: TestServer;
 let a: Client;
@@ -9,13 +8,7 @@ let busA: string;
 let busB: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const ta = await createTenant(server);
-  const tb = await createTenant(server);
-  a = client(server, ta.headers);
-  b = client(server, tb.headers);
-  busA = ta.businessId;
-  busB = tb.businessId;
+  ({ server, a, b, busA, busB } = await startWithTwoTenants());
 });
 afterAll(() => server?.stop());
 

@@ -1,6 +1,6 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
-import { client, sleep, type Client } from '../helpers/graphql.js';
+import { client, sleep, startWithTwoTenants, type Client } from '../helpers/graphql.js';
 
 let server: TestServer;
 let a: Client;
@@ -20,13 +20,7 @@ async function order(c: Client, bus: string, externalOrderId: string, externalLo
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const ta = await createTenant(server);
-  const tb = await createTenant(server);
-  a = client(server, ta.headers);
-  b = client(server, tb.headers);
-  busA = ta.businessId;
-  busB = tb.businessId;
+  ({ server, a, b, busA, busB } = await startWithTwoTenants());
   survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit"}) { id } }`, { b: busA })).createSurvey.id;
   food = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Food"}) { id } }`, { b: busA })).createMetric.id;
   service = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Service", scale: {min: 0, max: 10}}) { id } }`, { b: busA })).createMetric.id;

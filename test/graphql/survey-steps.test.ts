@@ -1,6 +1,5 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant } from '../helpers/auth.js';
-import { client, type Client } from '../helpers/graphql.js';
+import type { TestServer } from '../helpers/server.js';
+import { startWithTwoTenants, type Client } from '../helpers/graphql.js';
 
 let server: TestServer;
 let a: Client;
@@ -14,13 +13,7 @@ let theirMetric: string;
 const STEP = 'id object position type required content inputType validation logic createdAt updatedAt survey { id } business { id } metrics { metrics { id name } }';
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const ta = await createTenant(server);
-  const tb = await createTenant(server);
-  a = client(server, ta.headers);
-  b = client(server, tb.headers);
-  busA = ta.businessId;
-  busB = tb.businessId;
+  ({ server, a, b, busA, busB } = await startWithTwoTenants());
   survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "S"}) { id } }`, { b: busA })).createSurvey.id;
   metricIds = [];
   for (const name of ['Food', 'Service']) {

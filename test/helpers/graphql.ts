@@ -1,4 +1,5 @@
-import type { TestServer } from './server.js';
+import { startTestServer, type TestServer } from './server.js';
+import { createTenant } from './auth.js';
 
 /** Runs an operation as a tenant and returns `data`; fails the test on any GraphQL error. */
 export function client(server: TestServer, headers: Record<string, string>) {
@@ -21,3 +22,11 @@ export function client(server: TestServer, headers: Record<string, string>) {
 export type Client = ReturnType<typeof client>;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Most domain tests act as business A and check that business B (another tenant) cannot see or touch it. */
+export async function startWithTwoTenants() {
+  const server = await startTestServer();
+  const ta = await createTenant(server);
+  const tb = await createTenant(server);
+  return { server, ta, tb, a: client(server, ta.headers), b: client(server, tb.headers), busA: ta.businessId, busB: tb.businessId };
+}
