@@ -1,4 +1,4 @@
-// Compiles the service (src/ and mikro-orm.config.ts) to dist/ with swc, using .swcrc (legacy decorators with
+// Compiles the service (src/, rest-adapter/ and mikro-orm.config.ts) to dist/ with swc, using .swcrc (legacy decorators with
 // metadata, as type-graphql and MikroORM need). `npm start` runs this first and then plain JavaScript: loading a
 // TypeScript loader at run time would cost ~100 MB of resident memory for the life of the process.
 import fs from 'node:fs';
@@ -11,10 +11,12 @@ const started = performance.now();
 
 const sources = [
   'mikro-orm.config.ts',
-  ...fs
-    .readdirSync(path.join(root, 'src'), { recursive: true })
-    .map((f) => path.join('src', f))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts')),
+  ...['src', 'rest-adapter'].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true })
+      .map((f) => path.join(dir, f))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts')),
+  ),
 ];
 
 fs.rmSync(out, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { createOAuth } from './oauth/oauth.module.js';
 import { CustomOrderIngestion } from './ingest/custom-order.service.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { OrderIngestedHooks } from './ingest/feedback-flows.js';
+import { restAdapter } from '../rest-adapter/rest.module.js';
 
 export interface App {
   httpServer: http.Server;
@@ -52,6 +53,8 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(health.routes()).use(health.allowedMethods());
   app.use(oauth.router.routes()).use(oauth.router.allowedMethods());
   app.use(customOrders.routes()).use(customOrders.allowedMethods());
+  // REST compatibility layer (/v1, /v2, /openapi.json, /docs): GraphQL documents run in-process with the same context.
+  app.use(restAdapter({ schema, contextFor, logger }));
 
   const graphql = koaMiddleware(apollo, {
     context: async ({ ctx }) => contextFor(ctx.state.requestId, ctx.get('authorization') || undefined),

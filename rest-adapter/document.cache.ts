@@ -1,0 +1,74 @@
+import { parse, validate, specifiedRules, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { RouteModel } from './schema.model.js';
+import { buildSelection, expandTree, type ObjectPlan } from './selection.builder.js';
+
+export interface CompiledDocument {
+  text: string;
+  document: DocumentNode;
+  /** undefined when the answer is a scalar (delete, disconnect). */
+  plan?: ObjectPlan;
+}
+
+/** Variables each kind passes besides the path parameters. */
+function extraArguments(model: RouteModel): string[] {
+  switch (model.route.kind) {
+    case 'list':
+      return ['page', 'pageSize', 'where', 'orderBy'].filter((a) => model.field.args.some((f) => f.name === a));
+    case 'create':
+    case 'update':
+      return ['input'];
+    default:
+      return [];
+  }
+}
+
+/** The GraphQL document of one route and one expand set. */
+export function documentText(model: RouteModel, expand: string[]): { text: string; plan?: ObjectPlan } {
+  const { route, field } = model;
+  const names = [...new Set([...Object.values(route.params), ...extraArguments(model)])];
+  const definitions = names.map((name) => `$${name}: ${field.args.find((a) => a.name === name)!.type.toString()}`);
+  const args = names.map((name) => `${name}: $${name}`);
+  const pathParams = Object.entries(route.params)
+    .filter(([param, arg]) => param === arg)
+    .map(([param]) => param);
+  let body = '';
+  let plan: ObjectPlan | undefined;
+  if (model.itemType) {
+    const selection = buildSelection(model.itemType, expandTree(expand), pathParams);
+    plan = selection.plan;
+    body = route.kind === 'list' ? ` { page pageSize total hasMore data { ${selection.text} } }` : ` { ${selection.text} }`;
+  }
+  const text = `${model.operation} Rest(${definitions.join(', ')}) { r: ${field.name}(${args.join(', ')})${body} }`;
+  return { text, plan };
+}
+
+/**
+ * Documents parsed and validated once, per (route, expand): a request only looks its document up. Bounded: the
+ * number of expand combinations a route takes is finite but can be large, so the oldest entries are dropped.
+ */
+export class DocumentCache {
+  private readonly cache = new Map<string, CompiledDocument>();
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly maxEntries = 2000,
+  ) {}
+
+  get size() {
+    return this.cache.size;
+  }
+
+  get(model: RouteModel, expand: string[], routeKey: string): CompiledDocument {
+    const key = expand.length ? `${routeKey}?${expand.join(',')}` : routeKey;
+    let compiled = this.cache.get(key);
+    if (compiled) return compiled;
+    const { text, plan } = documentText(model, expand);
+    const document = parse(text);
+    const errors = validate(this.schema, document, specifiedRules);
+    // Built from the schema itself: a failure is a bug in the adapter, not the client's mistake.
+    if (errors.length) throw new Error(`REST document for ${routeKey} is invalid: ${errors.map((e) => e.message).join('; ')}`);
+    compiled = { text, document, plan };
+    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key, compiled);
+    return compiled;
+  }
+}

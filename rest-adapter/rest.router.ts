@@ -1,0 +1,146 @@
+import Router from '@koa/router';
+import { execute, type GraphQLError, type GraphQLSchema } from 'graphql';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import type { GraphQLContext } from '../src/graphql/context.js';
+import { AppError } from '../src/shared/errors.js';
+import { DocumentCache } from './document.cache.js';
+import { isForbidden, pickError, toAppError } from './errors.mapper.js';
+import { validateInput } from './input.validation.js';
+import { parseQuery, type Filter, type Sort } from './query.parsers.js';
+import { allowedMethods, koaPath, ROUTES, type RouteDef } from './route.table.js';
+import { routeModel, type RouteModel } from './schema.model.js';
+import { flatten } from './selection.builder.js';
+
+export interface RestDeps {
+  schema: GraphQLSchema;
+  /** The same factory /graphql uses (src/graphql/context.ts): same tokens, same scopes. */
+  contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>;
+  logger: Logger;
+  routes?: RouteDef[];
+}
+
+/** `where` of the GraphQL list from REST filters: {field, type, value} -> {field: {type: value}}. */
+export function filtersToWhere(filters: Filter[]): Record<string, Record<string, unknown>> | undefined {
+  if (!filters.length) return undefined;
+  const where: Record<string, Record<string, unknown>> = {};
+  for (const { field, type, value } of filters) (where[field] ??= {})[type] = value;
+  return where;
+}
+
+export const sortsToOrderBy = (sorts: Sort[]) => (sorts.length ? sorts.map(({ field, order }) => ({ field, order })) : undefined);
+
+function checkWhere(model: RouteModel, where: Record<string, unknown> | undefined) {
+  if (!where || !model.whereType) return;
+  const details = validateInput(where, model.whereType);
+  if (!details.length) return;
+  const problems = details.map((d) => {
+    const [field, type] = d.field.split(/[.[]/);
+    return `the value of ${JSON.stringify(field)} ${type ?? ''} ${d.message}`.replace(/\s+/g, ' ');
+  });
+  const example = 'createdAt' in (model.conventions?.filterFields ?? {}) ? `filters={"field":"createdAt","type":"gte","value":1767225600000}` : 'filters={"field":"name","type":"eq","value":"text"}';
+  const message = `filters: ${problems.join('; ')}. Example of a correct value: ${example}`;
+  throw new AppError('bad_request', message, [{ field: 'filters', message: `${problems.join('; ')}. Example: ${example}` }]);
+}
+
+function requestBody(ctx: Context, model: RouteModel): Record<string, unknown> {
+  const body = (ctx.request as { body?: unknown }).body;
+  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0 && !ctx.request.length)) {
+    return {};
+  }
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new AppError('validation_failed', 'The request body must be a JSON object', [{ field: 'body', message: `must be a JSON object with ${Object.keys(model.inputType!.getFields()).join(', ')}` }]);
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Removes from the answer the unexpanded relations the token may not read (the field is withheld, not an error). */
+function withhold(data: any, errors: readonly GraphQLError[], expand: string[]): boolean {
+  for (const error of errors) {
+    const path = error.path ?? [];
+    const names = path.filter((p): p is string => typeof p === 'string').slice(1);
+    if (names[0] === 'data') names.shift();
+    if (!isForbidden(error) || path.length < 2 || expand.includes(names.join('.'))) return false;
+    let node = data;
+    for (const key of path.slice(0, -1)) node = node?.[key];
+    if (node && typeof node === 'object') delete node[path[path.length - 1]];
+  }
+  return true;
+}
+
+export function restRouter(deps: RestDeps): Router {
+  const { schema, contextFor, logger } = deps;
+  const routes = deps.routes ?? ROUTES;
+  const cache = new DocumentCache(schema);
+  const router = new Router();
+
+  for (const route of routes) {
+    const model = routeModel(schema, route);
+    const routeKey = `${route.method} ${route.path}`;
+    const pathParams = Object.keys(route.params);
+
+    router.register(koaPath(route.path), [route.method], async (ctx) => {
+      const query = parseQuery(new URLSearchParams(ctx.querystring), model.parameters, model.conventions, model.graph);
+      const params: Record<string, string> = {};
+      const variables: Record<string, unknown> = {};
+      for (const name of pathParams) {
+        params[name] = ctx.params[name];
+        variables[route.params[name]] = ctx.params[name];
+      }
+      if (route.kind === 'list') {
+        variables.page = query.page;
+        variables.pageSize = query.pageSize;
+        const where = filtersToWhere(query.filters);
+        checkWhere(model, where);
+        if (where) variables.where = where;
+        const orderBy = sortsToOrderBy(query.sorts);
+        if (orderBy) variables.orderBy = orderBy;
+      } else if (model.inputType) {
+        const input = requestBody(ctx, model);
+        const details = validateInput(input, model.inputType);
+        if (details.length) throw AppError.validation(details);
+        variables.input = input;
+      }
+
+      const compiled = cache.get(model, query.expand, routeKey);
+      const contextValue = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
+      const result = await execute({ schema, document: compiled.document, contextValue, variableValues: variables });
+      const data = result.data as { r?: any } | null | undefined;
+      if (result.errors?.length && !(data?.r != null && withhold(data, result.errors, query.expand))) {
+        throw toAppError(pickError(result.errors), logger, ctx.state.requestId);
+      }
+      const answer = data?.r;
+
+      if (route.deprecated) {
+        ctx.set('Deprecation', route.deprecated.deprecation);
+        ctx.set('Sunset', route.deprecated.sunset);
+        ctx.set('Link', `<${route.deprecated.successor.replace('{business}', params.business)}>; rel="successor-version"`);
+      }
+      if (answer == null || answer === false) {
+        throw new AppError('not_found', route.object === 'custom_integration' ? 'The Custom integration is not connected' : `${route.object} was not found`);
+      }
+      if (route.status === 204) {
+        ctx.status = 204;
+        ctx.body = null;
+        return;
+      }
+      ctx.status = route.status;
+      if (route.kind === 'list') {
+        const items = answer.data as any[];
+        if (compiled.plan) for (const item of items) flatten(item, compiled.plan, params);
+        ctx.body = { object: 'list', data: items, page: answer.page, pageSize: answer.pageSize, total: answer.total, hasMore: answer.hasMore };
+      } else {
+        ctx.body = { data: compiled.plan ? flatten(answer, compiled.plan, params) : answer, object: route.object };
+      }
+    });
+  }
+
+  // A known path with a method it lacks: 405 naming the methods it has.
+  for (const [path, methods] of allowedMethods(routes)) {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+    router.all(koaPath(path), (ctx) => {
+      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, undefined, { Allow: allow });
+    });
+  }
+  return router;
+}

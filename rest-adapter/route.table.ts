@@ -1,0 +1,177 @@
+/**
+ * The REST surface (spec 4.3 to 4.8, plus locations, menu items and the custom integration): each row maps a method
+ * and path onto one GraphQL root field. Everything else (documents, query parsing, OpenAPI) is derived from these
+ * rows and the schema.
+ */
+export type RouteKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'connect' | 'disconnect';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** OpenAPI-style template: /v2/businesses/{business}/surveys/{survey} */
+  path: string;
+  kind: RouteKind;
+  /** The GraphQL root field (Query or Mutation). */
+  field: string;
+  /** Path parameter -> GraphQL argument. */
+  params: Record<string, string>;
+  /** The `object` of the single-object envelope (the resource name in lower case). */
+  object: string;
+  /** Success status: 200, 201 or 204. */
+  status: 200 | 201 | 204;
+  /** Tag in the OpenAPI document. */
+  tag: string;
+  summary: string;
+  /** Answered with Deprecation and Sunset headers (the older v1 list). */
+  deprecated?: { deprecation: string; sunset: string; successor: string };
+}
+
+interface ResourceSpec {
+  base: string;
+  /** Path parameter naming one item: `survey` in /surveys/{survey}. */
+  idParam: string;
+  /** Parent path parameters other than business, each passed as the argument of the same name. */
+  parents?: string[];
+  object: string;
+  tag: string;
+  label: string;
+  list?: string;
+  get?: string;
+  create?: string;
+  update?: string;
+  delete?: string;
+}
+
+const BUSINESS = '/v2/businesses/{business}';
+
+function resource(spec: ResourceSpec): RouteDef[] {
+  const collection: Record<string, string> = { business: 'business' };
+  for (const parent of spec.parents ?? []) collection[parent] = parent;
+  const item = { ...collection, [spec.idParam]: 'id' };
+  const one = `${spec.base}/{${spec.idParam}}`;
+  const common = { object: spec.object, tag: spec.tag };
+  const rows: RouteDef[] = [];
+  if (spec.list) rows.push({ ...common, method: 'GET', path: spec.base, kind: 'list', field: spec.list, params: collection, status: 200, summary: `List ${spec.label}s` });
+  if (spec.create) rows.push({ ...common, method: 'POST', path: spec.base, kind: 'create', field: spec.create, params: collection, status: 201, summary: `Create a ${spec.label}` });
+  if (spec.get) rows.push({ ...common, method: 'GET', path: one, kind: 'get', field: spec.get, params: item, status: 200, summary: `Get a ${spec.label}` });
+  if (spec.update) rows.push({ ...common, method: 'PATCH', path: one, kind: 'update', field: spec.update, params: item, status: 200, summary: `Update a ${spec.label}` });
+  if (spec.delete) rows.push({ ...common, method: 'DELETE', path: one, kind: 'delete', field: spec.delete, params: item, status: 204, summary: `Delete a ${spec.label}` });
+  return rows;
+}
+
+const crud = (name: string, plural: string) => ({
+  list: plural,
+  get: name,
+  create: `create${name[0].toUpperCase()}${name.slice(1)}`,
+  update: `update${name[0].toUpperCase()}${name.slice(1)}`,
+  delete: `delete${name[0].toUpperCase()}${name.slice(1)}`,
+});
+
+export const ROUTES: RouteDef[] = [
+  ...resource({ base: `${BUSINESS}/surveys`, idParam: 'survey', object: 'survey', tag: 'Surveys', label: 'survey', ...crud('survey', 'surveys') }),
+  ...resource({
+    base: `${BUSINESS}/surveys/{survey}/submissions`,
+    idParam: 'submission',
+    parents: ['survey'],
+    object: 'submission',
+    tag: 'Submissions',
+    label: 'submission',
+    ...crud('submission', 'submissions'),
+  }),
+  ...resource({
+    base: `${BUSINESS}/surveys/{survey}/steps`,
+    idParam: 'step',
+    parents: ['survey'],
+    object: 'surveystep',
+    tag: 'Survey steps',
+    label: 'survey step',
+    ...crud('surveyStep', 'surveySteps'),
+  }),
+  ...resource({ base: `${BUSINESS}/metrics`, idParam: 'metric', object: 'metric', tag: 'Metrics', label: 'metric', ...crud('metric', 'metrics') }),
+  ...resource({
+    base: `${BUSINESS}/credentials`,
+    idParam: 'credential',
+    object: 'credential',
+    tag: 'Credentials',
+    label: 'credential',
+    ...crud('credential', 'credentials'),
+    update: undefined, // spec 4.7: no update operation
+  }),
+  ...resource({
+    base: `${BUSINESS}/orders`,
+    idParam: 'order',
+    object: 'order',
+    tag: 'Orders',
+    label: 'order',
+    ...crud('order', 'orders'),
+    delete: undefined, // spec 4.8: orders have no delete operation
+  }),
+  ...resource({ base: `${BUSINESS}/webhooks`, idParam: 'webhook', object: 'webhook', tag: 'Webhooks', label: 'webhook', ...crud('webhook', 'webhooks') }),
+  ...resource({ base: `${BUSINESS}/events`, idParam: 'event', object: 'event', tag: 'Events', label: 'event', list: 'events', get: 'event' }),
+  ...resource({ base: `${BUSINESS}/locations`, idParam: 'location', object: 'location', tag: 'Locations', label: 'location', ...crud('location', 'locations') }),
+  ...resource({ base: `${BUSINESS}/menu-items`, idParam: 'menuItem', object: 'menuitem', tag: 'Menu items', label: 'menu item', list: 'menuItems', get: 'menuItem' }),
+  {
+    method: 'GET',
+    path: '/v1/businesses/{business}/locations',
+    kind: 'list',
+    field: 'locations',
+    params: { business: 'business' },
+    object: 'location',
+    status: 200,
+    tag: 'Locations',
+    summary: 'List locations (v1, deprecated: use /v2/businesses/{business}/locations)',
+    deprecated: {
+      // RFC 9745 structured date (2026-01-01T00:00:00Z) and RFC 8594 HTTP-date.
+      deprecation: '@1767225600',
+      sunset: 'Wed, 30 Jun 2027 23:59:59 GMT',
+      successor: '/v2/businesses/{business}/locations',
+    },
+  },
+  {
+    method: 'GET',
+    path: `${BUSINESS}/integrations/custom`,
+    kind: 'get',
+    field: 'customIntegration',
+    params: { business: 'business' },
+    object: 'custom_integration',
+    status: 200,
+    tag: 'Custom integration',
+    summary: 'The Custom order webhook integration (404 when not connected; never the secret)',
+  },
+  {
+    method: 'PUT',
+    path: `${BUSINESS}/integrations/custom`,
+    kind: 'connect',
+    field: 'connectCustomIntegration',
+    params: { business: 'business' },
+    object: 'custom_integration',
+    status: 200,
+    tag: 'Custom integration',
+    summary: 'Connect the Custom order webhook: answers the secret once; calling it again rotates the secret',
+  },
+  {
+    method: 'DELETE',
+    path: `${BUSINESS}/integrations/custom`,
+    kind: 'disconnect',
+    field: 'disconnectCustomIntegration',
+    params: { business: 'business' },
+    object: 'custom_integration',
+    status: 204,
+    tag: 'Custom integration',
+    summary: 'Disconnect the Custom order webhook: every secret stops working (404 when not connected)',
+  },
+];
+
+/** Koa-router path (`:param`) for an OpenAPI-style template (`{param}`). */
+export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Methods of each path, for 405 answers' Allow header. */
+export function allowedMethods(routes: RouteDef[] = ROUTES): Map<string, HttpMethod[]> {
+  const byPath = new Map<string, HttpMethod[]>();
+  for (const route of routes) {
+    const methods = byPath.get(route.path) ?? [];
+    methods.push(route.method);
+    byPath.set(route.path, methods);
+  }
+  return byPath;
+}
