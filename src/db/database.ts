@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { ormConfig } from '../../mikro-orm.config.js';
 import { redactUrl, type Config } from '../config.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
+import type { EmbeddedPostgres } from './embedded-postgres.js';
 
 export interface Database {
   orm: MikroORM;
@@ -34,6 +34,7 @@ export async function openDatabase(
   let url = config.databaseUrl;
   if (!url) {
     // Imported lazily: a deployment with DATABASE_URL never loads the embedded server's code.
+    const { startEmbeddedPostgres } = await import('./embedded-postgres.js');
     embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir,
       port: config.embeddedPgPort,
