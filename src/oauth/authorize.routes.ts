@@ -12,6 +12,7 @@ import type { Scope } from '../auth/scopes.js';
 import { findClient } from './client.auth.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
 import { consentPage, errorPage, signInPage } from './authorize.pages.js';
+import { clearSignInFailures, MAX_FAILURES, recordSignInFailure, signInRetryAfter, throttleKeys } from './sign-in-throttle.service.js';
 import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
 import type { OAuthDeps } from './oauth.module.js';
 import { orderScopes, splitScopes, unknownScopes } from './scope.parser.js';
@@ -178,10 +179,20 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
       if (body.action === 'signin') {
         const email = typeof body.email === 'string' ? body.email : '';
         const password = typeof body.password === 'string' ? body.password : '';
+        const keys = throttleKeys(email, ctx.ip);
+        const wait = await signInRetryAfter(em, [keys.email, keys.ip]);
+        if (wait > 0) {
+          ctx.set('Retry-After', String(wait));
+          const minutes = Math.ceil(wait / 60);
+          return html(ctx, 429, signInPage({ action, csrf, appName: client.name, email, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
+        }
         const user = email && password && password.length <= 1024 ? await checkPassword(em, email, password) : undefined;
         if (!user) {
+          await recordSignInFailure(em, keys.email, MAX_FAILURES.email);
+          await recordSignInFailure(em, keys.ip, MAX_FAILURES.ip);
           return html(ctx, 401, signInPage({ action, csrf, appName: client.name, email, error: 'Wrong e-mail or password.' }));
         }
+        await clearSignInFailures(em, keys.email);
         ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user.id), cookieOptions(ctx, SESSION_TTL_S));
         ctx.status = 303;
         return ctx.redirect(action);
