@@ -53,8 +53,23 @@ function typeAt(type: GraphQLInputType, path: readonly (string | number)[]): Gra
  * Checks a JSON value against a GraphQL input type as execution would, and says what is wrong per field in REST's
  * words (never "Variable $input got invalid value"). Returns no details when the value is acceptable.
  */
+/** GraphQL turns a single value into a one-item list; a JSON body must send the array itself. */
+function strictLists(value: unknown, type: GraphQLInputType, path: (string | number)[], details: ErrorDetail[], prefix: string) {
+  if (value == null) return;
+  const t = getNullableType(type) as GraphQLInputType;
+  if (isListType(t)) {
+    if (!Array.isArray(value)) details.push({ field: fieldPath(path, prefix), message: `must be ${describeType(t)}` });
+    else value.forEach((v, i) => strictLists(v, t.ofType as GraphQLInputType, [...path, i], details, prefix));
+  } else if (isInputObjectType(t) && typeof value === 'object' && !Array.isArray(value)) {
+    const fields = t.getFields();
+    for (const [key, v] of Object.entries(value)) if (fields[key]) strictLists(v, fields[key].type, [...path, key], details, prefix);
+  }
+}
+
 export function validateInput(value: unknown, type: GraphQLInputType, prefix = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
+  strictLists(value, type, [], details, prefix);
+  const strict = new Set(details.map((d) => d.field));
   coerceInputValue(value, type, (path, _invalid, error) => {
     const missing = /^Field "(\w+)" of required type "([^"]+)" was not provided/.exec(error.message);
     if (missing) {
@@ -81,5 +96,6 @@ export function validateInput(value: unknown, type: GraphQLInputType, prefix = '
     const generic = /Expected value of type|cannot represent|Expected type|does not exist in/.test(error.message);
     details.push({ field, message: generic || !at ? `must be ${at ? describeType(at) : 'a valid value'}` : error.message.replace(/\.$/, '') });
   });
-  return details;
+  // A field refused as "not an array" is not reported a second time by the coercion.
+  return details.filter((d, i) => i < strict.size || ![...strict].some((f) => d.field === f || d.field.startsWith(`${f}[`) || d.field.startsWith(`${f}.`)));
 }
