@@ -83,6 +83,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
       drain.start();
       await apollo.stop(); // closes the listener and the connections (idle at once, busy after up to 10 s)
       if (!(await drain.settled(10_000))) logger.warn('handlers still running after the drain: closing anyway');
+      oauth.stop();
     },
   };
 }

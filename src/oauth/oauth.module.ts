@@ -11,6 +11,7 @@ import { tokenRoutes } from './token.routes.js';
 import { metadataRoutes } from './metadata.routes.js';
 import { revocationRoutes } from './revocation.routes.js';
 import { authorizeRoutes } from './authorize.routes.js';
+import { schedulePurge } from './purge.service.js';
 
 /** Paths answered with RFC 6749 error bodies ({"error", "error_description"}) rather than DESIGN.md's. */
 const RFC_ERROR_PATHS = /^\/oauth\/(token|revoke|introspect|me)$/;
@@ -41,6 +42,8 @@ export interface OAuth {
   tokens: TokenService;
   router: Router;
   errors: Middleware;
+  /** Stops background work (the hourly purge of expired rows); call before closing the ORM. */
+  stop(): void;
 }
 
 export async function createOAuth(deps: { orm: MikroORM; config: Config; logger: Logger }): Promise<OAuth> {
@@ -53,7 +56,8 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; logger:
   metadataRoutes(router, ctx);
   revocationRoutes(router, ctx);
   authorizeRoutes(router, ctx);
-  return { keys, tokens, router, errors: oauthErrors };
+  const stopPurge = schedulePurge(deps.orm.em, deps.logger);
+  return { keys, tokens, router, errors: oauthErrors, stop: stopPurge };
 }
 
 export type OAuthDeps = { orm: MikroORM; config: Config; logger: Logger; keys: KeyStore; tokens: TokenService };

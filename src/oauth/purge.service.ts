@@ -1,0 +1,40 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { THROTTLE_WINDOW_MS } from './sign-in-throttle.service.js';
+
+/** Rows kept this long after they stop mattering (expired codes, tokens whose access and refresh both expired). */
+const GRACE = '1 day';
+const EVERY_MS = 60 * 60_000;
+type Deleted = { affectedRows: number };
+
+/**
+ * Deletes what can no longer be used: authorization codes and tokens a day after their last expiry (a replayed code
+ * or a reused refresh token is refused by its expiry by then, so nothing of the replay detection is lost), and
+ * sign-in throttle rows whose window and lock are over. Idempotent: every server process may run it.
+ */
+export async function purgeExpired(em: EntityManager): Promise<{ codes: number; tokens: number; throttles: number }> {
+  const connection = em.getConnection();
+  const codes = await connection.execute<Deleted>(`delete from oauth_authorization_code where expires_at < now() - interval '${GRACE}'`, [], 'run');
+  const tokens = await connection.execute<Deleted>(
+    `delete from oauth_token where greatest(access_expires_at, coalesce(refresh_expires_at, access_expires_at)) < now() - interval '${GRACE}'`,
+    [],
+    'run',
+  );
+  const throttles = await connection.execute<Deleted>(
+    `delete from sign_in_throttle where window_started_at < now() - ?::interval and (locked_until is null or locked_until < now())`,
+    [`${THROTTLE_WINDOW_MS} milliseconds`],
+    'run',
+  );
+  return { codes: codes.affectedRows, tokens: tokens.affectedRows, throttles: throttles.affectedRows };
+}
+
+/** Runs the purge now and hourly; returns the function that stops it (before the ORM closes). */
+export function schedulePurge(em: EntityManager, logger: Logger): () => void {
+  const run = () =>
+    purgeExpired(em.fork())
+      .then((removed) => logger.debug(removed, 'expired OAuth rows purged'))
+      .catch((err) => logger.warn({ err }, 'purging expired OAuth rows failed; will retry'));
+  const timer = setInterval(run, EVERY_MS).unref();
+  void run();
+  return () => clearInterval(timer);
+}
