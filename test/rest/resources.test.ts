@@ -149,6 +149,8 @@ describe('locations, v2 and the deprecated v1 list', () => {
     expect(new Date(v1.headers.get('sunset')!).getTime()).toBeGreaterThan(Date.now());
     expect(v1.headers.get('link')).toBe(`</v2/businesses/${t.businessId}/locations>; rel="successor-version"`);
     const v2 = await rest(server, 'GET', `${b}/locations`, { tenant: t });
+    const head = await fetch(`${server.url}${b}/locations`, { method: 'HEAD', headers: t.headers });
+    expect(head.status).toBe(200); // Allow lists HEAD beside GET
     expect(v2.headers.get('deprecation')).toBeNull();
     expectError(await rest(server, 'GET', `/v1/businesses/${t.businessId}/locations?pageSize=500`, { tenant: t }), 400);
     expectError(await rest(server, 'POST', `/v1/businesses/${t.businessId}/locations`, { tenant: t, body: { name: 'x' } }), 405);
