@@ -7,7 +7,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { GraphQLContext } from './context.js';
 import { formatError } from './errors.js';
-import { queryLimitsRule } from './limits.js';
+import { queryCostPlugin, queryDepthRule } from './limits.js';
 
 /** Apollo Sandbox and introspection stay on in every environment: exploring the schema is part of the product. */
 export async function createApolloServer(schema: GraphQLSchema, httpServer: http.Server, logger: Logger) {
@@ -16,8 +16,9 @@ export async function createApolloServer(schema: GraphQLSchema, httpServer: http
     introspection: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatError(logger),
-    validationRules: [queryLimitsRule()],
+    validationRules: [queryDepthRule()],
     plugins: [
+      queryCostPlugin(),
       // No cache hints are used; the plugin would otherwise wrap every field resolution (about a tenth of a large page's CPU).
       ApolloServerPluginCacheControlDisabled(),
       // On stop: close the listener, let in-flight requests finish (up to 10 s), then close what is left.

@@ -7,12 +7,15 @@ import {
   isObjectType,
   isInterfaceType,
   Kind,
+  type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
   type SelectionSetNode,
-  type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
 
 export interface QueryLimits {
   /** Nested field levels, root fields being level 1. */
@@ -25,21 +28,27 @@ export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 8, maxCost: 100_000 };
 
 /** A relation list (Survey.steps, Order.items...) has no page size: it is assumed to hold this many items. */
 const RELATION_LIST_SIZE = 10;
-/** A page size given by a variable is unknown at validation time: assume the largest allowed. */
-const WORST_PAGE_SIZE = 100;
+/** Page sizes are capped at this by the lists themselves: a larger one is refused when it runs. */
+const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 20;
 
 interface Walk {
-  context: ValidationContext;
-  fragments: Set<string>;
+  schema: GraphQLSchema;
+  getFragment(name: string): FragmentDefinitionNode | null | undefined;
+  /** The operation's variables; a page size given by a variable counts at its value. */
+  variables: Record<string, unknown>;
+  visiting: Set<string>;
   depth: number;
   cost: number;
 }
 
-function pageSizeOf(args: readonly { name: { value: string }; value: { kind: string; value?: string } }[] | undefined): number | undefined {
+type ArgumentNodes = readonly { name: { value: string }; value: { kind: string; value?: string; name?: { value: string } } }[];
+
+function pageSizeOf(w: Walk, args: ArgumentNodes | undefined): number | undefined {
   const arg = args?.find((a) => a.name.value === 'pageSize');
   if (!arg) return undefined;
-  return arg.value.kind === Kind.INT ? Number(arg.value.value) : WORST_PAGE_SIZE;
+  const value = arg.value.kind === Kind.INT ? Number(arg.value.value) : arg.value.kind === Kind.VARIABLE ? w.variables[arg.value.name!.value] : undefined;
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(Math.max(value, 0), MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
 }
 
 function walk(w: Walk, set: SelectionSetNode, type: GraphQLCompositeType, depth: number, multiplier: number, pageSize?: number) {
@@ -52,7 +61,7 @@ function walk(w: Walk, set: SelectionSetNode, type: GraphQLCompositeType, depth:
       if (!field) continue;
       w.depth = Math.max(w.depth, depth);
       w.cost += multiplier;
-      const ownPageSize = field.args.some((a) => a.name === 'pageSize') ? (pageSizeOf(selection.arguments as never) ?? DEFAULT_PAGE_SIZE) : undefined;
+      const ownPageSize = field.args.some((a) => a.name === 'pageSize') ? (pageSizeOf(w, selection.arguments as never) ?? DEFAULT_PAGE_SIZE) : undefined;
       const isList = isListType(getNullableType(field.type));
       const childMultiplier = multiplier * (isList ? (pageSize ?? RELATION_LIST_SIZE) : 1);
       const named = getNamedType(field.type);
@@ -60,49 +69,81 @@ function walk(w: Walk, set: SelectionSetNode, type: GraphQLCompositeType, depth:
         walk(w, selection.selectionSet, named, depth + 1, childMultiplier, isList ? undefined : (ownPageSize ?? undefined));
       }
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const cond = selection.typeCondition ? w.context.getSchema().getType(selection.typeCondition.name.value) : type;
+      const cond = selection.typeCondition ? w.schema.getType(selection.typeCondition.name.value) : type;
       if (cond && isCompositeType(cond)) walk(w, selection.selectionSet, cond, depth, multiplier, pageSize);
     } else {
       const name = selection.name.value;
-      if (w.fragments.has(name)) continue; // cycles are reported by NoFragmentCyclesRule
-      const fragment: FragmentDefinitionNode | null | undefined = w.context.getFragment(name);
+      if (w.visiting.has(name)) continue; // cycles are reported by NoFragmentCyclesRule
+      const fragment = w.getFragment(name);
       if (!fragment) continue;
-      const cond = w.context.getSchema().getType(fragment.typeCondition.name.value);
-      w.fragments.add(name);
+      const cond = w.schema.getType(fragment.typeCondition.name.value);
+      w.visiting.add(name);
       if (cond && isCompositeType(cond)) walk(w, fragment.selectionSet, cond, depth, multiplier, pageSize);
-      w.fragments.delete(name);
+      w.visiting.delete(name);
     }
   }
 }
 
+function measure(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  getFragment: Walk['getFragment'],
+  variables: Record<string, unknown>,
+): { depth: number; cost: number } {
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const w: Walk = { schema, getFragment, variables, visiting: new Set(), depth: 0, cost: 0 };
+  if (root) walk(w, operation.selectionSet, root, 1, 1);
+  return { depth: w.depth, cost: w.cost };
+}
+
 /**
- * Apollo answers these as 400 GRAPHQL_VALIDATION_FAILED; `extensions.limit` says which limit (`depth` or `cost`).
- * Refuses, before anything runs, an operation nested deeper than `maxDepth` or whose estimated work (fields times
- * the page sizes and relation lists above them) exceeds `maxCost`: one request cannot ask for unbounded work.
+ * Depth needs no variables: refused at validation (Apollo answers 400 GRAPHQL_VALIDATION_FAILED, `extensions.limit`
+ * says `depth`), before anything runs.
  */
-export function queryLimitsRule(limits: QueryLimits = DEFAULT_LIMITS): ValidationRule {
+export function queryDepthRule(limits: QueryLimits = DEFAULT_LIMITS): ValidationRule {
   return (context) => ({
     OperationDefinition(operation) {
-      const root = operation.operation === 'mutation' ? context.getSchema().getMutationType() : operation.operation === 'subscription' ? context.getSchema().getSubscriptionType() : context.getSchema().getQueryType();
-      if (!root) return;
-      const w: Walk = { context, fragments: new Set(), depth: 0, cost: 0 };
-      walk(w, operation.selectionSet, root, 1, 1);
-      if (w.depth > limits.maxDepth) {
+      const { depth } = measure(context.getSchema(), operation, (name) => context.getFragment(name), {});
+      if (depth > limits.maxDepth) {
         context.reportError(
-          new GraphQLError(`The operation is nested ${w.depth} levels deep; the limit is ${limits.maxDepth}`, {
+          new GraphQLError(`The operation is nested ${depth} levels deep; the limit is ${limits.maxDepth}`, {
             nodes: [operation],
-            extensions: { limit: 'depth', depth: w.depth, maxDepth: limits.maxDepth },
-          }),
-        );
-      }
-      if (w.cost > limits.maxCost) {
-        context.reportError(
-          new GraphQLError(`The operation's estimated cost is ${w.cost}; the limit is ${limits.maxCost}. Ask for smaller pages or fewer nested lists`, {
-            nodes: [operation],
-            extensions: { limit: 'cost', cost: w.cost, maxCost: limits.maxCost },
+            extensions: { limit: 'depth', depth, maxDepth: limits.maxDepth },
           }),
         );
       }
     },
   });
+}
+
+/**
+ * Cost (fields times the page sizes and relation lists above them) depends on the page sizes, which dashboards pass
+ * as variables: it is checked once the operation and its variables are known, still before anything runs, and
+ * answered like a validation failure (400, `extensions.limit` `cost`). One request cannot ask for unbounded work.
+ */
+/** The estimated cost of one operation of a document, with its variables. */
+export function costOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  return measure(schema, operation, (name) => fragments.get(name), variables).cost;
+}
+
+export function queryCostPlugin(limits: QueryLimits = DEFAULT_LIMITS): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, operation, request }) {
+          if (!operation) return;
+          const cost = costOf(schema, document, operation, request.variables ?? {});
+          if (cost > limits.maxCost) {
+            throw new GraphQLError(`The operation's estimated cost is ${cost}; the limit is ${limits.maxCost}. Ask for smaller pages or fewer nested lists`, {
+              nodes: [operation],
+              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'cost', cost, maxCost: limits.maxCost, http: { status: 400 } },
+            });
+          }
+        },
+      };
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
-import { parse, validate } from 'graphql';
+import { Kind, parse, validate, type OperationDefinitionNode } from 'graphql';
 import { buildAppSchema } from '../../src/graphql/schema.js';
-import { queryLimitsRule } from '../../src/graphql/limits.js';
+import { costOf, DEFAULT_LIMITS, queryDepthRule } from '../../src/graphql/limits.js';
 
 /** Every ```graphql block of docs/graphql.md must stay valid against the schema (and within the limits). */
 describe('docs/graphql.md examples', () => {
@@ -16,6 +16,9 @@ describe('docs/graphql.md examples', () => {
     const document = parse(source as string);
     const errors = validate(schema, document);
     expect(errors.map((e) => e.message)).toEqual([]);
-    expect(validate(schema, document, [queryLimitsRule()]).map((e) => e.message)).toEqual([]);
+    expect(validate(schema, document, [queryDepthRule()]).map((e) => e.message)).toEqual([]);
+    for (const operation of document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)) {
+      expect(costOf(schema, document, operation)).toBeLessThanOrEqual(DEFAULT_LIMITS.maxCost);
+    }
   });
 });

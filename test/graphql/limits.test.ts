@@ -48,12 +48,24 @@ describe('depth and cost limits on /graphql', () => {
     expect(body.errors[0].extensions.cost).toBeGreaterThan(100000);
   });
 
-  it('takes a page size given by a variable as the worst case', async () => {
+  it('counts a page size given by a variable at its value (dashboards pass page sizes as variables)', async () => {
     const q = `query($b: ID!, $s: Int) { surveys(business: $b, pageSize: $s) { data { steps { survey { steps { metrics { metrics { id name description } } } } } } } }`;
-    const small = await server.graphql(q.replace('$s) {', '1) {').replace(', $s: Int', ''), { b }, headers);
+    const small = await server.graphql(q, { b, s: 1 }, headers);
     expect(small.status).toBe(200);
-    const variable = await server.graphql(q, { b, s: 1 }, headers);
-    expect(variable.body.errors[0].extensions.limit).toBe('cost');
+    expect(small.body.errors).toBeUndefined();
+    const defaulted = await server.graphql(q, { b }, headers); // no value: the list's default of 20
+    expect(defaulted.status).toBe(200);
+    const large = await server.graphql(q, { b, s: 100 }, headers);
+    expect(large.status).toBe(400);
+    expect(large.body.errors[0].extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'cost', maxCost: 100000 });
+    expect(large.body.data).toBeUndefined();
+  });
+
+  it('accepts the dashboard page of 50 surveys x steps x metrics with its page size as a variable', async () => {
+    const q = `query($b: ID!, $s: Int) { surveys(business: $b, pageSize: $s) { total data { id name steps { id position metrics { metrics { id name scale { min max } } } } } } }`;
+    const { status, body } = await server.graphql(q, { b, s: 50 }, headers);
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
   });
 
   it('leaves introspection (Apollo Sandbox) alone', async () => {
