@@ -1,5 +1,5 @@
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
-import { GraphQLTimestamp } from 'graphql-scalars';
+import { Timestamp } from './scalars.js';
 
 /**
  * The list conventions of DESIGN.md section 2, written once: typed filter inputs per scalar kind, an `orderBy` input
@@ -33,13 +33,13 @@ export class IDFilter {
 
 @InputType('TimestampFilter', { description: 'Comparisons on a time, in milliseconds since the Unix epoch.' })
 export class TimestampFilter {
-  @Field(() => GraphQLTimestamp, { nullable: true }) eq?: Date;
-  @Field(() => GraphQLTimestamp, { nullable: true }) ne?: Date;
-  @Field(() => GraphQLTimestamp, { nullable: true }) gt?: Date;
-  @Field(() => GraphQLTimestamp, { nullable: true }) gte?: Date;
-  @Field(() => GraphQLTimestamp, { nullable: true }) lt?: Date;
-  @Field(() => GraphQLTimestamp, { nullable: true }) lte?: Date;
-  @Field(() => [GraphQLTimestamp], { nullable: true }) in?: Date[];
+  @Field(() => Timestamp, { nullable: true }) eq?: Date;
+  @Field(() => Timestamp, { nullable: true }) ne?: Date;
+  @Field(() => Timestamp, { nullable: true }) gt?: Date;
+  @Field(() => Timestamp, { nullable: true }) gte?: Date;
+  @Field(() => Timestamp, { nullable: true }) lt?: Date;
+  @Field(() => Timestamp, { nullable: true }) lte?: Date;
+  @Field(() => [Timestamp], { nullable: true }) in?: Date[];
 }
 
 @InputType('NumberFilter')

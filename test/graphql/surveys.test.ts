@@ -107,6 +107,21 @@ describe('surveys', () => {
     expect(op.body.errors[0].message).toMatch(/like/);
   });
 
+  it('refuses a timestamp that is not an integer of milliseconds, as a variable or inline (400, never a 500)', async () => {
+    const query = `query($b: ID!, $w: SurveyWhere) { surveys(business: $b, where: $w) { total } }`;
+    for (const bad of ['yesterday', '2026-01-01', 1.5, 1e20]) {
+      const { status, body } = await a.raw(query, { b: busA, w: { createdAt: { gte: bad } } });
+      expect(status).toBe(400);
+      expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(body.errors[0].message).toMatch(/milliseconds since the Unix epoch/);
+    }
+    const inline = await a.raw(`query($b: ID!) { surveys(business: $b, where: {createdAt: {gte: "yesterday"}}) { total } }`, { b: busA });
+    expect(inline.status).toBe(400);
+    expect(inline.body.errors[0].message).toMatch(/milliseconds since the Unix epoch/);
+    const ok = await a.raw(query, { b: busA, w: { createdAt: { gte: 0 } } });
+    expect(ok.body.data.surveys.total).toBe(5);
+  });
+
   it('sorts by a whitelisted field, ties broken by id', async () => {
     const byStatus = await list(a, busA, '|orderBy: [{field: status, order: asc}]');
     const statuses = byStatus.data.map((s: any) => s.status);

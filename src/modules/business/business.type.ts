@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { GraphQLTimestamp } from 'graphql-scalars';
+import { Timestamp } from '../../graphql/scalars.js';
 
 @ObjectType('Business', { description: 'A restaurant or shop: every other resource belongs to one.' })
 export class BusinessType {
@@ -15,9 +15,9 @@ export class BusinessType {
   @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 country code.' })
   country?: string | null;
 
-  @Field(() => GraphQLTimestamp, { description: 'Milliseconds since the Unix epoch.' })
+  @Field(() => Timestamp, { description: 'Milliseconds since the Unix epoch.' })
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }

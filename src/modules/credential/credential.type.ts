@@ -1,6 +1,6 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { GraphQLTimestamp } from 'graphql-scalars';
 import { IDFilter, StringFilter, TimestampFilter, listArgs, listType, orderByInput } from '../../graphql/list.args.js';
+import { Timestamp } from '../../graphql/scalars.js';
 
 @ObjectType('Credential', { description: 'An OAuth client of a business. Its secret is shown once, by createCredential.' })
 export class CredentialType {
@@ -25,10 +25,10 @@ export class CredentialType {
   @Field(() => ID, { description: 'The user who created it; client_credentials tokens act for this user.' })
   createdBy!: string;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }
 

@@ -1,5 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { GraphQLJSONObject, GraphQLTimestamp } from 'graphql-scalars';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Timestamp } from '../../graphql/scalars.js';
 
 @ObjectType('Event', { description: 'A record of a change, written in the same transaction as the change.' })
 export class EventType {
@@ -17,6 +18,6 @@ export class EventType {
   @Field(() => GraphQLJSONObject, { description: '{object: <the resource as the API showed it>}' })
   data!: Record<string, unknown>;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { GraphQLTimestamp } from 'graphql-scalars';
+import { Timestamp } from '../../graphql/scalars.js';
 
 @ObjectType('CustomIntegration', { description: 'The Custom order webhook of a business. Its secret is shown once, by connectCustomIntegration.' })
 export class CustomIntegrationType {
@@ -9,10 +9,10 @@ export class CustomIntegrationType {
   @Field(() => ID)
   business!: string;
 
-  @Field(() => GraphQLTimestamp, { description: 'When it was first connected.' })
+  @Field(() => Timestamp, { description: 'When it was first connected.' })
   connectedAt!: Date;
 
-  @Field(() => GraphQLTimestamp, { nullable: true, description: 'When the secret was last rotated (connected again); null if never.' })
+  @Field(() => Timestamp, { nullable: true, description: 'When the secret was last rotated (connected again); null if never.' })
   rotatedAt?: Date | null;
 
   @Field({ description: 'Where orders are posted: POST <base_url><webhookPath> with Authorization: Bearer <secret>.' })

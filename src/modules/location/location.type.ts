@@ -1,5 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { GraphQLJSONObject, GraphQLTimestamp } from 'graphql-scalars';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Timestamp } from '../../graphql/scalars.js';
 
 @ObjectType('Location', { description: 'A branch or outlet; survey links find it by one metadata pair (`location:metadata`).' })
 export class LocationType {
@@ -17,9 +18,9 @@ export class LocationType {
   @Field(() => GraphQLJSONObject, { description: 'String to string, e.g. {"branchCode": "LHR-01"}.' })
   metadata!: Record<string, string>;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }

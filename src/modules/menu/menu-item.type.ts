@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { GraphQLTimestamp } from 'graphql-scalars';
+import { Timestamp } from '../../graphql/scalars.js';
 
 @ObjectType('MenuItem', { description: "An entry of the business menu, synced from order lines by name." })
 export class MenuItemType {
@@ -17,9 +17,9 @@ export class MenuItemType {
   @Field(() => String, { nullable: true, description: "The sender's product id (`itemId`), the latest seen for this name." })
   itemId?: string | null;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { GraphQLTimestamp } from 'graphql-scalars';
+import { Timestamp } from '../../graphql/scalars.js';
 
 @ObjectType('MetricScale', { description: 'Inclusive rating range.' })
 export class MetricScaleType {
@@ -26,9 +26,9 @@ export class MetricType {
   @Field(() => MetricScaleType)
   scale!: MetricScaleType;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }

@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { GraphQLJSONObject, GraphQLTimestamp } from 'graphql-scalars';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { ORDER_STATUSES, type OrderChannel, type OrderSource, type OrderStatus } from './order.entity.js';
+import { Timestamp } from '../../graphql/scalars.js';
 
 export const OrderStatusEnum = Object.fromEntries(ORDER_STATUSES.map((s) => [s, s])) as { [K in OrderStatus]: K };
 registerEnumType(OrderStatusEnum, { name: 'OrderStatus', description: 'PENDING until paid; nothing moves an order out of ACCEPTED.' });
@@ -96,9 +97,9 @@ export class OrderType {
   @Field(() => GraphQLJSONObject, { description: 'String to string, stored verbatim.' })
   metadata!: Record<string, string>;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }

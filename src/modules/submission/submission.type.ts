@@ -1,5 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { GraphQLJSON, GraphQLJSONObject, GraphQLTimestamp } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { Timestamp } from '../../graphql/scalars.js';
 
 @ObjectType('SubmissionAnswer')
 export class SubmissionAnswerType {
@@ -38,9 +39,9 @@ export class SubmissionType {
   @Field(() => GraphQLJSONObject)
   metadata!: Record<string, unknown>;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }

@@ -1,7 +1,8 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { GraphQLJSONObject, GraphQLTimestamp } from 'graphql-scalars';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { STEP_TYPES, type StepType } from './survey-step.entity.js';
 import { MetricType } from '../metric/metric.type.js';
+import { Timestamp } from '../../graphql/scalars.js';
 
 export const StepTypeEnum = Object.fromEntries(STEP_TYPES.map((t) => [t, t])) as { [K in StepType]: K };
 registerEnumType(StepTypeEnum, { name: 'SurveyStepKind', description: 'What a step asks: `metrics` steps rate metrics.' });
@@ -45,9 +46,9 @@ export class SurveyStepType {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Conditional logic (show/skip rules).' })
   logic?: Record<string, unknown> | null;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }

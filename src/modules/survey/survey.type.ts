@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { GraphQLTimestamp } from 'graphql-scalars';
 import { SURVEY_STATUSES, type SurveyStatus } from './survey.entity.js';
+import { Timestamp } from '../../graphql/scalars.js';
 
 export const SurveyStatusEnum = Object.fromEntries(SURVEY_STATUSES.map((s) => [s, s])) as { [K in SurveyStatus]: K };
 registerEnumType(SurveyStatusEnum, { name: 'SurveyStatus' });
@@ -25,9 +25,9 @@ export class SurveyType {
   @Field(() => SurveyStatusEnum)
   status!: SurveyStatus;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { GraphQLTimestamp } from 'graphql-scalars';
+import { Timestamp } from '../../graphql/scalars.js';
 
 @ObjectType('Webhook', { description: 'An outbound subscription: events of the listed types are posted to `url`, signed.' })
 export class WebhookType {
@@ -26,9 +26,9 @@ export class WebhookType {
   @Field(() => String, { nullable: true, description: 'The signing secret: in the createWebhook answer only, null everywhere else.' })
   secret?: string | null;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   createdAt!: Date;
 
-  @Field(() => GraphQLTimestamp)
+  @Field(() => Timestamp)
   updatedAt!: Date;
 }
