@@ -1,6 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { AppError, type ErrorCode } from '../src/shared/errors.js';
+import { characterErrorFromDatabase } from '../src/shared/text.js';
 
 const CODE_BY_EXTENSION: Record<string, ErrorCode> = {
   UNAUTHENTICATED: 'unauthorized',
@@ -15,6 +16,8 @@ const CODE_BY_EXTENSION: Record<string, ErrorCode> = {
 export function toAppError(error: GraphQLError, logger: Logger, requestId: string): AppError {
   const original = error.originalError;
   if (original instanceof AppError) return original;
+  const refusedText = characterErrorFromDatabase(original);
+  if (refusedText) return refusedText;
   const code = CODE_BY_EXTENSION[String(error.extensions?.code ?? '')];
   if (code && !original) return new AppError(code, error.message);
   // The adapter validates everything it sends; anything else is a bug or a failure, logged and masked.

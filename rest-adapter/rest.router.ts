@@ -3,6 +3,7 @@ import { execute, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { GraphQLContext } from '../src/graphql/context.js';
+import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
 import { DocumentCache } from './document.cache.js';
 import { isForbidden, pickError, toAppError } from './errors.mapper.js';
@@ -102,6 +103,9 @@ export function restRouter(deps: RestDeps): Router {
         variables.input = input;
       }
 
+      // Bodies were checked when parsed; filters come JSON-decoded from the query string. A NUL in a bind parameter
+      // breaks PostgreSQL's protocol, so it must not get that far.
+      assertStorableText(variables.where, 'filters');
       const compiled = cache.get(model, query.expand, routeKey);
       const contextValue = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
       const result = await execute({ schema, document: compiled.document, contextValue, variableValues: variables });

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { GraphQLContext } from './context.js';
 import { formatError } from './errors.js';
 import { queryCostPlugin, queryDepthRule } from './limits.js';
+import { storableTextPlugin } from './storable-text.plugin.js';
 
 /** Apollo Sandbox and introspection stay on in every environment: exploring the schema is part of the product. */
 export async function createApolloServer(schema: GraphQLSchema, httpServer: http.Server, logger: Logger) {
@@ -19,6 +20,7 @@ export async function createApolloServer(schema: GraphQLSchema, httpServer: http
     validationRules: [queryDepthRule()],
     plugins: [
       queryCostPlugin(),
+      storableTextPlugin(),
       // No cache hints are used; the plugin would otherwise wrap every field resolution (about a tenth of a large page's CPU).
       ApolloServerPluginCacheControlDisabled(),
       // On stop: close the listener, let in-flight requests finish (up to 10 s), then close what is left.

@@ -2,6 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from 'pino';
 import { AppError } from '../shared/errors.js';
+import { characterErrorFromDatabase } from '../shared/text.js';
 
 /** GraphQL clients get the same error codes as REST, upper-cased in `extensions.code` as Apollo's own are. */
 export const GRAPHQL_CODE: Record<string, string> = {
@@ -21,7 +22,8 @@ export const GRAPHQL_CODE: Record<string, string> = {
  */
 export function formatError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    const unwrapped = unwrapResolverError(error);
+    const original = characterErrorFromDatabase(unwrapped) ?? unwrapped;
     if (original instanceof AppError) {
       return {
         ...formatted,

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { AppError } from '../shared/errors.js';
+import { findUnstorableText, UNSTORABLE_MESSAGE } from '../shared/text.js';
 
 export const BODY_LIMIT = '1mb'; // 1 MiB: the bytes library counts in powers of 1024
 
@@ -31,6 +32,12 @@ export function bodyMiddleware(options: { formPaths?: RegExp[] } = {}): Middlewa
         `Content-Type must be application/json${formAllowed ? ' or application/x-www-form-urlencoded' : ''}; got "${ctx.get('content-type') || 'none'}"`,
       );
     }
-    return parser(ctx, next);
+    return parser(ctx, async () => {
+      // Checked once here for every JSON door (GraphQL variables, REST, the webhook, OAuth): such text would otherwise
+      // fail deep in the database as a server error.
+      const where = findUnstorableText((ctx.request as { body?: unknown }).body);
+      if (where) throw new AppError('bad_request', `${where} ${UNSTORABLE_MESSAGE}`, [{ field: where, message: UNSTORABLE_MESSAGE }]);
+      return next();
+    });
   };
 }

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, errorBody, type ErrorCode } from '../shared/errors.js';
+import { characterErrorFromDatabase } from '../shared/text.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -51,7 +52,7 @@ export function errorHandler(logger: Logger): Middleware {
       }
     } catch (thrown) {
       const err = thrown as Error & { status?: number; expose?: boolean; headers?: Record<string, string> };
-      const appError = err instanceof AppError ? err : fromHttpError(err, ctx);
+      const appError = err instanceof AppError ? err : (fromHttpError(err, ctx) ?? characterErrorFromDatabase(err));
       if (appError) {
         ctx.status = appError.status;
         for (const [name, value] of Object.entries(appError.headers ?? {})) ctx.set(name, value);

@@ -1,0 +1,24 @@
+import { GraphQLError } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { findUnstorableText, UNSTORABLE_MESSAGE } from '../shared/text.js';
+
+/**
+ * Variables of a GET request come JSON-decoded from the query string, past the body check: text PostgreSQL cannot
+ * store (a NUL breaks its protocol) is refused here as a 400 before anything runs.
+ */
+export function storableTextPlugin(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request }) {
+          const where = findUnstorableText(request.variables ?? {});
+          if (where) {
+            throw new GraphQLError(`Variable ${where} ${UNSTORABLE_MESSAGE}`, {
+              extensions: { code: 'BAD_USER_INPUT', status: 400, http: { status: 400 } },
+            });
+          }
+        },
+      };
+    },
+  };
+}
