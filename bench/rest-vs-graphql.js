@@ -6,13 +6,11 @@
 // Loopback only and bounded in time: starts its own server (bench/lib/service.js), seeds through GraphQL, stops.
 import autocannon from 'autocannon';
 import { startService } from './lib/service.js';
+import { METRICS_PER_STEP, seedSurveyPage, STEPS, SURVEYS } from './lib/seed.js';
 
 const DURATION = Number(process.env.DURATION ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
-const SURVEYS = 50;
-const STEPS = 5;
-const METRICS_PER_STEP = 3;
 
 const service = await startService('rest-vs-graphql');
 const { base, env, stop } = service;
@@ -37,31 +35,9 @@ const QUERY = `query($b: ID!) {
 }`;
 
 try {
-  const { accessToken, business } = await service.tenantToken('surveys:read surveys:write metrics:write');
-  const auth = { authorization: `Bearer ${accessToken}` };
-  const headers = { 'content-type': 'application/json', ...auth };
-  const gql = async (query, variables) => {
-    const res = await fetch(`${base}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-    const body = await res.json();
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body.data;
-  };
-
-  // Seed through the API itself, as bench/graphql-list.js does.
+  const { accessToken, business, headers, gql } = await seedSurveyPage(service);
   const b = business.id;
-  const metrics = [];
-  for (let i = 0; i < METRICS_PER_STEP * 2; i++) {
-    metrics.push((await gql('mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id } }', { b, n: `Metric ${i}` })).createMetric.id);
-  }
-  await Promise.all(
-    Array.from({ length: SURVEYS }, async (_, i) => {
-      const s = (await gql('mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: {name: $n, status: active}) { id } }', { b, n: `Survey ${i}` })).createSurvey.id;
-      for (let p = 0; p < STEPS; p++) {
-        const ids = metrics.slice(p % 2, (p % 2) + METRICS_PER_STEP);
-        await gql('mutation($b: ID!, $s: ID!, $m: [ID!]!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: $m}}) { id } }', { b, s, m: ids });
-      }
-    }),
-  );
+  const auth = { authorization: `Bearer ${accessToken}` };
 
   const restPath = `/v2/businesses/${b}/surveys?pageSize=${SURVEYS}&expand=steps.metrics.metrics`;
   const restPage = await (await fetch(`${base}${restPath}`, { headers: auth })).json();
