@@ -37,10 +37,10 @@ describe('documents built from the schema', () => {
     const schema = await buildAppSchema();
     const model = routeModel(schema, route('GET', SURVEYS));
     const plain = documentText(model, []);
-    expect(plain.text).toContain('data { id object name description status createdAt updatedAt steps { id } }');
+    expect(plain.text).toContain('data { id object createdAt updatedAt name description status steps { id } }');
     expect(plain.text).not.toContain('business {');
     const deep = documentText(model, ['steps', 'steps.metrics', 'steps.metrics.metrics']);
-    expect(deep.text).toMatch(/steps \{ id object .* metrics \{ metrics \{ id object name description scale \{ min max \} createdAt updatedAt \} \} \}/);
+    expect(deep.text).toMatch(/steps \{ id object .* metrics \{ metrics \{ id object createdAt updatedAt name description scale \{ min max \} \} \} \}/);
     expect(deep.text).not.toMatch(/survey \{ id \}/);
     const answer = { id: 'sur_1', steps: [{ id: 'step_1', metrics: { metrics: [{ id: 'mtr_1', scale: { min: 1, max: 5 } }] } }] };
     expect(flatten(answer, deep.plan!, { business: 'bus_1' })).toEqual({

@@ -1,15 +1,9 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { IDFilter, StringFilter, TimestampFilter, listArgs, listType, orderByInput } from '../../graphql/list.args.js';
-import { Timestamp } from '../../graphql/scalars.js';
+import { ResourceType } from '../../graphql/resource.type.js';
 
 @ObjectType('Credential', { description: 'An OAuth client of a business. Its secret is shown once, by createCredential.' })
-export class CredentialType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field({ description: 'Always "credential".' })
-  object!: string;
-
+export class CredentialType extends ResourceType {
   @Field(() => ID)
   business!: string;
 
@@ -24,12 +18,6 @@ export class CredentialType {
 
   @Field(() => ID, { description: 'The user who created it; client_credentials tokens act for this user.' })
   createdBy!: string;
-
-  @Field(() => Timestamp)
-  createdAt!: Date;
-
-  @Field(() => Timestamp)
-  updatedAt!: Date;
 }
 
 @ObjectType('CreatedCredential', { description: 'A new credential with its client secret: the only time the secret is shown.' })

@@ -1,15 +1,9 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Timestamp } from '../../graphql/scalars.js';
+import { ResourceType } from '../../graphql/resource.type.js';
 
 @ObjectType('Location', { description: 'A branch or outlet; survey links find it by one metadata pair (`location:metadata`).' })
-export class LocationType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field({ description: 'Always "location".' })
-  object!: string;
-
+export class LocationType extends ResourceType {
   business!: string;
 
   @Field()
@@ -17,10 +11,4 @@ export class LocationType {
 
   @Field(() => GraphQLJSONObject, { description: 'String to string, e.g. {"branchCode": "LHR-01"}.' })
   metadata!: Record<string, string>;
-
-  @Field(() => Timestamp)
-  createdAt!: Date;
-
-  @Field(() => Timestamp)
-  updatedAt!: Date;
 }

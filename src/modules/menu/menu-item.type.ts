@@ -1,14 +1,8 @@
-import { Field, ID, ObjectType } from 'type-graphql';
-import { Timestamp } from '../../graphql/scalars.js';
+import { Field, ObjectType } from 'type-graphql';
+import { ResourceType } from '../../graphql/resource.type.js';
 
 @ObjectType('MenuItem', { description: "An entry of the business menu, synced from order lines by name." })
-export class MenuItemType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field({ description: 'Always "menuitem".' })
-  object!: string;
-
+export class MenuItemType extends ResourceType {
   business!: string;
 
   @Field()
@@ -16,10 +10,4 @@ export class MenuItemType {
 
   @Field(() => String, { nullable: true, description: "The sender's product id (`itemId`), the latest seen for this name." })
   itemId?: string | null;
-
-  @Field(() => Timestamp)
-  createdAt!: Date;
-
-  @Field(() => Timestamp)
-  updatedAt!: Date;
 }

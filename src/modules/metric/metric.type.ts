@@ -1,5 +1,5 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { Timestamp } from '../../graphql/scalars.js';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { ResourceType } from '../../graphql/resource.type.js';
 
 @ObjectType('MetricScale', { description: 'Inclusive rating range.' })
 export class MetricScaleType {
@@ -8,13 +8,7 @@ export class MetricScaleType {
 }
 
 @ObjectType('Metric', { description: 'A reusable scoring dimension (food quality, ambiance...) rated on metrics steps.' })
-export class MetricType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field({ description: 'Always "metric".' })
-  object!: string;
-
+export class MetricType extends ResourceType {
   business!: string;
 
   @Field()
@@ -25,10 +19,4 @@ export class MetricType {
 
   @Field(() => MetricScaleType)
   scale!: MetricScaleType;
-
-  @Field(() => Timestamp)
-  createdAt!: Date;
-
-  @Field(() => Timestamp)
-  updatedAt!: Date;
 }

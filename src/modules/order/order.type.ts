@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ORDER_STATUSES, type OrderChannel, type OrderSource, type OrderStatus } from './order.entity.js';
-import { Timestamp } from '../../graphql/scalars.js';
+import { ResourceType } from '../../graphql/resource.type.js';
 
 export const OrderStatusEnum = Object.fromEntries(ORDER_STATUSES.map((s) => [s, s])) as { [K in OrderStatus]: K };
 registerEnumType(OrderStatusEnum, { name: 'OrderStatus', description: 'PENDING until paid; nothing moves an order out of ACCEPTED.' });
@@ -46,13 +46,7 @@ export class OrderItemType {
 }
 
 @ObjectType('Order', { description: 'A customer order, from the API (`source: api`) or the custom webhook (`custom`).' })
-export class OrderType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field({ description: 'Always "order".' })
-  object!: string;
-
+export class OrderType extends ResourceType {
   business!: string;
 
   @Field()
@@ -96,10 +90,4 @@ export class OrderType {
 
   @Field(() => GraphQLJSONObject, { description: 'String to string, stored verbatim.' })
   metadata!: Record<string, string>;
-
-  @Field(() => Timestamp)
-  createdAt!: Date;
-
-  @Field(() => Timestamp)
-  updatedAt!: Date;
 }

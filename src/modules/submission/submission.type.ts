@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { Timestamp } from '../../graphql/scalars.js';
+import { ResourceType } from '../../graphql/resource.type.js';
 
 @ObjectType('SubmissionAnswer')
 export class SubmissionAnswerType {
@@ -15,13 +15,7 @@ export class SubmissionAnswerType {
 }
 
 @ObjectType('Submission', { description: "One customer's response to a survey." })
-export class SubmissionType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field({ description: 'Always "submission".' })
-  object!: string;
-
+export class SubmissionType extends ResourceType {
   business!: string;
   surveyId?: string | null;
   orderId?: string | null;
@@ -38,10 +32,4 @@ export class SubmissionType {
 
   @Field(() => GraphQLJSONObject)
   metadata!: Record<string, unknown>;
-
-  @Field(() => Timestamp)
-  createdAt!: Date;
-
-  @Field(() => Timestamp)
-  updatedAt!: Date;
 }

@@ -1,8 +1,8 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { STEP_TYPES, type StepType } from './survey-step.entity.js';
 import { MetricType } from '../metric/metric.type.js';
-import { Timestamp } from '../../graphql/scalars.js';
+import { ResourceType } from '../../graphql/resource.type.js';
 
 export const StepTypeEnum = Object.fromEntries(STEP_TYPES.map((t) => [t, t])) as { [K in StepType]: K };
 registerEnumType(StepTypeEnum, { name: 'SurveyStepKind', description: 'What a step asks: `metrics` steps rate metrics.' });
@@ -14,13 +14,7 @@ export class StepMetricsType {
 }
 
 @ObjectType('SurveyStep', { description: 'One screen of a survey, at a dense position from 0.' })
-export class SurveyStepType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field({ description: 'Always "surveystep".' })
-  object!: string;
-
+export class SurveyStepType extends ResourceType {
   business!: string;
   survey!: string;
   metricIds!: string[];
@@ -45,10 +39,4 @@ export class SurveyStepType {
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Conditional logic (show/skip rules).' })
   logic?: Record<string, unknown> | null;
-
-  @Field(() => Timestamp)
-  createdAt!: Date;
-
-  @Field(() => Timestamp)
-  updatedAt!: Date;
 }

@@ -1,18 +1,12 @@
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { SURVEY_STATUSES, type SurveyStatus } from './survey.entity.js';
-import { Timestamp } from '../../graphql/scalars.js';
+import { ResourceType } from '../../graphql/resource.type.js';
 
 export const SurveyStatusEnum = Object.fromEntries(SURVEY_STATUSES.map((s) => [s, s])) as { [K in SurveyStatus]: K };
 registerEnumType(SurveyStatusEnum, { name: 'SurveyStatus' });
 
 @ObjectType('Survey', { description: 'A feedback form: ordered steps.' })
-export class SurveyType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field({ description: 'Always "survey".' })
-  object!: string;
-
+export class SurveyType extends ResourceType {
   /** Business id; the `business` field resolves it. */
   business!: string;
 
@@ -24,10 +18,4 @@ export class SurveyType {
 
   @Field(() => SurveyStatusEnum)
   status!: SurveyStatus;
-
-  @Field(() => Timestamp)
-  createdAt!: Date;
-
-  @Field(() => Timestamp)
-  updatedAt!: Date;
 }

@@ -1,14 +1,8 @@
-import { Field, ID, ObjectType } from 'type-graphql';
-import { Timestamp } from '../../graphql/scalars.js';
+import { Field, ObjectType } from 'type-graphql';
+import { ResourceType } from '../../graphql/resource.type.js';
 
 @ObjectType('Webhook', { description: 'An outbound subscription: events of the listed types are posted to `url`, signed.' })
-export class WebhookType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field({ description: 'Always "webhook".' })
-  object!: string;
-
+export class WebhookType extends ResourceType {
   business!: string;
 
   @Field()
@@ -25,10 +19,4 @@ export class WebhookType {
 
   @Field(() => String, { nullable: true, description: 'The signing secret: in the createWebhook answer only, null everywhere else.' })
   secret?: string | null;
-
-  @Field(() => Timestamp)
-  createdAt!: Date;
-
-  @Field(() => Timestamp)
-  updatedAt!: Date;
 }
