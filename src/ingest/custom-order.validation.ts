@@ -1,6 +1,6 @@
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import type { OrderChannel, OrderStatus } from '../modules/order/order.entity.js';
-import { normaliseChannel, normaliseCurrency, normaliseEmail, normalisePhone, parseMoney } from '../modules/order/order.normalise.js';
+import { normaliseChannel, normaliseCurrency, normaliseEmail, normalisePhone, ORDER_TEXT_LIMITS, parseMoney } from '../modules/order/order.normalise.js';
 
 /**
  * Validation and normalisation of a custom webhook body (spec 4.9). Pure: no database. Every failing field gets its
@@ -37,8 +37,7 @@ export interface IngestOrder {
   lines: IngestLine[];
 }
 
-// Column sizes of customer_order / order_item: longer values are a 400, never a database error.
-const MAX = { externalId: 200, customerName: 300, itemName: 300, itemId: 200, comment: 10_000 };
+const MAX = ORDER_TEXT_LIMITS;
 const INT4_MAX = 2_147_483_647;
 
 type Obj = Record<string, unknown>;

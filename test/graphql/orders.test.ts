@@ -89,6 +89,23 @@ describe('orders', () => {
     expect(err.details!.find((d) => d.field === 'currency')!.message).toBe("'XYZ' is not an ISO 4217 code");
   });
 
+  it('refuses line texts longer than their columns, naming each (found by the REST fuzz: it was a 500)', async () => {
+    const before = (await list({})).total;
+    const err = await createErr({
+      externalOrderId: 'LONG-1',
+      total: 10,
+      currency: 'PKR',
+      items: [{ name: 'Tea', itemId: 'x'.repeat(201) }, { name: 'y'.repeat(301) }, { name: 'Cake', itemComment: 'z'.repeat(10_001) }],
+    });
+    expect(err.code).toBe('BAD_USER_INPUT');
+    expect(err.details).toEqual([
+      { field: 'items[0].itemId', message: 'must be at most 200 characters' },
+      { field: 'items[1].name', message: 'must be at most 300 characters' },
+      { field: 'items[2].itemComment', message: 'must be at most 10000 characters' },
+    ]);
+    expect((await list({})).total).toBe(before);
+  });
+
   it('refuses a second order with the same external ids: CONFLICT; another location is another order', async () => {
     const err = await createErr({ externalOrderId: 'A-1', externalLocationId: 'LHR-01', total: 1, currency: 'PKR' });
     expect(err.code).toBe('CONFLICT');

@@ -8,6 +8,9 @@ import { ORDER_CHANNELS, type OrderChannel } from './order.entity.js';
  * the same whichever way it arrived. Each function is pure; callers turn `{error}` results into field details.
  */
 
+/** Column sizes of customer_order / order_item: every door refuses longer values (a 400, never a database error). */
+export const ORDER_TEXT_LIMITS = { externalId: 200, customerName: 300, itemName: 300, itemId: 200, comment: 10_000 } as const;
+
 export type Result<T> = { value: T; error?: undefined } | { value?: undefined; error: string };
 
 /** Case-insensitive; spaces, hyphens and underscores are one separator. Unknown -> OTHER; absent stays unset. */

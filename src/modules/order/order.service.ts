@@ -12,7 +12,7 @@ import { Order } from './order.entity.js';
 import { OrderItem } from './order-item.entity.js';
 import type { OrderItemType, OrderType } from './order.type.js';
 import type { CreateOrderInput, OrderItemInput, UpdateOrderInput } from './order.inputs.js';
-import { normaliseChannel, normaliseCurrency, normaliseEmail, normalisePhone, parseMoney } from './order.normalise.js';
+import { normaliseChannel, normaliseCurrency, normaliseEmail, normalisePhone, ORDER_TEXT_LIMITS, parseMoney } from './order.normalise.js';
 
 export function presentOrder(order: Order): OrderType {
   return {
@@ -89,13 +89,13 @@ function normaliseCommon(checks: Checks, input: Partial<CreateOrderInput>, count
     else out.currency = currency.value;
   }
   if (input.channel !== undefined) out.channel = normaliseChannel(input.channel);
-  checks.text('customerName', input.customerName, { max: 300 });
+  checks.text('customerName', input.customerName, { max: ORDER_TEXT_LIMITS.customerName });
   if (input.customerName !== undefined) out.customerName = input.customerName?.trim() || null;
   if (input.customerEmail !== undefined) out.customerEmail = normaliseEmail(input.customerEmail);
   if (input.customerPhoneNumber !== undefined) out.customerPhone = normalisePhone(input.customerPhoneNumber, country);
   checkStringMap(checks, 'metadata', input.metadata);
   if (input.metadata != null) out.metadata = input.metadata as Record<string, string>;
-  checks.text('externalBrandId', input.externalBrandId, { max: 200 });
+  checks.text('externalBrandId', input.externalBrandId, { max: ORDER_TEXT_LIMITS.externalId });
   if (input.externalBrandId !== undefined) out.externalBrandId = input.externalBrandId;
   return out;
 }
@@ -104,6 +104,9 @@ function normaliseItems(checks: Checks, items: OrderItemInput[] | undefined) {
   const lines = (items ?? []).filter((item) => item.name?.trim() || item.itemId?.trim());
   return lines.map((item, i) => {
     const at = `items[${(items ?? []).indexOf(item)}]`;
+    checks.text(`${at}.name`, item.name, { max: ORDER_TEXT_LIMITS.itemName });
+    checks.text(`${at}.itemId`, item.itemId, { max: ORDER_TEXT_LIMITS.itemId });
+    checks.text(`${at}.itemComment`, item.itemComment, { max: ORDER_TEXT_LIMITS.comment });
     if (item.quantity != null && item.quantity < 0) checks.fail(`${at}.quantity`, 'must not be negative');
     const percent = item.salesTaxPercent;
     if (percent != null && (percent < 0 || percent > 100)) checks.fail(`${at}.salesTaxPercent`, 'must be from 0 to 100');
@@ -124,8 +127,8 @@ function normaliseItems(checks: Checks, items: OrderItemInput[] | undefined) {
 export async function createOrder(em: EntityManager, business: string, input: CreateOrderInput): Promise<OrderType> {
   const owner = await em.findOne(Business, { id: business });
   const checks = new Checks();
-  checks.text('externalOrderId', input.externalOrderId, { required: true, max: 200 });
-  checks.text('externalLocationId', input.externalLocationId, { max: 200 });
+  checks.text('externalOrderId', input.externalOrderId, { required: true, max: ORDER_TEXT_LIMITS.externalId });
+  checks.text('externalLocationId', input.externalLocationId, { max: ORDER_TEXT_LIMITS.externalId });
   if (input.currency == null) checks.fail('currency', 'is required (an ISO 4217 code)');
   const fields = normaliseCommon(checks, input, owner?.country);
   const lines = normaliseItems(checks, input.items);
