@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { requestContext } from './http/request-context.middleware.js';
 import { errorHandler } from './http/error.middleware.js';
 import { bodyMiddleware } from './http/body.middleware.js';
+import { cors } from './http/cors.middleware.js';
 import { healthRoutes } from './http/health.routes.js';
 import { Drain } from './http/drain.middleware.js';
 import { buildAppSchema } from './graphql/schema.js';
@@ -45,6 +46,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
 
   app.use(requestContext(logger));
   app.use(drain.middleware());
+  app.use(cors());
   app.use(errorHandler(logger));
   app.use(oauth.errors);
   app.use(bodyMiddleware({ formPaths: [/^\/oauth\//] }));

@@ -149,3 +149,41 @@ describe('GraphQL endpoint', () => {
     expect(foreign.body.data).toBeNull();
   });
 });
+
+describe('CORS for browser dashboards', () => {
+  const origin = 'https://dashboard.example.com';
+
+  it('answers a preflight for /graphql and the REST paths', async () => {
+    for (const path of ['/graphql', '/v2/businesses/bus_01ARZ3NDEKTSV4RRFFQ69G5FAV/surveys']) {
+      const res = await fetch(`${server.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+      expect(res.headers.get('access-control-allow-methods')).toMatch(/PATCH/);
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
+  it('lets the page read answers, errors included, and the request id', async () => {
+    const ok = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ health { status } }' }),
+    });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('*');
+    expect(ok.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/);
+    const refused = await fetch(`${server.url}/v2/businesses/bus_01ARZ3NDEKTSV4RRFFQ69G5FAV/surveys`, { headers: { origin } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('is not offered on the sign-in pages or the server-to-server order webhook', async () => {
+    for (const path of ['/oauth/authorize', '/webhooks/custom/bus_01ARZ3NDEKTSV4RRFFQ69G5FAV']) {
+      const res = await fetch(`${server.url}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+});
