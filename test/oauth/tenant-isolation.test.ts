@@ -27,7 +27,7 @@ import { createTenant, type Tenant } from '../helpers/auth.js';
  * type-graphql's metadata, and arguments are generated from their types, so operations added later are covered
  * without touching this file. OVERRIDES is for an operation whose arguments need real values.
  */
-const OVERRIDES: Record<string, { variables?: (t: Tenant) => Record<string, unknown>; skip?: string }> = {
+const OVERRIDES: Record<string, { variables?: (t: Tenant) => Record<string, unknown> }> = {
   business: { variables: (t) => ({ id: t.businessId }) },
 };
 /** Operations that need no token at all. */
@@ -95,7 +95,7 @@ async function operations(): Promise<Operation[]> {
     for (const field of Object.values(root?.getFields() ?? {})) {
       const scopes = scopesOf(kind, field.name);
       const businessScoped = field.args.some((a) => a.name === 'business');
-      if (PUBLIC_OPERATIONS.has(field.name) || OVERRIDES[field.name]?.skip) continue;
+      if (PUBLIC_OPERATIONS.has(field.name)) continue;
       if (!scopes && !businessScoped) continue;
       const required = field.args.filter((a: GraphQLArgument) => isNonNullType(a.type) && a.defaultValue === undefined);
       const decl = required.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
