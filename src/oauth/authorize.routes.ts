@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -7,7 +7,7 @@ import { Business } from '../modules/business/business.entity.js';
 import { User } from '../modules/user/user.entity.js';
 import { Membership } from '../modules/user/membership.entity.js';
 import { normaliseEmail } from '../modules/user/user.service.js';
-import { hashPassword, hashSecret, verifyPassword } from '../shared/secrets.js';
+import { constantTimeEqual, hashPassword, hashSecret, verifyPassword } from '../shared/secrets.js';
 import type { Scope } from '../auth/scopes.js';
 import { findClient } from './client.auth.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
@@ -128,8 +128,7 @@ function csrfToken(ctx: Context): string {
 
 function csrfValid(ctx: Context, sent: unknown, publicOrigin: string): boolean {
   const cookie = ctx.cookies.get(CSRF_COOKIE);
-  if (!cookie || typeof sent !== 'string' || sent.length !== cookie.length) return false;
-  if (!timingSafeEqual(Buffer.from(sent), Buffer.from(cookie))) return false;
+  if (!cookie || typeof sent !== 'string' || !constantTimeEqual(sent, cookie)) return false;
   // Browsers send Origin on form posts: one from another site is refused even with a matching token.
   const origin = ctx.get('origin');
   // (Koa 3's ctx.origin echoes the Origin header: compare with our own protocol and host instead.)

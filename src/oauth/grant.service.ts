@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SCOPES } from '../auth/scopes.js';
 import type { Credential } from '../modules/credential/credential.entity.js';
 import { Membership } from '../modules/user/membership.entity.js';
-import { hashSecret } from '../shared/secrets.js';
+import { constantTimeEqual, hashSecret } from '../shared/secrets.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
 import { OAuthToken } from './oauth-token.entity.js';
 import { OAuthError } from './oauth.errors.js';
@@ -14,12 +14,6 @@ import type { IssuedToken, TokenService } from './token.service.js';
 
 async function isMember(em: EntityManager, user: string, business: string): Promise<boolean> {
   return (await em.count(Membership, { user, business })) > 0;
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export function pkceChallenge(verifier: string): string {
@@ -56,7 +50,7 @@ export async function exchangeAuthorizationCode(
     }
     if (row.codeChallenge) {
       if (!input.codeVerifier) throw new OAuthError('invalid_grant', 'code_verifier is required (PKCE)');
-      if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(input.codeVerifier) || !safeEqual(pkceChallenge(input.codeVerifier), row.codeChallenge)) {
+      if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(input.codeVerifier) || !constantTimeEqual(pkceChallenge(input.codeVerifier), row.codeChallenge)) {
         throw new OAuthError('invalid_grant', 'code_verifier does not match the code challenge');
       }
     } else if (input.codeVerifier) {

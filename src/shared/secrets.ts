@@ -13,10 +13,15 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
+/** String equality whose time does not depend on where the strings differ (tokens, codes, hashes). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 export function secretMatches(secret: string, expectedHash: string): boolean {
-  const actual = Buffer.from(hashSecret(secret), 'hex');
-  const expected = Buffer.from(expectedHash, 'hex');
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return constantTimeEqual(hashSecret(secret), expectedHash);
 }
 
 // Passwords are low-entropy: scrypt (N=2^15, r=8, p=1; about 50 ms here), stored with its parameters.

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { generateSecret, hashSecret, secretMatches } from '../../shared/secrets.js';
+import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { newId } from '../../shared/id.js';
 import { CustomIntegration } from './custom-integration.entity.js';
 
@@ -36,12 +36,6 @@ export async function connectCustomIntegration(em: EntityManager, business: stri
 
 export async function disconnectCustomIntegration(em: EntityManager, business: string): Promise<boolean> {
   return (await em.nativeDelete(CustomIntegration, { business })) > 0;
-}
-
-/** True when `secret` is the current secret of the business's connected integration (constant-time compare). */
-export async function customSecretIsValid(em: EntityManager, business: string, secret: string): Promise<boolean> {
-  const integration = await em.findOne(CustomIntegration, { business }, { fields: ['secretHash'] });
-  return !!integration && secretMatches(secret, integration.secretHash);
 }
 
 export function presentCustomIntegration(integration: CustomIntegration) {
