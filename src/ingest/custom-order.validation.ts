@@ -6,6 +6,7 @@ import { normaliseChannel, normaliseCurrency, normaliseEmail, normalisePhone, OR
  * Validation and normalisation of a custom webhook body (spec 4.9). Pure: no database. Every failing field gets its
  * own detail, so one 400 answer names all of them. The normalisation itself (money, channel, currency, e-mail, phone)
  * is the shared one of src/modules/order/order.normalise.ts, so an order reads the same whichever door it came in by.
+ * Text PostgreSQL cannot store (NUL, unpaired surrogates) never gets here: the body middleware refuses it for every door.
  */
 
 export interface IngestLine {
@@ -50,21 +51,11 @@ class Problems {
   }
 }
 
-/** PostgreSQL text and jsonb refuse NUL and lone surrogates: such a string is a 400, not a 500. */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-function storable(value: string): boolean {
-  return !UNSTORABLE.test(value);
-}
-
 /** An optional string: absent or null -> null. */
 function optionalString(p: Problems, field: string, value: unknown, max?: number): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') {
     p.fail(field, 'must be a string');
-    return null;
-  }
-  if (!storable(value)) {
-    p.fail(field, 'must not contain NUL characters or unpaired surrogates');
     return null;
   }
   if (max !== undefined && value.length > max) {
@@ -153,7 +144,6 @@ export function validateCustomOrder(body: unknown, country: string | null | unde
     if (!entries.length) p.fail('metadata', 'must have at least one entry');
     for (const [key, value] of entries) {
       if (typeof value !== 'string') p.fail(`metadata.${key}`, 'must be a string');
-      else if (!storable(key) || !storable(value)) p.fail(`metadata.${key}`, 'must not contain NUL characters or unpaired surrogates');
       else metadataEntries.push([key, value]);
     }
   }
