@@ -11,6 +11,8 @@ export function storableTextPlugin(): ApolloServerPlugin {
     async requestDidStart() {
       return {
         async didResolveOperation({ request }) {
+          // A POST body was checked whole by the body middleware; scanning its variables again would be wasted work.
+          if (request.http?.method !== 'GET') return;
           const where = findUnstorableText(request.variables ?? {});
           if (where) {
             throw new GraphQLError(`Variable ${where} ${UNSTORABLE_MESSAGE}`, {
