@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
-
-const READY_TIMEOUT_MS = 2_000;
+import { pingDatabase } from '../db/database.js';
 
 /**
  * /healthz: the process answers (liveness). /readyz: the database answers too, and we are not shutting down
@@ -18,24 +17,9 @@ export function healthRoutes(orm: MikroORM, isDraining: () => boolean): Router {
       ctx.body = { status: 'shutting_down', database: 'unknown' };
       return;
     }
-    const database = await pingDatabase(orm);
+    const database = await pingDatabase(orm.em);
     ctx.status = database ? 200 : 503;
     ctx.body = { status: database ? 'ready' : 'unavailable', database: database ? 'ok' : 'unreachable' };
   });
   return router;
-}
-
-export async function pingDatabase(orm: MikroORM): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);
-    });
-    await Promise.race([orm.em.getConnection().execute('select 1'), timeout]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,5 +1,6 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { pingDatabase } from '../../db/database.js';
 
 @ObjectType({ description: 'Whether the service and its database answer.' })
 export class Health {
@@ -19,11 +20,7 @@ export const SERVICE_VERSION = process.env.npm_package_version ?? '0.1.0';
 export class HealthResolver {
   @Query(() => Health)
   async health(@Ctx() { em }: GraphQLContext): Promise<Health> {
-    const database = await em
-      .getConnection()
-      .execute('select 1')
-      .then(() => true)
-      .catch(() => false);
+    const database = await pingDatabase(em);
     return { status: database ? 'ok' : 'degraded', database, version: SERVICE_VERSION };
   }
 }
