@@ -25,7 +25,7 @@ export interface AccessTokenVerifier {
  * `authorization` is the request's Authorization header. A valid bearer token sets `auth`; a missing one sets
  * nothing; a bad one sets `authError`, raised only when an operation needs a token (so public queries still work).
  */
-export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier?: AccessTokenVerifier) {
+export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier) {
   return async (requestId: string, authorization?: string): Promise<GraphQLContext> => {
     const em = rootEm.fork();
     const context: GraphQLContext = { em, loaders: createLoaders(em), requestId, logger };
@@ -33,8 +33,6 @@ export function createContextFactory(rootEm: EntityManager, logger: Logger, veri
       const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);
       if (!match) {
         context.authError = new AppError('unauthorized', 'The Authorization header must be "Bearer <access token>"');
-      } else if (!verifier) {
-        context.authError = new AppError('unauthorized', 'Access tokens are not accepted here');
       } else {
         try {
           context.auth = await verifier.verifyAccessToken(match[1]);
