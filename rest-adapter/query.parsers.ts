@@ -10,7 +10,6 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_EXPAND_DEPTH = 4;
 
 export type FilterType = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
-export const FILTER_TYPES: FilterType[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains'];
 export type FilterValue = string | number | boolean;
 
 export interface Sort {

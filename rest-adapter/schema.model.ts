@@ -10,7 +10,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import type { ExpandGraph, ListConventions } from './query.parsers.js';
+import { LIST_PARAMETERS, type ExpandGraph, type ListConventions } from './query.parsers.js';
 import type { RouteDef } from './route.table.js';
 
 /** What the schema says about one route: its root field, the resource type, and for lists the conventions. */
@@ -91,7 +91,7 @@ export function routeModel(schema: GraphQLSchema, route: RouteDef): RouteModel {
     const { conventions, whereType } = listConventions(field);
     model.conventions = conventions;
     model.whereType = whereType;
-    model.parameters = ['page', 'pageSize', 'sorts', 'filters', 'expand'];
+    model.parameters = [...LIST_PARAMETERS];
   }
   if (isObjectType(returned)) {
     model.itemType = returned;

@@ -1,5 +1,5 @@
-import { getNamedType, getNullableType, isLeafType, isListType, isObjectType, type GraphQLObjectType } from 'graphql';
-import { isRelationType } from './schema.model.js';
+import { getNamedType, isLeafType, isObjectType, type GraphQLObjectType } from 'graphql';
+import { isListField, isRelationType } from './schema.model.js';
 
 /**
  * Builds the selection of a resource from the schema: every scalar, `{ id }` for a relation that is not expanded,
@@ -53,7 +53,7 @@ export function buildSelection(type: GraphQLObjectType, expanded: ExpandTree, pa
       continue;
     }
     if (!isObjectType(named)) continue;
-    const list = isListType(getNullableType(field.type));
+    const list = isListField(field);
     const subtree = expanded.get(field.name);
     if (!isRelationType(named) || subtree) {
       // Embedded objects carry their own relations; an expanded relation: its full object.

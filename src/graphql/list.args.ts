@@ -59,8 +59,6 @@ export class BooleanFilter {
   @Field(() => Boolean, { nullable: true }) ne?: boolean;
 }
 
-export type FilterInput = StringFilter | IDFilter | TimestampFilter | NumberFilter | BooleanFilter;
-
 export interface OrderByValue<F extends string = string> {
   field: F;
   order: SortOrder;
