@@ -36,12 +36,7 @@ async function main() {
     try {
       await app?.stop();
       logger.info('http server closed');
-      await db?.orm.close(true);
-      logger.info('database connections closed');
-      if (db?.embedded?.owned) {
-        await db.embedded.stop();
-        logger.info('embedded PostgreSQL stopped');
-      }
+      await db?.close();
     } catch (err) {
       logger.error({ err }, 'error during shutdown');
       exitCode ||= 1;

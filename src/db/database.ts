@@ -58,7 +58,11 @@ export async function openDatabase(
       close: () =>
         (closing ??= (async () => {
           await orm.close(true);
-          await embedded?.stop();
+          logger?.info('database connections closed');
+          if (embedded?.owned) {
+            await embedded.stop();
+            logger?.info('embedded PostgreSQL stopped');
+          }
         })()),
     };
   } catch (err) {
