@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName, FindOneOptions } from '@mikro-orm/core';
-import { AppError, type ErrorDetail } from '../shared/errors.js';
+import { AppError } from '../shared/errors.js';
 import { isId, type IdKind } from '../shared/id.js';
 import type { GraphQLContext } from './context.js';
 import { presentBusiness } from '../modules/business/business.resolver.js';
@@ -29,29 +29,6 @@ export async function loadBusiness(ctx: GraphQLContext, id: string): Promise<Bus
   const business = await ctx.loaders.business.load(id);
   if (!business) throw AppError.notFound('Business', id);
   return presentBusiness(business);
-}
-
-/** Collects per-field problems so one answer names every bad field, not just the first. */
-export class Checks {
-  readonly details: ErrorDetail[] = [];
-
-  fail(field: string, message: string) {
-    this.details.push({ field, message });
-  }
-
-  text(field: string, value: unknown, opts: { required?: boolean; max?: number } = {}): void {
-    if (value === undefined || value === null) {
-      if (opts.required) this.fail(field, 'is required');
-      return;
-    }
-    if (typeof value !== 'string') return this.fail(field, 'must be a string');
-    if (opts.required && !value.trim()) return this.fail(field, 'must not be empty');
-    if (opts.max && value.length > opts.max) this.fail(field, `must be at most ${opts.max} characters`);
-  }
-
-  throwIfAny() {
-    if (this.details.length) throw AppError.validation(this.details);
-  }
 }
 
 /** Keys whose value is not undefined: an update takes any subset of fields. */

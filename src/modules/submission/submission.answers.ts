@@ -1,4 +1,4 @@
-import type { Checks } from '../../graphql/resource.js';
+import type { Checks } from '../../shared/validation.js';
 import type { Metric } from '../metric/metric.entity.js';
 import type { SurveyStep } from '../survey/survey-step.entity.js';
 import type { Answer } from './submission.entity.js';

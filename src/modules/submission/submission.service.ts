@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
 import { findPage } from '../../graphql/list.query.js';
-import { Checks, findOwned } from '../../graphql/resource.js';
+import { findOwned } from '../../graphql/resource.js';
+import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
 import { Metric } from '../metric/metric.entity.js';
 import { Order } from '../order/order.entity.js';
