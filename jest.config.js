@@ -9,6 +9,8 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/src', '<rootDir>/rest-adapter'],
   testMatch: ['**/*.test.ts'],
+  // Browser tests run apart (npm run test:browser, jest.browser.config.js): they need Chromium.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['@swc/jest'] },
