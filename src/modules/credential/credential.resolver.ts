@@ -1,8 +1,8 @@
 import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { findOwned } from '../../graphql/resource.js';
-import { findPage } from '../../graphql/list.query.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { GraphQLContext } from '../../kit/context.js';
+import { findOwned } from '../../kit/resource.js';
+import { findPage } from '../../kit/list.query.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { Credential } from './credential.entity.js';
 import { createCredential, deleteCredential, presentCredential } from './credential.service.js';

@@ -1,10 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Location } from './location.entity.js';
 import type { LocationType } from './location.type.js';
 import type { CreateLocationInput, UpdateLocationInput } from './location.inputs.js';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../shared/id.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { MenuItem } from './menu-item.entity.js';
 import type { MenuItemType } from './menu-item.type.js';
 import { MENU_ITEM_COLUMNS } from './menu-item.inputs.js';

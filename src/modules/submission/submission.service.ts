@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Metric } from '../metric/metric.entity.js';
 import { Order } from '../order/order.entity.js';
 import { Location } from '../location/location.entity.js';

@@ -1,10 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../graphql/list.query.js';
-import { definedOnly, findOwned } from '../../graphql/resource.js';
+import { findPage } from '../../kit/list.query.js';
+import { definedOnly, findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue, Page } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue, Page } from '../../kit/list.args.js';
 import { Survey } from './survey.entity.js';
 import type { SurveyType } from './survey.type.js';
 import type { CreateSurveyInput, UpdateSurveyInput } from './survey.inputs.js';

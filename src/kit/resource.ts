@@ -2,9 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName, FindOneOptions } from '@mikro-orm/core';
 import { AppError } from '../shared/errors.js';
 import { isId, type IdKind } from '../shared/id.js';
-import type { GraphQLContext } from './context.js';
-import { presentBusiness } from '../modules/business/business.resolver.js';
-import type { BusinessType } from '../modules/business/business.type.js';
 
 /**
  * One object of one business. A malformed id, an id of another kind and another business's object all answer the
@@ -23,12 +20,6 @@ export async function findOwned<T extends object>(
   const found = isId(kind, id) ? await em.findOne(entity, { id, business, ...extra } as never, options as never) : null;
   if (!found) throw AppError.notFound(label, typeof id === 'string' ? id : undefined);
   return found as T;
-}
-
-export async function loadBusiness(ctx: GraphQLContext, id: string): Promise<BusinessType> {
-  const business = await ctx.loaders.business.load(id);
-  if (!business) throw AppError.notFound('Business', id);
-  return presentBusiness(business);
 }
 
 /** Keys whose value is not undefined: an update takes any subset of fields. */
