@@ -4,7 +4,7 @@ import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { recordEvent } from '../event/event.service.js';
 import { Credential } from './credential.entity.js';
 import { randomBytes } from 'node:crypto';
-import { revokeTokens } from '../../oauth/revocation.service.js';
+import { revokeTokens } from '../token/revocation.service.js';
 
 export interface NewCredential {
   credential: Credential;
