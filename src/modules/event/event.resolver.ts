@@ -25,6 +25,6 @@ export class EventResolver extends BusinessOwnedResolver(EventType) {
   @Authorized('events:read')
   @Query(() => EventType)
   async event(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
-    return presentEvent(await findOwned(em, Event, 'event', 'Event', business, id));
+    return presentEvent(await findOwned(em, Event, { kind: 'event', label: 'Event', business, id }));
   }
 }

@@ -19,7 +19,7 @@ export function presentMenuItem(item: MenuItem): MenuItemType {
   };
 }
 
-export const findMenuItem = (em: EntityManager, business: string, id: string) => findOwned(em, MenuItem, 'menuItem', 'Menu item', business, id);
+export const findMenuItem = (em: EntityManager, business: string, id: string) => findOwned(em, MenuItem, { kind: 'menuItem', label: 'Menu item', business, id });
 
 export function listMenuItems(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<MenuItem, MenuItemType>(em, MenuItem, { scope: { business }, args, columns: MENU_ITEM_COLUMNS, present: presentMenuItem });

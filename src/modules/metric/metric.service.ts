@@ -1,7 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { recordEvent } from '../event/event.service.js';
+import { deleteRecorded, updateRecorded, type RecordedChange } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -39,7 +39,14 @@ function check(input: Partial<CreateMetricInput>, creating: boolean) {
 }
 
 export const findMetric = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Metric, 'metric', 'Metric', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  findOwned(em, Metric, { kind: 'metric', label: 'Metric', business, id, lock });
+
+const metricChange = (business: string, id: string): RecordedChange<Metric, MetricType> => ({
+  business,
+  resource: 'metric',
+  find: (tx) => findMetric(tx, business, id, true),
+  present: presentMetric,
+});
 
 export function listMetrics(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Metric, MetricType>(em, Metric, { scope: { business }, args, present: presentMetric });
@@ -63,18 +70,13 @@ export function createMetric(em: EntityManager, business: string, input: CreateM
 
 export function updateMetric(em: EntityManager, business: string, id: string, input: UpdateMetricInput): Promise<MetricType> {
   check(input, false);
-  return em.transactional(async (tx) => {
-    const metric = await findMetric(tx, business, id, true);
+  return updateRecorded(em, metricChange(business, id), (metric) => {
     if (input.name != null) metric.name = input.name.trim();
     if (input.description !== undefined) metric.description = input.description;
     if (input.scale) {
       metric.scaleMin = input.scale.min;
       metric.scaleMax = input.scale.max;
     }
-    metric.updatedAt = new Date();
-    const presented = presentMetric(metric);
-    recordEvent(tx, business, 'metric.updated', presented);
-    return presented;
   });
 }
 
@@ -92,8 +94,7 @@ export async function stepsUsingMetric(em: EntityManager, business: string, metr
  * take on their metrics, so a step cannot start using a metric that is being deleted.
  */
 export function deleteMetric(em: EntityManager, business: string, id: string): Promise<string> {
-  return em.transactional(async (tx) => {
-    const metric = await findMetric(tx, business, id, true);
+  return deleteRecorded(em, metricChange(business, id), async (metric, tx) => {
     const steps = await stepsUsingMetric(tx, business, metric.id);
     if (steps.length) {
       throw new AppError(
@@ -102,8 +103,6 @@ export function deleteMetric(em: EntityManager, business: string, id: string): P
         steps.map((step) => ({ field: 'steps', message: step })),
       );
     }
-    recordEvent(tx, business, 'metric.deleted', presentMetric(metric));
     tx.remove(metric);
-    return metric.id;
   });
 }

@@ -1,4 +1,4 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { recordEvent } from '../event/event.service.js';
@@ -58,7 +58,7 @@ export function presentOrderItem(item: OrderItem): OrderItemType {
 }
 
 export const findOrder = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Order, 'order', 'Order', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  findOwned(em, Order, { kind: 'order', label: 'Order', business, id, lock });
 
 export function listOrders(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Order, OrderType>(em, Order, { scope: { business }, args, present: presentOrder, hydrate: true });

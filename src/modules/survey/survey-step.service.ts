@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { isId } from '../../shared/id.js';
 import { recordEvent } from '../event/event.service.js';
+import { deleteRecorded, updateRecorded, type RecordedChange } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -92,9 +93,21 @@ async function checkMetrics(tx: EntityManager, business: string, type: StepType,
   return ids;
 }
 
+/** Writers lock the survey, not the step: positions are shifted across all its steps. */
+const stepChange = (business: string, survey: string, id: string): RecordedChange<SurveyStep, SurveyStepType> => ({
+  business,
+  resource: 'surveystep',
+  find: async (tx) => {
+    await findSurvey(tx, business, survey, true);
+    return findOwned(tx, SurveyStep, { kind: 'surveyStep', label: 'Survey step', business, id, where: { survey } });
+  },
+  present: presentStep,
+  eventObject: stepEventObject,
+});
+
 export async function findStep(em: EntityManager, business: string, survey: string, id: string) {
   await findSurvey(em, business, survey);
-  return findOwned(em, SurveyStep, 'surveyStep', 'Survey step', business, id, {}, { survey });
+  return findOwned(em, SurveyStep, { kind: 'surveyStep', label: 'Survey step', business, id, where: { survey } });
 }
 
 export async function listSteps(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
@@ -149,13 +162,12 @@ export function updateStep(
   id: string,
   input: UpdateSurveyStepInput,
 ): Promise<SurveyStepType> {
-  return em.transactional(async (tx) => {
-    const survey = await findSurvey(tx, business, surveyId, true);
-    const step = await findOwned(tx, SurveyStep, 'surveyStep', 'Survey step', business, id, {}, { survey: survey.id });
+  return updateRecorded(em, stepChange(business, surveyId, id), async (step, tx) => {
+    const survey = step.survey;
     const checks = new Checks();
     const type = input.type ?? step.type;
     checkContent(checks, type, { ...input, content: input.content ?? (input.type ? step.content : undefined) });
-    const count = await stepCount(tx, survey.id);
+    const count = await stepCount(tx, survey);
     if (input.position != null && (!Number.isInteger(input.position) || input.position < 0 || input.position >= count)) {
       checks.fail('position', `must be from 0 to ${count - 1}`);
     }
@@ -169,8 +181,8 @@ export function updateStep(
     if (input.position != null && input.position !== step.position) {
       const from = step.position;
       const to = input.position;
-      if (to < from) await shift(tx, survey.id, 1, to, from - 1);
-      else await shift(tx, survey.id, -1, from + 1, to);
+      if (to < from) await shift(tx, survey, 1, to, from - 1);
+      else await shift(tx, survey, -1, from + 1, to);
       step.position = to;
     }
     step.type = type;
@@ -180,19 +192,12 @@ export function updateStep(
     if (input.inputType !== undefined) step.inputType = input.inputType;
     if (input.validation !== undefined) step.validation = input.validation;
     if (input.logic !== undefined) step.logic = input.logic;
-    step.updatedAt = new Date();
-    recordEvent(tx, business, 'surveystep.updated', stepEventObject(step));
-    return presentStep(step);
   });
 }
 
 export function deleteStep(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
-  return em.transactional(async (tx) => {
-    const survey = await findSurvey(tx, business, surveyId, true);
-    const step = await findOwned(tx, SurveyStep, 'surveyStep', 'Survey step', business, id, {}, { survey: survey.id });
-    recordEvent(tx, business, 'surveystep.deleted', stepEventObject(step));
+  return deleteRecorded(em, stepChange(business, surveyId, id), async (step, tx) => {
     await tx.nativeDelete(SurveyStep, { id: step.id });
-    await shift(tx, survey.id, -1, step.position + 1);
-    return step.id;
+    await shift(tx, step.survey, -1, step.position + 1);
   });
 }
