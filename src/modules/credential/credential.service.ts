@@ -85,8 +85,8 @@ export function presentCredential(credential: Credential) {
  * it; its token rows and pending authorization codes go with it (foreign keys cascade).
  */
 export function deleteCredential(em: EntityManager, business: string, id: string): Promise<string> {
-  const change = { business, resource: 'credential', find: (tx: EntityManager) => findCredential(tx, business, id, true), present: presentCredential };
-  return deleteRecorded(em, change, async (credential, tx) => {
+  const recorded = { resource: 'credential', find: findCredential, present: presentCredential };
+  return deleteRecorded(em, recorded, business, id, async (credential, tx) => {
     await revokeTokens(tx, { credential: credential.id });
     await tx.nativeDelete(Credential, { id: credential.id });
   });

@@ -6,12 +6,11 @@ import { recordEvent } from './event.service.js';
  * lock the object, check and apply the change, present it, record `<resource>.updated|deleted` with it. It lives
  * beside recordEvent, not in the kit, because the kit may not import a module and every writer already imports this one.
  */
-export interface RecordedChange<T, P> {
-  business: string;
+export interface RecordedResource<T, P> {
   /** The resource name its events carry: 'survey' records survey.updated and survey.deleted. */
   resource: string;
-  /** Finds the object in the transaction, locked against concurrent writers (404 when it is not the business's). */
-  find: (tx: EntityManager) => Promise<T>;
+  /** Finds the business's object in the transaction (404 when it is not theirs); `lock` asks for FOR UPDATE. */
+  find: (tx: EntityManager, business: string, id: string, lock: boolean) => Promise<T>;
   present: (row: T) => P;
   /** The event's object when it is not the answer. */
   eventObject?: (row: T) => object;
@@ -20,17 +19,19 @@ export interface RecordedChange<T, P> {
 /** `apply` checks the input (throwing rolls everything back) and assigns it to the locked object. */
 export function updateRecorded<T extends { updatedAt: Date }, P extends object>(
   em: EntityManager,
-  change: RecordedChange<T, P>,
+  recorded: RecordedResource<T, P>,
+  business: string,
+  id: string,
   apply: (row: T, tx: EntityManager) => unknown,
 ): Promise<P> {
   return em.transactional(async (tx) => {
-    const row = await change.find(tx);
+    const row = await recorded.find(tx, business, id, true);
     await apply(row, tx);
     // The ORM stamps updatedAt (onUpdate) only at flush, after the answer and the event are presented from the
     // object: set by hand here, both show the time of this change rather than the previous one.
     row.updatedAt = new Date();
-    const presented = change.present(row);
-    recordEvent(tx, change.business, `${change.resource}.updated`, change.eventObject?.(row) ?? presented);
+    const presented = recorded.present(row);
+    recordEvent(tx, business, `${recorded.resource}.updated`, recorded.eventObject?.(row) ?? presented);
     return presented;
   });
 }
@@ -41,12 +42,14 @@ export function updateRecorded<T extends { updatedAt: Date }, P extends object>(
  */
 export function deleteRecorded<T extends { id: string }>(
   em: EntityManager,
-  change: RecordedChange<T, object>,
+  recorded: RecordedResource<T, object>,
+  business: string,
+  id: string,
   remove: (row: T, tx: EntityManager) => unknown = (row, tx) => tx.remove(row),
 ): Promise<string> {
   return em.transactional(async (tx) => {
-    const row = await change.find(tx);
-    recordEvent(tx, change.business, `${change.resource}.deleted`, change.eventObject?.(row) ?? change.present(row));
+    const row = await recorded.find(tx, business, id, true);
+    recordEvent(tx, business, `${recorded.resource}.deleted`, recorded.eventObject?.(row) ?? recorded.present(row));
     await remove(row, tx);
     return row.id;
   });

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedChange } from '../event/recorded-change.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -43,12 +43,7 @@ function check(input: Partial<CreateLocationInput>, creating: boolean) {
 export const findLocation = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Location, { kind: 'location', label: 'Location', business, id, lock });
 
-const locationChange = (business: string, id: string): RecordedChange<Location, LocationType> => ({
-  business,
-  resource: 'location',
-  find: (tx) => findLocation(tx, business, id, true),
-  present: presentLocation,
-});
+const recorded: RecordedResource<Location, LocationType> = { resource: 'location', find: findLocation, present: presentLocation };
 
 export function listLocations(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Location, LocationType>(em, Location, { scope: { business }, args, present: presentLocation });
@@ -78,7 +73,7 @@ export function createLocation(em: EntityManager, business: string, input: Creat
 
 export function updateLocation(em: EntityManager, business: string, id: string, input: UpdateLocationInput): Promise<LocationType> {
   check(input, false);
-  return updateRecorded(em, locationChange(business, id), (location) => {
+  return updateRecorded(em, recorded, business, id, (location) => {
     if (input.name != null) location.name = input.name.trim();
     if (input.metadata != null) location.metadata = input.metadata as Record<string, string>;
   });
@@ -86,5 +81,5 @@ export function updateLocation(em: EntityManager, business: string, id: string, 
 
 /** Submissions keep their answers and lose only the link (foreign key set null). */
 export function deleteLocation(em: EntityManager, business: string, id: string): Promise<string> {
-  return deleteRecorded(em, locationChange(business, id));
+  return deleteRecorded(em, recorded, business, id);
 }

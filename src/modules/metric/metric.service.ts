@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedChange } from '../event/recorded-change.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -41,12 +41,7 @@ function check(input: Partial<CreateMetricInput>, creating: boolean) {
 export const findMetric = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Metric, { kind: 'metric', label: 'Metric', business, id, lock });
 
-const metricChange = (business: string, id: string): RecordedChange<Metric, MetricType> => ({
-  business,
-  resource: 'metric',
-  find: (tx) => findMetric(tx, business, id, true),
-  present: presentMetric,
-});
+const recorded: RecordedResource<Metric, MetricType> = { resource: 'metric', find: findMetric, present: presentMetric };
 
 export function listMetrics(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Metric, MetricType>(em, Metric, { scope: { business }, args, present: presentMetric });
@@ -70,7 +65,7 @@ export function createMetric(em: EntityManager, business: string, input: CreateM
 
 export function updateMetric(em: EntityManager, business: string, id: string, input: UpdateMetricInput): Promise<MetricType> {
   check(input, false);
-  return updateRecorded(em, metricChange(business, id), (metric) => {
+  return updateRecorded(em, recorded, business, id, (metric) => {
     if (input.name != null) metric.name = input.name.trim();
     if (input.description !== undefined) metric.description = input.description;
     if (input.scale) {
@@ -94,7 +89,7 @@ export async function stepsUsingMetric(em: EntityManager, business: string, metr
  * take on their metrics, so a step cannot start using a metric that is being deleted.
  */
 export function deleteMetric(em: EntityManager, business: string, id: string): Promise<string> {
-  return deleteRecorded(em, metricChange(business, id), async (metric, tx) => {
+  return deleteRecorded(em, recorded, business, id, async (metric, tx) => {
     const steps = await stepsUsingMetric(tx, business, metric.id);
     if (steps.length) {
       throw new AppError(

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedChange } from '../event/recorded-change.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -39,9 +39,9 @@ const submissionEventObject = (s: Submission) => {
   return { ...rest, survey: surveyId, order: orderId, location: locationId };
 };
 
-export async function findSubmission(em: EntityManager, business: string, survey: string, id: string) {
+export async function findSubmission(em: EntityManager, business: string, survey: string, id: string, lock = false) {
   await findSurvey(em, business, survey);
-  return findOwned(em, Submission, { kind: 'submission', label: 'Submission', business, id, where: { survey } });
+  return findOwned(em, Submission, { kind: 'submission', label: 'Submission', business, id, lock, where: { survey } });
 }
 
 export async function listSubmissions(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
@@ -126,10 +126,9 @@ export function createSubmission(em: EntityManager, business: string, surveyId: 
   });
 }
 
-const submissionChange = (business: string, survey: string, id: string): RecordedChange<Submission, SubmissionType> => ({
-  business,
+const recordedSubmissions = (survey: string): RecordedResource<Submission, SubmissionType> => ({
   resource: 'submission',
-  find: (tx) => findSubmission(tx, business, survey, id),
+  find: (tx, business, id, lock) => findSubmission(tx, business, survey, id, lock),
   present: presentSubmission,
   eventObject: submissionEventObject,
 });
@@ -141,7 +140,7 @@ export function updateSubmission(
   id: string,
   input: UpdateSubmissionInput,
 ): Promise<SubmissionType> {
-  return updateRecorded(em, submissionChange(business, surveyId, id), async (submission, tx) => {
+  return updateRecorded(em, recordedSubmissions(surveyId), business, id, async (submission, tx) => {
     const checks = new Checks();
     checkCommon(checks, input);
     if (input.order !== undefined) submission.order = input.order === null ? null : (await findOrder(tx, business, input.order)).id;
@@ -157,5 +156,5 @@ export function updateSubmission(
 }
 
 export function deleteSubmission(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
-  return deleteRecorded(em, submissionChange(business, surveyId, id));
+  return deleteRecorded(em, recordedSubmissions(surveyId), business, id);
 }

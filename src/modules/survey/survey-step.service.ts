@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { isId } from '../../shared/id.js';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedChange } from '../event/recorded-change.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -93,12 +93,11 @@ async function checkMetrics(tx: EntityManager, business: string, type: StepType,
   return ids;
 }
 
-/** Writers lock the survey, not the step: positions are shifted across all its steps. */
-const stepChange = (business: string, survey: string, id: string): RecordedChange<SurveyStep, SurveyStepType> => ({
-  business,
+/** Steps of one survey. Writers lock the survey, not the step: a move or a delete shifts the positions of all its steps. */
+const recordedSteps = (survey: string): RecordedResource<SurveyStep, SurveyStepType> => ({
   resource: 'surveystep',
-  find: async (tx) => {
-    await findSurvey(tx, business, survey, true);
+  find: async (tx, business, id, lock) => {
+    await findSurvey(tx, business, survey, lock);
     return findOwned(tx, SurveyStep, { kind: 'surveyStep', label: 'Survey step', business, id, where: { survey } });
   },
   present: presentStep,
@@ -162,7 +161,7 @@ export function updateStep(
   id: string,
   input: UpdateSurveyStepInput,
 ): Promise<SurveyStepType> {
-  return updateRecorded(em, stepChange(business, surveyId, id), async (step, tx) => {
+  return updateRecorded(em, recordedSteps(surveyId), business, id, async (step, tx) => {
     const survey = step.survey;
     const checks = new Checks();
     const type = input.type ?? step.type;
@@ -196,7 +195,7 @@ export function updateStep(
 }
 
 export function deleteStep(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
-  return deleteRecorded(em, stepChange(business, surveyId, id), async (step, tx) => {
+  return deleteRecorded(em, recordedSteps(surveyId), business, id, async (step, tx) => {
     await tx.nativeDelete(SurveyStep, { id: step.id });
     await shift(tx, step.survey, -1, step.position + 1);
   });

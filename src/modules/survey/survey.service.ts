@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedChange } from '../event/recorded-change.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
 import { definedOnly, findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -32,12 +32,7 @@ function check(input: Partial<CreateSurveyInput>, creating: boolean) {
 export const findSurvey = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Survey, { kind: 'survey', label: 'Survey', business, id, lock });
 
-const surveyChange = (business: string, id: string): RecordedChange<Survey, SurveyType> => ({
-  business,
-  resource: 'survey',
-  find: (tx) => findSurvey(tx, business, id, true),
-  present: presentSurvey,
-});
+const recorded: RecordedResource<Survey, SurveyType> = { resource: 'survey', find: findSurvey, present: presentSurvey };
 
 export function listSurveys(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<SurveyType>> {
   return findPage(em, Survey, { scope: { business }, args, present: presentSurvey });
@@ -60,7 +55,7 @@ export function createSurvey(em: EntityManager, business: string, input: CreateS
 
 export function updateSurvey(em: EntityManager, business: string, id: string, input: UpdateSurveyInput): Promise<SurveyType> {
   check(input, false);
-  return updateRecorded(em, surveyChange(business, id), (survey, tx) => {
+  return updateRecorded(em, recorded, business, id, (survey, tx) => {
     const changes = definedOnly(input);
     if (changes.name !== undefined) changes.name = changes.name.trim();
     tx.assign(survey, changes);
@@ -69,5 +64,5 @@ export function updateSurvey(em: EntityManager, business: string, id: string, in
 
 /** Its steps go with it (foreign key cascade); submissions keep their answers and lose only the link. */
 export function deleteSurvey(em: EntityManager, business: string, id: string): Promise<string> {
-  return deleteRecorded(em, surveyChange(business, id));
+  return deleteRecorded(em, recorded, business, id);
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateSecret } from '../../shared/secrets.js';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedChange } from '../event/recorded-change.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { EVENT_TYPES } from '../event/event.inputs.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
@@ -55,12 +55,7 @@ function check(input: Partial<CreateWebhookInput>, creating: boolean) {
 export const findWebhook = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Webhook, { kind: 'webhook', label: 'Webhook', business, id, lock });
 
-const webhookChange = (business: string, id: string): RecordedChange<Webhook, WebhookType> => ({
-  business,
-  resource: 'webhook',
-  find: (tx) => findWebhook(tx, business, id, true),
-  present: presentWebhook,
-});
+const recorded: RecordedResource<Webhook, WebhookType> = { resource: 'webhook', find: findWebhook, present: presentWebhook };
 
 export function listWebhooks(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Webhook, WebhookType>(em, Webhook, { scope: { business }, args, present: presentWebhook });
@@ -86,7 +81,7 @@ export function createWebhook(em: EntityManager, business: string, input: Create
 
 export function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput): Promise<WebhookType> {
   check(input, false);
-  return updateRecorded(em, webhookChange(business, id), (webhook) => {
+  return updateRecorded(em, recorded, business, id, (webhook) => {
     if (input.url != null) webhook.url = input.url;
     if (input.events != null) webhook.events = [...new Set(input.events)];
     if (input.description !== undefined) webhook.description = input.description;
@@ -95,5 +90,5 @@ export function updateWebhook(em: EntityManager, business: string, id: string, i
 }
 
 export function deleteWebhook(em: EntityManager, business: string, id: string): Promise<string> {
-  return deleteRecorded(em, webhookChange(business, id));
+  return deleteRecorded(em, recorded, business, id);
 }
