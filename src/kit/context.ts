@@ -10,7 +10,7 @@ export interface GraphQLContext {
   loaders: Loaders;
   requestId: string;
   logger: Logger;
-  /** Set when the request carried a valid access token (see auth-checker.ts). */
+  /** Set when the request carried a valid access token (see src/graphql/auth-checker.ts). */
   auth?: Principal;
   /** Why a presented token was refused: raised by the auth checker when an operation needs a token. */
   authError?: AppError;
