@@ -12,7 +12,8 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { DEFAULT_PAGE_SIZE, MAX_EXPAND_DEPTH, MAX_PAGE_SIZE } from './query.parsers.js';
+import { MAX_EXPAND_DEPTH } from './query.parsers.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list.limits.js';
 import type { RouteDef } from './route.table.js';
 import { isRelationType, routeModel } from './schema.model.js';
 

@@ -1,12 +1,11 @@
 import { AppError } from '../src/shared/errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list.limits.js';
 
 /**
  * Query conventions of spec 4.1 / DESIGN.md section 2, as small pure functions. Each refusal is a 400 whose message
  * names the parameter and shows an example of a correct value; `details[0].field` is the parameter.
  */
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 export const MAX_EXPAND_DEPTH = 4;
 
 export type FilterType = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
@@ -77,9 +76,9 @@ export function parsePage(raw: string | undefined): number {
 
 export function parsePageSize(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_PAGE_SIZE;
-  if (!/^\d{1,9}$/.test(raw)) refuse('pageSize', `must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${show(raw)}`, 'pageSize=20');
+  if (!/^\d{1,9}$/.test(raw)) refuse('pageSize', `must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${show(raw)}`, `pageSize=${DEFAULT_PAGE_SIZE}`);
   const size = Number(raw);
-  if (size < 1 || size > MAX_PAGE_SIZE) refuse('pageSize', `must be from 1 to ${MAX_PAGE_SIZE}, got ${size}`, 'pageSize=20');
+  if (size < 1 || size > MAX_PAGE_SIZE) refuse('pageSize', `must be from 1 to ${MAX_PAGE_SIZE}, got ${size}`, `pageSize=${DEFAULT_PAGE_SIZE}`);
   return size;
 }
 
@@ -196,7 +195,7 @@ export function parseQuery(params: URLSearchParams, allowed: readonly string[], 
   checkKnownParameters(params, allowed);
   const parsed: ParsedQuery = { page: 0, pageSize: DEFAULT_PAGE_SIZE, sorts: [], filters: [], expand: [] };
   if (allowed.includes('page')) parsed.page = parsePage(single(params, 'page', 'page=0'));
-  if (allowed.includes('pageSize')) parsed.pageSize = parsePageSize(single(params, 'pageSize', 'pageSize=20'));
+  if (allowed.includes('pageSize')) parsed.pageSize = parsePageSize(single(params, 'pageSize', `pageSize=${DEFAULT_PAGE_SIZE}`));
   if (conv && allowed.includes('sorts')) parsed.sorts = parseSorts(params.getAll('sorts'), conv);
   if (conv && allowed.includes('filters')) parsed.filters = parseFilters(params.getAll('filters'), conv);
   if (graph && allowed.includes('expand')) parsed.expand = parseExpand(params.getAll('expand'), graph);

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { execute, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import type { GraphQLContext } from '../src/graphql/context.js';
+import type { GraphQLContext } from '../src/kit/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
 import { DocumentCache } from './document.cache.js';
@@ -15,7 +15,7 @@ import { flatten } from './selection.builder.js';
 
 export interface RestDeps {
   schema: GraphQLSchema;
-  /** The same factory /graphql uses (src/graphql/context.ts): same tokens, same scopes. */
+  /** The same factory /graphql uses (src/kit/context.ts): same tokens, same scopes. */
   contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>;
   logger: Logger;
   routes?: RouteDef[];

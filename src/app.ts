@@ -13,7 +13,7 @@ import { healthRoutes } from './http/health.routes.js';
 import { Drain } from './http/drain.middleware.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createApolloServer } from './graphql/apollo.js';
-import { createContextFactory } from './graphql/context.js';
+import { createContextFactory } from './kit/context.js';
 import { createOAuth } from './oauth/oauth.module.js';
 import { CustomOrderIngestion } from './ingest/custom-order.service.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';

@@ -13,6 +13,8 @@ describe('migrations', () => {
     const applied = await db.orm.migrator.up();
     expect(applied.map((m) => m.name)).toEqual(migrationsList.map((m) => m.name));
     expect(await db.orm.migrator.up()).toEqual([]);
+    // The entities (base classes included) map to exactly the schema the migrations build.
+    expect((await db.orm.schema.getUpdateSchemaSQL({ wrap: false })).trim()).toBe('');
 
     const sql = new pg.Client(db.url);
     await sql.connect();

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { AppError } from '../shared/errors.js';
+import { stringifyWithMillis } from '../shared/timestamps.js';
 import { UsageError, type AdminCommand } from './command.js';
 import { createUserCommand } from './users.command.js';
 import { createBusinessCommand } from './businesses.command.js';
@@ -28,7 +29,7 @@ function help(): string {
 }
 
 /** Dates as milliseconds since the epoch, as the API shows them. */
-const json = (value: unknown) => JSON.stringify(value, (_key, v) => (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v) ? Date.parse(v) : v), 2);
+const json = (value: unknown) => stringifyWithMillis(value, 2);
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

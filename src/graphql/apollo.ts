@@ -5,7 +5,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { GraphQLContext } from './context.js';
+import type { GraphQLContext } from '../kit/context.js';
 import { formatError } from './errors.js';
 import { queryCostPlugin, queryDepthRule } from './limits.js';
 import { storableTextPlugin } from './storable-text.plugin.js';

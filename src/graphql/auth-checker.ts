@@ -1,7 +1,7 @@
 import type { AuthChecker } from 'type-graphql';
 import { AppError } from '../shared/errors.js';
 import type { Scope } from '../auth/scopes.js';
-import type { GraphQLContext } from './context.js';
+import type { GraphQLContext } from '../kit/context.js';
 
 /**
  * `@Authorized('surveys:read')` on an operation: a verified token is required (UNAUTHENTICATED otherwise), its

@@ -16,6 +16,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kit/list.limits.js';
 
 export interface QueryLimits {
   /** Nested field levels, root fields being level 1. */
@@ -28,9 +29,6 @@ export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 8, maxCost: 100_000 };
 
 /** A relation list (Survey.steps, Order.items...) has no page size: it is assumed to hold this many items. */
 const RELATION_LIST_SIZE = 10;
-/** Page sizes are capped at this by the lists themselves: a larger one is refused when it runs. */
-const MAX_PAGE_SIZE = 100;
-const DEFAULT_PAGE_SIZE = 20;
 
 interface Walk {
   schema: GraphQLSchema;

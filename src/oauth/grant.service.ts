@@ -6,9 +6,9 @@ import type { Credential } from '../modules/credential/credential.entity.js';
 import { Membership } from '../modules/user/membership.entity.js';
 import { constantTimeEqual, hashSecret } from '../shared/secrets.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
-import { OAuthToken } from './oauth-token.entity.js';
+import { OAuthToken } from '../modules/token/oauth-token.entity.js';
 import { OAuthError } from './oauth.errors.js';
-import { revokeTokens } from './revocation.service.js';
+import { revokeTokens } from '../modules/token/revocation.service.js';
 import { orderScopes, splitScopes, unknownScopes } from './scope.parser.js';
 import type { IssuedToken, TokenService } from './token.service.js';
 

@@ -3,7 +3,5 @@ export const ACCESS_TOKEN_TTL_S = 60 * 60;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
 export const AUTHORIZATION_CODE_TTL_S = 5 * 60;
 export const SESSION_TTL_S = 12 * 60 * 60;
-/** A revocation (or removed membership) is seen by every process within this time. */
-export const REVOCATION_CACHE_MS = 2_000;
 export const JWT_ALG = 'RS512';
 export const ACCESS_TOKEN_TYP = 'at+jwt';

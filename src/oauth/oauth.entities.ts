@@ -1,5 +1,5 @@
 import { SigningKey } from './signing-key.entity.js';
-import { OAuthToken } from './oauth-token.entity.js';
+import { OAuthToken } from '../modules/token/oauth-token.entity.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
 import { SignInThrottle } from './sign-in-throttle.entity.js';
 

@@ -7,10 +7,10 @@ import { User } from '../modules/user/user.entity.js';
 import { presentUser } from '../modules/user/user.service.js';
 import type { Credential } from '../modules/credential/credential.entity.js';
 import { authenticateClient, bodyOf, param } from './client.auth.js';
-import { OAuthToken } from './oauth-token.entity.js';
+import { OAuthToken } from '../modules/token/oauth-token.entity.js';
 import { OAuthError } from './oauth.errors.js';
 import type { OAuthDeps } from './oauth.module.js';
-import { revokeTokens } from './revocation.service.js';
+import { revokeTokens } from '../modules/token/revocation.service.js';
 import { TokenService } from './token.service.js';
 
 type Found = { kind: 'access'; row: OAuthToken; exp: number } | { kind: 'refresh'; row: OAuthToken };

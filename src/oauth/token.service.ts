@@ -6,12 +6,12 @@ import { hashSecret } from '../shared/secrets.js';
 import { isId } from '../shared/id.js';
 import { isScope, type Scope } from '../auth/scopes.js';
 import type { Principal } from '../auth/principal.js';
-import { OAuthToken } from './oauth-token.entity.js';
+import { OAuthToken } from '../modules/token/oauth-token.entity.js';
 import type { KeyStore } from './signing-key.service.js';
 import { ACCESS_TOKEN_TTL_S, ACCESS_TOKEN_TYP, JWT_ALG, REFRESH_TOKEN_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
 
 const SESSION_TYP = 'session+jwt';
-import { cachedCheck, rememberCheck, type CheckResult } from './revocation.cache.js';
+import { cachedCheck, rememberCheck, type CheckResult } from '../modules/token/revocation.cache.js';
 
 export interface TokenGrant {
   credential: string;

@@ -14,3 +14,21 @@ export abstract class Timestamped {
   @Property({ type: 'datetime', length: 3, onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }
+
+/** How every timestamp appears in JSON here (DESIGN.md section 2): milliseconds since the Unix epoch. */
+export const toMillis = (date: Date): number => date.getTime();
+
+/**
+ * `JSON.stringify` with every Date as milliseconds. The replacer reads the holder's original value because
+ * JSON.stringify has already turned a Date into its ISO string (Date.prototype.toJSON) when the replacer sees it.
+ */
+export function stringifyWithMillis(value: unknown, space?: number): string {
+  return JSON.stringify(
+    value,
+    function (this: Record<string, unknown>, key, v) {
+      const original = this[key];
+      return original instanceof Date ? toMillis(original) : v;
+    },
+    space,
+  );
+}

@@ -1,13 +1,21 @@
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
+import type { GraphQLContext } from '../../kit/context.js';
+import type { Loaders } from '../../kit/loaders.js';
 import { isId } from '../../shared/id.js';
 import { AppError } from '../../shared/errors.js';
-import type { Business } from './business.entity.js';
+import { Business } from './business.entity.js';
 import { BusinessType } from './business.type.js';
 
 export function presentBusiness(business: Business): BusinessType {
   const { id, name, country, createdAt, updatedAt } = business;
   return { id, object: 'business', name, country: country ?? null, createdAt, updatedAt };
+}
+
+/** Through the request's loader, so a page of objects asks for their businesses in one statement. */
+export async function loadBusiness(loaders: Loaders, id: string): Promise<BusinessType> {
+  const business = isId('business', id) ? await loaders.byId(Business).load(id) : null;
+  if (!business) throw AppError.notFound('Business', id);
+  return presentBusiness(business);
 }
 
 @Resolver(() => BusinessType)
@@ -16,8 +24,6 @@ export class BusinessResolver {
   @Query(() => BusinessType, { description: 'One business by id: the access token must act for that business.' })
   async business(@Arg('id', () => ID) id: string, @Ctx() { loaders, auth }: GraphQLContext): Promise<BusinessType> {
     if (auth?.businessId !== id) throw new AppError('forbidden', `This token does not grant access to business '${id}'`);
-    const business = isId('business', id) ? await loaders.business.load(id) : null;
-    if (!business) throw AppError.notFound('Business', id);
-    return presentBusiness(business);
+    return loadBusiness(loaders, id);
   }
 }

@@ -1,5 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../graphql/resource.type.js';
+import { ResourceType } from '../../kit/resource.type.js';
 
 @ObjectType('Business', { description: 'A restaurant or shop: every other resource belongs to one.' })
 export class BusinessType extends ResourceType {

@@ -1,19 +1,14 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 import { User } from '../user/user.entity.js';
 
 /** An OAuth client of one business. */
 @Entity({ tableName: 'credential' })
 @Index({ name: 'credential_business_created_idx', properties: ['business', 'createdAt', 'id'] })
-export class Credential extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('credential');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class Credential extends BusinessOwnedEntity {
+  id = newId('credential');
 
   @Property({ type: 'string', length: 200 })
   name!: string;

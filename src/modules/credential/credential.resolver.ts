@@ -1,11 +1,10 @@
 import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { findOwned } from '../../graphql/resource.js';
-import { findPage } from '../../graphql/list.query.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { GraphQLContext } from '../../kit/context.js';
+import { findPage } from '../../kit/list.query.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { Credential } from './credential.entity.js';
-import { createCredential, deleteCredential, presentCredential } from './credential.service.js';
+import { createCredential, deleteCredential, findCredential, presentCredential } from './credential.service.js';
 import { CreateCredentialInput, CreatedCredentialType, CredentialList, CredentialListArgs, CredentialType } from './credential.type.js';
 
 /** Credentials of a business (spec 4.7): list, get, create (the secret is in this response only), delete. No update. */
@@ -24,7 +23,7 @@ export class CredentialResolver {
   @Authorized('credentials:read')
   @Query(() => CredentialType)
   async credential(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
-    return presentCredential(await findOwned(em, Credential, 'credential', 'Credential', business, id));
+    return presentCredential(await findCredential(em, business, id));
   }
 
   @Authorized('credentials:write')
@@ -42,8 +41,6 @@ export class CredentialResolver {
   @Authorized('credentials:write')
   @Mutation(() => ID, { description: 'Deletes the credential and revokes every token it minted.' })
   async deleteCredential(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
-    const credential = await findOwned(em, Credential, 'credential', 'Credential', business, id);
-    await deleteCredential(em, credential);
-    return credential.id;
+    return deleteCredential(em, business, id);
   }
 }

@@ -2,9 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type ErrorDetail } from '../../shared/errors.js';
 import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { recordEvent } from '../event/event.service.js';
+import { deleteRecorded } from '../event/recorded-change.js';
+import { findOwned } from '../../kit/resource.js';
 import { Credential } from './credential.entity.js';
 import { randomBytes } from 'node:crypto';
-import { revokeTokens } from '../../oauth/revocation.service.js';
+import { revokeTokens } from '../token/revocation.service.js';
 
 export interface NewCredential {
   credential: Credential;
@@ -82,10 +84,13 @@ export function presentCredential(credential: Credential) {
  * Revokes every token the credential minted (this process forgets them at once, others within seconds), then deletes
  * it; its token rows and pending authorization codes go with it (foreign keys cascade).
  */
-export async function deleteCredential(em: EntityManager, credential: Credential): Promise<void> {
-  await em.transactional(async (tx) => {
+export function deleteCredential(em: EntityManager, business: string, id: string): Promise<string> {
+  const recorded = { resource: 'credential', find: findCredential, present: presentCredential };
+  return deleteRecorded(em, recorded, business, id, async (credential, tx) => {
     await revokeTokens(tx, { credential: credential.id });
-    recordEvent(tx, credential.business, 'credential.deleted', presentCredential(credential));
     await tx.nativeDelete(Credential, { id: credential.id });
   });
 }
+
+export const findCredential = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, Credential, { kind: 'credential', label: 'Credential', business, id, lock });

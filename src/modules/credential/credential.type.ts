@@ -1,6 +1,6 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { IDFilter, StringFilter, TimestampFilter, listArgs, listType, orderByInput } from '../../graphql/list.args.js';
-import { ResourceType } from '../../graphql/resource.type.js';
+import { IDFilter, StringFilter, TimestampFilter, listArgs, listType, orderByInput } from '../../kit/list.args.js';
+import { ResourceType } from '../../kit/resource.type.js';
 
 @ObjectType('Credential', { description: 'An OAuth client of a business. Its secret is shown once, by createCredential.' })
 export class CredentialType extends ResourceType {

@@ -1,9 +1,9 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { findOwned, loadBusiness } from '../../graphql/resource.js';
-import { findPage } from '../../graphql/list.query.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
-import { BusinessType } from '../business/business.type.js';
+import { Arg, Args, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../kit/context.js';
+import { findOwned } from '../../kit/resource.js';
+import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
+import { findPage } from '../../kit/list.query.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Event } from './event.entity.js';
 import { presentEvent } from './event.service.js';
 import { EventType } from './event.type.js';
@@ -11,7 +11,7 @@ import { EventList, EventListArgs } from './event.inputs.js';
 
 /** Read-only: events are written by the changes they record. */
 @Resolver(() => EventType)
-export class EventResolver {
+export class EventResolver extends BusinessOwnedResolver(EventType) {
   @Authorized('events:read')
   @Query(() => EventList)
   events(
@@ -25,11 +25,6 @@ export class EventResolver {
   @Authorized('events:read')
   @Query(() => EventType)
   async event(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
-    return presentEvent(await findOwned(em, Event, 'event', 'Event', business, id));
-  }
-
-  @FieldResolver(() => BusinessType)
-  business(@Root() event: EventType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, event.business);
+    return presentEvent(await findOwned(em, Event, { kind: 'event', label: 'Event', business, id }));
   }
 }

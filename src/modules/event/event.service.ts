@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { stringifyWithMillis } from '../../shared/timestamps.js';
 import { Event } from './event.entity.js';
 
 /**
@@ -11,12 +12,7 @@ export function recordEvent(em: EntityManager, business: string, type: string, o
 
 /** The JSON the API would show: dates as milliseconds since the epoch, like every timestamp in JSON here. */
 function asJson(value: object): Record<string, unknown> {
-  return JSON.parse(
-    JSON.stringify(value, function (this: Record<string, unknown>, key, v) {
-      const original = this[key];
-      return original instanceof Date ? original.getTime() : v;
-    }),
-  );
+  return JSON.parse(stringifyWithMillis(value));
 }
 
 export function presentEvent(event: Event) {

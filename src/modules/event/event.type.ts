@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Timestamp } from '../../graphql/scalars.js';
+import { Timestamp } from '../../kit/scalars.js';
 
 @ObjectType('Event', { description: 'A record of a change, written in the same transaction as the change.' })
 export class EventType {

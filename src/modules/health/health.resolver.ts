@@ -1,5 +1,5 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
+import type { GraphQLContext } from '../../kit/context.js';
 import { pingDatabase } from '../../db/database.js';
 
 @ObjectType({ description: 'Whether the service and its database answer.' })

@@ -1,19 +1,14 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 
 @Entity({ tableName: 'location' })
 @Index({ name: 'location_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 // `location:metadata` links resolve a location by one metadata pair: a containment (@>) lookup.
 @Index({ name: 'location_metadata_gin', expression: 'create index "location_metadata_gin" on "location" using gin ("metadata" jsonb_path_ops)' })
-export class Location extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('location');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class Location extends BusinessOwnedEntity {
+  id = newId('location');
 
   @Property({ type: 'string', length: 200 })
   name!: string;

@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../graphql/list.args.js';
+import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { LocationType } from './location.type.js';
 
 @InputType('CreateLocationInput')

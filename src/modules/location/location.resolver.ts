@@ -1,14 +1,13 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { loadBusiness } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
-import { BusinessType } from '../business/business.type.js';
+import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../kit/context.js';
+import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { LocationType } from './location.type.js';
 import { CreateLocationInput, LocationList, LocationListArgs, UpdateLocationInput } from './location.inputs.js';
 import * as locations from './location.service.js';
 
 @Resolver(() => LocationType)
-export class LocationResolver {
+export class LocationResolver extends BusinessOwnedResolver(LocationType) {
   @Authorized('locations:read')
   @Query(() => LocationList)
   locations(
@@ -50,10 +49,5 @@ export class LocationResolver {
   @Mutation(() => ID)
   deleteLocation(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
     return locations.deleteLocation(em, business, id);
-  }
-
-  @FieldResolver(() => BusinessType)
-  business(@Root() location: LocationType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, location.business);
   }
 }

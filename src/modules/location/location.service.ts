@@ -1,10 +1,10 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Location } from './location.entity.js';
 import type { LocationType } from './location.type.js';
 import type { CreateLocationInput, UpdateLocationInput } from './location.inputs.js';
@@ -41,7 +41,9 @@ function check(input: Partial<CreateLocationInput>, creating: boolean) {
 }
 
 export const findLocation = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Location, 'location', 'Location', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  findOwned(em, Location, { kind: 'location', label: 'Location', business, id, lock });
+
+const recorded: RecordedResource<Location, LocationType> = { resource: 'location', find: findLocation, present: presentLocation };
 
 export function listLocations(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Location, LocationType>(em, Location, { scope: { business }, args, present: presentLocation });
@@ -71,23 +73,13 @@ export function createLocation(em: EntityManager, business: string, input: Creat
 
 export function updateLocation(em: EntityManager, business: string, id: string, input: UpdateLocationInput): Promise<LocationType> {
   check(input, false);
-  return em.transactional(async (tx) => {
-    const location = await findLocation(tx, business, id, true);
+  return updateRecorded(em, recorded, business, id, (location) => {
     if (input.name != null) location.name = input.name.trim();
     if (input.metadata != null) location.metadata = input.metadata as Record<string, string>;
-    location.updatedAt = new Date();
-    const presented = presentLocation(location);
-    recordEvent(tx, business, 'location.updated', presented);
-    return presented;
   });
 }
 
 /** Submissions keep their answers and lose only the link (foreign key set null). */
 export function deleteLocation(em: EntityManager, business: string, id: string): Promise<string> {
-  return em.transactional(async (tx) => {
-    const location = await findLocation(tx, business, id, true);
-    recordEvent(tx, business, 'location.deleted', presentLocation(location));
-    tx.remove(location);
-    return location.id;
-  });
+  return deleteRecorded(em, recorded, business, id);
 }

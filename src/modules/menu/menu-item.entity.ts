@@ -1,7 +1,6 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 
 @Entity({ tableName: 'menu_item' })
 // One menu entry per name and business, whatever the case: ingestion upserts on this index (ON CONFLICT).
@@ -9,12 +8,8 @@ import { Business } from '../business/business.entity.js';
   name: 'menu_item_business_name_unique',
   expression: 'create unique index "menu_item_business_name_unique" on "menu_item" ("business_id", lower("name"))',
 })
-export class MenuItem extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('menuItem');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class MenuItem extends BusinessOwnedEntity {
+  id = newId('menuItem');
 
   /** Trimmed display name as first received. */
   @Property({ type: 'string', length: 300 })

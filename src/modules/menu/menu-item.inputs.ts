@@ -1,5 +1,5 @@
 import { InputType, Field } from 'type-graphql';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../graphql/list.args.js';
+import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { MenuItemType } from './menu-item.type.js';
 
 @InputType('MenuItemWhere')

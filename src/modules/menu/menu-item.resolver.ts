@@ -1,15 +1,14 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { loadBusiness } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
-import { BusinessType } from '../business/business.type.js';
+import { Arg, Args, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../kit/context.js';
+import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { MenuItemType } from './menu-item.type.js';
 import { MenuItemList, MenuItemListArgs } from './menu-item.inputs.js';
 import * as menu from './menu-item.service.js';
 
 /** Read-only: menu items are created by order ingestion. */
 @Resolver(() => MenuItemType)
-export class MenuItemResolver {
+export class MenuItemResolver extends BusinessOwnedResolver(MenuItemType) {
   @Authorized('orders:read')
   @Query(() => MenuItemList)
   menuItems(
@@ -24,10 +23,5 @@ export class MenuItemResolver {
   @Query(() => MenuItemType)
   async menuItem(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
     return menu.presentMenuItem(await menu.findMenuItem(em, business, id));
-  }
-
-  @FieldResolver(() => BusinessType)
-  business(@Root() item: MenuItemType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, item.business);
   }
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../shared/id.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { MenuItem } from './menu-item.entity.js';
 import type { MenuItemType } from './menu-item.type.js';
 import { MENU_ITEM_COLUMNS } from './menu-item.inputs.js';
@@ -19,7 +19,7 @@ export function presentMenuItem(item: MenuItem): MenuItemType {
   };
 }
 
-export const findMenuItem = (em: EntityManager, business: string, id: string) => findOwned(em, MenuItem, 'menuItem', 'Menu item', business, id);
+export const findMenuItem = (em: EntityManager, business: string, id: string) => findOwned(em, MenuItem, { kind: 'menuItem', label: 'Menu item', business, id });
 
 export function listMenuItems(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<MenuItem, MenuItemType>(em, MenuItem, { scope: { business }, args, columns: MENU_ITEM_COLUMNS, present: presentMenuItem });

@@ -1,17 +1,12 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 
 @Entity({ tableName: 'metric' })
 @Index({ name: 'metric_business_created_idx', properties: ['business', 'createdAt', 'id'] })
-export class Metric extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('metric');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class Metric extends BusinessOwnedEntity {
+  id = newId('metric');
 
   @Property({ type: 'string', length: 200 })
   name!: string;

@@ -1,5 +1,5 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../graphql/list.args.js';
+import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { MetricType } from './metric.type.js';
 
 @InputType('MetricScaleInput')

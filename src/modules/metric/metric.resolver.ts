@@ -1,14 +1,13 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { loadBusiness } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
-import { BusinessType } from '../business/business.type.js';
+import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../kit/context.js';
+import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { MetricType } from './metric.type.js';
 import { CreateMetricInput, MetricList, MetricListArgs, UpdateMetricInput } from './metric.inputs.js';
 import * as metrics from './metric.service.js';
 
 @Resolver(() => MetricType)
-export class MetricResolver {
+export class MetricResolver extends BusinessOwnedResolver(MetricType) {
   @Authorized('metrics:read')
   @Query(() => MetricList)
   metrics(
@@ -50,10 +49,5 @@ export class MetricResolver {
   @Mutation(() => ID, { description: 'CONFLICT, listing the steps, while a survey step rates this metric.' })
   deleteMetric(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
     return metrics.deleteMetric(em, business, id);
-  }
-
-  @FieldResolver(() => BusinessType)
-  business(@Root() metric: MetricType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, metric.business);
   }
 }

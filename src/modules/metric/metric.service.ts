@@ -1,11 +1,11 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Metric } from './metric.entity.js';
 import type { MetricType } from './metric.type.js';
 import type { CreateMetricInput, UpdateMetricInput } from './metric.inputs.js';
@@ -39,7 +39,9 @@ function check(input: Partial<CreateMetricInput>, creating: boolean) {
 }
 
 export const findMetric = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Metric, 'metric', 'Metric', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  findOwned(em, Metric, { kind: 'metric', label: 'Metric', business, id, lock });
+
+const recorded: RecordedResource<Metric, MetricType> = { resource: 'metric', find: findMetric, present: presentMetric };
 
 export function listMetrics(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Metric, MetricType>(em, Metric, { scope: { business }, args, present: presentMetric });
@@ -63,18 +65,13 @@ export function createMetric(em: EntityManager, business: string, input: CreateM
 
 export function updateMetric(em: EntityManager, business: string, id: string, input: UpdateMetricInput): Promise<MetricType> {
   check(input, false);
-  return em.transactional(async (tx) => {
-    const metric = await findMetric(tx, business, id, true);
+  return updateRecorded(em, recorded, business, id, (metric) => {
     if (input.name != null) metric.name = input.name.trim();
     if (input.description !== undefined) metric.description = input.description;
     if (input.scale) {
       metric.scaleMin = input.scale.min;
       metric.scaleMax = input.scale.max;
     }
-    metric.updatedAt = new Date();
-    const presented = presentMetric(metric);
-    recordEvent(tx, business, 'metric.updated', presented);
-    return presented;
   });
 }
 
@@ -92,8 +89,7 @@ export async function stepsUsingMetric(em: EntityManager, business: string, metr
  * take on their metrics, so a step cannot start using a metric that is being deleted.
  */
 export function deleteMetric(em: EntityManager, business: string, id: string): Promise<string> {
-  return em.transactional(async (tx) => {
-    const metric = await findMetric(tx, business, id, true);
+  return deleteRecorded(em, recorded, business, id, async (metric, tx) => {
     const steps = await stepsUsingMetric(tx, business, metric.id);
     if (steps.length) {
       throw new AppError(
@@ -102,8 +98,6 @@ export function deleteMetric(em: EntityManager, business: string, id: string): P
         steps.map((step) => ({ field: 'steps', message: step })),
       );
     }
-    recordEvent(tx, business, 'metric.deleted', presentMetric(metric));
     tx.remove(metric);
-    return metric.id;
   });
 }

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../graphql/resource.type.js';
+import { ResourceType } from '../../kit/resource.type.js';
 
 @ObjectType('MetricScale', { description: 'Inclusive rating range.' })
 export class MetricScaleType {

@@ -1,19 +1,14 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 import { MenuItem } from '../menu/menu-item.entity.js';
 import { Order, decimal, money } from './order.entity.js';
 
 @Entity({ tableName: 'order_item' })
 @Index({ name: 'order_item_order_position_idx', properties: ['order', 'position'] })
 @Index({ name: 'order_item_menu_item_idx', properties: ['menuItem'] })
-export class OrderItem extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('orderItem');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class OrderItem extends BusinessOwnedEntity {
+  id = newId('orderItem');
 
   @ManyToOne(() => Order, { mapToPk: true, deleteRule: 'cascade' })
   order!: string;

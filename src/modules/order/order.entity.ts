@@ -1,9 +1,8 @@
 import type { Opt } from '@mikro-orm/core';
 import { DecimalType } from '@mikro-orm/core';
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 
 export const ORDER_STATUSES = ['PENDING', 'ACCEPTED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -25,12 +24,8 @@ export const money = () => decimal();
 })
 @Index({ name: 'customer_order_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 @Index({ name: 'customer_order_business_external_order_idx', properties: ['business', 'externalOrderId'] })
-export class Order extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('order');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class Order extends BusinessOwnedEntity {
+  id = newId('order');
 
   @Property({ type: 'string', length: 200 })
   externalOrderId!: string;

@@ -1,7 +1,7 @@
 import { Field, Float, InputType, Int } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { IDFilter, listArgs, listType, NumberFilter, orderByInput, StringFilter, TimestampFilter } from '../../graphql/list.args.js';
+import { IDFilter, listArgs, listType, NumberFilter, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import type { OrderStatus } from './order.entity.js';
 import { OrderStatusEnum, OrderType } from './order.type.js';
 

@@ -1,16 +1,17 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { loadBusiness } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
-import { BusinessType } from '../business/business.type.js';
+import type { GraphQLContext } from '../../kit/context.js';
+import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { MenuItemType } from '../menu/menu-item.type.js';
 import { presentMenuItem } from '../menu/menu-item.service.js';
+import { MenuItem } from '../menu/menu-item.entity.js';
+import { OrderItem } from './order-item.entity.js';
 import { OrderItemType, OrderType } from './order.type.js';
 import { CreateOrderInput, OrderList, OrderListArgs, UpdateOrderInput } from './order.inputs.js';
 import * as orders from './order.service.js';
 
 @Resolver(() => OrderType)
-export class OrderResolver {
+export class OrderResolver extends BusinessOwnedResolver(OrderType) {
   @Authorized('orders:read')
   @Query(() => OrderList)
   orders(
@@ -48,28 +49,18 @@ export class OrderResolver {
     return orders.updateOrder(em, business, id, input);
   }
 
-  @FieldResolver(() => BusinessType)
-  business(@Root() order: OrderType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, order.business);
-  }
-
   @FieldResolver(() => [OrderItemType], { description: 'In the order sent.' })
   async items(@Root() order: OrderType, @Ctx() { loaders }: GraphQLContext) {
-    return (await loaders.itemsByOrder.load(order.id)).map(orders.presentOrderItem);
+    return (await loaders.byForeignKey(OrderItem, 'order', { orderBy: [{ position: 'asc' }, { id: 'asc' }] }).load(order.id)).map(orders.presentOrderItem);
   }
 }
 
 @Resolver(() => OrderItemType)
-export class OrderItemResolver {
+export class OrderItemResolver extends BusinessOwnedResolver(OrderItemType) {
   @FieldResolver(() => MenuItemType, { nullable: true })
   async menuItem(@Root() item: OrderItemType, @Ctx() { loaders }: GraphQLContext) {
     if (!item.menuItemId) return null;
-    const menuItem = await loaders.menuItem.load(item.menuItemId);
+    const menuItem = await loaders.byId(MenuItem).load(item.menuItemId);
     return menuItem ? presentMenuItem(menuItem) : null;
-  }
-
-  @FieldResolver(() => BusinessType)
-  business(@Root() item: OrderItemType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, item.business);
   }
 }

@@ -1,11 +1,11 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Business } from '../business/business.entity.js';
 import { checkStringMap } from '../location/location.service.js';
 import { syncMenuItems } from '../menu/menu-item.service.js';
@@ -58,7 +58,7 @@ export function presentOrderItem(item: OrderItem): OrderItemType {
 }
 
 export const findOrder = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Order, 'order', 'Order', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  findOwned(em, Order, { kind: 'order', label: 'Order', business, id, lock });
 
 export function listOrders(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Order, OrderType>(em, Order, { scope: { business }, args, present: presentOrder, hydrate: true });

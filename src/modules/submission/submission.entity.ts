@@ -1,8 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 import { Survey } from '../survey/survey.entity.js';
 import { Order } from '../order/order.entity.js';
 import { Location } from '../location/location.entity.js';
@@ -18,12 +17,8 @@ export interface Answer {
 @Index({ name: 'submission_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 @Index({ name: 'submission_order_idx', properties: ['order'] })
 @Index({ name: 'submission_location_idx', properties: ['location'] })
-export class Submission extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('submission');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class Submission extends BusinessOwnedEntity {
+  id = newId('submission');
 
   /** Feedback outlives the form: deleting a survey leaves its submissions (and their answers) in place. */
   @ManyToOne(() => Survey, { mapToPk: true, nullable: true, deleteRule: 'set null' })

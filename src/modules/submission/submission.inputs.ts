@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../graphql/list.args.js';
+import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { SubmissionType } from './submission.type.js';
 
 @InputType('AnswerInput')

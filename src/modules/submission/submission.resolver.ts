@@ -1,8 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { loadBusiness } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
-import { BusinessType } from '../business/business.type.js';
+import type { GraphQLContext } from '../../kit/context.js';
+import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { SurveyType } from '../survey/survey.type.js';
 import { presentSurvey } from '../survey/survey.service.js';
 import { OrderType } from '../order/order.type.js';
@@ -10,11 +9,15 @@ import { presentOrder } from '../order/order.service.js';
 import { LocationType } from '../location/location.type.js';
 import { presentLocation } from '../location/location.service.js';
 import { SubmissionType } from './submission.type.js';
+import { Submission } from './submission.entity.js';
+import { Survey } from '../survey/survey.entity.js';
+import { Order } from '../order/order.entity.js';
+import { Location } from '../location/location.entity.js';
 import { CreateSubmissionInput, SubmissionList, SubmissionListArgs, UpdateSubmissionInput } from './submission.inputs.js';
 import * as submissions from './submission.service.js';
 
 @Resolver(() => SubmissionType)
-export class SubmissionResolver {
+export class SubmissionResolver extends BusinessOwnedResolver(SubmissionType) {
   @Authorized('submissions:read')
   @Query(() => SubmissionList)
   submissions(
@@ -71,28 +74,23 @@ export class SubmissionResolver {
     return submissions.deleteSubmission(em, business, survey, id);
   }
 
-  @FieldResolver(() => BusinessType)
-  business(@Root() s: SubmissionType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, s.business);
-  }
-
   @FieldResolver(() => SurveyType, { nullable: true, description: 'null once the survey is deleted.' })
   async survey(@Root() s: SubmissionType, @Ctx() { loaders }: GraphQLContext) {
-    const survey = s.surveyId ? await loaders.survey.load(s.surveyId) : null;
+    const survey = s.surveyId ? await loaders.byId(Survey, { plain: true }).load(s.surveyId) : null;
     return survey ? presentSurvey(survey) : null;
   }
 
   @Authorized('orders:read')
   @FieldResolver(() => OrderType, { nullable: true, description: 'Needs orders:read.' })
   async order(@Root() s: SubmissionType, @Ctx() { loaders }: GraphQLContext) {
-    const order = s.orderId ? await loaders.order.load(s.orderId) : null;
+    const order = s.orderId ? await loaders.byId(Order).load(s.orderId) : null;
     return order ? presentOrder(order) : null;
   }
 
   @Authorized('locations:read')
   @FieldResolver(() => LocationType, { nullable: true, description: 'Needs locations:read.' })
   async location(@Root() s: SubmissionType, @Ctx() { loaders }: GraphQLContext) {
-    const location = s.locationId ? await loaders.location.load(s.locationId) : null;
+    const location = s.locationId ? await loaders.byId(Location).load(s.locationId) : null;
     return location ? presentLocation(location) : null;
   }
 }
@@ -102,6 +100,6 @@ export class OrderSubmissionsResolver {
   @Authorized('submissions:read')
   @FieldResolver(() => [SubmissionType], { description: 'Feedback linked to this order, newest first. Needs submissions:read.' })
   async submissions(@Root() order: OrderType, @Ctx() { loaders }: GraphQLContext) {
-    return (await loaders.submissionsByOrder.load(order.id)).map(submissions.presentSubmission);
+    return (await loaders.byForeignKey(Submission, 'order', { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }).load(order.id)).map(submissions.presentSubmission);
   }
 }

@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Metric } from '../metric/metric.entity.js';
 import { Order } from '../order/order.entity.js';
-import { Location } from '../location/location.entity.js';
-import { findLocationByMetadata } from '../location/location.service.js';
+import { findLocation, findLocationByMetadata } from '../location/location.service.js';
+import { findOrder } from '../order/order.service.js';
 import { SurveyStep } from '../survey/survey-step.entity.js';
 import { findSurvey } from '../survey/survey.service.js';
 import { Submission } from './submission.entity.js';
@@ -38,9 +39,9 @@ const submissionEventObject = (s: Submission) => {
   return { ...rest, survey: surveyId, order: orderId, location: locationId };
 };
 
-export async function findSubmission(em: EntityManager, business: string, survey: string, id: string) {
+export async function findSubmission(em: EntityManager, business: string, survey: string, id: string, lock = false) {
   await findSurvey(em, business, survey);
-  return findOwned(em, Submission, 'submission', 'Submission', business, id, {}, { survey });
+  return findOwned(em, Submission, { kind: 'submission', label: 'Submission', business, id, lock, where: { survey } });
 }
 
 export async function listSubmissions(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
@@ -66,7 +67,7 @@ export async function resolveLink(em: EntityManager, business: string, input: Cr
   let location: string | null = null;
   let metadataValue: string | null = null;
   if (input.location != null) {
-    location = (await findOwned(em, Location, 'location', 'Location', business, input.location)).id;
+    location = (await findLocation(em, business, input.location)).id;
   }
   if (input.locationMetadata != null) {
     const raw = input.locationMetadata;
@@ -81,7 +82,7 @@ export async function resolveLink(em: EntityManager, business: string, input: Cr
 
   let order: string | null = null;
   if (input.order != null) {
-    order = (await findOwned(em, Order, 'order', 'Order', business, input.order)).id;
+    order = (await findOrder(em, business, input.order)).id;
   } else if (input.custom?.customOrderId) {
     const externalOrderId = input.custom.customOrderId;
     const scopes = [...new Set([input.custom.customLocationId, metadataValue].filter((v): v is string => !!v))];
@@ -125,6 +126,13 @@ export function createSubmission(em: EntityManager, business: string, surveyId: 
   });
 }
 
+const recordedSubmissions = (survey: string): RecordedResource<Submission, SubmissionType> => ({
+  resource: 'submission',
+  find: (tx, business, id, lock) => findSubmission(tx, business, survey, id, lock),
+  present: presentSubmission,
+  eventObject: submissionEventObject,
+});
+
 export function updateSubmission(
   em: EntityManager,
   business: string,
@@ -132,31 +140,21 @@ export function updateSubmission(
   id: string,
   input: UpdateSubmissionInput,
 ): Promise<SubmissionType> {
-  return em.transactional(async (tx) => {
-    const survey = await findSurvey(tx, business, surveyId);
-    const submission = await findOwned(tx, Submission, 'submission', 'Submission', business, id, {}, { survey: survey.id });
+  return updateRecorded(em, recordedSubmissions(surveyId), business, id, async (submission, tx) => {
     const checks = new Checks();
     checkCommon(checks, input);
-    if (input.order !== undefined) submission.order = input.order === null ? null : (await findOwned(tx, Order, 'order', 'Order', business, input.order)).id;
+    if (input.order !== undefined) submission.order = input.order === null ? null : (await findOrder(tx, business, input.order)).id;
     if (input.location !== undefined) {
-      submission.location = input.location === null ? null : (await findOwned(tx, Location, 'location', 'Location', business, input.location)).id;
+      submission.location = input.location === null ? null : (await findLocation(tx, business, input.location)).id;
     }
-    if (input.answers) submission.answers = await validatedAnswers(tx, checks, survey.id, input.answers, submission.location != null);
+    if (input.answers) submission.answers = await validatedAnswers(tx, checks, surveyId, input.answers, submission.location != null);
     checks.throwIfAny();
     if (input.guestId !== undefined) submission.guestId = input.guestId;
     if (input.sessionId !== undefined) submission.sessionId = input.sessionId;
     if (input.metadata != null) submission.metadata = input.metadata;
-    submission.updatedAt = new Date();
-    recordEvent(tx, business, 'submission.updated', submissionEventObject(submission));
-    return presentSubmission(submission);
   });
 }
 
 export function deleteSubmission(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
-  return em.transactional(async (tx) => {
-    const submission = await findSubmission(tx, business, surveyId, id);
-    recordEvent(tx, business, 'submission.deleted', submissionEventObject(submission));
-    tx.remove(submission);
-    return submission.id;
-  });
+  return deleteRecorded(em, recordedSubmissions(surveyId), business, id);
 }

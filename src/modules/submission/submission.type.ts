@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { ResourceType } from '../../graphql/resource.type.js';
+import { ResourceType } from '../../kit/resource.type.js';
 
 @ObjectType('SubmissionAnswer')
 export class SubmissionAnswerType {

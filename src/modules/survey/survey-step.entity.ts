@@ -1,8 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 import { Survey } from './survey.entity.js';
 
 export const STEP_TYPES = ['metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact'] as const;
@@ -12,12 +11,8 @@ export type StepType = (typeof STEP_TYPES)[number];
 // Steps are always read per survey in position order; positions are kept dense by the service.
 @Index({ name: 'survey_step_survey_position_idx', properties: ['survey', 'position'] })
 @Index({ name: 'survey_step_business_idx', properties: ['business'] })
-export class SurveyStep extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('surveyStep');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class SurveyStep extends BusinessOwnedEntity {
+  id = newId('surveyStep');
 
   @ManyToOne(() => Survey, { mapToPk: true, deleteRule: 'cascade' })
   survey!: string;

@@ -10,7 +10,7 @@ import {
   SortOrder,
   StringFilter,
   TimestampFilter,
-} from '../../graphql/list.args.js';
+} from '../../kit/list.args.js';
 import type { StepType } from './survey-step.entity.js';
 import { StepTypeEnum, SurveyStepType } from './survey-step.type.js';
 

@@ -1,11 +1,11 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { loadBusiness } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { GraphQLContext } from '../../kit/context.js';
+import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { AppError } from '../../shared/errors.js';
-import { BusinessType } from '../business/business.type.js';
 import { presentMetric } from '../metric/metric.service.js';
-import type { Metric } from '../metric/metric.entity.js';
+import { Metric } from '../metric/metric.entity.js';
+import { Survey } from './survey.entity.js';
 import { SurveyType } from './survey.type.js';
 import { presentSurvey } from './survey.service.js';
 import { StepMetricsType, SurveyStepType } from './survey-step.type.js';
@@ -13,7 +13,7 @@ import { CreateSurveyStepInput, SurveyStepList, SurveyStepListArgs, UpdateSurvey
 import * as steps from './survey-step.service.js';
 
 @Resolver(() => SurveyStepType)
-export class SurveyStepResolver {
+export class SurveyStepResolver extends BusinessOwnedResolver(SurveyStepType) {
   @Authorized('surveys:read')
   @Query(() => SurveyStepList, { description: 'Steps of a survey, in position order unless orderBy says otherwise.' })
   surveySteps(
@@ -70,14 +70,9 @@ export class SurveyStepResolver {
     return steps.deleteStep(em, business, survey, id);
   }
 
-  @FieldResolver(() => BusinessType)
-  business(@Root() step: SurveyStepType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, step.business);
-  }
-
   @FieldResolver(() => SurveyType)
   async survey(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext) {
-    const survey = await loaders.survey.load(step.survey);
+    const survey = await loaders.byId(Survey, { plain: true }).load(step.survey);
     if (!survey) throw AppError.notFound('Survey', step.survey);
     return presentSurvey(survey);
   }
@@ -85,7 +80,7 @@ export class SurveyStepResolver {
   @FieldResolver(() => StepMetricsType, { nullable: true, description: 'Set on `metrics` steps only.' })
   async metrics(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext): Promise<StepMetricsType | null> {
     if (step.type !== 'metrics') return null;
-    const metrics = await loaders.metric.loadMany(step.metricIds);
+    const metrics = await loaders.byId(Metric, { plain: true }).loadMany(step.metricIds);
     return { metrics: metrics.filter((m): m is Metric => !!m && !(m instanceof Error)).map(presentMetric) };
   }
 }

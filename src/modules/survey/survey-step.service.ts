@@ -3,10 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { isId } from '../../shared/id.js';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Metric } from '../metric/metric.entity.js';
 import { SurveyStep, type StepType } from './survey-step.entity.js';
 import type { SurveyStepType } from './survey-step.type.js';
@@ -92,9 +93,20 @@ async function checkMetrics(tx: EntityManager, business: string, type: StepType,
   return ids;
 }
 
+/** Steps of one survey. Writers lock the survey, not the step: a move or a delete shifts the positions of all its steps. */
+const recordedSteps = (survey: string): RecordedResource<SurveyStep, SurveyStepType> => ({
+  resource: 'surveystep',
+  find: async (tx, business, id, lock) => {
+    await findSurvey(tx, business, survey, lock);
+    return findOwned(tx, SurveyStep, { kind: 'surveyStep', label: 'Survey step', business, id, where: { survey } });
+  },
+  present: presentStep,
+  eventObject: stepEventObject,
+});
+
 export async function findStep(em: EntityManager, business: string, survey: string, id: string) {
   await findSurvey(em, business, survey);
-  return findOwned(em, SurveyStep, 'surveyStep', 'Survey step', business, id, {}, { survey });
+  return findOwned(em, SurveyStep, { kind: 'surveyStep', label: 'Survey step', business, id, where: { survey } });
 }
 
 export async function listSteps(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
@@ -149,13 +161,12 @@ export function updateStep(
   id: string,
   input: UpdateSurveyStepInput,
 ): Promise<SurveyStepType> {
-  return em.transactional(async (tx) => {
-    const survey = await findSurvey(tx, business, surveyId, true);
-    const step = await findOwned(tx, SurveyStep, 'surveyStep', 'Survey step', business, id, {}, { survey: survey.id });
+  return updateRecorded(em, recordedSteps(surveyId), business, id, async (step, tx) => {
+    const survey = step.survey;
     const checks = new Checks();
     const type = input.type ?? step.type;
     checkContent(checks, type, { ...input, content: input.content ?? (input.type ? step.content : undefined) });
-    const count = await stepCount(tx, survey.id);
+    const count = await stepCount(tx, survey);
     if (input.position != null && (!Number.isInteger(input.position) || input.position < 0 || input.position >= count)) {
       checks.fail('position', `must be from 0 to ${count - 1}`);
     }
@@ -169,8 +180,8 @@ export function updateStep(
     if (input.position != null && input.position !== step.position) {
       const from = step.position;
       const to = input.position;
-      if (to < from) await shift(tx, survey.id, 1, to, from - 1);
-      else await shift(tx, survey.id, -1, from + 1, to);
+      if (to < from) await shift(tx, survey, 1, to, from - 1);
+      else await shift(tx, survey, -1, from + 1, to);
       step.position = to;
     }
     step.type = type;
@@ -180,19 +191,12 @@ export function updateStep(
     if (input.inputType !== undefined) step.inputType = input.inputType;
     if (input.validation !== undefined) step.validation = input.validation;
     if (input.logic !== undefined) step.logic = input.logic;
-    step.updatedAt = new Date();
-    recordEvent(tx, business, 'surveystep.updated', stepEventObject(step));
-    return presentStep(step);
   });
 }
 
 export function deleteStep(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
-  return em.transactional(async (tx) => {
-    const survey = await findSurvey(tx, business, surveyId, true);
-    const step = await findOwned(tx, SurveyStep, 'surveyStep', 'Survey step', business, id, {}, { survey: survey.id });
-    recordEvent(tx, business, 'surveystep.deleted', stepEventObject(step));
+  return deleteRecorded(em, recordedSteps(surveyId), business, id, async (step, tx) => {
     await tx.nativeDelete(SurveyStep, { id: step.id });
-    await shift(tx, survey.id, -1, step.position + 1);
-    return step.id;
+    await shift(tx, step.survey, -1, step.position + 1);
   });
 }

@@ -1,20 +1,15 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 
 export const SURVEY_STATUSES = ['draft', 'active', 'archived'] as const;
 export type SurveyStatus = (typeof SURVEY_STATUSES)[number];
 
 @Entity({ tableName: 'survey' })
 @Index({ name: 'survey_business_created_idx', properties: ['business', 'createdAt', 'id'] })
-export class Survey extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('survey');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class Survey extends BusinessOwnedEntity {
+  id = newId('survey');
 
   @Property({ type: 'string', length: 200 })
   name!: string;

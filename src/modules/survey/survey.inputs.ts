@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { listArgs, orderByInput, listType, StringFilter, TimestampFilter, IDFilter } from '../../graphql/list.args.js';
+import { listArgs, orderByInput, listType, StringFilter, TimestampFilter, IDFilter } from '../../kit/list.args.js';
 import type { SurveyStatus } from './survey.entity.js';
 import { SurveyStatusEnum, SurveyType } from './survey.type.js';
 

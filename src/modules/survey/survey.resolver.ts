@@ -1,16 +1,16 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { loadBusiness } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
-import { BusinessType } from '../business/business.type.js';
+import type { GraphQLContext } from '../../kit/context.js';
+import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { SurveyType } from './survey.type.js';
 import { SurveyStepType } from './survey-step.type.js';
 import { presentStep } from './survey-step.service.js';
+import { SurveyStep } from './survey-step.entity.js';
 import { CreateSurveyInput, SurveyList, SurveyListArgs, UpdateSurveyInput } from './survey.inputs.js';
 import * as surveys from './survey.service.js';
 
 @Resolver(() => SurveyType)
-export class SurveyResolver {
+export class SurveyResolver extends BusinessOwnedResolver(SurveyType) {
   @Authorized('surveys:read')
   @Query(() => SurveyList, { description: 'Surveys of a business.' })
   surveys(
@@ -54,13 +54,8 @@ export class SurveyResolver {
     return surveys.deleteSurvey(em, business, id);
   }
 
-  @FieldResolver(() => BusinessType)
-  business(@Root() survey: SurveyType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, survey.business);
-  }
-
   @FieldResolver(() => [SurveyStepType], { description: 'In position order.' })
   async steps(@Root() survey: SurveyType, @Ctx() { loaders }: GraphQLContext) {
-    return (await loaders.stepsBySurvey.load(survey.id)).map(presentStep);
+    return (await loaders.byForeignKey(SurveyStep, 'survey', { orderBy: [{ position: 'asc' }, { id: 'asc' }], plain: true }).load(survey.id)).map(presentStep);
   }
 }

@@ -1,10 +1,10 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../graphql/list.query.js';
-import { definedOnly, findOwned } from '../../graphql/resource.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { findPage } from '../../kit/list.query.js';
+import { definedOnly, findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue, Page } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue, Page } from '../../kit/list.args.js';
 import { Survey } from './survey.entity.js';
 import type { SurveyType } from './survey.type.js';
 import type { CreateSurveyInput, UpdateSurveyInput } from './survey.inputs.js';
@@ -30,7 +30,9 @@ function check(input: Partial<CreateSurveyInput>, creating: boolean) {
 }
 
 export const findSurvey = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Survey, 'survey', 'Survey', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  findOwned(em, Survey, { kind: 'survey', label: 'Survey', business, id, lock });
+
+const recorded: RecordedResource<Survey, SurveyType> = { resource: 'survey', find: findSurvey, present: presentSurvey };
 
 export function listSurveys(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<SurveyType>> {
   return findPage(em, Survey, { scope: { business }, args, present: presentSurvey });
@@ -53,23 +55,14 @@ export function createSurvey(em: EntityManager, business: string, input: CreateS
 
 export function updateSurvey(em: EntityManager, business: string, id: string, input: UpdateSurveyInput): Promise<SurveyType> {
   check(input, false);
-  return em.transactional(async (tx) => {
-    const survey = await findSurvey(tx, business, id, true);
+  return updateRecorded(em, recorded, business, id, (survey, tx) => {
     const changes = definedOnly(input);
     if (changes.name !== undefined) changes.name = changes.name.trim();
-    tx.assign(survey, { ...changes, updatedAt: new Date() });
-    const presented = presentSurvey(survey);
-    recordEvent(tx, business, 'survey.updated', presented);
-    return presented;
+    tx.assign(survey, changes);
   });
 }
 
 /** Its steps go with it (foreign key cascade); submissions keep their answers and lose only the link. */
 export function deleteSurvey(em: EntityManager, business: string, id: string): Promise<string> {
-  return em.transactional(async (tx) => {
-    const survey = await findSurvey(tx, business, id, true);
-    recordEvent(tx, business, 'survey.deleted', presentSurvey(survey));
-    tx.remove(survey);
-    return survey.id;
-  });
+  return deleteRecorded(em, recorded, business, id);
 }

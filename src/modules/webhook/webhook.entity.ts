@@ -1,18 +1,13 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 
 /** An outbound subscription: events of the listed types are posted to `url`, signed (Standard Webhooks). */
 @Entity({ tableName: 'webhook' })
 @Index({ name: 'webhook_business_created_idx', properties: ['business', 'createdAt', 'id'] })
-export class Webhook extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('webhook');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+export class Webhook extends BusinessOwnedEntity {
+  id = newId('webhook');
 
   @Property({ type: 'string', length: 2048 })
   url!: string;

@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { BooleanFilter, IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../graphql/list.args.js';
+import { BooleanFilter, IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { WebhookType } from './webhook.type.js';
 
 @InputType('CreateWebhookInput')

@@ -1,14 +1,13 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { loadBusiness } from '../../graphql/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
-import { BusinessType } from '../business/business.type.js';
+import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../kit/context.js';
+import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { WebhookType } from './webhook.type.js';
 import { CreateWebhookInput, UpdateWebhookInput, WebhookList, WebhookListArgs } from './webhook.inputs.js';
 import * as webhooks from './webhook.service.js';
 
 @Resolver(() => WebhookType)
-export class WebhookResolver {
+export class WebhookResolver extends BusinessOwnedResolver(WebhookType) {
   @Authorized('webhooks:read')
   @Query(() => WebhookList)
   webhooks(
@@ -50,10 +49,5 @@ export class WebhookResolver {
   @Mutation(() => ID)
   deleteWebhook(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
     return webhooks.deleteWebhook(em, business, id);
-  }
-
-  @FieldResolver(() => BusinessType)
-  business(@Root() webhook: WebhookType, @Ctx() ctx: GraphQLContext) {
-    return loadBusiness(ctx, webhook.business);
   }
 }

@@ -1,12 +1,12 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateSecret } from '../../shared/secrets.js';
 import { recordEvent } from '../event/event.service.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { EVENT_TYPES } from '../event/event.inputs.js';
-import { findPage } from '../../graphql/list.query.js';
-import { findOwned } from '../../graphql/resource.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../graphql/list.args.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Webhook } from './webhook.entity.js';
 import type { WebhookType } from './webhook.type.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
@@ -53,7 +53,9 @@ function check(input: Partial<CreateWebhookInput>, creating: boolean) {
 }
 
 export const findWebhook = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Webhook, 'webhook', 'Webhook', business, id, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  findOwned(em, Webhook, { kind: 'webhook', label: 'Webhook', business, id, lock });
+
+const recorded: RecordedResource<Webhook, WebhookType> = { resource: 'webhook', find: findWebhook, present: presentWebhook };
 
 export function listWebhooks(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Webhook, WebhookType>(em, Webhook, { scope: { business }, args, present: presentWebhook });
@@ -79,24 +81,14 @@ export function createWebhook(em: EntityManager, business: string, input: Create
 
 export function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput): Promise<WebhookType> {
   check(input, false);
-  return em.transactional(async (tx) => {
-    const webhook = await findWebhook(tx, business, id, true);
+  return updateRecorded(em, recorded, business, id, (webhook) => {
     if (input.url != null) webhook.url = input.url;
     if (input.events != null) webhook.events = [...new Set(input.events)];
     if (input.description !== undefined) webhook.description = input.description;
     if (input.enabled != null) webhook.enabled = input.enabled;
-    webhook.updatedAt = new Date();
-    const presented = presentWebhook(webhook);
-    recordEvent(tx, business, 'webhook.updated', presented);
-    return presented;
   });
 }
 
 export function deleteWebhook(em: EntityManager, business: string, id: string): Promise<string> {
-  return em.transactional(async (tx) => {
-    const webhook = await findWebhook(tx, business, id, true);
-    recordEvent(tx, business, 'webhook.deleted', presentWebhook(webhook));
-    tx.remove(webhook);
-    return webhook.id;
-  });
+  return deleteRecorded(em, recorded, business, id);
 }

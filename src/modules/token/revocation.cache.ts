@@ -1,4 +1,5 @@
-import { REVOCATION_CACHE_MS } from './oauth.constants.js';
+/** A revocation (or removed membership) is seen by every process within this time. */
+export const REVOCATION_CACHE_MS = 2_000;
 
 export type CheckResult = { ok: true } | { ok: false; message: string };
 

@@ -1,4 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { toMillis } from '../shared/timestamps.js';
 
 // Dates PostgreSQL can store (timestamptz), in ms: from 4713 BC is more than needed; keep to years 0 to 9999.
 const MIN_MS = -62_167_219_200_000;
@@ -18,7 +19,7 @@ export const Timestamp = new GraphQLScalarType<Date, number>({
   name: 'Timestamp',
   description: 'Milliseconds since the Unix epoch, an integer (1767225600000 is 2026-01-01T00:00:00Z).',
   serialize(value) {
-    if (value instanceof Date && !Number.isNaN(value.getTime())) return value.getTime();
+    if (value instanceof Date && !Number.isNaN(value.getTime())) return toMillis(value);
     if (typeof value === 'number' && Number.isFinite(value)) return value;
     throw new GraphQLError(`Timestamp cannot represent ${String(value)}`);
   },

@@ -2,9 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw, type EntityName } from '@mikro-orm/core';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import type { ListArgsValue, OrderByValue, Page } from './list.args.js';
+import { MAX_IN_VALUES, MAX_PAGE_SIZE } from './list.limits.js';
 
-export const MAX_PAGE_SIZE = 100;
-export const MAX_IN_VALUES = 100;
 
 const OPERATORS: Record<string, string> = {
   eq: '$eq',

@@ -1,5 +1,6 @@
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
 import { Timestamp } from './scalars.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './list.limits.js';
 
 /**
  * The list conventions of DESIGN.md section 2, written once: typed filter inputs per scalar kind, an `orderBy` input
@@ -92,7 +93,7 @@ export function listArgs<W extends object, O extends object>(where: ClassType<W>
     @Field(() => Int, { defaultValue: 0, description: 'Page number, from 0.' })
     page!: number;
 
-    @Field(() => Int, { defaultValue: 20, description: 'Items per page: 1 to 100.' })
+    @Field(() => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `Items per page: 1 to ${MAX_PAGE_SIZE}.` })
     pageSize!: number;
 
     @Field(() => where, { nullable: true, description: 'Every condition must hold.' })

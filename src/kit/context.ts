@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { createLoaders, type Loaders } from './loaders.js';
+import { Loaders } from './loaders.js';
 import type { Principal } from '../auth/principal.js';
 import { AppError } from '../shared/errors.js';
 
@@ -10,7 +10,7 @@ export interface GraphQLContext {
   loaders: Loaders;
   requestId: string;
   logger: Logger;
-  /** Set when the request carried a valid access token (see auth-checker.ts). */
+  /** Set when the request carried a valid access token (see src/graphql/auth-checker.ts). */
   auth?: Principal;
   /** Why a presented token was refused: raised by the auth checker when an operation needs a token. */
   authError?: AppError;
@@ -28,7 +28,7 @@ export interface AccessTokenVerifier {
 export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier) {
   return async (requestId: string, authorization?: string): Promise<GraphQLContext> => {
     const em = rootEm.fork();
-    const context: GraphQLContext = { em, loaders: createLoaders(em), requestId, logger };
+    const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger };
     if (authorization) {
       const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);
       if (!match) {
