@@ -1,8 +1,5 @@
 // Fails fast when jest is launched on the system Node (an editor's runner, `npm install --ignore-scripts`).
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 17)) {
-  throw new Error(`Node >= 22.17 required (the "node" devDependency provides Node 24 to npm scripts); got ${process.version}`);
-}
+import './scripts/check-node.js';
 
 /** @type {import('jest').Config} */
 export default {
