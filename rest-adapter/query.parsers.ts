@@ -1,8 +1,8 @@
 import { AppError } from '../src/shared/errors.js';
 
 /**
- * Query conventions of spec 4.1 / DESIGN.md section 2, as small pure functions. Each refusal is a 400 whose message
- * names the parameter and shows an example of a correct value; `details[0].field` is the parameter.
+ * Query conventions of spec 4.1 (docs/rest.md, "Query parameters"), as small pure functions. Each refusal is a 400
+ * whose message names the parameter and shows an example of a correct value; `details[0].field` is the parameter.
  */
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -22,7 +22,7 @@ export interface Filter {
   value: FilterValue | FilterValue[];
 }
 
-/** What a resource accepts, derived from the schema (see conventions.schema.ts). */
+/** What a resource accepts, derived from the schema (listConventions in schema.model.ts). */
 export interface ListConventions {
   sortFields: string[];
   /** Filterable field -> the filter types it takes. */
