@@ -6,6 +6,8 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/src', '<rootDir>/rest-adapter'],
   testMatch: ['**/*.test.ts'],
+  // Browser tests run apart (npm run test:browser, jest.browser.config.js): they need Chromium.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
   extensionsToTreatAsEsm: ['.ts'],
   // Our sources import './x.js' for './x.ts'. Never strip a '.json.js': libphonenumber-js imports its metadata that way
   // on purpose, and stripping it made jest load the raw JSON without an import attribute (a deprecation per import).

@@ -11,7 +11,6 @@ const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'index.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
   'favicon-32x32.png': 'image/png',
   'favicon-16x16.png': 'image/png',
 };
@@ -26,9 +25,8 @@ const PAGE = `<!DOCTYPE html>
     <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" sizes="32x32" />
   </head>
   <body>
-    <div id="swagger-ui"></div>
+    <main id="swagger-ui"></main>
     <script src="/docs/assets/swagger-ui-bundle.js" charset="UTF-8"></script>
-    <script src="/docs/assets/swagger-ui-standalone-preset.js" charset="UTF-8"></script>
     <script src="/docs/init.js" charset="UTF-8"></script>
   </body>
 </html>
@@ -39,11 +37,17 @@ const INIT = `window.onload = function () {
     url: '/openapi.json',
     dom_id: '#swagger-ui',
     deepLinking: true,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
-    layout: 'StandaloneLayout',
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
     validatorUrl: null
   });
+  // Swagger UI leaves some controls without an accessible name (axe: label, select-name): name them from context.
+  new MutationObserver(function () {
+    document.querySelectorAll('#swagger-ui select:not([aria-label]), #swagger-ui input:not([aria-label]):not([type=hidden])').forEach(function (el) {
+      var param = el.closest('tr[data-param-name]');
+      el.setAttribute('aria-label', el.id === 'servers' ? 'Server' : param ? param.getAttribute('data-param-name') : el.placeholder || el.name || 'Value');
+    });
+  }).observe(document.body, { childList: true, subtree: true });
 };
 `;
 

@@ -102,7 +102,9 @@ function secureHeaders(ctx: Context) {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
-  ctx.set('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: query strings (client ids, state, PKCE challenges) never leave for other sites,
+  // while our own form posts keep their real Origin (under no-referrer a browser posts `Origin: null`).
+  ctx.set('Referrer-Policy', 'same-origin');
   ctx.set('X-Content-Type-Options', 'nosniff');
 }
 
@@ -126,13 +128,24 @@ function csrfToken(ctx: Context): string {
   return token;
 }
 
+/**
+ * A form post counts only with the double-submit token AND a browser's word that it came from our own pages.
+ * - `Sec-Fetch-Site` (set by the browser, unforgeable by a page) is the first witness: only `same-origin` passes.
+ * - Else `Origin`: ours passes, any other site's is refused.
+ * - `Origin: null` without `Sec-Fetch-Site` is refused: an opaque origin is what a sandboxed frame or a data: page on
+ *   another site posts with, and nothing then says where the form came from. A browser whose privacy setting sends
+ *   `null` for our own forms still sends `Sec-Fetch-Site: same-origin`, which is trusted above.
+ * - Neither header: not a browser (an HTTP client, a test): the token alone decides, as it did before.
+ */
 function csrfValid(ctx: Context, sent: unknown, publicOrigin: string): boolean {
   const cookie = ctx.cookies.get(CSRF_COOKIE);
   if (!cookie || typeof sent !== 'string' || !constantTimeEqual(sent, cookie)) return false;
-  // Browsers send Origin on form posts: one from another site is refused even with a matching token.
+  const site = ctx.get('sec-fetch-site');
+  if (site) return site === 'same-origin';
   const origin = ctx.get('origin');
+  if (!origin) return true;
   // (Koa 3's ctx.origin echoes the Origin header: compare with our own protocol and host instead.)
-  return !origin || origin === `${ctx.protocol}://${ctx.host}` || origin === new URL(publicOrigin).origin;
+  return origin === `${ctx.protocol}://${ctx.host}` || origin === new URL(publicOrigin).origin;
 }
 
 let dummyHash: Promise<string> | undefined;

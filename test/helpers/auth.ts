@@ -42,7 +42,7 @@ export function tokenServiceFor(server: TestServer): TokenService {
  */
 export async function createTenant(
   server: TestServer,
-  options: { scopes?: Scope[]; businessName?: string } = {},
+  options: { scopes?: Scope[]; businessName?: string; redirectUri?: string } = {},
 ): Promise<Tenant> {
   const em = server.orm.em.fork();
   const email = `owner-${randomBytes(6).toString('hex')}@example.com`;
@@ -51,7 +51,7 @@ export async function createTenant(
   const { credential, clientSecret } = await createCredential(em, {
     business: business.id,
     name: 'Test App',
-    validRedirectUris: [TEST_REDIRECT_URI],
+    validRedirectUris: [options.redirectUri ?? TEST_REDIRECT_URI],
     createdBy: user.id,
   });
   const tokens = tokenServiceFor(server);
@@ -75,6 +75,6 @@ export async function createTenant(
     password: TEST_PASSWORD,
     clientId: credential.clientId,
     clientSecret,
-    redirectUri: TEST_REDIRECT_URI,
+    redirectUri: options.redirectUri ?? TEST_REDIRECT_URI,
   };
 }

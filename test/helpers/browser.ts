@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Debian's Chromium driven by playwright-core: nothing is downloaded at install. The flags keep it from reaching
+ * for outside hosts, which this machine (and CI) cannot reach.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const RESULTS_DIR = path.join(ROOT, 'test-results');
+
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium is not at ${CHROMIUM_PATH}: install it with apt-get install -y chromium, or set CHROMIUM_PATH`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+}
+
+export interface BrowserPage {
+  context: BrowserContext;
+  page: Page;
+  /** Errors the page raised or logged (script errors, CSP violations, failed loads): a clean page has none. */
+  problems: string[];
+}
+
+/** A fresh context (its own cookies) and page; phone-sized with `PHONE`. */
+export async function openPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserPage> {
+  const context = await browser.newContext({ locale: 'en-GB', ...options });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    // A page answered with a 4xx is logged by Chromium as a failed load; tests assert those statuses themselves.
+    if (msg.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) {
+      problems.push(`console: ${msg.text()}`);
+    }
+  });
+  return { context, page, problems };
+}
+
+/** test-results/<name>.png (ignored by git): what a person saw at that step. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core's WCAG 2.x A/AA rules on the page as it is. Evaluated through the DevTools protocol, so the page's own
+ * Content-Security-Policy (no scripts at all on the sign-in pages) does not have to be loosened for the test.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: any[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: { target: string[] }) => n.target.join(' ')) }));
+  });
+}
+
+/** Whether the page fits its viewport's width (nothing to scroll sideways on a phone). */
+export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

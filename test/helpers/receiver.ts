@@ -1,0 +1,77 @@
+import http from 'node:http';
+
+export interface ReceivedRequest {
+  method: string;
+  url: URL;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Answer {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Receiver {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  readonly requests: ReceivedRequest[];
+  /** Resolves with the first request (already received or to come) that matches, or fails after `timeoutMs`. */
+  waitFor(match?: (r: ReceivedRequest) => boolean, timeoutMs?: number): Promise<ReceivedRequest>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 that records every request: the landing place of OAuth redirects, and the
+ * receiving end of outbound webhooks and SMS providers. `answer` decides the response (default: 200 and a small page).
+ */
+export async function startReceiver(answer: (r: ReceivedRequest) => Answer = () => ({})): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  const waiters: Array<{ match: (r: ReceivedRequest) => boolean; resolve: (r: ReceivedRequest) => void }> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const received: ReceivedRequest = {
+        method: req.method ?? 'GET',
+        url: new URL(req.url ?? '/', `http://${req.headers.host}`),
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      requests.push(received);
+      for (const w of [...waiters]) {
+        if (w.match(received)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(received);
+        }
+      }
+      const out = answer(received);
+      res.writeHead(out.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...out.headers });
+      res.end(out.body ?? '<!doctype html><html lang="en"><title>Received</title><main><h1>Received</h1></main></html>');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    waitFor(match = () => true, timeoutMs = 10_000) {
+      const already = requests.find(match);
+      if (already) return Promise.resolve(already);
+      return new Promise((resolve, reject) => {
+        const waiter = { match, resolve: (r: ReceivedRequest) => (clearTimeout(timer), resolve(r)) };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(new Error(`no matching request within ${timeoutMs} ms (${requests.length} received)`));
+        }, timeoutMs);
+        waiters.push(waiter);
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
