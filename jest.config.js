@@ -1,8 +1,5 @@
 // Fails fast when jest is launched on the system Node (an editor's runner, `npm install --ignore-scripts`).
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 17)) {
-  throw new Error(`Node >= 22.17 required (the "node" devDependency provides Node 24 to npm scripts); got ${process.version}`);
-}
+import './scripts/check-node.js';
 
 /** @type {import('jest').Config} */
 export default {
@@ -12,7 +9,9 @@ export default {
   // Browser tests run apart (npm run test:browser, jest.browser.config.js): they need Chromium.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // Our sources import './x.js' for './x.ts'. Never strip a '.json.js': libphonenumber-js imports its metadata that way
+  // on purpose, and stripping it made jest load the raw JSON without an import attribute (a deprecation per import).
+  moduleNameMapper: { '^(\\.{1,2}/.*)(?<!\\.json)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   globalSetup: '<rootDir>/test/setup/global-setup.mjs',
   globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',

@@ -9,6 +9,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { startService } from './lib/service.js';
 import { METRICS_PER_STEP, seedSurveyPage, STEPS, SURVEYS } from './lib/seed.js';
+import { THREE_LEVEL_QUERY as QUERY } from '../test/helpers/queries.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
@@ -20,13 +21,6 @@ const deadline = setTimeout(async () => {
   await stop();
   process.exit(1);
 }, (90 + DURATION * 3) * 1000);
-
-const QUERY = `query($b: ID!, $s: Int) {
-  surveys(business: $b, pageSize: $s) {
-    total hasMore
-    data { id name status createdAt steps { id position type metrics { metrics { id name scale { min max } } } } }
-  }
-}`;
 
 try {
   const { business, headers, gql } = await seedSurveyPage(service);

@@ -7,6 +7,7 @@
 import autocannon from 'autocannon';
 import { startService } from './lib/service.js';
 import { METRICS_PER_STEP, seedSurveyPage, STEPS, SURVEYS } from './lib/seed.js';
+import { REST_SURVEY_PAGE_QUERY as QUERY } from '../test/helpers/queries.js';
 
 const DURATION = Number(process.env.DURATION ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -19,20 +20,6 @@ const deadline = setTimeout(async () => {
   await stop();
   process.exit(1);
 }, (120 + DURATION * ROUNDS * 2 * 1.5) * 1000);
-
-// What the REST route selects (it fills `business` and `survey` itself, from the path and the parent).
-const QUERY = `query($b: ID!) {
-  surveys(business: $b, page: 0, pageSize: 50) {
-    page pageSize total hasMore
-    data {
-      id object name description status createdAt updatedAt
-      steps {
-        id object position type required content inputType validation logic createdAt updatedAt
-        metrics { metrics { id object name description scale { min max } createdAt updatedAt } }
-      }
-    }
-  }
-}`;
 
 try {
   const { accessToken, business, headers, gql } = await seedSurveyPage(service);

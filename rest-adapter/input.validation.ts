@@ -49,10 +49,6 @@ function typeAt(type: GraphQLInputType, path: readonly (string | number)[]): Gra
   return current;
 }
 
-/**
- * Checks a JSON value against a GraphQL input type as execution would, and says what is wrong per field in REST's
- * words (never "Variable $input got invalid value"). Returns no details when the value is acceptable.
- */
 /** GraphQL turns a single value into a one-item list; a JSON body must send the array itself. */
 function strictLists(value: unknown, type: GraphQLInputType, path: (string | number)[], details: ErrorDetail[], prefix: string) {
   if (value == null) return;
@@ -66,6 +62,10 @@ function strictLists(value: unknown, type: GraphQLInputType, path: (string | num
   }
 }
 
+/**
+ * Checks a JSON value against a GraphQL input type as execution would, and says what is wrong per field in REST's
+ * words (never "Variable $input got invalid value"). Returns no details when the value is acceptable.
+ */
 export function validateInput(value: unknown, type: GraphQLInputType, prefix = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   strictLists(value, type, [], details, prefix);

@@ -2,8 +2,8 @@ import { AppError } from '../src/shared/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list.limits.js';
 
 /**
- * Query conventions of spec 4.1 / DESIGN.md section 2, as small pure functions. Each refusal is a 400 whose message
- * names the parameter and shows an example of a correct value; `details[0].field` is the parameter.
+ * Query conventions of spec 4.1 (docs/rest.md, "Query parameters"), as small pure functions. Each refusal is a 400
+ * whose message names the parameter and shows an example of a correct value; `details[0].field` is the parameter.
  */
 
 export const MAX_EXPAND_DEPTH = 4;
@@ -21,7 +21,7 @@ export interface Filter {
   value: FilterValue | FilterValue[];
 }
 
-/** What a resource accepts, derived from the schema (see conventions.schema.ts). */
+/** What a resource accepts, derived from the schema (listConventions in schema.model.ts). */
 export interface ListConventions {
   sortFields: string[];
   /** Filterable field -> the filter types it takes. */

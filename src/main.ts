@@ -4,12 +4,6 @@ import { createLogger, type Logger } from './http/logger.js';
 import { openDatabase, type Database } from './db/database.js';
 import { createApp, type App } from './app.js';
 
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 17)) {
-  console.error(`Node >= 22.17 is required (npm install brings Node 24 for the npm scripts); got ${process.version}.`);
-  process.exit(1);
-}
-
 async function main() {
   const startedAt = performance.now();
   let config;

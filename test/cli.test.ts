@@ -111,6 +111,11 @@ describe('admin CLI on DATABASE_URL', () => {
     expect(steps.rows[0]).toEqual({ type: 'metrics', metric_ids: out.survey.metrics.map((m: { id: string }) => m.id), position: 0 });
     const members = await sql.query('select role from membership where user_id = $1 and business_id = $2', [out.user.id, out.business.id]);
     expect(members.rows).toEqual([{ role: 'owner' }]);
+    // Made through the services, as the API would: each change recorded as an event.
+    const events = await sql.query('select type from event where business_id = $1 order by id', [out.business.id]);
+    expect(events.rows.map((r) => r.type)).toEqual([
+      'metric.created', 'metric.created', 'metric.created', 'survey.created', 'surveystep.created', 'surveystep.created', 'location.created', 'credential.created',
+    ]);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-/** Every scope a token can carry (DESIGN.md section 5). Each GraphQL operation declares the one it needs. */
+/** Every scope a token can carry (the table in docs/oauth.md). Each GraphQL operation declares the one it needs. */
 export const SCOPES = [
   'surveys:read',
   'surveys:write',

@@ -5,10 +5,10 @@ import { createBusiness } from '../modules/business/business.service.js';
 import { presentBusiness } from '../modules/business/business.resolver.js';
 import { createCredential, presentCredential } from '../modules/credential/credential.service.js';
 import { connectCustomIntegration } from '../modules/integration/custom-integration.service.js';
-import { Survey } from '../modules/survey/survey.entity.js';
-import { SurveyStep } from '../modules/survey/survey-step.entity.js';
-import { Metric } from '../modules/metric/metric.entity.js';
-import { Location } from '../modules/location/location.entity.js';
+import { createMetric } from '../modules/metric/metric.service.js';
+import { createSurvey } from '../modules/survey/survey.service.js';
+import { createStep } from '../modules/survey/survey-step.service.js';
+import { createLocation } from '../modules/location/location.service.js';
 import { loadConfig } from '../config.js';
 
 /** Everything a newcomer needs to try the APIs at once, printed with the secrets they will need. */
@@ -25,29 +25,22 @@ export const demoCommand: AdminCommand = {
     const user = await createUser(em, { email: `demo-${suffix}@example.com`, password, name: 'Demo Owner' });
     const { business } = await createBusiness(em, { name: `Demo Bistro ${suffix}`, owner: user.id, country: 'PK' });
 
-    const { survey, metrics, location } = await em.transactional(async (tx) => {
-      const metrics = ['Food quality', 'Service', 'Ambiance'].map((name) => tx.create(Metric, { business: business.id, name }));
-      const survey = tx.create(Survey, { business: business.id, name: 'How was your visit?', status: 'active' });
-      tx.create(SurveyStep, {
-        business: business.id,
-        survey: survey.id,
-        position: 0,
-        type: 'metrics',
-        required: true,
-        content: { title: 'Rate your experience' },
-        metricIds: metrics.map((m) => m.id),
-      });
-      tx.create(SurveyStep, {
-        business: business.id,
-        survey: survey.id,
-        position: 1,
-        type: 'text',
-        content: { title: 'Anything else you would like to tell us?' },
-        inputType: 'textarea',
-      });
-      const location = tx.create(Location, { business: business.id, name: 'Main Street', metadata: { branchCode: 'MAIN-01' } });
-      return { survey, metrics, location };
+    // Through the services, as the API would: inputs checked, an event recorded for each.
+    const metrics = [];
+    for (const name of ['Food quality', 'Service', 'Ambiance']) metrics.push(await createMetric(em, business.id, { name }));
+    const survey = await createSurvey(em, business.id, { name: 'How was your visit?', status: 'active' });
+    await createStep(em, business.id, survey.id, {
+      type: 'metrics',
+      required: true,
+      content: { title: 'Rate your experience' },
+      metrics: { metrics: metrics.map((m) => m.id) },
     });
+    await createStep(em, business.id, survey.id, {
+      type: 'text',
+      content: { title: 'Anything else you would like to tell us?' },
+      inputType: 'textarea',
+    });
+    const location = await createLocation(em, business.id, { name: 'Main Street', metadata: { branchCode: 'MAIN-01' } });
 
     const { credential, clientSecret } = await createCredential(em, {
       business: business.id,

@@ -114,11 +114,6 @@ export function queryDepthRule(limits: QueryLimits = DEFAULT_LIMITS): Validation
   });
 }
 
-/**
- * Cost (fields times the page sizes and relation lists above them) depends on the page sizes, which dashboards pass
- * as variables: it is checked once the operation and its variables are known, still before anything runs, and
- * answered like a validation failure (400, `extensions.limit` `cost`). One request cannot ask for unbounded work.
- */
 /** The estimated cost of one operation of a document, with its variables. */
 export function costOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
   const fragments = new Map(
@@ -127,6 +122,11 @@ export function costOf(schema: GraphQLSchema, document: DocumentNode, operation:
   return measure(schema, operation, (name) => fragments.get(name), variables).cost;
 }
 
+/**
+ * Cost (fields times the page sizes and relation lists above them) depends on the page sizes, which dashboards pass
+ * as variables: it is checked once the operation and its variables are known, still before anything runs, and
+ * answered like a validation failure (400, `extensions.limit` `cost`). One request cannot ask for unbounded work.
+ */
 export function queryCostPlugin(limits: QueryLimits = DEFAULT_LIMITS): ApolloServerPlugin {
   return {
     async requestDidStart() {

@@ -27,7 +27,8 @@ export function metadataRoutes(router: Router, deps: OAuthDeps) {
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
-    service_documentation: `${issuer}/docs/oauth.md`,
+    // A page this service serves (the API reference); the guides under docs/ are not served.
+    service_documentation: `${issuer}/docs`,
   };
   router.get('/.well-known/oauth-authorization-server', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=3600');

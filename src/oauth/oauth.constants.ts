@@ -1,4 +1,4 @@
-/** Lifetimes (DESIGN.md section 5). */
+/** Lifetimes (docs/oauth.md, "Lifetimes"). */
 export const ACCESS_TOKEN_TTL_S = 60 * 60;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
 export const AUTHORIZATION_CODE_TTL_S = 5 * 60;

@@ -13,7 +13,7 @@ import { revocationRoutes } from './revocation.routes.js';
 import { authorizeRoutes } from './authorize.routes.js';
 import { schedulePurge } from './purge.service.js';
 
-/** Paths answered with RFC 6749 error bodies ({"error", "error_description"}) rather than DESIGN.md's. */
+/** Paths answered with RFC 6749 error bodies ({"error", "error_description"}) rather than the API's {"error": {status, code, ...}} body. */
 const RFC_ERROR_PATHS = /^\/oauth\/(token|revoke|introspect|me)$/;
 
 /**

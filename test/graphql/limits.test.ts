@@ -1,6 +1,6 @@
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
-import { THREE_LEVEL_QUERY } from '../helpers/seed.js';
+import { THREE_LEVEL_QUERY } from '../helpers/queries.js';
 
 let server: TestServer;
 let headers: Record<string, string>;

@@ -1,16 +1,9 @@
 import type { TestServer } from '../helpers/server.js';
-import { sleep, startWithTwoTenants, type Client } from '../helpers/graphql.js';
+import { sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
 
-let server: TestServer;
-let a: Client;
-let b: Client;
-let busA: string;
-let busB: string;
+let server: TestServer, a: Client, b: Client, busA: string, busB: string;
 
-beforeAll(async () => {
-  ({ server, a, b, busA, busB } = await startWithTwoTenants());
-});
-afterAll(() => server?.stop());
+useTwoTenants((t) => ({ server, a, b, busA, busB } = t));
 
 const L = 'id object name metadata createdAt updatedAt business { id }';
 const create = (input: object, c = a, bus = busA) =>

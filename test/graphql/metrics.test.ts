@@ -1,21 +1,14 @@
 import type { TestServer } from '../helpers/server.js';
-import { sleep, startWithTwoTenants, type Client } from '../helpers/graphql.js';
+import { sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
 
-let server: TestServer;
-let a: Client;
-let b: Client;
-let busA: string;
-let busB: string;
+let server: TestServer, a: Client, b: Client, busA: string, busB: string;
 
-beforeAll(async () => {
-  ({ server, a, b, busA, busB } = await startWithTwoTenants());
-});
-afterAll(() => server?.stop());
+useTwoTenants((t) => ({ server, a, b, busA, busB } = t));
 
 const M = 'id object name description scale { min max } createdAt updatedAt business { id }';
 const create = (input: object, c = a, bus = busA) =>
   c.data(`mutation($b: ID!, $i: CreateMetricInput!) { createMetric(business: $b, input: $i) { ${M} } }`, { b: bus, i: input }).then((d) => d.createMetric);
-const list = (args: string, vars: object = {}) =>
+const list = (vars: object = {}) =>
   a.data(`query($b: ID!, $w: MetricWhere, $o: [MetricOrderBy!], $p: Int, $s: Int) { metrics(business: $b, where: $w, orderBy: $o, page: $p, pageSize: $s) { data { id name } page pageSize total hasMore } }`, { b: busA, ...vars }).then((d) => d.metrics);
 
 describe('metrics', () => {
@@ -45,12 +38,12 @@ describe('metrics', () => {
   });
 
   it('lists, filters, sorts and pages', async () => {
-    expect((await list('')).data.map((m: any) => m.id)).toEqual([...ids].reverse());
-    expect((await list('', { o: [{ field: 'name', order: 'asc' }] })).data.map((m: any) => m.name)).toEqual(['Ambiance', 'Food', 'Service']);
-    expect((await list('', { w: { name: { contains: 'VIC' } } })).data.map((m: any) => m.name)).toEqual(['Service']);
-    expect((await list('', { w: { name: { ne: 'Food' } } })).total).toBe(2);
-    expect((await list('', { w: { id: { eq: ids[1] } } })).data.map((m: any) => m.id)).toEqual([ids[1]]);
-    expect(await list('', { s: 2, p: 1 })).toMatchObject({ page: 1, pageSize: 2, total: 3, hasMore: false, data: [{ id: ids[0] }] });
+    expect((await list()).data.map((m: any) => m.id)).toEqual([...ids].reverse());
+    expect((await list({ o: [{ field: 'name', order: 'asc' }] })).data.map((m: any) => m.name)).toEqual(['Ambiance', 'Food', 'Service']);
+    expect((await list({ w: { name: { contains: 'VIC' } } })).data.map((m: any) => m.name)).toEqual(['Service']);
+    expect((await list({ w: { name: { ne: 'Food' } } })).total).toBe(2);
+    expect((await list({ w: { id: { eq: ids[1] } } })).data.map((m: any) => m.id)).toEqual([ids[1]]);
+    expect(await list({ s: 2, p: 1 })).toMatchObject({ page: 1, pageSize: 2, total: 3, hasMore: false, data: [{ id: ids[0] }] });
     expect((await a.error(`query($b: ID!) { metrics(business: $b, pageSize: 1000) { total } }`, { b: busA })).code).toBe('BAD_USER_INPUT');
   });
 
@@ -105,6 +98,6 @@ describe('metrics', () => {
     expect((await a.error(`query($b: ID!, $id: ID!) { metric(business: $b, id: $id) { id } }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
     expect((await a.error(`mutation($b: ID!, $id: ID!) { updateMetric(business: $b, id: $id, input: {name: "x"}) { id } }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
     expect((await a.error(`mutation($b: ID!, $id: ID!) { deleteMetric(business: $b, id: $id) }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
-    expect((await list('')).data.some((m: any) => m.id === theirs.id)).toBe(false);
+    expect((await list()).data.some((m: any) => m.id === theirs.id)).toBe(false);
   });
 });

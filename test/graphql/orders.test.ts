@@ -1,17 +1,12 @@
 import type { TestServer } from '../helpers/server.js';
-import { sleep, startWithTwoTenants, type Client } from '../helpers/graphql.js';
+import { sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
 
-let server: TestServer;
-let a: Client;
-let b: Client;
-let busA: string;
-let busB: string;
+let server: TestServer, a: Client, b: Client, busA: string, busB: string;
 
+useTwoTenants((t) => ({ server, a, b, busA, busB } = t));
 beforeAll(async () => {
-  ({ server, a, b, busA, busB } = await startWithTwoTenants());
   await server.orm.em.fork().getConnection().execute(`update business set country = 'PK' where id = ?`, [busA]);
 });
-afterAll(() => server?.stop());
 
 const ORDER = `id object source channel status currency subtotal deliveryCharge total customerName customerEmail customerPhoneNumber
   metadata externalOrderId externalLocationId externalBrandId createdAt updatedAt business { id }

@@ -1,7 +1,8 @@
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
 import { countStatements } from '../helpers/sql-counter.js';
-import { seedSurveys, THREE_LEVEL_QUERY } from '../helpers/seed.js';
+import { seedSurveys } from '../helpers/seed.js';
+import { THREE_LEVEL_QUERY } from '../helpers/queries.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,12 +1,8 @@
 import type { TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
-import { client, sleep, startWithTwoTenants, type Client } from '../helpers/graphql.js';
+import { client, sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
 
-let server: TestServer;
-let a: Client;
-let b: Client;
-let busA: string;
-let busB: string;
+let server: TestServer, a: Client, b: Client, busA: string, busB: string;
 let survey: string;
 const step: Record<string, string> = {};
 let food: string;
@@ -19,8 +15,8 @@ async function order(c: Client, bus: string, externalOrderId: string, externalLo
   return (await c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: bus, i: input })).createOrder.id as string;
 }
 
+useTwoTenants((t) => ({ server, a, b, busA, busB } = t));
 beforeAll(async () => {
-  ({ server, a, b, busA, busB } = await startWithTwoTenants());
   survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit"}) { id } }`, { b: busA })).createSurvey.id;
   food = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Food"}) { id } }`, { b: busA })).createMetric.id;
   service = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Service", scale: {min: 0, max: 10}}) { id } }`, { b: busA })).createMetric.id;
@@ -34,7 +30,6 @@ beforeAll(async () => {
   await mk('text', { type: 'text', validation: { maxLength: 10 } });
   await mk('info', { type: 'info' });
 });
-afterAll(() => server?.stop());
 
 const create = (input: object, c = a, bus = busA, s = survey) =>
   c.data(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { ${S} } }`, { b: bus, s, i: input }).then((d) => d.createSubmission);

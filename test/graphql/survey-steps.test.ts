@@ -1,19 +1,15 @@
 import type { TestServer } from '../helpers/server.js';
-import { startWithTwoTenants, type Client } from '../helpers/graphql.js';
+import { useTwoTenants, type Client } from '../helpers/graphql.js';
 
-let server: TestServer;
-let a: Client;
-let b: Client;
-let busA: string;
-let busB: string;
+let server: TestServer, a: Client, b: Client, busA: string, busB: string;
 let survey: string;
 let metricIds: string[];
 let theirMetric: string;
 
 const STEP = 'id object position type required content inputType validation logic createdAt updatedAt survey { id } business { id } metrics { metrics { id name } }';
 
+useTwoTenants((t) => ({ server, a, b, busA, busB } = t));
 beforeAll(async () => {
-  ({ server, a, b, busA, busB } = await startWithTwoTenants());
   survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "S"}) { id } }`, { b: busA })).createSurvey.id;
   metricIds = [];
   for (const name of ['Food', 'Service']) {
@@ -21,7 +17,6 @@ beforeAll(async () => {
   }
   theirMetric = (await b.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "X"}) { id } }`, { b: busB })).createMetric.id;
 });
-afterAll(() => server?.stop());
 
 const createStep = (input: object, c = a, bus = busA, s = survey) =>
   c.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { ${STEP} } }`, { b: bus, s, i: input }).then((d) => d.createSurveyStep);

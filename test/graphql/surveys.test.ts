@@ -1,23 +1,10 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
-import { client, sleep, type Client } from '../helpers/graphql.js';
+import { client, sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
 
-let server: TestServer;
-let a: Client;
-let b: Client;
-let busA: string;
-let busB: string;
+let server: TestServer, a: Client, b: Client, busA: string, busB: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const ta = await createTenant(server, { businessName: 'A' });
-  const tb = await createTenant(server, { businessName: 'B' });
-  a = client(server, ta.headers);
-  b = client(server, tb.headers);
-  busA = ta.businessId;
-  busB = tb.businessId;
-});
-afterAll(() => server?.stop());
+useTwoTenants((t) => ({ server, a, b, busA, busB } = t));
 
 const SURVEY = 'id object name description status createdAt updatedAt business { id }';
 const create = (c: Client, bus: string, input: object) =>

@@ -1,17 +1,10 @@
 import type { TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
-import { client, startWithTwoTenants, type Client } from '../helpers/graphql.js';
+import { client, useTwoTenants, type Client } from '../helpers/graphql.js';
 
-let server: TestServer;
-let a: Client;
-let b: Client;
-let busA: string;
-let busB: string;
+let server: TestServer, a: Client, b: Client, busA: string, busB: string;
 
-beforeAll(async () => {
-  ({ server, a, b, busA, busB } = await startWithTwoTenants());
-});
-afterAll(() => server?.stop());
+useTwoTenants((t) => ({ server, a, b, busA, busB } = t));
 
 const W = 'id object url events description enabled secret createdAt updatedAt business { id }';
 

@@ -30,3 +30,18 @@ export async function startWithTwoTenants() {
   const tb = await createTenant(server);
   return { server, ta, tb, a: client(server, ta.headers), b: client(server, tb.headers), busA: ta.businessId, busB: tb.businessId };
 }
+export type TwoTenants = Awaited<ReturnType<typeof startWithTwoTenants>>;
+
+/**
+ * The GraphQL domain tests' set-up, written once: the server and the two tenants start before the file's tests
+ * (`bind` hands them to the file's variables) and stop after them. A file's own beforeAll runs after this one.
+ */
+export function useTwoTenants(bind: (tenants: TwoTenants) => void): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    const tenants = await startWithTwoTenants();
+    server = tenants.server;
+    bind(tenants);
+  });
+  afterAll(() => server?.stop());
+}

@@ -3,7 +3,7 @@ import { newId } from '../../src/shared/id.js';
 
 /**
  * `surveys` surveys of `steps` metrics steps, each rating `metricsPerStep` of the business's metrics, written by
- * plain SQL in three statements: fast enough to seed the large pages the query-count test and the bench need.
+ * plain SQL in three statements: fast enough to seed the large pages the SQL-count and SQL-parity tests need.
  */
 export async function seedSurveys(orm: MikroORM, business: string, surveys: number, steps = 5, metricsPerStep = 3) {
   const conn = orm.em.getConnection();
@@ -38,11 +38,3 @@ export async function seedSurveys(orm: MikroORM, business: string, surveys: numb
   );
   return { surveys: surveyRows.map((s) => s.id), metrics: metrics.map((m) => m.id) };
 }
-
-/** The three-level page the count test and bench/graphql-list.js run. */
-export const THREE_LEVEL_QUERY = `query($b: ID!, $s: Int) {
-  surveys(business: $b, pageSize: $s) {
-    total hasMore
-    data { id name status createdAt steps { id position type metrics { metrics { id name scale { min max } } } } }
-  }
-}`;

@@ -59,7 +59,7 @@ export async function signIn(server: TestServer, browser: Browser, url: string, 
 /** The whole browser part: sign in, allow, and return the redirect's parameters. */
 export async function authorizeCode(
   server: TestServer,
-  tenant: Tenant,
+  tenant: Pick<Tenant, 'clientId' | 'redirectUri' | 'email' | 'password'>,
   params: Record<string, string> = {},
   browser = new Browser(),
 ): Promise<URL> {

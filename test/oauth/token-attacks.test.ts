@@ -259,8 +259,13 @@ describe('introspection, certificates, metadata, key rotation', () => {
         token_endpoint: `${server.config.publicUrl}/oauth/token`,
         jwks_uri: `${server.config.publicUrl}/oauth/certs`,
         code_challenge_methods_supported: ['S256'],
+        service_documentation: `${server.config.publicUrl}/docs`,
       }),
     );
+    // The documentation the metadata points to is a page this server really serves.
+    const docs = await fetch(`${server.url}${new URL(meta.service_documentation).pathname}`);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toMatch(/text\/html/);
   });
 
   it('rotate-keys: new tokens use the new key, old tokens keep working, both keys are published', async () => {

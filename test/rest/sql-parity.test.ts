@@ -3,26 +3,13 @@ import { createTenant } from '../helpers/auth.js';
 import { countStatements } from '../helpers/sql-counter.js';
 import { seedSurveys } from '../helpers/seed.js';
 import { rest } from './rest.helpers.js';
+import { REST_SURVEY_PAGE_QUERY as QUERY } from '../helpers/queries.js';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server?.stop());
-
-/** What the REST route selects, written as a GraphQL client would (REST fills `business` and `survey` from what it knows). */
-const QUERY = `query($b: ID!) {
-  surveys(business: $b, page: 0, pageSize: 50) {
-    page pageSize total hasMore
-    data {
-      id object name description status createdAt updatedAt
-      steps {
-        id object position type required content inputType validation logic createdAt updatedAt
-        metrics { metrics { id object name description scale { min max } createdAt updatedAt } }
-      }
-    }
-  }
-}`;
 
 async function measure<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const counter = countStatements(server.orm);

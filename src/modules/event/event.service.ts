@@ -4,7 +4,7 @@ import { Event } from './event.entity.js';
 
 /**
  * Records that something changed. Call it with the EntityManager of the change's own transaction: the event is
- * flushed with the change, or not at all (DESIGN.md section 6). `object` is the resource as the API presents it.
+ * flushed with the change, or not at all. `object` is the resource as the API presents it.
  */
 export function recordEvent(em: EntityManager, business: string, type: string, object: object): Event {
   return em.create(Event, { business, type, data: { object: asJson(object) } });

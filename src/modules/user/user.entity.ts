@@ -15,7 +15,7 @@ export class User extends Timestamped {
   @Property({ type: 'string', length: 200, nullable: true })
   name?: string | null;
 
-  /** scrypt, self-describing (see password.ts); never leaves the server. */
+  /** scrypt, self-describing (see hashPassword in shared/secrets.ts); never leaves the server. */
   @Property({ type: 'string', length: 255, lazy: true })
   passwordHash!: string;
 }

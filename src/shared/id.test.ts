@@ -1,4 +1,4 @@
-import { isId, newId, ulid } from '../../src/shared/id.js';
+import { isId, newId, ulid } from './id.js';
 
 describe('ids', () => {
   it('are <prefix>_<26 Crockford base32 chars>', () => {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('has defaults for everything', () => {
