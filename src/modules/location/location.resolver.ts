@@ -7,15 +7,8 @@ import * as locations from './location.service.js';
 @Resolver(() => LocationType)
 export class LocationResolver extends OwnedCrudResolver({
   type: LocationType,
-  names: { one: 'location', many: 'locations' },
-  scopes: { read: 'locations:read', write: 'locations:write' },
-  list: { type: LocationList, args: LocationListArgs },
-  inputs: { create: CreateLocationInput, update: UpdateLocationInput },
-  service: {
-    list: locations.listLocations,
-    get: async (em, business, id) => locations.presentLocation(await locations.findLocation(em, business, id)),
-    create: locations.createLocation,
-    update: locations.updateLocation,
-    delete: locations.deleteLocation,
-  },
+  names: ['location', 'locations'],
+  list: [LocationList, LocationListArgs],
+  inputs: [CreateLocationInput, UpdateLocationInput],
+  service: { list: locations.listLocations, find: locations.findLocation, present: locations.presentLocation, create: locations.createLocation, update: locations.updateLocation, delete: locations.deleteLocation },
 }) {}

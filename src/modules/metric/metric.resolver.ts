@@ -7,16 +7,9 @@ import * as metrics from './metric.service.js';
 @Resolver(() => MetricType)
 export class MetricResolver extends OwnedCrudResolver({
   type: MetricType,
-  names: { one: 'metric', many: 'metrics' },
-  scopes: { read: 'metrics:read', write: 'metrics:write' },
-  list: { type: MetricList, args: MetricListArgs },
-  inputs: { create: CreateMetricInput, update: UpdateMetricInput },
+  names: ['metric', 'metrics'],
+  list: [MetricList, MetricListArgs],
+  inputs: [CreateMetricInput, UpdateMetricInput],
   descriptions: { delete: 'CONFLICT, listing the steps, while a survey step rates this metric.' },
-  service: {
-    list: metrics.listMetrics,
-    get: async (em, business, id) => metrics.presentMetric(await metrics.findMetric(em, business, id)),
-    create: metrics.createMetric,
-    update: metrics.updateMetric,
-    delete: metrics.deleteMetric,
-  },
+  service: { list: metrics.listMetrics, find: metrics.findMetric, present: metrics.presentMetric, create: metrics.createMetric, update: metrics.updateMetric, delete: metrics.deleteMetric },
 }) {}

@@ -11,18 +11,11 @@ import * as surveys from './survey.service.js';
 @Resolver(() => SurveyType)
 export class SurveyResolver extends OwnedCrudResolver({
   type: SurveyType,
-  names: { one: 'survey', many: 'surveys' },
-  scopes: { read: 'surveys:read', write: 'surveys:write' },
-  list: { type: SurveyList, args: SurveyListArgs },
-  inputs: { create: CreateSurveyInput, update: UpdateSurveyInput },
+  names: ['survey', 'surveys'],
+  list: [SurveyList, SurveyListArgs],
+  inputs: [CreateSurveyInput, UpdateSurveyInput],
   descriptions: { list: 'Surveys of a business.', delete: 'Deletes the survey and its steps; submissions keep their answers.' },
-  service: {
-    list: surveys.listSurveys,
-    get: async (em, business, id) => surveys.presentSurvey(await surveys.findSurvey(em, business, id)),
-    create: surveys.createSurvey,
-    update: surveys.updateSurvey,
-    delete: surveys.deleteSurvey,
-  },
+  service: { list: surveys.listSurveys, find: surveys.findSurvey, present: surveys.presentSurvey, create: surveys.createSurvey, update: surveys.updateSurvey, delete: surveys.deleteSurvey },
 }) {
   @FieldResolver(() => [SurveyStepType], { description: 'In position order.' })
   async steps(@Root() survey: SurveyType, @Ctx() { loaders }: GraphQLContext) {

@@ -7,16 +7,9 @@ import * as webhooks from './webhook.service.js';
 @Resolver(() => WebhookType)
 export class WebhookResolver extends OwnedCrudResolver({
   type: WebhookType,
-  names: { one: 'webhook', many: 'webhooks' },
-  scopes: { read: 'webhooks:read', write: 'webhooks:write' },
-  list: { type: WebhookList, args: WebhookListArgs },
-  inputs: { create: CreateWebhookInput, update: UpdateWebhookInput },
+  names: ['webhook', 'webhooks'],
+  list: [WebhookList, WebhookListArgs],
+  inputs: [CreateWebhookInput, UpdateWebhookInput],
   descriptions: { create: 'The answer holds the signing secret: the only time it is shown.' },
-  service: {
-    list: webhooks.listWebhooks,
-    get: async (em, business, id) => webhooks.presentWebhook(await webhooks.findWebhook(em, business, id)),
-    create: webhooks.createWebhook,
-    update: webhooks.updateWebhook,
-    delete: webhooks.deleteWebhook,
-  },
+  service: { list: webhooks.listWebhooks, find: webhooks.findWebhook, present: webhooks.presentWebhook, create: webhooks.createWebhook, update: webhooks.updateWebhook, delete: webhooks.deleteWebhook },
 }) {}
