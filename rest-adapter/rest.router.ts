@@ -1,12 +1,11 @@
 import Router from '@koa/router';
 import { execute, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Context } from 'koa';
-import type { Logger } from 'pino';
 import type { GraphQLContext } from '../src/graphql/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
 import { DocumentCache } from './document.cache.js';
-import { isForbidden, pickError, toAppError } from './errors.mapper.js';
+import { isForbidden, pickError } from './errors.mapper.js';
 import { validateInput } from './input.validation.js';
 import { parseQuery, type Filter, type Sort } from './query.parsers.js';
 import { allowedMethods, koaPath, ROUTES, type RouteDef } from './route.table.js';
@@ -17,7 +16,6 @@ export interface RestDeps {
   schema: GraphQLSchema;
   /** The same factory /graphql uses (src/graphql/context.ts): same tokens, same scopes. */
   contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>;
-  logger: Logger;
   routes?: RouteDef[];
 }
 
@@ -70,7 +68,7 @@ function withhold(data: any, errors: readonly GraphQLError[], expand: string[]):
 }
 
 export function restRouter(deps: RestDeps): Router {
-  const { schema, contextFor, logger } = deps;
+  const { schema, contextFor } = deps;
   const routes = deps.routes ?? ROUTES;
   const cache = new DocumentCache(schema);
   const router = new Router();
@@ -110,9 +108,8 @@ export function restRouter(deps: RestDeps): Router {
       const contextValue = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
       const result = await execute({ schema, document: compiled.document, contextValue, variableValues: variables });
       const data = result.data as { r?: any } | null | undefined;
-      if (result.errors?.length && !(data?.r != null && withhold(data, result.errors, query.expand))) {
-        throw toAppError(pickError(result.errors), logger, ctx.state.requestId);
-      }
+      // Rendered by the service's error handler like any failure: domain errors as they are, nothing raw from GraphQL.
+      if (result.errors?.length && !(data?.r != null && withhold(data, result.errors, query.expand))) throw pickError(result.errors);
       const answer = data?.r;
 
       if (route.deprecated) {
@@ -139,11 +136,12 @@ export function restRouter(deps: RestDeps): Router {
     });
   }
 
-  // A known path with a method it lacks: 405 naming the methods it has.
+  // A known path with a method it lacks: 405 and Allow, as Koa's routers answer it; the error handler words it.
   for (const [path, methods] of allowedMethods(routes)) {
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
     router.all(koaPath(path), (ctx) => {
-      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, undefined, { Allow: allow });
+      ctx.status = 405;
+      ctx.set('Allow', allow);
     });
   }
   return router;
