@@ -4,9 +4,10 @@ import type { Context } from 'koa';
 import type { GraphQLContext } from '../src/graphql/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
+import { Checks } from '../src/shared/validation.js';
 import { DocumentCache } from './document.cache.js';
 import { isForbidden, pickError } from './errors.mapper.js';
-import { validateInput } from './input.validation.js';
+import { checkInput } from './input.validation.js';
 import { parseQuery, type Filter, type Sort } from './query.parsers.js';
 import { allowedMethods, koaPath, ROUTES, type RouteDef } from './route.table.js';
 import { routeModel, type RouteModel } from './schema.model.js';
@@ -31,9 +32,10 @@ export const sortsToOrderBy = (sorts: Sort[]) => (sorts.length ? sorts.map(({ fi
 
 function checkWhere(model: RouteModel, where: Record<string, unknown> | undefined) {
   if (!where || !model.whereType) return;
-  const details = validateInput(where, model.whereType);
-  if (!details.length) return;
-  const problems = details.map((d) => {
+  const checks = new Checks();
+  checkInput(checks, where, model.whereType);
+  if (!checks.details.length) return;
+  const problems = checks.details.map((d) => {
     const [field, type] = d.field.split(/[.[]/);
     return `the value of ${JSON.stringify(field)} ${type ?? ''} ${d.message}`.replace(/\s+/g, ' ');
   });
@@ -96,8 +98,9 @@ export function restRouter(deps: RestDeps): Router {
         if (orderBy) variables.orderBy = orderBy;
       } else if (model.inputType) {
         const input = requestBody(ctx, model);
-        const details = validateInput(input, model.inputType);
-        if (details.length) throw AppError.validation(details);
+        const checks = new Checks();
+        checkInput(checks, input, model.inputType);
+        checks.throwIfAny();
         variables.input = input;
       }
 
