@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../shared/errors.js';
 import { hashSecret } from '../shared/secrets.js';
+import { bearerToken } from '../shared/bearer.js';
 import { User } from '../modules/user/user.entity.js';
 import { presentUser } from '../modules/user/user.service.js';
 import type { Credential } from '../modules/credential/credential.entity.js';
@@ -32,15 +33,9 @@ async function findToken(em: EntityManager, tokens: TokenService, token: string)
 }
 
 function bearer(ctx: Context): string {
-  const header = ctx.get('authorization');
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  const challenge = (error: string, description: string) => ({
-    'WWW-Authenticate': `Bearer realm="oauth"${error ? `, error="${error}", error_description="${description}"` : ''}`,
-  });
-  if (!match) {
-    throw new OAuthError('invalid_token', 'An access token is required: Authorization: Bearer <token>', challenge('', ''));
-  }
-  return match[1];
+  const token = bearerToken(ctx.get('authorization') || undefined);
+  if (!token) throw new OAuthError('invalid_token', 'An access token is required: Authorization: Bearer <token>', { 'WWW-Authenticate': 'Bearer realm="oauth"' });
+  return token;
 }
 
 /** POST /oauth/revoke (RFC 7009), POST /oauth/introspect (RFC 7662), GET|POST /oauth/me. */
