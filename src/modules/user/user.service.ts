@@ -30,6 +30,14 @@ export async function createUser(em: EntityManager, input: { email: string; pass
   return user;
 }
 
+/** The user as JSON answers show it (/oauth/me, the admin CLI): timestamps in milliseconds, as everywhere. */
 export function presentUser(user: User) {
-  return { id: user.id, object: 'user' as const, email: user.email, name: user.name ?? null, createdAt: user.createdAt, updatedAt: user.updatedAt };
+  return {
+    id: user.id,
+    object: 'user' as const,
+    email: user.email,
+    name: user.name ?? null,
+    createdAt: user.createdAt.getTime(),
+    updatedAt: user.updatedAt.getTime(),
+  };
 }
