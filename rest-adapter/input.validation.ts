@@ -1,21 +1,17 @@
 import {
-  coerceInputValue,
+  GraphQLError,
   getNullableType,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
   isScalarType,
+  isSpecifiedScalarType,
   type GraphQLInputType,
+  type GraphQLLeafType,
 } from 'graphql';
-import type { ErrorDetail } from '../src/shared/errors.js';
-
-/** `answers[0].step` from graphql-js's path (['answers', 0, 'step']). */
-export function fieldPath(path: readonly (string | number)[], prefix = ''): string {
-  let out = prefix;
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${key}` : key;
-  return out;
-}
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { Checks } from '../src/shared/validation.js';
 
 const SCALAR_WORDS: Record<string, string> = {
   String: 'a string',
@@ -39,63 +35,60 @@ export function describeType(type: GraphQLInputType): string {
   return 'a value';
 }
 
-function typeAt(type: GraphQLInputType, path: readonly (string | number)[]): GraphQLInputType | undefined {
-  let current: GraphQLInputType | undefined = type;
-  for (const key of path) {
-    const t: GraphQLInputType | undefined = current && (getNullableType(current) as GraphQLInputType);
-    if (typeof key === 'number') current = t && isListType(t) ? (t.ofType as GraphQLInputType) : undefined;
-    else current = t && isInputObjectType(t) ? t.getFields()[key]?.type : undefined;
+/** `answers[0].step`: the field names of REST details. */
+const join = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+
+// graphql-js's and graphql-scalars' scalars word their refusals by type name ("String cannot represent..."): the field
+// is described instead. Our own scalars (Timestamp, MoneyInput) word theirs for clients, and are quoted.
+const LIBRARY_SCALARS = new Set<unknown>([GraphQLJSON, GraphQLJSONObject]);
+
+function leafRefusal(type: GraphQLLeafType, value: unknown): string | undefined {
+  try {
+    if (type.parseValue(value) !== undefined) return undefined;
+  } catch (err) {
+    if (err instanceof GraphQLError && isScalarType(type) && !isSpecifiedScalarType(type) && !LIBRARY_SCALARS.has(type)) {
+      return err.message.replace(/\.$/, '');
+    }
   }
-  return current;
+  return `must be ${describeType(type)}`;
 }
 
-/** GraphQL turns a single value into a one-item list; a JSON body must send the array itself. */
-function strictLists(value: unknown, type: GraphQLInputType, path: (string | number)[], details: ErrorDetail[], prefix: string) {
-  if (value == null) return;
-  const t = getNullableType(type) as GraphQLInputType;
-  if (isListType(t)) {
-    if (!Array.isArray(value)) details.push({ field: fieldPath(path, prefix), message: `must be ${describeType(t)}` });
-    else value.forEach((v, i) => strictLists(v, t.ofType as GraphQLInputType, [...path, i], details, prefix));
-  } else if (isInputObjectType(t) && typeof value === 'object' && !Array.isArray(value)) {
-    const fields = t.getFields();
-    for (const [key, v] of Object.entries(value)) if (fields[key]) strictLists(v, fields[key].type, [...path, key], details, prefix);
+function check(checks: Checks, value: unknown, type: GraphQLInputType, path: string): void {
+  const field = path || 'body';
+  if (isNonNullType(type)) {
+    if (value === null) return checks.fail(field, `must not be null: ${describeType(type)}`);
+    return check(checks, value, type.ofType, path);
   }
+  if (value === null || value === undefined) return;
+  if (isListType(type)) {
+    // GraphQL turns a single value into a one-item list; a JSON body must send the array itself.
+    if (!Array.isArray(value)) return checks.fail(field, `must be ${describeType(type)}`);
+    value.forEach((item, i) => check(checks, item, type.ofType, join(path, i)));
+    return;
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== 'object' || Array.isArray(value)) return checks.fail(field, `must be ${describeType(type)}`);
+    const fields = type.getFields();
+    const given = value as Record<string, unknown>;
+    for (const f of Object.values(fields)) {
+      const v = Object.hasOwn(given, f.name) ? given[f.name] : undefined;
+      if (v !== undefined) check(checks, v, f.type, join(path, f.name));
+      else if (isNonNullType(f.type) && f.defaultValue === undefined) checks.fail(join(path, f.name), `is required: ${describeType(f.type)}`);
+    }
+    for (const key of Object.keys(given)) {
+      if (!Object.hasOwn(fields, key)) checks.fail(join(path, key), `is not a known field; fields: ${Object.keys(fields).join(', ')}`);
+    }
+    return;
+  }
+  const refusal = leafRefusal(type, value);
+  if (refusal) checks.fail(field, refusal);
 }
 
 /**
- * Checks a JSON value against a GraphQL input type as execution would, and says what is wrong per field in REST's
- * words (never "Variable $input got invalid value"). Returns no details when the value is acceptable.
+ * Checks a JSON value against a GraphQL input type by walking the type, as execution would coerce it (required and
+ * unknown fields, lists, enums, scalars by their own parseValue), and says what is wrong per field in REST's words
+ * (never "Variable $input got invalid value"). Adds nothing when the value is acceptable.
  */
-export function validateInput(value: unknown, type: GraphQLInputType, prefix = ''): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  strictLists(value, type, [], details, prefix);
-  const strict = new Set(details.map((d) => d.field));
-  coerceInputValue(value, type, (path, _invalid, error) => {
-    const missing = /^Field "(\w+)" of required type "([^"]+)" was not provided/.exec(error.message);
-    if (missing) {
-      const fieldType = typeAt(type, [...path, missing[1]]);
-      details.push({ field: fieldPath([...path, missing[1]], prefix), message: `is required${fieldType ? `: ${describeType(fieldType)}` : ''}` });
-      return;
-    }
-    const unknown = /^Field "(\w+)" is not defined by type "([^"]+)"/.exec(error.message);
-    if (unknown) {
-      const parent = typeAt(type, path);
-      const t = parent && getNullableType(parent);
-      const allowed = t && isInputObjectType(t) ? Object.keys(t.getFields()).join(', ') : '';
-      details.push({ field: fieldPath([...path, unknown[1]], prefix), message: `is not a known field${allowed ? `; fields: ${allowed}` : ''}` });
-      return;
-    }
-    const at = typeAt(type, path);
-    const field = fieldPath(path, prefix) || prefix || 'body';
-    if (at && isNonNullType(at) && _invalid == null) {
-      details.push({ field, message: `must not be null: ${describeType(at)}` });
-      return;
-    }
-    // A scalar's own refusal (MoneyInput with no digits...) says more than the type name; graphql-js's generic
-    // wording ("Expected value of type", "cannot represent") is replaced by the type in words.
-    const generic = /Expected value of type|cannot represent|Expected type|does not exist in/.test(error.message);
-    details.push({ field, message: generic || !at ? `must be ${at ? describeType(at) : 'a valid value'}` : error.message.replace(/\.$/, '') });
-  });
-  // A field refused as "not an array" is not reported a second time by the coercion.
-  return details.filter((d, i) => i < strict.size || ![...strict].some((f) => d.field === f || d.field.startsWith(`${f}[`) || d.field.startsWith(`${f}.`)));
+export function checkInput(checks: Checks, value: unknown, type: GraphQLInputType): void {
+  check(checks, value, type, '');
 }

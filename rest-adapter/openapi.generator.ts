@@ -12,6 +12,7 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
+import { ERROR_CODES } from '../src/shared/errors.js';
 import { MAX_EXPAND_DEPTH } from './query.parsers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list.limits.js';
 import type { RouteDef } from './route.table.js';
@@ -96,7 +97,7 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
         required: ['status', 'code', 'message'],
         properties: {
           status: { type: 'integer' },
-          code: { type: 'string', enum: ['bad_request', 'validation_failed', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'conflict', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal'] },
+          code: { type: 'string', enum: [...ERROR_CODES] },
           message: { type: 'string' },
           details: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
           requestId: { type: 'string' },

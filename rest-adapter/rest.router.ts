@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import { execute, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Context } from 'koa';
-import type { Logger } from 'pino';
 import type { GraphQLContext } from '../src/kit/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
+import { Checks } from '../src/shared/validation.js';
 import { DocumentCache } from './document.cache.js';
-import { isForbidden, pickError, toAppError } from './errors.mapper.js';
-import { validateInput } from './input.validation.js';
+import { isForbidden, pickError } from './errors.mapper.js';
+import { checkInput } from './input.validation.js';
 import { parseQuery, type Filter, type Sort } from './query.parsers.js';
 import { allowedMethods, koaPath, ROUTES, type RouteDef } from './route.table.js';
 import { routeModel, type RouteModel } from './schema.model.js';
@@ -17,7 +17,6 @@ export interface RestDeps {
   schema: GraphQLSchema;
   /** The same factory /graphql uses (src/kit/context.ts): same tokens, same scopes. */
   contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>;
-  logger: Logger;
   routes?: RouteDef[];
 }
 
@@ -33,9 +32,10 @@ export const sortsToOrderBy = (sorts: Sort[]) => (sorts.length ? sorts.map(({ fi
 
 function checkWhere(model: RouteModel, where: Record<string, unknown> | undefined) {
   if (!where || !model.whereType) return;
-  const details = validateInput(where, model.whereType);
-  if (!details.length) return;
-  const problems = details.map((d) => {
+  const checks = new Checks();
+  checkInput(checks, where, model.whereType);
+  if (!checks.details.length) return;
+  const problems = checks.details.map((d) => {
     const [field, type] = d.field.split(/[.[]/);
     return `the value of ${JSON.stringify(field)} ${type ?? ''} ${d.message}`.replace(/\s+/g, ' ');
   });
@@ -70,7 +70,7 @@ function withhold(data: any, errors: readonly GraphQLError[], expand: string[]):
 }
 
 export function restRouter(deps: RestDeps): Router {
-  const { schema, contextFor, logger } = deps;
+  const { schema, contextFor } = deps;
   const routes = deps.routes ?? ROUTES;
   const cache = new DocumentCache(schema);
   const router = new Router();
@@ -98,8 +98,9 @@ export function restRouter(deps: RestDeps): Router {
         if (orderBy) variables.orderBy = orderBy;
       } else if (model.inputType) {
         const input = requestBody(ctx, model);
-        const details = validateInput(input, model.inputType);
-        if (details.length) throw AppError.validation(details);
+        const checks = new Checks();
+        checkInput(checks, input, model.inputType);
+        checks.throwIfAny();
         variables.input = input;
       }
 
@@ -110,9 +111,8 @@ export function restRouter(deps: RestDeps): Router {
       const contextValue = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
       const result = await execute({ schema, document: compiled.document, contextValue, variableValues: variables });
       const data = result.data as { r?: any } | null | undefined;
-      if (result.errors?.length && !(data?.r != null && withhold(data, result.errors, query.expand))) {
-        throw toAppError(pickError(result.errors), logger, ctx.state.requestId);
-      }
+      // Rendered by the service's error handler like any failure: domain errors as they are, nothing raw from GraphQL.
+      if (result.errors?.length && !(data?.r != null && withhold(data, result.errors, query.expand))) throw pickError(result.errors);
       const answer = data?.r;
 
       if (route.deprecated) {
@@ -139,11 +139,12 @@ export function restRouter(deps: RestDeps): Router {
     });
   }
 
-  // A known path with a method it lacks: 405 naming the methods it has.
+  // A known path with a method it lacks: 405 and Allow, as Koa's routers answer it; the error handler words it.
   for (const [path, methods] of allowedMethods(routes)) {
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
     router.all(koaPath(path), (ctx) => {
-      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, undefined, { Allow: allow });
+      ctx.status = 405;
+      ctx.set('Allow', allow);
     });
   }
   return router;

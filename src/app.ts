@@ -56,7 +56,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(oauth.router.routes()).use(oauth.router.allowedMethods());
   app.use(customOrders.routes()).use(customOrders.allowedMethods());
   // REST compatibility layer (/v1, /v2, /openapi.json, /docs): GraphQL documents run in-process with the same context.
-  app.use(restAdapter({ schema, contextFor, logger }));
+  app.use(restAdapter({ schema, contextFor }));
 
   const graphql = koaMiddleware(apollo, {
     context: async ({ ctx }) => contextFor(ctx.state.requestId, ctx.get('authorization') || undefined),

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
+import { ERRORS } from '../shared/errors.js';
 import { findUnstorableText, UNSTORABLE_MESSAGE } from '../shared/text.js';
 
 /**
@@ -15,9 +16,8 @@ export function storableTextPlugin(): ApolloServerPlugin {
           if (request.http?.method !== 'GET') return;
           const where = findUnstorableText(request.variables ?? {});
           if (where) {
-            throw new GraphQLError(`Variable ${where} ${UNSTORABLE_MESSAGE}`, {
-              extensions: { code: 'BAD_USER_INPUT', status: 400, http: { status: 400 } },
-            });
+            const { graphql: code, status } = ERRORS.bad_request;
+            throw new GraphQLError(`Variable ${where} ${UNSTORABLE_MESSAGE}`, { extensions: { code, status, http: { status } } });
           }
         },
       };

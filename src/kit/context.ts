@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { Loaders } from './loaders.js';
 import type { Principal } from '../auth/principal.js';
 import { AppError } from '../shared/errors.js';
+import { bearerToken } from '../shared/bearer.js';
 
 /** Per request: its own identity map (em.fork) and its own DataLoaders, so nothing is shared between callers. */
 export interface GraphQLContext {
@@ -30,12 +31,12 @@ export function createContextFactory(rootEm: EntityManager, logger: Logger, veri
     const em = rootEm.fork();
     const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger };
     if (authorization) {
-      const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);
-      if (!match) {
+      const token = bearerToken(authorization);
+      if (!token) {
         context.authError = new AppError('unauthorized', 'The Authorization header must be "Bearer <access token>"');
       } else {
         try {
-          context.auth = await verifier.verifyAccessToken(match[1]);
+          context.auth = await verifier.verifyAccessToken(token);
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           context.authError = err;

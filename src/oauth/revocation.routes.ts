@@ -3,9 +3,10 @@ import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../shared/errors.js';
 import { hashSecret } from '../shared/secrets.js';
+import { bearerToken } from '../shared/bearer.js';
 import { User } from '../modules/user/user.entity.js';
 import { presentUser } from '../modules/user/user.service.js';
-import type { Credential } from '../modules/credential/credential.entity.js';
+import { Credential } from '../modules/credential/credential.entity.js';
 import { authenticateClient, bodyOf, param } from './client.auth.js';
 import { OAuthToken } from '../modules/token/oauth-token.entity.js';
 import { OAuthError } from './oauth.errors.js';
@@ -32,15 +33,9 @@ async function findToken(em: EntityManager, tokens: TokenService, token: string)
 }
 
 function bearer(ctx: Context): string {
-  const header = ctx.get('authorization');
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  const challenge = (error: string, description: string) => ({
-    'WWW-Authenticate': `Bearer realm="oauth"${error ? `, error="${error}", error_description="${description}"` : ''}`,
-  });
-  if (!match) {
-    throw new OAuthError('invalid_token', 'An access token is required: Authorization: Bearer <token>', challenge('', ''));
-  }
-  return match[1];
+  const token = bearerToken(ctx.get('authorization') || undefined);
+  if (!token) throw new OAuthError('invalid_token', 'An access token is required: Authorization: Bearer <token>', { 'WWW-Authenticate': 'Bearer realm="oauth"' });
+  return token;
 }
 
 /** POST /oauth/revoke (RFC 7009), POST /oauth/introspect (RFC 7662), GET|POST /oauth/me. */
@@ -84,10 +79,13 @@ export function revocationRoutes(router: Router, deps: OAuthDeps) {
       return;
     }
     const exp = found.kind === 'access' ? found.row.accessExpiresAt : found.row.refreshExpiresAt!;
+    // `client_id` is the OAuth client id, as in the token's claim (RFC 7662 2.2, RFC 9068 2.2); `credential` is our id.
+    const issuedTo = found.row.credential === client.id ? client : await em.findOne(Credential, { id: found.row.credential });
+    if (!issuedTo) return; // deleted meanwhile: its tokens went with it
     ctx.body = {
       active: true,
       scope: found.row.scopes.join(' '),
-      client_id: found.row.credential,
+      client_id: issuedTo.clientId,
       sub: found.row.user,
       token_type: found.kind === 'access' ? 'Bearer' : 'refresh_token',
       exp: Math.floor(exp.getTime() / 1000),

@@ -2,22 +2,42 @@
  * One error type for the whole service. HTTP routes, the webhook and GraphQL (via extensions) all render it as
  * DESIGN.md's body: {"error": {status, code, message, details?, requestId}}.
  */
-export const ERROR_STATUS = {
-  bad_request: 400,
-  validation_failed: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  internal: 500,
-  unavailable: 503,
-} as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/**
+ * The error vocabulary: each code with its HTTP status and the `extensions.code` GraphQL clients see (Apollo's own
+ * names where it has one). Every other mapping (status to code, GraphQL code to code, the OpenAPI enum) is derived
+ * from this table; where two codes share a status or a GraphQL code, the first one listed is what the bare status or
+ * GraphQL code reads as.
+ */
+export const ERRORS = {
+  bad_request: { status: 400, graphql: 'BAD_USER_INPUT' },
+  validation_failed: { status: 400, graphql: 'BAD_USER_INPUT' },
+  unauthorized: { status: 401, graphql: 'UNAUTHENTICATED' },
+  forbidden: { status: 403, graphql: 'FORBIDDEN' },
+  not_found: { status: 404, graphql: 'NOT_FOUND' },
+  method_not_allowed: { status: 405, graphql: 'METHOD_NOT_ALLOWED' },
+  conflict: { status: 409, graphql: 'CONFLICT' },
+  payload_too_large: { status: 413, graphql: 'PAYLOAD_TOO_LARGE' },
+  unsupported_media_type: { status: 415, graphql: 'UNSUPPORTED_MEDIA_TYPE' },
+  rate_limited: { status: 429, graphql: 'RATE_LIMITED' },
+  internal: { status: 500, graphql: 'INTERNAL_SERVER_ERROR' },
+  unavailable: { status: 503, graphql: 'SERVICE_UNAVAILABLE' },
+} as const satisfies Record<string, { status: number; graphql: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+function firstCodeBy<K extends string | number>(key: (code: ErrorCode) => K): ReadonlyMap<K, ErrorCode> {
+  const map = new Map<K, ErrorCode>();
+  for (const code of ERROR_CODES) if (!map.has(key(code))) map.set(key(code), code);
+  return map;
+}
+
+/** The code a bare HTTP status reads as (Koa's routers and body parser speak in statuses). */
+export const CODE_BY_STATUS = firstCodeBy((code) => ERRORS[code].status as number);
+/** The code a GraphQL `extensions.code` reads as. */
+export const CODE_BY_GRAPHQL = firstCodeBy((code) => ERRORS[code].graphql as string);
 
 export interface ErrorDetail {
   field: string;
@@ -34,7 +54,7 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
-    this.status = ERROR_STATUS[code];
+    this.status = ERRORS[code].status;
   }
 
   static validation(details: ErrorDetail[]): AppError {
@@ -54,17 +74,5 @@ export interface ErrorBody {
     message: string;
     details?: ErrorDetail[];
     requestId?: string;
-  };
-}
-
-export function errorBody(err: AppError, requestId?: string): ErrorBody {
-  return {
-    error: {
-      status: err.status,
-      code: err.code,
-      message: err.message,
-      ...(err.details?.length ? { details: err.details } : {}),
-      requestId,
-    },
   };
 }

@@ -75,7 +75,11 @@ describe('authorization code flow over HTTP (spec JSON)', () => {
 
     const me = await fetch(`${server.url}/oauth/me`, { headers: auth });
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual({ object: 'user', data: expect.objectContaining({ id: tenant.userId, object: 'user', email: tenant.email }) });
+    // Timestamps in milliseconds, as in every other JSON answer.
+    expect(await me.json()).toEqual({
+      object: 'user',
+      data: expect.objectContaining({ id: tenant.userId, object: 'user', email: tenant.email, createdAt: expect.any(Number), updatedAt: expect.any(Number) }),
+    });
     const mePost = await fetch(`${server.url}/oauth/me`, { method: 'POST', headers: auth });
     expect(mePost.status).toBe(200);
 

@@ -243,6 +243,10 @@ describe('introspection, certificates, metadata, key rotation', () => {
     const t = await createTenant(server, { scopes: ['surveys:read'] });
     const res = await postForm(server, '/oauth/introspect', { token: t.token }, basic(t.clientId, t.clientSecret));
     expect(res.body).toEqual(expect.objectContaining({ active: true, scope: 'surveys:read', sub: t.userId, business: t.businessId, token_type: 'Bearer' }));
+    // `client_id` agrees with the token's own claim: the OAuth client id (RFC 7662, RFC 9068); `credential` is the cred_ id.
+    const claims = JSON.parse(Buffer.from(t.token.split('.')[1], 'base64url').toString());
+    expect(claims.client_id).toBe(t.clientId);
+    expect(res.body).toEqual(expect.objectContaining({ client_id: t.clientId, credential: t.credentialId }));
     const other = await createTenant(server);
     expect((await postForm(server, '/oauth/introspect', { token: t.token }, basic(other.clientId, other.clientSecret))).body).toEqual({ active: false });
     expect((await postForm(server, '/oauth/introspect', { token: 'nonsense' }, basic(t.clientId, t.clientSecret))).body).toEqual({ active: false });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, type ErrorDetail } from '../../shared/errors.js';
+import { AppError } from '../../shared/errors.js';
+import { Checks } from '../../shared/validation.js';
 import { isId } from '../../shared/id.js';
 import { User } from '../user/user.entity.js';
 import { Membership } from '../user/membership.entity.js';
@@ -10,14 +11,12 @@ export async function createBusiness(
   em: EntityManager,
   input: { name: string; owner: string; country?: string },
 ): Promise<{ business: Business; membership: Membership }> {
-  const problems: ErrorDetail[] = [];
+  const checks = new Checks();
   const name = input.name?.trim() ?? '';
-  if (!name || name.length > 200) problems.push({ field: 'name', message: 'must be 1 to 200 characters' });
+  if (!name || name.length > 200) checks.fail('name', 'must be 1 to 200 characters');
   const country = input.country?.trim().toUpperCase();
-  if (country !== undefined && !/^[A-Z]{2}$/.test(country)) {
-    problems.push({ field: 'country', message: 'must be an ISO 3166-1 alpha-2 code such as PK or GB' });
-  }
-  if (problems.length) throw AppError.validation(problems);
+  if (country !== undefined && !/^[A-Z]{2}$/.test(country)) checks.fail('country', 'must be an ISO 3166-1 alpha-2 code such as PK or GB');
+  checks.throwIfAny();
   const owner = isId('user', input.owner) ? await em.findOne(User, { id: input.owner }) : null;
   if (!owner) throw AppError.notFound('User', input.owner);
   return em.transactional(async (tx) => {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, type ErrorDetail } from '../../shared/errors.js';
+import { Checks } from '../../shared/validation.js';
 import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { recordEvent } from '../event/event.service.js';
 import { deleteRecorded } from '../event/recorded-change.js';
@@ -15,28 +15,24 @@ export interface NewCredential {
 }
 
 /** Redirect URIs must be absolute http(s) URLs without a fragment (RFC 6749 3.1.2); http only for loopback. */
-export function checkRedirectUris(uris: unknown): ErrorDetail[] {
-  if (!Array.isArray(uris) || uris.length === 0) {
-    return [{ field: 'validRedirectUris', message: 'must list at least one redirect URI' }];
-  }
-  const problems: ErrorDetail[] = [];
+export function checkRedirectUris(checks: Checks, uris: unknown): void {
+  if (!Array.isArray(uris) || uris.length === 0) return checks.fail('validRedirectUris', 'must list at least one redirect URI');
   uris.forEach((uri, i) => {
     const field = `validRedirectUris[${i}]`;
     let url: URL;
     try {
       url = new URL(String(uri));
     } catch {
-      problems.push({ field, message: `'${uri}' is not an absolute URL` });
+      checks.fail(field, `'${uri}' is not an absolute URL`);
       return;
     }
     const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-      problems.push({ field, message: 'must use https (http is allowed for localhost only)' });
+      checks.fail(field, 'must use https (http is allowed for localhost only)');
     } else if (url.hash) {
-      problems.push({ field, message: 'must not contain a fragment (#...)' });
+      checks.fail(field, 'must not contain a fragment (#...)');
     }
   });
-  return problems;
 }
 
 export async function createCredential(
@@ -44,10 +40,10 @@ export async function createCredential(
   input: { business: string; name: string; validRedirectUris: string[]; createdBy: string },
 ): Promise<NewCredential> {
   const name = input.name?.trim() ?? '';
-  const problems: ErrorDetail[] = [];
-  if (!name || name.length > 200) problems.push({ field: 'name', message: 'must be 1 to 200 characters' });
-  problems.push(...checkRedirectUris(input.validRedirectUris));
-  if (problems.length) throw AppError.validation(problems);
+  const checks = new Checks();
+  if (!name || name.length > 200) checks.fail('name', 'must be 1 to 200 characters');
+  checkRedirectUris(checks, input.validRedirectUris);
+  checks.throwIfAny();
 
   const clientSecret = generateSecret('cs_');
   const credential = await em.transactional(async (tx) => {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { AppError, type ErrorDetail } from '../../shared/errors.js';
+import { AppError } from '../../shared/errors.js';
+import { Checks } from '../../shared/validation.js';
 import { hashPassword } from '../../shared/secrets.js';
 import { User } from './user.entity.js';
 
@@ -13,12 +14,10 @@ export function normaliseEmail(email: string): string {
 
 export async function createUser(em: EntityManager, input: { email: string; password: string; name?: string }): Promise<User> {
   const email = normaliseEmail(input.email ?? '');
-  const problems: ErrorDetail[] = [];
-  if (!EMAIL.test(email) || email.length > 320) problems.push({ field: 'email', message: `'${input.email}' is not an e-mail address` });
-  if ((input.password ?? '').length < MIN_PASSWORD_LENGTH) {
-    problems.push({ field: 'password', message: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
-  }
-  if (problems.length) throw AppError.validation(problems);
+  const checks = new Checks();
+  if (!EMAIL.test(email) || email.length > 320) checks.fail('email', `'${input.email}' is not an e-mail address`);
+  if ((input.password ?? '').length < MIN_PASSWORD_LENGTH) checks.fail('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  checks.throwIfAny();
   const user = em.create(User, { email, name: input.name?.trim() || null, passwordHash: await hashPassword(input.password) });
   try {
     await em.flush();
@@ -31,6 +30,14 @@ export async function createUser(em: EntityManager, input: { email: string; pass
   return user;
 }
 
+/** The user as JSON answers show it (/oauth/me, the admin CLI): timestamps in milliseconds, as everywhere. */
 export function presentUser(user: User) {
-  return { id: user.id, object: 'user' as const, email: user.email, name: user.name ?? null, createdAt: user.createdAt, updatedAt: user.updatedAt };
+  return {
+    id: user.id,
+    object: 'user' as const,
+    email: user.email,
+    name: user.name ?? null,
+    createdAt: user.createdAt.getTime(),
+    updatedAt: user.updatedAt.getTime(),
+  };
 }
