@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { IngestResult } from './custom-order.service.js';
+import type { OrderJson } from '../modules/order/order.presenter.js';
 
 /**
  * "Receiving an order triggers configured feedback flows" (spec 6.7). The flows come later; this is where they plug
@@ -8,8 +8,14 @@ import type { IngestResult } from './custom-order.service.js';
  * `changed`). Hooks do not delay the webhook's answer, and a failing hook is logged, never turned into an error for
  * the sender: the order is stored whatever a flow does.
  */
-export interface OrderIngested extends IngestResult {
+export interface OrderIngested {
   business: string;
+  /** The order as the webhook answered it. */
+  order: OrderJson;
+  /** True when this request created the order; false for a repeat. */
+  created: boolean;
+  /** True when this request moved the order from PENDING to ACCEPTED (or created it). */
+  changed: boolean;
 }
 
 export type OrderIngestedHook = (event: OrderIngested) => void | Promise<void>;
@@ -27,10 +33,6 @@ export class OrderIngestedHooks {
       const at = this.hooks.indexOf(hook);
       if (at >= 0) this.hooks.splice(at, 1);
     };
-  }
-
-  get size(): number {
-    return this.hooks.length;
   }
 
   /** Runs every hook after the caller's commit, in the background; resolves when all have settled (for tests). */

@@ -8,6 +8,7 @@ import { presentMenuItem } from '../menu/menu-item.service.js';
 import { OrderItemType, OrderType } from './order.type.js';
 import { CreateOrderInput, OrderList, OrderListArgs, UpdateOrderInput } from './order.inputs.js';
 import * as orders from './order.service.js';
+import { presentOrder, presentOrderItem } from './order.presenter.js';
 
 @Resolver(() => OrderType)
 export class OrderResolver {
@@ -24,7 +25,7 @@ export class OrderResolver {
   @Authorized('orders:read')
   @Query(() => OrderType)
   async order(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
-    return orders.presentOrder(await orders.findOrder(em, business, id));
+    return presentOrder(await orders.findOrder(em, business, id));
   }
 
   @Authorized('orders:write')
@@ -55,7 +56,7 @@ export class OrderResolver {
 
   @FieldResolver(() => [OrderItemType], { description: 'In the order sent.' })
   async items(@Root() order: OrderType, @Ctx() { loaders }: GraphQLContext) {
-    return (await loaders.itemsByOrder.load(order.id)).map(orders.presentOrderItem);
+    return (await loaders.itemsByOrder.load(order.id)).map(presentOrderItem);
   }
 }
 
@@ -63,8 +64,8 @@ export class OrderResolver {
 export class OrderItemResolver {
   @FieldResolver(() => MenuItemType, { nullable: true })
   async menuItem(@Root() item: OrderItemType, @Ctx() { loaders }: GraphQLContext) {
-    if (!item.menuItemId) return null;
-    const menuItem = await loaders.menuItem.load(item.menuItemId);
+    if (!item.menuItem) return null;
+    const menuItem = await loaders.menuItem.load(item.menuItem);
     return menuItem ? presentMenuItem(menuItem) : null;
   }
 
