@@ -1,5 +1,6 @@
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
+import { client } from '../helpers/graphql.js';
 import { rest } from '../rest/rest.helpers.js';
 import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
 import { minimal, postWebhook, uniqueId } from './ingest-helpers.js';
@@ -49,13 +50,24 @@ describe('the webhook answer is the order as the orders API shows it', () => {
     expect(answer.body.url).toBe(`${orders}/${answer.body.data.id}`);
   });
 
-  it('a repeat (PENDING -> ACCEPTED, and unchanged): data deep-equals the API too', async () => {
+  it('a repeat (PENDING -> ACCEPTED, and unchanged), with feedback linked meanwhile: data deep-equals the API too', async () => {
     const body = minimal({ items: [{ name: `Chai ${uniqueId()}`, quantity: 1 }] });
     await webhook(body);
+    const gql = client(server, tenant.headers).data;
+    const b = tenant.businessId;
+    const survey = (await gql('mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit"}) { id } }', { b })).createSurvey.id;
+    const step = (await gql('mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }', { b, s: survey, i: { type: 'text' } }))
+      .createSurveyStep.id;
+    const linked = await gql('mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id order { id } } }', {
+      b,
+      s: survey,
+      i: { answers: [{ step, value: 'lovely' }], custom: { customOrderId: body.externalOrderId } },
+    });
     for (const payment of [true, true]) {
       const answer = await webhook({ ...body, payment });
       expect(answer.body.data.status).toBe('ACCEPTED');
       expect(answer.body.data).toStrictEqual((await getOrder(answer.body.data.id)).body.data);
+      expect(answer.body.data.submissions).toEqual([linked.createSubmission.id]);
     }
   });
 });

@@ -9,15 +9,14 @@ export function recordEvent(em: EntityManager, business: string, type: string, o
   return em.create(Event, { business, type, data: { object: asJson(object) } });
 }
 
-/** A JSON.stringify replacer: dates as milliseconds since the epoch, like every timestamp in JSON here. */
-export function datesAsMs(this: Record<string, unknown>, key: string, value: unknown): unknown {
-  const original = this[key];
-  return original instanceof Date ? original.getTime() : value;
-}
-
-/** The JSON the API would show. */
-export function asJson(value: object): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value, datesAsMs));
+/** The JSON the API would show: dates as milliseconds since the epoch, like every timestamp in JSON here. */
+function asJson(value: object): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify(value, function (this: Record<string, unknown>, key, v) {
+      const original = this[key];
+      return original instanceof Date ? original.getTime() : v;
+    }),
+  );
 }
 
 export function presentEvent(event: Event) {

@@ -1,4 +1,3 @@
-import { asJson } from '../event/event.service.js';
 import type { Order } from './order.entity.js';
 import type { OrderItem } from './order-item.entity.js';
 import type { OrderItemType, OrderType } from './order.type.js';
@@ -21,8 +20,9 @@ export type OrderItemRecord = Pick<
 
 /** With its relations as `GET .../orders/{id}?expand=items` shows them: the lines, and the ids of linked submissions. */
 export type OrderWithItems = OrderType & { items: OrderItemType[]; submissions: string[] };
+type Ms<T> = Omit<T, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number };
 /** As JSON answers and events carry it: timestamps in milliseconds. */
-export type OrderJson = Omit<OrderWithItems, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number };
+export type OrderJson = Ms<OrderWithItems>;
 
 export function presentOrder(order: OrderRecord): OrderType {
   return {
@@ -71,8 +71,13 @@ export function presentOrderWithItems(order: OrderRecord, items: OrderItemRecord
   return { ...presentOrder(order), items: items.map(presentOrderItem), submissions };
 }
 
-/** The order as `GET /v2/businesses/{b}/orders/{id}?expand=items` answers it (relations as ids, ms timestamps). */
-export const orderJson = (order: OrderWithItems) => asJson(order) as OrderJson;
+/**
+ * Timestamps as milliseconds: an order with its lines as `GET /v2/businesses/{b}/orders/{id}?expand=items` answers
+ * it (relations as ids), or the order alone as events carry it. Only the order has dates: no walk over the lines.
+ */
+export function orderJson<T extends OrderType>(order: T): Ms<T> {
+  return { ...order, createdAt: order.createdAt.getTime(), updatedAt: order.updatedAt.getTime() };
+}
 
 /** The order's address in the orders API (spec 4.9: the webhook answer's `url`). */
 export const orderPath = (business: string, id: string) => `/v2/businesses/${business}/orders/${id}`;

@@ -2,10 +2,9 @@ import type { Pool, PoolClient } from 'pg';
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/id.js';
-import { datesAsMs } from '../event/event.service.js';
 import type { OrderChannel, OrderSource, OrderStatus } from './order.entity.js';
 import type { OrderFields, OrderLine } from './order.rules.js';
-import { presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderRecord, type OrderWithItems } from './order.presenter.js';
+import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderRecord, type OrderWithItems } from './order.presenter.js';
 import { INGEST_SQL, INSERT_EVENT_SQL, LINK_RACED_LINES_SQL, LOAD_ORDER_SQL } from './order.sql.js';
 
 /**
@@ -108,7 +107,7 @@ export class OrderWriter {
         JSON.stringify(lines.map(lineRow)),
         JSON.stringify([...menu.values()]),
         newId('event'),
-        JSON.stringify({ object: order }, datesAsMs),
+        JSON.stringify({ object: orderJson(order) }),
         mode === 'ingest',
         record.source,
       ],
@@ -145,7 +144,7 @@ export class OrderWriter {
       await client.query({
         name: 'order_event',
         text: INSERT_EVENT_SQL,
-        values: [newId('event'), business, 'order.updated', JSON.stringify({ object: updated }, datesAsMs), nowIso],
+        values: [newId('event'), business, 'order.updated', JSON.stringify({ object: orderJson(updated) }), nowIso],
       });
     }
     return { order: current, created: false, changed };
