@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { OrderJson } from '../modules/order/order.presenter.js';
+import type { WriteResult } from '../modules/order/order.writer.js';
 
 /**
  * "Receiving an order triggers configured feedback flows" (spec 6.7). The flows come later; this is where they plug
@@ -8,14 +9,10 @@ import type { OrderJson } from '../modules/order/order.presenter.js';
  * `changed`). Hooks do not delay the webhook's answer, and a failing hook is logged, never turned into an error for
  * the sender: the order is stored whatever a flow does.
  */
-export interface OrderIngested {
+export interface OrderIngested extends Omit<WriteResult, 'order'> {
   business: string;
   /** The order as the webhook answered it. */
   order: OrderJson;
-  /** True when this request created the order; false for a repeat. */
-  created: boolean;
-  /** True when this request moved the order from PENDING to ACCEPTED (or created it). */
-  changed: boolean;
 }
 
 export type OrderIngestedHook = (event: OrderIngested) => void | Promise<void>;
