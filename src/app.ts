@@ -15,7 +15,8 @@ import { buildAppSchema } from './graphql/schema.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createContextFactory } from './kit/context.js';
 import { createOAuth } from './oauth/oauth.module.js';
-import { CustomOrderIngestion } from './ingest/custom-order.service.js';
+import { WebhookAuth } from './ingest/custom-order.auth.js';
+import { OrderWriter } from './modules/order/order.writer.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { OrderIngestedHooks } from './ingest/feedback-flows.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
@@ -42,7 +43,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const oauth = await createOAuth({ orm, config: deps.config, logger });
   const contextFor = createContextFactory(orm.em, logger, oauth.tokens);
   const orderIngested = new OrderIngestedHooks(logger);
-  const customOrders = customOrderRoutes(await CustomOrderIngestion.create(orm), orderIngested);
+  const customOrders = customOrderRoutes(await WebhookAuth.create(orm), await OrderWriter.of(orm.em), orderIngested);
 
   app.use(requestContext(logger));
   app.use(drain.middleware());

@@ -4,7 +4,7 @@ import { createUser, presentUser } from '../modules/user/user.service.js';
 import { createBusiness } from '../modules/business/business.service.js';
 import { presentBusiness } from '../modules/business/business.resolver.js';
 import { createCredential, presentCredential } from '../modules/credential/credential.service.js';
-import { connectCustomIntegration } from '../modules/integration/custom-integration.service.js';
+import { connectCustomIntegration, customWebhookPath } from '../modules/integration/custom-integration.service.js';
 import { createMetric } from '../modules/metric/metric.service.js';
 import { createSurvey } from '../modules/survey/survey.service.js';
 import { createStep } from '../modules/survey/survey-step.service.js';
@@ -55,7 +55,7 @@ export const demoCommand: AdminCommand = {
       survey: { id: survey.id, name: survey.name, metrics: metrics.map((m) => ({ id: m.id, name: m.name })) },
       location: { id: location.id, name: location.name, metadata: location.metadata },
       credential: { ...presentCredential(credential), clientSecret },
-      customIntegration: { secret, webhookUrl: `${config.publicUrl}/webhooks/custom/${business.id}` },
+      customIntegration: { secret, webhookUrl: `${config.publicUrl}${customWebhookPath(business.id)}` },
       surveyLink: `${config.surveyUrl}/survey/${business.id}/${survey.id}?custom.customOrderId=<externalOrderId>&custom.customLocationId=<externalLocationId>`,
     };
   },

@@ -1,6 +1,6 @@
 import type { AdminCommand } from './command.js';
 import { required } from './command.js';
-import { connectCustomIntegration, presentCustomIntegration } from '../modules/integration/custom-integration.service.js';
+import { connectCustomIntegration, customWebhookPath, presentCustomIntegration } from '../modules/integration/custom-integration.service.js';
 import { requireBusiness } from './credentials.command.js';
 
 export const connectCustomCommand: AdminCommand = {
@@ -17,7 +17,7 @@ export const connectCustomCommand: AdminCommand = {
         ...presentCustomIntegration(integration),
         secret,
         rotated,
-        webhookPath: `/webhooks/custom/${business.id}`,
+        webhookPath: customWebhookPath(business.id),
       },
       object: 'custom_integration',
     };

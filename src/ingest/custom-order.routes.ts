@@ -1,33 +1,36 @@
 import Router from '@koa/router';
-import { AppError } from '../shared/errors.js';
 import { isId } from '../shared/id.js';
-import { bearerSecret, type CustomOrderIngestion } from './custom-order.service.js';
-import { validateCustomOrder } from './custom-order.validation.js';
+import { Checks } from '../shared/validation.js';
+import { customWebhookPath } from '../modules/integration/custom-integration.service.js';
+import { readNewOrder } from '../modules/order/order.rules.js';
+import type { OrderWriter } from '../modules/order/order.writer.js';
+import { orderJson, orderPath } from '../modules/order/order.presenter.js';
+import { bearerSecret, unauthorized, type WebhookAuth } from './custom-order.auth.js';
 import type { OrderIngestedHooks } from './feedback-flows.js';
 
 /**
- * `POST /webhooks/custom/:business` (spec 4.9). The body middleware in front has already refused non-JSON (415),
- * over 1 MiB (413) and malformed JSON (400). Then: the secret (401), the body (400 validation_failed with a detail per
- * field), the write, and the answer `200 {data: <Order with items>, url}` for a creation and a repeat alike.
+ * `POST /webhooks/custom/:business` (spec 4.9), a door into the order module. The body middleware in front has
+ * already refused non-JSON (415), over 1 MiB (413) and malformed JSON (400). Then: the secret (401), the order-field
+ * rules every door shares (400 validation_failed, a detail per field), the order writer in ingest mode, and the
+ * answer `200 {data: <Order with items>, url}` for a creation and a repeat alike.
  */
-export function customOrderRoutes(ingestion: CustomOrderIngestion, hooks: OrderIngestedHooks): Router {
+export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, hooks: OrderIngestedHooks): Router {
   const router = new Router();
-  router.post('/webhooks/custom/:business', async (ctx) => {
+  router.post(customWebhookPath(':business'), async (ctx) => {
     const business = ctx.params.business;
     const secret = bearerSecret(ctx.get('authorization') || undefined);
-    if (!isId('business', business)) {
-      // Same refusal as a wrong secret: nothing tells a caller which businesses exist.
-      throw new AppError('unauthorized', 'A valid webhook secret is required: Authorization: Bearer <WEBHOOK_SECRET>', undefined, {
-        'WWW-Authenticate': 'Bearer',
-      });
-    }
-    const { country } = await ingestion.authenticate(business, secret);
-    const input = validateCustomOrder(ctx.request.body ?? {}, country);
-    const result = await ingestion.ingest(business, input);
+    // Same refusal as a wrong secret: nothing tells a caller which businesses exist.
+    if (!isId('business', business)) throw unauthorized();
+    const { country } = await auth.authenticate(business, secret);
+    const checks = new Checks();
+    const fields = readNewOrder(checks, ctx.request.body ?? {}, 'webhook', country);
+    checks.throwIfAny();
+    const { order, created, changed } = await writer.write(business, fields, 'ingest');
+    const data = orderJson(order);
     ctx.status = 200;
-    ctx.body = { data: result.order, url: `/v2/businesses/${business}/orders/${result.order.id}` };
+    ctx.body = { data, url: orderPath(business, order.id) };
     // After the commit, outside the answer's path (see feedback-flows.ts).
-    void hooks.run({ business, ...result });
+    void hooks.run({ business, order: data, created, changed });
   });
   return router;
 }

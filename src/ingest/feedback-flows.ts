@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { IngestResult } from './custom-order.service.js';
+import type { OrderJson } from '../modules/order/order.presenter.js';
+import type { WriteResult } from '../modules/order/order.writer.js';
 
 /**
  * "Receiving an order triggers configured feedback flows" (spec 6.7). The flows come later; this is where they plug
@@ -8,8 +9,10 @@ import type { IngestResult } from './custom-order.service.js';
  * `changed`). Hooks do not delay the webhook's answer, and a failing hook is logged, never turned into an error for
  * the sender: the order is stored whatever a flow does.
  */
-export interface OrderIngested extends IngestResult {
+export interface OrderIngested extends Omit<WriteResult, 'order'> {
   business: string;
+  /** The order as the webhook answered it. */
+  order: OrderJson;
 }
 
 export type OrderIngestedHook = (event: OrderIngested) => void | Promise<void>;
@@ -27,10 +30,6 @@ export class OrderIngestedHooks {
       const at = this.hooks.indexOf(hook);
       if (at >= 0) this.hooks.splice(at, 1);
     };
-  }
-
-  get size(): number {
-    return this.hooks.length;
   }
 
   /** Runs every hook after the caller's commit, in the background; resolves when all have settled (for tests). */

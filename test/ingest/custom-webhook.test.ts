@@ -337,7 +337,6 @@ describe('response', () => {
             id: expect.stringMatching(/^oli_/),
             object: 'orderitem',
             business: shop.businessId,
-            order: id,
             position: 0,
             itemId: 'SKU-1',
             name: 'Zinger Burger',
@@ -348,10 +347,9 @@ describe('response', () => {
             salesTaxAmount: null,
             itemComment: 'no mayo',
             menuItem: expect.stringMatching(/^mi_/),
-            createdAt: expect.any(Number),
-            updatedAt: expect.any(Number),
           },
         ],
+        submissions: [],
       },
     });
     const updated = await shop.post({ ...body, payment: true });
@@ -441,8 +439,8 @@ describe('events', () => {
       created.body.data.id,
     ]);
     expect(events.map((e) => e.type)).toEqual(['order.created', 'order.updated']);
-    const { items: _a, ...createdOrder } = created.body.data;
-    const { items: _b, ...acceptedOrder } = accepted.body.data;
+    const { items: _a, submissions: _s, ...createdOrder } = created.body.data;
+    const { items: _b, submissions: _t, ...acceptedOrder } = accepted.body.data;
     expect(events[0].data).toEqual({ object: createdOrder });
     expect(events[1].data).toEqual({ object: acceptedOrder });
   });

@@ -3,6 +3,9 @@ import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { newId } from '../../shared/id.js';
 import { CustomIntegration } from './custom-integration.entity.js';
 
+/** Where the business's Custom integration posts its orders (spec 4.9); `':business'` gives the route's pattern. */
+export const customWebhookPath = (business: string) => `/webhooks/custom/${business}`;
+
 export interface ConnectedIntegration {
   integration: CustomIntegration;
   /** The webhook bearer secret, shown once; only its hash is stored. */

@@ -1,12 +1,12 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { CustomIntegration } from './custom-integration.entity.js';
-import { connectCustomIntegration, disconnectCustomIntegration, presentCustomIntegration } from './custom-integration.service.js';
+import { connectCustomIntegration, customWebhookPath, disconnectCustomIntegration, presentCustomIntegration } from './custom-integration.service.js';
 import { ConnectedCustomIntegrationType, CustomIntegrationType } from './integration.type.js';
 
 const present = (integration: CustomIntegration): CustomIntegrationType => ({
   ...presentCustomIntegration(integration),
-  webhookPath: `/webhooks/custom/${integration.business}`,
+  webhookPath: customWebhookPath(integration.business),
 });
 
 /** Connecting the Custom order webhook: the same service as the admin CLI's `connect-custom`. */

@@ -23,14 +23,7 @@ export function presentLocation(location: Location): LocationType {
 
 /** String keys to string values; the link syntax `<key>.<value>` splits at the first dot, so keys hold none. */
 export function checkStringMap(checks: Checks, field: string, value: Record<string, unknown> | undefined) {
-  if (!value) return;
-  const entries = Object.entries(value);
-  if (entries.length > 100) checks.fail(field, 'has more than 100 entries');
-  for (const [key, v] of entries) {
-    if (!key || key.includes('.')) checks.fail(`${field}.${key}`, 'keys must be non-empty and contain no dot');
-    else if (typeof v !== 'string') checks.fail(`${field}.${key}`, 'must be a string');
-    else if (v.length > 500) checks.fail(`${field}.${key}`, 'must be at most 500 characters');
-  }
+  checks.stringMap(field, value, { maxEntries: 100, maxValue: 500, badKey: (key) => (key.includes('.') ? 'keys must contain no dot' : undefined) });
 }
 
 function check(input: Partial<CreateLocationInput>, creating: boolean) {

@@ -1,4 +1,4 @@
-import { Field, Float, InputType, Int } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { IDFilter, listArgs, listType, NumberFilter, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
@@ -28,7 +28,7 @@ export class OrderItemInput {
   @Field(() => Int, { nullable: true }) quantity?: number | null;
   @Field(() => MoneyInput, { nullable: true }) unitPrice?: number | string | null;
   @Field(() => MoneyInput, { nullable: true }) totalPrice?: number | string | null;
-  @Field(() => Float, { nullable: true }) salesTaxPercent?: number | null;
+  @Field(() => MoneyInput, { nullable: true, description: 'From 0 to 100; a number or a string ("16", "16%").' }) salesTaxPercent?: number | string | null;
   @Field(() => MoneyInput, { nullable: true }) salesTaxAmount?: number | string | null;
   @Field(() => String, { nullable: true }) itemComment?: string | null;
 }

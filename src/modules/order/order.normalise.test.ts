@@ -12,7 +12,18 @@ describe('normaliseChannel', () => {
     ['qr', 'QR'],
     ['FoodPanda', 'FOODPANDA'],
     ['golootlo', 'GOLOOTLO'],
+    // Every spelling integrators use: spaces, hyphens and underscores do not count.
+    ['Food Panda', 'FOODPANDA'],
+    ['food_panda', 'FOODPANDA'],
+    ['food-panda', 'FOODPANDA'],
+    ['callin', 'CALL-IN'],
+    ['Call-In', 'CALL-IN'],
+    ['Web Site', 'WEBSITE'],
+    ['go_lootlo', 'GOLOOTLO'],
+    ['Q R', 'QR'],
+    ['I-O-S', 'IOS'],
     ['uber eats', 'OTHER'],
+    ['web', 'OTHER'],
     ['other', 'OTHER'],
   ])('%j -> %s', (input, expected) => expect(normaliseChannel(input)).toBe(expected));
 
@@ -76,6 +87,10 @@ describe('normalisePhone', () => {
   it('keeps an international number whatever the country', () => {
     expect(normalisePhone('+1 415 555 2671', 'PK')).toBe('+14155552671');
     expect(normalisePhone('+92 300 1234567', null)).toBe('+923001234567');
+  });
+  it('drops a value over 64 characters, even one that would parse', () => {
+    expect(normalisePhone('+92 300 1234567'.padEnd(64), null)).toBe('+923001234567');
+    expect(normalisePhone('+92 300 1234567'.padEnd(65), null)).toBeNull();
   });
   it.each([['123', 'PK'], ['0300 1234567', null], ['phone', 'PK'], ['', 'PK']])('drops %j (country %s)', (input, country) =>
     expect(normalisePhone(input, country)).toBeNull(),

@@ -13,11 +13,18 @@ export const ORDER_TEXT_LIMITS = { externalId: 200, customerName: 300, itemName:
 
 export type Result<T> = { value: T; error?: undefined } | { value?: undefined; error: string };
 
-/** Case-insensitive; spaces, hyphens and underscores are one separator. Unknown -> OTHER; absent stays unset. */
+// Integrators type a channel every way ("Food Panda", "food_panda", "callin", "Call-In"): spaces, hyphens and
+// underscores are dropped before comparing, so every spelling of the seven channels matches (spec 4.9).
+const CHANNEL_BY_KEY = new Map(ORDER_CHANNELS.filter((c) => c !== 'OTHER').map((c) => [channelKey(c), c]));
+
+function channelKey(value: string): string {
+  return value.toUpperCase().replace(/[\s_-]+/g, '');
+}
+
+/** Case-insensitive, ignoring spaces, hyphens and underscores. Unknown -> OTHER; absent or blank stays unset. */
 export function normaliseChannel(value: string | null | undefined): OrderChannel | null {
   if (value == null || !value.trim()) return null;
-  const canonical = value.trim().toUpperCase().replace(/[\s_-]+/g, '-');
-  return (ORDER_CHANNELS as readonly string[]).includes(canonical) && canonical !== 'OTHER' ? (canonical as OrderChannel) : 'OTHER';
+  return CHANNEL_BY_KEY.get(channelKey(value)) ?? 'OTHER';
 }
 
 // numeric(19,4): 15 integer digits.
@@ -75,9 +82,12 @@ export function normaliseEmail(value: string | null | undefined): string | null 
   return email.length <= 320 && validator.isEmail(email) ? email : null;
 }
 
+const MAX_PHONE_INPUT = 64;
+
 /** E.164, reading numbers without a country code in the business's country; invalid -> dropped (null). */
 export function normalisePhone(value: string | null | undefined, country?: string | null): string | null {
-  if (value == null || !value.trim()) return null;
+  // No phone number, however spaced, is this long: dropped unparsed (parsing cost grows with the input).
+  if (value == null || !value.trim() || value.length > MAX_PHONE_INPUT) return null;
   const region = country && /^[A-Z]{2}$/i.test(country) ? (country.toUpperCase() as CountryCode) : undefined;
   const parsed = parsePhoneNumberFromString(value.trim(), region);
   return parsed?.isValid() ? parsed.number : null;

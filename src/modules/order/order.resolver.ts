@@ -9,6 +9,7 @@ import { OrderItem } from './order-item.entity.js';
 import { OrderItemType, OrderType } from './order.type.js';
 import { CreateOrderInput, OrderList, OrderListArgs, UpdateOrderInput } from './order.inputs.js';
 import * as orders from './order.service.js';
+import { presentOrder, presentOrderItem } from './order.presenter.js';
 
 @Resolver(() => OrderType)
 export class OrderResolver extends BusinessOwnedResolver(OrderType) {
@@ -25,7 +26,7 @@ export class OrderResolver extends BusinessOwnedResolver(OrderType) {
   @Authorized('orders:read')
   @Query(() => OrderType)
   async order(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
-    return orders.presentOrder(await orders.findOrder(em, business, id));
+    return presentOrder(await orders.findOrder(em, business, id));
   }
 
   @Authorized('orders:write')
@@ -51,7 +52,7 @@ export class OrderResolver extends BusinessOwnedResolver(OrderType) {
 
   @FieldResolver(() => [OrderItemType], { description: 'In the order sent.' })
   async items(@Root() order: OrderType, @Ctx() { loaders }: GraphQLContext) {
-    return (await loaders.byForeignKey(OrderItem, 'order', { orderBy: [{ position: 'asc' }, { id: 'asc' }] }).load(order.id)).map(orders.presentOrderItem);
+    return (await loaders.byForeignKey(OrderItem, 'order', { orderBy: [{ position: 'asc' }, { id: 'asc' }] }).load(order.id)).map(presentOrderItem);
   }
 }
 
@@ -59,8 +60,8 @@ export class OrderResolver extends BusinessOwnedResolver(OrderType) {
 export class OrderItemResolver extends BusinessOwnedResolver(OrderItemType) {
   @FieldResolver(() => MenuItemType, { nullable: true })
   async menuItem(@Root() item: OrderItemType, @Ctx() { loaders }: GraphQLContext) {
-    if (!item.menuItemId) return null;
-    const menuItem = await loaders.byId(MenuItem).load(item.menuItemId);
+    if (!item.menuItem) return null;
+    const menuItem = await loaders.byId(MenuItem).load(item.menuItem);
     return menuItem ? presentMenuItem(menuItem) : null;
   }
 }

@@ -15,7 +15,8 @@ export class OrderItemType {
   object!: string;
 
   business!: string;
-  menuItemId?: string | null;
+  /** The menu item's id; GraphQL resolves it to the object. */
+  menuItem?: string | null;
 
   @Field(() => Int)
   position!: number;

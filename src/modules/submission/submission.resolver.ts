@@ -5,7 +5,7 @@ import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { SurveyType } from '../survey/survey.type.js';
 import { presentSurvey } from '../survey/survey.service.js';
 import { OrderType } from '../order/order.type.js';
-import { presentOrder } from '../order/order.service.js';
+import { presentOrder } from '../order/order.presenter.js';
 import { LocationType } from '../location/location.type.js';
 import { presentLocation } from '../location/location.service.js';
 import { SubmissionType } from './submission.type.js';

@@ -1,18 +1,13 @@
 /**
- * The SQL of the custom webhook, kept apart so the hot path reads as a handful of statements.
+ * The SQL of the order writer (order.writer.ts), kept apart so the hot path reads as a handful of statements.
  * Placeholders are PostgreSQL's own ($n): these run as named prepared statements on the `pg` pool.
  */
 
-/** Who may post for a business: its country (phone region) and the hash of the current webhook secret. */
-export const AUTH_SQL = `
-select ci.secret_hash, b.country
-from custom_integration ci join business b on b.id = ci.business_id
-where ci.business_id = $1`;
-
 /**
- * One statement does the whole write of a webhook request:
+ * One statement does the whole write of an order, whichever door it came by:
  *  - o:        upsert on the idempotency key customer_order_external_unique (business, coalesce(location, ''), order id).
- *              A repeat only ever moves PENDING to ACCEPTED (the DO UPDATE's WHERE); otherwise it returns no row.
+ *              A repeat only ever moves PENDING to ACCEPTED (the DO UPDATE's WHERE), and only when $21 allows it
+ *              (ingest mode; create mode leaves the stored order alone and answers 409); otherwise it returns no row.
  *  - ins_menu: menu items missing for the lines' names, in one multi-row INSERT ... ON CONFLICT DO NOTHING on the
  *              (business, lower(name)) index, in key order (two orders with the same new names cannot deadlock).
  *              DO NOTHING, not DO UPDATE: a popular menu item is not row-locked by every order that names it.
@@ -28,10 +23,10 @@ with o as (
   insert into customer_order as c (id, business_id, external_order_id, external_location_id, external_brand_id, source,
     channel, status, currency, subtotal, delivery_charge, total, customer_name, customer_email, customer_phone, metadata,
     created_at, updated_at)
-  values ($2, $1, $3, $4, $5, 'custom', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, $16)
+  values ($2, $1, $3, $4, $5, $22, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, $16)
   on conflict (business_id, coalesce(external_location_id, ''), external_order_id) do update
     set status = 'ACCEPTED', updated_at = excluded.updated_at
-    where c.status = 'PENDING' and excluded.status = 'ACCEPTED'
+    where c.status = 'PENDING' and excluded.status = 'ACCEPTED' and $21::boolean
   returning c.id, (c.xmax = 0) as inserted
 ),
 line as (
@@ -106,7 +101,7 @@ where oi.order_id = $1 and oi.menu_item_id is null and oi.name is not null
   and mi.business_id = $2 and lower(mi.name) = lower(oi.name)
 returning oi.id, oi.menu_item_id`;
 
-/** An existing order and its lines, as the presenters need them (money as numbers, timestamps as ms). */
+/** An existing order, its lines and linked submissions, as the presenters need them (money as numbers, timestamps as ms). */
 export const LOAD_ORDER_SQL = `
 select o.id, o.business_id, o.external_order_id, o.external_location_id, o.external_brand_id, o.source, o.channel,
   o.status, o.currency, o.subtotal::float8 as subtotal, o.delivery_charge::float8 as delivery_charge,
@@ -116,9 +111,9 @@ select o.id, o.business_id, o.external_order_id, o.external_location_id, o.exter
     select json_agg(json_build_object('id', i.id, 'menuItem', i.menu_item_id, 'position', i.position, 'itemId', i.external_item_id,
       'name', i.name, 'quantity', i.quantity, 'unitPrice', i.unit_price::float8, 'totalPrice', i.total_price::float8,
       'salesTaxPercent', i.sales_tax_percent::float8, 'salesTaxAmount', i.sales_tax_amount::float8,
-      'itemComment', i.item_comment, 'createdAt', (extract(epoch from i.created_at) * 1000)::float8,
-      'updatedAt', (extract(epoch from i.updated_at) * 1000)::float8) order by i.position)
-    from order_item i where i.order_id = o.id), '[]') as items
+      'itemComment', i.item_comment) order by i.position)
+    from order_item i where i.order_id = o.id), '[]') as items,
+  coalesce((select json_agg(s.id order by s.created_at desc, s.id desc) from submission s where s.order_id = o.id), '[]') as submissions
 from customer_order o
 where o.business_id = $1 and coalesce(o.external_location_id, '') = $2 and o.external_order_id = $3`;
 
