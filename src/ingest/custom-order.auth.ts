@@ -15,12 +15,6 @@ where ci.business_id = $1`;
 
 export const unauthorized = () => new AppError('unauthorized', UNAUTHORIZED_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer' });
 
-/** The bearer secret of an Authorization header, or undefined. */
-export function bearerSecret(header: string | undefined): string | undefined {
-  const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
-  return match?.[1];
-}
-
 /**
  * The custom webhook's authentication, on the ORM's own `pg` pool with a named prepared statement (the hot path is
  * parsed and planned once per connection, not per request).

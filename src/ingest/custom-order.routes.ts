@@ -5,7 +5,8 @@ import { customWebhookPath } from '../modules/integration/custom-integration.ser
 import { readNewOrder } from '../modules/order/order.rules.js';
 import type { OrderWriter } from '../modules/order/order.writer.js';
 import { orderJson, orderPath } from '../modules/order/order.presenter.js';
-import { bearerSecret, unauthorized, type WebhookAuth } from './custom-order.auth.js';
+import { unauthorized, type WebhookAuth } from './custom-order.auth.js';
+import { bearerToken } from '../shared/bearer.js';
 import type { OrderIngestedHooks } from './feedback-flows.js';
 
 /**
@@ -18,7 +19,7 @@ export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, hooks:
   const router = new Router();
   router.post(customWebhookPath(':business'), async (ctx) => {
     const business = ctx.params.business;
-    const secret = bearerSecret(ctx.get('authorization') || undefined);
+    const secret = bearerToken(ctx.get('authorization') || undefined);
     // Same refusal as a wrong secret: nothing tells a caller which businesses exist.
     if (!isId('business', business)) throw unauthorized();
     const { country } = await auth.authenticate(business, secret);
