@@ -19,6 +19,7 @@ import { CustomOrderIngestion } from './ingest/custom-order.service.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { OrderIngestedHooks } from './ingest/feedback-flows.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
+import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
 
 export interface App {
   httpServer: http.Server;
@@ -31,6 +32,7 @@ export interface App {
 
 export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
   const { orm, logger } = deps;
+  configureWebhookPolicy(deps.config.webhooks);
   const app = new Koa({ proxy: true });
   // The server exists before the middleware (Apollo's drain plugin needs it); its handler is attached after,
   // because app.callback() snapshots the middleware stack.
