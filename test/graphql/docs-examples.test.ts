@@ -4,8 +4,8 @@ import { Kind, parse, validate, type OperationDefinitionNode } from 'graphql';
 import { buildAppSchema } from '../../src/graphql/schema.js';
 import { costOf, DEFAULT_LIMITS, queryDepthRule } from '../../src/graphql/limits.js';
 
-/** Every ```graphql block of docs/graphql.md and README.md must stay valid against the schema (and within the limits). */
-describe.each(['docs/graphql.md', 'README.md'])('%s examples', (file) => {
+/** Every ```graphql block of docs/graphql.md, docs/webhooks.md and README.md must stay valid against the schema (and within the limits). */
+describe.each(['docs/graphql.md', 'docs/webhooks.md', 'README.md'])('%s examples', (file) => {
   const text = fs.readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
   const blocks = [...text.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]);
 

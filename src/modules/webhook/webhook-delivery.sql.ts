@@ -60,15 +60,20 @@ returning d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status,
   w.url, w.secret,
   case when w.secret_previous_until > now() then w.secret_previous end as secret_previous`;
 
-/** An attempt's outcome; only while this worker still holds the lease (an expired lease went to another). */
+/**
+ * An attempt's outcome, only while this worker still holds the lease (an expired lease went to another), and the
+ * webhook's failing streak in the same statement: `$6` true (a 2xx) ends it, false starts it if none is running.
+ */
 export const RECORD_ATTEMPT_SQL = `
-update webhook_delivery
-set status = $2, attempt_count = attempt_count + 1, attempts = attempts || $3::jsonb, next_attempt_at = $4,
-  locked_until = null, locked_by = null, updated_at = now()
-where id = $1 and locked_by = $5`;
-
-export const WEBHOOK_SUCCEEDED_SQL = `update webhook set failing_since = null where id = $1 and failing_since is not null`;
-export const WEBHOOK_FAILED_SQL = `update webhook set failing_since = now() where id = $1 and failing_since is null`;
+with d as (
+  update webhook_delivery
+  set status = $2, attempt_count = attempt_count + 1, attempts = attempts || $3::jsonb, next_attempt_at = $4,
+    locked_until = null, locked_by = null, updated_at = now()
+  where id = $1 and locked_by = $5
+  returning webhook_id
+)
+update webhook set failing_since = case when $6 then null else now() end
+where id = (select webhook_id from d) and (failing_since is null) = not $6`;
 
 /** Gives back leases of attempts that will not run (shutdown): due again at once, for any process. */
 export const RELEASE_SQL = `

@@ -176,13 +176,13 @@ export class WebhookDeliveryTask {
       status = delay == null ? 'exhausted' : 'failed';
       if (delay != null) next = new Date(Date.now() + delay);
     }
-    await this.pool.query({ name: 'webhook_record_attempt', text: SQL.RECORD_ATTEMPT_SQL, values: [delivery.id, status, JSON.stringify([attempt]), next, this.workerId] });
-    if (!outcome.error) {
-      await this.pool.query({ name: 'webhook_succeeded', text: SQL.WEBHOOK_SUCCEEDED_SQL, values: [delivery.webhook_id] });
-      return;
-    }
+    await this.pool.query({
+      name: 'webhook_record_attempt',
+      text: SQL.RECORD_ATTEMPT_SQL,
+      values: [delivery.id, status, JSON.stringify([attempt]), next, this.workerId, !outcome.error],
+    });
+    if (!outcome.error) return;
     this.logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempt: number, error: outcome.error, status: outcome.status, message: outcome.message, nextAttemptAt: next }, 'webhook attempt failed');
-    await this.pool.query({ name: 'webhook_failed', text: SQL.WEBHOOK_FAILED_SQL, values: [delivery.webhook_id] });
     if (outcome.status === 410) await this.disable(delivery.webhook_id, 'gone');
     else if (status === 'exhausted') {
       const due = await this.pool.query({
