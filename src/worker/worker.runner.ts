@@ -18,6 +18,8 @@ export interface Workers {
 /** How often an idle worker looks for work when no notification wakes it first. */
 const IDLE_POLL_MS = 250;
 const PURGE_EVERY_MS = 3_600_000;
+const FAN_OUT_BATCH = 500;
+const CLAIM_GATHER_MS = 3;
 
 /**
  * The job queue's runner in this process: fans recorded events out into deliveries and runs due deliveries, up to
@@ -43,10 +45,22 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   let stopping = false;
   let wake: (() => void) | undefined;
   const nudge = () => wake?.();
+  // What the next turn of the loop should do: fan out (an event committed) and/or lease (room freed up).
+  let fanOutWanted = true;
+  let claimWanted = true;
+  let soon: NodeJS.Timeout | undefined;
+  // Attempts end one by one: gather the room they free for a few ms, then lease once for all of it.
+  const claimSoon = () => {
+    claimWanted = true;
+    soon ??= setTimeout(() => ((soon = undefined), nudge()), CLAIM_GATHER_MS);
+  };
 
   // A dedicated connection for LISTEN: a pooled one would be handed to queries.
   const listener = new pg.Client(pool.options as pg.ClientConfig);
-  listener.on('notification', nudge);
+  listener.on('notification', () => {
+    fanOutWanted = true;
+    nudge();
+  });
   listener.on('error', (err) => logger.warn({ err }, 'worker notification connection lost; polling only'));
   await listener.connect().then(() => listener.query('listen webhook_work')).catch((err) => logger.warn({ err }, 'no LISTEN; polling only'));
 
@@ -66,20 +80,33 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
 
   const loop = async () => {
     let lastPurge = 0;
+    let lastPoll = 0;
     while (!stopping) {
-      let busy = false;
       try {
-        busy = (await task.fanOut()) > 0;
-        const room = config.workers - inFlight.size;
-        const claimed = await task.claim(room, rate.heldBack());
-        for (const delivery of claimed) {
-          const p = run(delivery).finally(() => {
-            inFlight.delete(p);
-            nudge(); // room for more
-          });
-          inFlight.add(p);
+        // The poll is the safety net: retries falling due, notifications lost with a connection.
+        if (Date.now() - lastPoll >= IDLE_POLL_MS) {
+          lastPoll = Date.now();
+          fanOutWanted = claimWanted = true;
         }
-        busy ||= claimed.length > 0 && claimed.length === room;
+        if (fanOutWanted) {
+          fanOutWanted = false;
+          const events = await task.fanOut(FAN_OUT_BATCH);
+          if (events === FAN_OUT_BATCH) fanOutWanted = true;
+          if (events) claimWanted = true;
+        }
+        const room = config.workers - inFlight.size;
+        if (claimWanted && room > 0) {
+          claimWanted = false;
+          const claimed = await task.claim(room, rate.heldBack());
+          for (const delivery of claimed) {
+            const p = run(delivery).finally(() => {
+              inFlight.delete(p);
+              claimSoon();
+            });
+            inFlight.add(p);
+          }
+          if (claimed.length === room) claimWanted = true;
+        }
         if (Date.now() - lastPurge > PURGE_EVERY_MS) {
           lastPurge = Date.now();
           const purged = await task.purge();
@@ -90,9 +117,10 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
         logger.error({ err }, 'worker step failed; retrying');
         await sleep(1_000);
       }
-      if (!busy && !stopping) {
+      const more = fanOutWanted || (claimWanted && inFlight.size < config.workers);
+      if (!more && !stopping) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, IDLE_POLL_MS);
+          const timer = setTimeout(resolve, Math.max(0, IDLE_POLL_MS - (Date.now() - lastPoll)));
           wake = () => (clearTimeout(timer), resolve());
         });
         wake = undefined;
@@ -109,6 +137,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
     async stop() {
       if (stopping) return;
       stopping = true;
+      clearTimeout(soon);
       nudge();
       await running;
       const notStarted = [...waiting];

@@ -61,19 +61,26 @@ returning d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status,
   case when w.secret_previous_until > now() then w.secret_previous end as secret_previous`;
 
 /**
- * An attempt's outcome, only while this worker still holds the lease (an expired lease went to another), and the
- * webhook's failing streak in the same statement: `$6` true (a 2xx) ends it, false starts it if none is running.
+ * Attempts' outcomes, a batch in one statement, each only while this worker still holds its lease (an expired lease
+ * went to another), and the webhooks' failing streaks with them: a 2xx in the batch ends a webhook's streak, a
+ * failure starts one if none is running.
  */
-export const RECORD_ATTEMPT_SQL = `
-with d as (
-  update webhook_delivery
-  set status = $2, attempt_count = attempt_count + 1, attempts = attempts || $3::jsonb, next_attempt_at = $4,
-    locked_until = null, locked_by = null, updated_at = now()
-  where id = $1 and locked_by = $5
-  returning webhook_id
-)
-update webhook set failing_since = case when $6 then null else now() end
-where id = (select webhook_id from d) and (failing_since is null) = not $6`;
+export const RECORD_ATTEMPTS_SQL = `
+with r as (
+  select * from jsonb_to_recordset($1::jsonb) as r(id text, status text, attempt jsonb, next_attempt_at timestamptz, ok boolean)
+),
+d as (
+  update webhook_delivery d
+  set status = r.status, attempt_count = d.attempt_count + 1, attempts = d.attempts || jsonb_build_array(r.attempt),
+    next_attempt_at = r.next_attempt_at, locked_until = null, locked_by = null, updated_at = now()
+  from r
+  where d.id = r.id and d.locked_by = $2
+  returning d.webhook_id, r.ok
+),
+s as (select webhook_id, bool_or(ok) as ok from d group by webhook_id)
+update webhook w set failing_since = case when s.ok then null else now() end
+from s
+where w.id = s.webhook_id and (w.failing_since is null) = not s.ok`;
 
 /** Gives back leases of attempts that will not run (shutdown): due again at once, for any process. */
 export const RELEASE_SQL = `

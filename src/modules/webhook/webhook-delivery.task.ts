@@ -27,6 +27,17 @@ export const DELIVERY_LIMITS = {
   retentionMs: 30 * 86_400_000,
 };
 
+const RECORD_BATCH = 64;
+const RECORD_DELAY_MS = 3;
+
+interface RecordRow {
+  id: string;
+  status: DeliveryStatus;
+  attempt: DeliveryAttempt;
+  next_attempt_at: Date | null;
+  ok: boolean;
+}
+
 export interface ClaimedDelivery {
   id: string;
   business_id: string;
@@ -176,11 +187,7 @@ export class WebhookDeliveryTask {
       status = delay == null ? 'exhausted' : 'failed';
       if (delay != null) next = new Date(Date.now() + delay);
     }
-    await this.pool.query({
-      name: 'webhook_record_attempt',
-      text: SQL.RECORD_ATTEMPT_SQL,
-      values: [delivery.id, status, JSON.stringify([attempt]), next, this.workerId, !outcome.error],
-    });
+    await this.recordSoon({ id: delivery.id, status, attempt, next_attempt_at: next, ok: !outcome.error });
     if (!outcome.error) return;
     this.logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempt: number, error: outcome.error, status: outcome.status, message: outcome.message, nextAttemptAt: next }, 'webhook attempt failed');
     if (outcome.status === 410) await this.disable(delivery.webhook_id, 'gone');
@@ -191,6 +198,36 @@ export class WebhookDeliveryTask {
         values: [delivery.webhook_id, DELIVERY_LIMITS.disableAfterMs, DELIVERY_LIMITS.disableAfterExhausted],
       });
       if (due.rowCount) await this.disable(delivery.webhook_id, 'failing');
+    }
+  }
+
+  private batch: Array<{ row: RecordRow; done: (err?: unknown) => void }> = [];
+  private flushTimer?: NodeJS.Timeout;
+
+  /**
+   * Outcomes are written a batch at a time (one statement for up to RECORD_BATCH, or what came within
+   * RECORD_DELAY_MS): at a thousand attempts a second, one commit each would be most of the database's work.
+   * Resolves once this outcome is written.
+   */
+  private recordSoon(row: RecordRow): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.batch.push({ row, done: (err) => (err ? reject(err) : resolve()) });
+      if (this.batch.length >= RECORD_BATCH) void this.flush();
+      else this.flushTimer ??= setTimeout(() => void this.flush(), RECORD_DELAY_MS);
+    });
+  }
+
+  private async flush() {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const batch = this.batch;
+    this.batch = [];
+    if (!batch.length) return;
+    try {
+      await this.pool.query({ name: 'webhook_record_attempts', text: SQL.RECORD_ATTEMPTS_SQL, values: [JSON.stringify(batch.map((b) => b.row)), this.workerId] });
+      for (const b of batch) b.done();
+    } catch (err) {
+      for (const b of batch) b.done(err);
     }
   }
 
