@@ -17,6 +17,8 @@ function extraArguments(model: RouteModel): string[] {
     case 'create':
     case 'update':
       return ['input'];
+    case 'action':
+      return model.inputType ? ['input'] : [];
     default:
       return [];
   }

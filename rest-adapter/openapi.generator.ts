@@ -200,7 +200,7 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     };
     if (route.deprecated) operation.deprecated = true;
     if (model.inputType) {
-      operation.requestBody = { required: route.kind === 'create', content: { 'application/json': { schema: named(model.inputType) } } };
+      operation.requestBody = { required: route.kind === 'create' || route.kind === 'action', content: { 'application/json': { schema: named(model.inputType) } } };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }

@@ -3,7 +3,8 @@
  * and path onto one GraphQL root field. Everything else (documents, query parsing, OpenAPI) is derived from these
  * rows and the schema.
  */
-export type RouteKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'connect' | 'disconnect';
+/** `action`: a POST that runs a mutation other than create (redeliver, rotate-secret...), its body the `input`. */
+export type RouteKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'connect' | 'disconnect' | 'action';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteDef {
@@ -67,6 +68,21 @@ const crud = (name: string, plural: string) => ({
   delete: `delete${name[0].toUpperCase()}${name.slice(1)}`,
 });
 
+/** The delivery log's actions (issue 11): each a POST running one mutation. */
+function webhookActions(): RouteDef[] {
+  const webhook = `${BUSINESS}/webhooks/{webhook}`;
+  const row = (path: string, field: string, params: Record<string, string>, object: string, summary: string): RouteDef => ({
+    method: 'POST', path, kind: 'action', field, params, object, status: 200, tag: 'Webhooks', summary,
+  });
+  const one = { business: 'business', webhook: 'id' };
+  return [
+    row(`${webhook}/deliveries/{delivery}/redeliver`, 'redeliverWebhookDelivery', { business: 'business', webhook: 'webhook', delivery: 'id' }, 'webhookdelivery', 'Send a delivery again now, with the same webhook-id'),
+    row(`${webhook}/recover`, 'recoverWebhook', one, 'webhookrecovery', 'Send again every failed or exhausted delivery created in {since, until}'),
+    row(`${webhook}/test`, 'testWebhook', one, 'webhookdelivery', 'Send a webhook.test event to this webhook only'),
+    row(`${webhook}/rotate-secret`, 'rotateWebhookSecret', one, 'webhook', 'A new signing secret, answered once; the old one also signs for 24 h'),
+  ];
+}
+
 export const ROUTES: RouteDef[] = [
   ...resource({ base: `${BUSINESS}/surveys`, idParam: 'survey', object: 'survey', tag: 'Surveys', label: 'survey', ...crud('survey', 'surveys') }),
   ...resource({
@@ -107,6 +123,17 @@ export const ROUTES: RouteDef[] = [
     delete: undefined, // spec 4.8: orders have no delete operation
   }),
   ...resource({ base: `${BUSINESS}/webhooks`, idParam: 'webhook', object: 'webhook', tag: 'Webhooks', label: 'webhook', ...crud('webhook', 'webhooks') }),
+  ...resource({
+    base: `${BUSINESS}/webhooks/{webhook}/deliveries`,
+    idParam: 'delivery',
+    parents: ['webhook'],
+    object: 'webhookdelivery',
+    tag: 'Webhooks',
+    label: 'webhook delivery',
+    list: 'webhookDeliveries',
+    get: 'webhookDelivery',
+  }),
+  ...webhookActions(),
   ...resource({ base: `${BUSINESS}/events`, idParam: 'event', object: 'event', tag: 'Events', label: 'event', list: 'events', get: 'event' }),
   ...resource({ base: `${BUSINESS}/locations`, idParam: 'location', object: 'location', tag: 'Locations', label: 'location', ...crud('location', 'locations') }),
   ...resource({ base: `${BUSINESS}/menu-items`, idParam: 'menuItem', object: 'menuitem', tag: 'Menu items', label: 'menu item', list: 'menuItems', get: 'menuItem' }),

@@ -20,6 +20,7 @@ import { OrderWriter } from './modules/order/order.writer.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { OrderIngestedHooks } from './ingest/feedback-flows.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
+import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
 
 export interface App {
   httpServer: http.Server;
@@ -32,6 +33,7 @@ export interface App {
 
 export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
   const { orm, logger } = deps;
+  configureWebhookPolicy(deps.config.webhooks);
   const app = new Koa({ proxy: true });
   // The server exists before the middleware (Apollo's drain plugin needs it); its handler is attached after,
   // because app.callback() snapshots the middleware stack.

@@ -10,7 +10,19 @@ describe('loadConfig', () => {
       logLevel: 'info',
       embeddedPgPort: 54329,
       dataDir: '.data',
+      workers: 64,
+      webhooks: {
+        retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
+        allowPrivateNetworks: false,
+        ratePerSecond: 10,
+      },
     });
+  });
+
+  it('reads the webhook settings', () => {
+    const config = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s, 500ms,2m', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WORKERS: '0', WEBHOOK_RATE_LIMIT: '1000' });
+    expect(config.webhooks).toEqual({ retrySchedule: [1_000, 500, 120_000], allowPrivateNetworks: true, ratePerSecond: 1000 });
+    expect(config.workers).toBe(0);
   });
 
   it('derives PUBLIC_URL from PORT and SURVEY_URL from PUBLIC_URL, without trailing slashes', () => {
@@ -28,6 +40,11 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'not a url' }, /DATABASE_URL is not a valid URL/],
     [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL must be a http: or https: URL/],
     [{ SURVEY_URL: '::' }, /SURVEY_URL is not a valid URL/],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, /WEBHOOK_RETRY_SCHEDULE must be comma-separated durations/],
+    [{ WEBHOOK_RETRY_SCHEDULE: '10' }, /WEBHOOK_RETRY_SCHEDULE must be comma-separated durations/],
+    [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, /WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false/],
+    [{ WORKERS: '-1' }, /WORKERS must be an integer/],
+    [{ WEBHOOK_RATE_LIMIT: '0' }, /WEBHOOK_RATE_LIMIT must be at least 1/],
     [{ LOG_LEVEL: 'chatty' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -3,6 +3,11 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './http/logger.js';
 import { openDatabase, type Database } from './db/database.js';
 import { createApp, type App } from './app.js';
+import { startWorkers, type Workers } from './worker/worker.runner.js';
+import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
+
+/** `npm run worker`: only the workers, no HTTP (to scale them apart from the API). */
+const workersOnly = process.argv.includes('--workers-only');
 
 async function main() {
   const startedAt = performance.now();
@@ -20,16 +25,21 @@ async function main() {
 
   let db: Database | undefined;
   let app: App | undefined;
+  let workers: Workers | undefined;
   let stopping = false;
 
-  // Order matters: stop taking requests and finish those in flight, then close the ORM, then stop PostgreSQL.
+  // Order matters: stop taking requests and finish those in flight, then the workers' attempts (or give their
+  // leases back), then close the ORM, then stop PostgreSQL.
   const shutdown = async (reason: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ reason }, 'shutting down');
     try {
-      await app?.stop();
-      logger.info('http server closed');
+      if (app) {
+        await app.stop();
+        logger.info('http server closed');
+      }
+      await workers?.stop();
       await db?.close();
     } catch (err) {
       logger.error({ err }, 'error during shutdown');
@@ -71,6 +81,16 @@ async function main() {
     return;
   }
   if (stopping) return;
+  if (workersOnly) {
+    if (!config.workers) {
+      fail(logger, 'npm run worker needs WORKERS above 0');
+      return;
+    }
+    configureWebhookPolicy(config.webhooks);
+    workers = await startWorkers({ orm: db.orm, logger, config });
+    logger.info({ concurrency: config.workers, startupMs: Math.round(performance.now() - startedAt) }, 'ready: workers only');
+    return;
+  }
   try {
     app = await createApp({ orm: db.orm, logger, config });
     await app.listen(config.port);
@@ -86,6 +106,7 @@ async function main() {
     fail(logger, message ?? 'the HTTP server could not start', message ? undefined : err);
     return;
   }
+  if (config.workers > 0 && !stopping) workers = await startWorkers({ orm: db.orm, logger, config });
   logger.info(
     {
       port: config.port,

@@ -13,6 +13,7 @@ import { Credential } from '../modules/credential/credential.entity.js';
 import { CustomIntegration } from '../modules/integration/custom-integration.entity.js';
 import { Webhook } from '../modules/webhook/webhook.entity.js';
 import { Event } from '../modules/event/event.entity.js';
+import { WebhookDelivery } from '../modules/webhook/webhook-delivery.entity.js';
 import { oauthEntities } from '../oauth/oauth.entities.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
@@ -32,5 +33,6 @@ export const entities = [
   CustomIntegration,
   Webhook,
   Event,
+  WebhookDelivery,
   ...oauthEntities,
 ];

@@ -11,13 +11,14 @@ import { OrderItemResolver, OrderResolver } from '../modules/order/order.resolve
 import { MenuItemResolver } from '../modules/menu/menu-item.resolver.js';
 import { OrderSubmissionsResolver, SubmissionResolver } from '../modules/submission/submission.resolver.js';
 import { WebhookResolver } from '../modules/webhook/webhook.resolver.js';
+import { WebhookDeliveryResolver } from '../modules/webhook/webhook-delivery.resolver.js';
 import { EventResolver } from '../modules/event/event.resolver.js';
 import { CredentialResolver } from '../modules/credential/credential.resolver.js';
 import { CustomIntegrationResolver } from '../modules/integration/integration.resolver.js';
 import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, EventResolver, CredentialResolver, CustomIntegrationResolver] as const;
+export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 

@@ -14,7 +14,8 @@ describe('webhooks', () => {
   it('shows the signing secret at creation only', async () => {
     hook = (await a.data(`mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://example.com/hook", events: ["order.created", "survey.updated"], description: "orders"}) { ${W} } }`, { b: busA })).createWebhook;
     expect(hook).toMatchObject({ object: 'webhook', url: 'https://example.com/hook', events: ['order.created', 'survey.updated'], enabled: true, business: { id: busA } });
-    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
+    // Standard Webhooks secret (issue 11): whsec_ and the padded standard base64 of 32 random bytes.
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const read = await a.data(`query($b: ID!, $id: ID!) { webhook(business: $b, id: $id) { secret url } }`, { b: busA, id: hook.id });
     expect(read.webhook).toEqual({ secret: null, url: hook.url });
     const listed = await a.data(`query($b: ID!) { webhooks(business: $b) { data { id secret } total } }`, { b: busA });

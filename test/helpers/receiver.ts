@@ -26,7 +26,7 @@ export interface Receiver {
  * A real HTTP server on 127.0.0.1 that records every request: the landing place of OAuth redirects, and the
  * receiving end of outbound webhooks and SMS providers. `answer` decides the response (default: 200 and a small page).
  */
-export async function startReceiver(answer: (r: ReceivedRequest) => Answer = () => ({})): Promise<Receiver> {
+export async function startReceiver(answer: (r: ReceivedRequest) => Answer = () => ({}), options: { port?: number } = {}): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const waiters: Array<{ match: (r: ReceivedRequest) => boolean; resolve: (r: ReceivedRequest) => void }> = [];
   const server = http.createServer((req, res) => {
@@ -51,7 +51,7 @@ export async function startReceiver(answer: (r: ReceivedRequest) => Answer = () 
       res.end(out.body ?? '<!doctype html><html lang="en"><title>Received</title><main><h1>Received</h1></main></html>');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,

@@ -4,6 +4,7 @@ import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/http/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { startWorkers, type Workers } from '../../src/worker/worker.runner.js';
 
 export interface TestServer {
   url: string;
@@ -11,17 +12,22 @@ export interface TestServer {
   db: TestDatabase;
   app: App;
   config: Config;
+  workers?: Workers;
   /** POST /graphql with a JSON body; returns status and parsed body. */
   graphql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
 }
 
-/** The real app on a real port, over its own database. TEST_LOG=debug shows the service's logs. */
-export async function startTestServer(): Promise<TestServer> {
+/**
+ * The real app on a real port, over its own database. TEST_LOG=debug shows the service's logs. `env` adds
+ * configuration (WEBHOOK_ALLOW_PRIVATE_NETWORKS...); `workers` also runs the job queue's workers, as npm start does.
+ */
+export async function startTestServer(options: { env?: Record<string, string>; workers?: boolean } = {}): Promise<TestServer> {
   const db = await createTestDatabase();
-  const config = loadConfig({ ...process.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
+  const config = loadConfig({ ...process.env, ...options.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
   const logger = createLogger(config.logLevel);
   const app = await createApp({ orm: db.orm, logger, config });
+  const workers = options.workers ? await startWorkers({ orm: db.orm, logger, config }) : undefined;
   const port = await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
   return {
@@ -38,8 +44,10 @@ export async function startTestServer(): Promise<TestServer> {
       });
       return { status: res.status, body: await res.json() };
     },
+    workers,
     async stop() {
       await app.stop();
+      await workers?.stop();
       await db.drop();
     },
   };

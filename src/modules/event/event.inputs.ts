@@ -18,4 +18,5 @@ export const EVENT_TYPES = [
   ...['survey', 'surveystep', 'metric', 'location', 'webhook', 'submission', 'credential'].flatMap((r) => [`${r}.created`, `${r}.updated`, `${r}.deleted`]),
   'order.created',
   'order.updated',
+  'webhook.disabled',
 ];

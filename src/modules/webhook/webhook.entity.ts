@@ -25,4 +25,15 @@ export class Webhook extends BusinessOwnedEntity {
 
   @Property({ type: 'boolean' })
   enabled: Opt<boolean> = true;
+
+  /** After a rotation, the old secret keeps signing (beside the new one) until `secretPreviousUntil`. */
+  @Property({ type: 'string', length: 100, nullable: true, lazy: true })
+  secretPrevious?: string | null;
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  secretPreviousUntil?: Date | null;
+
+  /** Since when every attempt has failed; cleared by a success. Drives the automatic disabling. */
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  failingSince?: Date | null;
 }

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { generateSecret } from '../../shared/secrets.js';
 import { recordEvent } from '../event/event.service.js';
 import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { EVENT_TYPES } from '../event/event.inputs.js';
@@ -10,6 +9,11 @@ import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Webhook } from './webhook.entity.js';
 import type { WebhookType } from './webhook.type.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
+import { generateWebhookSecret } from './webhook.signature.js';
+import { webhookUrlProblem } from './webhook.policy.js';
+
+/** After a rotation the old secret signs too, for this long. */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Never the secret: the create answer adds it, once. */
 export function presentWebhook(webhook: Webhook): WebhookType {
@@ -27,18 +31,11 @@ export function presentWebhook(webhook: Webhook): WebhookType {
   };
 }
 
-function check(input: Partial<CreateWebhookInput>, creating: boolean) {
+async function check(input: Partial<CreateWebhookInput>, creating: boolean) {
   const checks = new Checks();
   if (creating || input.url != null) {
-    let ok = false;
-    try {
-      const url = new URL(input.url ?? '');
-      ok = (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
-    } catch {
-      ok = false;
-    }
-    if (!ok) checks.fail('url', 'must be an absolute http(s) URL without credentials');
-    else if (input.url!.length > 2048) checks.fail('url', 'must be at most 2048 characters');
+    const problem = await webhookUrlProblem(input.url ?? '');
+    if (problem) checks.fail('url', problem);
   }
   if (creating || input.events != null) {
     const events = input.events ?? [];
@@ -61,10 +58,10 @@ export function listWebhooks(em: EntityManager, business: string, args: ListArgs
   return findPage<Webhook, WebhookType>(em, Webhook, { scope: { business }, args, present: presentWebhook });
 }
 
-export function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput): Promise<WebhookType> {
-  check(input, true);
+export async function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput): Promise<WebhookType> {
+  await check(input, true);
   return em.transactional(async (tx) => {
-    const secret = generateSecret('whsec_');
+    const secret = generateWebhookSecret();
     const webhook = tx.create(Webhook, {
       business,
       url: input.url,
@@ -79,16 +76,34 @@ export function createWebhook(em: EntityManager, business: string, input: Create
   });
 }
 
-export function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput): Promise<WebhookType> {
-  check(input, false);
+export async function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput): Promise<WebhookType> {
+  await check(input, false);
   return updateRecorded(em, recorded, business, id, (webhook) => {
     if (input.url != null) webhook.url = input.url;
     if (input.events != null) webhook.events = [...new Set(input.events)];
     if (input.description !== undefined) webhook.description = input.description;
+    // Re-enabled: its failing streak starts again (else the automatic disabling could strike at once).
+    if (input.enabled === true && !webhook.enabled) webhook.failingSince = null;
     if (input.enabled != null) webhook.enabled = input.enabled;
   });
 }
 
 export function deleteWebhook(em: EntityManager, business: string, id: string): Promise<string> {
   return deleteRecorded(em, recorded, business, id);
+}
+
+/** A new secret, answered once; the old one keeps signing beside it for ROTATION_OVERLAP_MS. */
+export function rotateWebhookSecret(em: EntityManager, business: string, id: string): Promise<WebhookType> {
+  return em.transactional(async (tx) => {
+    const webhook = await findWebhook(tx, business, id, true);
+    await tx.populate(webhook, ['secret']);
+    const secret = generateWebhookSecret();
+    webhook.secretPrevious = webhook.secret;
+    webhook.secretPreviousUntil = new Date(Date.now() + ROTATION_OVERLAP_MS);
+    webhook.secret = secret;
+    webhook.updatedAt = new Date();
+    const presented = presentWebhook(webhook);
+    recordEvent(tx, business, 'webhook.updated', presented);
+    return { ...presented, secret };
+  });
 }

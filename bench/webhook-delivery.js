@@ -1,0 +1,107 @@
+// Outbound webhook delivery: orders pushed through the custom order webhook (each records order.created) fanned out
+// to 10 webhooks on a local receiver. Prints deliveries/s and the time from each event's commit to its first
+// attempt's arrival (p50/p99), and how many arrived twice.
+// Goal (issue 11): >= 1,000 deliveries/s on a 2-core machine, p99 < 1 s.
+//   node bench/webhook-delivery.js     env: ORDERS (default 2000), CONNECTIONS (8), WEBHOOKS (10), WORKERS (64)
+// Loopback only, bounded: starts the built service (dist/) on a temp DATA_DIR and stops it at the end.
+import http from 'node:http';
+import { freePort, sleep, startService } from './lib/service.js';
+
+const ORDERS = Number(process.env.ORDERS ?? 2000);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
+const WEBHOOKS = Number(process.env.WEBHOOKS ?? 10);
+
+// The receiver: answers 204 at once, notes when each delivery first arrived and the event's own timestamp.
+const arrivals = new Map(); // webhook-id -> { at, eventAt }
+let received = 0;
+const receiverPort = await freePort();
+const receiver = http
+  .createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received++;
+      const id = req.headers['webhook-id'];
+      if (!arrivals.has(id)) arrivals.set(id, { at: Date.now(), eventAt: JSON.parse(body).timestamp });
+      res.writeHead(204).end();
+    });
+  })
+  .listen(receiverPort, '127.0.0.1');
+receiver.keepAliveTimeout = 30_000;
+
+const service = await startService('webhooks', {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  // The default 10/s per webhook is a protection for receivers; the bench measures the machinery.
+  WEBHOOK_RATE_LIMIT: '100000',
+  ...(process.env.WORKERS ? { WORKERS: process.env.WORKERS } : {}),
+});
+try {
+  const demo = service.admin('demo');
+  const business = demo.business?.id ?? demo.data?.business?.id;
+  const secret = demo.customIntegration?.secret ?? demo.data?.customIntegration?.secret;
+  const credential = demo.credential ?? demo.data?.credential;
+  const tokenAnswer = await fetch(`${service.base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope: 'webhooks:read webhooks:write' }),
+  });
+  const token = (await tokenAnswer.json()).accessToken;
+  if (!token) throw new Error(`no token: ${tokenAnswer.status}`);
+  for (let i = 0; i < WEBHOOKS; i++) {
+    const res = await fetch(`${service.base}/v2/businesses/${business}/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook-${i}`, events: ['order.created'] }),
+    });
+    if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${await res.text()}`);
+  }
+  await sleep(500);
+  const baseline = arrivals.size; // webhook.created events are not subscribed; nothing expected here
+
+  const url = `${service.base}/webhooks/custom/${business}`;
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${secret}` };
+  const run = Date.now().toString(36);
+  let next = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < ORDERS) {
+        const n = next++;
+        const res = await fetch(url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ externalOrderId: `wh-bench-${run}-${n}`, total: '100', currency: 'PKR', payment: true, metadata: { bench: run }, items: [{ name: 'Tea', quantity: 1, unitPrice: 100 }] }),
+        });
+        if (res.status !== 200 && res.status !== 201) throw new Error(`order ${n}: ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  const ordersDone = Date.now();
+  const expected = ORDERS * WEBHOOKS;
+  while (arrivals.size - baseline < expected && Date.now() - ordersDone < 120_000) await sleep(50);
+  const finished = Date.now();
+  const latencies = [...arrivals.values()].map((a) => a.at - a.eventAt).sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  const delivered = arrivals.size - baseline;
+  const perSecond = delivered / ((finished - started) / 1000);
+  console.log(`orders: ${ORDERS} in ${((ordersDone - started) / 1000).toFixed(1)} s (${(ORDERS / ((ordersDone - started) / 1000)).toFixed(0)}/s, ${CONNECTIONS} connections)`);
+  console.log(`deliveries: ${delivered}/${expected} distinct in ${((finished - started) / 1000).toFixed(1)} s -> ${perSecond.toFixed(0)} deliveries/s; ${received - arrivals.size} arrived twice`);
+  console.log(`event commit -> first attempt arrival: p50 ${pct(50)} ms, p90 ${pct(90)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)} ms`);
+  // Where the time goes: the HTTP exchange as the delivery log measured it, against a whole attempt's cycle (lease,
+  // send, record) implied by the rate and the cap of 4 attempts in flight per webhook.
+  const hooks = await (await fetch(`${service.base}/v2/businesses/${business}/webhooks?pageSize=1`, { headers: { authorization: `Bearer ${token}` } })).json();
+  const log = await (await fetch(`${service.base}/v2/businesses/${business}/webhooks/${hooks.data[0].id}/deliveries?pageSize=100`, { headers: { authorization: `Bearer ${token}` } })).json();
+  const http = log.data.map((d) => d.attempts[0].durationMs).sort((a, b) => a - b);
+  console.log(
+    `HTTP exchange (delivery log, last 100 of one webhook): p50 ${http[50]} ms, p99 ${http[98]} ms; ` +
+      `whole attempt cycle at ${perSecond.toFixed(0)}/s with ${4 * WEBHOOKS} in flight: ~${((4 * WEBHOOKS * 1000) / perSecond).toFixed(0)} ms`,
+  );
+  const load = (await import('node:os')).loadavg()[0];
+  console.log(`machine load average (1 min) at the end: ${load.toFixed(1)} on ${(await import('node:os')).cpus().length} cores`);
+  console.log(`goal: >= 1000 deliveries/s with p99 < 1000 ms -> ${perSecond >= 1000 && pct(99) < 1000 ? 'met' : 'NOT met'}`);
+} finally {
+  await service.stop();
+  receiver.closeAllConnections();
+  receiver.close();
+}

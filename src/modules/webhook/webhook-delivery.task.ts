@@ -1,0 +1,260 @@
+import { LockMode } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { WebhookSettings } from '../../config.js';
+import type { HttpOutcome, HttpSender } from '../../senders/http.sender.js';
+import { newId } from '../../shared/id.js';
+import { recordEvent } from '../event/event.service.js';
+import type { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity.js';
+import { Webhook } from './webhook.entity.js';
+import { presentWebhook } from './webhook.service.js';
+import { signatureHeader } from './webhook.signature.js';
+import * as SQL from './webhook-delivery.sql.js';
+
+/** The fixed numbers of delivery (issue 11); the schedule and the rate come from the configuration. */
+export const DELIVERY_LIMITS = {
+  timeoutMs: 15_000,
+  /** Longer than an attempt can take: a lease outlives its attempt unless the process died. */
+  leaseMs: 30_000,
+  maxInFlightPerWebhook: 4,
+  maxBodyBytes: 256 * 1024,
+  storedResponseBytes: 4096,
+  maxRetryAfterMs: 3_600_000,
+  jitter: 0.2,
+  disableAfterMs: 5 * 86_400_000,
+  disableAfterExhausted: 3,
+  retentionMs: 30 * 86_400_000,
+};
+
+const RECORD_BATCH = 64;
+const RECORD_DELAY_MS = 3;
+
+interface RecordRow {
+  id: string;
+  status: DeliveryStatus;
+  attempt: DeliveryAttempt;
+  next_attempt_at: Date | null;
+  ok: boolean;
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  business_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  event_data: Record<string, unknown>;
+  event_created_at: Date;
+  url: string;
+  secret: string;
+  secret_previous: string | null;
+}
+
+/** What a receiver gets: the event as the events API shows it, `timestamp` in ms. */
+export function deliveryBody(event: { id: string; type: string; createdAt: Date; business: string; data: Record<string, unknown> }): string {
+  const body = JSON.stringify({ id: event.id, type: event.type, timestamp: event.createdAt.getTime(), business: event.business, data: event.data });
+  if (Buffer.byteLength(body) <= DELIVERY_LIMITS.maxBodyBytes) return body;
+  // Too large to post: the receiver gets the object's id and reads the rest through the API.
+  const object = (event.data.object ?? {}) as Record<string, unknown>;
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    timestamp: event.createdAt.getTime(),
+    business: event.business,
+    data: { object: { id: object.id, object: object.object } },
+    truncated: true,
+  });
+}
+
+/** The delay before the retry that follows failed attempt number `attempt` (1-based), or undefined: no more. */
+export function retryDelay(schedule: number[], attempt: number, outcome: Pick<HttpOutcome, 'status' | 'retryAfterMs'>, random = Math.random): number | undefined {
+  if (attempt > schedule.length) return undefined;
+  if ((outcome.status === 429 || outcome.status === 503) && outcome.retryAfterMs != null) {
+    return Math.min(outcome.retryAfterMs, DELIVERY_LIMITS.maxRetryAfterMs);
+  }
+  return Math.round(schedule[attempt - 1] * (1 + DELIVERY_LIMITS.jitter * (2 * random() - 1)));
+}
+
+/**
+ * The webhook deliveries' queue tasks, run by the workers (src/worker): fan events out into deliveries, lease due
+ * deliveries, attempt one, record what happened and schedule what follows.
+ */
+export class WebhookDeliveryTask {
+  constructor(
+    private readonly pool: Pool,
+    private readonly orm: MikroORM,
+    private readonly sender: HttpSender,
+    private readonly settings: WebhookSettings,
+    private readonly logger: Logger,
+    readonly workerId: string,
+  ) {}
+
+  /**
+   * One delivery per (event, enabled webhook subscribed to its type or to `*`), in one transaction with marking
+   * the events done: a crash in between leaves the events pending, and the unique (event, webhook) key makes a
+   * repeat harmless. Answers how many events it took.
+   */
+  async fanOut(limit = 500): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const events = (await client.query({ name: 'webhook_pending_events', text: SQL.PENDING_EVENTS_SQL, values: [limit] })).rows as Array<{ id: string; business_id: string; type: string }>;
+      if (!events.length) {
+        await client.query('commit');
+        return 0;
+      }
+      const businesses = [...new Set(events.map((e) => e.business_id))];
+      const hooks = (await client.query({ name: 'webhook_subscribed', text: SQL.SUBSCRIBED_WEBHOOKS_SQL, values: [businesses] })).rows as Array<{ id: string; business_id: string; events: string[] }>;
+      const deliveries = [];
+      for (const event of events) {
+        for (const hook of hooks) {
+          if (hook.business_id === event.business_id && subscribes(hook.events, event.type)) {
+            deliveries.push({ id: newId('webhookDelivery'), business_id: event.business_id, webhook_id: hook.id, event_id: event.id, event_type: event.type });
+          }
+        }
+      }
+      if (deliveries.length) await client.query({ name: 'webhook_insert_deliveries', text: SQL.INSERT_DELIVERIES_SQL, values: [JSON.stringify(deliveries), new Date()] });
+      await client.query({ name: 'webhook_events_fanned_out', text: SQL.EVENTS_FANNED_OUT_SQL, values: [events.map((e) => e.id)] });
+      await client.query('commit');
+      return events.length;
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async claim(limit: number, heldBack: string[]): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return [];
+    const result = await this.pool.query({
+      name: 'webhook_claim',
+      text: SQL.CLAIM_SQL,
+      values: [limit, DELIVERY_LIMITS.leaseMs, this.workerId, DELIVERY_LIMITS.maxInFlightPerWebhook, heldBack],
+    });
+    return result.rows as ClaimedDelivery[];
+  }
+
+  async release(ids: string[]) {
+    if (ids.length) await this.pool.query({ name: 'webhook_release', text: SQL.RELEASE_SQL, values: [ids, this.workerId] });
+  }
+
+  /** One attempt of a leased delivery, recorded; never throws for the receiver's failures. */
+  async attempt(delivery: ClaimedDelivery): Promise<HttpOutcome> {
+    const body = deliveryBody({
+      id: delivery.event_id,
+      type: delivery.event_type,
+      createdAt: new Date(delivery.event_created_at),
+      business: delivery.business_id,
+      data: delivery.event_data,
+    });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const secrets = [delivery.secret, ...(delivery.secret_previous ? [delivery.secret_previous] : [])];
+    const at = Date.now();
+    const outcome = await this.sender.post(
+      delivery.url,
+      {
+        'content-type': 'application/json',
+        'webhook-id': delivery.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(secrets, delivery.id, timestamp, body),
+      },
+      body,
+    );
+    await this.record(delivery, at, outcome);
+    return outcome;
+  }
+
+  private async record(delivery: ClaimedDelivery, at: number, outcome: HttpOutcome) {
+    const attempt: DeliveryAttempt = {
+      at,
+      durationMs: outcome.durationMs,
+      responseStatus: outcome.status,
+      responseBody: outcome.body,
+      error: outcome.error,
+    };
+    const number = delivery.attempt_count + 1;
+    let status: DeliveryStatus;
+    let next: Date | null = null;
+    if (!outcome.error) status = 'succeeded';
+    else if (delivery.status === 'succeeded') status = 'succeeded'; // a redelivery of a delivered event: one try
+    else if (outcome.status === 410) status = 'exhausted';
+    else {
+      const delay = retryDelay(this.settings.retrySchedule, number, outcome);
+      status = delay == null ? 'exhausted' : 'failed';
+      if (delay != null) next = new Date(Date.now() + delay);
+    }
+    await this.recordSoon({ id: delivery.id, status, attempt, next_attempt_at: next, ok: !outcome.error });
+    if (!outcome.error) return;
+    this.logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempt: number, error: outcome.error, status: outcome.status, message: outcome.message, nextAttemptAt: next }, 'webhook attempt failed');
+    if (outcome.status === 410) await this.disable(delivery.webhook_id, 'gone');
+    else if (status === 'exhausted') {
+      const due = await this.pool.query({
+        name: 'webhook_should_disable',
+        text: SQL.SHOULD_DISABLE_SQL,
+        values: [delivery.webhook_id, DELIVERY_LIMITS.disableAfterMs, DELIVERY_LIMITS.disableAfterExhausted],
+      });
+      if (due.rowCount) await this.disable(delivery.webhook_id, 'failing');
+    }
+  }
+
+  private batch: Array<{ row: RecordRow; done: (err?: unknown) => void }> = [];
+  private flushTimer?: NodeJS.Timeout;
+
+  /**
+   * Outcomes are written a batch at a time (one statement for up to RECORD_BATCH, or what came within
+   * RECORD_DELAY_MS): at a thousand attempts a second, one commit each would be most of the database's work.
+   * Resolves once this outcome is written.
+   */
+  private recordSoon(row: RecordRow): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.batch.push({ row, done: (err) => (err ? reject(err) : resolve()) });
+      if (this.batch.length >= RECORD_BATCH) void this.flush();
+      else this.flushTimer ??= setTimeout(() => void this.flush(), RECORD_DELAY_MS);
+    });
+  }
+
+  private async flush() {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const batch = this.batch;
+    this.batch = [];
+    if (!batch.length) return;
+    try {
+      await this.pool.query({ name: 'webhook_record_attempts', text: SQL.RECORD_ATTEMPTS_SQL, values: [JSON.stringify(batch.map((b) => b.row)), this.workerId] });
+      for (const b of batch) b.done();
+    } catch (err) {
+      for (const b of batch) b.done(err);
+    }
+  }
+
+  /** Disables a webhook and records `webhook.disabled` (with the reason), once. */
+  async disable(webhookId: string, reason: 'gone' | 'failing') {
+    await this.orm.em.fork().transactional(async (tx) => {
+      const webhook = await tx.findOne(Webhook, { id: webhookId, enabled: true }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!webhook) return;
+      webhook.enabled = false;
+      recordEvent(tx, webhook.business, 'webhook.disabled', { ...presentWebhook(webhook), disabledReason: reason });
+    });
+    this.logger.warn({ webhook: webhookId, reason }, 'webhook disabled');
+  }
+
+  /** Deletes finished deliveries past the retention; answers how many. */
+  async purge(now = Date.now(), batch = 5_000): Promise<number> {
+    const cutoff = new Date(now - DELIVERY_LIMITS.retentionMs);
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await this.pool.query({ name: 'webhook_purge', text: SQL.PURGE_SQL, values: [cutoff, batch] });
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < batch) return total;
+    }
+  }
+}
+
+/** `webhook.test` goes only where it is sent, never to `*`. */
+export function subscribes(events: string[], type: string): boolean {
+  return events.includes(type) || (events.includes('*') && type !== 'webhook.test');
+}
