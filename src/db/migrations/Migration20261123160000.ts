@@ -18,8 +18,9 @@ export class Migration20261123160000 extends Migration {
     this.addSql(`alter table "event" alter column "fanout_pending" set default true;`);
     this.addSql(`create index "event_fanout_pending_idx" on "event" ("created_at", "id") where "fanout_pending";`);
     // Wakes the delivery workers (LISTEN webhook_work) when events commit, instead of waiting for their next poll.
-    this.addSql(`create function "webhook_work_notify"() returns trigger language plpgsql as $$ begin perform pg_notify('webhook_work', ''); return null; end $$;`);
-    this.addSql(`create trigger "event_webhook_work" after insert on "event" for each statement execute function "webhook_work_notify"();`);
+    // Named and worded as the Event entity declares it (MikroORM's `<table>_<trigger>_fn`), so entities and schema agree.
+    this.addSql(`create or replace function "event_event_webhook_work_fn"() returns trigger as $$ begin perform pg_notify('webhook_work', ''); return null; end; $$ language plpgsql;`);
+    this.addSql(`create trigger "event_webhook_work" AFTER INSERT on "event" for each STATEMENT execute function "event_event_webhook_work_fn"();`);
 
     this.addSql(`alter table "webhook" add column "secret_previous" varchar(100) null, add column "secret_previous_until" timestamptz(3) null, add column "failing_since" timestamptz(3) null;`);
     this.addSql(`update "webhook" set "secret" = 'whsec_' || encode(decode(rpad(translate(substr("secret", 7), '-_', '+/'), ((length("secret") - 6 + 3) / 4) * 4, '='), 'base64'), 'base64') where "secret" ~ '^whsec_[A-Za-z0-9_-]+$';`);
@@ -53,7 +54,7 @@ export class Migration20261123160000 extends Migration {
     this.addSql(`drop table if exists "webhook_delivery" cascade;`);
     this.addSql(`alter table "webhook" drop column "secret_previous", drop column "secret_previous_until", drop column "failing_since";`);
     this.addSql(`drop trigger if exists "event_webhook_work" on "event";`);
-    this.addSql(`drop function if exists "webhook_work_notify"();`);
+    this.addSql(`drop function if exists "event_event_webhook_work_fn"();`);
     this.addSql(`alter table "event" drop column "fanout_pending";`);
   }
 }

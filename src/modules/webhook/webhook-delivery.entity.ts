@@ -1,8 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 import { Event } from '../event/event.entity.js';
 import { Webhook } from './webhook.entity.js';
 
@@ -23,12 +22,16 @@ export interface DeliveryAttempt {
  */
 @Entity({ tableName: 'webhook_delivery' })
 @Index({ name: 'webhook_delivery_webhook_created_idx', properties: ['webhook', 'createdAt', 'id'] })
-export class WebhookDelivery extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('webhookDelivery');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+@Index({ name: 'webhook_delivery_created_idx', properties: ['createdAt'] })
+@Unique({ name: 'webhook_delivery_event_webhook_unique', properties: ['event', 'webhook'] })
+// The queue's partial indexes: due deliveries per webhook, and leases held.
+@Index({
+  name: 'webhook_delivery_due_idx',
+  expression: 'create index "webhook_delivery_due_idx" on "webhook_delivery" ("webhook_id", "next_attempt_at", "id") where "next_attempt_at" is not null',
+})
+@Index({ name: 'webhook_delivery_leased_idx', expression: 'create index "webhook_delivery_leased_idx" on "webhook_delivery" ("webhook_id") where "locked_until" is not null' })
+export class WebhookDelivery extends BusinessOwnedEntity {
+  id = newId('webhookDelivery');
 
   @ManyToOne(() => Webhook, { mapToPk: true, deleteRule: 'cascade' })
   webhook!: string;
@@ -45,7 +48,7 @@ export class WebhookDelivery extends Timestamped {
   @Property({ type: 'integer' })
   attemptCount: Opt<number> = 0;
 
-  @Property({ type: 'json' })
+  @Property({ type: 'json', default: "'[]'" })
   attempts: Opt<DeliveryAttempt[]> = [];
 
   @Property({ type: 'datetime', length: 3, nullable: true })
