@@ -47,7 +47,13 @@ beforeAll(async () => {
     { query: 'mutation($b: ID!) { createOrder(business: $b, input: {externalOrderId: "A-1", total: 10, currency: "PKR"}) { id } }', variables: { b: demo.business.id } },
     { authorization: `Bearer ${all.accessToken}` },
   );
+  const graphql = (query: string, variables: object) => post('/graphql', { query, variables }, { authorization: `Bearer ${all.accessToken}` });
+  // docs/webhooks.md's endpoint and one of its deliveries (the test event: recorded and queued at once).
+  const webhook = (await graphql('mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://hooks.example.com/feedback", events: ["*"]}) { id } }', { b: demo.business.id })).data.createWebhook.id;
+  const delivery = (await graphql('mutation($b: ID!, $w: ID!) { testWebhook(business: $b, id: $w) { id } }', { b: demo.business.id, w: webhook })).data.testWebhook.id;
   values = {
+    'wh_...': webhook,
+    'whd_...': delivery,
     'http://localhost:4000': server.url,
     'bus_...': demo.business.id,
     'sur_...': demo.survey.id,

@@ -80,7 +80,10 @@ describe('every GraphQL example runs', () => {
       step_choice: await step({ type: 'choice', content: { choices: ['Dine-in', 'Takeaway'] } }),
       step_text: await step({ type: 'text' }),
     };
-    const placeholders = { 'bus_...': b, 'sur_...': survey, 'mtr_...': [food, service], 'step_...': steps.step_text, mtr_food: food, mtr_service: service, ...steps };
+    // docs/webhooks.md's endpoint and one of its deliveries (the test event: recorded and queued at once).
+    const webhook = (await setup.data('mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://hooks.example.com/feedback", events: ["*"]}) { id } }', { b })).createWebhook.id as string;
+    const delivery = (await setup.data('mutation($b: ID!, $w: ID!) { testWebhook(business: $b, id: $w) { id } }', { b, w: webhook })).testWebhook.id as string;
+    const placeholders = { 'wh_...': webhook, 'whd_...': delivery, 'bus_...': b, 'sur_...': survey, 'mtr_...': [food, service], 'step_...': steps.step_text, mtr_food: food, mtr_service: service, ...steps };
     return { demo, placeholders };
   }
 
