@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { postgresProcessesFor, runAdmin, startService, tempDataDir, waitForReady } from './helpers/process.js';
 import { freePort } from './helpers/ports.js';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 let db: TestDatabase;
 let sql: pg.Client;

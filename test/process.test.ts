@@ -6,7 +6,7 @@ import { createTestDatabase } from './helpers/database.js';
 
 // These start the real service as `npm start` does, on the embedded PostgreSQL in a temporary data dir.
 import { jest } from '@jest/globals';
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const messages = (logs: Array<Record<string, unknown>>) => logs.map((l) => l.msg);
 

@@ -46,7 +46,12 @@ function cleanEnv() {
   return env;
 }
 
-export async function waitForReady(service: ServiceProcess, timeoutMs = 20_000): Promise<void> {
+/**
+ * Until /readyz answers 200. 45 s: a first start runs initdb and compiles every source through swc, which takes a
+ * few seconds on a quiet machine and far longer on two loaded cores. A service that never gets ready is killed, so a
+ * failed test leaves no process (or PostgreSQL) behind.
+ */
+export async function waitForReady(service: ServiceProcess, timeoutMs = 45_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (service.child.exitCode !== null) throw new Error(`service exited early:\n${service.output()}`);
@@ -58,6 +63,7 @@ export async function waitForReady(service: ServiceProcess, timeoutMs = 20_000):
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  service.child.kill('SIGTERM');
   throw new Error(`service not ready after ${timeoutMs} ms:\n${service.output()}`);
 }
 
