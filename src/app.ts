@@ -19,6 +19,7 @@ import { CustomOrderIngestion } from './ingest/custom-order.service.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { OrderIngestedHooks } from './ingest/feedback-flows.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
+import { qrRoutes } from '../rest-adapter/qr.routes.js';
 import { guestRoutes } from './guest/guest.routes.js';
 
 export interface App {
@@ -41,7 +42,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const schema = await buildAppSchema();
   const apollo = await createApolloServer(schema, httpServer, logger);
   const oauth = await createOAuth({ orm, config: deps.config, logger });
-  const contextFor = createContextFactory(orm.em, logger, oauth.tokens);
+  const contextFor = createContextFactory(orm.em, logger, oauth.tokens, deps.config.surveyUrl);
   const orderIngested = new OrderIngestedHooks(logger);
   const customOrders = customOrderRoutes(await CustomOrderIngestion.create(orm), orderIngested);
   const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl });
@@ -60,6 +61,8 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(customOrders.routes()).use(customOrders.allowedMethods());
   app.use(guest.router.routes());
   // REST compatibility layer (/v1, /v2, /openapi.json, /docs): GraphQL documents run in-process with the same context.
+  const qr = qrRoutes({ schema, contextFor, logger });
+  app.use(qr.routes());
   app.use(restAdapter({ schema, contextFor, logger }));
 
   const graphql = koaMiddleware(apollo, {

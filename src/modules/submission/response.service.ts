@@ -9,7 +9,8 @@ import { Metric } from '../metric/metric.entity.js';
 import { Survey } from '../survey/survey.entity.js';
 import { SurveyStep } from '../survey/survey-step.entity.js';
 import { stepShown } from '../survey/survey-step.logic.js';
-import { Submission, SUBMISSION_CHANNELS, type Answer } from './submission.entity.js';
+import { LINK_CHANNELS } from '../survey/survey-link.js';
+import { Submission, type Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
 import { checkAnswers } from './submission.answers.js';
 import { presentSubmission, resolveLink, submissionEventObject } from './submission.service.js';
@@ -61,7 +62,7 @@ export async function openGuestSurvey(em: EntityManager, business: string, surve
 export function normaliseLink(link: SurveyLink): SurveyLink {
   const extra: Record<string, string> = {};
   for (const [key, value] of Object.entries(link.extra).slice(0, MAX_EXTRA_PARAMS)) extra[key.slice(0, 100)] = value.slice(0, 500);
-  const channel = link.channel && (SUBMISSION_CHANNELS as readonly string[]).includes(link.channel) ? link.channel : undefined;
+  const channel = link.channel && (LINK_CHANNELS as readonly string[]).includes(link.channel) ? link.channel : undefined;
   if (link.channel && !channel) extra.ch = link.channel.slice(0, 500);
   const cap = (v?: string) => (v ? v.slice(0, 200) : undefined);
   return {

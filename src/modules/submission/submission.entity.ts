@@ -18,7 +18,6 @@ export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 /** `api`: written by an integration (which may record several responses per order); `page`: a guest on the survey page. */
 export const SUBMISSION_SOURCES = ['api', 'page'] as const;
 export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
-export const SUBMISSION_CHANNELS = ['qr', 'link', 'sms', 'email'] as const;
 
 @Entity({ tableName: 'submission' })
 @Index({ name: 'submission_survey_created_idx', properties: ['survey', 'createdAt', 'id'] })
