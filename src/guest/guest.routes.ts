@@ -173,7 +173,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     const shown = visibleSteps(guest, response?.answers ?? [], link, locationKnown);
     const asked = first(ctx.query.step);
     const step = shown.find((s) => s.id === asked) ?? resumeStep(guest, response, link, locationKnown);
-    if (!step) return sendHtml(ctx, 200, thanksPage(frame, {}));
+    if (!step) return sendHtml(ctx, 200, thanksPage(frame, { text: guest.survey.closingText ?? undefined, reviewUrl: guest.survey.reviewUrl ?? undefined }));
     const index = shown.findIndex((s) => s.id === step.id);
     const earlier = response?.answers.find((a) => a.step === step.id);
     sendHtml(ctx, 200, render(ctx, loaded, step, shown, index, csrfFor(device), [], earlier ?? {}));
@@ -246,7 +246,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
   router.get('/survey/:business/:survey/thanks', async (ctx) => {
     const loaded = await load(ctx);
     if (!loaded) return;
-    sendHtml(ctx, 200, thanksPage(loaded.frame, {}));
+    sendHtml(ctx, 200, thanksPage(loaded.frame, { text: loaded.guest.survey.closingText ?? undefined, reviewUrl: loaded.guest.survey.reviewUrl ?? undefined }));
   });
 
   /** Everything else under /survey, and any failure there, is a page for a person, never JSON. */

@@ -181,6 +181,22 @@ describe('the survey page', () => {
   });
 });
 
+describe('the thank-you page', () => {
+  it("shows the survey's closing text and the review link to every guest, whatever they rated", async () => {
+    const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
+    await f.c.data(`mutation($b: ID!, $s: ID!) { updateSurvey(business: $b, id: $s, input: {closingText: "Shukriya! See you soon.", reviewUrl: "https://maps.example/review?id=1&x=2"}) { id } }`, { b: f.business, s: f.survey });
+    for (const score of ['0', '10']) {
+      const g = agent();
+      const { next } = await g.answer(await g.get(f.path), { value: score });
+      expect(h1(next.html)).toBe('Thank you');
+      expect(next.html).toContain('Shukriya! See you soon.');
+      expect(next.html).toContain('<a class="review" href="https://maps.example/review?id&#61;1&#38;x&#61;2" rel="noopener noreferrer">Review us</a>');
+    }
+    const err = await f.c.error(`mutation($b: ID!, $s: ID!) { updateSurvey(business: $b, id: $s, input: {reviewUrl: "javascript:alert(1)"}) { id } }`, { b: f.business, s: f.survey });
+    expect(err.details).toEqual([{ field: 'reviewUrl', message: 'must be an http or https address' }]);
+  });
+});
+
 describe('link parameters (spec 4.9)', () => {
   it('links the order and location, records the channel, keeps unknown parameters, skips the location step', async () => {
     const f = await guestSurvey(server, {

@@ -15,7 +15,7 @@ const QUERY = `query($b: ID!) {
   surveys(business: $b, page: 0, pageSize: 50) {
     page pageSize total hasMore
     data {
-      id object name description status url createdAt updatedAt
+      id object name description status closingText reviewUrl url createdAt updatedAt
       steps {
         id object position type required content inputType validation logic createdAt updatedAt
         metrics { metrics { id object name description scale { min max } createdAt updatedAt } }
