@@ -45,17 +45,39 @@ export interface GuestSurvey {
 
 export type GuestSurveyState = { state: 'missing' } | { state: 'closed'; survey: Survey } | ({ state: 'open' } & GuestSurvey);
 
-/** Only active surveys are served; a draft is as unknown as a wrong id, an archived one is closed. */
+/**
+ * The survey, its steps and their metrics in one statement (the page's hot path): read-only copies shaped like the
+ * entities, never flushed. Only active surveys are served; a draft is as unknown as a wrong id, an archived one closed.
+ */
+const OPEN_SQL = `
+select s.id, s.business_id, s.name, s.status, s.closing_text, s.review_url,
+  coalesce((select json_agg(json_build_object('id', st.id, 'position', st.position, 'type', st.type, 'required', st.required,
+      'content', st.content, 'inputType', st.input_type, 'validation', st.validation, 'logic', st.logic, 'metricIds', st.metric_ids)
+    order by st.position) from survey_step st where st.survey_id = s.id), '[]') as steps,
+  coalesce((select json_agg(json_build_object('id', m.id, 'name', m.name, 'scaleMin', m.scale_min, 'scaleMax', m.scale_max))
+    from metric m where m.id in (select jsonb_array_elements_text(st.metric_ids) from survey_step st where st.survey_id = s.id)), '[]') as metrics
+from survey s where s.id = ? and s.business_id = ?`;
+
+interface OpenRow {
+  id: string;
+  business_id: string;
+  name: string;
+  status: Survey['status'];
+  closing_text: string | null;
+  review_url: string | null;
+  steps: Array<Omit<SurveyStep, 'business' | 'survey'>>;
+  metrics: Metric[];
+}
+
 export async function openGuestSurvey(em: EntityManager, business: string, surveyId: string): Promise<GuestSurveyState> {
   if (!isId('business', business) || !isId('survey', surveyId)) return { state: 'missing' };
-  const survey = await em.findOne(Survey, { id: surveyId, business });
-  if (!survey || survey.status === 'draft') return { state: 'missing' };
+  const [row] = await em.execute<OpenRow[]>(OPEN_SQL, [surveyId, business]);
+  if (!row || row.status === 'draft') return { state: 'missing' };
+  const survey = { id: row.id, business: row.business_id, name: row.name, status: row.status, closingText: row.closing_text, reviewUrl: row.review_url } as Survey;
   if (survey.status === 'archived') return { state: 'closed', survey };
-  const steps = await em.find(SurveyStep, { survey: survey.id }, { orderBy: { position: 'asc' } });
-  const metricIds = [...new Set(steps.flatMap((s) => s.metricIds))];
-  const metrics = metricIds.length ? await em.find(Metric, { id: { $in: metricIds } }) : [];
+  const steps = row.steps.map((st) => ({ ...st, business, survey: survey.id }) as SurveyStep);
   const locations = steps.some((s) => s.type === 'location') ? await em.find(Location, { business }, { orderBy: { name: 'asc', id: 'asc' }, limit: 200 }) : [];
-  return { state: 'open', survey, steps, metrics: new Map(metrics.map((m) => [m.id, m])), locations };
+  return { state: 'open', survey, steps, metrics: new Map(row.metrics.map((m) => [m.id, m])), locations };
 }
 
 /** Link parameters as the logic and the metadata see them: known channels only, unknown parameters capped. */
