@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
-import { axeViolations, fitsWidth, launchBrowser, openPage, PHONE, screenshot, type BrowserPage } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot } from '../helpers/browser.js';
 
 /**
  * A guest on a phone, in Debian's Chromium: keyboard only, JavaScript off, errors, resume, Urdu, axe on every page.
@@ -10,28 +10,18 @@ import { axeViolations, fitsWidth, launchBrowser, openPage, PHONE, screenshot, t
 let server: TestServer;
 let browser: Browser;
 let fx: GuestSurveyFixture;
-const open: BrowserPage[] = [];
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   fx = await guestSurvey(server);
 });
-afterEach(async () => {
-  for (const p of open.splice(0)) {
-    expect(p.problems).toEqual([]);
-    await p.context.close();
-  }
-});
+const newPage = pagesChecked(() => browser);
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
 
-async function phone(options = {}): Promise<BrowserPage> {
-  const p = await openPage(browser, { ...PHONE, ...options });
-  open.push(p);
-  return p;
-}
+const phone = (options = {}) => newPage({ ...PHONE, ...options });
 
 /** axe finds nothing, nothing scrolls sideways, and a screenshot is kept. */
 async function checkPage(page: Page, name: string) {

@@ -27,10 +27,12 @@ jsonLogic.add_operation('step', function (this: StepLogicData, id: unknown) {
   return answer !== undefined && answer !== null;
 });
 
+/**
+ * Only `showIf` is interpreted, and must be a JSON Logic rule. Other keys are stored as given: `logic` held free-form
+ * objects before the page read it, and clients that keep their own keys there must not start failing on update.
+ */
 export function checkLogic(checks: Checks, logic: Record<string, unknown> | null | undefined) {
-  if (logic == null) return;
-  const keys = Object.keys(logic);
-  if (keys.some((k) => k !== 'showIf')) return checks.fail('logic', 'takes only showIf (a JSON Logic rule)');
+  if (logic == null || logic.showIf === undefined) return;
   let nodes = 0;
   const walk = (rule: unknown, at: string): string | null => {
     if (++nodes > MAX_NODES) return `logic.showIf: more than ${MAX_NODES} parts`;
@@ -48,7 +50,7 @@ export function checkLogic(checks: Checks, logic: Record<string, unknown> | null
     return walk((rule as Record<string, unknown>)[ops[0]], `${at}.${ops[0]}`);
   };
   const bad = walk(logic.showIf, 'logic.showIf');
-  if (bad) checks.fail('logic.showIf', bad.replace(/^logic\.showIf:? ?/, '') || 'is not a valid JSON Logic rule');
+  if (bad) checks.fail('logic.showIf', bad.replace(/^logic\.showIf[.:]? ?/, '') || 'is not a valid JSON Logic rule');
 }
 
 export function stepShown(logic: Record<string, unknown> | null | undefined, data: StepLogicData): boolean {
