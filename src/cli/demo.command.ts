@@ -7,6 +7,7 @@ import { createCredential, presentCredential } from '../modules/credential/crede
 import { connectCustomIntegration } from '../modules/integration/custom-integration.service.js';
 import { Survey } from '../modules/survey/survey.entity.js';
 import { SurveyStep } from '../modules/survey/survey-step.entity.js';
+import { surveyUrl } from '../modules/survey/survey-link.js';
 import { Metric } from '../modules/metric/metric.entity.js';
 import { Location } from '../modules/location/location.entity.js';
 import { loadConfig } from '../config.js';
@@ -63,7 +64,7 @@ export const demoCommand: AdminCommand = {
       location: { id: location.id, name: location.name, metadata: location.metadata },
       credential: { ...presentCredential(credential), clientSecret },
       customIntegration: { secret, webhookUrl: `${config.publicUrl}/webhooks/custom/${business.id}` },
-      surveyLink: `${config.surveyUrl}/survey/${business.id}/${survey.id}?custom.customOrderId=<externalOrderId>&custom.customLocationId=<externalLocationId>`,
+      surveyLink: `${surveyUrl(config.surveyUrl, business.id, survey.id)}?custom.customOrderId=<externalOrderId>&custom.customLocationId=<externalLocationId>`,
     };
   },
 };
