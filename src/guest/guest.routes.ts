@@ -235,7 +235,8 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
       throw err;
     }
     if (outcome.kind === 'invalid') {
-      const shown = visibleSteps(guest, existing?.answers ?? [], link, existing ? existing.location != null : false);
+      const locationKnown = existing ? existing.location != null : (await linkTargets(em, guest.survey.business, link)).location != null;
+      const shown = visibleSteps(guest, existing?.answers ?? [], link, locationKnown);
       const errors = fieldErrors(frame, guest, step, answer, outcome.details);
       return sendHtml(ctx, 422, render(ctx, loaded, step, shown, shown.findIndex((s) => s.id === step.id), csrfFor(device), errors, answer));
     }

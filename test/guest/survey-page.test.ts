@@ -223,6 +223,27 @@ describe('link parameters (spec 4.9)', () => {
     expect((await submissions(f)).total).toBe(1);
   });
 
+  it('skips the location step after an info step too, when the link names the location', async () => {
+    const f = await guestSurvey(server, {
+      steps: [
+        ['hello', { type: 'info', content: { title: 'Welcome' } }],
+        ['where', { type: 'location', required: true }],
+        ['nps', { type: 'nps', required: true }],
+      ],
+    });
+    const loc = await f.location('DHA', { branch: 'LHE-05' });
+    const g = agent();
+    const first = await g.get(`${f.path}?location:metadata=branch.LHE-05`);
+    expect(first.html).toContain('Step 1 of 2');
+    const { post, next } = await g.answer(first, {});
+    expect(post.location).toBe(`${f.path}?location%3Ametadata=branch.LHE-05&step=${f.steps.nps}`);
+    expect(next.html).toContain('Step 2 of 2');
+    const bad = await g.answer(next, { value: '11' });
+    expect(bad.post.html).toContain('Step 2 of 2');
+    await g.answer(next, { value: '7' });
+    expect((await submissions(f)).data[0]).toMatchObject({ status: 'completed', location: { id: loc } });
+  });
+
   it('offers the location step when the link names no location, and stores the chosen one', async () => {
     const f = await guestSurvey(server, { steps: [['where', { type: 'location', required: true }]] });
     const loc = await f.location('Gulshan', { branch: 'KHI-02' });

@@ -173,6 +173,8 @@ export function answerStep(
     const existing = await findDeviceResponse(tx, guest.survey.id, input.sessionId, true);
     if (existing?.status === 'completed') throw new AppError('conflict', 'This device has already answered this survey');
     let submission = existing;
+    let targets: Awaited<ReturnType<typeof linkTargets>> | undefined;
+    const targetsOfLink = async () => (targets ??= await linkTargets(tx, business, link));
 
     if (step.type !== 'info') {
       const checks = new Checks();
@@ -184,15 +186,15 @@ export function answerStep(
       if (checks.details.length) return { kind: 'invalid', details: checks.details };
       if (hasAnswer(given)) {
         if (!submission) {
-          const targets = await linkTargets(tx, business, link);
+          const { order, location } = await targetsOfLink();
           submission = tx.create(Submission, {
             business,
             survey: guest.survey.id,
             answers: [answer],
             sessionId: input.sessionId,
             metadata: { ...link.extra },
-            order: targets.order,
-            location: targets.location,
+            order,
+            location,
             status: 'partial',
             source: 'page',
             channel: link.channel ?? null,
@@ -207,7 +209,9 @@ export function answerStep(
       }
     }
 
-    const shown = visibleSteps(guest, submission?.answers ?? [], link, submission?.location != null);
+    // Before anything is stored (an info step, a skipped optional one), the link alone says whether the location is known.
+    const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
+    const shown = visibleSteps(guest, submission?.answers ?? [], link, locationKnown);
     const next = shown.find((s) => s.position > step.position);
     if (next) return { kind: 'next', step: next.id };
     if (!submission) return { kind: 'done', submission: null };
