@@ -217,28 +217,26 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     }
     const link = parseLink(ctx);
     const answer = answerFrom(step, body);
-    const existing = await findDeviceResponse(em, guest.survey.id, device.id);
-    if (existing?.status === 'completed') return answered(ctx, frame, 409);
-    const creates = !existing && step.type !== 'info' && (answer.value !== undefined || answer.ratings !== undefined);
-    if (creates) {
+    const admit = () => {
       const wait = limiter.take(`${ctx.ip}|${guest.survey.id}`);
-      if (wait > 0) {
+      if (wait > 0) throw new AppError('rate_limited', 'Too many new responses from this address', undefined, { 'Retry-After': String(wait) });
+    };
+    let outcome;
+    try {
+      outcome = await answerStep(em, guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link, admit });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'conflict') return answered(ctx, frame, 409);
+      if (err instanceof AppError && err.code === 'rate_limited') {
+        const wait = Number(err.headers?.['Retry-After']);
         ctx.set('Retry-After', String(wait));
         return sendHtml(ctx, 429, messagePage(frame, frame.t.rateLimitedTitle, format(frame.t.rateLimitedBody, { minutes: Math.ceil(wait / 60) })));
       }
-    }
-    let outcome;
-    try {
-      outcome = await answerStep(em, guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link });
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'conflict') return answered(ctx, frame, 409);
       throw err;
     }
     if (outcome.kind === 'invalid') {
-      const locationKnown = existing ? existing.location != null : (await linkTargets(em, guest.survey.business, link)).location != null;
-      const shown = visibleSteps(guest, existing?.answers ?? [], link, locationKnown);
       const errors = fieldErrors(frame, guest, step, answer, outcome.details);
-      return sendHtml(ctx, 422, render(ctx, loaded, step, shown, shown.findIndex((s) => s.id === step.id), csrfFor(device), errors, answer));
+      const index = outcome.shown.findIndex((s) => s.id === step.id);
+      return sendHtml(ctx, 422, render(ctx, loaded, step, outcome.shown, index, csrfFor(device), errors, answer));
     }
     ctx.status = 303;
     ctx.redirect(outcome.kind === 'next' ? urlWith(ctx, path, { step: outcome.step }) : thanks);

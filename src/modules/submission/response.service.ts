@@ -149,7 +149,7 @@ export function resumeStep(guest: GuestSurvey, response: Submission | null, link
 }
 
 export type StepOutcome =
-  | { kind: 'invalid'; details: ErrorDetail[] }
+  | { kind: 'invalid'; details: ErrorDetail[]; shown: SurveyStep[] }
   | { kind: 'next'; step: string }
   | { kind: 'done'; submission: ReturnType<typeof presentSubmission> | null };
 
@@ -163,7 +163,15 @@ const hasAnswer = (a: AnswerInput) => (a.value !== undefined && a.value !== null
 export function answerStep(
   em: EntityManager,
   guest: GuestSurvey,
-  input: { sessionId: string; startedAt: number; step: string; answer: AnswerInput; link: SurveyLink },
+  input: {
+    sessionId: string;
+    startedAt: number;
+    step: string;
+    answer: AnswerInput;
+    link: SurveyLink;
+    /** Called before a new response is created: the door's rate limit throws from here. */
+    admit?: () => void;
+  },
 ): Promise<StepOutcome> {
   const business = guest.survey.business;
   const link = normaliseLink(input.link);
@@ -183,9 +191,13 @@ export function answerStep(
       if (step.type === 'location' && typeof given.value === 'string' && !guest.locations.some((l) => l.id === given.value)) {
         checks.fail('answers[0].value', `step ${step.id}: not one of the business's locations`);
       }
-      if (checks.details.length) return { kind: 'invalid', details: checks.details };
+      if (checks.details.length) {
+        const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
+        return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, submission?.answers ?? [], link, locationKnown) };
+      }
       if (hasAnswer(given)) {
         if (!submission) {
+          input.admit?.();
           const { order, location } = await targetsOfLink();
           submission = tx.create(Submission, {
             business,
