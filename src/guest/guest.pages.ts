@@ -7,7 +7,8 @@ import { format, type Messages } from './messages/index.js';
 
 /**
  * The survey page's HTML: one step per screen, plain forms (JavaScript is never needed), mobile first. Every value
- * that came from a business or a guest goes through `e`. The only style is the constant below, allowed by its hash.
+ * that came from a business or a guest goes through `e`, and shows in its own direction (`dir="auto"`): an English
+ * question stays left to right on an Urdu page. The only style is the constant below, allowed by its hash.
  */
 const STYLE = `
 *{box-sizing:border-box}
@@ -75,14 +76,14 @@ function layout(frame: Frame, title: string, body: string): string {
 <style>${STYLE}</style>
 </head>
 <body><main>
-<header>${frame.surveyName ? `<p>${e(frame.surveyName)}</p>` : '<span></span>'}${langs}</header>
+<header>${frame.surveyName ? `<p dir="auto">${e(frame.surveyName)}</p>` : '<span></span>'}${langs}</header>
 ${body}
 </main></body>
 </html>`;
 }
 
 export function messagePage(frame: Frame, title: string, text: string, extra = ''): string {
-  return layout(frame, title, `<h1>${e(title)}</h1>\n<p class="body">${e(text)}</p>${extra}`);
+  return layout(frame, title, `<h1 dir="auto">${e(title)}</h1>\n<p class="body" dir="auto">${e(text)}</p>${extra}`);
 }
 
 export function thanksPage(frame: Frame, p: { heading?: string; text?: string; reviewUrl?: string }): string {
@@ -137,14 +138,14 @@ export function stepPage(frame: Frame, v: StepView): string {
     const ids = [hint, errorFor(key) ? `err-${key}` : undefined].filter(Boolean);
     return ids.length ? ` aria-describedby="${e(ids.join(' '))}"` : '';
   };
-  const bodyHtml = body ? `<p class="body" id="body-${e(step.id)}">${e(body)}</p>` : '';
+  const bodyHtml = body ? `<p class="body" dir="auto" id="body-${e(step.id)}">${e(body)}</p>` : '';
   const requiredMark = step.required ? '' : ` <span class="hint">(${e(t.optional)})</span>`;
 
   const radios = (name: string, idPrefix: string, options: Array<{ value: string; label: string }>, checked: (value: string) => boolean, cls: string) =>
     `<div class="${cls}">${options
       .map(
         (o, i) =>
-          `<label for="${e(idPrefix)}-${i}"><input type="radio" id="${e(idPrefix)}-${i}" name="${e(name)}" value="${e(o.value)}"${checked(o.value) ? ' checked' : ''}> <span>${e(o.label)}</span></label>`,
+          `<label for="${e(idPrefix)}-${i}"><input type="radio" id="${e(idPrefix)}-${i}" name="${e(name)}" value="${e(o.value)}"${checked(o.value) ? ' checked' : ''}> <span dir="auto">${e(o.label)}</span></label>`,
       )
       .join('')}</div>`;
 
@@ -152,7 +153,7 @@ export function stepPage(frame: Frame, v: StepView): string {
   let heading = '';
   switch (step.type) {
     case 'metrics': {
-      heading = `<h1>${e(title || frame.surveyName || '')}</h1>${bodyHtml}`;
+      heading = `<h1 dir="auto">${e(title || frame.surveyName || '')}</h1>${bodyHtml}`;
       controls = step.metricIds
         .map((id) => v.metrics.get(id))
         .filter((m): m is Metric => !!m)
@@ -162,7 +163,7 @@ export function stepPage(frame: Frame, v: StepView): string {
           const current = v.shown.ratings?.[m.id];
           const hintId = `hint-${m.id}`;
           return `<fieldset${describedBy(key, hintId)}${errorFor(key) ? ' class="invalid"' : ''}>
-<legend>${e(m.name)}${requiredMark}</legend>
+<legend><span dir="auto">${e(m.name)}</span>${requiredMark}</legend>
 <p class="hint" id="${e(hintId)}">${e(format(t.scaleHint, { min: m.scaleMin, max: m.scaleMax }))}</p>
 ${errorLine(key)}${radios(`rating-${m.id}`, key, options, (o) => String(current ?? '') === o, 'scale')}
 </fieldset>`;
@@ -173,7 +174,7 @@ ${errorLine(key)}${radios(`rating-${m.id}`, key, options, (o) => String(current 
     case 'nps': {
       const options = Array.from({ length: 11 }, (_, i) => ({ value: String(i), label: String(i) }));
       controls = `<fieldset${describedBy('value', `ends-${step.id}`)}${errorFor('value') ? ' class="invalid"' : ''}>
-<legend><h1>${e(title || t.npsDefaultTitle)}${requiredMark}</h1></legend>${bodyHtml}
+<legend><h1><span dir="auto">${e(title || t.npsDefaultTitle)}</span>${requiredMark}</h1></legend>${bodyHtml}
 ${errorLine('value')}${radios('value', 'value', options, (o) => String(v.shown.value ?? '') === o, 'scale')}
 <p class="ends" id="ends-${e(step.id)}"><span>0: ${e(t.npsLow)}</span><span>10: ${e(t.npsHigh)}</span></p>
 </fieldset>`;
@@ -191,20 +192,20 @@ ${errorLine('value')}${radios('value', 'value', options, (o) => String(v.shown.v
         ? `<div class="options">${options
             .map(
               (o, i) =>
-                `<label for="value-${i}"><input type="checkbox" id="value-${i}" name="value" value="${e(o.value)}"${picked.has(o.value) ? ' checked' : ''}> <span>${e(o.label)}</span></label>`,
+                `<label for="value-${i}"><input type="checkbox" id="value-${i}" name="value" value="${e(o.value)}"${picked.has(o.value) ? ' checked' : ''}> <span dir="auto">${e(o.label)}</span></label>`,
             )
             .join('')}</div>`
         : radios('value', 'value', options, (o) => picked.has(o), 'options');
       const fallback = step.type === 'location' ? t.locationDefaultTitle : frame.surveyName || '';
       const hint = multiple ? `<p class="hint" id="hint-${e(step.id)}">${e(t.chooseAll)}</p>` : '';
       controls = `<fieldset${describedBy('value', multiple ? `hint-${step.id}` : undefined)}${errorFor('value') ? ' class="invalid"' : ''}>
-<legend><h1>${e(title || fallback)}${requiredMark}</h1></legend>${bodyHtml}${hint}
+<legend><h1><span dir="auto">${e(title || fallback)}</span>${requiredMark}</h1></legend>${bodyHtml}${hint}
 ${errorLine('value')}${list}
 </fieldset>`;
       break;
     }
     case 'info':
-      heading = `<h1>${e(title || frame.surveyName || '')}</h1>${bodyHtml}`;
+      heading = `<h1 dir="auto">${e(title || frame.surveyName || '')}</h1>${bodyHtml}`;
       controls = '';
       break;
     default: {
@@ -215,7 +216,7 @@ ${errorLine('value')}${list}
         ? `<textarea id="value" name="value"${max}${describedBy('value', body ? `body-${step.id}` : undefined)}>${e(value)}</textarea>`
         : `<input id="value" name="value" type="${isNumberText(step) ? 'number' : step.inputType === 'email' ? 'email' : step.inputType === 'tel' ? 'tel' : 'text'}"${max} value="${e(value)}"${describedBy('value', body ? `body-${step.id}` : undefined)}>`;
       controls = `<div${errorFor('value') ? ' class="invalid"' : ''}>
-<h1><label for="value">${e(title || frame.surveyName || '')}${requiredMark}</label></h1>${bodyHtml}
+<h1><label for="value"><span dir="auto">${e(title || frame.surveyName || '')}</span>${requiredMark}</label></h1>${bodyHtml}
 ${errorLine('value')}${input}
 </div>`;
     }

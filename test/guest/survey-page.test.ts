@@ -49,7 +49,7 @@ describe('the survey page', () => {
     expect(page.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(h1(page.html)).toBe('How was it?');
     expect(page.html).toContain('Step 1 of 4');
-    expect(page.html).toMatch(/<fieldset[^>]*>\s*<legend>Food/);
+    expect(page.html).toMatch(/<fieldset[^>]*>\s*<legend><span dir="auto">Food/);
     expect(page.html).toContain('<button type="submit">Next</button>');
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'none'");
@@ -72,7 +72,7 @@ describe('the survey page', () => {
     expect(partial).toEqual([expect.objectContaining({ status: 'partial', completedAt: null, source: 'page', answers: [{ step: fx.steps.rate, value: null, ratings: { [fx.metrics.food]: 5, [fx.metrics.service]: 4 } }] })]);
     page = next;
     expect(page.html).toContain('Step 2 of 4');
-    expect(page.html).toMatch(/<legend><h1>How likely are you to recommend us/);
+    expect(page.html).toMatch(/<legend><h1><span dir="auto">How likely are you to recommend us/);
     page = (await g.answer(page, { value: '9' })).next;
     expect(h1(page.html)).toBe('How did you order?');
     page = (await g.answer(page, { value: 'Takeaway' })).next;

@@ -129,4 +129,5 @@ export class GuestAgent {
   }
 }
 
-export const h1 = (html: string) => /<h1>(?:<label[^>]*>)?([^<]*)/.exec(html)?.[1]?.trim();
+/** The page's heading text, without the markup around it. */
+export const h1 = (html: string) => /<h1[^>]*>(.*?)<\/h1>/s.exec(html)?.[1]?.replace(/<span class="hint">.*?<\/span>/g, '').replace(/<[^>]+>/g, '').trim();
