@@ -21,6 +21,8 @@ import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { OrderIngestedHooks } from './ingest/feedback-flows.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
 import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
+import { qrRoutes } from '../rest-adapter/qr.routes.js';
+import { guestRoutes } from './guest/guest.routes.js';
 
 export interface App {
   httpServer: http.Server;
@@ -43,22 +45,27 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const schema = await buildAppSchema();
   const apollo = await createApolloServer(schema, httpServer, logger);
   const oauth = await createOAuth({ orm, config: deps.config, logger });
-  const contextFor = createContextFactory(orm.em, logger, oauth.tokens);
+  const contextFor = createContextFactory(orm.em, logger, oauth.tokens, deps.config.surveyUrl);
   const orderIngested = new OrderIngestedHooks(logger);
   const customOrders = customOrderRoutes(await WebhookAuth.create(orm), await OrderWriter.of(orm.em), orderIngested);
+  const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl });
 
   app.use(requestContext(logger));
   app.use(drain.middleware());
   app.use(cors());
   app.use(errorHandler(logger));
   app.use(oauth.errors);
-  app.use(bodyMiddleware({ formPaths: [/^\/oauth\//] }));
+  app.use(guest.pages);
+  app.use(bodyMiddleware({ formPaths: [/^\/oauth\//, /^\/survey\//] }));
 
   const health = healthRoutes(orm, () => drain.isDraining);
   app.use(health.routes()).use(health.allowedMethods());
   app.use(oauth.router.routes()).use(oauth.router.allowedMethods());
   app.use(customOrders.routes()).use(customOrders.allowedMethods());
+  app.use(guest.router.routes());
   // REST compatibility layer (/v1, /v2, /openapi.json, /docs): GraphQL documents run in-process with the same context.
+  const qr = qrRoutes({ schema, contextFor });
+  app.use(qr.routes());
   app.use(restAdapter({ schema, contextFor }));
 
   const graphql = koaMiddleware(apollo, {

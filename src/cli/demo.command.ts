@@ -9,6 +9,7 @@ import { createMetric } from '../modules/metric/metric.service.js';
 import { createSurvey } from '../modules/survey/survey.service.js';
 import { createStep } from '../modules/survey/survey-step.service.js';
 import { createLocation } from '../modules/location/location.service.js';
+import { surveyUrl } from '../modules/survey/survey-link.js';
 import { loadConfig } from '../config.js';
 
 /** Everything a newcomer needs to try the APIs at once, printed with the secrets they will need. */
@@ -56,7 +57,7 @@ export const demoCommand: AdminCommand = {
       location: { id: location.id, name: location.name, metadata: location.metadata },
       credential: { ...presentCredential(credential), clientSecret },
       customIntegration: { secret, webhookUrl: `${config.publicUrl}${customWebhookPath(business.id)}` },
-      surveyLink: `${config.surveyUrl}/survey/${business.id}/${survey.id}?custom.customOrderId=<externalOrderId>&custom.customLocationId=<externalLocationId>`,
+      surveyLink: `${surveyUrl(config.surveyUrl, business.id, survey.id)}?custom.customOrderId=<externalOrderId>&custom.customLocationId=<externalLocationId>`,
     };
   },
 };

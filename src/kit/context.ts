@@ -11,6 +11,8 @@ export interface GraphQLContext {
   loaders: Loaders;
   requestId: string;
   logger: Logger;
+  /** SURVEY_URL: the base of the survey links the API prints (Survey.url, surveyLink). */
+  surveyUrl: string;
   /** Set when the request carried a valid access token (see src/graphql/auth-checker.ts). */
   auth?: Principal;
   /** Why a presented token was refused: raised by the auth checker when an operation needs a token. */
@@ -26,10 +28,10 @@ export interface AccessTokenVerifier {
  * `authorization` is the request's Authorization header. A valid bearer token sets `auth`; a missing one sets
  * nothing; a bad one sets `authError`, raised only when an operation needs a token (so public queries still work).
  */
-export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier) {
+export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier, surveyUrl: string) {
   return async (requestId: string, authorization?: string): Promise<GraphQLContext> => {
     const em = rootEm.fork();
-    const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger };
+    const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger, surveyUrl };
     if (authorization) {
       const token = bearerToken(authorization);
       if (!token) {

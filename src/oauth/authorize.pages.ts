@@ -1,10 +1,9 @@
 import { SCOPE_DESCRIPTIONS } from './scope.parser.js';
 import type { Scope } from '../auth/scopes.js';
 
+import { escapeHtml } from '../http/html.js';
+
 /** Server-rendered pages of the authorization endpoint: plain HTML forms, no JavaScript, readable on a phone. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function layout(title: string, body: string): string {
   return `<!doctype html>

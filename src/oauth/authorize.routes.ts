@@ -12,6 +12,7 @@ import type { Scope } from '../auth/scopes.js';
 import { findClient } from './client.auth.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
 import { consentPage, errorPage, signInPage } from './authorize.pages.js';
+import { postFromOwnPages, sendHtml } from '../http/html.js';
 import { clearSignInFailures, MAX_FAILURES, recordSignInFailure, signInRetryAfter, throttleKeys } from './sign-in-throttle.service.js';
 import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
 import type { OAuthDeps } from './oauth.module.js';
@@ -108,11 +109,7 @@ function secureHeaders(ctx: Context) {
   ctx.set('X-Content-Type-Options', 'nosniff');
 }
 
-function html(ctx: Context, status: number, page: string) {
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = page;
-}
+const html = sendHtml;
 
 function cookieOptions(ctx: Context, maxAgeS: number) {
   return { httpOnly: true, sameSite: 'lax' as const, secure: ctx.secure, path: '/oauth', maxAge: maxAgeS * 1000, overwrite: true };
@@ -128,24 +125,11 @@ function csrfToken(ctx: Context): string {
   return token;
 }
 
-/**
- * A form post counts only with the double-submit token AND a browser's word that it came from our own pages.
- * - `Sec-Fetch-Site` (set by the browser, unforgeable by a page) is the first witness: only `same-origin` passes.
- * - Else `Origin`: ours passes, any other site's is refused.
- * - `Origin: null` without `Sec-Fetch-Site` is refused: an opaque origin is what a sandboxed frame or a data: page on
- *   another site posts with, and nothing then says where the form came from. A browser whose privacy setting sends
- *   `null` for our own forms still sends `Sec-Fetch-Site: same-origin`, which is trusted above.
- * - Neither header: not a browser (an HTTP client, a test): the token alone decides, as it did before.
- */
+/** The double-submit token, and a browser's word that the post came from our own pages. */
 function csrfValid(ctx: Context, sent: unknown, publicOrigin: string): boolean {
   const cookie = ctx.cookies.get(CSRF_COOKIE);
   if (!cookie || typeof sent !== 'string' || !constantTimeEqual(sent, cookie)) return false;
-  const site = ctx.get('sec-fetch-site');
-  if (site) return site === 'same-origin';
-  const origin = ctx.get('origin');
-  if (!origin) return true;
-  // (Koa 3's ctx.origin echoes the Origin header: compare with our own protocol and host instead.)
-  return origin === `${ctx.protocol}://${ctx.host}` || origin === new URL(publicOrigin).origin;
+  return postFromOwnPages(ctx, publicOrigin);
 }
 
 let dummyHash: Promise<string> | undefined;

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { axeViolations, fitsWidth, launchBrowser, openPage, PHONE, screenshot, type BrowserPage } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot } from '../helpers/browser.js';
 import { pkcePair } from '../oauth/oauth-helpers.js';
 
 /**
@@ -13,29 +13,17 @@ let server: TestServer;
 let browser: Browser;
 let callback: Receiver;
 let tenant: Tenant;
-const open: BrowserPage[] = [];
 
 beforeAll(async () => {
   [server, browser, callback] = await Promise.all([startTestServer(), launchBrowser(), startReceiver()]);
   tenant = await createTenant(server, { businessName: 'Cafe Browser', redirectUri: `${callback.url}/callback` });
 });
-afterEach(async () => {
-  for (const p of open.splice(0)) {
-    expect(p.problems).toEqual([]);
-    await p.context.close();
-  }
-});
+const newPage = pagesChecked(() => browser);
 afterAll(async () => {
   await browser?.close();
   await callback?.close();
   await server?.stop();
 });
-
-async function newPage(options = {}): Promise<BrowserPage> {
-  const p = await openPage(browser, options);
-  open.push(p);
-  return p;
-}
 
 function authorizeUrl(params: Record<string, string> = {}): string {
   const query = new URLSearchParams({

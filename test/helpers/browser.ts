@@ -43,6 +43,25 @@ export async function openPage(browser: Browser, options: Parameters<Browser['ne
   return { context, page, problems };
 }
 
+/**
+ * `newPage` for a test file: each page it opens is checked for problems (none allowed) and closed after each test.
+ * Call at the top level of the file, with a getter for the browser that beforeAll launches.
+ */
+export function pagesChecked(browser: () => Browser) {
+  const open: BrowserPage[] = [];
+  afterEach(async () => {
+    for (const p of open.splice(0)) {
+      expect(p.problems).toEqual([]);
+      await p.context.close();
+    }
+  });
+  return async (options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserPage> => {
+    const p = await openPage(browser(), options);
+    open.push(p);
+    return p;
+  };
+}
+
 /** test-results/<name>.png (ignored by git): what a person saw at that step. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });

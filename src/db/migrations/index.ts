@@ -1,12 +1,16 @@
 import { Migration20261121184919 } from './Migration20261121184919.js';
 import { Migration20261121185244 } from './Migration20261121185244.js';
 import { Migration20261121192553 } from './Migration20261121192553.js';
+import { Migration20261123154606 } from './Migration20261123154606.js';
 import { Migration20261123160000 } from './Migration20261123160000.js';
+import { Migration20261123162403 } from './Migration20261123162403.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
   { name: 'Migration20261121184919', class: Migration20261121184919 },
   { name: 'Migration20261121185244', class: Migration20261121185244 },
   { name: 'Migration20261121192553', class: Migration20261121192553 },
+  { name: 'Migration20261123154606', class: Migration20261123154606 },
   { name: 'Migration20261123160000', class: Migration20261123160000 },
+  { name: 'Migration20261123162403', class: Migration20261123162403 },
 ];

@@ -62,6 +62,9 @@ export function checkAnswers(
   return out;
 }
 
+/** Every free text is capped, whatever the step's own rules say: one answer must not fill the database. */
+export const MAX_TEXT = 5000;
+
 function checkValue(checks: Checks, field: string, step: SurveyStep, value: unknown) {
   const rules = step.validation ?? {};
   if (step.type === 'nps') {
@@ -79,6 +82,7 @@ function checkValue(checks: Checks, field: string, step: SurveyStep, value: unkn
   const ok = typeof value === 'string' || typeof value === 'number' || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
   if (!ok) return checks.fail(field, `step ${step.id}: a string, a number or an array of strings`);
   if (typeof value === 'string') {
+    if (value.length > MAX_TEXT) checks.fail(field, `step ${step.id}: at most ${MAX_TEXT} characters`);
     if (typeof rules.minLength === 'number' && value.length < rules.minLength) checks.fail(field, `step ${step.id}: at least ${rules.minLength} characters`);
     if (typeof rules.maxLength === 'number' && value.length > rules.maxLength) checks.fail(field, `step ${step.id}: at most ${rules.maxLength} characters`);
     if (typeof rules.pattern === 'string' && !new RegExp(rules.pattern).test(value)) checks.fail(field, `step ${step.id}: does not match the expected format`);

@@ -1,5 +1,5 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 import { Survey } from '../survey/survey.entity.js';
@@ -12,11 +12,25 @@ export interface Answer {
   ratings?: Record<string, number>;
 }
 
+export const SUBMISSION_STATUSES = ['partial', 'completed'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+/** `api`: written by an integration (which may record several responses per order); `page`: a guest on the survey page. */
+export const SUBMISSION_SOURCES = ['api', 'page'] as const;
+export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
+
 @Entity({ tableName: 'submission' })
 @Index({ name: 'submission_survey_created_idx', properties: ['survey', 'createdAt', 'id'] })
 @Index({ name: 'submission_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 @Index({ name: 'submission_order_idx', properties: ['order'] })
 @Index({ name: 'submission_location_idx', properties: ['location'] })
+// One completed response per order and survey from the survey page: concurrent last steps race here, not in code.
+@Index({
+  name: 'submission_page_order_survey_completed_uq',
+  expression:
+    "create unique index \"submission_page_order_survey_completed_uq\" on \"submission\" (\"order_id\", \"survey_id\") where \"status\" = 'completed' and \"source\" = 'page' and \"order_id\" is not null",
+})
+// A guest's device resumes its partial response by the session id its cookie holds.
+@Index({ name: 'submission_survey_session_idx', properties: ['survey', 'sessionId'] })
 export class Submission extends BusinessOwnedEntity {
   id = newId('submission');
 
@@ -41,4 +55,17 @@ export class Submission extends BusinessOwnedEntity {
 
   @ManyToOne(() => Location, { mapToPk: true, nullable: true, deleteRule: 'set null' })
   location?: string | null;
+
+  @Enum({ items: () => SUBMISSION_STATUSES })
+  status: Opt<SubmissionStatus> = 'completed';
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  completedAt?: Date | null;
+
+  @Enum({ items: () => SUBMISSION_SOURCES })
+  source: Opt<SubmissionSource> = 'api';
+
+  /** How the guest got the link (`ch`): qr, link, sms or email. */
+  @Property({ type: 'string', length: 20, nullable: true })
+  channel?: string | null;
 }

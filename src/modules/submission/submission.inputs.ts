@@ -47,10 +47,14 @@ export class SubmissionWhere {
   @Field(() => IDFilter, { nullable: true }) location?: IDFilter;
   @Field(() => StringFilter, { nullable: true }) guestId?: StringFilter;
   @Field(() => StringFilter, { nullable: true }) sessionId?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) status?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) source?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) channel?: StringFilter;
+  @Field(() => TimestampFilter, { nullable: true }) completedAt?: TimestampFilter;
   @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
   @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
 }
 
-export const SubmissionOrderBy = orderByInput('SubmissionOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt' });
+export const SubmissionOrderBy = orderByInput('SubmissionOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', completedAt: 'completedAt' });
 export const SubmissionListArgs = listArgs(SubmissionWhere, SubmissionOrderBy);
 export const SubmissionList = listType(SubmissionType, 'SubmissionList');

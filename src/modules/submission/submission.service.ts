@@ -28,13 +28,17 @@ export function presentSubmission(s: Submission): SubmissionType {
     guestId: s.guestId ?? null,
     sessionId: s.sessionId ?? null,
     metadata: s.metadata,
+    status: s.status,
+    completedAt: s.completedAt ?? null,
+    source: s.source,
+    channel: s.channel ?? null,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
   };
 }
 
 /** Events and REST show relations as ids. */
-const submissionEventObject = (s: Submission) => {
+export const submissionEventObject = (s: Submission) => {
   const { surveyId, orderId, locationId, ...rest } = presentSubmission(s);
   return { ...rest, survey: surveyId, order: orderId, location: locationId };
 };
@@ -63,7 +67,9 @@ async function validatedAnswers(em: EntityManager, checks: Checks, survey: strin
  * else the business's only order with that id; an ambiguous or unknown order leaves the submission unlinked, since
  * the customer's feedback must not be lost for it.
  */
-export async function resolveLink(em: EntityManager, business: string, input: CreateSubmissionInput, checks: Checks) {
+export type LinkInput = Pick<CreateSubmissionInput, 'custom' | 'locationMetadata' | 'order' | 'location'>;
+
+export async function resolveLink(em: EntityManager, business: string, input: LinkInput, checks: Checks) {
   let location: string | null = null;
   let metadataValue: string | null = null;
   if (input.location != null) {
@@ -120,6 +126,7 @@ export function createSubmission(em: EntityManager, business: string, surveyId: 
       metadata: input.metadata ?? {},
       order: link.order,
       location: link.location,
+      completedAt: new Date(),
     });
     recordEvent(tx, business, 'submission.created', submissionEventObject(submission));
     return presentSubmission(submission);

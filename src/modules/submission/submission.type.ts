@@ -1,6 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { ResourceType } from '../../kit/resource.type.js';
+import { Timestamp } from '../../kit/scalars.js';
 
 @ObjectType('SubmissionAnswer')
 export class SubmissionAnswerType {
@@ -32,4 +33,16 @@ export class SubmissionType extends ResourceType {
 
   @Field(() => GraphQLJSONObject)
   metadata!: Record<string, unknown>;
+
+  @Field(() => String, { description: '`partial` while a guest is still answering on the survey page, then `completed`.' })
+  status!: string;
+
+  @Field(() => Timestamp, { nullable: true, description: 'When the last step was answered: milliseconds since the Unix epoch.' })
+  completedAt?: Date | null;
+
+  @Field(() => String, { description: '`api` (written by an integration) or `page` (a guest on the survey page).' })
+  source!: string;
+
+  @Field(() => String, { nullable: true, description: "How the guest got the link (the link's `ch`): qr, link, sms or email." })
+  channel?: string | null;
 }

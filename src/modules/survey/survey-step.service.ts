@@ -13,6 +13,7 @@ import { SurveyStep, type StepType } from './survey-step.entity.js';
 import type { SurveyStepType } from './survey-step.type.js';
 import { STEP_DEFAULT_ORDER, type CreateSurveyStepInput, type UpdateSurveyStepInput } from './survey-step.inputs.js';
 import { findSurvey } from './survey.service.js';
+import { checkLogic } from './survey-step.logic.js';
 
 export function presentStep(step: SurveyStep): SurveyStepType {
   return {
@@ -70,6 +71,7 @@ function checkContent(checks: Checks, type: StepType, input: Partial<CreateSurve
     }
   }
   checks.text('inputType', input.inputType, { max: 50 });
+  checkLogic(checks, input.logic);
 }
 
 /** Every id must be a metric of this business (another business's is NOT_FOUND); share-locked against deletion. */

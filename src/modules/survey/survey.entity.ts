@@ -19,4 +19,12 @@ export class Survey extends BusinessOwnedEntity {
 
   @Enum({ items: () => SURVEY_STATUSES })
   status: Opt<SurveyStatus> = 'draft';
+
+  /** Shown on the survey page's thank-you screen, under the heading "Thank you". */
+  @Property({ type: 'text', nullable: true })
+  closingText?: string | null;
+
+  /** An optional "review us" link on the thank-you screen, offered to every guest whatever they rated. */
+  @Property({ type: 'string', length: 2000, nullable: true })
+  reviewUrl?: string | null;
 }

@@ -13,6 +13,12 @@ export class CreateSurveyInput {
 
   @Field(() => SurveyStatusEnum, { nullable: true, description: 'Default draft.' })
   status?: SurveyStatus;
+
+  @Field(() => String, { nullable: true })
+  closingText?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'An http(s) address.' })
+  reviewUrl?: string | null;
 }
 
 @InputType('UpdateSurveyInput')
@@ -25,6 +31,12 @@ export class UpdateSurveyInput {
 
   @Field(() => SurveyStatusEnum, { nullable: true })
   status?: SurveyStatus;
+
+  @Field(() => String, { nullable: true })
+  closingText?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'An http(s) address; null removes it.' })
+  reviewUrl?: string | null;
 }
 
 @InputType('SurveyWhere')

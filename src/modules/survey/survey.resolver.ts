@@ -1,4 +1,4 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Query, registerEnumType, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { OwnedCrudResolver } from '../business/business-owned.resolver.js';
 import { SurveyType } from './survey.type.js';
@@ -7,6 +7,10 @@ import { presentStep } from './survey-step.service.js';
 import { SurveyStep } from './survey-step.entity.js';
 import { CreateSurveyInput, SurveyList, SurveyListArgs, UpdateSurveyInput } from './survey.inputs.js';
 import * as surveys from './survey.service.js';
+import { LINK_CHANNELS, surveyLink, surveyUrl } from './survey-link.js';
+
+export const LinkChannelEnum = Object.fromEntries(LINK_CHANNELS.map((c) => [c, c])) as { [K in (typeof LINK_CHANNELS)[number]]: K };
+registerEnumType(LinkChannelEnum, { name: 'LinkChannel', description: "How a guest gets a survey link: the link's `ch`, recorded on the submission." });
 
 @Resolver(() => SurveyType)
 export class SurveyResolver extends OwnedCrudResolver({
@@ -17,6 +21,24 @@ export class SurveyResolver extends OwnedCrudResolver({
   descriptions: { list: 'Surveys of a business.', delete: 'Deletes the survey and its steps; submissions keep their answers.' },
   service: { list: surveys.listSurveys, find: surveys.findSurvey, present: surveys.presentSurvey, create: surveys.createSurvey, update: surveys.updateSurvey, delete: surveys.deleteSurvey },
 }) {
+  @Authorized('surveys:read')
+  @Query(() => String, { description: "A link to the survey page with spec 4.9's parameters for a location, an order and a channel." })
+  surveyLink(
+    @Arg('business', () => ID) business: string,
+    @Arg('survey', () => ID) survey: string,
+    @Arg('location', () => ID, { nullable: true }) location: string | null,
+    @Arg('orderId', () => ID, { nullable: true }) orderId: string | null,
+    @Arg('channel', () => LinkChannelEnum, { nullable: true }) channel: string | null,
+    @Ctx() { em, surveyUrl: base }: GraphQLContext,
+  ) {
+    return surveyLink(em, base, business, survey, { location, orderId, channel });
+  }
+
+  @FieldResolver(() => String, { description: 'The survey page guests answer it on (SURVEY_URL/survey/{business}/{survey}); only active surveys take answers.' })
+  url(@Root() s: SurveyType, @Ctx() ctx: GraphQLContext) {
+    return surveyUrl(ctx.surveyUrl, s.business, s.id);
+  }
+
   @FieldResolver(() => [SurveyStepType], { description: 'In position order.' })
   async steps(@Root() survey: SurveyType, @Ctx() { loaders }: GraphQLContext) {
     return (await loaders.byForeignKey(SurveyStep, 'survey', { orderBy: [{ position: 'asc' }, { id: 'asc' }], plain: true }).load(survey.id)).map(presentStep);

@@ -17,15 +17,28 @@ export function presentSurvey(survey: Survey): SurveyType {
     name: survey.name,
     description: survey.description ?? null,
     status: survey.status,
+    closingText: survey.closingText ?? null,
+    reviewUrl: survey.reviewUrl ?? null,
     createdAt: survey.createdAt,
     updatedAt: survey.updatedAt,
   };
+}
+
+function isWebAddress(value: string) {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
 }
 
 function check(input: Partial<CreateSurveyInput>, creating: boolean) {
   const checks = new Checks();
   if (creating || input.name !== undefined) checks.text('name', input.name, { required: true, max: 200 });
   checks.text('description', input.description, { max: 10_000 });
+  checks.text('closingText', input.closingText, { max: 2000 });
+  checks.text('reviewUrl', input.reviewUrl, { max: 2000 });
+  if (typeof input.reviewUrl === 'string' && !isWebAddress(input.reviewUrl)) checks.fail('reviewUrl', 'must be an http or https address');
   checks.throwIfAny();
 }
 
@@ -46,6 +59,8 @@ export function createSurvey(em: EntityManager, business: string, input: CreateS
       name: input.name.trim(),
       description: input.description ?? null,
       status: input.status ?? 'draft',
+      closingText: input.closingText ?? null,
+      reviewUrl: input.reviewUrl ?? null,
     });
     const presented = presentSurvey(survey);
     recordEvent(tx, business, 'survey.created', presented);

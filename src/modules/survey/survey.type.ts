@@ -18,4 +18,10 @@ export class SurveyType extends ResourceType {
 
   @Field(() => SurveyStatusEnum)
   status!: SurveyStatus;
+
+  @Field(() => String, { nullable: true, description: "The thank-you screen's text on the survey page." })
+  closingText?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'A "review us" link on the thank-you screen, shown to every guest (selective review requests break review sites\' rules).' })
+  reviewUrl?: string | null;
 }

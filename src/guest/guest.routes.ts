@@ -1,0 +1,273 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { AppError, type ErrorDetail } from '../shared/errors.js';
+import { postFromOwnPages, sendHtml } from '../http/html.js';
+import type { AnswerInput } from '../modules/submission/submission.inputs.js';
+import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
+import {
+  answerStep,
+  findDeviceResponse,
+  linkTargets,
+  openGuestSurvey,
+  orderAnswered,
+  resumeStep,
+  visibleSteps,
+  type GuestSurvey,
+  type SurveyLink,
+} from '../modules/submission/response.service.js';
+import { chooseLanguage, format, LANGUAGES } from './messages/index.js';
+import { isMultipleChoice, isNumberText, messagePage, STYLE_HASH, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
+import { csrfFor, csrfMatches, readSession, session, surveyPath } from './guest.session.js';
+import { RateLimiter } from './rate-limit.js';
+
+/**
+ * The guest's door (issue 12): GET and POST /survey/{business}/{survey}, one step per screen, post/redirect/get.
+ * Each route reads: parse the link and the form → check the session and CSRF → call the submission module → render.
+ */
+const KNOWN_PARAMS = new Set(['custom.customOrderId', 'custom.customLocationId', 'location:metadata', 'lang', 'ch', 'step']);
+
+function secureHeaders(ctx: Context) {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Security-Policy', `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+  ctx.set('Referrer-Policy', 'same-origin');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('X-Frame-Options', 'DENY');
+}
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+
+function parseLink(ctx: Context): SurveyLink {
+  const q = ctx.query;
+  const extra: Record<string, string> = {};
+  for (const [key, value] of Object.entries(q)) {
+    const v = first(value);
+    if (!KNOWN_PARAMS.has(key) && v !== undefined) extra[key] = v;
+  }
+  return {
+    customOrderId: first(q['custom.customOrderId']),
+    customLocationId: first(q['custom.customLocationId']),
+    locationMetadata: first(q['location:metadata']),
+    lang: first(q.lang),
+    channel: first(q.ch),
+    extra,
+  };
+}
+
+/** The page's own URL with some parameters changed: the link's parameters ride along on every step. */
+function urlWith(ctx: Context, path: string, changes: Record<string, string | null>): string {
+  const params = new URLSearchParams(ctx.querystring);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) params.delete(name);
+    else params.set(name, value);
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+function frameFor(ctx: Context, path: string, surveyName?: string): Frame {
+  const lang = chooseLanguage(ctx, first(ctx.query.lang));
+  const { messages, dir } = LANGUAGES[lang];
+  const languages = Object.entries(LANGUAGES)
+    .filter(([code]) => code !== lang)
+    .map(([code, l]) => ({ code, name: l.messages.languageName, href: urlWith(ctx, path, { lang: code }) }));
+  return { lang, dir, t: messages, surveyName, languages };
+}
+
+/** The posted form as the module's answer: numbers where the step takes numbers, lists for multiple choice. */
+function answerFrom(step: SurveyStep, body: Record<string, unknown>): AnswerInput {
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : Array.isArray(v) ? String(v[0] ?? '').trim() : '');
+  const number = (v: string) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v);
+  switch (step.type) {
+    case 'metrics': {
+      const ratings: Record<string, unknown> = {};
+      for (const id of step.metricIds) {
+        const v = text(body[`rating-${id}`]);
+        if (v) ratings[id] = number(v);
+      }
+      return { step: step.id, ratings: Object.keys(ratings).length ? ratings : undefined };
+    }
+    case 'nps': {
+      const v = text(body.value);
+      return { step: step.id, value: v ? number(v) : undefined };
+    }
+    case 'choice': {
+      if (isMultipleChoice(step)) {
+        const list = (Array.isArray(body.value) ? body.value : body.value == null ? [] : [body.value]).map(String).filter(Boolean);
+        return { step: step.id, value: list.length ? list : undefined };
+      }
+      return { step: step.id, value: text(body.value) || undefined };
+    }
+    case 'info':
+      return { step: step.id };
+    default: {
+      const v = text(body.value);
+      return { step: step.id, value: v ? (isNumberText(step) ? number(v) : v) : undefined };
+    }
+  }
+}
+
+/** The module's details, in the guest's language, each linked to the control it concerns. */
+function fieldErrors(frame: Frame, guest: GuestSurvey, step: SurveyStep, posted: AnswerInput, details: ErrorDetail[]): FieldError[] {
+  const { t } = frame;
+  const out: FieldError[] = [];
+  const add = (key: string, anchor: string, message: string) => {
+    if (!out.some((x) => x.key === key)) out.push({ key, anchor, message });
+  };
+  for (const d of details) {
+    const rating = /^answers\[0\]\.ratings\.(.+)$/.exec(d.field);
+    if (rating) {
+      add(`r-${rating[1]}`, `r-${rating[1]}-0`, t.errorInvalid);
+    } else if (d.field === 'answers[0].ratings') {
+      for (const id of step.metricIds) {
+        if (posted.ratings?.[id] === undefined) add(`r-${id}`, `r-${id}-0`, format(t.errorRateMetric, { metric: guest.metrics.get(id)?.name ?? id }));
+      }
+    } else {
+      const radio = ['nps', 'choice', 'location'].includes(step.type);
+      add('value', radio ? 'value-0' : 'value', posted.value === undefined ? t.errorRequired : t.errorInvalid);
+    }
+  }
+  return out;
+}
+
+export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: string; limiter?: RateLimiter }) {
+  const router = new Router();
+  const limiter = deps.limiter ?? new RateLimiter();
+
+  /** The survey, or the page that says why there is none (404 unknown or draft, 410 closed). */
+  const load = async (ctx: Context) => {
+    secureHeaders(ctx);
+    const { business, survey } = ctx.params as { business: string; survey: string };
+    const path = surveyPath(business, survey);
+    const em = deps.orm.em.fork();
+    const state = await openGuestSurvey(em, business, survey);
+    if (state.state === 'missing') {
+      const frame = frameFor(ctx, path);
+      sendHtml(ctx, 404, messagePage(frame, frame.t.notFoundTitle, frame.t.notFoundBody));
+      return null;
+    }
+    const frame = frameFor(ctx, path, state.survey.name);
+    if (state.state === 'closed') {
+      sendHtml(ctx, 410, messagePage(frame, frame.t.closedTitle, frame.t.closedBody));
+      return null;
+    }
+    return { em, guest: state as GuestSurvey, path, frame };
+  };
+
+  const answered = (ctx: Context, frame: Frame, status = 200) => sendHtml(ctx, status, messagePage(frame, frame.t.answeredTitle, frame.t.answeredBody));
+
+  router.get('/survey/:business/:survey', async (ctx) => {
+    const loaded = await load(ctx);
+    if (!loaded) return;
+    const { em, guest, path, frame } = loaded;
+    const link = parseLink(ctx);
+    const device = session(ctx, path);
+    const response = await findDeviceResponse(em, guest.survey.id, device.fromCookie ? device.id : undefined);
+    if (response?.status === 'completed') return answered(ctx, frame);
+    // Checked when the link is opened, on any device, before anything is stored.
+    const targets = !response && (link.customOrderId || link.locationMetadata) ? await linkTargets(em, guest.survey.business, link) : null;
+    if (targets && (await orderAnswered(em, guest.survey.id, targets.order))) return answered(ctx, frame);
+
+    const locationKnown = response ? response.location != null : targets?.location != null;
+    const shown = visibleSteps(guest, response?.answers ?? [], link, locationKnown);
+    const asked = first(ctx.query.step);
+    const step = shown.find((s) => s.id === asked) ?? resumeStep(guest, response, link, locationKnown);
+    if (!step) return sendHtml(ctx, 200, thanksPage(frame, { text: guest.survey.closingText ?? undefined, reviewUrl: guest.survey.reviewUrl ?? undefined }));
+    const index = shown.findIndex((s) => s.id === step.id);
+    const earlier = response?.answers.find((a) => a.step === step.id);
+    sendHtml(ctx, 200, render(ctx, loaded, step, shown, index, csrfFor(device), [], earlier ?? {}));
+  });
+
+  function render(ctx: Context, loaded: { guest: GuestSurvey; path: string; frame: Frame }, step: SurveyStep, shown: SurveyStep[], index: number, csrf: string, errors: FieldError[], values: Shown) {
+    const { guest, path, frame } = loaded;
+    return stepPage(frame, {
+      step,
+      index: Math.max(0, index),
+      total: shown.length,
+      action: urlWith(ctx, path, { step: null }),
+      csrf,
+      backHref: index > 0 ? urlWith(ctx, path, { step: shown[index - 1].id }) : undefined,
+      metrics: guest.metrics,
+      locations: guest.locations,
+      errors,
+      shown: values,
+    });
+  }
+
+  router.post('/survey/:business/:survey', async (ctx) => {
+    const loaded = await load(ctx);
+    if (!loaded) return;
+    const { em, guest, path, frame } = loaded;
+    const body = ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
+    const device = readSession(ctx);
+    if (!device || !csrfMatches(device, body.csrf) || !postFromOwnPages(ctx, deps.publicUrl)) {
+      return sendHtml(ctx, 403, messagePage(frame, frame.t.expiredTitle, frame.t.expiredBody));
+    }
+    const thanks = urlWith(ctx, `${path}/thanks`, { step: null });
+    // A filled honeypot is a robot: it is thanked like anyone, and nothing is stored.
+    if (typeof body.website === 'string' && body.website !== '') {
+      ctx.status = 303;
+      return ctx.redirect(thanks);
+    }
+    const step = guest.steps.find((s) => s.id === body.step);
+    if (!step) {
+      ctx.status = 303;
+      return ctx.redirect(urlWith(ctx, path, { step: null }));
+    }
+    const link = parseLink(ctx);
+    const answer = answerFrom(step, body);
+    const admit = () => {
+      const wait = limiter.take(`${ctx.ip}|${guest.survey.id}`);
+      if (wait > 0) throw new AppError('rate_limited', 'Too many new responses from this address', undefined, { 'Retry-After': String(wait) });
+    };
+    let outcome;
+    try {
+      outcome = await answerStep(em, guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link, admit });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'conflict') return answered(ctx, frame, 409);
+      if (err instanceof AppError && err.code === 'rate_limited') {
+        const wait = Number(err.headers?.['Retry-After']);
+        ctx.set('Retry-After', String(wait));
+        return sendHtml(ctx, 429, messagePage(frame, frame.t.rateLimitedTitle, format(frame.t.rateLimitedBody, { minutes: Math.ceil(wait / 60) })));
+      }
+      throw err;
+    }
+    if (outcome.kind === 'invalid') {
+      const errors = fieldErrors(frame, guest, step, answer, outcome.details);
+      const index = outcome.shown.findIndex((s) => s.id === step.id);
+      return sendHtml(ctx, 422, render(ctx, loaded, step, outcome.shown, index, csrfFor(device), errors, answer));
+    }
+    ctx.status = 303;
+    ctx.redirect(outcome.kind === 'next' ? urlWith(ctx, path, { step: outcome.step }) : thanks);
+  });
+
+  router.get('/survey/:business/:survey/thanks', async (ctx) => {
+    const loaded = await load(ctx);
+    if (!loaded) return;
+    sendHtml(ctx, 200, thanksPage(loaded.frame, { text: loaded.guest.survey.closingText ?? undefined, reviewUrl: loaded.guest.survey.reviewUrl ?? undefined }));
+  });
+
+  /** Everything else under /survey, and any failure there, is a page for a person, never JSON. */
+  const pages: Middleware = async (ctx, next) => {
+    if (!ctx.path.startsWith('/survey/') && ctx.path !== '/survey') return next();
+    try {
+      await next();
+      if (ctx.body == null) {
+        secureHeaders(ctx);
+        const frame = frameFor(ctx, ctx.path);
+        sendHtml(ctx, 404, messagePage(frame, frame.t.notFoundTitle, frame.t.notFoundBody));
+      }
+    } catch (err) {
+      secureHeaders(ctx);
+      const frame = frameFor(ctx, ctx.path);
+      if (err instanceof AppError && err.status < 500) {
+        return sendHtml(ctx, err.status, messagePage(frame, frame.t.expiredTitle, frame.t.expiredBody));
+      }
+      deps.logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'survey page failed');
+      sendHtml(ctx, 500, messagePage(frame, frame.t.errorTitle, frame.t.errorBody));
+    }
+  };
+
+  return { router, pages };
+}

@@ -1,0 +1,31 @@
+import type { Context } from 'koa';
+
+/** Every value a server-rendered page shows goes through this: text and attribute values alike. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function sendHtml(ctx: Context, status: number, page: string) {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = page;
+}
+
+/**
+ * A form post from a browser counts only with its word that it came from our own pages.
+ * - `Sec-Fetch-Site` (set by the browser, unforgeable by a page) is the first witness: only `same-origin` passes.
+ * - Else `Origin`: ours passes, any other site's is refused.
+ * - `Origin: null` without `Sec-Fetch-Site` is refused: an opaque origin is what a sandboxed frame or a data: page on
+ *   another site posts with, and nothing then says where the form came from. A browser whose privacy setting sends
+ *   `null` for our own forms still sends `Sec-Fetch-Site: same-origin`, which is trusted above.
+ * - Neither header: not a browser (an HTTP client, a test): the caller's double-submit token alone decides.
+ * Pages that post forms answer with `Referrer-Policy: same-origin`: under no-referrer a browser posts `Origin: null`.
+ */
+export function postFromOwnPages(ctx: Context, publicUrl: string): boolean {
+  const site = ctx.get('sec-fetch-site');
+  if (site) return site === 'same-origin';
+  const origin = ctx.get('origin');
+  if (!origin) return true;
+  // (Koa 3's ctx.origin echoes the Origin header: compare with our own protocol and host instead.)
+  return origin === `${ctx.protocol}://${ctx.host}` || origin === new URL(publicUrl).origin;
+}

@@ -1,0 +1,255 @@
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, type ErrorDetail } from '../../shared/errors.js';
+import { isId } from '../../shared/id.js';
+import { Checks } from '../../shared/validation.js';
+import { recordEvent } from '../event/event.service.js';
+import { Location } from '../location/location.entity.js';
+import { Metric } from '../metric/metric.entity.js';
+import { Survey } from '../survey/survey.entity.js';
+import { SurveyStep } from '../survey/survey-step.entity.js';
+import { stepShown } from '../survey/survey-step.logic.js';
+import { LINK_CHANNELS } from '../survey/survey-link.js';
+import { Submission, type Answer } from './submission.entity.js';
+import type { AnswerInput } from './submission.inputs.js';
+import { checkAnswers } from './submission.answers.js';
+import { presentSubmission, resolveLink, submissionEventObject } from './submission.service.js';
+
+/**
+ * A guest's response, built one step at a time on the survey page (spec 4.9's link, issue 12's rules): created
+ * `partial` at the first answered step, `completed` at the last, resumable on the same device for RESUME_DAYS, at most
+ * one completed per order and survey (a unique index). The door only parses forms and renders; every rule is here.
+ */
+export const RESUME_DAYS = 7;
+/** Faster than a person can read a survey: kept, but flagged `metadata.suspectedSpam`. */
+export const SUSPECT_UNDER_MS = 2000;
+const MAX_EXTRA_PARAMS = 30;
+
+/** A survey link's parameters (spec 4.9) as the page received them; `extra` are those it does not know. */
+export interface SurveyLink {
+  customOrderId?: string;
+  customLocationId?: string;
+  locationMetadata?: string;
+  lang?: string;
+  channel?: string;
+  extra: Record<string, string>;
+}
+
+export interface GuestSurvey {
+  survey: Survey;
+  steps: SurveyStep[];
+  metrics: Map<string, Metric>;
+  /** The business's locations, for a location step (empty when the survey has none). */
+  locations: Location[];
+}
+
+export type GuestSurveyState = { state: 'missing' } | { state: 'closed'; survey: Survey } | ({ state: 'open' } & GuestSurvey);
+
+/**
+ * The survey, its steps and their metrics in one statement (the page's hot path): read-only copies shaped like the
+ * entities, never flushed. Only active surveys are served; a draft is as unknown as a wrong id, an archived one closed.
+ */
+const OPEN_SQL = `
+select s.id, s.business_id, s.name, s.status, s.closing_text, s.review_url,
+  coalesce((select json_agg(json_build_object('id', st.id, 'position', st.position, 'type', st.type, 'required', st.required,
+      'content', st.content, 'inputType', st.input_type, 'validation', st.validation, 'logic', st.logic, 'metricIds', st.metric_ids)
+    order by st.position) from survey_step st where st.survey_id = s.id), '[]') as steps,
+  coalesce((select json_agg(json_build_object('id', m.id, 'name', m.name, 'scaleMin', m.scale_min, 'scaleMax', m.scale_max))
+    from metric m where m.id in (select jsonb_array_elements_text(st.metric_ids) from survey_step st where st.survey_id = s.id)), '[]') as metrics
+from survey s where s.id = ? and s.business_id = ?`;
+
+interface OpenRow {
+  id: string;
+  business_id: string;
+  name: string;
+  status: Survey['status'];
+  closing_text: string | null;
+  review_url: string | null;
+  steps: Array<Omit<SurveyStep, 'business' | 'survey'>>;
+  metrics: Metric[];
+}
+
+export async function openGuestSurvey(em: EntityManager, business: string, surveyId: string): Promise<GuestSurveyState> {
+  if (!isId('business', business) || !isId('survey', surveyId)) return { state: 'missing' };
+  const [row] = await em.execute<OpenRow[]>(OPEN_SQL, [surveyId, business]);
+  if (!row || row.status === 'draft') return { state: 'missing' };
+  const survey = { id: row.id, business: row.business_id, name: row.name, status: row.status, closingText: row.closing_text, reviewUrl: row.review_url } as Survey;
+  if (survey.status === 'archived') return { state: 'closed', survey };
+  const steps = row.steps.map((st) => ({ ...st, business, survey: survey.id }) as SurveyStep);
+  const locations = steps.some((s) => s.type === 'location') ? await em.find(Location, { business }, { orderBy: { name: 'asc', id: 'asc' }, limit: 200 }) : [];
+  return { state: 'open', survey, steps, metrics: new Map(row.metrics.map((m) => [m.id, m])), locations };
+}
+
+/** Link parameters as the logic and the metadata see them: known channels only, unknown parameters capped. */
+export function normaliseLink(link: SurveyLink): SurveyLink {
+  const extra: Record<string, string> = {};
+  for (const [key, value] of Object.entries(link.extra).slice(0, MAX_EXTRA_PARAMS)) extra[key.slice(0, 100)] = value.slice(0, 500);
+  const channel = link.channel && (LINK_CHANNELS as readonly string[]).includes(link.channel) ? link.channel : undefined;
+  if (link.channel && !channel) extra.ch = link.channel.slice(0, 500);
+  const cap = (v?: string) => (v ? v.slice(0, 200) : undefined);
+  return {
+    customOrderId: cap(link.customOrderId),
+    customLocationId: cap(link.customLocationId),
+    locationMetadata: cap(link.locationMetadata),
+    lang: cap(link.lang),
+    channel,
+    extra,
+  };
+}
+
+/** The order and location the link names; a malformed or unknown one is no error for a guest (the feedback counts). */
+export function linkTargets(em: EntityManager, business: string, link: SurveyLink) {
+  return resolveLink(
+    em,
+    business,
+    { custom: { customOrderId: link.customOrderId, customLocationId: link.customLocationId }, locationMetadata: link.locationMetadata },
+    new Checks(),
+  );
+}
+
+/** Whether the link's order already has a completed response to this survey: asked when the link is opened. */
+export async function orderAnswered(em: EntityManager, survey: string, order: string | null): Promise<boolean> {
+  if (!order) return false;
+  return (await em.count(Submission, { order, survey, status: 'completed', source: 'page' })) > 0;
+}
+
+/** This device's latest response to the survey (its cookie's session id): a partial one only within RESUME_DAYS. */
+export async function findDeviceResponse(em: EntityManager, survey: string, sessionId: string | undefined, lock = false): Promise<Submission | null> {
+  if (!sessionId) return null;
+  const found = await em.findOne(
+    Submission,
+    { survey, sessionId, source: 'page' },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) },
+  );
+  if (found?.status === 'partial' && found.createdAt.getTime() < Date.now() - RESUME_DAYS * 86_400_000) return null;
+  return found;
+}
+
+function logicData(answers: Answer[], link: SurveyLink) {
+  const { extra, ...known } = normaliseLink(link);
+  return {
+    answers: Object.fromEntries(answers.map((a) => [a.step, a.ratings ?? a.value ?? null])),
+    link: { ...extra, ...known },
+  };
+}
+
+/** The steps this guest sees, in order: the location step goes when the link names the location; logic decides the rest. */
+export function visibleSteps(guest: GuestSurvey, answers: Answer[], link: SurveyLink, locationKnown: boolean): SurveyStep[] {
+  const data = logicData(answers, link);
+  return guest.steps.filter((s) => !(s.type === 'location' && locationKnown) && stepShown(s.logic, data));
+}
+
+/** Where a returning guest goes on: the first shown step after the last one answered. */
+export function resumeStep(guest: GuestSurvey, response: Submission | null, link: SurveyLink, locationKnown: boolean): SurveyStep | undefined {
+  const answers = response?.answers ?? [];
+  const shown = visibleSteps(guest, answers, link, locationKnown);
+  const answered = new Set(answers.map((a) => a.step));
+  const last = Math.max(-1, ...shown.filter((s) => answered.has(s.id)).map((s) => s.position));
+  return shown.find((s) => s.position > last) ?? shown.at(-1);
+}
+
+export type StepOutcome =
+  | { kind: 'invalid'; details: ErrorDetail[]; shown: SurveyStep[] }
+  | { kind: 'next'; step: string }
+  | { kind: 'done'; submission: ReturnType<typeof presentSubmission> | null };
+
+const hasAnswer = (a: AnswerInput) => (a.value !== undefined && a.value !== null) || (a.ratings != null && Object.keys(a.ratings).length > 0);
+
+/**
+ * One step's answer from the page: checked as the API checks answers; the first answer creates the response (with
+ * the link's order, location, channel and unknown parameters), the last completes it. A second completed response
+ * for the same order is a conflict: the unique index decides between concurrent guests.
+ */
+export function answerStep(
+  em: EntityManager,
+  guest: GuestSurvey,
+  input: {
+    sessionId: string;
+    startedAt: number;
+    step: string;
+    answer: AnswerInput;
+    link: SurveyLink;
+    /** Called before a new response is created: the door's rate limit throws from here. */
+    admit?: () => void;
+  },
+): Promise<StepOutcome> {
+  const business = guest.survey.business;
+  const link = normaliseLink(input.link);
+  return em.transactional(async (tx) => {
+    const step = guest.steps.find((s) => s.id === input.step);
+    if (!step) throw AppError.notFound('Survey step', input.step);
+    const existing = await findDeviceResponse(tx, guest.survey.id, input.sessionId, true);
+    if (existing?.status === 'completed') throw new AppError('conflict', 'This device has already answered this survey');
+    let submission = existing;
+    let targets: Awaited<ReturnType<typeof linkTargets>> | undefined;
+    const targetsOfLink = async () => (targets ??= await linkTargets(tx, business, link));
+
+    if (step.type !== 'info') {
+      const checks = new Checks();
+      const given = { ...input.answer, step: step.id };
+      const [answer] = checkAnswers(checks, [given], [step], guest.metrics, { locationKnown: true });
+      if (step.type === 'location' && typeof given.value === 'string' && !guest.locations.some((l) => l.id === given.value)) {
+        checks.fail('answers[0].value', `step ${step.id}: not one of the business's locations`);
+      }
+      if (checks.details.length) {
+        const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
+        return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, submission?.answers ?? [], link, locationKnown) };
+      }
+      if (hasAnswer(given)) {
+        if (!submission) {
+          input.admit?.();
+          const { order, location } = await targetsOfLink();
+          submission = tx.create(Submission, {
+            business,
+            survey: guest.survey.id,
+            answers: [answer],
+            sessionId: input.sessionId,
+            metadata: { ...link.extra },
+            order,
+            location,
+            status: 'partial',
+            source: 'page',
+            channel: link.channel ?? null,
+            completedAt: null,
+          });
+          recordEvent(tx, business, 'submission.created', submissionEventObject(submission));
+        } else {
+          submission.answers = [...submission.answers.filter((a) => a.step !== step.id), answer];
+          submission.updatedAt = new Date();
+        }
+        if (step.type === 'location') submission.location = given.value as string;
+      }
+    }
+
+    // Before anything is stored (an info step, a skipped optional one), the link alone says whether the location is known.
+    const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
+    const shown = visibleSteps(guest, submission?.answers ?? [], link, locationKnown);
+    const next = shown.find((s) => s.position > step.position);
+    if (next) {
+      // A partial answer is not worth waiting for the disk: a crash loses at most the last fraction of a second of
+      // them, and the guest answers again. The completing write below stays durable.
+      if (submission) await tx.execute('set local synchronous_commit = off');
+      return { kind: 'next', step: next.id };
+    }
+    if (!submission) return { kind: 'done', submission: null };
+
+    // The last step: every shown required step must be answered; answers to steps the logic now hides are dropped.
+    const shownIds = new Set(shown.map((s) => s.id));
+    const answers = submission.answers.filter((a) => shownIds.has(a.step));
+    const answered = new Set(answers.map((a) => a.step));
+    const missing = shown.find((s) => s.required && s.type !== 'info' && !answered.has(s.id));
+    if (missing) return { kind: 'next', step: missing.id };
+    submission.answers = answers;
+    submission.status = 'completed';
+    submission.completedAt = new Date();
+    if (Date.now() - input.startedAt < SUSPECT_UNDER_MS) submission.metadata = { ...submission.metadata, suspectedSpam: 'true' };
+    recordEvent(tx, business, 'submission.completed', submissionEventObject(submission));
+    try {
+      await tx.flush();
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) throw new AppError('conflict', 'This order already has a completed response to this survey');
+      throw err;
+    }
+    return { kind: 'done', submission: presentSubmission(submission) };
+  });
+}
