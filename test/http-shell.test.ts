@@ -1,11 +1,8 @@
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { useTestServer, type TestServer } from './helpers/server.js';
 import { createTenant } from './helpers/auth.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+useTestServer((s) => (server = s));
 
 const expectErrorBody = (body: any, status: number, code: string) => {
   expect(body).toEqual({

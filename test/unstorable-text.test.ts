@@ -1,14 +1,10 @@
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { useTestServer, type TestServer } from './helpers/server.js';
 import { createTenant, type Tenant } from './helpers/auth.js';
 
 // PostgreSQL stores neither U+0000 nor half a surrogate pair: every door answers 400, nothing is stored, never a 500.
 let server: TestServer;
 let tenant: Tenant;
-beforeAll(async () => {
-  server = await startTestServer();
-  tenant = await createTenant(server);
-});
-afterAll(() => server?.stop());
+useTestServer(async (s) => { server = s; tenant = await createTenant(s); });
 
 const count = async (table: string) => Number((await server.orm.em.fork().getConnection().execute(`select count(*) as n from ${table}`))[0].n);
 

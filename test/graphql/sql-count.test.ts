@@ -1,14 +1,11 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
 import { countStatements } from '../helpers/sql-counter.js';
 import { seedSurveys } from '../helpers/seed.js';
 import { THREE_LEVEL_QUERY } from '../helpers/queries.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+useTestServer((s) => (server = s));
 
 /**
  * Statements for one HTTP request, token check included: the survey page (with its total), one batch of steps, one

@@ -1,15 +1,11 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { GuestAgent, guestSurvey, h1, type GuestSurveyFixture } from '../helpers/guest.js';
 
 /** Issue 12's rules over plain HTTP: what a guest's phone sends, and what the database keeps. */
 let server: TestServer;
 let fx: GuestSurveyFixture;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await guestSurvey(server);
-});
-afterAll(() => server?.stop());
+useTestServer(async (s) => { server = s; fx = await guestSurvey(s); });
 
 const agent = (headers: Record<string, string> = {}) => new GuestAgent(server.url, { 'x-forwarded-for': `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, ...headers });
 const SUB = 'id status completedAt channel source metadata order { id } location { id } answers { step value ratings }';

@@ -52,3 +52,16 @@ export async function startTestServer(options: { env?: Record<string, string>; w
     },
   };
 }
+
+/**
+ * This file's server, started before its tests and stopped after them; `ready` receives it (and may prepare a
+ * tenant or a business) before the first test runs.
+ */
+export function useTestServer(ready: (server: TestServer) => unknown): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+    await ready(server);
+  });
+  afterAll(() => server?.stop());
+}

@@ -1,14 +1,10 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { minimal, rows, uniqueId, webhookBusiness, type WebhookBusiness } from './ingest-helpers.js';
 
 /** Concurrency over real HTTP and real PostgreSQL: the database's unique indexes and ON CONFLICT, no in-process locks. */
 let server: TestServer;
 let shop: WebhookBusiness;
-beforeAll(async () => {
-  server = await startTestServer();
-  shop = await webhookBusiness(server);
-});
-afterAll(() => server?.stop());
+useTestServer(async (s) => { server = s; shop = await webhookBusiness(s); });
 
 it('the same new order sent 100 times at once: one order, 100 answers with its id, no 5xx', async () => {
   const body = minimal({ externalLocationId: 'loc-race', items: [{ name: `Race Item ${uniqueId()}`, quantity: 1 }, { name: 'Race Tea' }] });

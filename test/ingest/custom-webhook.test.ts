@@ -1,14 +1,10 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { connectCustomIntegration, disconnectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
 import { minimal, postWebhook, rows, uniqueId, webhookBusiness, type WebhookBusiness } from './ingest-helpers.js';
 
 let server: TestServer;
 let shop: WebhookBusiness;
-beforeAll(async () => {
-  server = await startTestServer();
-  shop = await webhookBusiness(server);
-});
-afterAll(() => server?.stop());
+useTestServer(async (s) => { server = s; shop = await webhookBusiness(s); });
 
 const details = (body: any) => body.error.details.map((d: any) => d.field);
 

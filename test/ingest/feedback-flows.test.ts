@@ -1,15 +1,11 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import type { OrderIngested } from '../../src/ingest/feedback-flows.js';
 import { minimal, rows, webhookBusiness, type WebhookBusiness } from './ingest-helpers.js';
 
 /** The extension point where configured feedback flows plug in: run after the commit, never failing the request. */
 let server: TestServer;
 let shop: WebhookBusiness;
-beforeAll(async () => {
-  server = await startTestServer();
-  shop = await webhookBusiness(server);
-});
-afterAll(() => server?.stop());
+useTestServer(async (s) => { server = s; shop = await webhookBusiness(s); });
 
 it('runs registered hooks after the commit with the order, for creations and repeats', async () => {
   const seen: { event: OrderIngested; committed: boolean }[] = [];

@@ -1,12 +1,9 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
 import { minimal, postWebhook, rows } from './ingest-helpers.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+useTestServer((s) => (server = s));
 
 const CONNECT = 'mutation($b: ID!) { connectCustomIntegration(business: $b) { object business connectedAt rotatedAt webhookPath secret rotated } }';
 const DISCONNECT = 'mutation($b: ID!) { disconnectCustomIntegration(business: $b) }';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { rows, webhookBusiness, type WebhookBusiness } from './ingest-helpers.js';
 
 /**
@@ -9,11 +9,7 @@ import { rows, webhookBusiness, type WebhookBusiness } from './ingest-helpers.js
  */
 let server: TestServer;
 let shop: WebhookBusiness;
-beforeAll(async () => {
-  server = await startTestServer();
-  shop = await webhookBusiness(server);
-});
-afterAll(() => server?.stop());
+useTestServer(async (s) => { server = s; shop = await webhookBusiness(s); });
 
 const anyJson = fc.jsonValue({ maxDepth: 3 });
 const weirdString = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfff', '', ' ', 'Rs.', '1e400', '-5', 'NaN'));

@@ -1,14 +1,10 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { BUSINESS_QUERY, Browser, authorizeCode, authorizeUrl, basic, hiddenField, pkcePair, postForm, postJson, signIn } from './oauth-helpers.js';
 
 let server: TestServer;
 let tenant: Tenant;
-beforeAll(async () => {
-  server = await startTestServer();
-  tenant = await createTenant(server, { businessName: 'Cafe Flow' });
-});
-afterAll(() => server?.stop());
+useTestServer(async (s) => { server = s; tenant = await createTenant(s, { businessName: 'Cafe Flow' }); });
 
 describe('authorization code flow over HTTP (spec JSON)', () => {
   it('signs in, consents, exchanges, calls the API, refreshes with rotation, revokes', async () => {

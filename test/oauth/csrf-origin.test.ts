@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { Browser, authorizeUrl, hiddenField } from './oauth-helpers.js';
 
@@ -8,11 +8,7 @@ import { Browser, authorizeUrl, hiddenField } from './oauth-helpers.js';
  */
 let server: TestServer;
 let tenant: Tenant;
-beforeAll(async () => {
-  server = await startTestServer();
-  tenant = await createTenant(server);
-});
-afterAll(() => server?.stop());
+useTestServer(async (s) => { server = s; tenant = await createTenant(s); });
 
 const cases: Array<[string, (own: string) => Record<string, string>, number]> = [
   ['no Origin, no Sec-Fetch-Site (not a browser: the token decides)', () => ({}), 303],

@@ -1,12 +1,9 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
 import { purgeExpired } from '../../src/oauth/purge.service.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+useTestServer((s) => (server = s));
 
 const count = async (table: string, where = 'true') =>
   Number((await server.orm.em.fork().getConnection().execute(`select count(*) as n from ${table} where ${where}`))[0].n);

@@ -1,12 +1,9 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { Browser, authorizeUrl, hiddenField } from './oauth-helpers.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+useTestServer((s) => (server = s));
 
 async function attempt(tenant: Tenant, password: string, email = tenant.email) {
   const browser = new Browser();

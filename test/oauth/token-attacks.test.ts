@@ -1,5 +1,5 @@
 import { SignJWT, generateKeyPair, importJWK, type JWK } from 'jose';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, tokenServiceFor, type Tenant } from '../helpers/auth.js';
 import { SigningKey } from '../../src/oauth/signing-key.entity.js';
 import { rotateKeysCommand } from '../../src/cli/rotate-keys.command.js';
@@ -7,11 +7,7 @@ import { BUSINESS_QUERY, authorizeCode, basic, pkcePair, postForm, postJson } fr
 
 let server: TestServer;
 let tenant: Tenant;
-beforeAll(async () => {
-  server = await startTestServer();
-  tenant = await createTenant(server);
-});
-afterAll(() => server?.stop());
+useTestServer(async (s) => { server = s; tenant = await createTenant(s); });
 
 const client = () => ({ clientId: tenant.clientId, clientSecret: tenant.clientSecret });
 const exchange = (code: string, extra: Record<string, unknown> = {}) =>

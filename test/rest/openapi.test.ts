@@ -1,12 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { ROUTES } from '../../rest-adapter/route.table.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+useTestServer((s) => (server = s));
 
 describe('GET /openapi.json', () => {
   it('is a valid OpenAPI 3.1 document listing every route of the table', async () => {

@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
 import { countStatements } from '../helpers/sql-counter.js';
 import { seedSurveys } from '../helpers/seed.js';
@@ -6,10 +6,7 @@ import { rest } from './rest.helpers.js';
 import { REST_SURVEY_PAGE_QUERY as QUERY } from '../helpers/queries.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+useTestServer((s) => (server = s));
 
 async function measure<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const counter = countStatements(server.orm);
