@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
-import { postFromOwnPages, sendHtml } from '../http/html.js';
+import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
 import type { AnswerInput } from '../modules/submission/submission.inputs.js';
 import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
 import {
@@ -28,13 +28,8 @@ import { RateLimiter } from './rate-limit.js';
  */
 const KNOWN_PARAMS = new Set(['custom.customOrderId', 'custom.customLocationId', 'location:metadata', 'lang', 'ch', 'step']);
 
-function secureHeaders(ctx: Context) {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Content-Security-Policy', `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
-  ctx.set('Referrer-Policy', 'same-origin');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('X-Frame-Options', 'DENY');
-}
+const secureHeaders = (ctx: Context) =>
+  pageHeaders(ctx, `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 

@@ -5,6 +5,20 @@ export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * The headers of every server-rendered page: never cached, never framed, never sniffed, with the page family's own
+ * Content-Security-Policy. `Referrer-Policy: same-origin`, not no-referrer: query strings (client ids, state, survey
+ * link parameters) never leave for other sites, while our own form posts keep their real Origin (under no-referrer
+ * a browser posts `Origin: null`, which postFromOwnPages refuses).
+ */
+export function pageHeaders(ctx: Context, contentSecurityPolicy: string) {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Security-Policy', contentSecurityPolicy);
+  ctx.set('Referrer-Policy', 'same-origin');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('X-Frame-Options', 'DENY');
+}
+
 export function sendHtml(ctx: Context, status: number, page: string) {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
@@ -19,7 +33,6 @@ export function sendHtml(ctx: Context, status: number, page: string) {
  *   another site posts with, and nothing then says where the form came from. A browser whose privacy setting sends
  *   `null` for our own forms still sends `Sec-Fetch-Site: same-origin`, which is trusted above.
  * - Neither header: not a browser (an HTTP client, a test): the caller's double-submit token alone decides.
- * Pages that post forms answer with `Referrer-Policy: same-origin`: under no-referrer a browser posts `Origin: null`.
  */
 export function postFromOwnPages(ctx: Context, publicUrl: string): boolean {
   const site = ctx.get('sec-fetch-site');

@@ -12,7 +12,7 @@ import type { Scope } from '../auth/scopes.js';
 import { findClient } from './client.auth.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
 import { consentPage, errorPage, signInPage } from './authorize.pages.js';
-import { postFromOwnPages, sendHtml } from '../http/html.js';
+import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
 import { clearSignInFailures, MAX_FAILURES, recordSignInFailure, signInRetryAfter, throttleKeys } from './sign-in-throttle.service.js';
 import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
 import type { OAuthDeps } from './oauth.module.js';
@@ -99,17 +99,8 @@ function redirectTo(ctx: Context, base: string, params: Record<string, string | 
   ctx.redirect(url.toString());
 }
 
-function secureHeaders(ctx: Context) {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
-  // same-origin, not no-referrer: query strings (client ids, state, PKCE challenges) never leave for other sites,
-  // while our own form posts keep their real Origin (under no-referrer a browser posts `Origin: null`).
-  ctx.set('Referrer-Policy', 'same-origin');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-}
-
-const html = sendHtml;
+// No form-action: consent answers its post with a redirect to the client's own address.
+const secureHeaders = (ctx: Context) => pageHeaders(ctx, "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
 
 function cookieOptions(ctx: Context, maxAgeS: number) {
   return { httpOnly: true, sameSite: 'lax' as const, secure: ctx.secure, path: '/oauth', maxAge: maxAgeS * 1000, overwrite: true };
@@ -156,7 +147,7 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
     try {
       request = await parseRequest(ctx, em);
     } catch (err) {
-      if (err instanceof PageError) return html(ctx, err.status, errorPage({ title: 'This sign-in link cannot be used', message: err.title }));
+      if (err instanceof PageError) return sendHtml(ctx, err.status, errorPage({ title: 'This sign-in link cannot be used', message: err.title }));
       if (err instanceof RedirectError) {
         const { redirectUri, state } = (err as RedirectError & { request: { redirectUri: string; state?: string } }).request;
         return redirectTo(ctx, redirectUri, { error: err.error, error_description: err.description, state }, issuer);
@@ -170,7 +161,7 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
 
     if (ctx.method === 'POST') {
       if (!csrfValid(ctx, body.csrf, issuer)) {
-        return html(ctx, 403, errorPage({ title: 'Please try again', message: 'This form has expired or did not come from this site. Go back, reload the page and try again.' }));
+        return sendHtml(ctx, 403, errorPage({ title: 'Please try again', message: 'This form has expired or did not come from this site. Go back, reload the page and try again.' }));
       }
       if (body.action === 'signin') {
         const email = typeof body.email === 'string' ? body.email : '';
@@ -180,13 +171,13 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
         if (wait > 0) {
           ctx.set('Retry-After', String(wait));
           const minutes = Math.ceil(wait / 60);
-          return html(ctx, 429, signInPage({ action, csrf, appName: client.name, email, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
+          return sendHtml(ctx, 429, signInPage({ action, csrf, appName: client.name, email, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
         }
         const user = email && password && password.length <= 1024 ? await checkPassword(em, email, password) : undefined;
         if (!user) {
           await recordSignInFailure(em, keys.email, MAX_FAILURES.email);
           await recordSignInFailure(em, keys.ip, MAX_FAILURES.ip);
-          return html(ctx, 401, signInPage({ action, csrf, appName: client.name, email, error: 'Wrong e-mail or password.' }));
+          return sendHtml(ctx, 401, signInPage({ action, csrf, appName: client.name, email, error: 'Wrong e-mail or password.' }));
         }
         await clearSignInFailures(em, keys.email);
         ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user.id), cookieOptions(ctx, SESSION_TTL_S));
@@ -202,12 +193,12 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
 
     const userId = await deps.tokens.verifySession(ctx.cookies.get(SESSION_COOKIE));
     const user = userId ? await em.findOne(User, { id: userId }) : null;
-    if (!user) return html(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ action, csrf, appName: client.name }));
+    if (!user) return sendHtml(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ action, csrf, appName: client.name }));
 
     const business = await em.findOne(Business, { id: client.business });
     const member = business ? await em.count(Membership, { user: user.id, business: business.id }) : 0;
     if (!business || !member) {
-      return html(
+      return sendHtml(
         ctx,
         403,
         errorPage({
@@ -238,7 +229,7 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
         return redirectTo(ctx, redirectUri, { code, state }, issuer);
       }
     }
-    return html(ctx, 200, consentPage({ action, csrf, appName: client.name, businessName: business.name, userEmail: user.email, scopes: request.scopes }));
+    return sendHtml(ctx, 200, consentPage({ action, csrf, appName: client.name, businessName: business.name, userEmail: user.email, scopes: request.scopes }));
   };
 
   router.get('/oauth/authorize', handle);
