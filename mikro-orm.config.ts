@@ -24,6 +24,9 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): 
     // Discovery validation happens in tests; start-up skips the cost.
     discovery: { warnWhenNoEntities: false },
     pool: { min: 0, max: 20 },
+    // The analytics trigger and its PL/pgSQL functions are written in their migration (Migration20261123175513): the
+    // schema diff leaves hand-written triggers and routines alone instead of proposing to drop them.
+    schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
     // Request handlers use em.fork(); touching the global context by mistake should fail loudly.
     allowGlobalContext: false,
     debug: false,

@@ -1,28 +1,59 @@
 // The three-level list under load: one page of 50 surveys x 5 steps x 3 metrics per step, all levels selected
-// (the page test/graphql/sql-count.test.ts holds to 4 SQL statements). Prints requests/second and p50/p99 latency.
-//   node bench/graphql-list.js        (DURATION=seconds, default 10; CONNECTIONS default 10)
+// (the page test/graphql/sql-count.test.ts holds to 4 SQL statements). Prints requests/second, p50/p99 latency, the
+// server's CPU time and allocation per request.
+//   node bench/graphql-list.js            the service alone (DURATION=seconds, default 10; CONNECTIONS default 10)
+//   node bench/graphql-list.js --floor    side by side with the floor (bench/lib/floor.js: the same page from the
+//                                         same 3 SQL statements by a hand-written Node http + pg handler), in
+//                                         ROUNDS alternating rounds (default 3) each way; medians and the ratio
 // Loopback only and bounded in time: starts its own server (embedded PostgreSQL in a temp DATA_DIR, or DATABASE_URL
 // when set), creates a tenant with the admin CLI, mints a client_credentials token, seeds through the GraphQL API,
-// measures, stops everything.
-import fs from 'node:fs';
+// measures, stops everything. On a shared machine compare the ratios of one run, not runs with each other.
+import { fork } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
-import { startService } from './lib/service.js';
+import { allocationMeter, cpuMs, freePort, nodeBin, nodeFlags, root, sleep, startService } from './lib/service.js';
 import { METRICS_PER_STEP, seedSurveyPage, STEPS, SURVEYS } from './lib/seed.js';
 import { THREE_LEVEL_QUERY as QUERY } from '../test/helpers/queries.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
+const SIDE_BY_SIDE = process.argv.includes('--floor');
+const ROUNDS = SIDE_BY_SIDE ? Number(process.env.ROUNDS ?? 3) : 1;
 
-const service = await startService('graphql-list');
+const TRACE_GC = process.env.TRACE_GC !== '0';
+const service = await startService('graphql-list', {}, { traceGc: TRACE_GC, limitSeconds: 120 + DURATION * 3 * ROUNDS * 2 });
 const { base, env, child: server, stop } = service;
-const deadline = setTimeout(async () => {
-  console.error('bench/graphql-list: took too long, stopping');
-  await stop();
-  process.exit(1);
-}, (90 + DURATION * 3) * 1000);
+let floor;
+// A floor still running when the time limit stops the bench goes with this process.
+process.on('exit', () => floor?.child.kill('SIGKILL'));
+
+/** The floor as its own process, with the service's node flags, on the service's database. */
+async function startFloor() {
+  const port = await freePort();
+  const child = fork(path.join(root, 'bench/lib/floor.js'), [], {
+    execPath: nodeBin,
+    execArgv: [...nodeFlags(), ...(TRACE_GC ? ['--trace-gc-nvp'] : [])],
+    env: { ...process.env, DATABASE_URL: service.databaseUrl(), PORT: String(port) },
+    stdio: ['ignore', TRACE_GC ? 'pipe' : 'ignore', 'inherit', 'ipc'],
+  });
+  const allocation = TRACE_GC ? allocationMeter(child) : { bytes: () => NaN };
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', () => reject(new Error('the floor exited during start')));
+  });
+  return { child, allocation, url: `http://127.0.0.1:${port}/graphql` };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const round1 = (n) => Math.round(n * 10) / 10;
 
 try {
+  process.stderr.write('bench/graphql-list: seeding\n');
   const { business, headers, gql } = await seedSurveyPage(service);
   const b = business.id;
   const page = (await gql(QUERY, { b, s: SURVEYS })).surveys;
@@ -32,24 +63,60 @@ try {
     throw new Error(`unexpected page shape: ${page.data.length} surveys, ${steps.length} steps, ${rated.length} metrics`);
   }
   const body = JSON.stringify({ query: QUERY, variables: { b, s: SURVEYS } });
-  const bytes = Buffer.byteLength(JSON.stringify({ data: { surveys: page } }));
+  const answer = JSON.stringify({ data: { surveys: page } });
+  const bytes = Buffer.byteLength(answer);
 
-  const run = (duration) =>
-    autocannon({ url: `${base}/graphql`, method: 'POST', connections: CONNECTIONS, duration, headers, body });
-  await run(2); // warm-up (JIT, pools): discarded
-  // CPU time of the server process per request: steadier than wall time on a shared machine (Linux /proc only).
-  const cpuTicks = () => {
-    try {
-      const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return NaN;
+  const targets = [{ name: 'service', url: `${base}/graphql`, pid: server.pid, allocation: service.allocation, runs: [] }];
+  if (SIDE_BY_SIDE) {
+    floor = await startFloor();
+    const res = await fetch(floor.url, { method: 'POST', headers, body });
+    const floorAnswer = await res.text();
+    if (floorAnswer !== answer) throw new Error(`the floor's answer differs from the service's:\n${floorAnswer.slice(0, 300)}\n${answer.slice(0, 300)}`);
+    targets.push({ name: 'floor', url: floor.url, pid: floor.child.pid, allocation: floor.allocation, runs: [] });
+  }
+
+  const progress = (message) => process.stderr.write(`bench/graphql-list: ${message}\n`);
+  const run = (target, duration) =>
+    autocannon({ url: target.url, method: 'POST', connections: CONNECTIONS, duration, headers, body });
+  for (const target of targets) await run(target, 2); // warm-up (JIT, pools): discarded
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate who goes first, so a load that comes and goes on the machine falls on both alike.
+    const order = round % 2 ? [...targets].reverse() : targets;
+    for (const target of order) {
+      progress(`round ${round + 1}/${ROUNDS}: ${target.name}`);
+      const cpu0 = cpuMs(target.pid);
+      const alloc0 = target.allocation.bytes();
+      const r = await run(target, DURATION);
+      await sleep(200); // lets the last GC lines arrive
+      target.runs.push({
+        requestsPerSecond: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        cpuMsPerRequest: (cpuMs(target.pid) - cpu0) / r.requests.total,
+        allocatedMBPerRequest: (target.allocation.bytes() - alloc0) / r.requests.total / 1e6,
+        errors: r.errors + r.non2xx,
+      });
     }
-  };
-  const ticks0 = cpuTicks();
-  const r = await run(DURATION);
-  const serverCpuMsPerRequest = Math.round((((cpuTicks() - ticks0) * 10) / r.requests.total) * 10) / 10;
-  const errors = r.errors + r.non2xx;
+  }
+  const summary = Object.fromEntries(
+    targets.map((t) => [
+      t.name,
+      {
+        requestsPerSecond: Math.round(median(t.runs.map((r) => r.requestsPerSecond))),
+        latencyMs: { p50: median(t.runs.map((r) => r.p50)), p99: median(t.runs.map((r) => r.p99)) },
+        cpuMsPerRequest: round1(median(t.runs.map((r) => r.cpuMsPerRequest))),
+        allocatedMBPerRequest: round1(median(t.runs.map((r) => r.allocatedMBPerRequest))),
+        rounds: t.runs.map((r) => Math.round(r.requestsPerSecond)),
+        errors: t.runs.reduce((n, r) => n + r.errors, 0),
+      },
+    ]),
+  );
+  const ratio = SIDE_BY_SIDE
+    ? {
+        serviceOverFloorRequests: Math.round(median(targets[0].runs.map((r, i) => r.requestsPerSecond / targets[1].runs[i].requestsPerSecond)) * 100) / 100,
+        serviceOverFloorCpu: round1(median(targets[0].runs.map((r, i) => r.cpuMsPerRequest / targets[1].runs[i].cpuMsPerRequest))),
+      }
+    : undefined;
   console.log(
     JSON.stringify(
       {
@@ -57,22 +124,20 @@ try {
         connections: CONNECTIONS,
         nodeEnv: env.NODE_ENV,
         durationSeconds: DURATION,
-        requests: r.requests.total,
-        requestsPerSecond: Math.round(r.requests.average),
-        latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
-        serverCpuMsPerRequest,
-        loadAverage: os.loadavg().map((l) => Math.round(l * 10) / 10),
-        errors,
+        rounds: ROUNDS,
+        ...summary,
+        ...(ratio ? { ratio } : {}),
+        loadAverage: os.loadavg().map(round1),
       },
       null,
       2,
     ),
   );
-  if (errors) process.exitCode = 1;
+  if (targets.some((t) => t.runs.some((r) => r.errors))) process.exitCode = 1;
 } catch (err) {
   console.error(err);
   process.exitCode = 1;
 } finally {
-  clearTimeout(deadline);
+  floor?.child.kill('SIGTERM');
   await stop();
 }

@@ -3,14 +3,13 @@
 // Goal (issue 6): >= 1,000 new orders/s with p99 < 100 ms on a 2-core machine.
 //   node bench/ingest.js          env: CONNECTIONS (default 32), NEW_SECONDS (10), REPEAT_SECONDS (5), DATABASE_URL (optional)
 // Loopback only, bounded in time: starts the built service (dist/) on a temp DATA_DIR and stops it at the end.
-import autocannon from 'autocannon';
-import { startService } from './lib/service.js';
+import { cpuPer, loadPhase, startService } from './lib/service.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const NEW_SECONDS = Number(process.env.NEW_SECONDS ?? 10);
 const REPEAT_SECONDS = Number(process.env.REPEAT_SECONDS ?? 5);
 
-const service = await startService('ingest');
+const service = await startService('ingest', {}, { limitSeconds: 120 + 2 * (NEW_SECONDS + REPEAT_SECONDS) });
 const { base, stop } = service;
 
 try {
@@ -46,13 +45,7 @@ try {
     });
 
   const phase = (title, duration, setupRequest) =>
-    new Promise((resolve, reject) => {
-      const instance = autocannon(
-        { url, method: 'POST', headers, connections: CONNECTIONS, duration, requests: [{ setupRequest }] },
-        (err, result) => (err ? reject(err) : resolve({ title, result })),
-      );
-      autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-    });
+    loadPhase({ url, method: 'POST', headers, connections: CONNECTIONS, duration, requests: [{ setupRequest }] }).then((result) => ({ title, result }));
 
   const report = ({ title, result }) => {
     const ok = result['2xx'];
@@ -67,8 +60,12 @@ try {
   // Warm-up (JIT, prepared statements on every pool connection), not measured.
   await phase('warm-up', 2, (req) => ({ ...req, body: orderBody(seq++) }));
   const created = seq;
+  const cpuBefore = service.cpu();
   const fresh = report(await phase(`new orders (3 items, ${CONNECTIONS} connections, ${NEW_SECONDS} s)`, NEW_SECONDS, (req) => ({ ...req, body: orderBody(seq++) })));
+  // Read after a moment: the workers' share (fan-out of what was just written) lands just after the phase.
+  await new Promise((r) => setTimeout(r, 1_000));
   const stored = seq;
+  console.log(cpuPer(cpuBefore, service.cpu(), stored - created, 'new order'));
   let r = 0;
   const repeats = report(
     await phase(`repeats of stored orders (${REPEAT_SECONDS} s)`, REPEAT_SECONDS, (req) => {

@@ -6,14 +6,13 @@
 // Loopback only, bounded in time: starts the built service (dist/) on a temp DATA_DIR and stops it at the end.
 // Every guest comes from its own X-Forwarded-For address: the page's limit (10 new responses / 10 min / address /
 // survey) would otherwise stop the bench, as it should stop one address doing this.
-import autocannon from 'autocannon';
-import { startService } from './lib/service.js';
+import { cpuPer, loadPhase, startService } from './lib/service.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const VIEW_SECONDS = Number(process.env.VIEW_SECONDS ?? 10);
 const SUBMIT_SECONDS = Number(process.env.SUBMIT_SECONDS ?? 10);
 
-const service = await startService('survey-page');
+const service = await startService('survey-page', {}, { limitSeconds: 180 + 3 * (VIEW_SECONDS + SUBMIT_SECONDS) });
 const { base, stop } = service;
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -46,19 +45,15 @@ try {
 
   // Phase 1: first-step page views by new guests.
   const views = (duration) =>
-    new Promise((resolve, reject) => {
-      const instance = autocannon(
-        { url: `${base}${path}?ch=qr`, connections: CONNECTIONS, duration, requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': address() } }) }] },
-        (err, result) => (err ? reject(err) : resolve(result)),
-      );
-      autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-    });
+    loadPhase({ url: `${base}${path}?ch=qr`, connections: CONNECTIONS, duration, requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': address() } }) }] });
   await views(2); // warm-up
+  const viewCpu = service.cpu();
   const v = await views(VIEW_SECONDS);
+  const viewCpuLine = cpuPer(viewCpu, service.cpu(), v['2xx'] || 1, 'view');
   const viewsPerSecond = v['2xx'] / (v.duration || 1);
   console.log(
     `first-step page views (${CONNECTIONS} connections, ${VIEW_SECONDS} s): ${viewsPerSecond.toFixed(0)}/s (${v['2xx']} ok, ${v.non2xx} non-2xx, ${v.errors} errors) ` +
-      `latency p50 ${v.latency.p50} ms, p99 ${v.latency.p99} ms, max ${v.latency.max} ms`,
+      `latency p50 ${v.latency.p50} ms, p99 ${v.latency.p99} ms, max ${v.latency.max} ms; ${viewCpuLine}`,
   );
 
   // Phase 2: whole responses by concurrent guests.
@@ -109,11 +104,13 @@ try {
     return { done, failed, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((x, y) => x - y) };
   };
   await submit(2); // warm-up
+  const submitCpu = service.cpu();
   const s = await submit(SUBMIT_SECONDS);
+  const submitCpuLine = cpuPer(submitCpu, service.cpu(), s.done || 1, 'completed response');
   const perSecond = s.done / s.seconds;
   console.log(
     `3-step responses (${CONNECTIONS} guests at once, ${SUBMIT_SECONDS} s, 7 requests each): ${perSecond.toFixed(0)} completed/s (${s.done} ok, ${s.failed} failed) ` +
-      `request latency p50 ${percentile(s.latencies, 50).toFixed(1)} ms, p99 ${percentile(s.latencies, 99).toFixed(1)} ms`,
+      `request latency p50 ${percentile(s.latencies, 50).toFixed(1)} ms, p99 ${percentile(s.latencies, 99).toFixed(1)} ms; ${submitCpuLine}`,
   );
   const counted = (await gql(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, where: {status: {eq: "completed"}}, pageSize: 1) { total } }`, { b, s: survey })).submissions.total;
   console.log(`completed submissions stored: ${counted}`);

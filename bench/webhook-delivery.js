@@ -5,7 +5,7 @@
 //   node bench/webhook-delivery.js     env: ORDERS (default 2000), CONNECTIONS (8), WEBHOOKS (10), WORKERS (64)
 // Loopback only, bounded: starts the built service (dist/) on a temp DATA_DIR and stops it at the end.
 import http from 'node:http';
-import { freePort, sleep, startService } from './lib/service.js';
+import { cpuPer, freePort, sleep, startService } from './lib/service.js';
 
 const ORDERS = Number(process.env.ORDERS ?? 2000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
@@ -34,7 +34,7 @@ const service = await startService('webhooks', {
   // The default 10/s per webhook is a protection for receivers; the bench measures the machinery.
   WEBHOOK_RATE_LIMIT: '100000',
   ...(process.env.WORKERS ? { WORKERS: process.env.WORKERS } : {}),
-});
+}, { limitSeconds: 600 });
 try {
   const demo = service.admin('demo');
   const business = demo.business?.id ?? demo.data?.business?.id;
@@ -62,6 +62,7 @@ try {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${secret}` };
   const run = Date.now().toString(36);
   let next = 0;
+  const cpuBefore = service.cpu();
   const started = Date.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
@@ -81,12 +82,14 @@ try {
   const expected = ORDERS * WEBHOOKS;
   while (arrivals.size - baseline < expected && Date.now() - ordersDone < 120_000) await sleep(50);
   const finished = Date.now();
+  const cpuAfter = service.cpu();
   const latencies = [...arrivals.values()].map((a) => a.at - a.eventAt).sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
   const delivered = arrivals.size - baseline;
   const perSecond = delivered / ((finished - started) / 1000);
   console.log(`orders: ${ORDERS} in ${((ordersDone - started) / 1000).toFixed(1)} s (${(ORDERS / ((ordersDone - started) / 1000)).toFixed(0)}/s, ${CONNECTIONS} connections)`);
   console.log(`deliveries: ${delivered}/${expected} distinct in ${((finished - started) / 1000).toFixed(1)} s -> ${perSecond.toFixed(0)} deliveries/s; ${received - arrivals.size} arrived twice`);
+  console.log(`${cpuPer(cpuBefore, cpuAfter, delivered, 'delivery')} (ingesting the orders included)`);
   console.log(`event commit -> first attempt arrival: p50 ${pct(50)} ms, p90 ${pct(90)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)} ms`);
   // Where the time goes: the HTTP exchange as the delivery log measured it, against a whole attempt's cycle (lease,
   // send, record) implied by the rate and the cap of 4 attempts in flight per webhook.

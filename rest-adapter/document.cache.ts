@@ -1,4 +1,4 @@
-import { parse, validate, specifiedRules, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getNamedType, isObjectType, parse, validate, specifiedRules, type DocumentNode, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { RouteModel } from './schema.model.js';
 import { buildSelection, expandTree, type ObjectPlan } from './selection.builder.js';
 
@@ -19,23 +19,44 @@ function extraArguments(model: RouteModel): string[] {
       return ['input'];
     case 'action':
       return model.inputType ? ['input'] : [];
+    case 'report':
+      return model.parameters.filter((p) => model.field.args.some((a) => a.name === p));
     default:
       return [];
   }
+}
+
+/** A report row's fields: its leaves, and the leaves of an object field (a row's `previous`) one level down. */
+function reportSelection(type: GraphQLObjectType, depth = 0): string {
+  return Object.values(type.getFields())
+    .map((f) => {
+      const named = getNamedType(f.type);
+      if (!isObjectType(named)) return f.name;
+      return depth ? '' : `${f.name} { ${reportSelection(named, depth + 1)} }`;
+    })
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** The GraphQL document of one route and one expand set. */
 export function documentText(model: RouteModel, expand: string[]): { text: string; plan?: ObjectPlan } {
   const { route, field } = model;
   const names = [...new Set([...Object.values(route.params), ...extraArguments(model)])];
-  const definitions = names.map((name) => `$${name}: ${field.args.find((a) => a.name === name)!.type.toString()}`);
+  const definitions = names.map((name) => {
+    const arg = field.args.find((a) => a.name === name)!;
+    // A report leaves out what the client did not give: an argument with a default then takes it.
+    const type = route.kind === 'report' && arg.defaultValue !== undefined ? arg.type.toString().replace(/!$/, '') : arg.type.toString();
+    return `$${name}: ${type}`;
+  });
   const args = names.map((name) => `${name}: $${name}`);
   const pathParams = Object.entries(route.params)
     .filter(([param, arg]) => param === arg)
     .map(([param]) => param);
   let body = '';
   let plan: ObjectPlan | undefined;
-  if (model.itemType) {
+  if (route.kind === 'report' && model.itemType) {
+    body = ` { ${reportSelection(model.itemType)} }`;
+  } else if (model.itemType) {
     const selection = buildSelection(model.itemType, expandTree(expand), pathParams);
     plan = selection.plan;
     body = route.kind === 'list' ? ` { page pageSize total hasMore data { ${selection.text} } }` : ` { ${selection.text} }`;

@@ -15,8 +15,19 @@ import {
 import { ERROR_CODES } from '../src/shared/errors.js';
 import { MAX_EXPAND_DEPTH } from './query.parsers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list.limits.js';
-import type { RouteDef } from './route.table.js';
+import { isQueryRoute, type RouteDef } from './route.table.js';
 import { isRelationType, routeModel } from './schema.model.js';
+import { getMetadataStorage } from 'type-graphql';
+import { securitySchemes, surfacePaths, surfaceSchemas } from './openapi.surface.js';
+
+/** The scopes an operation's `@Authorized` names (type-graphql's metadata): what its OAuth2 requirement lists. */
+function scopesOf(route: RouteDef): string[] {
+  const storage = getMetadataStorage();
+  const kind = isQueryRoute(route) ? storage.queries : storage.mutations;
+  const resolver = kind.find((r) => r.schemaName === route.field);
+  const authorized = resolver && storage.authorizedFields.find((a) => a.target === resolver.target && a.fieldName === resolver.methodName);
+  return (authorized?.roles as string[] | undefined) ?? [];
+}
 
 type JsonSchema = Record<string, unknown>;
 
@@ -109,7 +120,10 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
   const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
   const responses = {
     BadRequest: errorResponse('A malformed query parameter or request body; `details` names each field'),
-    Unauthorized: errorResponse('Missing or invalid access token'),
+    Unauthorized: {
+      ...errorResponse('Missing or invalid access token (or, at the webhook, secret)'),
+      headers: { 'WWW-Authenticate': { description: '`Bearer`; with `error="invalid_token"` and a description when a token was refused (RFC 6750)', schema: { type: 'string' } } },
+    },
     Forbidden: errorResponse('The token does not act for this business or lacks the scope'),
     NotFound: errorResponse('Unknown id in this business (also a malformed id or one of another business)'),
     Conflict: errorResponse('The change conflicts with the current state'),
@@ -147,6 +161,13 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     const item = model.itemType ? named(model.itemType) : undefined;
     const parameters: unknown[] = Object.keys(route.params).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     for (const name of model.parameters) {
+      if (route.kind === 'report') {
+        const arg = model.field.args.find((a) => a.name === name);
+        const type = arg ? arg.type.toString() : 'csv | json';
+        const about = arg ? `${arg.description ?? ''} GraphQL type ${type}${arg.type.toString().includes('[') ? ' (comma-separated)' : ''}` : '`csv` answers text/csv (as does `Accept: text/csv`)';
+        parameters.push({ name, in: 'query', required: !!arg && type.endsWith('!') && arg.defaultValue === undefined, description: about.trim(), schema: { type: 'string' } });
+        continue;
+      }
       const p = { ...queryParameters[name] };
       if (name === 'sorts' && model.conventions) p.description = `${p.description}. Fields: ${model.conventions.sortFields.join(', ')}`;
       if (name === 'filters' && model.conventions) {
@@ -157,14 +178,22 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     }
     let success: Record<string, unknown>;
     if (route.status === 204) success = { description: 'Done, no content' };
-    else if (route.kind === 'list') {
+    else if (route.kind === 'report') {
+      success = {
+        description: `Rows of ${route.field}`,
+        content: {
+          'application/json': { schema: { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } } },
+          'text/csv': { schema: { type: 'string' } },
+        },
+      };
+    } else if (route.kind === 'list') {
       success = {
         description: `A page of ${route.object}s`,
         content: {
           'application/json': {
             schema: {
               type: 'object',
-              required: ['object', 'data', 'page', 'pageSize', 'total', 'hasMore'],
+              required: ['object', 'data', 'page', 'pageSize', 'total', 'hasMore', 'links'],
               properties: {
                 object: { const: 'list' },
                 data: { type: 'array', items: item },
@@ -172,6 +201,12 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
                 pageSize: { type: 'integer' },
                 total: { type: 'integer' },
                 hasMore: { type: 'boolean' },
+                links: {
+                  type: 'object',
+                  description: 'The same request for the next and the previous page (path and query), or null',
+                  required: ['next', 'previous'],
+                  properties: { next: { type: ['string', 'null'] }, previous: { type: ['string', 'null'] } },
+                },
               },
             },
           },
@@ -187,6 +222,7 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
       operationId: route.deprecated ? `${route.field}V1` : route.field,
       summary: route.summary,
       tags: [route.tag],
+      security: [{ oauth2: scopesOf(route) }, { bearerAuth: [] }],
       parameters,
       responses: {
         [String(route.status)]: success,
@@ -205,19 +241,22 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
 
+  for (const [path, operations] of Object.entries(surfacePaths(schema, named, schemas))) paths[path] = { ...paths[path], ...operations };
+  Object.assign(schemas, surfaceSchemas());
+
   return {
     openapi: '3.1.0',
     info: {
       title: 'Feedback service REST API',
       version: info.version,
-      description: 'The REST compatibility layer: every operation runs the GraphQL API in-process. Ids are prefixed strings; timestamps are milliseconds since the Unix epoch.',
+      description: 'The REST API (every operation runs the GraphQL API in-process), the OAuth 2.0 endpoints and the custom order webhook. Ids are prefixed strings; timestamps are milliseconds since the Unix epoch.',
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set([...routes.map((r) => r.tag), 'OAuth', 'Custom order webhook'])].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: securitySchemes(),
       responses,
       schemas,
     },

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { execute, parse, type GraphQLSchema } from 'graphql';
+import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
 import QRCode from 'qrcode';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
@@ -23,7 +24,7 @@ const slug = (name: string) =>
     .toLowerCase()
     .slice(0, 60) || 'survey';
 
-export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext> }) {
+export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>; limit?: ApiLimit }) {
   const router = new Router();
   router.get('/v2/businesses/:business/surveys/:survey/qr', async (ctx) => {
     const one = (v: unknown) => (Array.isArray(v) ? v[0] : v) as string | undefined;
@@ -37,6 +38,8 @@ export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: (requestId: 
     checks.throwIfAny();
 
     const contextValue = await deps.contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
+    const charge = await deps.limit?.charge(contextValue.auth, ctx.ip, 1);
+    if (charge) ctx.set(charge.headers);
     const variableValues = { b: ctx.params.business, s: ctx.params.survey, l: location };
     const result = await execute({ schema: deps.schema, document: DOCUMENT, contextValue, variableValues });
     // The Koa error handler answers it as every REST error (src/shared/error-answer.ts).

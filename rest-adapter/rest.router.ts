@@ -1,10 +1,11 @@
 import Router from '@koa/router';
-import { execute, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { Kind, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Context } from 'koa';
 import type { GraphQLContext } from '../src/kit/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
+import { executorFor } from '../src/graphql/executor.js';
 import { DocumentCache } from './document.cache.js';
 import { isForbidden, pickError } from './errors.mapper.js';
 import { checkInput } from './input.validation.js';
@@ -12,12 +13,18 @@ import { parseQuery, type Filter, type Sort } from './query.parsers.js';
 import { allowedMethods, koaPath, ROUTES, type RouteDef } from './route.table.js';
 import { routeModel, type RouteModel } from './schema.model.js';
 import { flatten } from './selection.builder.js';
+import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
+import { costOf } from '../src/graphql/limits.js';
+import { reportVariables } from './report.params.js';
+import { toCsv, wantsCsv } from './csv.presenter.js';
 
 export interface RestDeps {
   schema: GraphQLSchema;
   /** The same factory /graphql uses (src/kit/context.ts): same tokens, same scopes. */
   contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>;
   routes?: RouteDef[];
+  /** The API quota, shared with /graphql: a route weighs what its GraphQL operation costs. */
+  limit?: ApiLimit;
 }
 
 /** `where` of the GraphQL list from REST filters: {field, type, value} -> {field: {type: value}}. */
@@ -69,10 +76,19 @@ function withhold(data: any, errors: readonly GraphQLError[], expand: string[]):
   return true;
 }
 
+/** The same request for another page: its path and query, only `page` changed (relative to the service's address). */
+function pageLink(ctx: Context, page: number): string {
+  const query = new URLSearchParams(ctx.querystring);
+  query.set('page', String(page));
+  return `${ctx.path}?${query.toString()}`;
+}
+
 export function restRouter(deps: RestDeps): Router {
   const { schema, contextFor } = deps;
   const routes = deps.routes ?? ROUTES;
   const cache = new DocumentCache(schema);
+  // The same compiled functions as /graphql (src/graphql/executor.ts), keyed by the cached document's text.
+  const executor = executorFor(schema);
   const router = new Router();
 
   for (const route of routes) {
@@ -81,7 +97,8 @@ export function restRouter(deps: RestDeps): Router {
     const pathParams = Object.keys(route.params);
 
     router.register(koaPath(route.path), [route.method], async (ctx) => {
-      const query = parseQuery(new URLSearchParams(ctx.querystring), model.parameters, model.conventions, model.graph);
+      const search = new URLSearchParams(ctx.querystring);
+      const query = parseQuery(search, model.parameters, model.conventions, model.graph);
       const params: Record<string, string> = {};
       const variables: Record<string, unknown> = {};
       for (const name of pathParams) {
@@ -96,6 +113,10 @@ export function restRouter(deps: RestDeps): Router {
         if (where) variables.where = where;
         const orderBy = sortsToOrderBy(query.sorts);
         if (orderBy) variables.orderBy = orderBy;
+      } else if (route.kind === 'report') {
+        const format = search.get('format');
+        if (format != null && format !== 'csv' && format !== 'json') throw new AppError('validation_failed', "format: 'csv' or 'json'", [{ field: 'format', message: "must be 'csv' or 'json'" }]);
+        Object.assign(variables, reportVariables(search, model.field, new Set(Object.values(route.params))));
       } else if (model.inputType) {
         const input = requestBody(ctx, model);
         const checks = new Checks();
@@ -109,7 +130,12 @@ export function restRouter(deps: RestDeps): Router {
       assertStorableText(variables.where, 'filters');
       const compiled = cache.get(model, query.expand, routeKey);
       const contextValue = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
-      const result = await execute({ schema, document: compiled.document, contextValue, variableValues: variables });
+      if (deps.limit) {
+        const operation = compiled.document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+        const charge = await deps.limit.charge(contextValue.auth, ctx.ip, costOf(schema, compiled.document, operation, variables));
+        if (charge) ctx.set(charge.headers);
+      }
+      const result = await executor.execute({ document: compiled.document, source: compiled.text, contextValue, variableValues: variables });
       const data = result.data as { r?: any } | null | undefined;
       // Rendered by the service's error handler like any failure: domain errors as they are, nothing raw from GraphQL.
       if (result.errors?.length && !(data?.r != null && withhold(data, result.errors, query.expand))) throw pickError(result.errors);
@@ -129,10 +155,17 @@ export function restRouter(deps: RestDeps): Router {
         return;
       }
       ctx.status = route.status;
-      if (route.kind === 'list') {
+      if (route.kind === 'report') {
+        if (wantsCsv(search.get('format'), ctx.get('accept') || undefined)) {
+          ctx.type = 'text/csv; charset=utf-8';
+          ctx.set('Content-Disposition', `attachment; filename="${route.path.split('/').pop()}.csv"`);
+          ctx.body = toCsv(answer);
+        } else ctx.body = { object: 'list', data: answer };
+      } else if (route.kind === 'list') {
         const items = answer.data as any[];
         if (compiled.plan) for (const item of items) flatten(item, compiled.plan, params);
-        ctx.body = { object: 'list', data: items, page: answer.page, pageSize: answer.pageSize, total: answer.total, hasMore: answer.hasMore };
+        const links = { next: answer.hasMore ? pageLink(ctx, answer.page + 1) : null, previous: answer.page > 0 ? pageLink(ctx, answer.page - 1) : null };
+        ctx.body = { object: 'list', data: items, page: answer.page, pageSize: answer.pageSize, total: answer.total, hasMore: answer.hasMore, links };
       } else {
         ctx.body = { data: compiled.plan ? flatten(answer, compiled.plan, params) : answer, object: route.object };
       }

@@ -4,8 +4,12 @@
  * rows and the schema.
  */
 /** `action`: a POST that runs a mutation other than create (redeliver, rotate-secret...), its body the `input`. */
-export type RouteKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'connect' | 'disconnect' | 'action';
+/** `report`: a GET whose query parameters are the query's arguments, answered `{object: "list", data}` or as CSV. */
+export type RouteKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'connect' | 'disconnect' | 'action' | 'report';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The route kinds that run a GraphQL query (the rest run a mutation). */
+export const isQueryRoute = (route: { kind: RouteKind }): boolean => route.kind === 'list' || route.kind === 'get' || route.kind === 'report';
 
 export interface RouteDef {
   method: HttpMethod;
@@ -68,6 +72,19 @@ const crud = (name: string, plural: string) => ({
   delete: `delete${name[0].toUpperCase()}${name.slice(1)}`,
 });
 
+/** Feedback flows (issue 16): CRUD, a dry run, their requests (read-only) and the opt-out list. */
+function feedbackFlows(): RouteDef[] {
+  const action = (path: string, field: string, params: Record<string, string>, object: string, summary: string): RouteDef => ({
+    method: 'POST', path, kind: 'action', field, params, object, status: 200, tag: 'Feedback flows', summary,
+  });
+  return [
+    ...resource({ base: `${BUSINESS}/feedback-flows`, idParam: 'flow', object: 'feedbackflow', tag: 'Feedback flows', label: 'feedback flow', ...crud('feedbackFlow', 'feedbackFlows') }),
+    action(`${BUSINESS}/feedback-flows/{flow}/simulate`, 'simulateFeedbackFlow', { business: 'business', flow: 'id' }, 'feedbackflowsimulation', 'A dry run of the flow on an order: whether it matches, when, on which channel, the message'),
+    ...resource({ base: `${BUSINESS}/feedback-requests`, idParam: 'request', object: 'feedbackrequest', tag: 'Feedback flows', label: 'feedback request', list: 'feedbackRequests', get: 'feedbackRequest' }),
+    action(`${BUSINESS}/feedback-suppressions`, 'suppressFeedbackContact', { business: 'business' }, 'feedbacksuppression', 'Put an e-mail address and/or phone number on the opt-out list'),
+  ];
+}
+
 /** The delivery log's actions (issue 11): each a POST running one mutation. */
 function webhookActions(): RouteDef[] {
   const webhook = `${BUSINESS}/webhooks/{webhook}`;
@@ -80,6 +97,20 @@ function webhookActions(): RouteDef[] {
     row(`${webhook}/recover`, 'recoverWebhook', one, 'webhookrecovery', 'Send again every failed or exhausted delivery created in {since, until}'),
     row(`${webhook}/test`, 'testWebhook', one, 'webhookdelivery', 'Send a webhook.test event to this webhook only'),
     row(`${webhook}/rotate-secret`, 'rotateWebhookSecret', one, 'webhook', 'A new signing secret, answered once; the old one also signs for 24 h'),
+  ];
+}
+
+/** Issue 13's analytics: read-only reports over the rollups. */
+function analyticsReports(): RouteDef[] {
+  const row = (path: string, field: string, summary: string): RouteDef => ({
+    method: 'GET', path: `${BUSINESS}/analytics/${path}`, kind: 'report', field, params: { business: 'business' }, object: 'analytics', status: 200, tag: 'Analytics', summary,
+  });
+  return [
+    row('metrics', 'analyticsMetrics', 'Metric ratings per bucket: count, mean, stddev, median, quartiles, distribution, CSAT'),
+    row('nps', 'analyticsNps', 'NPS per bucket: promoters, passives, detractors, score'),
+    row('response-rate', 'analyticsResponseRate', 'Orders per bucket, and those with a completed submission'),
+    row('menu-items', 'analyticsMenuItems', 'Metric ratings per menu item through the orders behind the feedback'),
+    row('funnel', 'analyticsFunnel', "Per step of a survey: responses that reached it, answered it, stopped at it"),
   ];
 }
 
@@ -136,7 +167,10 @@ export const ROUTES: RouteDef[] = [
   ...webhookActions(),
   ...resource({ base: `${BUSINESS}/events`, idParam: 'event', object: 'event', tag: 'Events', label: 'event', list: 'events', get: 'event' }),
   ...resource({ base: `${BUSINESS}/locations`, idParam: 'location', object: 'location', tag: 'Locations', label: 'location', ...crud('location', 'locations') }),
+  ...feedbackFlows(),
   ...resource({ base: `${BUSINESS}/menu-items`, idParam: 'menuItem', object: 'menuitem', tag: 'Menu items', label: 'menu item', list: 'menuItems', get: 'menuItem' }),
+  ...resource({ base: `${BUSINESS}/members`, idParam: 'member', object: 'member', tag: 'Members', label: 'member', ...crud('member', 'members') }),
+  ...analyticsReports(),
   {
     method: 'GET',
     path: '/v1/businesses/{business}/locations',

@@ -11,7 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { LIST_PARAMETERS, type ExpandGraph, type ListConventions } from './query.parsers.js';
-import type { RouteDef } from './route.table.js';
+import { isQueryRoute, type RouteDef } from './route.table.js';
 
 /** What the schema says about one route: its root field, the resource type, and for lists the conventions. */
 export interface RouteModel {
@@ -76,7 +76,7 @@ export function listConventions(field: GraphQLField<unknown, unknown>): { conven
 }
 
 export function routeModel(schema: GraphQLSchema, route: RouteDef): RouteModel {
-  const isQuery = route.kind === 'list' || route.kind === 'get';
+  const isQuery = isQueryRoute(route);
   const root = isQuery ? schema.getQueryType() : schema.getMutationType();
   const field = root?.getFields()[route.field];
   if (!field) throw new Error(`REST route ${route.method} ${route.path}: no GraphQL field ${route.field}`);
@@ -85,6 +85,13 @@ export function routeModel(schema: GraphQLSchema, route: RouteDef): RouteModel {
   }
   const model: RouteModel = { route, operation: isQuery ? 'query' : 'mutation', field, parameters: [] };
   let returned = getNamedType(field.type);
+  if (route.kind === 'report') {
+    if (!isObjectType(returned)) throw new Error(`${route.field} does not answer objects`);
+    const pathArgs = new Set(Object.values(route.params));
+    model.itemType = returned;
+    model.parameters = [...field.args.filter((a) => !pathArgs.has(a.name)).map((a) => a.name), 'format'];
+    return model;
+  }
   if (route.kind === 'list') {
     if (!isObjectType(returned)) throw new Error(`${route.field} is not a list type`);
     returned = getNamedType(returned.getFields().data.type);

@@ -1,9 +1,11 @@
 // Compiles the service (src/, rest-adapter/ and mikro-orm.config.ts) to dist/ with swc, using .swcrc (legacy decorators with
 // metadata, as type-graphql and MikroORM need). `npm start` runs this first and then plain JavaScript: loading a
 // TypeScript loader at run time would cost ~100 MB of resident memory for the life of the process.
+// Then the business portal (src/portal/, a browser app) with Vite into dist/portal/, unless its inputs are unchanged.
 import fs from 'node:fs';
 import path from 'node:path';
 import { transformFile } from '@swc/core';
+import { buildPortal } from './build-portal.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'dist');
@@ -15,11 +17,14 @@ const sources = [
     fs
       .readdirSync(path.join(root, dir), { recursive: true })
       .map((f) => path.join(dir, f))
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts')),
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts') && !f.startsWith(`src${path.sep}portal${path.sep}`)),
   ),
 ];
 
-fs.rmSync(out, { recursive: true, force: true });
+// Everything but the portal's bundle, which buildPortal keeps while its inputs are the same.
+for (const entry of fs.existsSync(out) ? fs.readdirSync(out) : []) {
+  if (entry !== 'portal') fs.rmSync(path.join(out, entry), { recursive: true, force: true });
+}
 await Promise.all(
   sources.map(async (file) => {
     const { code, map } = await transformFile(path.join(root, file), {
@@ -33,6 +38,7 @@ await Promise.all(
     if (map) fs.writeFileSync(`${target}.map`, map);
   }),
 );
+const portal = await buildPortal();
 if (process.argv.includes('--verbose')) {
-  console.log(`built ${sources.length} files into dist/ in ${Math.round(performance.now() - started)} ms`);
+  console.log(`built ${sources.length} files into dist/ in ${Math.round(performance.now() - started)} ms (portal: ${portal})`);
 }

@@ -8,11 +8,13 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../mikro-orm.config.js';
 
 const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-base.pathname = '/feedback_migration_scratch';
+// One scratch database per run: several checkouts may create migrations on one server at once.
+base.pathname = `/feedback_migration_scratch_${process.pid}`;
 const orm = await MikroORM.init(ormConfig(base.toString()));
 await orm.schema.ensureDatabase();
 await orm.schema.drop({ dropMigrationsTable: true });
 await orm.migrator.up();
 const result = await orm.migrator.create(undefined, false, process.argv[2] === '--initial');
 console.log(result.fileName ? `created ${result.fileName}` : 'entities and migrations agree: nothing to create');
+await orm.schema.dropDatabase();
 await orm.close(true);

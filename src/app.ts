@@ -18,19 +18,25 @@ import { createOAuth } from './oauth/oauth.module.js';
 import { WebhookAuth } from './ingest/custom-order.auth.js';
 import { OrderWriter } from './modules/order/order.writer.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
-import { OrderIngestedHooks } from './ingest/feedback-flows.js';
+import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
 import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
 import { qrRoutes } from '../rest-adapter/qr.routes.js';
 import { guestRoutes } from './guest/guest.routes.js';
+import { homeRoutes } from './http/home.routes.js';
+import { graphiqlRoutes } from './http/graphiql.routes.js';
+import { createRateLimits, type RateLimits } from './http/rate-limit/rate-limits.js';
+import { httpMetrics, metricsRoute } from './http/metrics.routes.js';
+import { feedbackLinkRoutes } from './guest/feedback-link.routes.js';
+import { portalRoutes } from './http/portal.routes.js';
 
 export interface App {
   httpServer: http.Server;
   listen(port: number, host?: string): Promise<number>;
   /** Stop accepting, finish in-flight requests and handlers, close the listener. The database is the caller's to close. */
   stop(): Promise<void>;
-  /** Run after each custom webhook order commits: where configured feedback flows plug in (src/ingest/feedback-flows.ts). */
-  orderIngested: OrderIngestedHooks;
+  /** Every door's rate limits (memory, or Redis with REDIS_URL). */
+  limits: RateLimits;
 }
 
 export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
@@ -42,34 +48,51 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const httpServer = http.createServer();
   const drain = new Drain();
 
+  const limits = createRateLimits({ settings: deps.config.rateLimits, redisUrl: deps.config.redisUrl, keyPrefix: deps.config.redisKeyPrefix, logger });
   const schema = await buildAppSchema();
-  const apollo = await createApolloServer(schema, httpServer, logger);
-  const oauth = await createOAuth({ orm, config: deps.config, logger });
+  const apollo = await createApolloServer(schema, httpServer, logger, limits.api);
+  const oauth = await createOAuth({ orm, config: deps.config, logger, failures: limits.oauthFailures });
   const contextFor = createContextFactory(orm.em, logger, oauth.tokens, deps.config.surveyUrl);
-  const orderIngested = new OrderIngestedHooks(logger);
-  const customOrders = customOrderRoutes(await WebhookAuth.create(orm), await OrderWriter.of(orm.em), orderIngested);
-  const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl });
+  const customOrders = customOrderRoutes(await WebhookAuth.create(orm), await OrderWriter.of(orm.em), {
+    orders: limits.webhook,
+    failures: limits.webhookFailures,
+  });
+  const feedbackLinks = feedbackLinkRoutes({ orm });
+  const smsInbound = smsInboundRoutes({ orm, secret: deps.config.feedback.smsInboundSecret });
+  const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl, limiter: limits.guest });
 
   app.use(requestContext(logger));
+  app.use(httpMetrics());
   app.use(drain.middleware());
   app.use(cors());
   app.use(errorHandler(logger));
   app.use(oauth.errors);
   app.use(guest.pages);
-  app.use(bodyMiddleware({ formPaths: [/^\/oauth\//, /^\/survey\//] }));
+  app.use(bodyMiddleware({ formPaths: [/^\/oauth\//, /^\/survey\//, /^\/r\//, /^\/webhooks\/sms\//] }));
 
   const health = healthRoutes(orm, () => drain.isDraining);
   app.use(health.routes()).use(health.allowedMethods());
+  // The home page (/) and GraphiQL (/graphiql): exploring the service, also offline.
+  app.use(homeRoutes().routes());
+  app.use(graphiqlRoutes().routes());
+  app.use(metricsRoute({ orm, token: deps.config.metricsToken }));
   app.use(oauth.router.routes()).use(oauth.router.allowedMethods());
   app.use(customOrders.routes()).use(customOrders.allowedMethods());
   app.use(guest.router.routes());
+  app.use(feedbackLinks.routes());
+  app.use(smsInbound.routes());
+  app.use(portalRoutes({ publicUrl: deps.config.publicUrl }).routes());
   // REST compatibility layer (/v1, /v2, /openapi.json, /docs): GraphQL documents run in-process with the same context.
-  const qr = qrRoutes({ schema, contextFor });
+  const qr = qrRoutes({ schema, contextFor, limit: limits.api });
   app.use(qr.routes());
-  app.use(restAdapter({ schema, contextFor }));
+  app.use(restAdapter({ schema, contextFor, limit: limits.api }));
 
   const graphql = koaMiddleware(apollo, {
-    context: async ({ ctx }) => contextFor(ctx.state.requestId, ctx.get('authorization') || undefined),
+    context: async ({ ctx }) => {
+      const context = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
+      context.clientAddress = ctx.ip;
+      return context;
+    },
   });
   app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, next) : next()));
 
@@ -81,7 +104,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
 
   return {
     httpServer,
-    orderIngested,
+    limits,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         httpServer.once('error', reject);
@@ -96,6 +119,8 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
       await apollo.stop(); // closes the listener and the connections (idle at once, busy after up to 10 s)
       if (!(await drain.settled(10_000))) logger.warn('handlers still running after the drain: closing anyway');
       oauth.stop();
+      await limits.close();
+      await guest.stop();
     },
   };
 }

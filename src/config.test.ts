@@ -16,7 +16,39 @@ describe('loadConfig', () => {
         allowPrivateNetworks: false,
         ratePerSecond: 10,
       },
+      redisUrl: undefined,
+      redisKeyPrefix: 'feedback:',
+      rateLimits: {
+        apiPerSecond: 100,
+        apiBurst: 200,
+        webhookPerSecond: 100,
+        webhookBurst: 500,
+        authFailuresPerClient: 10,
+        authFailuresPerAddress: 50,
+        authFailureWindowMs: 900_000,
+      },
+      metricsToken: undefined,
+      feedback: { smtpUrl: undefined, mailFrom: 'Feedback <no-reply@localhost.localdomain>', twilio: undefined, smsGatewayUrl: undefined, smsInboundSecret: undefined },
     });
+  });
+
+  it('reads the feedback senders, and refuses half a Twilio setting or a bad SMTP_URL', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtps://u:p@mail.example.com:465',
+      MAIL_FROM: 'Cafe Uno <feedback@example.com>',
+      TWILIO_ACCOUNT_SID: 'AC123',
+      TWILIO_AUTH_TOKEN: 'secret',
+      TWILIO_FROM: '+15005550006',
+      SMS_INBOUND_SECRET: 'a-long-enough-secret',
+    });
+    expect(config.feedback).toEqual({
+      smtpUrl: 'smtps://u:p@mail.example.com:465',
+      mailFrom: 'Cafe Uno <feedback@example.com>',
+      twilio: { accountSid: 'AC123', authToken: 'secret', from: '+15005550006', apiBase: 'https://api.twilio.com' },
+      smsGatewayUrl: undefined,
+      smsInboundSecret: 'a-long-enough-secret',
+    });
+    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'AC123', SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL must be a smtp: or smtps: URL[\s\S]*TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together/);
   });
 
   it('reads the webhook settings', () => {

@@ -13,6 +13,36 @@ export interface Config {
   /** Delivery attempts this process runs at once; 0 = no workers in this process (API only). */
   workers: number;
   webhooks: WebhookSettings;
+  /** Redis shared by every process (rate limits); unset: each process keeps its limits in memory. */
+  redisUrl?: string;
+  /** Prefix of every Redis key, so deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
+  rateLimits: RateLimitSettings;
+  /** Bearer token /metrics asks for; unset: /metrics is open (keep it off the public network then). */
+  metricsToken?: string;
+  feedback: FeedbackSettings;
+}
+
+/** Per-second rates with their bursts; a rate of 0 turns that limit off. */
+export interface RateLimitSettings {
+  apiPerSecond: number;
+  apiBurst: number;
+  webhookPerSecond: number;
+  webhookBurst: number;
+  /** Failed client authentications (OAuth) or webhook secrets per client id or business, and per address, in the window. */
+  authFailuresPerClient: number;
+  authFailuresPerAddress: number;
+  authFailureWindowMs: number;
+}
+
+/** The senders of feedback requests (issue 16); each unset one leaves its channel without a sender. */
+export interface FeedbackSettings {
+  smtpUrl?: string;
+  mailFrom: string;
+  twilio?: { accountSid: string; authToken: string; from: string; apiBase: string };
+  smsGatewayUrl?: string;
+  /** The shared secret an SMS provider's inbound-reply webhook (STOP) presents. */
+  smsInboundSecret?: string;
 }
 
 export interface WebhookSettings {
@@ -121,6 +151,9 @@ export function loadConfig(env: Env = process.env): Config {
   const ratePerSecond = count(env, 'WEBHOOK_RATE_LIMIT', 10, 100_000, problems);
   if (ratePerSecond === 0) problems.push('WEBHOOK_RATE_LIMIT must be at least 1');
   const allowPrivateNetworks = flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', problems);
+  const redisUrl = url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:'], problems);
+  const rateLimits = readRateLimits(env, problems);
+  const feedback = feedbackSettings(env, publicUrl, problems);
   if (problems.length) throw new ConfigError(problems);
   return {
     port: listenPort,
@@ -132,7 +165,59 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: env.DATA_DIR?.trim() || '.data',
     workers,
     webhooks: { retrySchedule: retrySchedule!, allowPrivateNetworks, ratePerSecond },
+    redisUrl,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'feedback:',
+    rateLimits,
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    feedback,
   };
+}
+
+function readRateLimits(env: Env, problems: string[]): RateLimitSettings {
+  const apiPerSecond = count(env, 'RATE_LIMIT_API_PER_SECOND', 100, 1_000_000, problems);
+  const webhookPerSecond = count(env, 'RATE_LIMIT_WEBHOOK_PER_SECOND', 100, 1_000_000, problems);
+  const apiBurst = count(env, 'RATE_LIMIT_API_BURST', Math.max(200, apiPerSecond), 10_000_000, problems);
+  const webhookBurst = count(env, 'RATE_LIMIT_WEBHOOK_BURST', Math.max(500, webhookPerSecond), 10_000_000, problems);
+  if (apiBurst < apiPerSecond) problems.push('RATE_LIMIT_API_BURST must be at least RATE_LIMIT_API_PER_SECOND');
+  if (webhookBurst < webhookPerSecond) problems.push('RATE_LIMIT_WEBHOOK_BURST must be at least RATE_LIMIT_WEBHOOK_PER_SECOND');
+  const window = parseDurations(env.RATE_LIMIT_AUTH_FAILURE_WINDOW?.trim() || '15m');
+  if (!window || window.length !== 1 || window[0] < 1_000) {
+    problems.push(`RATE_LIMIT_AUTH_FAILURE_WINDOW must be one duration of at least 1s such as "15m", got "${env.RATE_LIMIT_AUTH_FAILURE_WINDOW}"`);
+  }
+  return {
+    apiPerSecond,
+    apiBurst,
+    webhookPerSecond,
+    webhookBurst,
+    authFailuresPerClient: count(env, 'RATE_LIMIT_AUTH_FAILURES_PER_CLIENT', 10, 1_000_000, problems),
+    authFailuresPerAddress: count(env, 'RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS', 50, 1_000_000, problems),
+    authFailureWindowMs: window?.[0] ?? 900_000,
+  };
+}
+
+function feedbackSettings(env: Env, publicUrl: string, problems: string[]): FeedbackSettings {
+  const smtpUrl = url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:'], problems);
+  const host = (() => {
+    try {
+      return new URL(publicUrl).hostname;
+    } catch {
+      return 'localhost';
+    }
+  })();
+  const mailFrom = env.MAIL_FROM?.trim() || `Feedback <no-reply@${host.includes('.') ? host : 'localhost.localdomain'}>`;
+  if (!/^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/.test(mailFrom)) problems.push(`MAIL_FROM must be an address, e.g. "Cafe Uno <feedback@example.com>", got "${mailFrom}"`);
+  const sid = env.TWILIO_ACCOUNT_SID?.trim();
+  const token = env.TWILIO_AUTH_TOKEN?.trim();
+  const from = env.TWILIO_FROM?.trim();
+  let twilio: FeedbackSettings['twilio'];
+  if (sid || token || from) {
+    if (!sid || !token || !from) problems.push('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together: set all three or none');
+    else twilio = { accountSid: sid, authToken: token, from, apiBase: url(env, 'TWILIO_API_BASE', 'https://api.twilio.com', ['http:', 'https:'], problems)! };
+  }
+  const smsGatewayUrl = url(env, 'SMS_GATEWAY_URL', undefined, ['http:', 'https:'], problems);
+  const smsInboundSecret = env.SMS_INBOUND_SECRET?.trim() || undefined;
+  if (smsInboundSecret && smsInboundSecret.length < 16) problems.push('SMS_INBOUND_SECRET must be at least 16 characters');
+  return { smtpUrl, mailFrom, twilio, smsGatewayUrl, smsInboundSecret };
 }
 
 export { redact as redactUrl };

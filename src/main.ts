@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './http/logger.js';
-import { openDatabase, type Database } from './db/database.js';
+import { DatabaseUnavailableError, openDatabase, type Database } from './db/database.js';
 import { createApp, type App } from './app.js';
 import { startWorkers, type Workers } from './worker/worker.runner.js';
 import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
@@ -120,11 +120,19 @@ async function main() {
   );
 }
 
+/**
+ * Start-up failures are printed once. A cause the operator can fix (a database that cannot be reached, a port in use,
+ * a setting) is one plain line on stderr, which a person starting the service reads; anything unexpected is one JSON
+ * record with its stack, for the logs.
+ */
 function fail(logger: Logger, message: string, err?: unknown) {
-  const detail = err instanceof Error ? err.message : undefined;
-  logger.fatal({ err }, message);
-  // Also a plain line on stderr: a person starting the service reads this, not the JSON.
-  console.error(`Cannot start: ${message}${detail ? `\n${detail}` : ''}`);
+  if (err === undefined || err instanceof DatabaseUnavailableError || (err as Error).name === 'EmbeddedPostgresError') {
+    const detail = err instanceof Error ? `\n${err.message}` : '';
+    console.error(`Cannot start: ${message}${detail}`);
+  } else {
+    logger.fatal({ err }, `cannot start: ${message}`);
+    logger.flush();
+  }
   process.exit(1);
 }
 

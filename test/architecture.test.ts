@@ -30,12 +30,35 @@ function violation(from: string, to: string): string | undefined {
   return undefined;
 }
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, extensions = ['.ts']): string[] {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const file = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(file);
-    return file.endsWith('.ts') ? [file] : [];
+    if (entry.isDirectory()) return sourceFiles(file, extensions);
+    return extensions.some((e) => file.endsWith(e)) ? [file] : [];
   });
+}
+
+/**
+ * The portal (src/portal) is a browser app that knows the service only through /graphql and OAuth: it may import
+ * itself and the scope list (plain data), nothing else of the server; and no server file imports it.
+ */
+const PORTAL_MAY_IMPORT = ['src/portal', 'src/auth/scopes'];
+function portalViolations(): string[] {
+  const resolve = (file: string, specifier: string) => path.posix.join(path.posix.dirname(file), specifier).replace(/\.(js|ts|tsx)$/, '');
+  const browser = sourceFiles('src/portal', ['.ts', '.tsx']).flatMap((file) =>
+    importSpecifiers(readFileSync(path.join(ROOT, file), 'utf8'))
+      .filter((s) => s.startsWith('.'))
+      .filter((s) => !PORTAL_MAY_IMPORT.some((place) => within(resolve(file, s), place)))
+      .map((s) => `${file} imports ${s}: the portal reaches the service only through its APIs`),
+  );
+  const server = [...sourceFiles('src'), ...sourceFiles('rest-adapter')]
+    .filter((file) => !within(file, 'src/portal'))
+    .flatMap((file) =>
+      importSpecifiers(readFileSync(path.join(ROOT, file), 'utf8'))
+        .filter((s) => s.startsWith('.') && within(resolve(file, s), 'src/portal'))
+        .map((s) => `${file} imports ${s}: browser code in the server`),
+    );
+  return [...browser, ...server];
 }
 
 function violations(files: string[]): string[] {
@@ -75,6 +98,11 @@ describe('import direction', () => {
     expect(violation('src/kit/list.query.ts', 'src/shared/errors')).toBeUndefined();
     expect(violation('src/graphql/schema.ts', 'src/modules/survey/survey.resolver')).toBeUndefined();
     expect(violation('src/http/error.middleware.ts', 'src/oauth/oauth.errors')).toBeUndefined();
+  });
+
+  it('keeps the portal a client of the APIs: it imports only itself and the scope list, and the server never imports it', () => {
+    expect(sourceFiles('src/portal', ['.ts', '.tsx']).length).toBeGreaterThan(5);
+    expect(portalViolations()).toEqual([]);
   });
 
   it('holds for every file under src/kit and src/modules', () => {

@@ -118,6 +118,24 @@ describe('admin CLI on DATABASE_URL', () => {
     ]);
   });
 
+  it('add-member adds an existing user by e-mail with a role; remove-member removes them, never the last owner', async () => {
+    const staff = parse((await admin('create-user', '--email', 'staff@example.com', '--password', 'long enough', '--name', 'Sam')).stdout).data;
+    const added = await admin('add-member', '--business', businessId, '--email', 'Staff@Example.com', '--role', 'staff');
+    expect(added.code).toBe(0);
+    const member = parse(added.stdout);
+    expect(member).toEqual({ object: 'member', data: expect.objectContaining({ id: expect.stringMatching(/^mem_/), object: 'member', user: staff.id, email: 'staff@example.com', name: 'Sam', role: 'staff', business: businessId }) });
+    const lastOwner = await admin('remove-member', '--business', businessId, '--email', 'owner@example.com');
+    expect(lastOwner.code).toBe(2);
+    expect(lastOwner.stderr).toMatch(/last owner/);
+    expect((await admin('add-member', '--business', businessId, '--email', 'staff@example.com', '--role', 'admin')).stderr).toMatch(/--role must be one of owner, manager, staff/);
+    const removed = await admin('remove-member', '--business', businessId, '--member', member.data.id);
+    expect([removed.code, parse(removed.stdout)]).toEqual([0, { id: member.data.id, object: 'member', deleted: true }]);
+    const rows = await sql.query('select role from membership where business_id = $1', [businessId]);
+    expect(rows.rows).toEqual([{ role: 'owner' }]);
+    const events = await sql.query(`select type from event where business_id = $1 and type like 'member.%' order by id`, [businessId]);
+    expect(events.rows.map((r) => r.type)).toEqual(['member.created', 'member.deleted']);
+  });
+
   it.each([
     [['frobnicate'], /Unknown command "frobnicate"/],
     [[], /Usage: npm run admin/],

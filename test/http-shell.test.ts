@@ -122,7 +122,11 @@ describe('GraphQL endpoint', () => {
   it('answers the health query', async () => {
     const { status, body } = await server.graphql('{ health { status database version } }');
     expect(status).toBe(200);
-    expect(body).toEqual({ data: { health: { status: 'ok', database: true, version: expect.any(String) } } });
+    expect(body).toEqual({
+      data: { health: { status: 'ok', database: true, version: expect.any(String) } },
+      // Charged against the caller's API quota (by address without a token): base cost 10 + health + 3 fields.
+      extensions: { cost: { requested: 14, weight: 1, remaining: expect.any(Number) } },
+    });
   });
 
   it('serves Apollo Sandbox to a browser', async () => {

@@ -48,4 +48,22 @@ describe('migrations', () => {
       await sql.end();
     }
   });
+
+  it("renames the role admin to manager (issue 14), keeping every membership", async () => {
+    const fresh = await createTestDatabase({ empty: true });
+    const sql = new pg.Client(fresh.url);
+    await sql.connect();
+    try {
+      await fresh.orm.migrator.up({ to: 'Migration20261123162403' });
+      await sql.query(`insert into business (id, name, created_at, updated_at) values ('bus_1', 'B', now(), now())`);
+      await sql.query(`insert into app_user (id, email, password_hash, created_at, updated_at) values ('user_1', 'a@example.com', 'x', now(), now()), ('user_2', 'b@example.com', 'x', now(), now())`);
+      await sql.query(`insert into membership (id, user_id, business_id, role, created_at, updated_at) values ('mem_1', 'user_1', 'bus_1', 'owner', now(), now()), ('mem_2', 'user_2', 'bus_1', 'admin', now(), now())`);
+      await fresh.orm.migrator.up();
+      expect((await sql.query(`select id, role from membership order by id`)).rows).toEqual([{ id: 'mem_1', role: 'owner' }, { id: 'mem_2', role: 'manager' }]);
+      await expect(sql.query(`update membership set role = 'admin' where id = 'mem_2'`)).rejects.toThrow(/membership_role_check/);
+    } finally {
+      await sql.end();
+      await fresh.drop();
+    }
+  });
 });

@@ -25,6 +25,9 @@ describe('start-up refusals', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(service.output()).toMatch(/Cannot reach PostgreSQL at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1/);
     expect(service.output()).not.toContain(':pw@');
+    // Said once, as a plain line: not a line and then a JSON record with a stack.
+    expect(service.output().match(/Cannot reach PostgreSQL/g)).toHaveLength(1);
+    expect(service.output()).not.toContain('"stack"');
   });
 
   it('says which port is taken when PORT is in use', async () => {
@@ -93,6 +96,10 @@ describe('embedded PostgreSQL lifecycle', () => {
 
     const second = startService(await env());
     await waitForReady(second);
+    expect(messages(second.logs())).toContainEqual(expect.stringMatching(/^stopping an orphaned PostgreSQL \(pid \d+\)/));
+    expect(messages(second.logs())).toContainEqual(expect.stringMatching(/^orphaned PostgreSQL \(pid \d+\) stopped/));
+    // Levels by name, as log collectors read them.
+    expect(second.logs()[0].level).toBe('info');
     // The user written before the crash is still there: a business can be created for it.
     const business = await runAdmin(['create-business', '--name', 'After the crash', '--owner', userId], { DATA_DIR: dataDir });
     expect(business.code).toBe(0);

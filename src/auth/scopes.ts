@@ -16,6 +16,10 @@ export const SCOPES = [
   'locations:read',
   'locations:write',
   'analytics:read',
+  'members:read',
+  'members:write',
+  'flows:read',
+  'flows:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -11,13 +11,16 @@ import { createCredentialCommand } from './credentials.command.js';
 import { connectCustomCommand } from './integrations.command.js';
 import { demoCommand } from './demo.command.js';
 import { rotateKeysCommand } from './rotate-keys.command.js';
+import { addMemberCommand, removeMemberCommand } from './members.command.js';
+import { rebuildAnalyticsCommand } from './analytics.command.js';
+import { feedbackSendersCommand } from './feedback.command.js';
 
 /**
  * `npm run admin -- <command> [options]`: JSON on stdout, messages on stderr; exit 0 on success, 2 on bad arguments
  * (including input the service refuses), 1 when something else failed. Works with the server running (it reuses the
  * embedded PostgreSQL the server started) or not (it starts and stops one itself).
  */
-export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand, rotateKeysCommand];
+export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand, rotateKeysCommand, addMemberCommand, removeMemberCommand, rebuildAnalyticsCommand, feedbackSendersCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.usage.length));

@@ -118,7 +118,7 @@ function runAsIds(pgDir: string): RunAs {
  * A postmaster left by a `kill -9` of a previous run still holds the port and data dir. Stop it when its owner is
  * gone; refuse when a live process of ours still uses it (unless we may reuse it).
  */
-async function reapOrphan(dataDir: string, pgDir: string, reuseRunning: boolean): Promise<'reuse' | 'free'> {
+async function reapOrphan(dataDir: string, pgDir: string, reuseRunning: boolean, log: (message: string) => void): Promise<'reuse' | 'free'> {
   const lockFile = path.join(dataDir, 'embedded-pg.lock.json');
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return 'free';
@@ -133,9 +133,14 @@ async function reapOrphan(dataDir: string, pgDir: string, reuseRunning: boolean)
         'Stop it, or use another DATA_DIR, or set DATABASE_URL.',
     );
   }
+  // An operator wants to know a previous run ended badly (crash, kill -9) and that we cleaned up after it.
+  log(`stopping an orphaned PostgreSQL (pid ${postmasterPid}) left on ${pgDir} by a previous run`);
   process.kill(postmasterPid, 'SIGINT'); // fast shutdown; WAL recovery at the next start loses nothing committed
   for (let i = 0; i < 150; i++) {
-    if (!isAlive(postmasterPid)) return 'free';
+    if (!isAlive(postmasterPid)) {
+      log(`orphaned PostgreSQL (pid ${postmasterPid}) stopped; recovery will replay its log`);
+      return 'free';
+    }
     await sleep(100);
   }
   throw new EmbeddedPostgresError(`An orphaned PostgreSQL (pid ${postmasterPid}) on ${pgDir} did not stop.`);
@@ -205,7 +210,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const urlFor = (port: number, password: string) =>
     `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
-  if ((await reapOrphan(dataDir, pgDir, !!opts.reuseRunning)) === 'reuse') {
+  if ((await reapOrphan(dataDir, pgDir, !!opts.reuseRunning, log)) === 'reuse') {
     const lock = readJson<{ port: number }>(lockFile)!;
     const { password } = readJson<{ password: string }>(secretFile)!;
     log(`reusing the embedded PostgreSQL already running on port ${lock.port}`);

@@ -14,6 +14,10 @@ import { CustomIntegration } from '../modules/integration/custom-integration.ent
 import { Webhook } from '../modules/webhook/webhook.entity.js';
 import { Event } from '../modules/event/event.entity.js';
 import { WebhookDelivery } from '../modules/webhook/webhook-delivery.entity.js';
+import { AnalyticsMenuRollup, AnalyticsRollup } from '../modules/analytics/analytics-rollup.entity.js';
+import { FeedbackFlow } from '../modules/flow/feedback-flow.entity.js';
+import { FeedbackRequest } from '../modules/flow/feedback-request.entity.js';
+import { FeedbackSuppression } from '../modules/flow/feedback-suppression.entity.js';
 import { oauthEntities } from '../oauth/oauth.entities.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
@@ -34,5 +38,10 @@ export const entities = [
   Webhook,
   Event,
   WebhookDelivery,
+  AnalyticsRollup,
+  AnalyticsMenuRollup,
+  FeedbackFlow,
+  FeedbackRequest,
+  FeedbackSuppression,
   ...oauthEntities,
 ];

@@ -4,22 +4,56 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
+import type { GatewayExecutionResult, GatewayInterface } from '@apollo/server-gateway-interface';
 import type { Logger } from 'pino';
 import type { GraphQLContext } from '../kit/context.js';
 import { formatError } from './errors.js';
-import { queryCostPlugin, queryDepthRule } from './limits.js';
+import { DEFAULT_LIMITS, documentShapeRule, queryCostPlugin, queryDepthRule } from './limits.js';
+import { rateLimitPlugin } from './rate-limit.plugin.js';
+import type { ApiLimit } from '../http/rate-limit/rate-limits.js';
 import { storableTextPlugin } from './storable-text.plugin.js';
+import { executorFor } from './executor.js';
+
+/**
+ * Apollo Server 5 has no `executor` option; its documented seam for one is the gateway interface: `load()` answers
+ * the executor, `onSchemaLoadOrUpdate` hands Apollo the schema (at once, so start() finds it). Everything else
+ * (parsing, validation rules, plugins, formatError, HTTP) stays Apollo's; only execution is ours (./executor.ts).
+ */
+function compiledExecution(schema: GraphQLSchema): GatewayInterface {
+  const executor = executorFor(schema);
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => {};
+    },
+    async load() {
+      return {
+        executor: async (request) =>
+          executor.execute({
+            document: request.document,
+            source: request.source,
+            operationName: request.request.operationName,
+            variableValues: request.request.variables,
+            contextValue: request.context,
+          }) as Promise<GatewayExecutionResult>,
+      };
+    },
+    async stop() {},
+  };
+}
 
 /** Apollo Sandbox and introspection stay on in every environment: exploring the schema is part of the product. */
-export async function createApolloServer(schema: GraphQLSchema, httpServer: http.Server, logger: Logger) {
+export async function createApolloServer(schema: GraphQLSchema, httpServer: http.Server, logger: Logger, limit?: ApiLimit) {
   const apollo = new ApolloServer<GraphQLContext>({
-    schema,
+    gateway: compiledExecution(schema),
     introspection: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatError(logger),
-    validationRules: [queryDepthRule()],
+    validationRules: [queryDepthRule(), documentShapeRule()],
+    parseOptions: { maxTokens: DEFAULT_LIMITS.maxTokens },
     plugins: [
       queryCostPlugin(),
+      rateLimitPlugin(limit),
       storableTextPlugin(),
       // No cache hints are used; the plugin would otherwise wrap every field resolution (about a tenth of a large page's CPU).
       ApolloServerPluginCacheControlDisabled(),

@@ -21,11 +21,23 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kit/list.limits.js';
 export interface QueryLimits {
   /** Nested field levels, root fields being level 1. */
   maxDepth: number;
-  /** Estimated fields resolved: each field once per parent item. */
+  /** Estimated fields resolved: each field once per parent item, plus ROOT_FIELD_COST per root field. */
   maxCost: number;
+  /** Aliased fields in one document: 2,000 aliases of one cheap field are 2,000 SQL statements. */
+  maxAliases: number;
+  /** Operations defined in one document (one runs; the rest are parsed and validated for nothing). */
+  maxOperations: number;
+  /** Lexical tokens of a document, counted while parsing (Apollo's parseOptions.maxTokens): a huge document stops early. */
+  maxTokens: number;
 }
 
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 8, maxCost: 100_000 };
+export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 8, maxCost: 100_000, maxAliases: 30, maxOperations: 5, maxTokens: 5_000 };
+
+/**
+ * Every root field reaches the database (one statement at least, `health { database }` a ping) whatever it selects:
+ * it costs this much on top of its fields, so many cheap root fields add up like the statements they run.
+ */
+export const ROOT_FIELD_COST = 10;
 
 /** A relation list (Survey.steps, Order.items...) has no page size: it is assumed to hold this many items. */
 const RELATION_LIST_SIZE = 10;
@@ -58,7 +70,7 @@ function walk(w: Walk, set: SelectionSetNode, type: GraphQLCompositeType, depth:
       const field = type.getFields()[selection.name.value];
       if (!field) continue;
       w.depth = Math.max(w.depth, depth);
-      w.cost += multiplier;
+      w.cost += multiplier + (depth === 1 ? ROOT_FIELD_COST : 0);
       const ownPageSize = field.args.some((a) => a.name === 'pageSize') ? (pageSizeOf(w, selection.arguments as never) ?? DEFAULT_PAGE_SIZE) : undefined;
       const isList = isListType(getNullableType(field.type));
       const childMultiplier = multiplier * (isList ? (pageSize ?? RELATION_LIST_SIZE) : 1);
@@ -114,6 +126,45 @@ export function queryDepthRule(limits: QueryLimits = DEFAULT_LIMITS): Validation
   });
 }
 
+/**
+ * Aliases and operations per document, counted at validation (400 GRAPHQL_VALIDATION_FAILED, `extensions.limit`
+ * `aliases` or `operations`) before anything runs.
+ */
+export function documentShapeRule(limits: QueryLimits = DEFAULT_LIMITS): ValidationRule {
+  return (context) => {
+    let aliases = 0;
+    let operations = 0;
+    return {
+      Field(node) {
+        if (node.alias) aliases += 1;
+      },
+      OperationDefinition() {
+        operations += 1;
+      },
+      Document: {
+        leave(document) {
+          if (aliases > limits.maxAliases) {
+            context.reportError(
+              new GraphQLError(`The document has ${aliases} aliased fields; the limit is ${limits.maxAliases}`, {
+                nodes: [document],
+                extensions: { limit: 'aliases', aliases, maxAliases: limits.maxAliases },
+              }),
+            );
+          }
+          if (operations > limits.maxOperations) {
+            context.reportError(
+              new GraphQLError(`The document defines ${operations} operations; the limit is ${limits.maxOperations}`, {
+                nodes: [document],
+                extensions: { limit: 'operations', operations, maxOperations: limits.maxOperations },
+              }),
+            );
+          }
+        },
+      },
+    };
+  };
+}
+
 /** The estimated cost of one operation of a document, with its variables. */
 export function costOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
   const fragments = new Map(
@@ -121,6 +172,9 @@ export function costOf(schema: GraphQLSchema, document: DocumentNode, operation:
   );
   return measure(schema, operation, (name) => fragments.get(name), variables).cost;
 }
+
+/** The cost queryCostPlugin measured, per request (the rate-limit plugin weighs requests by it). */
+export const requestCosts = new WeakMap<object, number>();
 
 /**
  * Cost (fields times the page sizes and relation lists above them) depends on the page sizes, which dashboards pass
@@ -134,6 +188,7 @@ export function queryCostPlugin(limits: QueryLimits = DEFAULT_LIMITS): ApolloSer
         async didResolveOperation({ schema, document, operation, request }) {
           if (!operation) return;
           const cost = costOf(schema, document, operation, request.variables ?? {});
+          requestCosts.set(request, cost);
           if (cost > limits.maxCost) {
             throw new GraphQLError(`The operation's estimated cost is ${cost}; the limit is ${limits.maxCost}. Ask for smaller pages or fewer nested lists`, {
               nodes: [operation],

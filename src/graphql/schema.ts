@@ -15,15 +15,22 @@ import { WebhookDeliveryResolver } from '../modules/webhook/webhook-delivery.res
 import { EventResolver } from '../modules/event/event.resolver.js';
 import { CredentialResolver } from '../modules/credential/credential.resolver.js';
 import { CustomIntegrationResolver } from '../modules/integration/integration.resolver.js';
+import { MemberResolver } from '../modules/user/member.resolver.js';
+import { AnalyticsResolver } from '../modules/analytics/analytics.resolver.js';
+import { FeedbackFlowResolver, FeedbackRequestResolver } from '../modules/flow/feedback-flow.resolver.js';
 import { authChecker } from './auth-checker.js';
+import { dropTrivialResolvers } from './plain-fields.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver] as const;
+export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 
 /** Built once per process: building is the costly part of start-up and the result never changes. */
 export function buildAppSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: [...resolvers], authChecker, authMode: 'error', validate: false });
+  built ??= buildSchema({ resolvers: [...resolvers], authChecker, authMode: 'error', validate: false }).then((schema) => {
+    dropTrivialResolvers(schema);
+    return schema;
+  });
   return built;
 }

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ERRORS } from '../shared/errors.js';
-import { findUnstorableText, UNSTORABLE_MESSAGE } from '../shared/text.js';
+import { inspectJson, TOO_DEEP_MESSAGE, UNSTORABLE_MESSAGE } from '../shared/text.js';
 
 /**
  * Variables of a GET request come JSON-decoded from the query string, past the body check: text PostgreSQL cannot
@@ -14,10 +14,11 @@ export function storableTextPlugin(): ApolloServerPlugin {
         async didResolveOperation({ request }) {
           // A POST body was checked whole by the body middleware; scanning its variables again would be wasted work.
           if (request.http?.method !== 'GET') return;
-          const where = findUnstorableText(request.variables ?? {});
-          if (where) {
+          const problem = inspectJson(request.variables ?? {});
+          if (problem) {
             const { graphql: code, status } = ERRORS.bad_request;
-            throw new GraphQLError(`Variable ${where} ${UNSTORABLE_MESSAGE}`, { extensions: { code, status, http: { status } } });
+            const message = problem.kind === 'too_deep' ? TOO_DEEP_MESSAGE : UNSTORABLE_MESSAGE;
+            throw new GraphQLError(`Variable ${problem.path} ${message}`, { extensions: { code, status, http: { status } } });
           }
         },
       };

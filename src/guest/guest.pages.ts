@@ -52,6 +52,9 @@ button:focus-visible,a:focus-visible,textarea:focus-visible,input:focus-visible{
 `;
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
+/** The guest pages' policy (survey pages and feedback links alike): their one stylesheet by hash, no script at all. */
+export const GUEST_CSP = `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+
 export interface Frame {
   lang: string;
   dir: 'ltr' | 'rtl';

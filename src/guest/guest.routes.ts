@@ -10,17 +10,17 @@ import {
   answerStep,
   findDeviceResponse,
   linkTargets,
-  openGuestSurvey,
   orderAnswered,
   resumeStep,
   visibleSteps,
   type GuestSurvey,
   type SurveyLink,
 } from '../modules/submission/response.service.js';
+import { GuestSurveyCache } from '../modules/submission/guest-survey.cache.js';
 import { chooseLanguage, format, LANGUAGES } from './messages/index.js';
-import { isMultipleChoice, isNumberText, messagePage, STYLE_HASH, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
+import { isMultipleChoice, isNumberText, GUEST_CSP, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
 import { csrfFor, csrfMatches, readSession, session, surveyPath } from './guest.session.js';
-import { RateLimiter } from './rate-limit.js';
+import { limitHeaders, refusal, type Limiter } from '../http/rate-limit/limiter.js';
 
 /**
  * The guest's door (issue 12): GET and POST /survey/{business}/{survey}, one step per screen, post/redirect/get.
@@ -28,8 +28,7 @@ import { RateLimiter } from './rate-limit.js';
  */
 const KNOWN_PARAMS = new Set(['custom.customOrderId', 'custom.customLocationId', 'location:metadata', 'lang', 'ch', 'step']);
 
-const secureHeaders = (ctx: Context) =>
-  pageHeaders(ctx, `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+const secureHeaders = (ctx: Context) => pageHeaders(ctx, GUEST_CSP);
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
@@ -126,9 +125,12 @@ function fieldErrors(frame: Frame, guest: GuestSurvey, step: SurveyStep, posted:
   return out;
 }
 
-export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: string; limiter?: RateLimiter }) {
+export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: string; limiter: Limiter }) {
   const router = new Router();
-  const limiter = deps.limiter ?? new RateLimiter();
+  const limiter = deps.limiter;
+  // Until its LISTEN connection is up, the cache reads the database for every request: no need to wait for it.
+  const surveys = new GuestSurveyCache(deps.orm, deps.logger);
+  void surveys.start();
 
   /** The survey, or the page that says why there is none (404 unknown or draft, 410 closed). */
   const load = async (ctx: Context) => {
@@ -136,7 +138,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     const { business, survey } = ctx.params as { business: string; survey: string };
     const path = surveyPath(business, survey);
     const em = deps.orm.em.fork();
-    const state = await openGuestSurvey(em, business, survey);
+    const state = await surveys.open(em, business, survey);
     if (state.state === 'missing') {
       const frame = frameFor(ctx, path);
       sendHtml(ctx, 404, messagePage(frame, frame.t.notFoundTitle, frame.t.notFoundBody));
@@ -212,9 +214,11 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     }
     const link = parseLink(ctx);
     const answer = answerFrom(step, body);
-    const admit = () => {
-      const wait = limiter.take(`${ctx.ip}|${guest.survey.id}`);
-      if (wait > 0) throw new AppError('rate_limited', 'Too many new responses from this address', undefined, { 'Retry-After': String(wait) });
+    // At most 10 new responses per 10 minutes per address and survey (src/http/rate-limit: shared with REDIS_URL).
+    const admit = async () => {
+      const verdict = await limiter.take(`${ctx.ip}|${guest.survey.id}`);
+      if (!verdict.allowed) throw refusal([verdict], 'Too many new responses from this address');
+      for (const [name, value] of Object.entries(limitHeaders([verdict]))) ctx.set(name, value);
     };
     let outcome;
     try {
@@ -223,7 +227,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
       if (err instanceof AppError && err.code === 'conflict') return answered(ctx, frame, 409);
       if (err instanceof AppError && err.code === 'rate_limited') {
         const wait = Number(err.headers?.['Retry-After']);
-        ctx.set('Retry-After', String(wait));
+        for (const [name, value] of Object.entries(err.headers ?? {})) ctx.set(name, value);
         return sendHtml(ctx, 429, messagePage(frame, frame.t.rateLimitedTitle, format(frame.t.rateLimitedBody, { minutes: Math.ceil(wait / 60) })));
       }
       throw err;
@@ -264,5 +268,5 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     }
   };
 
-  return { router, pages };
+  return { router, pages, stop: () => surveys.stop() };
 }

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { AppError } from '../shared/errors.js';
-import { findUnstorableText, UNSTORABLE_MESSAGE } from '../shared/text.js';
+import { inspectJson, jsonProblemError } from '../shared/text.js';
 
 export const BODY_LIMIT = '1mb'; // 1 MiB: the bytes library counts in powers of 1024
 
@@ -33,10 +33,11 @@ export function bodyMiddleware(options: { formPaths?: RegExp[] } = {}): Middlewa
       );
     }
     return parser(ctx, async () => {
-      // Checked once here for every JSON door (GraphQL variables, REST, the webhook, OAuth): such text would otherwise
-      // fail deep in the database as a server error.
-      const where = findUnstorableText((ctx.request as { body?: unknown }).body);
-      if (where) throw new AppError('bad_request', `${where} ${UNSTORABLE_MESSAGE}`, [{ field: where, message: UNSTORABLE_MESSAGE }]);
+      // Checked once here for every JSON door (GraphQL variables, REST, the webhook, OAuth), in one iterative walk:
+      // nesting beyond 64 levels (anything recursive further on would overflow the stack) and text PostgreSQL cannot
+      // store (it would otherwise fail deep in the database as a server error) are the client's 400.
+      const problem = inspectJson((ctx.request as { body?: unknown }).body);
+      if (problem) throw jsonProblemError(problem);
       return next();
     });
   };

@@ -7,6 +7,8 @@ export function createLogger(level: LogLevel): Logger {
     level,
     base: { service: 'feedback-service' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // "level":"info" rather than pino's 30: readable as it is, and what most log collectors expect.
+    formatters: { level: (label) => ({ level: label }) },
     // A request body or an Authorization header must never reach the logs, even by mistake.
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'password', '*.password'], censor: '[redacted]' },
   });

@@ -7,7 +7,8 @@ import type { OrderWriter } from '../modules/order/order.writer.js';
 import { orderJson, orderPath } from '../modules/order/order.presenter.js';
 import { unauthorized, type WebhookAuth } from './custom-order.auth.js';
 import { bearerToken } from '../shared/bearer.js';
-import type { OrderIngestedHooks } from './feedback-flows.js';
+import type { FailureLimit, KeyedLimit } from '../http/rate-limit/rate-limits.js';
+import { ordersIngested } from '../kit/metrics.js';
 
 /**
  * `POST /webhooks/custom/:business` (spec 4.9), a door into the order module. The body middleware in front has
@@ -15,23 +16,35 @@ import type { OrderIngestedHooks } from './feedback-flows.js';
  * rules every door shares (400 validation_failed, a detail per field), the order writer in ingest mode, and the
  * answer `200 {data: <Order with items>, url}` for a creation and a repeat alike.
  */
-export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, hooks: OrderIngestedHooks): Router {
+export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, limits?: { orders: KeyedLimit; failures: FailureLimit }): Router {
   const router = new Router();
   router.post(customWebhookPath(':business'), async (ctx) => {
     const business = ctx.params.business;
     const secret = bearerToken(ctx.get('authorization') || undefined);
     // Same refusal as a wrong secret: nothing tells a caller which businesses exist.
     if (!isId('business', business)) throw unauthorized();
-    const { country } = await auth.authenticate(business, secret);
+    if (limits) {
+      // Failed secrets per business and address (checked before the secret is), and orders per business.
+      const [failures, orders] = await Promise.all([limits.failures.check(business, ctx.ip), limits.orders.charge(business)]);
+      const policies = [failures['RateLimit-Policy'], orders['RateLimit-Policy']].filter(Boolean);
+      if (policies.length) ctx.set({ ...failures, ...orders, 'RateLimit-Policy': policies.join(', ') });
+    }
+    let country: string | null;
+    try {
+      ({ country } = await auth.authenticate(business, secret));
+    } catch (err) {
+      await limits?.failures.failed(business, ctx.ip);
+      throw err;
+    }
     const checks = new Checks();
     const fields = readNewOrder(checks, ctx.request.body ?? {}, 'webhook', country);
     checks.throwIfAny();
+    // Feedback requests of matching flows are written in the order's own transaction (modules/flow).
     const { order, created, changed } = await writer.write(business, fields, 'ingest');
+    ordersIngested.inc({ result: created ? 'created' : changed ? 'updated' : 'unchanged' });
     const data = orderJson(order);
     ctx.status = 200;
     ctx.body = { data, url: orderPath(business, order.id) };
-    // After the commit, outside the answer's path (see feedback-flows.ts).
-    void hooks.run({ business, order: data, created, changed });
   });
   return router;
 }

@@ -17,6 +17,8 @@ export interface GraphQLContext {
   auth?: Principal;
   /** Why a presented token was refused: raised by the auth checker when an operation needs a token. */
   authError?: AppError;
+  /** The caller's address (Koa's ctx.ip): the rate limit's key for calls without a valid token. */
+  clientAddress?: string;
 }
 
 /** Verifies a bearer token into a Principal, or throws AppError 'unauthorized' (src/oauth/token.service.ts). */
@@ -41,7 +43,9 @@ export function createContextFactory(rootEm: EntityManager, logger: Logger, veri
           context.auth = await verifier.verifyAccessToken(token);
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
-          context.authError = err;
+          // RFC 6750 3.1: a token was presented and refused, so the challenge says invalid_token (and why).
+          const challenge = `Bearer error="invalid_token", error_description="${err.message.replace(/["\\]/g, "'")}"`;
+          context.authError = new AppError(err.code, err.message, err.details, { 'WWW-Authenticate': challenge, ...(err.headers ?? {}) });
         }
       }
     }

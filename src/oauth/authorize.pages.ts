@@ -57,12 +57,20 @@ export function consentPage(p: {
   businessName: string;
   userEmail: string;
   scopes: Scope[];
+  /** Asked for but not allowed by the user's role: shown, never granted. */
+  dropped?: { role: string; scopes: Scope[] };
 }): string {
   return layout(
     `Allow ${p.appName}?`,
     `<h1>${escapeHtml(p.appName)} wants to access ${escapeHtml(p.businessName)}</h1>
 <p>It will be able to:</p>
 <ul>${p.scopes.map((s) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[s])} <small>(${escapeHtml(s)})</small></li>`).join('')}</ul>
+${
+  p.dropped?.scopes.length
+    ? `<p id="dropped">It also asked for the following, which your role (${escapeHtml(p.dropped.role)}) does not allow; it will not get them:</p>
+<ul aria-labelledby="dropped">${p.dropped.scopes.map((s) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[s])} <small>(${escapeHtml(s)})</small></li>`).join('')}</ul>`
+    : ''
+}
 <form method="post" action="${escapeHtml(p.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <input type="hidden" name="action" value="consent">
@@ -71,12 +79,36 @@ export function consentPage(p: {
 <button type="submit" name="decision" value="allow">Allow</button>
 </div>
 </form>
+${signedInAs(p)}`,
+  );
+}
+
+export function businessChoicePage(p: {
+  action: string;
+  csrf: string;
+  appName: string;
+  userEmail: string;
+  choices: { id: string; name: string; role: string }[];
+}): string {
+  return layout(
+    'Choose a business',
+    `<h1>Which business do you want to open in ${escapeHtml(p.appName)}?</h1>
 <form method="post" action="${escapeHtml(p.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="action" value="business">
+${p.choices.map((c) => `<button type="submit" name="business" value="${escapeHtml(c.id)}" class="secondary">${escapeHtml(c.name)} <small>(${escapeHtml(c.role)})</small></button>`).join('\n')}
+</form>
+${signedInAs(p)}`,
+  );
+}
+
+/** Who is signed in, with the way out: under every page that acts for a signed-in user. */
+function signedInAs(p: { action: string; csrf: string; userEmail: string }): string {
+  return `<form method="post" action="${escapeHtml(p.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <input type="hidden" name="action" value="signout">
 <p class="muted">Signed in as ${escapeHtml(p.userEmail)}. <button type="submit" class="link">Not you? Sign out</button></p>
-</form>`,
-  );
+</form>`;
 }
 
 export function errorPage(p: { title: string; message: string; signOut?: { action: string; csrf: string } }): string {

@@ -7,11 +7,12 @@ import { Business } from '../modules/business/business.entity.js';
 import { User } from '../modules/user/user.entity.js';
 import { Membership } from '../modules/user/membership.entity.js';
 import { normaliseEmail } from '../modules/user/user.service.js';
+import { narrowToRole } from '../modules/user/membership.roles.js';
 import { constantTimeEqual, hashPassword, hashSecret, verifyPassword } from '../shared/secrets.js';
 import type { Scope } from '../auth/scopes.js';
 import { findClient } from './client.auth.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
-import { consentPage, errorPage, signInPage } from './authorize.pages.js';
+import { businessChoicePage, consentPage, errorPage, signInPage } from './authorize.pages.js';
 import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
 import { clearSignInFailures, MAX_FAILURES, recordSignInFailure, signInRetryAfter, throttleKeys } from './sign-in-throttle.service.js';
 import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
@@ -59,7 +60,11 @@ function queryParam(ctx: Context, camel: string, snake?: string): string | undef
   return value === '' ? undefined : value;
 }
 
-async function parseRequest(ctx: Context, em: EntityManager): Promise<AuthorizeRequest> {
+/** The built-in first-party client (no business of its own): its one redirect address follows PUBLIC_URL. */
+const firstParty = (client: Credential) => client.business === null;
+export const portalRedirectUri = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/portal/callback`;
+
+async function parseRequest(ctx: Context, em: EntityManager, publicUrl: string): Promise<AuthorizeRequest> {
   const clientId = queryParam(ctx, 'clientId', 'client_id');
   if (!clientId) throw new PageError(400, 'The request names no application (clientId is missing)');
   const client = await findClient(em, clientId);
@@ -67,7 +72,8 @@ async function parseRequest(ctx: Context, em: EntityManager): Promise<AuthorizeR
   const redirectUri = queryParam(ctx, 'redirectUri', 'redirect_uri');
   if (!redirectUri) throw new PageError(400, 'The request has no redirectUri');
   // Exact string comparison, never a prefix or a pattern: no open redirect.
-  if (!client.validRedirectUris.includes(redirectUri)) {
+  const registered = firstParty(client) ? [portalRedirectUri(publicUrl)] : client.validRedirectUris;
+  if (!registered.includes(redirectUri)) {
     throw new PageError(400, 'The redirect address of this request is not registered for this application');
   }
   const state = queryParam(ctx, 'state');
@@ -88,6 +94,8 @@ async function parseRequest(ctx: Context, em: EntityManager): Promise<AuthorizeR
       throw fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)');
     }
   }
+  // The built-in client is public (no secret): only PKCE ties the code to the app that asked for it (RFC 9700 2.1.1).
+  if (firstParty(client) && !codeChallenge) throw fail('invalid_request', 'code_challenge is required for this public client (PKCE)');
   return { client, redirectUri, state, scopes: orderScopes(scopes), codeChallenge };
 }
 
@@ -145,7 +153,7 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
     const em = deps.orm.em.fork();
     let request: AuthorizeRequest;
     try {
-      request = await parseRequest(ctx, em);
+      request = await parseRequest(ctx, em, issuer);
     } catch (err) {
       if (err instanceof PageError) return sendHtml(ctx, err.status, errorPage({ title: 'This sign-in link cannot be used', message: err.title }));
       if (err instanceof RedirectError) {
@@ -155,7 +163,13 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
       throw err;
     }
     const { client, redirectUri, state } = request;
-    const action = `/oauth/authorize?${ctx.querystring}`;
+    // prompt=login (OpenID Connect's word, used by the portal's sign-out) ends the session here and asks again; the
+    // forms post to the address without it, so signing in does not loop back to this.
+    const promptLogin = ctx.method === 'GET' && ctx.query.prompt === 'login';
+    const query = new URLSearchParams(ctx.querystring);
+    query.delete('prompt');
+    const action = `/oauth/authorize?${query}`;
+    if (promptLogin) ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx, 0), maxAge: 0 });
     const csrf = csrfToken(ctx);
     const body = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
 
@@ -191,12 +205,14 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
       }
     }
 
-    const userId = await deps.tokens.verifySession(ctx.cookies.get(SESSION_COOKIE));
+    const userId = promptLogin ? undefined : await deps.tokens.verifySession(ctx.cookies.get(SESSION_COOKIE));
     const user = userId ? await em.findOne(User, { id: userId }) : null;
     if (!user) return sendHtml(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ action, csrf, appName: client.name }));
 
-    const business = await em.findOne(Business, { id: client.business });
-    const member = business ? await em.count(Membership, { user: user.id, business: business.id }) : 0;
+    if (firstParty(client)) return chooseBusiness(ctx, em, { request, user, action, csrf, body, issuer });
+
+    const business = client.business ? await em.findOne(Business, { id: client.business }) : null;
+    const member = business ? await em.findOne(Membership, { user: user.id, business: business.id }, { fields: ['role'] }) : null;
     if (!business || !member) {
       return sendHtml(
         ctx,
@@ -209,29 +225,75 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
       );
     }
 
+    // A member is never given what their role does not allow (membership.roles.ts). The rest is still worth asking
+    // for, as RFC 6749 3.3 lets a server grant less than asked: the page says what is left out, the token's `scope`
+    // says what was granted. Nothing left to grant is a dead end, said on a page rather than in a redirect.
+    const { granted, dropped } = narrowToRole(request.scopes, member.role);
+    if (!granted.length) {
+      return sendHtml(
+        ctx,
+        403,
+        errorPage({
+          title: 'You cannot allow this application',
+          message: `${client.name} asks only for access that your role in ${business.name} (${member.role}) does not allow: ${dropped.join(', ')}. Ask an owner of the business.`,
+          signOut: { action, csrf },
+        }),
+      );
+    }
+
     if (ctx.method === 'POST' && body.action === 'consent') {
       if (body.decision === 'deny') {
         return redirectTo(ctx, redirectUri, { error: 'access_denied', error_description: 'The user denied access', state }, issuer);
       }
-      if (body.decision === 'allow') {
-        const code = `ac_${randomBytes(32).toString('base64url')}`;
-        em.create(AuthorizationCode, {
-          codeHash: hashSecret(code),
-          credential: client.id,
-          business: business.id,
-          user: user.id,
-          redirectUri,
-          scopes: request.scopes,
-          codeChallenge: request.codeChallenge ?? null,
-          expiresAt: new Date(Date.now() + AUTHORIZATION_CODE_TTL_S * 1000),
-        });
-        await em.flush();
-        return redirectTo(ctx, redirectUri, { code, state }, issuer);
-      }
+      if (body.decision === 'allow') return issueCode(ctx, em, request, { business: business.id, user: user.id, scopes: granted }, issuer);
     }
-    return sendHtml(ctx, 200, consentPage({ action, csrf, appName: client.name, businessName: business.name, userEmail: user.email, scopes: request.scopes }));
+    return sendHtml(ctx, 200, consentPage({ action, csrf, appName: client.name, businessName: business.name, userEmail: user.email, scopes: granted, dropped: { role: member.role, scopes: dropped } }));
   };
 
   router.get('/oauth/authorize', handle);
   router.post('/oauth/authorize', handle);
+}
+
+/** A single-use code for this request, then back to the client with it. */
+async function issueCode(ctx: Context, em: EntityManager, request: AuthorizeRequest, grant: { business: string; user: string; scopes: Scope[] }, issuer: string) {
+  const code = `ac_${randomBytes(32).toString('base64url')}`;
+  em.create(AuthorizationCode, {
+    codeHash: hashSecret(code),
+    credential: request.client.id,
+    business: grant.business,
+    user: grant.user,
+    redirectUri: request.redirectUri,
+    scopes: grant.scopes,
+    codeChallenge: request.codeChallenge ?? null,
+    expiresAt: new Date(Date.now() + AUTHORIZATION_CODE_TTL_S * 1000),
+  });
+  await em.flush();
+  return redirectTo(ctx, request.redirectUri, { code, state: request.state }, issuer);
+}
+
+/**
+ * The first-party client (the portal) belongs to no business: its user picks one of theirs (at once when they have
+ * one, or when the request's `business` names one of them), and the code carries the scopes of their role in it,
+ * within those asked for. Nothing to consent to: the portal is the service's own.
+ */
+async function chooseBusiness(
+  ctx: Context,
+  em: EntityManager,
+  p: { request: AuthorizeRequest; user: User; action: string; csrf: string; body: Record<string, unknown>; issuer: string },
+) {
+  const memberships = await em.find(Membership, { user: p.user.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const businesses = await em.find(Business, { id: { $in: memberships.map((m) => m.business) } });
+  const nameOf = new Map(businesses.map((b) => [b.id, b.name]));
+  const asked = p.body.action === 'business' ? p.body.business : ctx.query.business;
+  const membership =
+    memberships.length === 1 && ctx.query.prompt !== 'select_business' ? memberships[0] : memberships.find((m) => typeof asked === 'string' && m.business === asked);
+  if (membership) {
+    const { granted } = narrowToRole(p.request.scopes, membership.role);
+    return issueCode(ctx, em, p.request, { business: membership.business, user: p.user.id, scopes: granted }, p.issuer);
+  }
+  if (!memberships.length) {
+    return sendHtml(ctx, 403, errorPage({ title: 'No business yet', message: `${p.user.email} is not a member of any business. Ask an owner to invite you.`, signOut: { action: p.action, csrf: p.csrf } }));
+  }
+  const choices = memberships.map((m) => ({ id: m.business, name: nameOf.get(m.business) ?? m.business, role: m.role }));
+  return sendHtml(ctx, 200, businessChoicePage({ action: p.action, csrf: p.csrf, appName: p.request.client.name, userEmail: p.user.email, choices }));
 }

@@ -4,6 +4,7 @@ import { Credential } from '../modules/credential/credential.entity.js';
 import { isId } from '../shared/id.js';
 import { secretMatches } from '../shared/secrets.js';
 import { OAuthError } from './oauth.errors.js';
+import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 
 export type Params = Record<string, unknown>;
 
@@ -22,9 +23,10 @@ export function bodyOf(ctx: Context): Params {
 
 /**
  * Client authentication (RFC 6749 2.3.1): HTTP Basic, or clientId/clientSecret (client_id/client_secret) in the body;
- * never both. `clientId` is the credential's client id (its `cred_` id is accepted too).
+ * never both. `clientId` is the credential's client id (its `cred_` id is accepted too). With `failures`, a client id
+ * or an address with too many failed attempts is refused (429) before the secret is compared: no guessing at speed.
  */
-export async function authenticateClient(ctx: Context, em: EntityManager, body: Params): Promise<Credential> {
+export async function authenticateClient(ctx: Context, em: EntityManager, body: Params, failures?: FailureLimit): Promise<Credential> {
   let clientId = param(body, 'clientId', 'client_id');
   let clientSecret = param(body, 'clientSecret', 'client_secret');
   const header = ctx.get('authorization');
@@ -46,9 +48,14 @@ export async function authenticateClient(ctx: Context, em: EntityManager, body: 
     }
   }
   if (!clientId) throw new OAuthError('invalid_client', 'Client authentication is required (clientId and clientSecret)', challenge);
-  if (!clientSecret) throw new OAuthError('invalid_client', 'clientSecret is required', challenge);
   const credential = await findClient(em, clientId, { withSecret: true });
-  if (!credential || !secretMatches(clientSecret, credential.secretHash)) {
+  // A public client (no secret stored: the built-in portal, RFC 6749 2.1) identifies itself by its id alone; PKCE
+  // guards its codes. A secret sent for it is a confused client: refused like a wrong one.
+  if (credential && credential.secretHash === null && !clientSecret && !basic) return credential;
+  if (!clientSecret) throw new OAuthError('invalid_client', 'clientSecret is required', challenge);
+  if (failures) for (const [name, value] of Object.entries(await failures.check(clientId, ctx.ip))) ctx.set(name, value);
+  if (!credential || credential.secretHash === null || !secretMatches(clientSecret, credential.secretHash)) {
+    await failures?.failed(clientId, ctx.ip);
     throw new OAuthError('invalid_client', 'Unknown client or wrong client secret', basic ? challenge : {});
   }
   return credential;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SCOPES } from '../auth/scopes.js';
 import type { Credential } from '../modules/credential/credential.entity.js';
-import { Membership } from '../modules/user/membership.entity.js';
+import { Membership, type MembershipRole } from '../modules/user/membership.entity.js';
+import { narrowToRole, scopesForRole } from '../modules/user/membership.roles.js';
 import { constantTimeEqual, hashSecret } from '../shared/secrets.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
 import { OAuthToken } from '../modules/token/oauth-token.entity.js';
@@ -12,8 +12,19 @@ import { revokeTokens } from '../modules/token/revocation.service.js';
 import { orderScopes, splitScopes, unknownScopes } from './scope.parser.js';
 import type { IssuedToken, TokenService } from './token.service.js';
 
-async function isMember(em: EntityManager, user: string, business: string): Promise<boolean> {
-  return (await em.count(Membership, { user, business })) > 0;
+/** The user's role in the business, or undefined when they are not (or no longer) a member. */
+async function roleOf(em: EntityManager, user: string, business: string): Promise<MembershipRole | undefined> {
+  return (await em.findOne(Membership, { user, business }, { fields: ['role'] }))?.role;
+}
+
+/**
+ * What a member may be given (membership.roles.ts): scopes their role does not allow are left out, as RFC 6749 3.3
+ * lets the server do (the answer's `scope` says what was granted); nothing at all left is an error.
+ */
+function allowedForRole(scopes: readonly string[], role: MembershipRole, error: 'invalid_grant' | 'invalid_scope'): string[] {
+  const { granted } = narrowToRole(scopes, role);
+  if (!granted.length) throw new OAuthError(error, `The user's role (${role}) allows none of the scopes ${scopes.join(' ')}`);
+  return granted;
 }
 
 export function pkceChallenge(verifier: string): string {
@@ -21,13 +32,13 @@ export function pkceChallenge(verifier: string): string {
 }
 
 /** Scopes asked for at the token endpoint: all when absent, and never more than `allowed`. */
-function requestedScopes(raw: unknown, allowed: readonly string[]): string[] {
+function requestedScopes(raw: unknown, allowed: readonly string[], beyond = 'Scope not granted to this token'): string[] {
   const asked = splitScopes(raw);
   if (!asked.length) return [...allowed];
   const unknown = unknownScopes(asked);
   if (unknown.length) throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.join(', ')}`);
   const extra = asked.filter((s) => !allowed.includes(s));
-  if (extra.length) throw new OAuthError('invalid_scope', `Scope not granted to this token: ${extra.join(', ')}`);
+  if (extra.length) throw new OAuthError('invalid_scope', `${beyond}: ${extra.join(', ')}`);
   return orderScopes(asked);
 }
 
@@ -56,16 +67,16 @@ export async function exchangeAuthorizationCode(
     } else if (input.codeVerifier) {
       throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code challenge');
     }
-    if (!(await isMember(tx, row.user, row.business))) {
-      throw new OAuthError('invalid_grant', 'The user is no longer a member of the business');
-    }
+    const role = await roleOf(tx, row.user, row.business);
+    if (!role) throw new OAuthError('invalid_grant', 'The user is no longer a member of the business');
     row.usedAt = new Date();
     const issued = await tokens.issue(tx, {
       credential: client.id,
       clientId: client.clientId,
       business: row.business,
       user: row.user,
-      scopes: row.scopes,
+      // The consent page already left out what the role does not allow; the role may have changed since.
+      scopes: allowedForRole(row.scopes, role, 'invalid_grant'),
       withRefreshToken: true,
       authorizationCode: codeHash,
     });
@@ -95,10 +106,9 @@ export async function refreshTokens(
     if (!row.refreshExpiresAt || row.refreshExpiresAt.getTime() < Date.now()) {
       throw new OAuthError('invalid_grant', 'The refresh token has expired');
     }
-    const scopes = requestedScopes(input.scope, row.scopes);
-    if (!(await isMember(tx, row.user, row.business))) {
-      throw new OAuthError('invalid_grant', 'The user is no longer a member of the business');
-    }
+    const role = await roleOf(tx, row.user, row.business);
+    if (!role) throw new OAuthError('invalid_grant', 'The user is no longer a member of the business');
+    const scopes = allowedForRole(requestedScopes(input.scope, row.scopes), role, 'invalid_scope');
     row.refreshUsedAt = new Date();
     const issued = await tokens.issue(tx, {
       credential: client.id,
@@ -124,16 +134,20 @@ export async function clientCredentialsToken(
   client: Credential,
   input: { scope?: unknown },
 ): Promise<IssuedToken> {
-  const scopes = requestedScopes(input.scope, SCOPES);
+  const { business, createdBy } = client;
+  // The built-in public client acts for whoever signs in, never on its own.
+  if (!business || !createdBy) throw new OAuthError('unauthorized_client', 'This client may not use the client_credentials grant');
   return em.transactional(async (tx) => {
-    if (!(await isMember(tx, client.createdBy, client.business))) {
-      throw new OAuthError('unauthorized_client', "The credential's creator is no longer a member of its business");
-    }
+    const role = await roleOf(tx, createdBy, business);
+    if (!role) throw new OAuthError('unauthorized_client', "The credential's creator is no longer a member of its business");
+    // The token acts for the credential's creator: never more than their role allows. Asked for by name, a scope
+    // beyond it is refused with its name; asked for nothing, the token gets what the role allows.
+    const scopes = requestedScopes(input.scope, scopesForRole(role), `The role of the credential's creator (${role}) does not allow`);
     return tokens.issue(tx, {
       credential: client.id,
       clientId: client.clientId,
-      business: client.business,
-      user: client.createdBy,
+      business,
+      user: createdBy,
       scopes,
       withRefreshToken: false,
     });

@@ -12,6 +12,7 @@ import { metadataRoutes } from './metadata.routes.js';
 import { revocationRoutes } from './revocation.routes.js';
 import { authorizeRoutes } from './authorize.routes.js';
 import { schedulePurge } from './purge.service.js';
+import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 
 /** Paths answered with RFC 6749 error bodies ({"error", "error_description"}) rather than the API's {"error": {status, code, ...}} body. */
 const RFC_ERROR_PATHS = /^\/oauth\/(token|revoke|introspect|me)$/;
@@ -46,12 +47,12 @@ export interface OAuth {
   stop(): void;
 }
 
-export async function createOAuth(deps: { orm: MikroORM; config: Config; logger: Logger }): Promise<OAuth> {
+export async function createOAuth(deps: { orm: MikroORM; config: Config; logger: Logger; failures?: FailureLimit }): Promise<OAuth> {
   await ensureActiveSigningKey(deps.orm.em);
   const keys = new KeyStore(deps.orm.em);
   const tokens = new TokenService(deps.orm.em, keys, deps.config.publicUrl);
   const router = new Router();
-  const ctx = { orm: deps.orm, config: deps.config, logger: deps.logger, keys, tokens };
+  const ctx = { orm: deps.orm, config: deps.config, logger: deps.logger, keys, tokens, failures: deps.failures };
   tokenRoutes(router, ctx);
   metadataRoutes(router, ctx);
   revocationRoutes(router, ctx);
@@ -60,4 +61,4 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; logger:
   return { keys, tokens, router, errors: oauthErrors, stop: stopPurge };
 }
 
-export type OAuthDeps = { orm: MikroORM; config: Config; logger: Logger; keys: KeyStore; tokens: TokenService };
+export type OAuthDeps = { orm: MikroORM; config: Config; logger: Logger; keys: KeyStore; tokens: TokenService; failures?: FailureLimit };

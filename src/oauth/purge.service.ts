@@ -1,4 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { THROTTLE_WINDOW_MS } from './sign-in-throttle.service.js';
 
@@ -28,11 +29,34 @@ export async function purgeExpired(em: EntityManager): Promise<{ codes: number; 
   return { codes: codes.affectedRows, tokens: tokens.affectedRows, throttles: throttles.affectedRows };
 }
 
+// Any constant of ours: PostgreSQL advisory locks are keyed by a number.
+const PURGE_LOCK = 73_420_114;
+
+/**
+ * The purge by one process at a time: every process schedules it, and one that finds another purging skips its turn
+ * (a session advisory lock on a connection of its own, held while the purge runs).
+ */
+export async function purgeOnce(em: EntityManager): Promise<Awaited<ReturnType<typeof purgeExpired>> | undefined> {
+  const pool = (await (em.getConnection() as PostgreSqlConnection).getNativeClient()) as unknown as Pool;
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query('select pg_try_advisory_lock($1) as got', [PURGE_LOCK]);
+    if (!rows[0].got) return undefined;
+    try {
+      return await purgeExpired(em);
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [PURGE_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 /** Runs the purge now and hourly; returns the function that stops it (before the ORM closes). */
 export function schedulePurge(em: EntityManager, logger: Logger): () => void {
   const run = () =>
-    purgeExpired(em.fork())
-      .then((removed) => logger.debug(removed, 'expired OAuth rows purged'))
+    purgeOnce(em.fork())
+      .then((removed) => logger.debug(removed ?? { skipped: 'another process is purging' }, 'expired OAuth rows purged'))
       .catch((err) => logger.warn({ err }, 'purging expired OAuth rows failed; will retry'));
   const timer = setInterval(run, EVERY_MS).unref();
   void run();

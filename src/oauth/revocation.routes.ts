@@ -44,7 +44,7 @@ export function revocationRoutes(router: Router, deps: OAuthDeps) {
     ctx.set('Cache-Control', 'no-store');
     const body = bodyOf(ctx);
     const em = deps.orm.em.fork();
-    const client = await authenticateClient(ctx, em, body);
+    const client = await authenticateClient(ctx, em, body, deps.failures);
     const token = param(body, 'token');
     if (!token) throw new OAuthError('invalid_request', 'token is required');
     const found = await findToken(em, deps.tokens, token);
@@ -61,7 +61,7 @@ export function revocationRoutes(router: Router, deps: OAuthDeps) {
     ctx.set('Cache-Control', 'no-store');
     const body = bodyOf(ctx);
     const em = deps.orm.em.fork();
-    const client: Credential = await authenticateClient(ctx, em, body);
+    const client: Credential = await authenticateClient(ctx, em, body, deps.failures);
     const token = param(body, 'token');
     if (!token) throw new OAuthError('invalid_request', 'token is required');
     ctx.body = { active: false };
@@ -69,9 +69,11 @@ export function revocationRoutes(router: Router, deps: OAuthDeps) {
     // A resource server may ask about tokens of its own business only.
     if (!found || found.row.business !== client.business || found.row.revokedAt) return;
     const now = Date.now();
+    let scope = found.row.scopes.join(' ');
     if (found.kind === 'access') {
       try {
-        await deps.tokens.verifyAccessToken(token);
+        // What the token may do now: its scopes as its user's role narrows them (a refresh token is narrowed when used).
+        scope = [...(await deps.tokens.verifyAccessToken(token)).scopes].join(' ');
       } catch {
         return;
       }
@@ -84,7 +86,7 @@ export function revocationRoutes(router: Router, deps: OAuthDeps) {
     if (!issuedTo) return; // deleted meanwhile: its tokens went with it
     ctx.body = {
       active: true,
-      scope: found.row.scopes.join(' '),
+      scope,
       client_id: issuedTo.clientId,
       sub: found.row.user,
       token_type: found.kind === 'access' ? 'Bearer' : 'refresh_token',

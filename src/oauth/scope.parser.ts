@@ -33,4 +33,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'locations:read': 'See your locations',
   'locations:write': 'Create, change and delete locations',
   'analytics:read': 'See reports and analytics',
+  'members:read': 'See who works for your business and their roles',
+  'members:write': 'Add and remove the staff of your business and change their roles',
+  'flows:read': 'See your feedback flows and the feedback requests they sent',
+  'flows:write': 'Create, change and delete feedback flows',
 };

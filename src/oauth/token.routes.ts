@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { authenticateClient, bodyOf, param } from './client.auth.js';
 import { OAuthError } from './oauth.errors.js';
 import { clientCredentialsToken, exchangeAuthorizationCode, refreshTokens } from './grant.service.js';
+import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 import { presentToken, presentTokenRfc, type TokenService } from './token.service.js';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
@@ -11,7 +12,7 @@ const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'
  * POST /oauth/token. A JSON body (camelCase, as the spec documents) is answered with the spec's Token object; an
  * RFC 6749 form body (snake_case) with RFC 6749's access_token/token_type/expires_in/refresh_token/scope.
  */
-export function tokenRoutes(router: Router, deps: { orm: MikroORM; tokens: TokenService }) {
+export function tokenRoutes(router: Router, deps: { orm: MikroORM; tokens: TokenService; failures?: FailureLimit }) {
   router.post('/oauth/token', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Pragma', 'no-cache');
@@ -23,7 +24,7 @@ export function tokenRoutes(router: Router, deps: { orm: MikroORM; tokens: Token
       throw new OAuthError('unsupported_grant_type', `grantType must be one of ${GRANT_TYPES.join(', ')}; got '${grantType.slice(0, 50)}'`);
     }
     const em = deps.orm.em.fork();
-    const client = await authenticateClient(ctx, em, body);
+    const client = await authenticateClient(ctx, em, body, deps.failures);
     const issued =
       grantType === 'authorization_code'
         ? await exchangeAuthorizationCode(em, deps.tokens, client, {

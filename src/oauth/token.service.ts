@@ -7,6 +7,8 @@ import { isId } from '../shared/id.js';
 import { isScope, type Scope } from '../auth/scopes.js';
 import type { Principal } from '../auth/principal.js';
 import { OAuthToken } from '../modules/token/oauth-token.entity.js';
+import type { MembershipRole } from '../modules/user/membership.entity.js';
+import { narrowToRole } from '../modules/user/membership.roles.js';
 import type { KeyStore } from './signing-key.service.js';
 import { ACCESS_TOKEN_TTL_S, ACCESS_TOKEN_TYP, JWT_ALG, REFRESH_TOKEN_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
 
@@ -175,12 +177,18 @@ export class TokenService {
   async verifyAccessToken(token: string): Promise<Principal> {
     // Fast path: this exact token was verified, has not expired, and its revocation check is fresh.
     const hit = this.principals.get(token);
-    if (hit && hit.exp * 1000 > Date.now() && cachedCheck(hit.principal.tokenId)?.ok) return hit.principal;
+    if (hit && hit.exp * 1000 > Date.now()) {
+      const fresh = cachedCheck(hit.principal.tokenId);
+      if (fresh?.ok && fresh.role === hit.principal.role) return hit.principal;
+    }
     const claims = await this.verifySignature(token);
     const check = await this.check(claims.tokenId);
     if (!check.ok) throw new AppError('unauthorized', check.message);
-    const scopes = new Set<Scope>(claims.scope.split(' ').filter(isScope));
-    const principal = { userId: claims.userId, businessId: claims.businessId, credentialId: claims.credentialId, tokenId: claims.tokenId, scopes };
+    // The token's scopes, narrowed to what the user's role allows now: a member demoted after the token was issued
+    // loses the scopes of their old role within REVOCATION_CACHE_MS, without a new token.
+    const { granted } = narrowToRole(claims.scope.split(' ').filter(isScope), check.role);
+    const scopes = new Set<Scope>(granted);
+    const principal = { userId: claims.userId, businessId: claims.businessId, credentialId: claims.credentialId, tokenId: claims.tokenId, scopes, role: check.role };
     if (this.principals.size >= VERIFIED_CACHE_SIZE) this.principals.clear();
     this.principals.set(token, { principal, exp: claims.exp });
     return principal;
@@ -189,9 +197,9 @@ export class TokenService {
   private async check(tokenId: string): Promise<CheckResult> {
     const cached = cachedCheck(tokenId);
     if (cached) return cached;
-    const rows: Array<{ revoked: boolean; member: boolean }> = await this.rootEm.getConnection().execute(
+    const rows: Array<{ revoked: boolean; role: MembershipRole | null }> = await this.rootEm.getConnection().execute(
       `select t.revoked_at is not null as revoked,
-              exists (select 1 from membership m where m.user_id = t.user_id and m.business_id = t.business_id) as member
+              (select m.role from membership m where m.user_id = t.user_id and m.business_id = t.business_id) as role
          from oauth_token t where t.id = ?`,
       [tokenId],
     );
@@ -200,9 +208,9 @@ export class TokenService {
       ? { ok: false, message: 'The access token has been revoked' }
       : row.revoked
         ? { ok: false, message: 'The access token has been revoked' }
-        : !row.member
+        : !row.role
           ? { ok: false, message: "The token's user is no longer a member of its business" }
-          : { ok: true };
+          : { ok: true, role: row.role };
     rememberCheck(tokenId, result);
     return result;
   }

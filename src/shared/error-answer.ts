@@ -62,7 +62,9 @@ export function errorAnswer(thrown: unknown, options: { requestId?: string; onFa
   }
   return {
     status: appError.status,
-    headers: appError.headers ?? {},
+    // RFC 9110 15.5.2: a 401 names its scheme. Bearer, for the API's access tokens and the webhook's secret; a door
+    // with another scheme (the OAuth endpoints' client Basic) or an RFC 6750 error code gives its own.
+    headers: { ...(appError.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}), ...(appError.headers ?? {}) },
     body: {
       error: {
         status: appError.status,

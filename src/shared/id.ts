@@ -22,6 +22,9 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd',
   membership: 'mem',
   customIntegration: 'ci',
+  feedbackFlow: 'ff',
+  feedbackRequest: 'fr',
+  feedbackSuppression: 'fsup',
   request: 'req',
 } as const;
 

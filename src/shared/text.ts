@@ -3,31 +3,61 @@ import { AppError } from './errors.js';
 // U+0000, or a surrogate half without its other half: PostgreSQL can store neither in text or jsonb.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** The path of the first string (or key) in a JSON value that PostgreSQL cannot store, or undefined. */
-export function findUnstorableText(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? path || '(body)' : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], `${path}[${i}]`);
-      if (found) return found;
+/** JSON from clients nests at most this deep (objects and arrays): deeper is refused before anything walks it. */
+export const MAX_JSON_DEPTH = 64;
+
+export type JsonProblem = { kind: 'too_deep'; path: string } | { kind: 'unstorable'; path: string };
+
+/**
+ * One walk over a JSON value, iterative (a value nested 10,000 deep cannot overflow the stack here): the first
+ * place nested deeper than `maxDepth`, or the first string (or key) PostgreSQL cannot store, or undefined.
+ */
+export function inspectJson(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonProblem | undefined {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
+  while (stack.length) {
+    const { value: v, path, depth } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) return { kind: 'unstorable', path: path || '(body)' };
+      continue;
     }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const here = path ? `${path}.${key}` : key;
-      if (UNSTORABLE.test(key)) return here;
-      const found = findUnstorableText(item, here);
-      if (found) return found;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= maxDepth) return { kind: 'too_deep', path: path || '(body)' };
+    // Pushed in reverse so the first problem in document order is the one reported.
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: `${path}[${i}]`, depth: depth + 1 });
+    } else {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i];
+        const here = path ? `${path}.${key}` : key;
+        if (UNSTORABLE.test(key)) return { kind: 'unstorable', path: here };
+        stack.push({ value: item, path: here, depth: depth + 1 });
+      }
     }
   }
   return undefined;
+}
+
+/** The path of the first string (or key) in a JSON value that PostgreSQL cannot store (or that nests too deep), or undefined. */
+export function findUnstorableText(value: unknown): string | undefined {
+  return inspectJson(value)?.path;
 }
 
 export const UNSTORABLE_MESSAGE = 'contains a character that cannot be stored (U+0000 or an unpaired UTF-16 surrogate)';
 
 /** For values decoded from JSON in a query string (GraphQL GET variables, REST filters): a 400 naming where. */
 export function assertStorableText(value: unknown, name: string): void {
-  const where = findUnstorableText(value);
-  if (where) throw new AppError('bad_request', `${name}.${where} ${UNSTORABLE_MESSAGE}`, [{ field: `${name}.${where}`, message: UNSTORABLE_MESSAGE }]);
+  const problem = inspectJson(value);
+  if (problem) throw jsonProblemError(problem, name);
+}
+
+export const TOO_DEEP_MESSAGE = `is nested more than ${MAX_JSON_DEPTH} levels deep`;
+
+/** The 400 for a problem inspectJson found, naming where (`prefix` for values that are not the whole body). */
+export function jsonProblemError(problem: JsonProblem, prefix?: string): AppError {
+  const field = prefix ? `${prefix}.${problem.path}` : problem.path;
+  const message = problem.kind === 'too_deep' ? TOO_DEEP_MESSAGE : UNSTORABLE_MESSAGE;
+  return new AppError('bad_request', `${field} ${message}`, [{ field, message }]);
 }
 
 // PostgreSQL: 22021 character_not_in_repertoire, 22P05 untranslatable_character; 22P02 for a \ud800 escape in jsonb.

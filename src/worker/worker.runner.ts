@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { HttpSender } from '../senders/http.sender.js';
 import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery } from '../modules/webhook/webhook-delivery.task.js';
 import { RateLimiter } from './rate.limiter.js';
+import { startFeedbackRequests } from './feedback-request.runner.js';
 
 export interface Workers {
   /** Stops leasing, lets the attempts in flight finish (at most their timeout) and gives back what did not start. */
@@ -20,14 +21,35 @@ const IDLE_POLL_MS = 250;
 const PURGE_EVERY_MS = 3_600_000;
 const FAN_OUT_BATCH = 500;
 const CLAIM_GATHER_MS = 3;
+/** Leased ahead per webhook at most (fewer with a low rate: a second's worth, and never fewer than the cap in flight). */
+const LANE_DEPTH = 32;
+/** An attempt slower than this (or cut, or refused) marks its webhook slow for a while: nothing leased ahead for it. */
+const SLOW_MS = 1_000;
+const SLOW_FOR_MS = 60_000;
+/** A leased delivery starts only while its lease outlives a whole attempt by this much; else it is given back. */
+const LEASE_MARGIN_MS = 2_000;
+
+/**
+ * One webhook's work in this process: deliveries leased and waiting, attempts started (at most 4), and how many
+ * leases it holds (waiting, started, or ended but not yet recorded).
+ */
+interface Lane {
+  queue: Array<{ delivery: ClaimedDelivery; leasedAt: number }>;
+  started: number;
+  leased: number;
+}
 
 /**
  * The job queue's runner in this process: fans recorded events out into deliveries and runs due deliveries, up to
  * `config.workers` attempts at once, at most 4 per webhook and its rate. The queue is the database itself
  * (event.fanout_pending, webhook_delivery.next_attempt_at): several processes share it with SKIP LOCKED leases.
- * A LISTEN on `webhook_work` (notified by the insert trigger) wakes it as soon as an event commits.
+ * A LISTEN on `webhook_work` (notified by the event trigger) wakes it as soon as an event commits.
+ *
+ * Each webhook is a lane: its deliveries are leased a batch ahead (one claim for many attempts), started as its
+ * in-flight cap and rate allow, and each attempt's slot frees when the receiver has answered; the outcome is written
+ * afterwards, a batch at a time. One slow webhook fills only its own lane.
  */
-export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'workers' | 'webhooks' | 'publicUrl'> }): Promise<Workers> {
+export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'workers' | 'webhooks' | 'publicUrl' | 'surveyUrl' | 'feedback'> }): Promise<Workers> {
   const { orm, config } = deps;
   const logger = deps.logger.child({ component: 'worker' });
   const pool = (await (orm.em.getConnection() as PostgreSqlConnection).getNativeClient()) as pg.Pool;
@@ -40,16 +62,26 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const task = new WebhookDeliveryTask(pool, orm, sender, config.webhooks, logger, workerId);
   const rate = new RateLimiter(config.webhooks.ratePerSecond);
-  const inFlight = new Set<Promise<void>>();
-  const waiting = new Set<string>();
+  const cap = DELIVERY_LIMITS.maxInFlightPerWebhook;
+  const depth = Math.min(LANE_DEPTH, Math.max(cap, Math.ceil(config.webhooks.ratePerSecond)));
+  const maxLeased = Math.max(config.workers * 4, depth);
+  const lanes = new Map<string, Lane>();
+  /** Webhooks whose last attempt was slow or failed to connect, until when they count as slow. */
+  const slowUntil = new Map<string, number>();
+  /** Every attempt until its outcome is written (or its lease given back). */
+  const attempts = new Set<Promise<void>>();
+  let started = 0;
+  let leased = 0;
   let stopping = false;
   let wake: (() => void) | undefined;
   const nudge = () => wake?.();
-  // What the next turn of the loop should do: fan out (an event committed) and/or lease (room freed up).
+  // What the next turn of the loop should do: fan out (an event committed) and/or lease (a lane ran low).
   let fanOutWanted = true;
   let claimWanted = true;
+  // The last claim found nothing due: lanes running low need not ask again until new work is announced.
+  let dry = false;
   let soon: NodeJS.Timeout | undefined;
-  // Attempts end one by one: gather the room they free for a few ms, then lease once for all of it.
+  // Lanes run low one attempt at a time: gather for a few ms, then lease once for all of them.
   const claimSoon = () => {
     claimWanted = true;
     soon ??= setTimeout(() => ((soon = undefined), nudge()), CLAIM_GATHER_MS);
@@ -64,18 +96,61 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   listener.on('error', (err) => logger.warn({ err }, 'worker notification connection lost; polling only'));
   await listener.connect().then(() => listener.query('listen webhook_work')).catch((err) => logger.warn({ err }, 'no LISTEN; polling only'));
 
-  const run = async (delivery: ClaimedDelivery) => {
-    waiting.add(delivery.id);
-    try {
-      await rate.take(delivery.webhook_id);
-      if (stopping) return; // given back below, not attempted
-      waiting.delete(delivery.id);
-      await task.attempt(delivery);
-    } catch (err) {
-      logger.error({ err, delivery: delivery.id }, 'webhook attempt could not be recorded');
-    } finally {
-      waiting.delete(delivery.id);
+  const laneOf = (webhook: string) => {
+    let lane = lanes.get(webhook);
+    if (!lane) lanes.set(webhook, (lane = { queue: [], started: 0, leased: 0 }));
+    return lane;
+  };
+
+  /** Starts what the caps allow, one attempt per lane per pass so that lanes share the global room. */
+  const pump = () => {
+    for (let progress = true; progress && !stopping; ) {
+      progress = false;
+      for (const [webhook, lane] of lanes) {
+        if (started >= config.workers) return;
+        if (!lane.queue.length || lane.started >= cap) continue;
+        run(webhook, lane, lane.queue.shift()!);
+        progress = true;
+      }
     }
+  };
+
+  const run = (webhook: string, lane: Lane, item: Lane['queue'][number]) => {
+    lane.started++;
+    started++;
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      lane.started--;
+      started--;
+      pump();
+    };
+    const attempt = (async () => {
+      try {
+        await rate.take(webhook);
+        if (stopping || Date.now() + DELIVERY_LIMITS.timeoutMs + LEASE_MARGIN_MS > item.leasedAt + DELIVERY_LIMITS.leaseMs) {
+          // Not attempted: back to the queue for any worker (stopping, or waited too long to finish within the lease).
+          await task.release([item.delivery.id]);
+          return;
+        }
+        const { outcome, recorded } = await task.attempt(item.delivery);
+        if (outcome.durationMs > SLOW_MS || outcome.error === 'timeout' || outcome.error === 'connect') slowUntil.set(webhook, Date.now() + SLOW_FOR_MS);
+        else slowUntil.delete(webhook);
+        freeSlot();
+        await recorded;
+      } catch (err) {
+        logger.error({ err, delivery: item.delivery.id }, 'webhook attempt could not be recorded');
+      } finally {
+        freeSlot();
+        lane.leased--;
+        leased--;
+        if (!lane.leased) lanes.delete(webhook);
+        else if (lane.queue.length < depth / 2 && !dry) claimSoon();
+      }
+    })();
+    attempts.add(attempt);
+    void attempt.finally(() => attempts.delete(attempt));
   };
 
   const loop = async () => {
@@ -94,18 +169,22 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
           if (events === FAN_OUT_BATCH) fanOutWanted = true;
           if (events) claimWanted = true;
         }
-        const room = config.workers - inFlight.size;
+        const room = maxLeased - leased;
         if (claimWanted && room > 0) {
           claimWanted = false;
-          const claimed = await task.claim(room, rate.heldBack());
+          const heldBack = rate.heldBack();
+          for (const [webhook, until] of slowUntil) if (until < Date.now()) slowUntil.delete(webhook);
+          const slow = [...slowUntil.keys()];
+          const claimed = await task.claim(room, { heldBack, slow, depth });
+          const leasedAt = Date.now();
           for (const delivery of claimed) {
-            const p = run(delivery).finally(() => {
-              inFlight.delete(p);
-              claimSoon();
-            });
-            inFlight.add(p);
+            laneOf(delivery.webhook_id).queue.push({ delivery, leasedAt });
+            laneOf(delivery.webhook_id).leased++;
+            leased++;
           }
+          dry = claimed.length === 0;
           if (claimed.length === room) claimWanted = true;
+          pump();
         }
         if (Date.now() - lastPurge > PURGE_EVERY_MS) {
           lastPurge = Date.now();
@@ -117,7 +196,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
         logger.error({ err }, 'worker step failed; retrying');
         await sleep(1_000);
       }
-      const more = fanOutWanted || (claimWanted && inFlight.size < config.workers);
+      const more = fanOutWanted || (claimWanted && leased < maxLeased);
       if (!more && !stopping) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.max(0, IDLE_POLL_MS - (Date.now() - lastPoll)));
@@ -128,11 +207,12 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
     }
   };
   const running = loop();
+  const feedbackRequests = await startFeedbackRequests(deps);
   logger.info({ workerId, concurrency: config.workers }, 'workers started');
 
   return {
     get inFlight() {
-      return inFlight.size;
+      return started;
     },
     async stop() {
       if (stopping) return;
@@ -140,9 +220,11 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       clearTimeout(soon);
       nudge();
       await running;
-      const notStarted = [...waiting];
+      // Leased but not started: given back at once, for any process. Those waiting for a rate token give theirs back.
+      const notStarted = [...lanes.values()].flatMap((lane) => lane.queue.splice(0).map((item) => item.delivery.id));
       await task.release(notStarted).catch((err) => logger.warn({ err }, 'could not give back leases; they expire by themselves'));
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...attempts]);
+      await feedbackRequests.stop();
       sender.close();
       await listener.end().catch(() => {});
       logger.info({ givenBack: notStarted.length }, 'workers stopped');

@@ -82,7 +82,7 @@ describe('sign-in pages in a real browser', () => {
     const token = (await exchanged.json()) as { accessToken: string; scope: string[] };
     expect(token.scope).toEqual(['surveys:read', 'orders:read']);
     const api = await server.graphql('{ surveys(business: "' + tenant.businessId + '") { total } }', {}, { authorization: `Bearer ${token.accessToken}` });
-    expect(api.body).toEqual({ data: { surveys: { total: 0 } } });
+    expect(api.body.data).toEqual({ surveys: { total: 0 } });
   });
 
   it('shows "Wrong e-mail or password" with the form again (401) for a wrong password', async () => {

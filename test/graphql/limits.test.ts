@@ -6,7 +6,9 @@ let server: TestServer;
 let headers: Record<string, string>;
 let b: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  // These run near-maximal operations back to back: the API rate limit (each weighs its cost) is tested in
+  // test/http/rate-limits.test.ts, not here.
+  server = await startTestServer({ env: { RATE_LIMIT_API_PER_SECOND: '0' } });
   const t = await createTenant(server);
   headers = t.headers;
   b = t.businessId;

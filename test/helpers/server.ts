@@ -20,15 +20,16 @@ export interface TestServer {
 
 /**
  * The real app on a real port, over its own database. TEST_LOG=debug shows the service's logs. `env` adds
- * configuration (WEBHOOK_ALLOW_PRIVATE_NETWORKS...); `workers` also runs the job queue's workers, as npm start does.
+ * configuration (WEBHOOK_ALLOW_PRIVATE_NETWORKS...); `workers` also runs the job queue's workers, as npm start does;
+ * `port` listens there instead of any free port (when PUBLIC_URL must name the real address, as the portal's does).
  */
-export async function startTestServer(options: { env?: Record<string, string>; workers?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(options: { env?: Record<string, string>; workers?: boolean; port?: number } = {}): Promise<TestServer> {
   const db = await createTestDatabase();
   const config = loadConfig({ ...process.env, ...options.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
   const logger = createLogger(config.logLevel);
   const app = await createApp({ orm: db.orm, logger, config });
   const workers = options.workers ? await startWorkers({ orm: db.orm, logger, config }) : undefined;
-  const port = await app.listen(0, '127.0.0.1');
+  const port = await app.listen(options.port ?? 0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
@@ -57,10 +58,10 @@ export async function startTestServer(options: { env?: Record<string, string>; w
  * This file's server, started before its tests and stopped after them; `ready` receives it (and may prepare a
  * tenant or a business) before the first test runs.
  */
-export function useTestServer(ready: (server: TestServer) => unknown): void {
+export function useTestServer(ready: (server: TestServer) => unknown, options: Parameters<typeof startTestServer>[0] = {}): void {
   let server: TestServer | undefined;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer(options);
     await ready(server);
   });
   afterAll(() => server?.stop());

@@ -58,7 +58,7 @@ describe('authorization code flow over HTTP (spec JSON)', () => {
 
     const auth = { authorization: `Bearer ${token.accessToken}` };
     const api = await server.graphql(BUSINESS_QUERY, { id: tenant.businessId }, auth);
-    expect(api.body).toEqual({ data: { business: { id: tenant.businessId, name: 'Cafe Flow' } } });
+    expect(api.body.data).toEqual({ business: { id: tenant.businessId, name: 'Cafe Flow' } });
     const creds = await server.graphql('query($b: ID!) { credentials(business: $b) { total data { id } } }', { b: tenant.businessId }, auth);
     expect(creds.body.data.credentials.data.map((c: { id: string }) => c.id)).toContain(tenant.credentialId);
     // Only the consented scopes.

@@ -1,6 +1,6 @@
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
-import { purgeExpired } from '../../src/oauth/purge.service.js';
+import { purgeExpired, purgeOnce } from '../../src/oauth/purge.service.js';
 
 let server: TestServer;
 useTestServer((s) => (server = s));
@@ -41,5 +41,20 @@ describe('purging expired OAuth rows', () => {
     // The tenant's live token still works.
     const { body } = await server.graphql(`{ business(id: "${tenant.businessId}") { id } }`, {}, tenant.headers);
     expect(body.data.business.id).toBe(tenant.businessId);
+  });
+});
+
+describe('the purge across processes', () => {
+  it('is run by one process at a time: a process that finds another purging skips its turn', async () => {
+    const pool = (await (server.orm.em.getConnection() as any).getNativeClient()) as import('pg').Pool;
+    const other = await pool.connect(); // another process's session, holding the purge lock
+    try {
+      await other.query('select pg_advisory_lock(73420114)');
+      expect(await purgeOnce(server.orm.em.fork())).toBeUndefined();
+      await other.query('select pg_advisory_unlock(73420114)');
+      expect(await purgeOnce(server.orm.em.fork())).toEqual({ codes: expect.any(Number), tokens: expect.any(Number), throttles: expect.any(Number) });
+    } finally {
+      other.release();
+    }
   });
 });

@@ -8,7 +8,7 @@ describe('createTenant and bearer tokens on /graphql', () => {
   it('mints a token that reads its own business', async () => {
     const tenant = await createTenant(server, { businessName: 'Cafe Due' });
     const { body } = await server.graphql('query($id: ID!) { business(id: $id) { id name } }', { id: tenant.businessId }, tenant.headers);
-    expect(body).toEqual({ data: { business: { id: tenant.businessId, name: 'Cafe Due' } } });
+    expect(body.data).toEqual({ business: { id: tenant.businessId, name: 'Cafe Due' } });
   });
 
   it('refuses another business, no token and a bad token', async () => {

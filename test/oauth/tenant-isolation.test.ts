@@ -191,6 +191,27 @@ it('control: the right business with just the needed scope gets past access cont
   );
 });
 
+it("a manager's or staff member's token with every scope: FORBIDDEN wherever the role does not allow the scope, with the reason", async () => {
+  const { createUser } = await import('../../src/modules/user/user.service.js');
+  const { createMember } = await import('../../src/modules/user/member.service.js');
+  const { scopesForRole } = await import('../../src/modules/user/membership.roles.js');
+  for (const role of ['manager', 'staff'] as const) {
+    const email = `${role}-matrix@example.com`;
+    const user = await createUser(server.orm.em.fork(), { email, password: 'a long passphrase' });
+    await createMember(server.orm.em.fork(), owner.businessId, { email, role }, null);
+    const headers = await createTenantFor({ ...owner, userId: user.id }, [...SCOPES]);
+    const allowed = scopesForRole(role);
+    const wrong: string[] = [];
+    for (const op of ops.filter((o) => o.scopes.some((s) => !allowed.includes(s)))) {
+      const { body } = await server.graphql(op.document, op.variables(owner), headers);
+      const error = body.errors?.[0];
+      if (error?.extensions?.code !== 'FORBIDDEN' || !error.message.includes(`role in this business (${role})`)) wrong.push(`${op.name}: ${error?.extensions?.code ?? 'OK'}`);
+    }
+    expect([role, wrong]).toEqual([role, []]);
+  }
+  expect(ops.filter((o) => o.scopes.includes('members:write')).map((o) => o.name).sort()).toEqual(['createMember', 'deleteMember', 'updateMember']);
+});
+
 /** A token for the owner's business and user, with these scopes. */
 async function createTenantFor(tenant: Tenant, scopes: Scope[]): Promise<Record<string, string>> {
   const { tokenServiceFor } = await import('../helpers/auth.js');

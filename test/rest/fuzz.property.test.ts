@@ -7,6 +7,7 @@ import { ROUTES } from '../../rest-adapter/route.table.js';
 import { routeModel, type RouteModel } from '../../rest-adapter/schema.model.js';
 import { buildAppSchema } from '../../src/graphql/schema.js';
 import { rest } from './rest.helpers.js';
+import { createUser } from '../../src/modules/user/user.service.js';
 
 /**
  * "Never a 500 for something a client sent", checked by generation: for every REST route that takes a body or list
@@ -23,7 +24,8 @@ let tenant: Tenant;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Thousands of requests from one credential: the API quota would refuse most (rate limits: test/rate-limits.test.ts).
+  server = await startTestServer({ env: { RATE_LIMIT_API_PER_SECOND: '0' } });
   tenant = await createTenant(server);
   const b = `/v2/businesses/${tenant.businessId}`;
   const post = async (path: string, body: object) => {
@@ -39,6 +41,10 @@ beforeAll(async () => {
   ids.order = await post('/orders', { externalOrderId: 'A-1', total: 10, currency: 'PKR' });
   ids.webhook = await post('/webhooks', { url: 'https://example.com/hook', events: ['*'] });
   ids.credential = await post('/credentials', { name: 'App', validRedirectUris: ['https://example.com/cb'] });
+  // Users who may be added as members (each once: then a conflict), one of them a member already to change.
+  for (const email of PEOPLE) await createUser(server.orm.em.fork(), { email, password: 'a long passphrase' });
+  ids.member = await post('/members', { email: PEOPLE[0], role: 'staff' });
+  ids.flow = await post('/feedback-flows', { name: 'Flow', survey: ids.survey });
 });
 afterAll(() => server?.stop());
 
@@ -57,7 +63,10 @@ const strMap = fc.dictionary(text, text, { maxKeys: 4 });
 const mostly = <T, U>(valid: fc.Arbitrary<T>, hostile: fc.Arbitrary<U>) => fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: hostile });
 const opt = <T>(record: { [K in keyof T]: fc.Arbitrary<T[K]> }) => fc.record(record, { requiredKeys: [] });
 
+const PEOPLE = ['fuzz-a@example.com', 'fuzz-b@example.com', 'fuzz-c@example.com', 'fuzz-d@example.com', 'fuzz-e@example.com'];
+
 const BODIES: Record<string, fc.Arbitrary<unknown>> = {
+  members: opt({ email: mostly(fc.constantFrom(...PEOPLE), fc.oneof(fc.emailAddress(), text)), role: mostly(fc.constantFrom('owner', 'manager', 'staff'), fc.oneof(fc.constantFrom('admin', ''), text)) }),
   surveys: opt({ name: text, description: fc.option(text), status: fc.constantFrom('draft', 'active', 'archived', 'deleted') }),
   metrics: opt({ name: text, description: fc.option(text), scale: opt({ min: int, max: int }) }),
   steps: opt({
@@ -126,6 +135,33 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
     enabled: fc.boolean(),
   }),
   credentials: opt({ name: text, validRedirectUris: fc.array(fc.oneof(fc.webUrl(), text), { maxLength: 3 }) }),
+  'feedback-flows': fc.record(
+    {
+      name: mostly(fc.string({ minLength: 1, maxLength: 30 }), text),
+      survey: mostly(fc.constant(ids.survey).map(() => ids.survey), idOf('survey')),
+      enabled: fc.boolean(),
+      priority: int,
+      trigger: mostly(fc.constantFrom('order.created', 'order.accepted'), text),
+      conditions: mostly(
+        fc.option(opt({ channel: fc.constant(['WEBSITE', 'QR']), location: fc.array(fc.string({ minLength: 1, maxLength: 10 }), { minLength: 1, maxLength: 2 }), minTotal: fc.integer({ min: 0, max: 1000 }), hasEmail: fc.boolean() })),
+        fc.oneof(json, opt({ channel: fc.array(text), metadata: strMap, hasPhone: json })),
+      ),
+      channels: mostly(fc.constantFrom(['email'], ['sms', 'email']), fc.array(fc.oneof(fc.constantFrom('email', 'sms'), text), { maxLength: 3 })),
+      delayMinutes: mostly(fc.integer({ min: 0, max: 43200 }), int),
+      quietHours: mostly(
+        fc.option(fc.record({ from: fc.constantFrom('21:00', '22:30'), to: fc.constantFrom('09:00', '07:15'), timeZone: fc.constantFrom('Asia/Karachi', 'UTC') })),
+        opt({ from: fc.oneof(fc.constantFrom('24:00'), text), to: text, timeZone: fc.oneof(fc.constantFrom('Mars/Base'), text) }),
+      ),
+      throttleDays: mostly(fc.integer({ min: 0, max: 365 }), int),
+      reminderAfterHours: mostly(fc.option(fc.integer({ min: 1, max: 48 })), int),
+      expiresAfterHours: mostly(fc.integer({ min: 1, max: 500 }), int),
+      templates: mostly(
+        fc.constant({ en: { subject: 'Hi', body: 'Tell us: {{link}}' } }),
+        fc.oneof(json, fc.dictionary(fc.oneof(fc.constantFrom('en', 'ur'), text), opt({ subject: text, body: fc.oneof(text, text.map((t) => `${t} {{link}} {{name}} {{x}}`)) }), { maxKeys: 2 })),
+      ),
+    },
+    { requiredKeys: ['name', 'survey'] },
+  ),
 };
 
 /** Updates take fewer fields where a resource's identity or links are fixed at creation. */

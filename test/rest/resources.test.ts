@@ -144,7 +144,7 @@ describe('locations, v2 and the deprecated v1 list', () => {
 
     const v1 = await rest(server, 'GET', `/v1/businesses/${t.businessId}/locations${qs({ pageSize: '1', sorts: { field: 'name', order: 'asc' } })}`, { tenant: t });
     expect(v1.status).toBe(200);
-    expect(v1.body).toEqual({ object: 'list', data: [expect.objectContaining({ name: 'DHA' })], page: 0, pageSize: 1, total: 2, hasMore: true });
+    expect(v1.body).toEqual({ object: 'list', data: [expect.objectContaining({ name: 'DHA' })], page: 0, pageSize: 1, total: 2, hasMore: true, links: { next: expect.stringMatching(/^\/v1\/businesses\/bus_\w+\/locations\?.*page=1/), previous: null } });
     expect(v1.headers.get('deprecation')).toMatch(/^@\d+$/);
     expect(new Date(v1.headers.get('sunset')!).getTime()).toBeGreaterThan(Date.now());
     expect(v1.headers.get('link')).toBe(`</v2/businesses/${t.businessId}/locations>; rel="successor-version"`);

@@ -146,13 +146,13 @@ describe('survey lists: pagination, sorts, filters', () => {
 
   it('default order createdAt desc; pages, the last page and an empty page', async () => {
     const first = await rest(server, 'GET', `${base}?pageSize=2`, { tenant });
-    expect(first.body).toEqual({ object: 'list', data: expect.any(Array), page: 0, pageSize: 2, total: 5, hasMore: true });
+    expect(first.body).toEqual({ object: 'list', data: expect.any(Array), page: 0, pageSize: 2, total: 5, hasMore: true, links: { next: expect.stringMatching(/[?&]page=1(&|$)/), previous: null } });
     expect(first.body.data.map((s: any) => s.name)).toEqual(['Echo', 'Delta']);
     const last = await rest(server, 'GET', `${base}?pageSize=2&page=2`, { tenant });
     expect(last.body).toEqual(expect.objectContaining({ page: 2, total: 5, hasMore: false }));
     expect(last.body.data.map((s: any) => s.name)).toEqual(['Alpha']);
     const empty = await rest(server, 'GET', `${base}?pageSize=2&page=9`, { tenant });
-    expect(empty.body).toEqual({ object: 'list', data: [], page: 9, pageSize: 2, total: 5, hasMore: false });
+    expect(empty.body).toEqual({ object: 'list', data: [], page: 9, pageSize: 2, total: 5, hasMore: false, links: { next: null, previous: expect.stringMatching(/[?&]page=8(&|$)/) } });
     const defaults = await rest(server, 'GET', base, { tenant });
     expect(defaults.body).toEqual(expect.objectContaining({ page: 0, pageSize: 20, hasMore: false }));
   });
@@ -277,7 +277,7 @@ describe('submissions', () => {
     expect(list.body).toEqual(expect.objectContaining({ object: 'list', total: 1, hasMore: false }));
     expect(list.body.data[0].survey.steps[0]).toEqual(expect.objectContaining({ id: stepId, survey: surveyId }));
     const byGuest = await rest(server, 'GET', `${base()}${qs({ filters: { field: 'guestId', type: 'eq', value: 'nobody' } })}`, { tenant: t });
-    expect(byGuest.body).toEqual({ object: 'list', data: [], page: 0, pageSize: 20, total: 0, hasMore: false });
+    expect(byGuest.body).toEqual({ object: 'list', data: [], page: 0, pageSize: 20, total: 0, hasMore: false, links: { next: null, previous: null } });
     const byOrder = await rest(server, 'GET', `${base()}${qs({ filters: { field: 'order', type: 'in', value: [orderId] } })}`, { tenant: t });
     expect(byOrder.body.total).toBe(1);
   });

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { createTenant } from '../helpers/auth.js';
 import { client, type Client } from '../helpers/graphql.js';
@@ -88,6 +89,28 @@ describe('delivery', () => {
     // Events recorded while it was enabled (the other webhooks' creation) were delivered; none after.
     expect((await deliveriesOf(api, business, off.id, { eventType: { eq: 'metric.created' } })).total).toBe(0);
     for (const hook of [star, typed]) verify(hook.secret, inbox.requests.find((r) => r.body.includes(metric.id) && r.headers['webhook-signature'] && r.url.pathname === (hook === star ? '/star' : '/typed'))!);
+  });
+
+  it('never has more than 4 attempts in flight to one webhook', async () => {
+    // A receiver that takes its time: the worker leases ahead, but starts a 5th attempt only when one has answered.
+    let open = 0;
+    let most = 0;
+    let answered = 0;
+    const slow = http.createServer((req, res) => {
+      most = Math.max(most, ++open);
+      req.resume().on('end', () => setTimeout(() => (open--, answered++, res.writeHead(204).end()), 150));
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      await createHook(api, business, `http://127.0.0.1:${(slow.address() as { port: number }).port}/`, ['metric.created']);
+      await Promise.all(Array.from({ length: 12 }, (_, i) => makeEvent(api, business, `Capped ${i}`)));
+      await eventually(async () => expect(answered).toBe(12), 20_000);
+      expect(most).toBeLessThanOrEqual(4);
+      expect(most).toBeGreaterThan(1);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
   });
 
   it('retries a receiver that fails twice: three attempts, one webhook-id, every signature valid', async () => {

@@ -4,6 +4,12 @@ import { Migration20261121192553 } from './Migration20261121192553.js';
 import { Migration20261123154606 } from './Migration20261123154606.js';
 import { Migration20261123160000 } from './Migration20261123160000.js';
 import { Migration20261123162403 } from './Migration20261123162403.js';
+import { Migration20261123175500 } from './Migration20261123175500.js';
+import { Migration20261123175513 } from './Migration20261123175513.js';
+import { Migration20261123175616 } from './Migration20261123175616.js';
+import { Migration20261123175708 } from './Migration20261123175708.js';
+import { Migration20261123175838 } from './Migration20261123175838.js';
+import { Migration20261123182218 } from './Migration20261123182218.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -13,4 +19,10 @@ export const migrationsList = [
   { name: 'Migration20261123154606', class: Migration20261123154606 },
   { name: 'Migration20261123160000', class: Migration20261123160000 },
   { name: 'Migration20261123162403', class: Migration20261123162403 },
+  { name: 'Migration20261123175500', class: Migration20261123175500 },
+  { name: 'Migration20261123175513', class: Migration20261123175513 },
+  { name: 'Migration20261123175616', class: Migration20261123175616 },
+  { name: 'Migration20261123175708', class: Migration20261123175708 },
+  { name: 'Migration20261123175838', class: Migration20261123175838 },
+  { name: 'Migration20261123182218', class: Migration20261123182218 },
 ];

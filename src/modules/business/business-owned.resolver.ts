@@ -1,5 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import { isScope, type Scope } from '../../auth/scopes.js';
+import type { Principal } from '../../auth/principal.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import type { GraphQLContext } from '../../kit/context.js';
 import { loadBusiness } from './business.resolver.js';
@@ -30,6 +31,8 @@ export interface OwnedCrud<T extends { business: string }, E, C extends object, 
    * by the scopes metrics:read and metrics:write.
    */
   names: [one: string, many: string];
+  /** The scopes' resource name when it is not `many`: 'flows' guards feedbackFlows with flows:read and flows:write. */
+  scope?: string;
   list: [type: ClassType<object>, args: ClassType<object>];
   inputs: [create: ClassType<C>, update: ClassType<U>];
   descriptions?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'delete', string>>;
@@ -37,9 +40,10 @@ export interface OwnedCrud<T extends { business: string }, E, C extends object, 
     list(em: Em, business: string, args: ListArgsValue<object, OrderByValue>): Promise<object>;
     find(em: Em, business: string, id: string): Promise<E>;
     present(row: E): T;
-    create(em: Em, business: string, input: C): Promise<T>;
-    update(em: Em, business: string, id: string, input: U): Promise<T>;
-    delete(em: Em, business: string, id: string): Promise<string>;
+    /** `actor`: the request's verified token, for the writers whose rule depends on who asks (members). */
+    create(em: Em, business: string, input: C, actor?: Principal): Promise<T>;
+    update(em: Em, business: string, id: string, input: U, actor?: Principal): Promise<T>;
+    delete(em: Em, business: string, id: string, actor?: Principal): Promise<string>;
   };
 }
 
@@ -50,7 +54,7 @@ export interface OwnedCrud<T extends { business: string }, E, C extends object, 
 export function OwnedCrudResolver<T extends { business: string }, E, C extends object, U extends object>(crud: OwnedCrud<T, E, C, U>) {
   const { type, names: [one, many], list: [List, ListArgs], inputs: [CreateInput, UpdateInput], service, descriptions: say = {} } = crud;
   const Name = one[0].toUpperCase() + one.slice(1);
-  const scopes = { read: `${many}:read`, write: `${many}:write` };
+  const scopes = { read: `${crud.scope ?? many}:read`, write: `${crud.scope ?? many}:write` };
   if (!isScope(scopes.read) || !isScope(scopes.write)) throw new Error(`No scopes ${scopes.read} and ${scopes.write}: name the resource as its scopes do`);
 
   @Resolver(() => type)
@@ -69,8 +73,8 @@ export function OwnedCrudResolver<T extends { business: string }, E, C extends o
 
     @Authorized(scopes.write as Scope)
     @Mutation(() => type, { name: `create${Name}`, description: say.create })
-    create(@Arg('business', () => ID) business: string, @Arg('input', () => CreateInput) input: C, @Ctx() { em }: GraphQLContext) {
-      return service.create(em, business, input);
+    create(@Arg('business', () => ID) business: string, @Arg('input', () => CreateInput) input: C, @Ctx() { em, auth }: GraphQLContext) {
+      return service.create(em, business, input, auth);
     }
 
     @Authorized(scopes.write as Scope)
@@ -79,15 +83,15 @@ export function OwnedCrudResolver<T extends { business: string }, E, C extends o
       @Arg('business', () => ID) business: string,
       @Arg('id', () => ID) id: string,
       @Arg('input', () => UpdateInput) input: U,
-      @Ctx() { em }: GraphQLContext,
+      @Ctx() { em, auth }: GraphQLContext,
     ) {
-      return service.update(em, business, id, input);
+      return service.update(em, business, id, input, auth);
     }
 
     @Authorized(scopes.write as Scope)
     @Mutation(() => ID, { name: `delete${Name}`, description: say.delete })
-    delete(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
-      return service.delete(em, business, id);
+    delete(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em, auth }: GraphQLContext) {
+      return service.delete(em, business, id, auth);
     }
   }
   return OwnedCrudBase;

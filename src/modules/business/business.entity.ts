@@ -13,4 +13,8 @@ export class Business extends Timestamped {
   /** ISO 3166-1 alpha-2; the default region for phone numbers written without a country code. */
   @Property({ type: 'string', length: 2, nullable: true })
   country?: string | null;
+
+  /** IANA name: the default time zone of its locations (analytics days); unset means UTC. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  timeZone?: string | null;
 }

@@ -7,8 +7,8 @@ import { Business } from './business.entity.js';
 import { BusinessType } from './business.type.js';
 
 export function presentBusiness(business: Business): BusinessType {
-  const { id, name, country, createdAt, updatedAt } = business;
-  return { id, object: 'business', name, country: country ?? null, createdAt, updatedAt };
+  const { id, name, country, timeZone, createdAt, updatedAt } = business;
+  return { id, object: 'business', name, country: country ?? null, timeZone: timeZone ?? null, createdAt, updatedAt };
 }
 
 /** Through the request's loader, so a page of objects asks for their businesses in one statement. */

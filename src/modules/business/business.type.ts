@@ -8,4 +8,7 @@ export class BusinessType extends ResourceType {
 
   @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 country code.' })
   country?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'IANA time zone: the default of its locations for analytics days (null: UTC).' })
+  timeZone?: string | null;
 }

@@ -1,14 +1,23 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import { Timestamped } from '../../shared/timestamps.js';
+import { Business } from '../business/business.entity.js';
 import { User } from '../user/user.entity.js';
 
-/** An OAuth client of one business. */
+/**
+ * An OAuth client of one business; or, with no business and no secret, a first-party public client built in by a
+ * migration (the business portal, PORTAL_CLIENT_ID), whose user chooses the business at sign-in. Business-scoped
+ * queries never see the latter: its business is null. (Not a BusinessOwnedEntity for that one nullable column.)
+ */
 @Entity({ tableName: 'credential' })
 @Index({ name: 'credential_business_created_idx', properties: ['business', 'createdAt', 'id'] })
-export class Credential extends BusinessOwnedEntity {
-  id = newId('credential');
+export class Credential extends Timestamped {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('credential');
+
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', nullable: true })
+  business!: string | null;
 
   @Property({ type: 'string', length: 200 })
   name!: string;
@@ -17,14 +26,19 @@ export class Credential extends BusinessOwnedEntity {
   @Property({ type: 'string', length: 64 })
   clientId!: string;
 
-  /** SHA-256 of the secret (a 256-bit random value, so a slow hash adds nothing); shown once at creation. */
-  @Property({ type: 'string', length: 64, lazy: true })
-  secretHash!: string;
+  /** SHA-256 of the secret (a 256-bit random value, so a slow hash adds nothing); shown once at creation. Null: a public client. */
+  @Property({ type: 'string', length: 64, lazy: true, nullable: true })
+  secretHash!: string | null;
 
   @Property({ type: 'json' })
   validRedirectUris: Opt<string[]> = [];
 
-  /** The user a client_credentials token acts for. */
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'restrict' })
-  createdBy!: string;
+  /** The user a client_credentials token acts for (null for the built-in public client). */
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'restrict', nullable: true })
+  createdBy!: string | null;
 }
+
+/** The business portal's client id (a public client with PKCE; its redirect address is `${PUBLIC_URL}/portal/callback`). */
+export const PORTAL_CLIENT_ID = 'portal';
+/** Its row, created by Migration20261123175708: a fixed id so the migration and the code agree. */
+export const PORTAL_CREDENTIAL_ID = 'cred_00000000000000000000P0RTA1';

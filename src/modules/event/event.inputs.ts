@@ -15,8 +15,10 @@ export const EventList = listType(EventType, 'EventList');
 
 /** Every event type the service writes; webhooks subscribe to these or to `*`. */
 export const EVENT_TYPES = [
-  ...['survey', 'surveystep', 'metric', 'location', 'webhook', 'submission', 'credential'].flatMap((r) => [`${r}.created`, `${r}.updated`, `${r}.deleted`]),
+  ...['survey', 'surveystep', 'metric', 'location', 'webhook', 'submission', 'credential', 'member'].flatMap((r) => [`${r}.created`, `${r}.updated`, `${r}.deleted`]),
   'order.created',
   'order.updated',
   'webhook.disabled',
+  ...['created', 'updated', 'deleted'].map((e) => `feedbackflow.${e}`),
+  ...['created', 'sent', 'reminded', 'opened', 'completed', 'suppressed', 'failed', 'expired', 'cancelled'].map((e) => `feedbackrequest.${e}`),
 ];

@@ -10,6 +10,9 @@ export class CreateLocationInput {
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'String to string.' })
   metadata?: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true, description: "IANA time zone (Europe/London): the day a rating counts on in analytics. Unset: the business's, else UTC." })
+  timeZone?: string | null;
 }
 
 @InputType('UpdateLocationInput')
@@ -19,6 +22,9 @@ export class UpdateLocationInput {
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Replaces the whole metadata object.' })
   metadata?: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true, description: "IANA time zone (Europe/London): the day a rating counts on in analytics. null: the business's, else UTC. Ratings already given keep their day." })
+  timeZone?: string | null;
 }
 
 @InputType('LocationWhere')

@@ -4,6 +4,7 @@ import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
+import { checkTimeZone } from '../../shared/time-zone.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Location } from './location.entity.js';
 import type { LocationType } from './location.type.js';
@@ -16,6 +17,7 @@ export function presentLocation(location: Location): LocationType {
     business: location.business,
     name: location.name,
     metadata: location.metadata,
+    timeZone: location.timeZone ?? null,
     createdAt: location.createdAt,
     updatedAt: location.updatedAt,
   };
@@ -30,6 +32,7 @@ function check(input: Partial<CreateLocationInput>, creating: boolean) {
   const checks = new Checks();
   if (creating || input.name !== undefined) checks.text('name', input.name, { required: true, max: 200 });
   checkStringMap(checks, 'metadata', input.metadata);
+  checkTimeZone(checks, 'timeZone', input.timeZone);
   checks.throwIfAny();
 }
 
@@ -57,7 +60,7 @@ export async function findLocationByMetadata(em: EntityManager, business: string
 export function createLocation(em: EntityManager, business: string, input: CreateLocationInput): Promise<LocationType> {
   check(input, true);
   return em.transactional(async (tx) => {
-    const location = tx.create(Location, { business, name: input.name.trim(), metadata: (input.metadata ?? {}) as Record<string, string> });
+    const location = tx.create(Location, { business, name: input.name.trim(), metadata: (input.metadata ?? {}) as Record<string, string>, timeZone: input.timeZone ?? null });
     const presented = presentLocation(location);
     recordEvent(tx, business, 'location.created', presented);
     return presented;
@@ -69,6 +72,7 @@ export function updateLocation(em: EntityManager, business: string, id: string, 
   return updateRecorded(em, recorded, business, id, (location) => {
     if (input.name != null) location.name = input.name.trim();
     if (input.metadata != null) location.metadata = input.metadata as Record<string, string>;
+    if (input.timeZone !== undefined) location.timeZone = input.timeZone;
   });
 }
 

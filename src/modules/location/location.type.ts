@@ -11,4 +11,7 @@ export class LocationType extends ResourceType {
 
   @Field(() => GraphQLJSONObject, { description: 'String to string, e.g. {"branchCode": "LHR-01"}.' })
   metadata!: Record<string, string>;
+
+  @Field(() => String, { nullable: true, description: "IANA time zone of its analytics days; null: the business's." })
+  timeZone!: string | null;
 }

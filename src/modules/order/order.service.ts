@@ -12,6 +12,7 @@ import type { CreateOrderInput, UpdateOrderInput } from './order.inputs.js';
 import { presentOrder } from './order.presenter.js';
 import { readNewOrder, readOrderChanges } from './order.rules.js';
 import { OrderWriter } from './order.writer.js';
+import { createFeedbackRequestsIn } from '../flow/feedback-request.create.js';
 
 export const findOrder = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Order, { kind: 'order', label: 'Order', business, id, lock });
@@ -37,10 +38,13 @@ export async function updateOrder(em: EntityManager, business: string, id: strin
   const checks = new Checks();
   const fields = readOrderChanges(checks, { ...input }, owner?.country);
   checks.throwIfAny();
-  return updateRecorded(em, recorded, business, id, (order, tx) => {
+  return updateRecorded(em, recorded, business, id, async (order, tx) => {
     if (fields.status && fields.status !== order.status && order.status === 'ACCEPTED') {
       throw new AppError('conflict', 'An ACCEPTED order cannot move back to PENDING', [{ field: 'status', message: 'order is ACCEPTED' }]);
     }
+    const accepted = fields.status === 'ACCEPTED' && order.status === 'PENDING';
     tx.assign(order, fields);
+    // Feedback flows triggered by order.accepted (issue 16), in this same transaction.
+    if (accepted) await createFeedbackRequestsIn(tx, business, { ...order, externalLocationId: order.externalLocationId ?? null, channel: order.channel ?? null, customerName: order.customerName ?? null, customerEmail: order.customerEmail ?? null, customerPhone: order.customerPhone ?? null, total: Number(order.total) }, ['order.accepted']);
   });
 }

@@ -5,6 +5,8 @@ import { newId } from '../../shared/id.js';
 import type { OrderChannel, OrderSource, OrderStatus } from './order.entity.js';
 import type { OrderFields, OrderLine } from './order.rules.js';
 import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderRecord, type OrderWithItems } from './order.presenter.js';
+import { createFeedbackRequests } from '../flow/feedback-request.create.js';
+import { flowOrderOf } from '../flow/feedback-flow.rules.js';
 import { INGEST_SQL, INSERT_EVENT_SQL, LINK_RACED_LINES_SQL, LOAD_ORDER_SQL } from './order.sql.js';
 
 /**
@@ -121,6 +123,7 @@ export class OrderWriter {
         for (const r of linked.rows as { id: string; menu_item_id: string }[]) menuIds.set(r.id, r.menu_item_id);
       }
       const items = lines.map((line) => itemRecord(line, business, menuIds.get(line.id) ?? null));
+      await createFeedbackRequests(client, business, flowOrderOf(record), record.status === 'ACCEPTED' ? ['order.created', 'order.accepted'] : ['order.created'], now);
       return { order: { ...order, items: items.map(presentOrderItem), submissions: [] }, created: true, changed: true };
     }
     if (mode === 'create') throw conflict(fields);
@@ -146,6 +149,7 @@ export class OrderWriter {
         text: INSERT_EVENT_SQL,
         values: [newId('event'), business, 'order.updated', JSON.stringify({ object: orderJson(updated) }), nowIso],
       });
+      await createFeedbackRequests(client, business, flowOrderOf(orderRecord(existing)), ['order.accepted'], now);
     }
     return { order: current, created: false, changed };
   }

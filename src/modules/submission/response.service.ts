@@ -4,6 +4,7 @@ import { AppError, type ErrorDetail } from '../../shared/errors.js';
 import { isId } from '../../shared/id.js';
 import { Checks } from '../../shared/validation.js';
 import { recordEvent } from '../event/event.service.js';
+import { settleForOrder } from '../flow/feedback-request.service.js';
 import { Location } from '../location/location.entity.js';
 import { Metric } from '../metric/metric.entity.js';
 import { Survey } from '../survey/survey.entity.js';
@@ -76,7 +77,10 @@ export async function openGuestSurvey(em: EntityManager, business: string, surve
   const survey = { id: row.id, business: row.business_id, name: row.name, status: row.status, closingText: row.closing_text, reviewUrl: row.review_url } as Survey;
   if (survey.status === 'archived') return { state: 'closed', survey };
   const steps = row.steps.map((st) => ({ ...st, business, survey: survey.id }) as SurveyStep);
-  const locations = steps.some((s) => s.type === 'location') ? await em.find(Location, { business }, { orderBy: { name: 'asc', id: 'asc' }, limit: 200 }) : [];
+  // Plain objects, not the fork's entities: the answer may be kept and shared between requests (guest-survey.cache.ts).
+  const locations = steps.some((s) => s.type === 'location')
+    ? (await em.find(Location, { business }, { orderBy: { name: 'asc', id: 'asc' }, limit: 200, fields: ['id', 'name'] })).map((l) => ({ id: l.id, name: l.name }) as Location)
+    : [];
   return { state: 'open', survey, steps, metrics: new Map(row.metrics.map((m) => [m.id, m])), locations };
 }
 
@@ -170,7 +174,7 @@ export function answerStep(
     answer: AnswerInput;
     link: SurveyLink;
     /** Called before a new response is created: the door's rate limit throws from here. */
-    admit?: () => void;
+    admit?: () => void | Promise<void>;
   },
 ): Promise<StepOutcome> {
   const business = guest.survey.business;
@@ -197,7 +201,7 @@ export function answerStep(
       }
       if (hasAnswer(given)) {
         if (!submission) {
-          input.admit?.();
+          await input.admit?.();
           const { order, location } = await targetsOfLink();
           submission = tx.create(Submission, {
             business,
@@ -244,6 +248,8 @@ export function answerStep(
     submission.completedAt = new Date();
     if (Date.now() - input.startedAt < SUSPECT_UNDER_MS) submission.metadata = { ...submission.metadata, suspectedSpam: 'true' };
     recordEvent(tx, business, 'submission.completed', submissionEventObject(submission));
+    // The guest answered for this order, whatever way they came: its feedback requests are done (issue 16).
+    if (submission.order) await settleForOrder(tx, business, submission.order);
     try {
       await tx.flush();
     } catch (err) {

@@ -68,4 +68,11 @@ export class Submission extends BusinessOwnedEntity {
   /** How the guest got the link (`ch`): qr, link, sms or email. */
   @Property({ type: 'string', length: 20, nullable: true })
   channel?: string | null;
+
+  /**
+   * The day (in its location's time zone) its ratings count on in the analytics rollups, set by the table's trigger
+   * when it is written: kept so that removing its contribution later finds the same buckets whatever changed since.
+   */
+  @Property({ type: 'date', nullable: true, lazy: true, hidden: true })
+  analyticsDay?: string | null;
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
+import { settleForOrder } from '../flow/feedback-request.service.js';
 import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
@@ -129,6 +130,8 @@ export function createSubmission(em: EntityManager, business: string, surveyId: 
       completedAt: new Date(),
     });
     recordEvent(tx, business, 'submission.created', submissionEventObject(submission));
+    // An answer for the order completes its feedback requests (issue 16).
+    if (link.order) await settleForOrder(tx, business, link.order);
     return presentSubmission(submission);
   });
 }

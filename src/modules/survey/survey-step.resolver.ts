@@ -5,12 +5,21 @@ import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { presentMetric } from '../metric/metric.service.js';
 import { Metric } from '../metric/metric.entity.js';
+import type { MetricType } from '../metric/metric.type.js';
 import { Survey } from './survey.entity.js';
 import { SurveyType } from './survey.type.js';
 import { presentSurvey } from './survey.service.js';
 import { StepMetricsType, SurveyStepType } from './survey-step.type.js';
 import { CreateSurveyStepInput, SurveyStepList, SurveyStepListArgs, UpdateSurveyStepInput } from './survey-step.inputs.js';
 import * as steps from './survey-step.service.js';
+
+/** Rows are the request's own (plain loader rows): the presentation lives as long as the row. */
+const presentedMetrics = new WeakMap<Metric, MetricType>();
+function presentedMetric(row: Metric): MetricType {
+  let presented = presentedMetrics.get(row);
+  if (!presented) presentedMetrics.set(row, (presented = presentMetric(row)));
+  return presented;
+}
 
 @Resolver(() => SurveyStepType)
 export class SurveyStepResolver extends BusinessOwnedResolver(SurveyStepType) {
@@ -80,7 +89,11 @@ export class SurveyStepResolver extends BusinessOwnedResolver(SurveyStepType) {
   @FieldResolver(() => StepMetricsType, { nullable: true, description: 'Set on `metrics` steps only.' })
   async metrics(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext): Promise<StepMetricsType | null> {
     if (step.type !== 'metrics') return null;
-    const metrics = await loaders.byId(Metric, { plain: true }).loadMany(step.metricIds);
-    return { metrics: metrics.filter((m): m is Metric => !!m && !(m instanceof Error)).map(presentMetric) };
+    // load() per id rather than loadMany (which wraps every key's promise in a catch): the batch fails whole or not
+    // at all, and unknown ids come back null. A page rates the same few metrics on every step: each row is
+    // presented once per request and the answer shares it.
+    const loader = loaders.byId(Metric, { plain: true });
+    const metrics = await Promise.all(step.metricIds.map((id) => loader.load(id)));
+    return { metrics: metrics.filter((m): m is Metric => !!m).map(presentedMetric) };
   }
 }

@@ -1,7 +1,10 @@
+import type { MembershipRole } from '../user/membership.entity.js';
+
 /** A revocation (or removed membership) is seen by every process within this time. */
 export const REVOCATION_CACHE_MS = 2_000;
 
-export type CheckResult = { ok: true } | { ok: false; message: string };
+/** `role`: the user's role in the token's business now; a token acts with its scopes narrowed to what the role allows. */
+export type CheckResult = { ok: true; role: MembershipRole } | { ok: false; message: string };
 
 /**
  * Per process: the outcome of a token's revocation-and-membership check, kept REVOCATION_CACHE_MS. Revocations made in

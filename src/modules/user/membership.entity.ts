@@ -4,7 +4,8 @@ import { Timestamped } from '../../shared/timestamps.js';
 import { Business } from '../business/business.entity.js';
 import { User } from './user.entity.js';
 
-export const MEMBERSHIP_ROLES = ['owner', 'admin', 'staff'] as const;
+/** What a member may do in the business (membership.roles.ts): owners change members, managers run it, staff read. */
+export const MEMBERSHIP_ROLES = ['owner', 'manager', 'staff'] as const;
 export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 
 @Entity({ tableName: 'membership' })

@@ -24,25 +24,44 @@ on conflict (event_id, webhook_id) do nothing`;
 export const EVENTS_FANNED_OUT_SQL = `update event set fanout_pending = false where id = any($1::text[])`;
 
 /**
- * Leases due deliveries to this worker, fairly: per enabled webhook, at most `$4` leased at once across every
- * process (those already leased count), oldest due first; webhooks this process holds back (rate) are skipped.
+ * Leases due deliveries to this worker, a lane per webhook: the worker keeps a few leased ahead of its 4 attempts in
+ * flight, so an attempt that ends starts the next at once instead of waiting for this statement.
+ * - queued: the webhooks with anything in the queue (due now or later), by a loose scan of the due index: one probe
+ *   per such webhook, never one per enabled webhook of every business.
+ * - owned: those this worker may lease from: enabled, not held back by its rate (`$5`), and leased by no other worker,
+ *   so a webhook's attempts run in one worker at a time and its cap of 4 in flight holds across processes. The rows
+ *   are locked (SKIP LOCKED) so two claims never decide for one webhook at once.
+ * - candidate: per webhook, oldest due first, up to its lane's depth (`$7`, or `$4` for the slow webhooks `$6`) less
+ *   what this worker holds leased already; at most `$1` in all.
  * The inner FOR UPDATE SKIP LOCKED, with its conditions re-checked on the locked row, means two processes never
  * lease the same delivery. Answers what an attempt needs: the event and the webhook's URL and secrets.
  */
 export const CLAIM_SQL = `
-with candidate as (
+with recursive queued(webhook_id) as (
+  (select webhook_id from webhook_delivery where next_attempt_at is not null order by webhook_id limit 1)
+  union all
+  select (select d.webhook_id from webhook_delivery d
+          where d.next_attempt_at is not null and d.webhook_id > q.webhook_id order by d.webhook_id limit 1)
+  from queued q where q.webhook_id is not null
+),
+owned as (
+  select w.id from webhook w
+  where w.id in (select webhook_id from queued where webhook_id is not null) and w.enabled and not (w.id = any($5::text[]))
+    and not exists (select 1 from webhook_delivery l where l.webhook_id = w.id and l.locked_until > now() and l.locked_by <> $3)
+  for no key update of w skip locked
+),
+candidate as (
   select x.id, x.next_attempt_at
-  from webhook w
+  from owned w
   cross join lateral (
-    select count(*)::int as n from webhook_delivery l where l.webhook_id = w.id and l.locked_until > now()
-  ) busy
+    select count(*)::int as n from webhook_delivery l where l.webhook_id = w.id and l.locked_until > now() and l.locked_by = $3
+  ) mine
   cross join lateral (
-    select x.id, x.next_attempt_at, row_number() over (order by x.next_attempt_at, x.id) as rank from webhook_delivery x
+    select x.id, x.next_attempt_at from webhook_delivery x
     where x.webhook_id = w.id and x.next_attempt_at <= now() and (x.locked_until is null or x.locked_until < now())
     order by x.next_attempt_at, x.id
-    limit $4
+    limit greatest(0, (case when w.id = any($6::text[]) then $4::int else $7::int end) - mine.n)
   ) x
-  where w.enabled and not (w.id = any($5::text[])) and x.rank <= $4 - busy.n
   order by x.next_attempt_at
   limit $1
 ),

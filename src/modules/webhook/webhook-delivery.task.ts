@@ -11,6 +11,7 @@ import { Webhook } from './webhook.entity.js';
 import { presentWebhook } from './webhook.service.js';
 import { signatureHeader } from './webhook.signature.js';
 import * as SQL from './webhook-delivery.sql.js';
+import { webhookAttempts } from '../../kit/metrics.js';
 
 /** The fixed numbers of delivery (issue 11); the schedule and the rate come from the configuration. */
 export const DELIVERY_LIMITS = {
@@ -128,12 +129,16 @@ export class WebhookDeliveryTask {
     }
   }
 
-  async claim(limit: number, heldBack: string[]): Promise<ClaimedDelivery[]> {
+  /**
+   * Leases up to `limit` due deliveries to this worker, per webhook up to its lane's depth (`lane.depth`, or the cap in
+   * flight for the `lane.slow` ones) less what it holds leased; `lane.heldBack` webhooks (rate) get none.
+   */
+  async claim(limit: number, lane: { heldBack: string[]; slow: string[]; depth: number }): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     const result = await this.pool.query({
       name: 'webhook_claim',
       text: SQL.CLAIM_SQL,
-      values: [limit, DELIVERY_LIMITS.leaseMs, this.workerId, DELIVERY_LIMITS.maxInFlightPerWebhook, heldBack],
+      values: [limit, DELIVERY_LIMITS.leaseMs, this.workerId, DELIVERY_LIMITS.maxInFlightPerWebhook, lane.heldBack, lane.slow, lane.depth],
     });
     return result.rows as ClaimedDelivery[];
   }
@@ -142,8 +147,12 @@ export class WebhookDeliveryTask {
     if (ids.length) await this.pool.query({ name: 'webhook_release', text: SQL.RELEASE_SQL, values: [ids, this.workerId] });
   }
 
-  /** One attempt of a leased delivery, recorded; never throws for the receiver's failures. */
-  async attempt(delivery: ClaimedDelivery): Promise<HttpOutcome> {
+  /**
+   * One attempt of a leased delivery; never throws for the receiver's failures. Answers once the exchange is over,
+   * with `recorded`, settled once its outcome is written (a batch at a time; the lease ends there): the caller's
+   * slot for the webhook frees at the answer, not after the write.
+   */
+  async attempt(delivery: ClaimedDelivery): Promise<{ outcome: HttpOutcome; recorded: Promise<void> }> {
     const body = deliveryBody({
       id: delivery.event_id,
       type: delivery.event_type,
@@ -164,8 +173,7 @@ export class WebhookDeliveryTask {
       },
       body,
     );
-    await this.record(delivery, at, outcome);
-    return outcome;
+    return { outcome, recorded: this.record(delivery, at, outcome) };
   }
 
   private async record(delivery: ClaimedDelivery, at: number, outcome: HttpOutcome) {
@@ -187,6 +195,7 @@ export class WebhookDeliveryTask {
       status = delay == null ? 'exhausted' : 'failed';
       if (delay != null) next = new Date(Date.now() + delay);
     }
+    webhookAttempts.inc({ outcome: outcome.error ? status : 'succeeded' });
     await this.recordSoon({ id: delivery.id, status, attempt, next_attempt_at: next, ok: !outcome.error });
     if (!outcome.error) return;
     this.logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempt: number, error: outcome.error, status: outcome.status, message: outcome.message, nextAttemptAt: next }, 'webhook attempt failed');

@@ -58,6 +58,14 @@ export function listWebhooks(em: EntityManager, business: string, args: ListArgs
   return findPage<Webhook, WebhookType>(em, Webhook, { scope: { business }, args, present: presentWebhook });
 }
 
+/**
+ * A webhook created or enabled is written before the event of its change (the ORM would insert the event first): its
+ * trigger takes the business's fan-out lock exclusively before the event's trigger would take it shared (two such
+ * transactions each holding it shared could then deadlock, each waiting for the other), and the event sees the webhook
+ * enabled, so it reaches the webhook itself when it subscribes to `*`, as every event committed with or after it does.
+ */
+const writeBeforeItsEvent = (tx: EntityManager) => tx.flush();
+
 export async function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput): Promise<WebhookType> {
   await check(input, true);
   return em.transactional(async (tx) => {
@@ -70,6 +78,7 @@ export async function createWebhook(em: EntityManager, business: string, input: 
       enabled: input.enabled ?? true,
       secret,
     });
+    await writeBeforeItsEvent(tx);
     const presented = presentWebhook(webhook);
     recordEvent(tx, business, 'webhook.created', presented);
     return { ...presented, secret };
@@ -78,13 +87,15 @@ export async function createWebhook(em: EntityManager, business: string, input: 
 
 export async function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput): Promise<WebhookType> {
   await check(input, false);
-  return updateRecorded(em, recorded, business, id, (webhook) => {
+  return updateRecorded(em, recorded, business, id, async (webhook, tx) => {
     if (input.url != null) webhook.url = input.url;
     if (input.events != null) webhook.events = [...new Set(input.events)];
     if (input.description !== undefined) webhook.description = input.description;
     // Re-enabled: its failing streak starts again (else the automatic disabling could strike at once).
     if (input.enabled === true && !webhook.enabled) webhook.failingSince = null;
+    const enabling = input.enabled === true && !webhook.enabled;
     if (input.enabled != null) webhook.enabled = input.enabled;
+    if (enabling) await writeBeforeItsEvent(tx);
   });
 }
 

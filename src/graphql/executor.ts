@@ -1,0 +1,139 @@
+import {
+  execute,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+
+export interface ExecuteArgs {
+  document: DocumentNode;
+  /** The document's text: with the operation name, the cache key. Absent: the document is run by graphql-js. */
+  source?: string;
+  operationName?: string | null;
+  variableValues?: Record<string, unknown> | null;
+  contextValue: unknown;
+}
+
+/**
+ * A compiled query; null for an operation the compiler is not given (it runs on graphql-js, which is always right);
+ * SEEN_ONCE for a document met once so far: compiling costs more than running once, so a document is compiled the
+ * second time it comes (a dashboard's or the REST adapter's at once; a stream of one-off documents never).
+ */
+const SEEN_ONCE = 1;
+type Entry = CompiledQuery | null | typeof SEEN_ONCE;
+
+/**
+ * Runs GraphQL operations, compiling each query document once (graphql-jit turns a document into one JavaScript
+ * function: no per-field lookups, argument objects or promise bookkeeping for synchronous fields) and keeping the
+ * compiled function in a bounded LRU keyed by the document's text and operation name. Dashboards and the REST
+ * adapter send a few documents again and again, so nearly every request finds its function.
+ *
+ * A document's first request runs on graphql-js (see SEEN_ONCE). What graphql-jit does not do, or does differently,
+ * stays on graphql-js, so the answer (data, errors, their codes, messages, paths and locations) is the one graphql-js
+ * gives:
+ * - mutations (one object each, fields strictly in order) and subscriptions; introspection (Apollo Sandbox);
+ * - a document the compiler refuses;
+ * - variables that do not coerce: graphql-js words those errors and Apollo answers them 400 BAD_USER_INPUT.
+ * Resolver errors from compiled code are rebuilt as graphql-js builds them (`locatedError`): same message, path,
+ * locations and `originalError`, so the error formatter finds the AppError (FORBIDDEN stays FORBIDDEN).
+ */
+export class CompiledExecutor {
+  private readonly cache = new Map<string, Entry>();
+  /** For tests and benches: how requests were run. */
+  readonly counts = { compiled: 0, graphqlJs: 0 };
+
+  constructor(
+    readonly schema: GraphQLSchema,
+    private readonly maxEntries = 500,
+  ) {}
+
+  get size() {
+    return this.cache.size;
+  }
+
+  execute(args: ExecuteArgs): Promise<ExecutionResult> | ExecutionResult {
+    const compiled = this.compiled(args);
+    if (compiled && this.variablesCoerce(args)) {
+      this.counts.compiled++;
+      const result = compiled.query(undefined, args.contextValue, args.variableValues ?? {});
+      return isPromise(result) ? result.then(asGraphQLJs) : asGraphQLJs(result);
+    }
+    this.counts.graphqlJs++;
+    return execute({
+      schema: this.schema,
+      document: args.document,
+      contextValue: args.contextValue,
+      variableValues: args.variableValues,
+      operationName: args.operationName,
+    });
+  }
+
+  private compiled({ document, source, operationName }: ExecuteArgs): CompiledQuery | null {
+    if (source === undefined) return null;
+    const key = `${operationName ?? ''}\n${source}`;
+    let entry = this.cache.get(key);
+    if (entry === undefined) entry = SEEN_ONCE;
+    else {
+      if (entry === SEEN_ONCE) entry = this.compile(document, operationName);
+      // Least recently used goes first: a hit moves to the end of the Map's order.
+      this.cache.delete(key);
+    }
+    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key, entry);
+    return entry === SEEN_ONCE ? null : entry;
+  }
+
+  private compile(document: DocumentNode, operationName?: string | null): CompiledQuery | null {
+    const operation = getOperationAST(document, operationName);
+    if (!operation || operation.operation !== 'query') return null;
+    const introspects = operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || s.name.value.startsWith('__'));
+    if (introspects) return null;
+    try {
+      const compiled = compileQuery(this.schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
+      return isCompiledQuery(compiled) ? compiled : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Cheap next to the page it guards (a few variables), and it keeps graphql-js's wording of variable errors. */
+  private variablesCoerce({ document, operationName, variableValues }: ExecuteArgs): boolean {
+    const operation = getOperationAST(document, operationName);
+    const definitions = operation?.variableDefinitions ?? [];
+    if (!definitions.length) return true;
+    return !getVariableValues(this.schema, definitions, variableValues ?? {}, { maxErrors: 1 }).errors;
+  }
+}
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as Promise<T>)?.then === 'function';
+
+/**
+ * graphql-jit's errors carry graphql-js's message, path and locations but are its own objects; graphql-js hands the
+ * formatter a GraphQLError whose `originalError` is what the resolver threw, or that error itself when it was already
+ * a located GraphQLError. Rebuilt the same way here.
+ */
+function asGraphQLJs(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.length) return result;
+  const errors = result.errors.map((e) => {
+    const original = e.originalError ?? undefined;
+    if (original instanceof GraphQLError && original.path) return original;
+    const error = new GraphQLError(e.message, { path: e.path, originalError: original, extensions: original ? undefined : e.extensions });
+    (error as { locations?: unknown }).locations = e.locations;
+    return error;
+  });
+  return { ...result, errors };
+}
+
+const executors = new WeakMap<GraphQLSchema, CompiledExecutor>();
+
+/** One executor (one compile cache) per schema, shared by /graphql and the REST adapter. */
+export function executorFor(schema: GraphQLSchema): CompiledExecutor {
+  let executor = executors.get(schema);
+  if (!executor) executors.set(schema, (executor = new CompiledExecutor(schema)));
+  return executor;
+}

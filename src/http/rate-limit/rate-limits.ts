@@ -1,0 +1,129 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { RateLimitSettings } from '../../config.js';
+import type { Principal } from '../../auth/principal.js';
+import { Limiter, limitHeaders, memoryStore, redisStore, refusal, type LimitStore, type Policy, type Verdict } from './limiter.js';
+
+/** The reserve above the per-second rate refills over this long (see Policy). */
+const BURST_WINDOW_SECONDS = 60;
+
+function ratePolicy(name: string, perSecond: number, burst: number): Policy {
+  return { name, points: perSecond, seconds: 1, ...(burst > perSecond ? { burst: { points: burst - perSecond, seconds: BURST_WINDOW_SECONDS } } : {}) };
+}
+
+/** A GraphQL operation (or REST route) weighs one unit per 100 of its estimated cost, at least one. */
+export const weightOf = (cost: number) => Math.max(1, Math.ceil(cost / 100));
+
+/** What a door tells the client: the fields for every answer, or the 429 to throw. */
+export interface Charge {
+  headers: Record<string, string>;
+  remaining: number;
+}
+
+/**
+ * The API quota (REST and GraphQL alike) per (credential, business), or per address for calls without a valid token.
+ * Throws the 429 (AppError rate_limited, with its headers) when spent.
+ */
+export class ApiLimit {
+  constructor(private readonly limiter: Limiter | undefined) {}
+
+  async charge(auth: Principal | undefined, address: string, cost: number): Promise<Charge | undefined> {
+    if (!this.limiter) return undefined;
+    const key = auth ? `${auth.credentialId}|${auth.businessId}` : `ip|${address}`;
+    const verdict = await this.limiter.take(key, weightOf(cost));
+    if (!verdict.allowed) throw refusal([verdict], 'Too many API requests for this credential and business');
+    return { headers: limitHeaders([verdict]), remaining: verdict.remaining };
+  }
+}
+
+/** Orders per business on the custom webhook. */
+export class KeyedLimit {
+  constructor(
+    private readonly limiter: Limiter | undefined,
+    private readonly message: string,
+  ) {}
+
+  async charge(key: string): Promise<Record<string, string>> {
+    if (!this.limiter) return {};
+    const verdict = await this.limiter.take(key);
+    if (!verdict.allowed) throw refusal([verdict], this.message);
+    return limitHeaders([verdict]);
+  }
+}
+
+/**
+ * Failed authentications per subject (a client id, a business) and per address: checked before the secret is
+ * compared (over the limit, nothing is compared: a guess cannot be confirmed), counted after a failure.
+ */
+export class FailureLimit {
+  constructor(
+    private readonly perSubject: Limiter | undefined,
+    private readonly perAddress: Limiter | undefined,
+  ) {}
+
+  /** The fields for the answer; throws the 429 when either counter is spent. */
+  async check(subject: string, address: string): Promise<Record<string, string>> {
+    const verdicts: Verdict[] = (await Promise.all([this.perSubject?.peek(subject), this.perAddress?.peek(address)])).filter((v) => v !== undefined);
+    if (!verdicts.length) return {};
+    if (verdicts.some((v) => !v.allowed)) throw refusal(verdicts, 'Too many failed authentications');
+    return limitHeaders(verdicts);
+  }
+
+  async failed(subject: string, address: string): Promise<void> {
+    await Promise.all([this.perSubject?.count(subject), this.perAddress?.count(address)]);
+  }
+}
+
+export interface RateLimits {
+  api: ApiLimit;
+  webhook: KeyedLimit;
+  oauthFailures: FailureLimit;
+  webhookFailures: FailureLimit;
+  /** New guest responses per address and survey (the guest pages). */
+  guest: Limiter;
+  /** Quits Redis, if any. */
+  close(): Promise<void>;
+}
+
+/**
+ * Every door's limits, from the configuration: in this process's memory, or in Redis when REDIS_URL is set (then a
+ * quota is shared by every process, as partners read it).
+ */
+export function createRateLimits(options: { settings: RateLimitSettings; redisUrl?: string; keyPrefix: string; logger?: Logger }): RateLimits {
+  const { settings: s } = options;
+  let redis: Redis | undefined;
+  let store: LimitStore;
+  if (options.redisUrl) {
+    // No offline queue: a command while Redis is away fails at once and the memory fallback answers.
+    redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    // Said once per outage, not at every reconnection attempt.
+    let down = false;
+    redis.on('error', (err) => {
+      if (!down) options.logger?.warn({ err: err.message }, 'Redis unavailable: each process counts its rate limits alone until it is back');
+      down = true;
+    });
+    redis.on('ready', () => {
+      if (down) options.logger?.info('Redis is back: rate limits are shared again');
+      down = false;
+    });
+    store = redisStore(redis, options.keyPrefix);
+  } else {
+    store = memoryStore(options.keyPrefix);
+  }
+  const limiter = (policy: Policy | undefined) => (policy && policy.points > 0 ? new Limiter(policy, store) : undefined);
+  const windowSeconds = Math.ceil(s.authFailureWindowMs / 1000);
+  const failures = (name: string, points: number): Policy => ({ name, points, seconds: windowSeconds });
+  return {
+    api: new ApiLimit(limiter(ratePolicy('api', s.apiPerSecond, s.apiBurst))),
+    webhook: new KeyedLimit(limiter(ratePolicy('webhook', s.webhookPerSecond, s.webhookBurst)), 'Too many orders for this business'),
+    oauthFailures: new FailureLimit(limiter(failures('auth-client', s.authFailuresPerClient)), limiter(failures('auth-address', s.authFailuresPerAddress))),
+    webhookFailures: new FailureLimit(
+      limiter(failures('webhook-secret', s.authFailuresPerClient)),
+      limiter(failures('webhook-secret-address', s.authFailuresPerAddress)),
+    ),
+    guest: new Limiter({ name: 'guest-responses', points: 10, seconds: 600 }, store),
+    async close() {
+      if (redis) await redis.quit().catch(() => redis?.disconnect());
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../kit/context.js';
+import { Timestamp } from '../../kit/scalars.js';
+import type { GroupKey, Interval } from './analytics.rules.js';
+import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, responseRate, type AnalyticsQuery } from './analytics.service.js';
+import {
+  AnalyticsCompareEnum,
+  AnalyticsFunnelStepType,
+  AnalyticsGroupByEnum,
+  AnalyticsIntervalEnum,
+  AnalyticsMenuItemType,
+  AnalyticsMetricType,
+  AnalyticsNpsType,
+  AnalyticsResponseRateType,
+  MenuItemSortEnum,
+  SortOrderEnum,
+} from './analytics.type.js';
+
+const ms = (d: Date) => d.getTime();
+
+/** Read-only figures from the rollups (scope analytics:read); every rule is in analytics.service and analytics.rules. */
+@Resolver()
+export class AnalyticsResolver {
+  @Authorized('analytics:read')
+  @Query(() => [AnalyticsMetricType], { description: 'Metric ratings per bucket (and per requested key), from the rollups.' })
+  analyticsMetrics(
+    @Arg('business', () => ID) business: string,
+    @Arg('from', () => Timestamp) from: Date,
+    @Arg('to', () => Timestamp, { description: 'Exclusive.' }) to: Date,
+    @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
+    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [] }) groupBy: GroupKey[],
+    @Arg('survey', () => ID, { nullable: true }) survey: string | null,
+    @Arg('location', () => ID, { nullable: true }) location: string | null,
+    @Arg('channel', () => String, { nullable: true }) channel: string | null,
+    @Arg('metric', () => ID, { nullable: true }) metric: string | null,
+    @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return metricAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, metric, compare });
+  }
+
+  @Authorized('analytics:read')
+  @Query(() => [AnalyticsNpsType], { description: 'Answers to NPS steps per bucket: promoters, passives, detractors and score.' })
+  analyticsNps(
+    @Arg('business', () => ID) business: string,
+    @Arg('from', () => Timestamp) from: Date,
+    @Arg('to', () => Timestamp) to: Date,
+    @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
+    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [] }) groupBy: GroupKey[],
+    @Arg('survey', () => ID, { nullable: true }) survey: string | null,
+    @Arg('location', () => ID, { nullable: true }) location: string | null,
+    @Arg('channel', () => String, { nullable: true }) channel: string | null,
+    @Arg('step', () => ID, { nullable: true }) step: string | null,
+    @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return npsAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, metric: step, compare });
+  }
+
+  @Authorized('analytics:read')
+  @Query(() => [AnalyticsResponseRateType], { description: 'Orders per bucket, and those with a completed submission.' })
+  analyticsResponseRate(
+    @Arg('business', () => ID) business: string,
+    @Arg('from', () => Timestamp) from: Date,
+    @Arg('to', () => Timestamp) to: Date,
+    @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return responseRate(em, business, { from: ms(from), to: ms(to), interval });
+  }
+
+  @Authorized('analytics:read')
+  @Query(() => [AnalyticsMenuItemType], { description: 'Metric ratings per menu item, through the orders behind the feedback.' })
+  analyticsMenuItems(
+    @Arg('business', () => ID) business: string,
+    @Arg('from', () => Timestamp) from: Date,
+    @Arg('to', () => Timestamp) to: Date,
+    @Arg('metric', () => ID, { nullable: true }) metric: string | null,
+    @Arg('minCount', () => Int, { defaultValue: 10 }) minCount: number,
+    @Arg('sort', () => MenuItemSortEnum, { defaultValue: 'shrunkMean' }) sort: 'shrunkMean' | 'mean' | 'count',
+    @Arg('order', () => SortOrderEnum, { defaultValue: 'desc' }) order: 'asc' | 'desc',
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return menuItemAnalytics(em, business, { from: ms(from), to: ms(to), metric, minCount, sort, order });
+  }
+
+  @Authorized('analytics:read')
+  @Query(() => [AnalyticsFunnelStepType], { description: "Per step of a survey: responses that reached it, answered it, stopped at it." })
+  analyticsFunnel(
+    @Arg('business', () => ID) business: string,
+    @Arg('survey', () => ID) survey: string,
+    @Arg('from', () => Timestamp) from: Date,
+    @Arg('to', () => Timestamp) to: Date,
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return funnel(em, business, { survey, from: ms(from), to: ms(to) });
+  }
+}

@@ -1,0 +1,385 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../shared/errors.js';
+import { badInput, checkRange, type GroupKey, type Interval } from './analytics.rules.js';
+
+/**
+ * The analytics queries: every figure is read from the rollups the submission trigger keeps (the migration
+ * Migration20261123175513 holds that rule), never from raw submissions, except where the figure is not a rating:
+ * response rate counts orders (indexed by business and creation time) and the funnel reads one survey's responses.
+ */
+export interface AnalyticsQuery {
+  from: number;
+  to: number;
+  interval: Interval;
+  groupBy: GroupKey[];
+  survey?: string | null;
+  location?: string | null;
+  channel?: string | null;
+  metric?: string | null;
+  compare?: 'previous' | null;
+}
+
+export interface Distribution {
+  [value: string]: number;
+}
+
+export interface MetricRow {
+  metric?: string | null;
+  step?: string | null;
+  location?: string | null;
+  survey?: string | null;
+  channel?: string | null;
+  period: number;
+  count: number;
+  mean: number | null;
+  stddev: number | null;
+  median: number | null;
+  p25: number | null;
+  p75: number | null;
+  distribution: Distribution;
+  csat: number | null;
+  previous?: MetricRow | null;
+}
+
+export interface NpsRow {
+  step?: string | null;
+  location?: string | null;
+  survey?: string | null;
+  channel?: string | null;
+  period: number;
+  count: number;
+  promoters: number;
+  passives: number;
+  detractors: number;
+  score: number | null;
+  previous?: NpsRow | null;
+}
+
+const COLUMN: Record<GroupKey, string> = { metric: 'subject', step: 'subject', location: 'location_id', survey: 'survey_id', channel: 'channel' };
+
+const BUCKET: Record<Interval, string> = {
+  day: 'r.day',
+  week: "date_trunc('week', r.day)::date",
+  month: "date_trunc('month', r.day)::date",
+  total: '?::date',
+};
+
+async function businessTimeZone(em: EntityManager, business: string): Promise<string> {
+  const [row] = await em.execute<Array<{ time_zone: string | null }>>('select time_zone from business where id = ?', [business]);
+  if (!row) throw AppError.notFound('Business', business);
+  return row.time_zone ?? 'UTC';
+}
+
+const dayNumber = (day: string) => Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10)) / 86_400_000;
+const dayString = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
+
+/** The position of a bucket within its range, so a bucket lines up with the same one of the previous period. */
+function bucketIndex(interval: Interval, fromDay: string, bucket: string): number {
+  const from = dayNumber(fromDay);
+  if (interval === 'day') return dayNumber(bucket) - from;
+  if (interval === 'week') return Math.round((dayNumber(bucket) - (from - ((new Date(from * 86_400_000).getUTCDay() + 6) % 7))) / 7);
+  if (interval === 'month') return (+bucket.slice(0, 4) * 12 + +bucket.slice(5, 7)) - (+fromDay.slice(0, 4) * 12 + +fromDay.slice(5, 7));
+  return 0;
+}
+
+interface RawRow {
+  k_metric?: string;
+  k_step?: string;
+  k_location?: string;
+  k_survey?: string;
+  k_channel?: string;
+  bucket: string;
+  period: string;
+  n: string;
+  s: string;
+  q: string;
+  top: string;
+  /** Summed histogram slots for the values 0 to 10. */
+  low: Array<string | number>;
+  width: number | string;
+  /** Counts of values above 10, when any. */
+  high?: Record<number, number>;
+}
+
+/**
+ * One statement over the rollups: the requested keys and bucket, count / sum / sum of squares / top-box counts
+ * summed, histograms merged value by value. `kind` picks metric ratings (`mtr_` subjects) or NPS steps (`step_`).
+ */
+async function rollupRows(em: EntityManager, business: string, q: AnalyticsQuery, kind: 'metric' | 'nps', range: { fromDay: string; lastDay: string }, timeZone: string) {
+  const keys = [...new Set(q.groupBy)];
+  const keyCols = keys.map((k) => `r.${COLUMN[k]} as k_${k}`);
+  const k = keys.map((key) => `k_${key}`);
+  // The period's time zone comes first (the outer select), then the inner query's parameters in order.
+  const params: unknown[] = [timeZone];
+  if (q.interval === 'total') params.push(range.fromDay);
+  const top = kind === 'metric' ? 'coalesce(r.hist[m.scale_max + 1], 0) + coalesce(r.hist[m.scale_max], 0)' : '0';
+  const where = ['r.business_id = ?', 'r.day between ?::date and ?::date', kind === 'metric' ? "r.subject like 'mtr\\_%'" : "r.subject like 'step\\_%'"];
+  params.push(business, range.fromDay, range.lastDay);
+  const filter = (column: string, value: string | null | undefined) => {
+    if (value == null) return;
+    where.push(`r.${column} = ?`);
+    params.push(value);
+  };
+  filter('subject', q.metric);
+  filter('survey_id', q.survey);
+  filter('location_id', q.location);
+  filter('channel', q.channel);
+  const inner = `select ${[...keyCols, `${BUCKET[q.interval]} as bucket`].join(', ')}, r.count, r.sum, r.sum_sq, r.hist, ${top} as top
+    from analytics_rollup r ${kind === 'metric' ? 'join metric m on m.id = r.subject' : ''}
+   where ${where.join(' and ')}`;
+  const groups = [...k.map((c) => `b.${c}`), 'b.bucket'].join(', ');
+  // Histogram slots 0 to 10 (every NPS answer, every rating of the usual scales) are summed as plain columns, in one
+  // pass; only rows with ratings above 10 (scales up to 100) need their arrays unnested, in a second statement.
+  const slots = Array.from({ length: 11 }, (_, i) => `sum(coalesce(b.hist[${i + 1}], 0))`).join(', ');
+  const rows = await em.execute<RawRow[]>(
+    `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}b.bucket::text as bucket,
+            (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::bigint as period,
+            sum(b.count) as n, sum(b.sum) as s, sum(b.sum_sq) as q, sum(b.top) as top, array[${slots}] as low, max(cardinality(b.hist)) as width
+       from (${inner}) b
+      group by ${groups} having sum(b.count) > 0
+      order by ${groups}`,
+    params,
+  );
+  if (rows.some((r) => Number(r.width) > 11)) {
+    const wide = await em.execute<Array<RawRow & { v: number; hn: string }>>(
+      `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}b.bucket::text as bucket, u.i + 10 as v, sum(u.h) as hn
+         from (${inner} and cardinality(r.hist) > 11) b, unnest(b.hist[12:]) with ordinality u(h, i)
+        group by ${groups}, u.i`,
+      params.slice(1),
+    );
+    const byGroup = new Map(rows.map((r) => [`${keyOf(r, keys)}\u0000${r.bucket}`, r]));
+    for (const w of wide) {
+      const row = byGroup.get(`${keyOf(w, keys)}\u0000${w.bucket}`);
+      if (row) (row.high ??= {})[w.v] = Number(w.hn);
+    }
+  }
+  return rows;
+}
+
+/** The merged histogram of a row, as [value, count] pairs with a count, in value order. */
+function histogram(row: RawRow): Array<[number, number]> {
+  const pairs: Array<[number, number]> = row.low.map((c, v) => [v, Number(c)] as [number, number]);
+  for (const [v, c] of Object.entries(row.high ?? {})) pairs.push([Number(v), c]);
+  return pairs.filter(([, c]) => c !== 0);
+}
+
+function percentile(dist: Array<[number, number]>, n: number, p: number): number | null {
+  let cumulative = 0;
+  for (const [value, count] of dist) {
+    cumulative += count;
+    if (cumulative >= p * n) return value;
+  }
+  return null;
+}
+
+const keyOf = (row: RawRow, keys: GroupKey[]) => keys.map((k) => row[`k_${k}`] ?? '').join('\u0000');
+const orNull = (v: string | undefined) => (v ? v : null);
+
+function keyFields(row: RawRow, keys: GroupKey[]) {
+  const out: Record<string, string | null> = {};
+  for (const k of keys) out[k] = orNull(row[`k_${k}`]);
+  return out;
+}
+
+function metricFigures(row: RawRow, scales: Map<string, { min: number; max: number }>, keys: GroupKey[], metric: string | null | undefined): Omit<MetricRow, 'period'> & { period?: number } {
+  const n = Number(row.n);
+  const s = Number(row.s);
+  const sq = Number(row.q);
+  const dist = histogram(row);
+  // One metric's row shows its whole scale (zeros included); rows mixing metrics show the values seen.
+  const scale = scales.get(row.k_metric ?? metric ?? '');
+  const lo = scale?.min ?? dist[0]?.[0] ?? 0;
+  const hi = scale?.max ?? dist.at(-1)?.[0] ?? 0;
+  const distribution: Distribution = {};
+  for (let v = lo; v <= hi; v++) distribution[String(v)] = 0;
+  for (const [v, c] of dist) distribution[String(v)] = c;
+  const mean = n ? s / n : null;
+  const variance = n > 1 ? Math.max(0, (sq - (s * s) / n) / (n - 1)) : null;
+  return {
+    ...keyFields(row, keys),
+    count: n,
+    mean,
+    stddev: variance === null ? null : Math.sqrt(variance),
+    median: percentile(dist, n, 0.5),
+    p25: percentile(dist, n, 0.25),
+    p75: percentile(dist, n, 0.75),
+    distribution,
+    csat: n ? Number(row.top) / n : null,
+  };
+}
+
+function npsFigures(row: RawRow, keys: GroupKey[]) {
+  const n = Number(row.n);
+  const slot = (v: number) => Number(row.low[v] ?? 0);
+  const promoters = slot(9) + slot(10);
+  const detractors = [0, 1, 2, 3, 4, 5, 6].reduce((sum, v) => sum + slot(v), 0);
+  return {
+    ...keyFields(row, keys),
+    count: n,
+    promoters,
+    passives: n - promoters - detractors,
+    detractors,
+    score: n ? ((promoters - detractors) / n) * 100 : null,
+  };
+}
+
+/** Runs the query for its range and, with compare=previous, for the same length just before it, bucket by bucket. */
+async function withPrevious<T extends { period: number }>(
+  em: EntityManager,
+  business: string,
+  q: AnalyticsQuery,
+  kind: 'metric' | 'nps',
+  allowed: readonly GroupKey[],
+  figures: (row: RawRow) => Omit<T, 'period'>,
+): Promise<Array<T & { previous?: T | null }>> {
+  const timeZone = await businessTimeZone(em, business);
+  const range = checkRange(q, timeZone, allowed);
+  const keys = [...new Set(q.groupBy)];
+  const rows = await rollupRows(em, business, q, kind, range, timeZone);
+  const present = (row: RawRow) => ({ ...figures(row), period: Number(row.period) }) as T;
+  if (q.compare !== 'previous') return rows.map(present);
+  const days = dayNumber(range.lastDay) - dayNumber(range.fromDay) + 1;
+  const previousRange = { fromDay: dayString(dayNumber(range.fromDay) - days), lastDay: dayString(dayNumber(range.fromDay) - 1) };
+  const before = await rollupRows(em, business, q, kind, previousRange, timeZone);
+  const byKey = new Map(before.map((row) => [`${keyOf(row, keys)}\u0000${bucketIndex(q.interval, previousRange.fromDay, row.bucket)}`, row]));
+  return rows.map((row) => {
+    const match = byKey.get(`${keyOf(row, keys)}\u0000${bucketIndex(q.interval, range.fromDay, row.bucket)}`);
+    return { ...present(row), previous: match ? present(match) : null };
+  });
+}
+
+async function metricScales(em: EntityManager, business: string, metric: string | null | undefined) {
+  const rows = await em.execute<Array<{ id: string; scale_min: number; scale_max: number }>>(
+    'select id, scale_min, scale_max from metric where business_id = ?',
+    [business],
+  );
+  const scales = new Map(rows.map((r) => [r.id, { min: r.scale_min, max: r.scale_max }]));
+  if (metric != null && !scales.has(metric)) badInput('metric', `'${metric}' is not a metric of this business`);
+  return scales;
+}
+
+export async function metricAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<MetricRow[]> {
+  const scales = await metricScales(em, business, q.metric);
+  return withPrevious<MetricRow>(em, business, q, 'metric', ['metric', 'location', 'survey', 'channel'], (row) => metricFigures(row, scales, q.groupBy, q.metric));
+}
+
+export async function npsAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<NpsRow[]> {
+  if (q.metric != null) {
+    const [step] = await em.execute('select 1 from survey_step where id = ? and business_id = ? and type = ?', [q.metric, business, 'nps']);
+    if (!step) badInput('step', `'${q.metric}' is not an NPS step of this business`);
+  }
+  return withPrevious<NpsRow>(em, business, q, 'nps', ['step', 'location', 'survey', 'channel'], (row) => npsFigures(row, q.groupBy));
+}
+
+export interface ResponseRateRow {
+  period: number;
+  orders: number;
+  answered: number;
+  rate: number | null;
+}
+
+/**
+ * Orders per bucket and those with at least one completed submission. Counted from the order table (its
+ * (business, created_at) index) instead of a counter row kept by the order writer: a per-day counter would be one
+ * hot row that every order of a busy business waits on until its transaction commits.
+ */
+export async function responseRate(em: EntityManager, business: string, q: Pick<AnalyticsQuery, 'from' | 'to' | 'interval'>): Promise<ResponseRateRow[]> {
+  const timeZone = await businessTimeZone(em, business);
+  const range = checkRange({ ...q, groupBy: [] }, timeZone, []);
+  const bucket = BUCKET[q.interval].replace('r.day', '(o.created_at at time zone ?)::date');
+  // In the order of the placeholders: the period's time zone, the bucket's parameter, then the filter's.
+  const params = [timeZone, q.interval === 'total' ? range.fromDay : timeZone, business, range.fromDay, timeZone, range.lastDay, timeZone];
+  const rows = await em.execute<Array<{ period: string; orders: string; answered: string }>>(
+    `select (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::bigint as period, count(*) as orders,
+            count(*) filter (where exists (select 1 from submission s where s.order_id = b.id and s.status = 'completed')) as answered
+       from (select o.id, ${bucket} as bucket from customer_order o
+              where o.business_id = ? and o.created_at >= (?::date)::timestamp at time zone ?
+                and o.created_at < (?::date + 1)::timestamp at time zone ?) b
+      group by b.bucket order by b.bucket`,
+    params,
+  );
+  return rows.map((r) => ({ period: Number(r.period), orders: Number(r.orders), answered: Number(r.answered), rate: Number(r.orders) ? Number(r.answered) / Number(r.orders) : null }));
+}
+
+export interface MenuItemRow {
+  menuItem: string;
+  name: string | null;
+  metric: string | null;
+  count: number;
+  mean: number;
+  shrunkMean: number;
+}
+
+/** Weight, in ratings, of the overall mean in a dish's shrunk mean: a dish needs about this many to speak for itself. */
+export const SHRINK_WEIGHT = 10;
+export const MENU_SORTS = ['shrunkMean', 'mean', 'count'] as const;
+
+export async function menuItemAnalytics(
+  em: EntityManager,
+  business: string,
+  q: Pick<AnalyticsQuery, 'from' | 'to' | 'metric'> & { minCount?: number | null; sort?: (typeof MENU_SORTS)[number] | null; order?: 'asc' | 'desc' | null },
+): Promise<MenuItemRow[]> {
+  await metricScales(em, business, q.metric);
+  const timeZone = await businessTimeZone(em, business);
+  const range = checkRange({ ...q, interval: 'total', groupBy: [] }, timeZone, []);
+  const minCount = q.minCount ?? 10;
+  if (!Number.isInteger(minCount) || minCount < 1) badInput('minCount', 'must be a positive integer');
+  const params: unknown[] = [business, range.fromDay, range.lastDay];
+  const metricFilter = q.metric != null ? 'and r.subject = ?' : '';
+  if (q.metric != null) params.push(q.metric);
+  const rows = await em.execute<Array<{ menu_item_id: string; name: string | null; n: string; s: string }>>(
+    `select r.menu_item_id, mi.name, sum(r.count) as n, sum(r.sum) as s
+       from analytics_menu_rollup r left join menu_item mi on mi.id = r.menu_item_id
+      where r.business_id = ? and r.day between ?::date and ?::date ${metricFilter}
+      group by r.menu_item_id, mi.name having sum(r.count) > 0`,
+    params,
+  );
+  const total = rows.reduce((acc, r) => ({ n: acc.n + Number(r.n), s: acc.s + Number(r.s) }), { n: 0, s: 0 });
+  const overall = total.n ? total.s / total.n : 0;
+  const sort = q.sort ?? 'shrunkMean';
+  const sign = (q.order ?? 'desc') === 'desc' ? -1 : 1;
+  return rows
+    .map((r) => {
+      const n = Number(r.n);
+      const s = Number(r.s);
+      return { menuItem: r.menu_item_id, name: r.name, metric: q.metric ?? null, count: n, mean: s / n, shrunkMean: (s + SHRINK_WEIGHT * overall) / (n + SHRINK_WEIGHT) };
+    })
+    .filter((r) => r.count >= minCount)
+    .sort((a, b) => sign * (a[sort] - b[sort]) || a.menuItem.localeCompare(b.menuItem));
+}
+
+export interface FunnelStep {
+  step: string;
+  position: number;
+  type: string;
+  reached: number;
+  answered: number;
+  droppedOff: number;
+}
+
+/**
+ * Per step of one survey, over its responses created in the range: guests who reached it (completed responses reach
+ * every step; a partial one reaches each step up to the one after its last answer, where it stopped), answered it,
+ * and stopped there. Read from the responses themselves: one survey over a bounded range.
+ */
+export async function funnel(em: EntityManager, business: string, q: Pick<AnalyticsQuery, 'from' | 'to'> & { survey: string }): Promise<FunnelStep[]> {
+  const [survey] = await em.execute('select 1 from survey where id = ? and business_id = ?', [q.survey, business]);
+  if (!survey) badInput('survey', `'${q.survey}' is not a survey of this business`);
+  checkRange({ ...q, interval: 'total', groupBy: [] }, 'UTC', []);
+  const rows = await em.execute<Array<{ id: string; position: number; type: string; reached: string; answered: string; dropped: string }>>(
+    `with st as (select id, position, type from survey_step where survey_id = ?),
+          s as (select id, status, answers from submission where business_id = ? and survey_id = ? and created_at >= to_timestamp(? / 1000.0) and created_at < to_timestamp(? / 1000.0)),
+          a as (select s.id as sid, st.position from s cross join jsonb_array_elements(s.answers) e join st on st.id = e->>'step'),
+          cur as (select s.id, s.status,
+                         (select min(st.position) from st where st.position > coalesce((select max(a.position) from a where a.sid = s.id), -1)) as at
+                    from s)
+     select st.id, st.position, st.type,
+            (select count(*) from cur where cur.status = 'completed' or coalesce(cur.at, 2147483647) >= st.position) as reached,
+            (select count(*) from a where a.position = st.position) as answered,
+            (select count(*) from cur where cur.status = 'partial' and cur.at = st.position) as dropped
+       from st order by st.position`,
+    [q.survey, business, q.survey, q.from, q.to],
+  );
+  return rows.map((r) => ({ step: r.id, position: r.position, type: r.type, reached: Number(r.reached), answered: Number(r.answered), droppedOff: Number(r.dropped) }));
+}
+

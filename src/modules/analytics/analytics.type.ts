@@ -1,0 +1,77 @@
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Timestamp } from '../../kit/scalars.js';
+import { GROUP_KEYS, INTERVALS } from './analytics.rules.js';
+import { MENU_SORTS } from './analytics.service.js';
+
+export const AnalyticsIntervalEnum = Object.fromEntries(INTERVALS.map((v) => [v, v])) as { [K in (typeof INTERVALS)[number]]: K };
+registerEnumType(AnalyticsIntervalEnum, { name: 'AnalyticsInterval', description: 'Bucket size: calendar days, ISO weeks (from Monday) or months of the business time zone, or one bucket for the whole range.' });
+export const AnalyticsGroupByEnum = Object.fromEntries(GROUP_KEYS.map((v) => [v, v])) as { [K in (typeof GROUP_KEYS)[number]]: K };
+registerEnumType(AnalyticsGroupByEnum, { name: 'AnalyticsGroupBy', description: '`metric` for analyticsMetrics, `step` for analyticsNps.' });
+export const AnalyticsCompareEnum = { previous: 'previous' } as const;
+registerEnumType(AnalyticsCompareEnum, { name: 'AnalyticsCompare', description: '`previous`: the same figures for the period of the same length just before.' });
+export const MenuItemSortEnum = Object.fromEntries(MENU_SORTS.map((v) => [v, v])) as { [K in (typeof MENU_SORTS)[number]]: K };
+registerEnumType(MenuItemSortEnum, { name: 'AnalyticsMenuItemSort' });
+export const SortOrderEnum = { asc: 'asc', desc: 'desc' } as const;
+registerEnumType(SortOrderEnum, { name: 'AnalyticsSortOrder' });
+
+@ObjectType('AnalyticsMetric', { description: 'Metric ratings of one bucket; the key fields are set for the requested grouping.' })
+export class AnalyticsMetricType {
+  @Field(() => ID, { nullable: true }) metric?: string | null;
+  @Field(() => ID, { nullable: true }) location?: string | null;
+  @Field(() => ID, { nullable: true }) survey?: string | null;
+  @Field(() => String, { nullable: true }) channel?: string | null;
+  @Field(() => Timestamp, { description: 'Start of the bucket (its first day at midnight in the business time zone).' }) period!: number;
+  @Field(() => Int) count!: number;
+  @Field(() => Float, { nullable: true }) mean!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Sample standard deviation (null under two ratings).' }) stddev!: number | null;
+  @Field(() => Int, { nullable: true }) median!: number | null;
+  @Field(() => Int, { nullable: true }) p25!: number | null;
+  @Field(() => Int, { nullable: true }) p75!: number | null;
+  @Field(() => GraphQLJSONObject, { description: 'Rating value to count; a single metric shows its whole scale.' }) distribution!: Record<string, number>;
+  @Field(() => Float, { nullable: true, description: 'Top-2-box: the share of ratings in the two highest values of their scale.' }) csat!: number | null;
+  @Field(() => AnalyticsMetricType, { nullable: true }) previous?: AnalyticsMetricType | null;
+}
+
+@ObjectType('AnalyticsNps', { description: 'Answers to `nps` steps (0 to 10) of one bucket.' })
+export class AnalyticsNpsType {
+  @Field(() => ID, { nullable: true }) step?: string | null;
+  @Field(() => ID, { nullable: true }) location?: string | null;
+  @Field(() => ID, { nullable: true }) survey?: string | null;
+  @Field(() => String, { nullable: true }) channel?: string | null;
+  @Field(() => Timestamp) period!: number;
+  @Field(() => Int) count!: number;
+  @Field(() => Int, { description: 'Answers of 9 or 10.' }) promoters!: number;
+  @Field(() => Int, { description: 'Answers of 7 or 8.' }) passives!: number;
+  @Field(() => Int, { description: 'Answers of 0 to 6.' }) detractors!: number;
+  @Field(() => Float, { nullable: true, description: '% promoters − % detractors, from −100 to 100.' }) score!: number | null;
+  @Field(() => AnalyticsNpsType, { nullable: true }) previous?: AnalyticsNpsType | null;
+}
+
+@ObjectType('AnalyticsResponseRate')
+export class AnalyticsResponseRateType {
+  @Field(() => Timestamp) period!: number;
+  @Field(() => Int) orders!: number;
+  @Field(() => Int, { description: 'Orders with at least one completed submission.' }) answered!: number;
+  @Field(() => Float, { nullable: true }) rate!: number | null;
+}
+
+@ObjectType('AnalyticsMenuItem', { description: 'Metric ratings of the submissions whose order had this menu item.' })
+export class AnalyticsMenuItemType {
+  @Field(() => ID) menuItem!: string;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => ID, { nullable: true }) metric!: string | null;
+  @Field(() => Int) count!: number;
+  @Field(() => Float) mean!: number;
+  @Field(() => Float, { description: 'Mean shrunk toward the overall mean by 10 ratings: (sum + 10 × overall) / (count + 10).' }) shrunkMean!: number;
+}
+
+@ObjectType('AnalyticsFunnelStep')
+export class AnalyticsFunnelStepType {
+  @Field(() => ID) step!: string;
+  @Field(() => Int) position!: number;
+  @Field() type!: string;
+  @Field(() => Int, { description: 'Responses that got to this step.' }) reached!: number;
+  @Field(() => Int) answered!: number;
+  @Field(() => Int, { description: 'Partial responses that stopped at this step.' }) droppedOff!: number;
+}

@@ -1,0 +1,76 @@
+import { Field, InputType, Int } from 'type-graphql';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { BooleanFilter, IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { FeedbackFlowType, FeedbackRequestType } from './feedback-flow.type.js';
+
+@InputType('CreateFeedbackFlowInput')
+export class CreateFeedbackFlowInput {
+  @Field() name!: string;
+  @Field(() => Boolean, { nullable: true, description: 'Default true.' }) enabled?: boolean;
+  @Field(() => Int, { nullable: true, description: 'Default 0; lower first.' }) priority?: number;
+  @Field(() => String, { nullable: true, description: 'order.created (default) or order.accepted.' }) trigger?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Omitted or null: every order.' }) conditions?: Record<string, unknown> | null;
+  @Field(() => String, { description: 'A survey of this business.' }) survey!: string;
+  @Field(() => [String], { nullable: true, description: 'Default ["email", "sms"].' }) channels?: string[];
+  @Field(() => Int, { nullable: true, description: 'Default 45; 0 sends at once; at most 43200 (30 days).' }) delayMinutes?: number;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Default {"from": "21:00", "to": "09:00", "timeZone": "UTC"}; null: none.' })
+  quietHours?: Record<string, unknown> | null;
+  @Field(() => Int, { nullable: true, description: 'Default 14; 0: no limit.' }) throttleDays?: number;
+  @Field(() => Int, { nullable: true, description: 'One reminder this many hours after the send, if not completed.' }) reminderAfterHours?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Default 168.' }) expiresAfterHours?: number;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Default an English template.' }) templates?: Record<string, unknown>;
+}
+
+@InputType('UpdateFeedbackFlowInput')
+export class UpdateFeedbackFlowInput {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => Boolean, { nullable: true }) enabled?: boolean;
+  @Field(() => Int, { nullable: true }) priority?: number;
+  @Field(() => String, { nullable: true }) trigger?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true }) conditions?: Record<string, unknown> | null;
+  @Field(() => String, { nullable: true }) survey?: string;
+  @Field(() => [String], { nullable: true }) channels?: string[];
+  @Field(() => Int, { nullable: true }) delayMinutes?: number;
+  @Field(() => GraphQLJSONObject, { nullable: true }) quietHours?: Record<string, unknown> | null;
+  @Field(() => Int, { nullable: true }) throttleDays?: number;
+  @Field(() => Int, { nullable: true }) reminderAfterHours?: number | null;
+  @Field(() => Int, { nullable: true }) expiresAfterHours?: number;
+  @Field(() => GraphQLJSONObject, { nullable: true }) templates?: Record<string, unknown>;
+}
+
+@InputType('SimulateFeedbackFlowInput')
+export class SimulateFeedbackFlowInput {
+  @Field(() => GraphQLJSON, { description: 'An order id ("ord_...") or order fields as the webhook takes them.' }) order!: unknown;
+}
+
+@InputType('SuppressFeedbackContactInput')
+export class SuppressFeedbackContactInput {
+  @Field(() => String, { nullable: true }) email?: string;
+  @Field(() => String, { nullable: true, description: 'E.164, or national in the business country.' }) phone?: string;
+}
+
+@InputType('FeedbackFlowWhere')
+export class FeedbackFlowWhere {
+  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
+  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
+  @Field(() => BooleanFilter, { nullable: true }) enabled?: BooleanFilter;
+  @Field(() => StringFilter, { nullable: true }) trigger?: StringFilter;
+  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
+}
+
+export const FeedbackFlowOrderBy = orderByInput('FeedbackFlowOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', name: 'name', priority: 'priority' });
+export const FeedbackFlowListArgs = listArgs(FeedbackFlowWhere, FeedbackFlowOrderBy);
+export const FeedbackFlowList = listType(FeedbackFlowType, 'FeedbackFlowList');
+
+@InputType('FeedbackRequestWhere')
+export class FeedbackRequestWhere {
+  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
+  @Field(() => StringFilter, { nullable: true, description: 'scheduled, sent, opened, completed, suppressed, failed, expired or cancelled.' }) status?: StringFilter;
+  @Field(() => IDFilter, { nullable: true }) order?: IDFilter;
+  @Field(() => IDFilter, { nullable: true }) flow?: IDFilter;
+  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
+}
+
+export const FeedbackRequestOrderBy = orderByInput('FeedbackRequestOrderBy', { createdAt: 'createdAt', sendAt: 'sendAt' });
+export const FeedbackRequestListArgs = listArgs(FeedbackRequestWhere, FeedbackRequestOrderBy);
+export const FeedbackRequestList = listType(FeedbackRequestType, 'FeedbackRequestList');

@@ -1,0 +1,169 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '../event/event.service.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
+import { AppError } from '../../shared/errors.js';
+import { Checks } from '../../shared/validation.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { Business } from '../business/business.entity.js';
+import { Order } from '../order/order.entity.js';
+import { readNewOrder } from '../order/order.rules.js';
+import { findSurvey } from '../survey/survey.service.js';
+import { FeedbackFlow, type FlowConditions, type FlowTemplate, type QuietHours } from './feedback-flow.entity.js';
+import {
+  afterQuietHours,
+  asChannels,
+  asTrigger,
+  checkFlowFields,
+  contactHash,
+  DEFAULT_QUIET_HOURS,
+  DEFAULT_TEMPLATES,
+  render,
+  templateFor,
+  unmetConditions,
+  type FlowFields,
+  flowOrderOf,
+  type FlowOrder,
+} from './feedback-flow.rules.js';
+import type { FeedbackFlowSimulationType, FeedbackFlowType } from './feedback-flow.type.js';
+import type { CreateFeedbackFlowInput, UpdateFeedbackFlowInput } from './feedback-flow.inputs.js';
+import { flowsChanged } from './feedback-request.create.js';
+import { presentFlow } from './feedback-request.presenter.js';
+import { cancelScheduled, suppressionOf, throttledBy } from './feedback-request.service.js';
+
+export { presentFlow };
+
+export const findFlow = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', business, id, lock });
+
+const recorded: RecordedResource<FeedbackFlow, FeedbackFlowType> = { resource: 'feedbackflow', find: findFlow, present: presentFlow };
+
+export function listFlows(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+  return findPage<FeedbackFlow, FeedbackFlowType>(em, FeedbackFlow, { scope: { business }, args, present: presentFlow, hydrate: true });
+}
+
+/** A survey of another business reads as an unknown one: a 400 on the field, never a 404 of the flow. */
+async function checkSurvey(em: EntityManager, business: string, survey: string | undefined, checks: Checks) {
+  if (survey == null) return;
+  try {
+    await findSurvey(em, business, survey);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not_found') checks.fail('survey', `no survey ${survey} in this business`);
+    else throw err;
+  }
+}
+
+const quietHours = (q: Record<string, unknown>): QuietHours => ({ from: q.from as string, to: q.to as string, timeZone: (q.timeZone as string) ?? 'UTC' });
+
+export async function createFlow(em: EntityManager, business: string, input: CreateFeedbackFlowInput): Promise<FeedbackFlowType> {
+  const checks = new Checks();
+  checkFlowFields(checks, input as FlowFields, true);
+  await checkSurvey(em, business, input.survey, checks);
+  checks.throwIfAny();
+  const presented = await em.transactional(async (tx) => {
+    const flow = tx.create(FeedbackFlow, {
+      business,
+      name: input.name.trim(),
+      enabled: input.enabled ?? true,
+      priority: input.priority ?? 0,
+      trigger: asTrigger(input.trigger ?? 'order.created'),
+      conditions: (input.conditions as FlowConditions | null | undefined) ?? null,
+      survey: input.survey,
+      channels: asChannels(input.channels ?? ['email', 'sms']),
+      delayMinutes: input.delayMinutes ?? 45,
+      quietHours: input.quietHours === null ? null : input.quietHours ? quietHours(input.quietHours) : DEFAULT_QUIET_HOURS,
+      throttleDays: input.throttleDays ?? 14,
+      reminderAfterHours: input.reminderAfterHours ?? null,
+      expiresAfterHours: input.expiresAfterHours ?? 168,
+      templates: (input.templates as Record<string, FlowTemplate> | undefined) ?? DEFAULT_TEMPLATES,
+    });
+    const out = presentFlow(flow);
+    recordEvent(tx, business, 'feedbackflow.created', out);
+    return out;
+  });
+  flowsChanged(business);
+  return presented;
+}
+
+export async function updateFlow(em: EntityManager, business: string, id: string, input: UpdateFeedbackFlowInput): Promise<FeedbackFlowType> {
+  const checks = new Checks();
+  checkFlowFields(checks, input as FlowFields, false);
+  await checkSurvey(em, business, input.survey ?? undefined, checks);
+  checks.throwIfAny();
+  const presented = await updateRecorded(em, recorded, business, id, (flow) => {
+    if (input.name != null) flow.name = input.name.trim();
+    if (input.enabled != null) flow.enabled = input.enabled;
+    if (input.priority != null) flow.priority = input.priority;
+    if (input.trigger != null) flow.trigger = asTrigger(input.trigger);
+    if (input.conditions !== undefined) flow.conditions = (input.conditions as FlowConditions | null) ?? null;
+    if (input.survey != null) flow.survey = input.survey;
+    if (input.channels != null) flow.channels = asChannels(input.channels);
+    if (input.delayMinutes != null) flow.delayMinutes = input.delayMinutes;
+    if (input.quietHours !== undefined) flow.quietHours = input.quietHours ? quietHours(input.quietHours) : null;
+    if (input.throttleDays != null) flow.throttleDays = input.throttleDays;
+    if (input.reminderAfterHours !== undefined) flow.reminderAfterHours = input.reminderAfterHours;
+    if (input.expiresAfterHours != null) flow.expiresAfterHours = input.expiresAfterHours;
+    if (input.templates != null) flow.templates = input.templates as Record<string, FlowTemplate>;
+  });
+  flowsChanged(business);
+  return presented;
+}
+
+/** Its requests stay (their flow becomes null); what was still scheduled is cancelled. */
+export async function deleteFlow(em: EntityManager, business: string, id: string): Promise<string> {
+  const deleted = await deleteRecorded(em, recorded, business, id, async (flow, tx) => {
+    await cancelScheduled(tx, business, { flow: flow.id }, 'flow_deleted');
+    tx.remove(flow);
+  });
+  flowsChanged(business);
+  return deleted;
+}
+
+/**
+ * A dry run: whether the order matches, why not, when and on which channel it would go, the message, and any
+ * suppression that would apply now. Nothing is stored or sent.
+ */
+export async function simulateFlow(em: EntityManager, business: string, id: string, given: unknown, surveyBase: string): Promise<FeedbackFlowSimulationType> {
+  const flow = await findFlow(em, business, id);
+  let order: FlowOrder;
+  if (typeof given === 'string') {
+    order = flowOrderOf(await findOwned(em, Order, { kind: 'order', label: 'Order', business, id: given }));
+  } else if (given && typeof given === 'object' && !Array.isArray(given)) {
+    const owner = await em.findOne(Business, { id: business });
+    const checks = new Checks();
+    const fields = readNewOrder(checks, given, 'api', owner?.country);
+    if (checks.details.length) throw AppError.validation(checks.details.map((d) => ({ ...d, field: `order.${d.field}` })));
+    order = flowOrderOf({ ...fields, id: 'ord_SIMULATED', createdAt: new Date() });
+  } else {
+    throw AppError.validation([{ field: 'order', message: 'must be an order id ("ord_...") or an object of order fields' }]);
+  }
+  const now = new Date();
+  const reasons = unmetConditions(flow.conditions, order);
+  if (!flow.enabled) reasons.unshift('the flow is disabled');
+  const sendAt = afterQuietHours(new Date(Math.max(now.getTime(), order.createdAt.getTime() + flow.delayMinutes * 60_000)), flow.quietHours);
+  const expiresAt = order.createdAt.getTime() + flow.expiresAfterHours * 3_600_000;
+  let suppression: string | null = null;
+  let channel: string | null = null;
+  const emailHash = contactHash('email', order.customerEmail);
+  const phoneHash = contactHash('sms', order.customerPhone);
+  if (sendAt.getTime() >= expiresAt) suppression = flow.quietHours && sendAt.getTime() > now.getTime() ? 'quiet_hours' : 'order_too_old';
+  else if (flow.throttleDays > 0 && (await throttledBy(em, business, { emailHash, phoneHash, before: now, days: flow.throttleDays, excludeOrder: order.id }))) suppression = 'throttled';
+  else {
+    const pick = await suppressionOf(em, business, flow.channels, { email: emailHash, sms: phoneHash });
+    channel = pick.channel;
+    suppression = pick.reason;
+  }
+  const { template } = templateFor(flow.templates, order.metadata.lang);
+  const values = { link: `${surveyBase}/r/XXXXXXXXXXXXXXXX`, name: order.customerName, orderId: order.externalOrderId };
+  return {
+    object: 'feedbackflowsimulation',
+    matches: reasons.length === 0,
+    reasons,
+    sendAt: reasons.length ? null : sendAt,
+    channel: reasons.length ? null : (channel ?? null),
+    subject: channel === 'sms' ? null : template.subject ? render(template.subject, values) : null,
+    body: render(template.body, values),
+    suppression,
+  };
+}

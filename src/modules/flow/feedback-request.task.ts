@@ -1,0 +1,192 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { recordEvent } from '../event/event.service.js';
+import type { FlowTemplate, QuietHours } from './feedback-flow.entity.js';
+import { afterQuietHours, render, templateFor } from './feedback-flow.rules.js';
+import type { Mailer, SendOutcome, SmsProvider } from './feedback-message.js';
+import { presentRequest } from './feedback-request.presenter.js';
+import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
+
+/** Lease of a claimed request: a worker that dies holding it gives it back by letting it expire. */
+export const LEASE_MS = 60_000;
+/** Waits before the 2nd, 3rd and 4th try of a send that failed for a reason that may pass. */
+const RETRY_MS = [60_000, 300_000, 1_800_000];
+
+export interface FeedbackSenders {
+  mail?: Mailer;
+  sms?: SmsProvider;
+}
+
+const CLAIM_SQL = `
+update feedback_request r set locked_until = now() + make_interval(secs => ? / 1000.0), locked_by = ?
+where r.id in (
+  select id from feedback_request
+  where due_at <= ? and (locked_until is null or locked_until < now())
+  order by due_at limit ?
+  for update skip locked
+)
+returning r.id`;
+
+const LOAD_SQL = `
+select r.*, o.external_order_id, o.customer_name, o.customer_email, o.customer_phone, o.metadata as order_metadata,
+  f.enabled as flow_enabled, f.channels, f.quiet_hours, f.throttle_days, f.reminder_after_hours, f.templates
+from feedback_request r
+join customer_order o on o.id = r.order_id
+left join feedback_flow f on f.id = r.flow_id
+where r.id = ? and r.locked_by = ?`;
+
+interface Loaded extends Record<string, unknown> {
+  id: string;
+  business_id: string;
+  order_id: string;
+  status: string;
+  token: string;
+  attempts: number;
+  channel: string | null;
+  email_hash: string | null;
+  phone_hash: string | null;
+  created_at: Date;
+  expires_at: Date;
+  reminded_at: Date | null;
+  external_order_id: string;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  order_metadata: Record<string, string>;
+  flow_enabled: boolean | null;
+  channels: string[] | null;
+  quiet_hours: QuietHours | null;
+  throttle_days: number | null;
+  reminder_after_hours: number | null;
+  templates: Record<string, FlowTemplate> | null;
+}
+
+/** Columns a step sets; the lease is always given back with them. */
+type Change = Record<string, unknown>;
+
+/**
+ * What a due feedback request needs, step by step: its send (after quiet hours, throttle and opt-out are checked
+ * again, on the first channel that can reach the guest and has a sender), then one reminder, then its expiry. Each
+ * step is recorded only while this worker still holds the lease; the message goes out between the lease and the
+ * record, so a crash in that window sends again when the lease expires (at least once, like every queue here).
+ */
+export class FeedbackRequestTask {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly senders: FeedbackSenders,
+    private readonly options: { surveyUrl: string; workerId: string; clock: () => Date; logger: Logger },
+  ) {}
+
+  /** Leases up to `limit` due requests to this worker. */
+  async claim(limit: number): Promise<string[]> {
+    const rows = await this.orm.em.fork().execute<{ id: string }[]>(CLAIM_SQL, [LEASE_MS, this.options.workerId, this.options.clock(), limit]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Gives back leases that will not run (shutdown). */
+  async release(ids: string[]) {
+    if (!ids.length) return;
+    await this.orm.em.fork().execute("update feedback_request set locked_until = null, locked_by = null where id = any(string_to_array(?, ',')) and locked_by = ?", [ids.join(','), this.options.workerId]);
+  }
+
+  async run(id: string): Promise<void> {
+    const em = this.orm.em.fork();
+    const [r] = await em.execute<Loaded[]>(LOAD_SQL, [id, this.options.workerId]);
+    if (!r) return; // the lease went to another worker, or the request was settled meanwhile
+    const now = this.options.clock();
+    if (r.status === 'scheduled') return this.send(em, r, now);
+    if (r.status === 'sent' || r.status === 'opened') return this.followUp(em, r, now);
+    await this.finish(em, r, { due_at: null }, null); // nothing left to do
+  }
+
+  private async send(em: EntityManager, r: Loaded, now: Date) {
+    if (r.flow_enabled == null) return this.finish(em, r, { status: 'cancelled', reason: 'flow_deleted', due_at: null });
+    if (!r.flow_enabled) return this.finish(em, r, { status: 'cancelled', reason: 'flow_disabled', due_at: null });
+    const expires = new Date(r.expires_at).getTime();
+    if (now.getTime() >= expires) return this.finish(em, r, { status: 'suppressed', reason: 'order_too_old', due_at: null });
+    const allowed = afterQuietHours(now, r.quiet_hours);
+    if (allowed.getTime() > now.getTime()) {
+      if (allowed.getTime() >= expires) return this.finish(em, r, { status: 'suppressed', reason: 'quiet_hours', due_at: null });
+      return this.finish(em, r, { send_at: allowed, due_at: allowed }, null);
+    }
+    if ((r.throttle_days ?? 0) > 0) {
+      const throttled = await throttledBy(em, r.business_id, {
+        emailHash: r.email_hash,
+        phoneHash: r.phone_hash,
+        before: new Date(r.created_at),
+        days: r.throttle_days!,
+        excludeOrder: r.order_id,
+        beforeId: r.id,
+      });
+      if (throttled) return this.finish(em, r, { status: 'suppressed', reason: 'throttled', due_at: null });
+    }
+    const reach = await suppressionOf(em, r.business_id, r.channels ?? [], { email: r.email_hash, sms: r.phone_hash });
+    if (reach.reason) return this.finish(em, r, { status: 'suppressed', reason: reach.reason, due_at: null });
+    const channel = reach.eligible.find((c) => (c === 'email' ? this.senders.mail : this.senders.sms));
+    if (!channel) {
+      const missing = reach.eligible.map((c) => (c === 'email' ? 'e-mail (set SMTP_URL)' : 'SMS (set TWILIO_* or SMS_GATEWAY_URL)')).join(', ');
+      return this.finish(em, r, { status: 'failed', error: `no sender configured for ${missing}`, due_at: null });
+    }
+    const outcome = await this.deliver(r, channel, false);
+    const attempts = r.attempts + 1;
+    if (outcome.ok) {
+      const reminder = r.reminder_after_hours ? now.getTime() + r.reminder_after_hours * 3_600_000 : Infinity;
+      return this.finish(em, r, { status: 'sent', channel, sent_at: now, attempts, error: null, due_at: new Date(Math.min(reminder, expires)) });
+    }
+    if (!outcome.permanent && attempts <= RETRY_MS.length) {
+      this.options.logger.warn({ request: r.id, error: outcome.error }, 'feedback request send failed; will retry');
+      return this.finish(em, r, { attempts, error: outcome.error, due_at: new Date(now.getTime() + RETRY_MS[attempts - 1]) }, null);
+    }
+    return this.finish(em, r, { status: 'failed', attempts, error: outcome.error, channel, due_at: null });
+  }
+
+  /** After the send: one reminder if the flow asks for one (opt-out checked again), then the expiry. */
+  private async followUp(em: EntityManager, r: Loaded, now: Date) {
+    const expires = new Date(r.expires_at);
+    if (now.getTime() >= expires.getTime()) return this.finish(em, r, { status: 'expired', due_at: null });
+    if (r.reminder_after_hours && !r.reminded_at && r.channel) {
+      const reach = await suppressionOf(em, r.business_id, [r.channel], { email: r.email_hash, sms: r.phone_hash });
+      const outcome = reach.channel ? await this.deliver(r, r.channel, true) : { ok: false };
+      if (outcome.ok) return this.finish(em, r, { reminded_at: now, due_at: expires }, 'feedbackrequest.reminded');
+    }
+    return this.finish(em, r, { due_at: expires }, null);
+  }
+
+  private deliver(r: Loaded, channel: string, reminder: boolean): Promise<SendOutcome> {
+    const { template } = templateFor(r.templates ?? {}, r.order_metadata?.lang);
+    const link = `${this.options.surveyUrl}/r/${r.token}`;
+    const unsubscribe = `${link}/unsubscribe`;
+    const values = { link, name: r.customer_name, orderId: r.external_order_id };
+    const body = render(template.body, values);
+    if (channel === 'sms') return this.senders.sms!.send(r.customer_phone!, `${body} Reply STOP to opt out.`);
+    const subject = render(template.subject ?? 'How was your order?', values);
+    return this.senders.mail!.send({
+      to: r.customer_email!,
+      subject: reminder ? `Reminder: ${subject}` : subject,
+      text: `${body}\n\nTo stop these messages: ${unsubscribe}\n`,
+      // RFC 2369 and RFC 8058: mail clients show an unsubscribe button that posts to the link.
+      headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    });
+  }
+
+  /**
+   * Applies `change` and gives the lease back, only while this worker holds it; records `feedbackrequest.<status>`
+   * when the status changed (or `event` when given), in the same transaction.
+   */
+  private async finish(em: EntityManager, r: Loaded, change: Change, event?: string | null) {
+    const columns = Object.keys(change);
+    await em.transactional(async (tx) => {
+      const rows = await tx.execute<Record<string, unknown>[]>(
+        `update feedback_request set ${columns.map((c) => `${c} = ?`).join(', ')}, locked_until = null, locked_by = null, updated_at = now()
+         where id = ? and locked_by = ? returning *`,
+        [...columns.map((c) => change[c] ?? null), r.id, this.options.workerId],
+      );
+      if (!rows.length) return;
+      const type = event === undefined ? (change.status ? `feedbackrequest.${change.status as string}` : null) : event;
+      if (type) {
+        const record = recordOfRow(rows[0]);
+        recordEvent(tx, record.business, type, presentRequest(record));
+      }
+    });
+  }
+}

@@ -1,0 +1,206 @@
+import type { ScreenProps } from '../main';
+import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
+import { navigate, withQuery } from '../router';
+import { Empty, Failure, Field, Loaded, Pager, dayStart, download, formatDate, useLoad, useSubmit } from '../ui';
+
+const FeedbackFilters = graphql(`
+  query FeedbackFilters($business: ID!) {
+    surveys(business: $business, pageSize: 100) { data { id name steps { id position type content } } }
+    locations(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
+  }
+`);
+
+const FeedbackList = graphql(`
+  query FeedbackList($business: ID!, $survey: ID!, $where: SubmissionWhere, $page: Int!, $pageSize: Int!) {
+    submissions(business: $business, survey: $survey, where: $where, page: $page, pageSize: $pageSize) {
+      total page hasMore
+      data { id status channel source createdAt completedAt answers { step value ratings } location { id name } order { id externalOrderId } }
+    }
+  }
+`);
+
+const FeedbackItem = graphql(`
+  query FeedbackItem($business: ID!, $survey: ID!, $id: ID!) {
+    submission(business: $business, survey: $survey, id: $id) {
+      id status channel source createdAt completedAt metadata guestId
+      answers { step value ratings }
+      survey { id name steps { id position type content metrics { metrics { id name } } } }
+      location { id name }
+      order { id externalOrderId externalLocationId total currency status channel createdAt items { id name quantity unitPrice totalPrice } }
+    }
+  }
+`);
+
+const STATUSES = ['completed', 'partial'];
+const CHANNELS = ['qr', 'link', 'sms', 'email'];
+
+function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['where'] {
+  const where: NonNullable<VariablesOf<typeof FeedbackList>['where']> = {};
+  if (query.get('status')) where.status = { eq: query.get('status')! };
+  if (query.get('channel')) where.channel = { eq: query.get('channel')! };
+  if (query.get('location')) where.location = { eq: query.get('location')! };
+  const from = query.get('from');
+  const to = query.get('to');
+  if (from || to) where.createdAt = { ...(from ? { gte: dayStart(from) } : {}), ...(to ? { lt: dayStart(to) + 86_400_000 } : {}) };
+  return where;
+}
+
+type Row = ResultOf<typeof FeedbackList>['submissions']['data'][number];
+const answerText = (a: { value?: unknown; ratings?: Record<string, unknown> | null }) =>
+  a.ratings ? Object.values(a.ratings).join(' / ') : Array.isArray(a.value) ? a.value.join(', ') : a.value == null ? '' : String(a.value);
+
+/** Submissions of a survey, filtered by what the URL says, a page at a time; CSV of everything the filters select. */
+export default function Feedback({ session, query }: ScreenProps) {
+  const filters = useLoad(() => request(FeedbackFilters, { business: session.business }), session.business);
+  return (
+    <>
+      <h1 tabIndex={-1}>Feedback</h1>
+      <Loaded state={filters} what="surveys">
+        {(f) => {
+          if (!f.surveys.data.length) return <Empty>No survey yet, so no feedback. <a href="/portal/surveys/new">Create a survey</a> and share its link or QR code.</Empty>;
+          const survey = f.surveys.data.find((s) => s.id === query.get('survey')) ?? f.surveys.data[0];
+          return <FeedbackFor business={session.business} survey={survey} surveys={f.surveys.data} locations={f.locations.data} query={query} />;
+        }}
+      </Loaded>
+    </>
+  );
+}
+
+type SurveyRow = ResultOf<typeof FeedbackFilters>['surveys']['data'][number];
+
+function FeedbackFor({ business, survey, surveys, locations, query }: { business: string; survey: SurveyRow; surveys: SurveyRow[]; locations: { id: string; name: string }[]; query: URLSearchParams }) {
+  const page = Number(query.get('page') ?? 0) || 0;
+  const where = whereOf(query);
+  const list = useLoad(() => request(FeedbackList, { business, survey: survey.id, where, page, pageSize: 20 }), `${business}/${survey.id}/${query}`);
+  const exporting = useSubmit();
+  const select = (name: string, label: string, options: { value: string; label: string }[], value: string) => (
+    <Field label={label}>
+      {(id) => (
+        <select id={id} value={value} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value }), { replace: true })}>
+          {name !== 'survey' && <option value="">Any</option>}
+          {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        </select>
+      )}
+    </Field>
+  );
+  const exportCsv = () =>
+    exporting.run(async () => {
+      const rows: Row[] = [];
+      for (let p = 0; ; p++) {
+        const r = await request(FeedbackList, { business, survey: survey.id, where, page: p, pageSize: 100 });
+        rows.push(...r.submissions.data);
+        if (!r.submissions.hasMore) break;
+      }
+      const steps = [...survey.steps].sort((a, b) => a.position - b.position);
+      const cell = (v: unknown) => `"${String(v ?? '').replace(/"/g, '""')}"`;
+      const header = ['id', 'createdAt (UTC)', 'status', 'channel', 'location', 'order', ...steps.map((s) => (typeof s.content.title === 'string' ? s.content.title : s.type))];
+      const lines = rows.map((r) => [r.id, new Date(r.createdAt).toISOString(), r.status, r.channel, r.location?.name, r.order?.externalOrderId, ...steps.map((s) => answerText(r.answers.find((a) => a.step === s.id) ?? {}))]);
+      download(`feedback-${survey.id}.csv`, new Blob([[header, ...lines].map((l) => l.map(cell).join(',')).join('\r\n') + '\r\n'], { type: 'text/csv' }));
+    });
+  return (
+    <>
+      <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        {select('survey', 'Survey', surveys.map((s) => ({ value: s.id, label: s.name })), survey.id)}
+        {select('status', 'Status', STATUSES.map((s) => ({ value: s, label: s })), query.get('status') ?? '')}
+        {select('channel', 'Channel', CHANNELS.map((s) => ({ value: s, label: s })), query.get('channel') ?? '')}
+        {select('location', 'Location', locations.map((l) => ({ value: l.id, label: l.name })), query.get('location') ?? '')}
+        <Field label="From (UTC)">{(id) => <input id={id} type="date" value={query.get('from') ?? ''} onChange={(e) => navigate(withQuery(query, { from: e.currentTarget.value }), { replace: true })} />}</Field>
+        <Field label="To (UTC)">{(id) => <input id={id} type="date" value={query.get('to') ?? ''} onChange={(e) => navigate(withQuery(query, { to: e.currentTarget.value }), { replace: true })} />}</Field>
+      </form>
+      <p>
+        <button type="button" class="secondary" disabled={exporting.busy} onClick={exportCsv}>{exporting.busy ? 'Exporting…' : 'Export CSV'}</button>
+      </p>
+      {exporting.error ? <Failure error={exporting.error} /> : null}
+      <Loaded state={list} what="feedback">
+        {(r) =>
+          r.submissions.data.length ? (
+            <>
+              <table>
+                <caption class="sr-only">Feedback for {survey.name}</caption>
+                <thead><tr><th scope="col">Received</th><th scope="col">Status</th><th scope="col">Channel</th><th scope="col">Location</th><th scope="col">Order</th><th scope="col">Answers</th></tr></thead>
+                <tbody>
+                  {r.submissions.data.map((s) => (
+                    <tr key={s.id}>
+                      <td><a href={`/portal/feedback/${survey.id}/${s.id}`}>{formatDate(s.createdAt)}</a></td>
+                      <td>{s.status}</td>
+                      <td>{s.channel ?? s.source}</td>
+                      <td>{s.location?.name ?? '—'}</td>
+                      <td>{s.order ? <a href={`/portal/orders/${s.order.id}`}>{s.order.externalOrderId}</a> : '—'}</td>
+                      <td>{s.answers.map(answerText).filter(Boolean).join(' · ')}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager page={r.submissions.page} hasMore={r.submissions.hasMore} total={r.submissions.total} href={(p) => withQuery(query, { page: String(p) })} />
+            </>
+          ) : (
+            <Empty>No feedback matches. {query.toString() ? <a href="/portal/feedback">Clear the filters</a> : <>Share the survey's link or QR code from <a href={`/portal/surveys/${survey.id}`}>its page</a>.</>}</Empty>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+/** One submission: every answer beside its question, the location, the linked order and its lines. */
+export function FeedbackDetail({ session, params }: ScreenProps) {
+  const [survey, id] = params;
+  const state = useLoad(() => request(FeedbackItem, { business: session.business, survey, id }), `${session.business}/${id}`);
+  return (
+    <>
+      <p><a href={`/portal/feedback?survey=${survey}`}>← Feedback</a></p>
+      <Loaded state={state} what="the feedback">
+        {({ submission: s }) => {
+          const steps = [...(s.survey?.steps ?? [])].sort((a, b) => a.position - b.position);
+          return (
+            <>
+              <h1 tabIndex={-1}>Feedback of {formatDate(s.createdAt)}</h1>
+              <dl class="facts">
+                <dt>Survey</dt><dd>{s.survey?.name ?? '(deleted)'}</dd>
+                <dt>Status</dt><dd>{s.status}{s.completedAt ? `, ${formatDate(s.completedAt)}` : ''}</dd>
+                <dt>Channel</dt><dd>{s.channel ?? s.source}</dd>
+                <dt>Location</dt><dd>{s.location?.name ?? '—'}</dd>
+              </dl>
+              <h2>Answers</h2>
+              {s.answers.length ? (
+                <dl class="answers">
+                  {s.answers.map((a) => {
+                    const step = steps.find((st) => st.id === a.step);
+                    const title = step && typeof step.content.title === 'string' ? step.content.title : step?.type ?? a.step;
+                    return (
+                      <div key={a.step}>
+                        <dt>{title}</dt>
+                        <dd>
+                          {a.ratings
+                            ? Object.entries(a.ratings).map(([metric, rating]) => (
+                                <span key={metric} class="rating">{step?.metrics?.metrics.find((m) => m.id === metric)?.name ?? metric}: {String(rating)}</span>
+                              ))
+                            : answerText(a)}
+                        </dd>
+                      </div>
+                    );
+                  })}
+                </dl>
+              ) : (
+                <Empty>No answer yet (the guest stopped before the first step).</Empty>
+              )}
+              <h2>Order</h2>
+              {s.order ? (
+                <>
+                  <p><a href={`/portal/orders/${s.order.id}`}>Order {s.order.externalOrderId}</a> · {s.order.total} {s.order.currency} · {s.order.status} · {formatDate(s.order.createdAt)}</p>
+                  <table>
+                    <caption class="sr-only">Order lines</caption>
+                    <thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Price</th></tr></thead>
+                    <tbody>{s.order.items.map((i) => <tr key={i.id}><td>{i.name ?? '—'}</td><td>{i.quantity ?? '—'}</td><td>{i.totalPrice ?? i.unitPrice ?? '—'}</td></tr>)}</tbody>
+                  </table>
+                </>
+              ) : (
+                <p class="muted">Not linked to an order (links with an order id tie the two).</p>
+              )}
+            </>
+          );
+        }}
+      </Loaded>
+    </>
+  );
+}

@@ -1,0 +1,140 @@
+import type { ScreenProps } from '../main';
+import { graphql, request, type VariablesOf } from '../graphql';
+import { navigate, withQuery } from '../router';
+import { Empty, Field, Loaded, Pager, dayStart, formatDate, useLoad } from '../ui';
+
+const OrdersList = graphql(`
+  query OrdersList($business: ID!, $where: OrderWhere, $page: Int!) {
+    orders(business: $business, where: $where, page: $page, pageSize: 20) {
+      total page hasMore
+      data { id externalOrderId externalLocationId total currency status channel source createdAt customerName }
+    }
+  }
+`);
+
+const OrderItem = graphql(`
+  query OrderItem($business: ID!, $id: ID!) {
+    order(business: $business, id: $id) {
+      id externalOrderId externalLocationId externalBrandId total subtotal deliveryCharge currency status channel source createdAt
+      customerName customerEmail customerPhoneNumber metadata
+      items { id position name itemId quantity unitPrice totalPrice itemComment }
+      submissions { id status createdAt survey { id name } }
+    }
+  }
+`);
+
+const STATUSES = ['ACCEPTED', 'PENDING'];
+const CHANNELS = ['WEBSITE', 'ANDROID', 'IOS', 'CALL-IN', 'QR', 'FOODPANDA', 'GOLOOTLO', 'OTHER'];
+
+function whereOf(query: URLSearchParams): VariablesOf<typeof OrdersList>['where'] {
+  const where: NonNullable<VariablesOf<typeof OrdersList>['where']> = {};
+  for (const key of ['status', 'channel', 'source', 'externalLocationId'] as const) if (query.get(key)) where[key] = { eq: query.get(key)! };
+  const from = query.get('from');
+  const to = query.get('to');
+  if (from || to) where.createdAt = { ...(from ? { gte: dayStart(from) } : {}), ...(to ? { lt: dayStart(to) + 86_400_000 } : {}) };
+  return where;
+}
+
+/** Orders received (from the order webhook or the API), filtered by what the URL says. */
+export default function Orders({ session, query }: ScreenProps) {
+  const page = Number(query.get('page') ?? 0) || 0;
+  const state = useLoad(() => request(OrdersList, { business: session.business, where: whereOf(query), page }), `${session.business}/${query}`);
+  const select = (name: string, label: string, options: string[]) => (
+    <Field label={label}>
+      {(id) => (
+        <select id={id} value={query.get(name) ?? ''} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value }), { replace: true })}>
+          <option value="">Any</option>
+          {options.map((o) => <option key={o} value={o}>{o}</option>)}
+        </select>
+      )}
+    </Field>
+  );
+  return (
+    <>
+      <h1 tabIndex={-1}>Orders</h1>
+      <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        {select('status', 'Status', STATUSES)}
+        {select('channel', 'Channel', CHANNELS)}
+        {select('source', 'Source', ['custom', 'api'])}
+        <Field label="Location (its id in your system)">
+          {(id) => <input id={id} value={query.get('externalLocationId') ?? ''} onChange={(e) => navigate(withQuery(query, { externalLocationId: e.currentTarget.value.trim() }), { replace: true })} />}
+        </Field>
+        <Field label="From (UTC)">{(id) => <input id={id} type="date" value={query.get('from') ?? ''} onChange={(e) => navigate(withQuery(query, { from: e.currentTarget.value }), { replace: true })} />}</Field>
+        <Field label="To (UTC)">{(id) => <input id={id} type="date" value={query.get('to') ?? ''} onChange={(e) => navigate(withQuery(query, { to: e.currentTarget.value }), { replace: true })} />}</Field>
+      </form>
+      <Loaded state={state} what="orders">
+        {(r) =>
+          r.orders.data.length ? (
+            <>
+              <table>
+                <caption class="sr-only">Orders</caption>
+                <thead><tr><th scope="col">Order</th><th scope="col">Received</th><th scope="col">Total</th><th scope="col">Status</th><th scope="col">Channel</th><th scope="col">Location</th></tr></thead>
+                <tbody>
+                  {r.orders.data.map((o) => (
+                    <tr key={o.id}>
+                      <td><a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a></td>
+                      <td>{formatDate(o.createdAt)}</td>
+                      <td>{o.total} {o.currency}</td>
+                      <td>{o.status}</td>
+                      <td>{o.channel ?? '—'}</td>
+                      <td>{o.externalLocationId ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager page={r.orders.page} hasMore={r.orders.hasMore} total={r.orders.total} href={(p) => withQuery(query, { page: String(p) })} />
+            </>
+          ) : (
+            <Empty>No order matches. {query.toString() ? <a href="/portal/orders">Clear the filters</a> : <>Connect your ordering system under <a href="/portal/integrations">Integrations</a>: its orders show here.</>}</Empty>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+/** One order: its lines, and the feedback linked to it. */
+export function OrderDetail({ session, params }: ScreenProps) {
+  const state = useLoad(() => request(OrderItem, { business: session.business, id: params[0] }), `${session.business}/${params[0]}`);
+  return (
+    <>
+      <p><a href="/portal/orders">← Orders</a></p>
+      <Loaded state={state} what="the order">
+        {({ order: o }) => (
+          <>
+            <h1 tabIndex={-1}>Order {o.externalOrderId}</h1>
+            <dl class="facts">
+              <dt>Received</dt><dd>{formatDate(o.createdAt)}</dd>
+              <dt>Total</dt><dd>{o.total} {o.currency}{o.deliveryCharge ? ` (delivery ${o.deliveryCharge})` : ''}</dd>
+              <dt>Status</dt><dd>{o.status}</dd>
+              <dt>Channel</dt><dd>{o.channel ?? '—'} · via {o.source}</dd>
+              <dt>Location</dt><dd>{o.externalLocationId ?? '—'}</dd>
+              <dt>Customer</dt><dd>{[o.customerName, o.customerEmail, o.customerPhoneNumber].filter(Boolean).join(', ') || '—'}</dd>
+            </dl>
+            <h2>Lines</h2>
+            <table>
+              <caption class="sr-only">Order lines</caption>
+              <thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Total</th></tr></thead>
+              <tbody>
+                {o.items.map((i) => (
+                  <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td>{i.quantity ?? '—'}</td><td>{i.unitPrice ?? '—'}</td><td>{i.totalPrice ?? '—'}</td></tr>
+                ))}
+              </tbody>
+            </table>
+            <h2>Feedback</h2>
+            {o.submissions.length ? (
+              <ul>
+                {o.submissions.map((s) => (
+                  <li key={s.id}>{s.survey ? <a href={`/portal/feedback/${s.survey.id}/${s.id}`}>{s.survey.name}</a> : '(deleted survey)'} · {s.status} · {formatDate(s.createdAt)}</li>
+                ))}
+              </ul>
+            ) : (
+              <Empty>No feedback on this order yet.</Empty>
+            )}
+            <p class="muted">The history of the feedback request sent for this order comes with feedback flows.</p>
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}

@@ -1,0 +1,317 @@
+import { useState } from 'preact/hooks';
+import type { ScreenProps } from '../main';
+import { graphql, request, type ResultOf } from '../graphql';
+import { navigate } from '../router';
+import { CopyText, Empty, Failure, Field, FormError, Loaded, download, useLoad, useSubmit } from '../ui';
+
+const SurveyEditorQuery = graphql(`
+  query SurveyEditor($business: ID!, $id: ID!, $withSurvey: Boolean!) {
+    survey(business: $business, id: $id) @include(if: $withSurvey) {
+      id name description status closingText reviewUrl url
+      steps { id position type required inputType content metrics { metrics { id name } } }
+    }
+    metrics(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name scale { min max } } }
+    locations(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
+  }
+`);
+
+const CreateSurvey = graphql(`
+  mutation CreateSurvey($business: ID!, $input: CreateSurveyInput!) { createSurvey(business: $business, input: $input) { id } }
+`);
+const UpdateSurvey = graphql(`
+  mutation UpdateSurvey($business: ID!, $id: ID!, $input: UpdateSurveyInput!) { updateSurvey(business: $business, id: $id, input: $input) { id } }
+`);
+const CreateStep = graphql(`
+  mutation CreateStep($business: ID!, $survey: ID!, $input: CreateSurveyStepInput!) { createSurveyStep(business: $business, survey: $survey, input: $input) { id } }
+`);
+const UpdateStep = graphql(`
+  mutation UpdateStep($business: ID!, $survey: ID!, $id: ID!, $input: UpdateSurveyStepInput!) { updateSurveyStep(business: $business, survey: $survey, id: $id, input: $input) { id } }
+`);
+const DeleteStep = graphql(`
+  mutation DeleteStep($business: ID!, $survey: ID!, $id: ID!) { deleteSurveyStep(business: $business, survey: $survey, id: $id) }
+`);
+const SurveyLink = graphql(`
+  query SurveyLink($business: ID!, $survey: ID!, $location: ID, $orderId: ID, $channel: LinkChannel) {
+    surveyLink(business: $business, survey: $survey, location: $location, orderId: $orderId, channel: $channel)
+  }
+`);
+
+type Data = ResultOf<typeof SurveyEditorQuery>;
+type Survey = NonNullable<Data['survey']>;
+type Step = Survey['steps'][number];
+const STEP_TYPES = ['metrics', 'nps', 'choice', 'text', 'contact', 'info', 'location'] as const;
+type StepType = (typeof STEP_TYPES)[number];
+const STATUSES = ['draft', 'active', 'archived'] as const;
+
+/** One survey: its settings, its steps (added, edited, reordered by keyboard or by drag), its links and QR codes. */
+export default function SurveyEditor({ session, params }: ScreenProps) {
+  const id = params[0];
+  const isNew = id === 'new';
+  const state = useLoad(() => request(SurveyEditorQuery, { business: session.business, id: isNew ? 'sur_none' : id, withSurvey: !isNew }), `${session.business}/${id}`);
+  return (
+    <>
+      <p><a href="/portal/surveys">← Surveys</a></p>
+      <Loaded state={state} what="the survey">
+        {(data) => (
+          <>
+            <h1 tabIndex={-1}>{data.survey ? data.survey.name : 'New survey'}</h1>
+            <SurveyForm business={session.business} survey={data.survey ?? undefined} onSaved={state.reload} />
+            {data.survey && (
+              <>
+                <Steps business={session.business} survey={data.survey} metrics={data.metrics.data} onChange={state.reload} />
+                <LinkBuilder business={session.business} survey={data.survey} locations={data.locations.data} />
+              </>
+            )}
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function SurveyForm({ business, survey, onSaved }: { business: string; survey?: Survey; onSaved: () => void }) {
+  const [name, setName] = useState(survey?.name ?? '');
+  const [description, setDescription] = useState(survey?.description ?? '');
+  const [status, setStatus] = useState<(typeof STATUSES)[number]>(survey?.status ?? 'draft');
+  const [closingText, setClosingText] = useState(survey?.closingText ?? '');
+  const [reviewUrl, setReviewUrl] = useState(survey?.reviewUrl ?? '');
+  const [saved, setSaved] = useState(false);
+  const submit = useSubmit();
+  const f = submit.fields;
+  return (
+    <form
+      class="card"
+      aria-label="Survey settings"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setSaved(false);
+        const input = { name, description: description || null, status, closingText: closingText || null, reviewUrl: reviewUrl || null };
+        if (!survey) {
+          const created = await submit.run(() => request(CreateSurvey, { business, input }));
+          if (created) navigate(`/portal/surveys/${created.createSurvey.id}`, { replace: true });
+        } else if (await submit.run(() => request(UpdateSurvey, { business, id: survey.id, input }))) {
+          setSaved(true);
+          onSaved();
+        }
+      }}
+    >
+      <Field label="Name" error={f.name}>{(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
+      <Field label="Description (for you, not shown to guests)" error={f.description}>{(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
+      <Field label="Status" error={f.status} hint="Only an active survey takes answers.">
+        {(id, d) => (
+          <select id={id} aria-describedby={d} value={status} onChange={(e) => setStatus(e.currentTarget.value as typeof status)}>
+            {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+          </select>
+        )}
+      </Field>
+      <Field label="Thank-you text" error={f.closingText}>{(id, d) => <textarea id={id} aria-describedby={d} value={closingText} onInput={(e) => setClosingText(e.currentTarget.value)} />}</Field>
+      <Field label="Review link (optional)" error={f.reviewUrl} hint="Shown to every guest on the thank-you screen.">
+        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.reviewUrl} type="url" value={reviewUrl} onInput={(e) => setReviewUrl(e.currentTarget.value)} />}
+      </Field>
+      <FormError error={submit.error} shown={['name', 'description', 'status', 'closingText', 'reviewUrl']} />
+      <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : survey ? 'Save survey' : 'Create survey'}</button>
+      {saved && <span role="status" class="ok"> Saved.</span>}
+    </form>
+  );
+}
+
+const titleOf = (step: Step) => (typeof step.content.title === 'string' ? step.content.title : '');
+
+function Steps({ business, survey, metrics, onChange }: { business: string; survey: Survey; metrics: Data['metrics']['data']; onChange: () => void }) {
+  const [editing, setEditing] = useState<string>();
+  const [dragged, setDragged] = useState<string>();
+  const [announce, setAnnounce] = useState('');
+  const move = useSubmit();
+  const moveTo = async (step: Step, position: number) => {
+    if (position < 0 || position >= survey.steps.length || position === step.position) return;
+    const done = await move.run(() => request(UpdateStep, { business, survey: survey.id, id: step.id, input: { position } }));
+    if (done) {
+      setAnnounce(`${titleOf(step) || step.type} moved to position ${position + 1}.`);
+      onChange();
+    }
+  };
+  return (
+    <section aria-labelledby="steps-heading">
+      <h2 id="steps-heading">Steps</h2>
+      <p class="muted">Guests see one step per screen, in this order. Move a step with its buttons, or drag it by its handle.</p>
+      <p class="sr-only" role="status" aria-live="polite">{announce}</p>
+      {move.error ? <Failure error={move.error} /> : null}
+      {survey.steps.length ? (
+        <ol class="steps">
+          {survey.steps.map((step) => (
+            <li
+              key={step.id}
+              class={dragged === step.id ? 'step dragging' : 'step'}
+              onDragOver={(e) => e.preventDefault()}
+              onDrop={(e) => {
+                e.preventDefault();
+                const from = survey.steps.find((s) => s.id === dragged);
+                setDragged(undefined);
+                if (from) void moveTo(from, step.position);
+              }}
+            >
+              <div class="step-head">
+                <span class="handle" draggable onDragStart={(e) => { setDragged(step.id); e.dataTransfer?.setData('text/plain', step.id); }} aria-hidden="true" title="Drag to move">⋮⋮</span>
+                <span><strong>{step.position + 1}. {titleOf(step) || '(no title)'}</strong> <span class="muted">{step.type}{step.required ? ', required' : ''}{step.metrics ? `: ${step.metrics.metrics.map((m) => m.name).join(', ')}` : ''}</span></span>
+                <span class="actions">
+                  <button type="button" class="secondary" disabled={step.position === 0 || move.busy} onClick={() => moveTo(step, step.position - 1)} aria-label={`Move step ${step.position + 1} up`}>Up</button>
+                  <button type="button" class="secondary" disabled={step.position === survey.steps.length - 1 || move.busy} onClick={() => moveTo(step, step.position + 1)} aria-label={`Move step ${step.position + 1} down`}>Down</button>
+                  <button type="button" class="secondary" aria-expanded={editing === step.id} onClick={() => setEditing(editing === step.id ? undefined : step.id)}>Edit</button>
+                </span>
+              </div>
+              {editing === step.id && (
+                <StepForm business={business} survey={survey.id} metrics={metrics} step={step} onDone={() => { setEditing(undefined); onChange(); }} />
+              )}
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <Empty>No step yet: add the first one below (a metrics step asks guests to rate the metrics you choose).</Empty>
+      )}
+      <StepForm key={survey.steps.length} business={business} survey={survey.id} metrics={metrics} onDone={onChange} />
+    </section>
+  );
+}
+
+function StepForm({ business, survey, metrics, step, onDone }: { business: string; survey: string; metrics: Data['metrics']['data']; step?: Step; onDone: () => void }) {
+  const [type, setType] = useState<StepType>((step?.type as StepType) ?? 'metrics');
+  const [title, setTitle] = useState(step ? titleOf(step) : '');
+  const [body, setBody] = useState(typeof step?.content.body === 'string' ? step.content.body : '');
+  const [choices, setChoices] = useState(Array.isArray(step?.content.choices) ? (step.content.choices as string[]).join('\n') : '');
+  const [required, setRequired] = useState(step?.required ?? true);
+  const [chosen, setChosen] = useState<string[]>(step?.metrics?.metrics.map((m) => m.id) ?? []);
+  const submit = useSubmit();
+  const remove = useSubmit();
+  const f = submit.fields;
+  const content: Record<string, unknown> = { ...(step?.content ?? {}), title };
+  if (body) content.body = body;
+  else delete content.body;
+  if (type === 'choice') content.choices = choices.split('\n').map((c) => c.trim()).filter(Boolean);
+  else delete content.choices;
+  return (
+    <form
+      class="card"
+      aria-label={step ? `Edit step ${step.position + 1}` : 'New step'}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const input = { type, required, content, metrics: type === 'metrics' ? { metrics: chosen } : null };
+        const done = step
+          ? await submit.run(() => request(UpdateStep, { business, survey, id: step.id, input }))
+          : await submit.run(() => request(CreateStep, { business, survey, input }));
+        if (done) onDone();
+      }}
+    >
+      {!step && <h3>New step</h3>}
+      <Field label="Type" error={f.type}>
+        {(id, d) => (
+          <select id={id} aria-describedby={d} value={type} onChange={(e) => setType(e.currentTarget.value as StepType)}>
+            {STEP_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+          </select>
+        )}
+      </Field>
+      <Field label="Title (the question)" error={f['content.title']}>{(id, d) => <input id={id} aria-describedby={d} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}</Field>
+      <Field label="Text under the title (optional)" error={f['content.body']}>{(id, d) => <input id={id} aria-describedby={d} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}</Field>
+      {type === 'choice' && (
+        <Field label="Choices, one per line" error={f['content.choices']}>{(id, d) => <textarea id={id} aria-describedby={d} aria-invalid={!!f['content.choices']} value={choices} onInput={(e) => setChoices(e.currentTarget.value)} />}</Field>
+      )}
+      {type === 'metrics' && (
+        <fieldset aria-describedby={f.metrics || f['metrics.metrics'] ? 'metrics-error' : undefined}>
+          <legend>Metrics rated on this step</legend>
+          {metrics.length ? metrics.map((m) => (
+            <label key={m.id} class="check">
+              <input type="checkbox" checked={chosen.includes(m.id)} onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, m.id] : chosen.filter((x) => x !== m.id))} />
+              {m.name} <span class="muted">({m.scale.min}–{m.scale.max})</span>
+            </label>
+          )) : <p class="muted">No metric yet: <a href="/portal/surveys">add metrics</a> first.</p>}
+          {(f.metrics || f['metrics.metrics']) && <span id="metrics-error" class="field-error">{f.metrics ?? f['metrics.metrics']}</span>}
+        </fieldset>
+      )}
+      <label class="check"><input type="checkbox" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} /> Guests must answer it</label>
+      <FormError error={submit.error} shown={['type', 'content.title', 'content.body', 'content.choices', 'metrics', 'metrics.metrics']} />
+      <div class="actions">
+        <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : step ? 'Save step' : 'Add step'}</button>
+        {step && (
+          <button type="button" class="danger" disabled={remove.busy} onClick={async () => (await remove.run(() => request(DeleteStep, { business, survey, id: step.id }))) && onDone()}>
+            Delete step
+          </button>
+        )}
+      </div>
+      {remove.error ? <Failure error={remove.error} /> : null}
+    </form>
+  );
+}
+
+const CHANNELS = ['link', 'qr', 'sms', 'email'] as const;
+
+/** The survey's link for a location, an order and a channel, and its QR code (PNG or SVG) for each location. */
+function LinkBuilder({ business, survey, locations }: { business: string; survey: Survey; locations: Data['locations']['data'] }) {
+  const [location, setLocation] = useState('');
+  const [channel, setChannel] = useState<(typeof CHANNELS)[number]>('link');
+  const [orderId, setOrderId] = useState('');
+  const [link, setLink] = useState<string>();
+  const submit = useSubmit();
+  const qr = useSubmit();
+  const slug = survey.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'survey';
+  const saveQr = async (format: 'png' | 'svg') => {
+    await qr.run(async () => {
+      const { surveyLink } = await request(SurveyLink, { business, survey: survey.id, location: location || null, channel: 'qr' });
+      const { default: QRCode } = await import('qrcode');
+      const name = `${slug}${location ? `-${locations.find((l) => l.id === location)?.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` : ''}-qr.${format}`;
+      if (format === 'svg') download(name, new Blob([await QRCode.toString(surveyLink, { type: 'svg', margin: 2 })], { type: 'image/svg+xml' }));
+      else {
+        const canvas = document.createElement('canvas');
+        await QRCode.toCanvas(canvas, surveyLink, { width: 1024, margin: 2 });
+        download(name, await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The PNG could not be made'))), 'image/png')));
+      }
+    });
+  };
+  return (
+    <section aria-labelledby="links-heading">
+      <h2 id="links-heading">Links and QR codes</h2>
+      <p>
+        Guest page: <a href={survey.url} target="_blank" rel="noopener">preview it</a>{survey.status !== 'active' && <span class="muted"> (it takes answers once the survey is active)</span>}
+      </p>
+      <form
+        class="card"
+        aria-label="Link builder"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const r = await submit.run(() => request(SurveyLink, { business, survey: survey.id, location: location || null, orderId: orderId || null, channel }));
+          if (r) setLink(r.surveyLink);
+        }}
+      >
+        <div class="row">
+          <Field label="Location" error={submit.fields.location}>
+            {(id, d) => (
+              <select id={id} aria-describedby={d} value={location} onChange={(e) => setLocation(e.currentTarget.value)}>
+                <option value="">Any (the guest picks)</option>
+                {locations.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+              </select>
+            )}
+          </Field>
+          <Field label="Channel" error={submit.fields.channel}>
+            {(id, d) => (
+              <select id={id} aria-describedby={d} value={channel} onChange={(e) => setChannel(e.currentTarget.value as typeof channel)}>
+                {CHANNELS.map((c) => <option key={c} value={c}>{c}</option>)}
+              </select>
+            )}
+          </Field>
+          <Field label="Order id (optional)" error={submit.fields.orderId}>{(id, d) => <input id={id} aria-describedby={d} value={orderId} onInput={(e) => setOrderId(e.currentTarget.value)} />}</Field>
+        </div>
+        <FormError error={submit.error} shown={['location', 'channel', 'orderId']} />
+        <div class="actions">
+          <button type="submit" disabled={submit.busy}>Build the link</button>
+          <button type="button" class="secondary" disabled={qr.busy} onClick={() => saveQr('png')}>Download QR (PNG)</button>
+          <button type="button" class="secondary" disabled={qr.busy} onClick={() => saveQr('svg')}>Download QR (SVG)</button>
+        </div>
+        {qr.error ? <Failure error={qr.error} /> : null}
+        {link && (
+          <p class="link-out">
+            <code data-testid="survey-link">{link}</code> <CopyText value={link} label="the link" />
+          </p>
+        )}
+        {!locations.length && <p class="muted">No locations yet: links and QR codes then work for the whole business.</p>}
+      </form>
+    </section>
+  );
+}

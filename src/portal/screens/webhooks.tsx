@@ -1,0 +1,253 @@
+import { useState } from 'preact/hooks';
+import type { ScreenProps } from '../main';
+import { graphql, request, type ResultOf } from '../graphql';
+import { navigate, withQuery } from '../router';
+import { Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, useLoad, useSubmit } from '../ui';
+
+const WebhooksList = graphql(`
+  query WebhooksList($business: ID!) {
+    webhooks(business: $business, pageSize: 100) { data { id url events enabled description createdAt } }
+  }
+`);
+const WebhookScreen = graphql(`
+  query WebhookScreen($business: ID!, $id: ID!, $page: Int!) {
+    webhook(business: $business, id: $id) { id url events enabled description createdAt }
+    webhookDeliveries(business: $business, webhook: $id, page: $page, pageSize: 20) {
+      total page hasMore
+      data { id eventType status attemptCount nextAttemptAt createdAt attempts { at durationMs responseStatus error responseBody } }
+    }
+  }
+`);
+const CreateWebhook = graphql(`
+  mutation CreateWebhook($business: ID!, $input: CreateWebhookInput!) { createWebhook(business: $business, input: $input) { id secret } }
+`);
+const UpdateWebhook = graphql(`
+  mutation UpdateWebhook($business: ID!, $id: ID!, $input: UpdateWebhookInput!) { updateWebhook(business: $business, id: $id, input: $input) { id } }
+`);
+const RotateSecret = graphql(`
+  mutation RotateWebhookSecret($business: ID!, $id: ID!) { rotateWebhookSecret(business: $business, id: $id) { id secret } }
+`);
+const TestWebhook = graphql(`
+  mutation TestWebhook($business: ID!, $id: ID!) { testWebhook(business: $business, id: $id) { id } }
+`);
+const Redeliver = graphql(`
+  mutation RedeliverDelivery($business: ID!, $webhook: ID!, $id: ID!) { redeliverWebhookDelivery(business: $business, webhook: $webhook, id: $id) { id status } }
+`);
+const Recover = graphql(`
+  mutation RecoverWebhook($business: ID!, $id: ID!, $input: RecoverWebhookInput!) { recoverWebhook(business: $business, id: $id, input: $input) { redelivered } }
+`);
+const DeleteWebhook = graphql(`
+  mutation DeleteWebhook($business: ID!, $id: ID!) { deleteWebhook(business: $business, id: $id) }
+`);
+
+const splitEvents = (text: string) => text.split(/[\s,]+/).map((e) => e.trim()).filter(Boolean);
+
+/** Webhooks: each endpoint with its events; a new one's signing secret is shown once. */
+export default function Webhooks({ session }: ScreenProps) {
+  const state = useLoad(() => request(WebhooksList, { business: session.business }), session.business);
+  const [created, setCreated] = useState<{ id: string; secret: string }>();
+  return (
+    <>
+      <h1 tabIndex={-1}>Webhooks</h1>
+      <p>Every event of your business (orders, feedback, changes) posted to your endpoints, signed (Standard Webhooks) and retried for about 3 days.</p>
+      <Loaded state={state} what="webhooks">
+        {(data) =>
+          data.webhooks.data.length ? (
+            <table>
+              <caption class="sr-only">Webhooks</caption>
+              <thead><tr><th scope="col">Endpoint</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
+              <tbody>
+                {data.webhooks.data.map((w) => (
+                  <tr key={w.id}>
+                    <td><a href={`/portal/webhooks/${w.id}`}>{w.url}</a>{w.description ? <div class="muted">{w.description}</div> : null}</td>
+                    <td>{w.events.join(', ')}</td>
+                    <td>{w.enabled ? 'enabled' : 'disabled'}</td>
+                    <td>{formatDate(w.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <Empty>No webhook yet: add your endpoint below to receive events as they happen.</Empty>
+          )
+        }
+      </Loaded>
+      {created && (
+        <>
+          <SecretOnce label="Signing secret" value={created.secret} />
+          <p><a href={`/portal/webhooks/${created.id}`}>Open the webhook and its delivery log</a></p>
+        </>
+      )}
+      <WebhookForm
+        business={session.business}
+        onSaved={(w) => {
+          setCreated(w);
+          state.reload();
+        }}
+      />
+    </>
+  );
+}
+
+type Hook = ResultOf<typeof WebhookScreen>['webhook'];
+
+function WebhookForm({ business, webhook, onSaved }: { business: string; webhook?: Hook; onSaved: (created: { id: string; secret: string }) => void }) {
+  const [url, setUrl] = useState(webhook?.url ?? '');
+  const [events, setEvents] = useState(webhook?.events.join(', ') ?? '*');
+  const [description, setDescription] = useState(webhook?.description ?? '');
+  const [saved, setSaved] = useState(false);
+  const submit = useSubmit();
+  const f = submit.fields;
+  const eventsError = f.events ?? Object.entries(f).find(([k]) => k.startsWith('events['))?.[1];
+  return (
+    <form
+      class="card"
+      aria-label={webhook ? 'Edit the webhook' : 'New webhook'}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setSaved(false);
+        const input = { url, events: splitEvents(events), description: description || null };
+        if (webhook) {
+          if (await submit.run(() => request(UpdateWebhook, { business, id: webhook.id, input }))) {
+            setSaved(true);
+            onSaved({ id: webhook.id, secret: '' });
+          }
+        } else {
+          const r = await submit.run(() => request(CreateWebhook, { business, input }));
+          if (r) {
+            setUrl('');
+            setDescription('');
+            onSaved({ id: r.createWebhook.id, secret: r.createWebhook.secret ?? '' });
+          }
+        }
+      }}
+    >
+      {!webhook && <h2>New webhook</h2>}
+      <Field label="Endpoint address" error={f.url} hint="https://… where your server receives the events.">
+        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.url} type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
+      </Field>
+      <Field label="Events" error={eventsError} hint="Event types separated by commas (order.created, submission.created…), or * for all.">
+        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!eventsError} value={events} onInput={(e) => setEvents(e.currentTarget.value)} />}
+      </Field>
+      <Field label="Description (optional)" error={f.description}>{(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
+      <FormError error={submit.error} shown={['url', 'events', 'description', ...Object.keys(f).filter((k) => k.startsWith('events['))]} />
+      <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : webhook ? 'Save' : 'Add webhook'}</button>
+      {saved && <span role="status" class="ok"> Saved.</span>}
+    </form>
+  );
+}
+
+/** One webhook: edit, rotate, test, enable, delete; its delivery log with every attempt, redeliver, recover a range. */
+export function WebhookDetail({ session, params, query }: ScreenProps) {
+  const id = params[0];
+  const business = session.business;
+  const page = Number(query.get('page') ?? 0) || 0;
+  const state = useLoad(() => request(WebhookScreen, { business, id, page }), `${business}/${id}/${page}`);
+  const [secret, setSecret] = useState<string>();
+  const [since, setSince] = useState('');
+  const [recovered, setRecovered] = useState<number>();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const act = useSubmit();
+  const recover = useSubmit();
+  const run = async (action: () => Promise<unknown>) => {
+    if (await act.run(action)) state.reload();
+  };
+  return (
+    <>
+      <p><a href="/portal/webhooks">← Webhooks</a></p>
+      <Loaded state={state} what="the webhook">
+        {(data) => {
+          const w = data.webhook;
+          return (
+            <>
+              <h1 tabIndex={-1}>Webhook to {new URL(w.url).host}</h1>
+              {!w.enabled && (
+                <div class="failure" role="status">
+                  <p>This webhook is disabled: no events are sent to it.</p>
+                  <button type="button" onClick={() => run(() => request(UpdateWebhook, { business, id, input: { enabled: true } }))}>Re-enable</button>
+                </div>
+              )}
+              <WebhookForm key={w.url + w.events.join()} business={business} webhook={w} onSaved={() => state.reload()} />
+              {secret && <SecretOnce label="New signing secret" value={secret} />}
+              <div class="actions">
+                <button type="button" class="secondary" disabled={act.busy} onClick={() => run(() => request(TestWebhook, { business, id }))}>Send a test event</button>
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={act.busy}
+                  onClick={() => run(async () => setSecret((await request(RotateSecret, { business, id })).rotateWebhookSecret.secret ?? undefined))}
+                >
+                  Rotate the secret
+                </button>
+                {w.enabled && <button type="button" class="secondary" disabled={act.busy} onClick={() => run(() => request(UpdateWebhook, { business, id, input: { enabled: false } }))}>Disable</button>}
+                <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>Delete…</button>
+              </div>
+              <p class="muted">After a rotation the old secret keeps signing too for 24 hours, so your receiver can switch without losing events.</p>
+              {confirmDelete && (
+                <div class="confirm" role="alertdialog" aria-labelledby="delete-q">
+                  <p id="delete-q">Delete this webhook? No more events are sent to {w.url}, and its delivery log goes with it.</p>
+                  <button type="button" class="danger" onClick={async () => (await act.run(() => request(DeleteWebhook, { business, id }))) && navigate('/portal/webhooks')}>Delete</button>{' '}
+                  <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>Cancel</button>
+                </div>
+              )}
+              {act.error ? <Failure error={act.error} /> : null}
+              <h2>Deliveries</h2>
+              <p><button type="button" class="secondary" onClick={state.reload}>Refresh the log</button></p>
+              {data.webhookDeliveries.data.length ? (
+                <>
+                  <ul class="deliveries">
+                    {data.webhookDeliveries.data.map((d) => (
+                      <li key={d.id} class="card">
+                        <div class="step-head">
+                          <span><strong>{d.eventType}</strong> · <span class={`status ${d.status}`}>{d.status}</span> · {formatDate(d.createdAt)} · {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}{d.nextAttemptAt ? ` · next ${formatDate(d.nextAttemptAt)}` : ''}</span>
+                          <button type="button" class="secondary" disabled={act.busy} onClick={() => run(() => request(Redeliver, { business, webhook: id, id: d.id }))}>Redeliver</button>
+                        </div>
+                        {d.attempts.length > 0 && (
+                          <details>
+                            <summary>Attempts</summary>
+                            <table>
+                              <caption class="sr-only">Attempts of {d.eventType}</caption>
+                              <thead><tr><th scope="col">Time</th><th scope="col">Duration</th><th scope="col">Status</th><th scope="col">Answer</th></tr></thead>
+                              <tbody>
+                                {d.attempts.map((a) => (
+                                  <tr key={a.at}><td>{formatDate(a.at)}</td><td>{a.durationMs} ms</td><td>{a.responseStatus ?? a.error}</td><td><code>{(a.responseBody ?? '').slice(0, 200)}</code></td></tr>
+                                ))}
+                              </tbody>
+                            </table>
+                          </details>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                  <Pager page={data.webhookDeliveries.page} hasMore={data.webhookDeliveries.hasMore} total={data.webhookDeliveries.total} href={(p) => withQuery(query, { page: String(p) })} />
+                </>
+              ) : (
+                <Empty>No delivery yet. Send a test event to see one.</Empty>
+              )}
+              <form
+                class="card"
+                aria-label="Recover failed deliveries"
+                onSubmit={async (e) => {
+                  e.preventDefault();
+                  const r = await recover.run(() => request(Recover, { business, id, input: { since: Date.parse(`${since}Z`) } }));
+                  if (r) {
+                    setRecovered(r.recoverWebhook.redelivered);
+                    state.reload();
+                  }
+                }}
+              >
+                <h3>Recover</h3>
+                <Field label="Send again every failed delivery since (UTC)" error={recover.fields.since}>
+                  {(fid, d) => <input id={fid} aria-describedby={d} type="datetime-local" required value={since} onInput={(e) => setSince(e.currentTarget.value)} />}
+                </Field>
+                <FormError error={recover.error} shown={['since']} />
+                <button type="submit" disabled={recover.busy}>Recover</button>
+                {recovered !== undefined && <span role="status"> {recovered} deliver{recovered === 1 ? 'y' : 'ies'} sent again.</span>}
+              </form>
+            </>
+          );
+        }}
+      </Loaded>
+    </>
+  );
+}

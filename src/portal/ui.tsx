@@ -1,0 +1,148 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './graphql';
+
+/** Loads when `key` changes; `reload` runs it again (after a failure, or after a change). */
+export function useLoad<T>(load: () => Promise<T>, key: string) {
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const latest = useRef(0);
+  const run = useCallback(() => {
+    const n = ++latest.current;
+    setState((s) => ({ data: s.data, loading: true }));
+    load().then(
+      (data) => n === latest.current && setState({ data, loading: false }),
+      (error) => n === latest.current && setState({ error, loading: false }),
+    );
+  }, [key]);
+  useEffect(run, [run]);
+  return { ...state, reload: run };
+}
+
+export const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A failed call says so, in words, with a way to try again. */
+export function Failure({ error, retry }: { error: unknown; retry?: () => void }) {
+  const network = error instanceof ApiError && error.network;
+  return (
+    <div class="failure" role="alert">
+      <p>{network ? 'The service could not be reached. ' : ''}{message(error)}</p>
+      {retry && <button type="button" onClick={retry}>Try again</button>}
+    </div>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p class="muted" role="status">Loading {what}…</p>;
+}
+
+export function Loaded<T>({ state, what, children }: { state: { data?: T; error?: unknown; loading: boolean; reload: () => void }; what: string; children: (data: T) => ComponentChildren }) {
+  if (state.error) return <Failure error={state.error} retry={state.reload} />;
+  if (state.data === undefined) return <Loading what={what} />;
+  return <>{children(state.data)}</>;
+}
+
+export function Empty({ children }: { children: ComponentChildren }) {
+  return <div class="empty">{children}</div>;
+}
+
+/**
+ * A form's call: `busy` while it runs, the API's field errors by field name (shown beside each field) and the rest as
+ * one message. The form's inputs are never cleared on an error.
+ */
+export function useSubmit() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const run = async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      return await action();
+    } catch (err) {
+      setError(err);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fields = error instanceof ApiError ? error.byField : {};
+  return { busy, error, fields, run, clear: () => setError(undefined) };
+}
+
+let fieldIds = 0;
+
+/** A labelled control, with its error (from `details`) beside it and tied to it for screen readers. */
+export function Field(props: { label: string; error?: string; hint?: string; children: (id: string, describedBy: string | undefined) => ComponentChildren }) {
+  const [id] = useState(() => `f${++fieldIds}`);
+  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class={props.error ? 'field invalid' : 'field'}>
+      <label for={id}>{props.label}</label>
+      {props.children(id, describedBy)}
+      {props.hint && <small id={`${id}-hint`} class="muted">{props.hint}</small>}
+      {props.error && <span id={`${id}-error`} class="field-error">{props.error}</span>}
+    </div>
+  );
+}
+
+/** What is left of a form error once the fields named in it show theirs. */
+export function FormError({ error, shown }: { error: unknown; shown?: string[] }) {
+  if (!error) return null;
+  if (error instanceof ApiError && error.details.length && error.details.every((d) => shown?.includes(d.field))) {
+    return <p class="failure" role="alert">Please correct the highlighted fields.</p>;
+  }
+  return <Failure error={error} />;
+}
+
+/** A secret the API shows once: a warning, the value, a copy button. */
+export function SecretOnce({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div class="secret" role="region" aria-label={label}>
+      <p><strong>{label}</strong>: shown this once. Store it now (in your password manager or the other system's settings): it cannot be shown again.</p>
+      <code data-secret>{value}</code>
+      <button type="button" onClick={() => navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false))}>
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}
+
+export function CopyText({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button type="button" class="secondary" aria-label={`Copy ${label}`} onClick={() => navigator.clipboard?.writeText(value).then(() => setCopied(true))}>
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+/**
+ * Dates in the business's time zone. Businesses have no time zone setting yet, so that is UTC, and the label says so.
+ */
+const TIME_ZONE = 'UTC';
+const dateTime = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' });
+export const formatDate = (ms: number | null | undefined) => (ms == null ? '—' : `${dateTime.format(ms)} UTC`);
+/** A yyyy-mm-dd of a date input, as the start of that day in the business's time zone (ms). */
+export const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+export function Pager({ page, hasMore, total, href }: { page: number; hasMore: boolean; total: number; href: (page: number) => string }) {
+  return (
+    <nav class="pager" aria-label="Pages">
+      {page > 0 ? <a href={href(page - 1)} rel="prev">Previous</a> : <span />}
+      <span>Page {page + 1} · {total} in all</span>
+      {hasMore ? <a href={href(page + 1)} rel="next">Next</a> : <span />}
+    </nav>
+  );
+}
+
+/** Saves a file the browser made (CSV, QR code) under `name`. */
+export function download(name: string, content: Blob) {
+  const url = URL.createObjectURL(content);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

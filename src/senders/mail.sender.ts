@@ -1,0 +1,37 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Mailer, MailMessage, SendOutcome } from '../modules/flow/feedback-message.js';
+
+/**
+ * E-mail over SMTP (SMTP_URL, e.g. smtp://user:pass@mail.example.com:587 or smtps://...:465), through a pool of
+ * kept-open connections (at most 16, the runner's concurrency) so a burst of requests does not open one per message.
+ */
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl.includes('?') ? smtpUrl : `${smtpUrl}?pool=true&maxConnections=16`, {
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    } as never);
+  }
+
+  async send(message: MailMessage): Promise<SendOutcome> {
+    try {
+      await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, headers: message.headers });
+      return { ok: true };
+    } catch (err) {
+      const e = err as { responseCode?: number; message?: string; code?: string };
+      // 5xx: the server refused this message for good; anything else (4xx, connection, timeout) may pass later.
+      const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
+      return { ok: false, permanent, error: `smtp: ${e.responseCode ?? e.code ?? ''} ${e.message ?? String(err)}`.slice(0, 500) };
+    }
+  }
+
+  close() {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
+import { SmtpMailer } from '../senders/mail.sender.js';
+import { GatewaySms, TwilioSms } from '../senders/sms.sender.js';
+
+export interface FeedbackRequestWorkers {
+  stop(): Promise<void>;
+}
+
+const IDLE_POLL_MS = 250;
+const CONCURRENCY = 16;
+/** Every event insert notifies webhook_work: under a burst of orders, lease at most once per this many ms. */
+const MIN_CLAIM_GAP_MS = 20;
+
+/** The senders the configuration names; a channel without one ends its requests `failed` with the reason. */
+export function feedbackSenders(settings: Config['feedback']): FeedbackSenders {
+  return {
+    mail: settings.smtpUrl ? new SmtpMailer(settings.smtpUrl, settings.mailFrom) : undefined,
+    sms: settings.twilio ? new TwilioSms(settings.twilio) : settings.smsGatewayUrl ? new GatewaySms(settings.smsGatewayUrl) : undefined,
+  };
+}
+
+/**
+ * Runs due feedback requests (send, reminder, expiry) from the feedback_request table itself, the same outbox
+ * design as webhook deliveries: rows leased with FOR UPDATE SKIP LOCKED, so any number of processes share the work
+ * and none loses or doubles a request. Woken by the `webhook_work` notification every event insert raises (a new
+ * request records feedbackrequest.created), else by a poll. `clock` is injectable so quiet hours can be tested.
+ */
+export async function startFeedbackRequests(deps: {
+  orm: MikroORM;
+  logger: Logger;
+  config: Pick<Config, 'surveyUrl' | 'feedback'>;
+  clock?: () => Date;
+  senders?: FeedbackSenders;
+}): Promise<FeedbackRequestWorkers> {
+  const logger = deps.logger.child({ component: 'feedback-requests' });
+  const senders = deps.senders ?? feedbackSenders(deps.config.feedback);
+  if (!senders.mail) logger.warn('no e-mail sender: set SMTP_URL, or feedback requests by e-mail end failed');
+  if (!senders.sms) logger.warn('no SMS sender: set TWILIO_* or SMS_GATEWAY_URL, or feedback requests by SMS end failed');
+  const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:fr:${randomBytes(4).toString('hex')}`;
+  const task = new FeedbackRequestTask(deps.orm, senders, { surveyUrl: deps.config.surveyUrl, workerId, clock: deps.clock ?? (() => new Date()), logger });
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  let wanted = true;
+  let wake: (() => void) | undefined;
+  const nudge = () => {
+    wanted = true;
+    wake?.();
+  };
+
+  const pool = (await (deps.orm.em.getConnection() as PostgreSqlConnection).getNativeClient()) as pg.Pool;
+  const listener = new pg.Client(pool.options as pg.ClientConfig);
+  listener.on('notification', nudge);
+  listener.on('error', (err) => logger.warn({ err }, 'notification connection lost; polling only'));
+  await listener.connect().then(() => listener.query('listen webhook_work')).catch((err) => logger.warn({ err }, 'no LISTEN; polling only'));
+
+  const loop = async () => {
+    let lastPoll = 0;
+    let lastClaim = 0;
+    while (!stopping) {
+      try {
+        if (Date.now() - lastPoll >= IDLE_POLL_MS) {
+          lastPoll = Date.now();
+          wanted = true;
+        }
+        const room = CONCURRENCY - inFlight.size;
+        if (wanted && room > 0) {
+          const gap = MIN_CLAIM_GAP_MS - (Date.now() - lastClaim);
+          if (gap > 0) await new Promise((r) => setTimeout(r, gap));
+          wanted = false;
+          lastClaim = Date.now();
+          const ids = await task.claim(room);
+          for (const id of ids) {
+            const p = task
+              .run(id)
+              .catch((err) => logger.error({ err, request: id }, 'feedback request step failed; its lease expires and it runs again'))
+              .finally(() => {
+                inFlight.delete(p);
+                nudge();
+              });
+            inFlight.add(p);
+          }
+          if (ids.length === room) wanted = true;
+        }
+      } catch (err) {
+        if (stopping) break;
+        logger.error({ err }, 'feedback request worker step failed; retrying');
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+      if (!(wanted && inFlight.size < CONCURRENCY) && !stopping) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.max(0, IDLE_POLL_MS - (Date.now() - lastPoll)));
+          wake = () => (clearTimeout(timer), resolve());
+        });
+        wake = undefined;
+      }
+    }
+  };
+  const running = loop();
+
+  return {
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      wake?.();
+      await running;
+      await Promise.allSettled([...inFlight]);
+      senders.mail?.close();
+      await listener.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,195 @@
+import fc from 'fast-check';
+import pg from 'pg';
+import type { TestServer } from '../helpers/server.js';
+import { useTwoTenants, type Client } from '../helpers/graphql.js';
+
+/**
+ * The rollups against the raw rows (issue 13): random submissions (ratings, NPS answers, locations in three time
+ * zones, channels, days across both DST changes of March 2026), random updates and deletes, all written as SQL so the
+ * trigger is the only thing keeping the rollups; then every answer of analyticsMetrics / analyticsNps equals the same
+ * figure computed with SQL straight from the submissions.
+ */
+let server: TestServer, a: Client, busA: string, sql: pg.Client;
+let survey: string, food: string, service: string, nps: string, rate: string;
+const locations: string[] = [];
+const BASE = Date.UTC(2026, 2, 1); // 2026-03-01: US DST starts 03-08, EU 03-29
+const DAY = 86_400_000;
+
+useTwoTenants((t) => ({ server, a, busA } = t));
+beforeAll(async () => {
+  sql = new pg.Client(server.db.url);
+  sql.on('error', () => {});
+  await sql.connect();
+  await sql.query(`update business set time_zone = 'America/New_York' where id = $1`, [busA]);
+  survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit", status: active}) { id } }`, { b: busA })).createSurvey.id;
+  food = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Food"}) { id } }`, { b: busA })).createMetric.id;
+  service = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Service", scale: {min: 0, max: 20}}) { id } }`, { b: busA })).createMetric.id;
+  const step = async (input: object) =>
+    (await a.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { b: busA, s: survey, i: input }))
+      .createSurveyStep.id as string;
+  rate = await step({ type: 'metrics', metrics: { metrics: [food, service] } });
+  nps = await step({ type: 'nps' });
+  for (const [name, timeZone] of [['Karachi', 'Asia/Karachi'], ['London', 'Europe/London'], ['Default', null]] as const) {
+    const d = await a.data(`mutation($b: ID!, $i: CreateLocationInput!) { createLocation(business: $b, input: $i) { id timeZone } }`, { b: busA, i: { name, timeZone } });
+    expect(d.createLocation.timeZone).toBe(timeZone);
+    locations.push(d.createLocation.id);
+  }
+});
+afterAll(() => sql?.end());
+
+interface Written {
+  food?: number;
+  service?: number;
+  nps?: number;
+  location: number;
+  channel: string | null;
+}
+
+const writtenArb = fc.record({
+  food: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+  service: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }), // above 10: the wide-histogram path
+  nps: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
+  location: fc.integer({ min: 0, max: 3 }),
+  channel: fc.constantFrom(null, 'qr', 'sms'),
+});
+const opArb = fc.oneof(
+  fc.record({ kind: fc.constant('create' as const), w: writtenArb, at: fc.integer({ min: 0, max: 40 * DAY }), partial: fc.boolean() }),
+  fc.record({ kind: fc.constant('update' as const), w: writtenArb, pick: fc.nat() }),
+  fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+);
+const queryArb = fc.record({
+  from: fc.integer({ min: -2 * DAY, max: 42 * DAY }),
+  length: fc.integer({ min: 1, max: 44 * DAY }),
+  interval: fc.constantFrom('day', 'week', 'month', 'total'),
+  groupBy: fc.subarray(['location', 'survey', 'channel']),
+  byMetric: fc.boolean(),
+});
+
+function answers(w: Written) {
+  const ratings: Record<string, number> = {};
+  if (w.food !== undefined) ratings[food] = w.food;
+  if (w.service !== undefined) ratings[service] = w.service;
+  const out: object[] = [{ step: rate, ratings }];
+  if (w.nps !== undefined) out.push({ step: nps, value: w.nps });
+  return JSON.stringify(out);
+}
+const locationOf = (w: Written) => (w.location < 3 ? locations[w.location] : null);
+
+let seq = 0;
+type Op = typeof opArb extends fc.Arbitrary<infer T> ? T : never;
+async function apply(ops: Op[], ids: string[]) {
+  for (const op of ops) {
+    if (op.kind === 'create') {
+      const id = `sub_PROP${String(seq++).padStart(22, '0')}`;
+      await sql.query(
+        `insert into submission (id, created_at, updated_at, business_id, survey_id, answers, metadata, location_id, status, source, channel)
+         values ($1, $2, now(), $3, $4, $5, '{}', $6, $7, 'page', $8)`,
+        [id, new Date(BASE + op.at), busA, survey, answers(op.w), locationOf(op.w), op.partial ? 'partial' : 'completed', op.w.channel],
+      );
+      ids.push(id);
+    } else if (ids.length) {
+      const id = ids[op.pick % ids.length];
+      if (op.kind === 'update') {
+        await sql.query(`update submission set answers = $2, location_id = $3, channel = $4 where id = $1`, [id, answers(op.w), locationOf(op.w), op.w.channel]);
+      } else {
+        await sql.query(`delete from submission where id = $1`, [id]);
+        ids.splice(ids.indexOf(id), 1);
+      }
+    }
+  }
+}
+
+const KEY_SQL: Record<string, string> = { metric: 'metric', location: 'location', survey: 'survey', channel: 'channel', step: 'metric' };
+const BUCKET_SQL: Record<string, string> = {
+  day: 'day',
+  week: "date_trunc('week', day)::date",
+  month: "date_trunc('month', day)::date",
+  total: '$2::date',
+};
+
+/** The same figures straight from the submissions: the oracle. */
+async function raw(kind: 'metric' | 'nps', q: { from: number; to: number; interval: string; groupBy: string[] }) {
+  const keys = q.groupBy.map((k) => KEY_SQL[k]);
+  const select = keys.map((k) => `nullif(${k}, '') as ${k === 'metric' && kind === 'nps' ? 'step' : k}`);
+  const groups = [...keys, 'bucket'].join(', ');
+  const values =
+    kind === 'metric'
+      ? `select r.key as metric, r.value::int as v from jsonb_array_elements(s.answers) a, jsonb_each_text(a->'ratings') r where jsonb_typeof(a->'ratings') = 'object'`
+      : `select a->>'step' as metric, (a->>'value')::int as v from jsonb_array_elements(s.answers) a where a->>'step' = '${nps}'`;
+  const { rows } = await sql.query(
+    `with rt as (
+       select coalesce(s.survey_id, '') as survey, coalesce(s.location_id, '') as location, coalesce(s.channel, '') as channel,
+              (s.created_at at time zone coalesce(l.time_zone, b.time_zone, 'UTC'))::date as day, x.metric, x.v
+         from submission s join business b on b.id = s.business_id left join location l on l.id = s.location_id,
+              lateral (${values}) x
+        where s.business_id = $1
+     ), b as (
+       select rt.*, ${BUCKET_SQL[q.interval]} as bucket from rt
+        where day between $2::date and $3::date
+     )
+     select ${[...select, `(extract(epoch from bucket::timestamp at time zone 'America/New_York') * 1000)::bigint as period`].join(', ')},
+            count(*)::int as count, avg(v)::float8 as mean, stddev_samp(v)::float8 as stddev,
+            percentile_disc(0.5) within group (order by v) as median, percentile_disc(0.25) within group (order by v) as p25,
+            percentile_disc(0.75) within group (order by v) as p75,
+            count(*) filter (where v >= (select m.scale_max - 1 from metric m where m.id = b.metric))::int as top,
+            count(*) filter (where v >= 9)::int as promoters, count(*) filter (where v <= 6)::int as detractors
+       from b group by ${groups}`,
+    [busA, localNY(q.from), localNY(q.to - 1)],
+  );
+  return rows;
+}
+const localNY = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+
+const sortKey = (r: Record<string, unknown>) => JSON.stringify([r.metric ?? r.step ?? null, r.location ?? null, r.survey ?? null, r.channel ?? null, Number(r.period)]);
+const close = (x: number | null, y: number | null) => (x === null || y === null ? x === y : Math.abs(x - y) < 1e-9);
+
+describe('analytics rollups equal the raw rows', () => {
+  it('after random creates, updates and deletes, for random queries', async () => {
+    const ids: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), fc.array(queryArb, { minLength: 1, maxLength: 4 }), async (ops, queries) => {
+        await apply(ops, ids);
+        for (const g of queries) {
+          const q = { from: BASE + g.from, to: BASE + g.from + g.length, interval: g.interval, groupBy: [...(g.byMetric ? ['metric'] : []), ...g.groupBy] };
+          const got = await a.data(
+            `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $i: AnalyticsInterval!, $g: [AnalyticsGroupBy!]!) {
+              analyticsMetrics(business: $b, from: $from, to: $to, interval: $i, groupBy: $g) { metric location survey channel period count mean stddev median p25 p75 csat distribution } }`,
+            { b: busA, from: q.from, to: q.to, i: q.interval, g: q.groupBy },
+          );
+          const expected = (await raw('metric', q)).sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
+          const rows = [...got.analyticsMetrics].sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
+          expect(rows.map(sortKey)).toEqual(expected.map(sortKey));
+          rows.forEach((row, i) => {
+            const e = expected[i];
+            expect(row.count).toBe(e.count);
+            expect([row.median, row.p25, row.p75]).toEqual([e.median, e.p25, e.p75]);
+            expect(close(row.mean, e.mean)).toBe(true);
+            expect(close(row.stddev, e.stddev)).toBe(true);
+            expect(Object.values(row.distribution as Record<string, number>).reduce((s, n) => s + n, 0)).toBe(e.count);
+            if (g.byMetric) expect(close(row.csat, e.top / e.count)).toBe(true);
+          });
+
+          const npsQ = { ...q, groupBy: q.groupBy.map((k) => (k === 'metric' ? 'step' : k)) };
+          const gotNps = await a.data(
+            `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $i: AnalyticsInterval!, $g: [AnalyticsGroupBy!]!) {
+              analyticsNps(business: $b, from: $from, to: $to, interval: $i, groupBy: $g) { step location survey channel period count promoters passives detractors score } }`,
+            { b: busA, from: q.from, to: q.to, i: q.interval, g: npsQ.groupBy },
+          );
+          const expectedNps = (await raw('nps', npsQ)).sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
+          const npsRows = [...gotNps.analyticsNps].sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
+          expect(npsRows.map(sortKey)).toEqual(expectedNps.map(sortKey));
+          npsRows.forEach((row, i) => {
+            const e = expectedNps[i];
+            expect([row.count, row.promoters, row.detractors, row.passives]).toEqual([e.count, e.promoters, e.detractors, e.count - e.promoters - e.detractors]);
+            expect(close(row.score, ((e.promoters - e.detractors) / e.count) * 100)).toBe(true);
+          });
+        }
+      }),
+      { numRuns: 12, seed: 13 },
+    );
+    // Deleting everything leaves every bucket at zero: removals undo additions exactly.
+    await sql.query(`delete from submission where business_id = $1`, [busA]);
+    const { rows } = await sql.query(`select count(*)::int as n from analytics_rollup where business_id = $1 and (count <> 0 or sum <> 0 or sum_sq <> 0 or exists (select 1 from unnest(hist) h where h <> 0))`, [busA]);
+    expect(rows[0].n).toBe(0);
+  });
+});

@@ -1,0 +1,89 @@
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The raw message: headers and body. */
+  raw: string;
+  subject: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface MailBox {
+  /** smtp://127.0.0.1:<port> */
+  url: string;
+  readonly mails: ReceivedMail[];
+  waitFor(match?: (m: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+/** Headers of a raw message, unfolded, names lower-cased. */
+function parse(raw: string): { headers: Record<string, string>; body: string } {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const headers: Record<string, string> = {};
+  for (const line of head.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  // Quoted-printable soft breaks and escapes, enough for the plain-text bodies sent here.
+  let body = raw.slice(split + 4);
+  if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
+    body = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  }
+  return { headers, body };
+}
+
+/** A real SMTP server on 127.0.0.1 (the smtp-server package) that keeps every message it accepts. */
+export async function startMailBox(): Promise<MailBox> {
+  const mails: ReceivedMail[] = [];
+  const waiters: Array<{ match: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }> = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const { headers, body } = parse(raw);
+        const mail: ReceivedMail = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          subject: headers.subject ?? '',
+          headers,
+          body,
+        };
+        mails.push(mail);
+        for (const w of [...waiters]) {
+          if (w.match(mail)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(mail);
+          }
+        }
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as { port: number };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    waitFor(match = () => true, timeoutMs = 10_000) {
+      const already = mails.find(match);
+      if (already) return Promise.resolve(already);
+      return new Promise((resolve, reject) => {
+        const waiter = { match, resolve: (m: ReceivedMail) => (clearTimeout(timer), resolve(m)) };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(new Error(`no matching mail within ${timeoutMs} ms (${mails.length} received)`));
+        }, timeoutMs);
+        waiters.push(waiter);
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

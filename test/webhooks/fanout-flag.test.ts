@@ -1,0 +1,97 @@
+import pg from 'pg';
+import { createTenant } from '../helpers/auth.js';
+import { client, type Client } from '../helpers/graphql.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createHook, makeEvent, WEBHOOK_TEST_ENV } from './webhook-helpers.js';
+
+/**
+ * Which events are pending fan-out: only those of a business with an enabled webhook, decided at insert by the
+ * event's trigger; and the race with a webhook being created, closed by the business's fan-out lock. No workers run
+ * here, so the flags stay as the inserts left them.
+ */
+let server: TestServer;
+const connections: pg.Client[] = [];
+beforeAll(async () => {
+  server = await startTestServer({ env: WEBHOOK_TEST_ENV });
+});
+afterAll(async () => {
+  await Promise.all(connections.map((c) => c.end()));
+  await server?.stop();
+});
+
+async function connection() {
+  const c = new pg.Client({ connectionString: server.db.url });
+  await c.connect();
+  connections.push(c);
+  return c;
+}
+
+async function tenant(): Promise<{ api: Client; business: string }> {
+  const t = await createTenant(server);
+  return { api: client(server, t.headers), business: t.businessId };
+}
+
+const pending = async (type: string, business: string) =>
+  (await server.orm.em.getConnection().execute(`select fanout_pending as p from event where business_id = ? and type = ? order by created_at, id`, [business, type])).map((r) => r.p as boolean);
+
+let seq = 0;
+const insertEvent = (c: pg.Client, business: string) =>
+  c.query(`insert into event (id, business_id, type, data, created_at) values ($1, $2, 'metric.created', '{}', now())`, [`evt_flag_${++seq}`, business]);
+const insertWebhook = (c: pg.Client, business: string) =>
+  c.query(
+    `insert into webhook (id, business_id, url, events, secret, enabled, created_at, updated_at)
+     values ($1, $2, 'http://127.0.0.1:9/x', '["*"]', 'whsec_x', true, now(), now())`,
+    [`wh_flag_${++seq}`, business],
+  );
+/** Whether a query is waiting on a lock now. */
+const waiting = async (c: pg.Client) =>
+  (await server.orm.em.getConnection().execute(`select wait_event_type from pg_stat_activity where pid = ?`, [(c as unknown as { processID: number }).processID]))[0]?.wait_event_type === 'Lock';
+
+it('marks events pending only for a business with an enabled webhook', async () => {
+  const { api, business } = await tenant();
+  await makeEvent(api, business, 'Before');
+  const hook = await createHook(api, business, 'http://127.0.0.1:9/hook', ['*']);
+  await makeEvent(api, business, 'With');
+  await api.data(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {enabled: false}) { id } }`, { b: business, id: hook.id });
+  await makeEvent(api, business, 'Disabled');
+  await api.data(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {enabled: true}) { id } }`, { b: business, id: hook.id });
+  await makeEvent(api, business, 'Enabled again');
+  expect(await pending('metric.created', business)).toEqual([false, true, false, true]);
+  // The webhook's own creation and re-enabling are recorded in their transactions: pending too (and its disabling,
+  // written while it was still enabled; the fan-out then finds no webhook to send it to).
+  expect(await pending('webhook.created', business)).toEqual([true]);
+  expect(await pending('webhook.updated', business)).toEqual([true, true]);
+});
+
+it('an event inserted while a webhook is being created waits for it and is pending once it commits', async () => {
+  const { business } = await tenant();
+  const [hooks, events] = [await connection(), await connection()];
+  await hooks.query('begin');
+  await insertWebhook(hooks, business);
+  const inserting = insertEvent(events, business);
+  for (let i = 0; i < 50 && !(await waiting(events)); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(await waiting(events)).toBe(true);
+  await hooks.query('commit');
+  await inserting;
+  expect(await pending('metric.created', business)).toEqual([true]);
+});
+
+it('a webhook created while an event is being written commits after it, and every later event is pending', async () => {
+  const { business } = await tenant();
+  const [hooks, events] = [await connection(), await connection()];
+  await events.query('begin');
+  await insertEvent(events, business);
+  const creating = insertWebhook(hooks, business);
+  for (let i = 0; i < 50 && !(await waiting(hooks)); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(await waiting(hooks)).toBe(true);
+  await events.query('commit'); // committed before the webhook: not its event
+  await creating;
+  await insertEvent(events, business);
+  expect(await pending('metric.created', business)).toEqual([false, true]);
+});
+
+it('webhooks created at once for a business that has none all succeed (no lock upgrade deadlock)', async () => {
+  const { api, business } = await tenant();
+  const created = await Promise.all(Array.from({ length: 6 }, (_, i) => createHook(api, business, `http://127.0.0.1:9/many-${i}`, ['*'])));
+  expect(new Set(created.map((h) => h.id)).size).toBe(6);
+});
