@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
-import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, untilNextPage } from '../helpers/browser.js';
 
 /**
  * A guest on a phone, in Debian's Chromium: keyboard only, JavaScript off, errors, resume, Urdu, axe on every page.
@@ -44,8 +44,7 @@ async function tabTo(page: Page, selector: string) {
 
 async function submitByKeyboard(page: Page) {
   await tabTo(page, 'button[type=submit]');
-  await Promise.all([page.waitForLoadState('load'), page.waitForURL(/./), page.keyboard.press('Enter')]);
-  await page.waitForLoadState();
+  await untilNextPage(page, () => page.keyboard.press('Enter'));
 }
 
 const SUB = 'id status completedAt channel metadata order { id } location { id } answers { step value ratings }';
@@ -67,8 +66,7 @@ async function answerByClicks(page: Page, f: GuestSurveyFixture, stopAfter = 4) 
   ];
   for (const step of steps.slice(0, stopAfter)) {
     await step();
-    await Promise.all([page.waitForURL(/./), page.getByRole('button', { name: /^(Next|Submit)$/ }).click()]);
-    await page.waitForLoadState();
+    await untilNextPage(page, () => page.getByRole('button', { name: /^(Next|Submit)$/ }).click());
   }
   void f;
 }
@@ -124,7 +122,7 @@ describe('the survey page in a real browser', () => {
     const { page } = await phone();
     await page.goto(`${server.url}${fx.path}`);
     await page.getByRole('group', { name: /Food/ }).getByLabel('3', { exact: true }).check();
-    await Promise.all([page.waitForURL(/./), page.getByRole('button', { name: 'Next' }).click()]);
+    await untilNextPage(page, () => page.getByRole('button', { name: 'Next' }).click());
     const summary = page.getByRole('alert');
     expect(await summary.getByRole('heading').textContent()).toBe('There is a problem');
     const link = summary.getByRole('link', { name: 'Choose a rating for Service' });

@@ -94,3 +94,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 
 /** Whether the page fits its viewport's width (nothing to scroll sideways on a phone). */
 export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/**
+ * Runs `act` (a click or key press that submits a form) and waits until the next document has loaded. The listener is
+ * attached before the act: waiting on the URL or load state afterwards would resolve on the page being left, and the
+ * test would then read the previous step.
+ */
+export async function untilNextPage(page: Page, act: () => Promise<unknown>): Promise<void> {
+  await Promise.all([page.waitForEvent('load'), act()]);
+}

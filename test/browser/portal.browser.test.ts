@@ -1,0 +1,333 @@
+import fs from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Browser, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createTenant, type Tenant } from '../helpers/auth.js';
+import { createBusiness } from '../../src/modules/business/business.service.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { freePort } from '../helpers/ports.js';
+import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, untilNextPage } from '../helpers/browser.js';
+
+/** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
+const buildPortal = () => promisify(execFile)(process.execPath, ['scripts/build-portal.js'], { cwd: new URL('../..', import.meta.url).pathname });
+
+/**
+ * The business portal as a new manager uses it, in Debian's Chromium: signing in through the OAuth pages as the
+ * built-in public client, then each screen that exists today, against a real server, database and webhook receiver.
+ * One browser and one page for the journey (a tab keeps its session in sessionStorage, as a person's would).
+ */
+let server: TestServer;
+let browser: Browser;
+let receiver: Receiver;
+let tenant: Tenant;
+
+const NAV = ['Overview', 'Surveys', 'Feedback', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Members'];
+
+beforeAll(async () => {
+  const port = await freePort();
+  const env = { PUBLIC_URL: `http://127.0.0.1:${port}`, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '1s,1s' };
+  [server, browser, receiver] = await Promise.all([startTestServer({ env, workers: true, port }), launchBrowser(), startReceiver(), buildPortal()]);
+  tenant = await createTenant(server, { businessName: 'Cafe Portal' });
+}, 120_000);
+const newPage = pagesChecked(() => browser);
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await server?.stop();
+});
+
+/** A page whose every request is recorded: none may leave 127.0.0.1. */
+async function portalPage() {
+  const p = await newPage();
+  const offsite: string[] = [];
+  p.page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (!['blob:', 'data:'].includes(url.protocol) && url.hostname !== '127.0.0.1') offsite.push(r.url());
+  });
+  return { ...p, offsite };
+}
+
+async function signIn(page: Page) {
+  await page.getByLabel('E-mail').fill(tenant.email);
+  await page.getByLabel('Password').fill(tenant.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
+
+async function open(page: Page, label: string) {
+  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: label, exact: true }).click();
+  await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.startsWith('Loading'));
+}
+
+/** axe finds nothing, and nothing is wider than the screen, on the desktop and on a 390 px phone. */
+async function checkScreen(page: Page, name: string) {
+  for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', PHONE.viewport]] as const) {
+    await page.setViewportSize(viewport);
+    expect({ name, size, violations: await axeViolations(page) }).toEqual({ name, size, violations: [] });
+    expect({ name, size, fits: await fitsWidth(page) }).toEqual({ name, size, fits: true });
+    await screenshot(page, `portal-${name}-${size}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** The parts of the curl command the Integrations screen shows, sent as that command would send them. */
+function runCurl(command: string) {
+  const url = /curl -s (\S+)/.exec(command)![1];
+  const headers = Object.fromEntries([...command.matchAll(/-H '([^:]+): ([^']*)'/g)].map((m) => [m[1], m[2]]));
+  const body = /-d '([^']*)'/.exec(command)![1];
+  return fetch(url, { method: 'POST', headers, body });
+}
+
+describe('the business portal in a real browser', () => {
+  it('walks a new manager through sign-in, surveys, feedback, orders, integrations, webhooks and credentials', async () => {
+    const { page, offsite } = await portalPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Signed out, a bookmark goes straight to sign-in, then back to where it pointed.
+    await page.goto(`${server.url}/portal/surveys`);
+    await page.waitForURL(/\/oauth\/authorize/);
+    expect(await h1(page).textContent()).toBe('Sign in to continue to Business portal');
+    await signIn(page);
+    await page.waitForURL(`${server.url}/portal/surveys`);
+    await expect(h1(page).textContent()).resolves.toBe('Surveys');
+    // The header shows the business's name once its query answers (a placeholder until then).
+    await page.getByTestId('business-name').filter({ hasText: /^Cafe Portal$/ }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Portal' }).getByRole('link');
+    expect(await nav.allTextContents()).toEqual(NAV);
+    expect(await nav.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(
+      ['', '/surveys', '/feedback', '/orders', '/integrations', '/webhooks', '/credentials', '/flows', '/members'].map((p) => `/portal${p}`),
+    );
+
+    // Two metrics, by the keyboard: type, then Enter submits.
+    const metricForm = page.getByRole('form', { name: 'New metric' });
+    for (const name of ['Food', 'Service']) {
+      await metricForm.getByLabel('Name').fill(name);
+      await metricForm.getByLabel('Name').press('Enter');
+      await page.getByRole('listitem').filter({ hasText: name }).first().waitFor();
+      await expect(metricForm.getByLabel('Name').inputValue()).resolves.toBe('');
+    }
+
+    // A survey with three steps.
+    await page.getByRole('link', { name: 'New survey' }).click();
+    await page.getByRole('form', { name: 'Survey settings' }).getByLabel('Name').fill('Your visit');
+    await page.getByRole('button', { name: 'Create survey' }).click();
+    await page.waitForURL(/\/portal\/surveys\/sur_/);
+    const surveyId = page.url().split('/').pop()!;
+    const addStep = async (type: string, title: string, setup: (form: ReturnType<Page['getByRole']>) => Promise<void> = async () => {}) => {
+      const form = page.getByRole('form', { name: 'New step' });
+      await form.getByLabel('Type').selectOption(type);
+      await form.getByLabel('Title (the question)').fill(title);
+      await setup(form);
+      const before = await page.locator('ol.steps > li').count();
+      await form.getByRole('button', { name: 'Add step' }).click();
+      await page.waitForFunction((n) => document.querySelectorAll('ol.steps > li').length === n, before + 1);
+    };
+    await addStep('metrics', 'How was it?', async (form) => {
+      await form.getByLabel('Food').check();
+      await form.getByLabel('Service').check();
+    });
+    await addStep('nps', 'Would you recommend us?');
+    await addStep('text', 'Anything else?', (form) => form.getByLabel('Guests must answer it').uncheck());
+    const stepTitles = () => page.locator('ol.steps > li strong').allTextContents();
+    expect(await stepTitles()).toEqual(['1. How was it?', '2. Would you recommend us?', '3. Anything else?']);
+
+    // Reorder by keyboard (focus the button, press Enter) and back by drag.
+    await page.getByRole('button', { name: 'Move step 3 up' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('ol.steps > li:nth-child(2) strong')?.textContent === '2. Anything else?');
+    await page.locator('ol.steps > li:nth-child(2) .handle').dragTo(page.locator('ol.steps > li:nth-child(3)'));
+    await page.waitForFunction(() => document.querySelector('ol.steps > li:nth-child(3) strong')?.textContent === '3. Anything else?');
+    expect(await stepTitles()).toEqual(['1. How was it?', '2. Would you recommend us?', '3. Anything else?']);
+
+    // Activate it.
+    const settings = page.getByRole('form', { name: 'Survey settings' });
+    await settings.getByLabel('Status').selectOption('active');
+    await settings.getByRole('button', { name: 'Save survey' }).click();
+    await settings.getByText('Saved.').waitFor();
+    await checkScreen(page, 'survey-editor');
+
+    // Its QR code, as PNG and SVG files.
+    for (const [button, signature] of [['Download QR (PNG)', '\x89PNG'], ['Download QR (SVG)', '<svg']] as const) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^your-visit-qr\\.${button.includes('PNG') ? 'png' : 'svg'}$`));
+      expect(fs.readFileSync((await download.path())!, 'latin1')).toContain(signature);
+    }
+
+    // A guest answers it on the survey page, from the link the link builder gives.
+    await page.getByRole('button', { name: 'Build the link' }).click();
+    const link = (await page.getByTestId('survey-link').textContent())!;
+    expect(link).toContain(`/survey/${tenant.businessId}/${surveyId}`);
+    const guest = await newPage();
+    await guest.page.goto(link);
+    await guest.page.getByRole('group', { name: /Food/ }).getByLabel('4', { exact: true }).check();
+    await guest.page.getByRole('group', { name: /Service/ }).getByLabel('5', { exact: true }).check();
+    await untilNextPage(guest.page, () => guest.page.getByRole('button', { name: 'Next' }).click());
+    await guest.page.getByLabel('9', { exact: true }).check();
+    await untilNextPage(guest.page, () => guest.page.getByRole('button', { name: 'Next' }).click());
+    await guest.page.getByLabel(/Anything else/).fill('Lovely chai');
+    await untilNextPage(guest.page, () => guest.page.getByRole('button', { name: 'Submit' }).click());
+    expect(await h1(guest.page).textContent()).toBe('Thank you');
+
+    // ...and it shows in Feedback, with every answer in its detail.
+    await open(page, 'Feedback');
+    const row = page.getByRole('row').filter({ hasText: 'completed' });
+    await expect(row.textContent()).resolves.toContain('Lovely chai');
+    await checkScreen(page, 'feedback');
+    await row.getByRole('link').click();
+    await page.getByText('Food: 4').waitFor();
+    await expect(page.locator('dl.answers').textContent()).resolves.toMatch(/Service: 5.*Would you recommend us\?9.*Lovely chai/);
+    await checkScreen(page, 'feedback-detail');
+
+    // CSV of the filtered list: a status filter lands in the URL, the export follows it.
+    await open(page, 'Feedback');
+    await page.getByLabel('Status').selectOption('completed');
+    await page.waitForURL(/status=completed/);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const lines = fs.readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('"How was it?","Would you recommend us?","Anything else?"');
+    expect(lines[1]).toContain('"4 / 5","9","Lovely chai"');
+
+    // The custom integration: connect, the secret once, post an order with the curl example.
+    await open(page, 'Integrations');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    const secret = (await page.locator('[data-secret]').textContent())!;
+    expect(secret.length).toBeGreaterThan(20);
+    const curl = (await page.getByTestId('curl-example').textContent())!;
+    expect(curl).toContain(secret);
+    expect(curl).toContain(`${server.url}/webhooks/custom/${tenant.businessId}`);
+    await checkScreen(page, 'integrations');
+    const posted = await runCurl(curl);
+    expect(posted.status).toBeLessThan(300);
+    await page.reload();
+    await h1(page).waitFor();
+    await page.getByRole('link', { name: 'A-1001' }).waitFor();
+    expect(await page.locator('[data-secret]').count()).toBe(0); // shown once
+
+    await open(page, 'Orders');
+    await page.getByRole('link', { name: 'A-1001' }).click();
+    await expect(page.getByRole('row').filter({ hasText: 'Chicken Karahi' }).textContent()).resolves.toContain('1250');
+    await checkScreen(page, 'order-detail');
+    await open(page, 'Orders');
+    await checkScreen(page, 'orders');
+
+    // A webhook to a receiver on 127.0.0.1: its secret once, a test event delivered, redelivered.
+    await open(page, 'Webhooks');
+    const hookForm = page.getByRole('form', { name: 'New webhook' });
+    await hookForm.getByLabel('Endpoint address').fill(`${receiver.url}/hooks`);
+    await hookForm.getByLabel('Events').fill('order.created, submission.created');
+    await hookForm.getByRole('button', { name: 'Add webhook' }).click();
+    expect(await page.locator('[data-secret]').textContent()).toMatch(/^whsec_/);
+    await checkScreen(page, 'webhooks');
+    await page.getByRole('link', { name: 'Open the webhook and its delivery log' }).click();
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    const first = await receiver.waitFor((r) => r.url.pathname === '/hooks');
+    const delivered = page.locator('ul.deliveries li').filter({ hasText: 'succeeded' });
+    for (let i = 0; i < 50 && !(await delivered.count()); i++) {
+      await page.getByRole('button', { name: 'Refresh the log' }).click();
+      await page.waitForTimeout(200);
+    }
+    await delivered.first().getByText('Attempts', { exact: true }).click();
+    await expect(delivered.first().getByRole('table').textContent()).resolves.toContain('200');
+    await delivered.first().getByRole('button', { name: 'Redeliver' }).click();
+    const again = await receiver.waitFor((r) => r.url.pathname === '/hooks' && r !== first);
+    expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    await checkScreen(page, 'webhook-detail');
+
+    // A credential: a field error beside its field with nothing typed lost, then the secret once; delete confirmed.
+    await open(page, 'API credentials');
+    const credForm = page.getByRole('form', { name: 'New credential' });
+    await credForm.getByLabel('Name').fill('POS app');
+    await credForm.getByLabel('Redirect addresses, one per line').fill('ftp://pos.example.com/cb');
+    await credForm.getByRole('button', { name: 'Create credential' }).click();
+    const uris = credForm.getByLabel('Redirect addresses, one per line');
+    await credForm.locator('.field-error').waitFor();
+    const describedBy = (await uris.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`[id="${describedBy.split(' ').pop()}"]`).textContent()).toMatch(/https/);
+    expect(await credForm.getByLabel('Name').inputValue()).toBe('POS app');
+    await screenshot(page, 'portal-credentials-field-error');
+    await uris.fill('https://pos.example.com/cb');
+    await credForm.getByRole('button', { name: 'Create credential' }).click();
+    expect(await page.locator('[data-secret]').textContent()).toMatch(/^cs_/);
+    await checkScreen(page, 'credentials');
+    await page.reload();
+    await page.getByText('POS app').waitFor();
+    expect(await page.locator('[data-secret]').count()).toBe(0);
+    await page.getByRole('button', { name: 'Delete POS app…' }).click();
+    await expect(page.getByRole('alertdialog').textContent()).resolves.toContain('stops working');
+    await page.getByRole('button', { name: 'Delete it' }).click();
+    await page.getByText('POS app', { exact: true }).waitFor({ state: 'detached' });
+
+    // The screens whose APIs come with other issues say what they will show.
+    for (const [label, name] of [['Overview', 'overview'], ['Surveys', 'surveys'], ['Feedback flows', 'flows'], ['Members', 'members']]) {
+      await open(page, label);
+      expect(await h1(page).textContent()).toBe(label);
+      await checkScreen(page, name);
+    }
+
+    expect(offsite).toEqual([]);
+  }, 240_000);
+
+  it('returns to the same page after the session ends and signing in again; signing out revokes', async () => {
+    const { page, offsite } = await portalPage();
+    await page.goto(`${server.url}/portal/orders?status=ACCEPTED`);
+    await signIn(page);
+    await page.waitForURL(`${server.url}/portal/orders?status=ACCEPTED`);
+    await h1(page).waitFor();
+
+    // The session ends (every token of the user revoked, the sign-in cookie gone): reloading goes to sign in...
+    await server.orm.em.getConnection().execute(`update oauth_token set revoked_at = now() where user_id = ?`, [tenant.userId]);
+    await page.context().clearCookies();
+    await page.reload();
+    await page.waitForURL(/\/oauth\/authorize/);
+    await signIn(page);
+    // ...and back to the same page, filters included.
+    await page.waitForURL(`${server.url}/portal/orders?status=ACCEPTED`);
+    expect(await h1(page).textContent()).toBe('Orders');
+    expect(await page.getByLabel('Status').inputValue()).toBe('ACCEPTED');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/oauth\/authorize/);
+    await h1(page).waitFor();
+    expect(await h1(page).textContent()).toBe('Sign in to continue to Business portal');
+    const live = await server.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from oauth_token where user_id = ? and revoked_at is null and refresh_used_at is null`, [tenant.userId]);
+    expect(live[0].n).toBe(0);
+    expect(offsite).toEqual([]);
+  }, 120_000);
+
+  it('serves hashed assets for a year, the page never cached, under a policy without inline scripts', async () => {
+    const page = await fetch(`${server.url}/portal/feedback`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await page.text();
+    const script = /src="(\/portal\/assets\/index-[\w-]+\.js)"/.exec(html)![1];
+    const asset = await fetch(`${server.url}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await fetch(`${server.url}/portal/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${server.url}/portal/assets/nothing-here.js`)).status).toBe(404);
+  });
+
+  // Last: from here on the user belongs to two businesses, so every sign-in asks which one.
+  it('lets a member of two businesses choose one on the sign-in pages, and opens the portal for it', async () => {
+    await createBusiness(server.orm.em.fork(), { name: 'Cafe Two', owner: tenant.userId });
+    const { page, offsite } = await portalPage();
+    await page.goto(`${server.url}/portal/orders`);
+    await signIn(page);
+    await h1(page).filter({ hasText: 'Which business' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'portal-choose-business');
+    await page.getByRole('button', { name: /Cafe Two/ }).press('Enter');
+    await page.waitForURL(`${server.url}/portal/orders`);
+    await page.getByTestId('business-name').filter({ hasText: /^Cafe Two$/ }).waitFor();
+    expect(offsite).toEqual([]);
+  }, 120_000);
+});
