@@ -29,6 +29,8 @@ import { createRateLimits, type RateLimits } from './http/rate-limit/rate-limits
 import { httpMetrics, metricsRoute } from './http/metrics.routes.js';
 import { feedbackLinkRoutes } from './guest/feedback-link.routes.js';
 import { portalRoutes } from './http/portal.routes.js';
+import { graphqlSubscriptions } from './graphql/subscriptions.js';
+import { EventFeed } from './modules/event/event.feed.js';
 
 export interface App {
   httpServer: http.Server;
@@ -97,6 +99,10 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, next) : next()));
 
   httpServer.on('request', app.callback());
+  // Subscriptions (graphql-ws) on the same path, fed by every process's events through LISTEN/NOTIFY.
+  const liveEvents = new EventFeed(orm, logger);
+  await liveEvents.start();
+  const subscriptions = graphqlSubscriptions({ httpServer, schema, contextFor, verifier: oauth.tokens, events: liveEvents, logger });
   // Slow or idle clients must not hold a connection open for ever.
   httpServer.headersTimeout = 30_000;
   httpServer.requestTimeout = 60_000;
@@ -116,6 +122,9 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
       }),
     async stop() {
       drain.start();
+      // WebSocket connections first: an upgraded socket would otherwise hold the listener open for the whole drain.
+      await subscriptions.stop();
+      await liveEvents.stop();
       await apollo.stop(); // closes the listener and the connections (idle at once, busy after up to 10 s)
       if (!(await drain.settled(10_000))) logger.warn('handlers still running after the drain: closing anyway');
       oauth.stop();

@@ -8,6 +8,7 @@ import { minimal, webhookBusiness, type WebhookBusiness } from './ingest/ingest-
 import { startReceiver, type Receiver } from './helpers/receiver.js';
 import type { TestServer } from './helpers/server.js';
 import { REVOCATION_CACHE_MS } from '../src/modules/token/revocation.cache.js';
+import { liveClient } from './helpers/live.js';
 
 // Two service processes behind one address (a load balancer's), on one database and one Redis: README "Several
 // processes". Each runs the API and the workers, as `npm start` does.
@@ -127,5 +128,35 @@ describe('two processes on one database and one Redis', () => {
     expect(rows).toHaveLength(10);
     expect(rows.every((r: any) => r.status === 'succeeded' && r.attempt_count === 1)).toBe(true);
     expect(new Set(received().map((r) => r.headers['webhook-id'])).size).toBe(10);
+  });
+
+  it('hear on one, through a subscription, a submission created through the other within 2 s; never another business\'s', async () => {
+    const survey = (await gql(b, `mutation($b: ID!) { createSurvey(business: $b, input: {name: "Live"}) { id } }`, { b: tenant.businessId })).body.data.createSurvey.id;
+    const submit = async () =>
+      (await gql(b, `mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: tenant.businessId, s: survey })).body.data
+        .createSubmission.id as string;
+    const live = liveClient(a.url, tenant.headers.authorization);
+    try {
+      const subscription = `subscription($b: ID!) { eventRecorded(business: $b, types: ["submission.created"]) { type data } }`;
+      void live.listen(subscription, { b: tenant.businessId });
+      // Nothing acknowledges a subscription: write until one is heard, then time one more.
+      for (let i = 0; !live.received.length; i++) {
+        if (i > 100) throw new Error('no event heard');
+        await submit();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const before = live.received.length;
+      const written = Date.now();
+      const id = await submit();
+      const heard = await live.until(before + 1, 2_000);
+      expect(Date.now() - written).toBeLessThan(2_000);
+      expect(heard.at(-1).eventRecorded).toMatchObject({ type: 'submission.created', data: { object: { id, object: 'submission' } } });
+      const elsewhere = liveClient(a.url, tenant.headers.authorization);
+      const other = (await elsewhere.listen(subscription, { b: shop.businessId })) as any[];
+      await elsewhere.dispose();
+      expect(other[0].extensions.code).toBe('FORBIDDEN');
+    } finally {
+      await live.dispose();
+    }
   });
 });

@@ -26,9 +26,22 @@ export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, Surv
 
 let built: Promise<GraphQLSchema> | undefined;
 
+/**
+ * TypeGraphQL asks for a PubSub as soon as there is a subscription, though each of ours brings its own source
+ * (`subscribe`: the event feed, fed by PostgreSQL's NOTIFY from every process). None is used; using it is a bug.
+ */
+const NO_PUBSUB = {
+  publish: () => {
+    throw new Error('no PubSub: subscriptions bring their own source');
+  },
+  subscribe: () => {
+    throw new Error('no PubSub: subscriptions bring their own source');
+  },
+};
+
 /** Built once per process: building is the costly part of start-up and the result never changes. */
 export function buildAppSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: [...resolvers], authChecker, authMode: 'error', validate: false }).then((schema) => {
+  built ??= buildSchema({ resolvers: [...resolvers], authChecker, authMode: 'error', validate: false, pubSub: NO_PUBSUB }).then((schema) => {
     dropTrivialResolvers(schema);
     return schema;
   });

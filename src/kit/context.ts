@@ -19,6 +19,13 @@ export interface GraphQLContext {
   authError?: AppError;
   /** The caller's address (Koa's ctx.ip): the rate limit's key for calls without a valid token. */
   clientAddress?: string;
+  /** On a subscription's connection (src/graphql/subscriptions.ts): the live events of every process. */
+  liveEvents?: LiveEvents;
+}
+
+/** Events of one business as they commit, whichever process wrote them (src/modules/event/event.feed.ts). */
+export interface LiveEvents {
+  subscribe(business: string, wants: (type: string) => boolean): AsyncIterableIterator<unknown>;
 }
 
 /** Verifies a bearer token into a Principal, or throws AppError 'unauthorized' (src/oauth/token.service.ts). */

@@ -2,6 +2,7 @@ import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decor
 import { OptionalProps } from '@mikro-orm/core';
 import { newId } from '../../shared/id.js';
 import { Business } from '../business/business.entity.js';
+import { eventNotifyTrigger } from './event.signal.js';
 
 /**
  * The advisory lock class (with hashtext(business) as its key) that orders an event's fan-out flag against a webhook
@@ -32,8 +33,9 @@ const FANOUT_FLAG_SQL = [
 /** An immutable record of a change, written in the transaction of the change itself. */
 @Entity({
   tableName: 'event',
-  // Marks the event pending fan-out when it should be, and then wakes the delivery workers (LISTEN webhook_work) at commit.
-  triggers: [{ name: 'event_fanout_flag', timing: 'before', events: ['insert'], forEach: 'row', body: FANOUT_FLAG_SQL }],
+  // Marks the event pending fan-out when it should be, and then wakes the delivery workers (LISTEN webhook_work) at commit;
+  // and tells every process's live subscriptions (event.signal.ts).
+  triggers: [{ name: 'event_fanout_flag', timing: 'before', events: ['insert'], forEach: 'row', body: FANOUT_FLAG_SQL }, eventNotifyTrigger],
 })
 @Index({ name: 'event_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 @Index({ name: 'event_business_type_created_idx', properties: ['business', 'type', 'createdAt'] })

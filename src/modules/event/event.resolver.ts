@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, ID, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { findOwned } from '../../kit/resource.js';
 import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
@@ -8,6 +8,7 @@ import { Event } from './event.entity.js';
 import { presentEvent } from './event.service.js';
 import { EventType } from './event.type.js';
 import { EventList, EventListArgs } from './event.inputs.js';
+import { liveEventsFor, type PresentedEvent } from './event.feed.js';
 
 /** Read-only: events are written by the changes they record. */
 @Resolver(() => EventType)
@@ -26,5 +27,20 @@ export class EventResolver extends BusinessOwnedResolver(EventType) {
   @Query(() => EventType)
   async event(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
     return presentEvent(await findOwned(em, Event, { kind: 'event', label: 'Event', business, id }));
+  }
+
+  @Authorized()
+  @Subscription(() => EventType, {
+    description:
+      'The business\'s events as they are recorded, by any process of the service (graphql-ws over a WebSocket to /graphql). ' +
+      '`types`: only these (default: every type the token may hear). A token hears an event with events:read or with the read scope of its resource (order.* with orders:read).',
+    subscribe: ({ args, context }) => liveEventsFor(context as GraphQLContext, args.business, args.types),
+  })
+  eventRecorded(
+    @Arg('business', () => ID) _business: string,
+    @Arg('types', () => [String], { nullable: true }) _types: string[] | undefined,
+    @Root() event: PresentedEvent,
+  ): PresentedEvent {
+    return event;
   }
 }

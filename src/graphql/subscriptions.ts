@@ -1,0 +1,132 @@
+import type http from 'node:http';
+import { GraphQLError, Kind, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Logger } from 'pino';
+import type { AccessTokenVerifier, GraphQLContext, LiveEvents } from '../kit/context.js';
+import { AppError, ERRORS } from '../shared/errors.js';
+import { BODY_LIMIT_BYTES } from '../http/body.middleware.js';
+import { DEFAULT_LIMITS, documentShapeRule, queryDepthRule } from './limits.js';
+import { formatError } from './errors.js';
+
+/** How often an open connection's token is verified again: a revoked or expired token's connection is closed. */
+export const RECHECK_MS = 5_000;
+const BAD_INPUT = { extensions: { code: ERRORS.bad_request.graphql, status: ERRORS.bad_request.status } };
+/** Subscriptions one connection may hold at once. */
+const MAX_SUBSCRIPTIONS = 20;
+
+interface Connection {
+  authorization: string;
+  recheck?: NodeJS.Timeout;
+  subscriptions: number;
+}
+
+/**
+ * GraphQL subscriptions on /graphql over the `graphql-ws` protocol (queries and mutations stay on POST /graphql, where
+ * the rate limit and cost accounting live). The access token comes in the connection_init payload
+ * (`{"authorization": "Bearer ..."}`: browsers cannot set headers on a WebSocket) or the upgrade's Authorization
+ * header; a connection without a valid one is closed 4403. The token is verified again every RECHECK_MS and the
+ * connection closed 4401 when it has been revoked or has expired. Each subscription runs with the same context and
+ * rules as a POST (tenant, scopes, depth and shape limits). With tokens rather than cookies, another site's page
+ * cannot ride a guest's session, so the Origin needs no check.
+ */
+export function graphqlSubscriptions(deps: {
+  httpServer: http.Server;
+  schema: GraphQLSchema;
+  contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>;
+  verifier: AccessTokenVerifier;
+  events: LiveEvents;
+  logger: Logger;
+}) {
+  const { schema, contextFor, verifier, events, logger } = deps;
+  const wss = new WebSocketServer({ server: deps.httpServer, path: '/graphql', maxPayload: BODY_LIMIT_BYTES });
+  const connections = new WeakMap<object, Connection>();
+  const formatter = formatError(logger);
+  // As Apollo hands errors to formatError on POST: unexpected ones marked INTERNAL_SERVER_ERROR, the thrown error unwrapped.
+  const format = (e: GraphQLError) => {
+    const json = e.toJSON();
+    return formatter({ ...json, extensions: { code: 'INTERNAL_SERVER_ERROR', ...json.extensions } }, e.originalError ?? e);
+  };
+  const rules = [...specifiedRules, queryDepthRule(), documentShapeRule()];
+  let sequence = 0;
+
+  const disposable = useServer<Record<string, unknown>, { connection: Connection }>(
+    {
+      schema,
+      async onConnect(ctx) {
+        const given = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization ?? ctx.extra.request.headers.authorization;
+        const authorization = typeof given === 'string' ? given : undefined;
+        const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+        if (!token || !(await verified(token))) return false;
+        const connection: Connection = { authorization: authorization!, subscriptions: 0 };
+        connection.recheck = setInterval(() => {
+          verified(token).then(
+            (ok) => ok || ctx.extra.socket.close(4401, 'Unauthorized: the access token was revoked or has expired'),
+            // The database is away: the token cannot be checked now, and the connection is not punished for it.
+            (err) => logger.warn({ err }, 'subscriptions: could not verify a token again'),
+          );
+        }, RECHECK_MS).unref();
+        connections.set(ctx.extra.socket, connection);
+        return true;
+      },
+      onClose(ctx) {
+        clearInterval(connections.get(ctx.extra.socket)?.recheck);
+      },
+      onSubscribe(ctx, _id, payload) {
+        const connection = connections.get(ctx.extra.socket)!;
+        let document;
+        try {
+          document = parse(payload.query, { maxTokens: DEFAULT_LIMITS.maxTokens });
+        } catch (err) {
+          return [err instanceof GraphQLError ? err : new GraphQLError(String(err))];
+        }
+        const errors = validate(schema, document, rules);
+        if (errors.length) return errors;
+        const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+        const operation = payload.operationName ? operations.find((o) => o.name?.value === payload.operationName) : operations[0];
+        if (operation?.operation !== 'subscription') {
+          return [new GraphQLError('Only subscriptions run over a WebSocket: send queries and mutations with POST /graphql', BAD_INPUT)];
+        }
+        if (connection.subscriptions >= MAX_SUBSCRIPTIONS) {
+          return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`, BAD_INPUT)];
+        }
+        connection.subscriptions++;
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables } satisfies ExecutionArgs;
+      },
+      onComplete(ctx) {
+        const connection = connections.get(ctx.extra.socket);
+        if (connection) connection.subscriptions--;
+      },
+      async context(ctx) {
+        const connection = connections.get(ctx.extra.socket)!;
+        const context = await contextFor(`ws-${++sequence}`, connection.authorization);
+        context.clientAddress = ctx.extra.request.socket.remoteAddress;
+        context.liveEvents = events;
+        return context;
+      },
+      // The same error bodies as POST /graphql (extensions.code, status, details).
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map(format) } : undefined,
+      onError: (_ctx, _id, _payload, errors) => errors.map(format),
+    },
+    wss,
+  );
+
+  async function verified(token: string): Promise<boolean> {
+    try {
+      await verifier.verifyAccessToken(token);
+      return true;
+    } catch (err) {
+      if (err instanceof AppError) return false;
+      throw err;
+    }
+  }
+
+  return {
+    /** Closes every connection (1001, going away) and the server. */
+    async stop() {
+      await disposable.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,168 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { PgListener } from '../../kit/pg-listener.js';
+import type { Scope } from '../../auth/scopes.js';
+import type { GraphQLContext } from '../../kit/context.js';
+import { AppError } from '../../shared/errors.js';
+import { EVENT_TYPES } from './event.inputs.js';
+import { Event } from './event.entity.js';
+import { presentEvent } from './event.service.js';
+import { EVENTS_CHANNEL } from './event.signal.js';
+
+export type PresentedEvent = ReturnType<typeof presentEvent>;
+
+/** The read scope that shows the resource an event is about: its type's first part (`order.created` -> orders:read). */
+const SCOPE_OF_RESOURCE: Record<string, Scope> = {
+  survey: 'surveys:read',
+  surveystep: 'surveys:read',
+  metric: 'metrics:read',
+  location: 'locations:read',
+  webhook: 'webhooks:read',
+  submission: 'submissions:read',
+  credential: 'credentials:read',
+  member: 'members:read',
+  order: 'orders:read',
+  feedbackflow: 'flows:read',
+  feedbackrequest: 'flows:read',
+};
+
+/**
+ * Whether a token with these scopes may see events of this type: `events:read` shows every event (as the events
+ * list does); otherwise the read scope of the resource the event carries, so a dashboard that may read submissions
+ * hears of new ones without being able to read the whole event log.
+ */
+export function mayHear(scopes: ReadonlySet<Scope>, type: string): boolean {
+  if (scopes.has('events:read')) return true;
+  const scope = SCOPE_OF_RESOURCE[type.slice(0, type.indexOf('.'))];
+  return !!scope && scopes.has(scope);
+}
+
+/**
+ * The source of the `eventRecorded` subscription: the business's events of `types` (default: every type the token
+ * may hear) from now on. Unknown types are a 400; types the token may not hear a 403 naming them.
+ */
+export function liveEventsFor(context: GraphQLContext, business: string, types: string[] | null | undefined) {
+  const scopes = context.auth!.scopes; // @Authorized() has checked the token and its business
+  if (types?.length) {
+    const unknown = types.filter((t) => !EVENT_TYPES.includes(t));
+    if (unknown.length) throw AppError.validation([{ field: 'types', message: `not event types: ${unknown.join(', ')}` }]);
+    const denied = types.filter((t) => !mayHear(scopes, t));
+    if (denied.length) throw new AppError('forbidden', `This token may not hear ${denied.join(', ')}: it lacks the read scope of their resource (or events:read)`);
+  }
+  const wanted = new Set(types?.length ? types : EVENT_TYPES.filter((t) => mayHear(scopes, t)));
+  if (!wanted.size) throw new AppError('forbidden', 'This token may hear no event: it needs events:read or the read scope of a resource');
+  if (!context.liveEvents) throw new AppError('bad_request', 'Subscriptions run over a WebSocket to /graphql (the graphql-ws protocol)');
+  return context.liveEvents.subscribe(business, (type) => wanted.has(type));
+}
+
+/** Events queued for one slow subscriber at most; past it the subscription ends (the client resubscribes and lists). */
+const MAX_QUEUED = 1_000;
+
+interface Listener {
+  business: string;
+  wants(type: string): boolean;
+  push(event: PresentedEvent): void;
+  fail(err: Error): void;
+}
+
+/**
+ * The live events of this process's subscribers, whoever wrote them: fed by LISTEN on EVENTS_CHANNEL, each event
+ * read once (one primary-key lookup) however many subscribers want it, then handed to each in commit order.
+ */
+export class EventFeed {
+  private readonly listeners = new Set<Listener>();
+  private readonly listener: PgListener;
+  /** Reads in flight, chained so that events reach subscribers in the order they were notified. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly orm: MikroORM,
+    logger: Logger,
+  ) {
+    this.listener = new PgListener(orm, [EVENTS_CHANNEL], { notification: (_, payload) => this.notified(payload), lost: () => this.lost() }, logger, 'live events');
+  }
+
+  start() {
+    return this.listener.start();
+  }
+
+  async stop() {
+    await this.listener.stop();
+    for (const l of this.listeners) l.fail(new Error('The service is shutting down'));
+    this.listeners.clear();
+  }
+
+  /**
+   * The events of `business` from now on whose type `wants` accepts, as an async iterator (a GraphQL subscription's
+   * source). `return()` (the client unsubscribing or going away) removes it.
+   */
+  subscribe(business: string, wants: (type: string) => boolean): AsyncIterableIterator<PresentedEvent> {
+    const queue: PresentedEvent[] = [];
+    let waiting: ((r: IteratorResult<PresentedEvent>) => void) | undefined;
+    let failed: ((err: Error) => void) | undefined;
+    let error: Error | undefined;
+    let done = false;
+    const listeners = this.listeners;
+    const listener: Listener = {
+      business,
+      wants,
+      push(event) {
+        if (waiting) {
+          const resolve = waiting;
+          waiting = failed = undefined;
+          resolve({ value: event, done: false });
+        } else if (queue.length < MAX_QUEUED) queue.push(event);
+        else listener.fail(new Error('Too many events waiting for this subscriber: subscribe again'));
+      },
+      fail(err) {
+        listeners.delete(listener);
+        done = true;
+        error = err;
+        failed?.(err);
+        waiting = failed = undefined;
+      },
+    };
+    if (!this.listener.listening) throw new Error('Live events are unavailable for the moment: try again shortly');
+    listeners.add(listener);
+    const end = (): IteratorResult<PresentedEvent> => {
+      listeners.delete(listener);
+      done = true;
+      queue.length = 0;
+      waiting?.({ value: undefined, done: true });
+      waiting = failed = undefined;
+      return { value: undefined, done: true };
+    };
+    return {
+      next() {
+        if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
+        if (error) return Promise.reject(error);
+        if (done) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve, reject) => ((waiting = resolve), (failed = reject)));
+      },
+      return: () => Promise.resolve(end()),
+      throw: (err) => (end(), Promise.reject(err)),
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  private notified(payload: string) {
+    const [business, id, type] = payload.split(' ');
+    const wanted = [...this.listeners].filter((l) => l.business === business && l.wants(type));
+    if (!wanted.length) return;
+    const read = this.orm.em.fork().findOne(Event, { id, business });
+    this.chain = this.chain.then(async () => {
+      const event = await read.catch(() => null);
+      if (!event) return;
+      const presented = presentEvent(event);
+      for (const l of wanted) if (this.listeners.has(l)) l.push(presented);
+    });
+  }
+
+  /** Events may have been missed: every subscription ends with an error, and its client subscribes again. */
+  private lost() {
+    for (const l of this.listeners) l.fail(new Error('Live events were interrupted: subscribe again'));
+    this.listeners.clear();
+  }
+}
