@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { PgListener } from '../kit/pg-listener.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -87,14 +88,13 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
     soon ??= setTimeout(() => ((soon = undefined), nudge()), CLAIM_GATHER_MS);
   };
 
-  // A dedicated connection for LISTEN: a pooled one would be handed to queries.
-  const listener = new pg.Client(pool.options as pg.ClientConfig);
-  listener.on('notification', () => {
+  // Woken at each event's commit; while the connection is lost (it reconnects), the poll still finds the work.
+  const eventCommitted = () => {
     fanOutWanted = true;
     nudge();
-  });
-  listener.on('error', (err) => logger.warn({ err }, 'worker notification connection lost; polling only'));
-  await listener.connect().then(() => listener.query('listen webhook_work')).catch((err) => logger.warn({ err }, 'no LISTEN; polling only'));
+  };
+  const listener = new PgListener(orm, ['webhook_work'], { notification: eventCommitted, ready: eventCommitted }, logger, 'webhook workers');
+  await listener.start();
 
   const laneOf = (webhook: string) => {
     let lane = lanes.get(webhook);
@@ -226,7 +226,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       await Promise.allSettled([...attempts]);
       await feedbackRequests.stop();
       sender.close();
-      await listener.end().catch(() => {});
+      await listener.stop();
       logger.info({ givenBack: notStarted.length }, 'workers stopped');
     },
   };

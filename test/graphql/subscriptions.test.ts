@@ -117,6 +117,27 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
     expect(Date.now() - started).toBeLessThan(RECHECK_MS + REVOCATION_CACHE_MS + 2_000);
   });
 
+  it('ends subscriptions with an error when the LISTEN connection is lost, and hears again once it is back', async () => {
+    const l = live();
+    const ended = l.listen(SUBSCRIPTION, { b: busA, t: ['submission.created'] });
+    await untilHeard(l, () => submit());
+    const killed = await server.orm.em
+      .getConnection()
+      .execute(`select pg_terminate_backend(pid) as gone from pg_stat_activity where query = 'listen events'`);
+    expect(killed.length).toBeGreaterThan(0);
+    const errors = (await ended) as any[];
+    expect(errors[0]).toMatchObject({ message: 'Live events were interrupted: subscribe again', extensions: { code: 'SERVICE_UNAVAILABLE' } });
+    // The feed reconnects by itself (every 2 s until it can); a new subscription then hears every write again.
+    let again: LiveClient | undefined;
+    for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 250))) {
+      if (Date.now() - started > 15_000) throw new Error('the feed did not come back');
+      again = live();
+      const refused = await Promise.race([again.listen(SUBSCRIPTION, { b: busA, t: ['submission.created'] }), new Promise((r) => setTimeout(() => r('open'), 300))]);
+      if (refused === 'open') break;
+    }
+    await untilHeard(again!, () => submit());
+  });
+
   it("docs/graphql.md's Node client runs as written and prints what it hears", async () => {
     const [example] = codeBlocks(readDoc('docs/graphql.md'), 'js');
     // Beside node_modules, so that its imports resolve as in a partner's project.

@@ -88,7 +88,7 @@ export class EventFeed {
 
   async stop() {
     await this.listener.stop();
-    for (const l of this.listeners) l.fail(new Error('The service is shutting down'));
+    for (const l of this.listeners) l.fail(new AppError('unavailable', 'The service is shutting down: subscribe again'));
     this.listeners.clear();
   }
 
@@ -112,7 +112,7 @@ export class EventFeed {
           waiting = failed = undefined;
           resolve({ value: event, done: false });
         } else if (queue.length < MAX_QUEUED) queue.push(event);
-        else listener.fail(new Error('Too many events waiting for this subscriber: subscribe again'));
+        else listener.fail(new AppError('unavailable', 'Too many events waiting for this subscriber: subscribe again'));
       },
       fail(err) {
         listeners.delete(listener);
@@ -122,7 +122,7 @@ export class EventFeed {
         waiting = failed = undefined;
       },
     };
-    if (!this.listener.listening) throw new Error('Live events are unavailable for the moment: try again shortly');
+    if (!this.listener.listening) throw new AppError('unavailable', 'Live events are unavailable for the moment: subscribe again shortly');
     listeners.add(listener);
     const end = (): IteratorResult<PresentedEvent> => {
       listeners.delete(listener);
@@ -162,7 +162,7 @@ export class EventFeed {
 
   /** Events may have been missed: every subscription ends with an error, and its client subscribes again. */
   private lost() {
-    for (const l of this.listeners) l.fail(new Error('Live events were interrupted: subscribe again'));
+    for (const l of this.listeners) l.fail(new AppError('unavailable', 'Live events were interrupted: subscribe again'));
     this.listeners.clear();
   }
 }
