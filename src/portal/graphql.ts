@@ -47,7 +47,7 @@ async function post(body: string, token: string): Promise<Response> {
 
 const texts = new WeakMap<object, string>();
 /** The document as text, printed once (gql.tada keeps only the parsed form). */
-function textOf(document: object): string {
+export function textOf(document: object): string {
   let text = texts.get(document);
   if (!text) texts.set(document, (text = print(document as Parameters<typeof print>[0])));
   return text;

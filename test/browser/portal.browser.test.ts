@@ -190,6 +190,21 @@ describe('the business portal in a real browser', () => {
     expect(lines[0]).toContain('"How was it?","Would you recommend us?","Anything else?"');
     expect(lines[1]).toContain('"4 / 5","9","Lovely chai"');
 
+    // With Feedback open, a submission posted through the API appears without a reload (a live subscription).
+    const steps: { id: string; type: string; metrics: { metrics: { id: string }[] } | null }[] = (
+      await server.graphql(`query($b: ID!, $s: ID!) { survey(business: $b, id: $s) { steps { id type metrics { metrics { id } } } } }`, { b: tenant.businessId, s: surveyId }, tenant.headers)
+    ).body.data.survey.steps;
+    const answers = steps.map((st) =>
+      st.type === 'metrics' ? { step: st.id, ratings: Object.fromEntries(st.metrics!.metrics.map((m) => [m.id, 3])) } : { step: st.id, value: st.type === 'nps' ? 7 : 'Heard live' },
+    );
+    const heard = await server.graphql(
+      `mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id status } }`,
+      { b: tenant.businessId, s: surveyId, i: { answers } },
+      tenant.headers,
+    );
+    expect(heard.body.errors).toBeUndefined();
+    await page.getByRole('row').filter({ hasText: 'Heard live' }).waitFor({ timeout: 10_000 });
+
     // The custom integration: connect, the secret once, post an order with the curl example.
     await open(page, 'Integrations');
     await page.getByRole('button', { name: 'Connect' }).click();

@@ -2,6 +2,7 @@ import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { Empty, Failure, Field, Loaded, Pager, dayStart, download, formatDate, useLoad, useSubmit } from '../ui';
+import { useLiveEvents } from '../live';
 
 const FeedbackFilters = graphql(`
   query FeedbackFilters($business: ID!) {
@@ -32,6 +33,7 @@ const FeedbackItem = graphql(`
 `);
 
 const STATUSES = ['completed', 'partial'];
+const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.deleted'];
 const CHANNELS = ['qr', 'link', 'sms', 'email'];
 
 function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['where'] {
@@ -72,6 +74,8 @@ function FeedbackFor({ business, survey, surveys, locations, query }: { business
   const page = Number(query.get('page') ?? 0) || 0;
   const where = whereOf(query);
   const list = useLoad(() => request(FeedbackList, { business, survey: survey.id, where, page, pageSize: 20 }), `${business}/${survey.id}/${query}`);
+  // New and changed feedback shows up while the list is open.
+  useLiveEvents(business, LIVE_TYPES, list.reload);
   const exporting = useSubmit();
   const select = (name: string, label: string, options: { value: string; label: string }[], value: string) => (
     <Field label={label}>

@@ -2,6 +2,7 @@ import type { ScreenProps } from '../main';
 import { graphql, request, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { Empty, Field, Loaded, Pager, dayStart, formatDate, useLoad } from '../ui';
+import { useLiveEvents } from '../live';
 
 const OrdersList = graphql(`
   query OrdersList($business: ID!, $where: OrderWhere, $page: Int!) {
@@ -24,6 +25,7 @@ const OrderItem = graphql(`
 `);
 
 const STATUSES = ['ACCEPTED', 'PENDING'];
+const LIVE_TYPES = ['order.created', 'order.updated'];
 const CHANNELS = ['WEBSITE', 'ANDROID', 'IOS', 'CALL-IN', 'QR', 'FOODPANDA', 'GOLOOTLO', 'OTHER'];
 
 function whereOf(query: URLSearchParams): VariablesOf<typeof OrdersList>['where'] {
@@ -39,6 +41,8 @@ function whereOf(query: URLSearchParams): VariablesOf<typeof OrdersList>['where'
 export default function Orders({ session, query }: ScreenProps) {
   const page = Number(query.get('page') ?? 0) || 0;
   const state = useLoad(() => request(OrdersList, { business: session.business, where: whereOf(query), page }), `${session.business}/${query}`);
+  // Orders arriving from the webhook or the API show up while the list is open.
+  useLiveEvents(session.business, LIVE_TYPES, state.reload);
   const select = (name: string, label: string, options: string[]) => (
     <Field label={label}>
       {(id) => (

@@ -1,0 +1,68 @@
+import { createClient, type Client } from 'graphql-ws';
+import { useEffect, useRef } from 'preact/hooks';
+import { accessToken } from './auth';
+import { graphql, textOf } from './graphql';
+
+const EventRecorded = graphql(`
+  subscription EventRecorded($business: ID!, $types: [String!]) {
+    eventRecorded(business: $business, types: $types) { id type }
+  }
+`);
+
+let client: Client | undefined;
+
+/**
+ * One WebSocket for the whole portal (graphql-ws on /graphql), opened when a screen first listens. Each connection
+ * presents the session's current access token, so a reconnection after a refresh uses the new one.
+ */
+function liveClient(): Client {
+  client ??= createClient({
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+    connectionParams: async () => ({ authorization: `Bearer ${await accessToken()}` }),
+    lazy: true,
+    retryAttempts: Infinity,
+    shouldRetry: () => true,
+  });
+  return client;
+}
+
+/** Seconds before listening again after the service ended a subscription (a revoked or expired token, a restart). */
+const RESUBSCRIBE_MS = 3_000;
+
+/**
+ * Calls `heard` whenever one of `types` is recorded for the business, by any process of the service, while the
+ * screen is open: lists refresh themselves without a reload. When the subscription ends with an error (events may
+ * have been missed meanwhile), it listens again and calls `heard` once to catch up.
+ */
+export function useLiveEvents(business: string, types: string[], heard: () => void) {
+  const latest = useRef(heard);
+  latest.current = heard;
+  const key = types.join(',');
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let closed = false;
+    const listen = () => {
+      stop = liveClient().subscribe(
+        { query: textOf(EventRecorded), variables: { business, types } },
+        {
+          next: () => latest.current(),
+          error: () => {
+            if (closed) return;
+            retry = setTimeout(() => {
+              latest.current();
+              listen();
+            }, RESUBSCRIBE_MS);
+          },
+          complete: () => {},
+        },
+      );
+    };
+    listen();
+    return () => {
+      closed = true;
+      clearTimeout(retry);
+      stop?.();
+    };
+  }, [business, key]);
+}
