@@ -30,7 +30,8 @@ const startWorker = async (options: { senders?: object } = {}) =>
 
 beforeAll(async () => {
   mail = await startMailBox();
-  sms = await startReceiver(() => ({ status: 201, body: '{}' }));
+  // The gateway refuses numbers of the +92399 range for good (as a provider rejects an invalid number).
+  sms = await startReceiver((r) => (r.body.includes('+92399') ? { status: 400, body: '{"error":"invalid number"}' } : { status: 201, body: '{}' }));
   server = await startTestServer({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Karachi Kitchen <feedback@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms`, SMS_INBOUND_SECRET: INBOUND_SECRET } });
   worker = await startWorker();
 });
@@ -108,7 +109,7 @@ describe('flows over REST', () => {
       }),
     });
     const defaults = await rest(server, 'POST', `${s.b}/feedback-flows`, { tenant: s.tenant, body: { name: 'Defaults', survey: s.fx.survey } });
-    expect(defaults.body.data).toEqual(expect.objectContaining({ channels: ['email', 'sms'], delayMinutes: 45, quietHours: { from: '21:00', to: '09:00', timeZone: 'UTC' } }));
+    expect(defaults.body.data).toEqual(expect.objectContaining({ channels: ['email', 'sms'], delayMinutes: 45, quietHours: { from: '21:00', to: '09:00', timeZone: null } }));
     const patched = await rest(server, 'PATCH', `${s.b}/feedback-flows/${defaults.body.data.id}`, { tenant: s.tenant, body: { enabled: false, priority: 5 } });
     expect(patched.body.data).toEqual(expect.objectContaining({ enabled: false, priority: 5 }));
     const list = await rest(server, 'GET', `${s.b}/feedback-flows?sorts=${encodeURIComponent('{"field":"priority","order":"asc"}')}`, { tenant: s.tenant });
@@ -228,6 +229,23 @@ describe('requests', () => {
     expect(mailsTo(email)).toHaveLength(1);
   });
 
+  it('an opt-out suppresses what is already scheduled for that contact, and only what it leaves no channel for', async () => {
+    const s = await shop({ delayMinutes: 60, throttleDays: 0, channels: ['email', 'sms'] });
+    const email = `${uniqueId('later')}@example.com`;
+    const emailOnly = await s.order({ customerEmail: email });
+    const both = await s.order({ customerEmail: email, customerPhoneNumber: '+923001231234' });
+    await statusOf(emailOnly.id, 'scheduled');
+    await statusOf(both.id, 'scheduled');
+    const res = await rest(server, 'POST', `${s.b}/feedback-suppressions`, { tenant: s.tenant, body: { email } });
+    expect(res.status).toBeLessThan(300);
+    const [suppressed] = await statusOf(emailOnly.id, 'suppressed');
+    expect(suppressed).toMatchObject({ reason: 'opted_out', due_at: null });
+    // The other can still reach the guest by SMS: it stays scheduled, and the send-time check will pick SMS.
+    expect((await requestsOf(both.id))[0].status).toBe('scheduled');
+    const events = await rows(server, "select data from event where business_id = ? and type = 'feedbackrequest.suppressed'", [s.fx.business]);
+    expect(events.map((e) => e.data.object.order)).toEqual([emailOnly.id]);
+  });
+
   it('quiet hours defer the send to their end (fixed clock)', async () => {
     const s = await shop({ quietHours: { from: '21:00', to: '09:00', timeZone: 'UTC' } });
     // The next 22:00 UTC from now: inside the window, within the request's life.
@@ -246,6 +264,33 @@ describe('requests', () => {
     fixedNow = new Date(morning.getTime() + 1_000);
     await mail.waitFor((m) => m.to.includes(email));
     await statusOf(order.id, 'sent');
+  });
+
+  it("quiet hours without a time zone of their own are read in the order's location's zone (fixed clock)", async () => {
+    const s = await shop({ quietHours: { from: '21:00', to: '09:00' } });
+    const location = await rest(server, 'POST', `${s.b}/locations`, { tenant: s.tenant, body: { name: 'Clifton', metadata: { pos: 'KHI-CLIFTON' }, timeZone: 'Asia/Karachi' } });
+    expect(location.status).toBe(201);
+    // 17:00 UTC is 22:00 in Karachi (UTC+5, no daylight saving): inside the window there, not in UTC.
+    const at = new Date();
+    at.setUTCHours(17, 0, 0, 0);
+    if (at.getTime() <= Date.now()) at.setUTCDate(at.getUTCDate() + 1);
+    fixedNow = at;
+    const karachi = `${uniqueId('khi')}@example.com`;
+    const there = await s.order({ customerEmail: karachi, externalLocationId: 'KHI-CLIFTON' });
+    const morning = new Date(at.getTime() + 11 * 3_600_000); // 09:00 in Karachi, 04:00 UTC
+    const [deferred] = await until(() => requestsOf(there.id), (r) => new Date(r[0].send_at).getTime() === morning.getTime());
+    expect(deferred.status).toBe('scheduled');
+    // An order of no known location is read in the business's zone (none set: UTC), where 17:00 is not quiet.
+    const elsewhere = await s.order({ customerEmail: `${uniqueId('utc')}@example.com` });
+    await statusOf(elsewhere.id, 'sent');
+    expect(mailsTo(karachi)).toEqual([]);
+    // The dry run says the same.
+    const dry = await rest(server, 'POST', `${s.b}/feedback-flows/${s.flow}/simulate`, { tenant: s.tenant, body: { order: { externalOrderId: 'dry-1', externalLocationId: 'KHI-CLIFTON', total: 10, currency: 'PKR', customerEmail: 'a@example.com' } } });
+    expect(dry.status).toBe(200);
+    expect(new Date(dry.body.data.sendAt).getTime()).toBeGreaterThan(Date.now());
+    fixedNow = new Date(morning.getTime() + 1_000);
+    await mail.waitFor((m) => m.to.includes(karachi));
+    await statusOf(there.id, 'sent');
   });
 
   it('the reminder goes once, then the request expires', async () => {
@@ -341,6 +386,21 @@ describe('SMS', () => {
     const email = `${uniqueId('fallback')}@example.com`;
     const third = await s.order({ customerEmail: email, customerPhoneNumber: phone });
     expect((await statusOf(third.id, 'sent'))[0].channel).toBe('email');
+  });
+
+  it('a channel that refuses for good hands over to the next in the fallback order', async () => {
+    const s = await shop({ channels: ['sms', 'email'], throttleDays: 0 });
+    const email = `${uniqueId('refused')}@example.com`;
+    const order = await s.order({ customerEmail: email, customerPhoneNumber: '+923991234567' });
+    const [sent] = await statusOf(order.id, 'sent');
+    expect(sent.channel).toBe('email');
+    expect(sent.error).toMatch(/HTTP 400/);
+    expect(mailsTo(email)).toHaveLength(1);
+    // With no other channel, the refusal ends the request failed, with the provider's words.
+    const only = await shop({ channels: ['sms'], throttleDays: 0 });
+    const alone = await only.order({ customerEmail: undefined, customerPhoneNumber: '+923997654321' });
+    const [failed] = await statusOf(alone.id, 'failed');
+    expect(failed.error).toMatch(/HTTP 400 .*invalid number/);
   });
 
   it('with no sender for the channel the request ends failed with the reason', async () => {

@@ -22,8 +22,8 @@ export interface FlowConditions {
 export interface QuietHours {
   from: string;
   to: string;
-  /** IANA time zone the hours are read in. */
-  timeZone: string;
+  /** IANA time zone the hours are read in; absent: the order's location's (else the business's, else UTC). */
+  timeZone?: string | null;
 }
 
 export interface FlowTemplate {

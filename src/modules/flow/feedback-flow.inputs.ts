@@ -13,7 +13,7 @@ export class CreateFeedbackFlowInput {
   @Field(() => String, { description: 'A survey of this business.' }) survey!: string;
   @Field(() => [String], { nullable: true, description: 'Default ["email", "sms"].' }) channels?: string[];
   @Field(() => Int, { nullable: true, description: 'Default 45; 0 sends at once; at most 43200 (30 days).' }) delayMinutes?: number;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Default {"from": "21:00", "to": "09:00", "timeZone": "UTC"}; null: none.' })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Default {"from": "21:00", "to": "09:00"}, read in the time zone of the order\'s location (else the business\'s, else UTC); a timeZone of their own overrides it; null: none.' })
   quietHours?: Record<string, unknown> | null;
   @Field(() => Int, { nullable: true, description: 'Default 14; 0: no limit.' }) throttleDays?: number;
   @Field(() => Int, { nullable: true, description: 'One reminder this many hours after the send, if not completed.' }) reminderAfterHours?: number | null;

@@ -5,7 +5,8 @@ import { FLOW_CHANNELS, FLOW_TRIGGERS, type FlowChannel, type FlowConditions, ty
 
 /** The rules of a flow's fields, shared by create, update and simulate (the GraphQL inputs and REST bodies alike). */
 export const MAX_DELAY_MINUTES = 30 * 24 * 60;
-export const DEFAULT_QUIET_HOURS: QuietHours = { from: '21:00', to: '09:00', timeZone: 'UTC' };
+/** Read in the order's location's time zone (no `timeZone` of its own). */
+export const DEFAULT_QUIET_HOURS: QuietHours = { from: '21:00', to: '09:00' };
 export const DEFAULT_TEMPLATES: Record<string, FlowTemplate> = {
   en: {
     subject: 'How was your order?',
@@ -205,12 +206,13 @@ export function contactHash(channel: 'email' | 'sms', contact: string | null | u
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /**
- * When a send due at `at` may go: `at` itself, or the end of the quiet hours it falls inside (read in their time zone;
- * a window may wrap past midnight, 21:00 to 09:00).
+ * When a send due at `at` may go: `at` itself, or the end of the quiet hours it falls inside (a window may wrap past
+ * midnight, 21:00 to 09:00), read in the hours' own time zone if they name one, else in `localZone`: the order's
+ * location's (see localZoneOfOrder).
  */
-export function afterQuietHours(at: Date, quiet: QuietHours | null | undefined): Date {
+export function afterQuietHours(at: Date, quiet: QuietHours | null | undefined, localZone: string): Date {
   if (!quiet) return at;
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: quiet.timeZone || 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: quiet.timeZone || localZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
   const local = Number(parts.find((p) => p.type === 'hour')!.value) * 60 + Number(parts.find((p) => p.type === 'minute')!.value);
   const from = minutesOf(quiet.from);
   const to = minutesOf(quiet.to);

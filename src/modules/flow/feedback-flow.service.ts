@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
 import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
+import { localZoneOfOrder } from '../location/location.service.js';
 import { findOwned } from '../../kit/resource.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
@@ -54,7 +55,7 @@ async function checkSurvey(em: EntityManager, business: string, survey: string |
   }
 }
 
-const quietHours = (q: Record<string, unknown>): QuietHours => ({ from: q.from as string, to: q.to as string, timeZone: (q.timeZone as string) ?? 'UTC' });
+const quietHours = (q: Record<string, unknown>): QuietHours => ({ from: q.from as string, to: q.to as string, ...(q.timeZone ? { timeZone: q.timeZone as string } : {}) });
 
 export async function createFlow(em: EntityManager, business: string, input: CreateFeedbackFlowInput): Promise<FeedbackFlowType> {
   const checks = new Checks();
@@ -141,7 +142,8 @@ export async function simulateFlow(em: EntityManager, business: string, id: stri
   const now = new Date();
   const reasons = unmetConditions(flow.conditions, order);
   if (!flow.enabled) reasons.unshift('the flow is disabled');
-  const sendAt = afterQuietHours(new Date(Math.max(now.getTime(), order.createdAt.getTime() + flow.delayMinutes * 60_000)), flow.quietHours);
+  const zone = await localZoneOfOrder(em, business, order.externalLocationId);
+  const sendAt = afterQuietHours(new Date(Math.max(now.getTime(), order.createdAt.getTime() + flow.delayMinutes * 60_000)), flow.quietHours, zone);
   const expiresAt = order.createdAt.getTime() + flow.expiresAfterHours * 3_600_000;
   let suppression: string | null = null;
   let channel: string | null = null;

@@ -3,11 +3,12 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { ResourceType } from '../../kit/resource.type.js';
 import { Timestamp } from '../../kit/scalars.js';
 
-@ObjectType('QuietHours', { description: 'No message goes out between from and to (local time in timeZone); a send due inside waits for the end.' })
+@ObjectType('QuietHours', { description: "No message goes out between from and to (local time where the guest ordered); a send due inside waits for the end." })
 export class QuietHoursType {
   @Field({ description: '"HH:MM"' }) from!: string;
   @Field({ description: '"HH:MM"; may be before from (the window wraps past midnight).' }) to!: string;
-  @Field({ description: 'IANA time zone, e.g. "Asia/Karachi".' }) timeZone!: string;
+  @Field(() => String, { nullable: true, description: 'IANA time zone, e.g. "Asia/Karachi"; null: the time zone of the order\'s location, else the business\'s, else UTC.' })
+  timeZone!: string | null;
 }
 
 @ObjectType('FeedbackFlow', { description: 'After an order: which guests are asked (trigger, conditions), for which survey, by which channels, when, and how often at most.' })

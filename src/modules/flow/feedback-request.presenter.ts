@@ -46,7 +46,7 @@ export function presentFlow(f: FeedbackFlow): FeedbackFlowType {
     survey: f.survey,
     channels: f.channels,
     delayMinutes: f.delayMinutes,
-    quietHours: f.quietHours ?? null,
+    quietHours: f.quietHours ? { ...f.quietHours, timeZone: f.quietHours.timeZone ?? null } : null,
     throttleDays: f.throttleDays,
     reminderAfterHours: f.reminderAfterHours ?? null,
     expiresAfterHours: f.expiresAfterHours,

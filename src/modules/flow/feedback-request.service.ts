@@ -7,6 +7,7 @@ import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Business } from '../business/business.entity.js';
 import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
+import { orderLocationSql } from '../location/location.service.js';
 import { contactHash } from './feedback-flow.rules.js';
 import type { FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
 import { FeedbackRequest } from './feedback-request.entity.js';
@@ -127,8 +128,34 @@ async function suppress(em: EntityManager, business: string, channel: 'email' | 
      values (?, ?, ?, ?, ?, now(), now()) on conflict (business_id, channel, hash) do nothing`,
     [new FeedbackSuppression().id, business, channel, hash, source],
   );
+  await settleOptedOut(em, business, channel, hash);
   const row = (await em.findOne(FeedbackSuppression, { business, channel, hash }, { refresh: true }))!;
   return { id: row.id, object: 'feedbacksuppression', channel: row.channel, source: row.source, createdAt: row.createdAt };
+}
+
+/**
+ * An opt-out takes effect on what is already scheduled for that contact, whichever door it came by (the unsubscribe
+ * link, an inbound STOP, the API): a request that can no longer reach the guest on any of its flow's channels ends
+ * `suppressed` now (and is no longer due), rather than waiting for its send time. One that still can (an e-mail
+ * opted out, a phone not) stays scheduled; the send-time check picks the channel left. A request a worker is sending
+ * at this moment is left to that worker.
+ */
+async function settleOptedOut(em: EntityManager, business: string, channel: 'email' | 'sms', hash: string) {
+  const scheduled = await em.execute<{ id: string; email_hash: string | null; phone_hash: string | null; channels: string[] | null }[]>(
+    `select r.id, r.email_hash, r.phone_hash, f.channels from feedback_request r left join feedback_flow f on f.id = r.flow_id
+     where r.business_id = ? and r.status = 'scheduled' and ${channel === 'email' ? 'r.email_hash' : 'r.phone_hash'} = ?`,
+    [business, hash],
+  );
+  for (const r of scheduled) {
+    const reach = await suppressionOf(em, business, r.channels ?? [], { email: r.email_hash, sms: r.phone_hash });
+    if (!reach.reason) continue;
+    const rows = await em.execute<Record<string, unknown>[]>(
+      `update feedback_request set status = 'suppressed', reason = ?, due_at = null, updated_at = now()
+       where id = ? and status = 'scheduled' and (locked_until is null or locked_until < now()) returning *`,
+      [reach.reason, r.id],
+    );
+    recordChanges(em, rows);
+  }
 }
 
 /** The API's opt-out: an e-mail address and/or a phone number that must not be asked again by this business. */
@@ -141,10 +168,12 @@ export async function suppressContact(em: EntityManager, business: string, input
   if (input.phone != null && !phone) checks.fail('phone', 'is not a valid phone number');
   if (input.email == null && input.phone == null) checks.fail('email', 'give an email, a phone, or both');
   checks.throwIfAny();
-  const out: FeedbackSuppressionType[] = [];
-  if (email) out.push(await suppress(em, business, 'email', contactHash('email', email)!, 'api'));
-  if (phone) out.push(await suppress(em, business, 'sms', contactHash('sms', phone)!, 'api'));
-  return out;
+  return em.transactional(async (tx) => {
+    const out: FeedbackSuppressionType[] = [];
+    if (email) out.push(await suppress(tx, business, 'email', contactHash('email', email)!, 'api'));
+    if (phone) out.push(await suppress(tx, business, 'sms', contactHash('sms', phone)!, 'api'));
+    return out;
+  });
 }
 
 /** What the link {SURVEY_URL}/r/{token} leads to. */
@@ -169,10 +198,10 @@ export async function openRequest(em: EntityManager, token: string): Promise<Ope
     );
     recordChanges(tx, rows);
     const found = await tx.execute<Record<string, unknown>[]>(
-      `select r.business_id, r.survey_id, r.channel, o.external_order_id, o.external_location_id,
-         (select k.key || '.' || k.value from location l, jsonb_each_text(l.metadata) k
-          where l.business_id = r.business_id and k.value = o.external_location_id order by l.created_at, k.key limit 1) as location_metadata
-       from feedback_request r join customer_order o on o.id = r.order_id where r.token = ?`,
+      `select r.business_id, r.survey_id, r.channel, o.external_order_id, o.external_location_id, loc.metadata as location_metadata
+       from feedback_request r join customer_order o on o.id = r.order_id
+       left join lateral ${orderLocationSql('r.business_id', 'o.external_location_id')} loc on true
+       where r.token = ?`,
       [token],
     );
     const row = found[0];

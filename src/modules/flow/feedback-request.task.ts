@@ -6,6 +6,7 @@ import { afterQuietHours, render, templateFor } from './feedback-flow.rules.js';
 import type { Mailer, SendOutcome, SmsProvider } from './feedback-message.js';
 import { presentRequest } from './feedback-request.presenter.js';
 import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
+import { orderZoneSql } from '../location/location.service.js';
 
 /** Lease of a claimed request: a worker that dies holding it gives it back by letting it expire. */
 export const LEASE_MS = 60_000;
@@ -29,7 +30,8 @@ returning r.id`;
 
 const LOAD_SQL = `
 select r.*, o.external_order_id, o.customer_name, o.customer_email, o.customer_phone, o.metadata as order_metadata,
-  f.enabled as flow_enabled, f.channels, f.quiet_hours, f.throttle_days, f.reminder_after_hours, f.templates
+  f.enabled as flow_enabled, f.channels, f.quiet_hours, f.throttle_days, f.reminder_after_hours, f.templates,
+  ${orderZoneSql('r.business_id', 'o.external_location_id')} as local_zone
 from feedback_request r
 join customer_order o on o.id = r.order_id
 left join feedback_flow f on f.id = r.flow_id
@@ -56,6 +58,8 @@ interface Loaded extends Record<string, unknown> {
   flow_enabled: boolean | null;
   channels: string[] | null;
   quiet_hours: QuietHours | null;
+  /** Where the guest ordered: quiet hours without a time zone of their own are read in it. */
+  local_zone: string;
   throttle_days: number | null;
   reminder_after_hours: number | null;
   templates: Record<string, FlowTemplate> | null;
@@ -104,7 +108,7 @@ export class FeedbackRequestTask {
     if (!r.flow_enabled) return this.finish(em, r, { status: 'cancelled', reason: 'flow_disabled', due_at: null });
     const expires = new Date(r.expires_at).getTime();
     if (now.getTime() >= expires) return this.finish(em, r, { status: 'suppressed', reason: 'order_too_old', due_at: null });
-    const allowed = afterQuietHours(now, r.quiet_hours);
+    const allowed = afterQuietHours(now, r.quiet_hours, r.local_zone);
     if (allowed.getTime() > now.getTime()) {
       if (allowed.getTime() >= expires) return this.finish(em, r, { status: 'suppressed', reason: 'quiet_hours', due_at: null });
       return this.finish(em, r, { send_at: allowed, due_at: allowed }, null);
@@ -122,22 +126,34 @@ export class FeedbackRequestTask {
     }
     const reach = await suppressionOf(em, r.business_id, r.channels ?? [], { email: r.email_hash, sms: r.phone_hash });
     if (reach.reason) return this.finish(em, r, { status: 'suppressed', reason: reach.reason, due_at: null });
-    const channel = reach.eligible.find((c) => (c === 'email' ? this.senders.mail : this.senders.sms));
-    if (!channel) {
+    const channels = reach.eligible.filter((c) => (c === 'email' ? this.senders.mail : this.senders.sms));
+    if (!channels.length) {
       const missing = reach.eligible.map((c) => (c === 'email' ? 'e-mail (set SMTP_URL)' : 'SMS (set TWILIO_* or SMS_GATEWAY_URL)')).join(', ');
       return this.finish(em, r, { status: 'failed', error: `no sender configured for ${missing}`, due_at: null });
     }
-    const outcome = await this.deliver(r, channel, false);
+    // Down the flow's fallback order: a channel that refuses for good (a mailbox that does not exist, a number the
+    // provider rejects) hands over to the next; one that may recover is tried again later, itself first.
+    const failures: { channel: string; error?: string }[] = [];
+    let channel = channels[0];
+    let outcome: SendOutcome = { ok: false };
+    for (channel of channels) {
+      outcome = await this.deliver(r, channel, false);
+      if (outcome.ok) break;
+      failures.push({ channel, error: outcome.error });
+      if (!outcome.permanent) break;
+    }
+    // One channel's error as the provider gave it; several, each named.
+    const error = failures.length === 1 ? (failures[0].error ?? null) : failures.map((f) => `${f.channel}: ${f.error}`).join('; ') || null;
     const attempts = r.attempts + 1;
     if (outcome.ok) {
       const reminder = r.reminder_after_hours ? now.getTime() + r.reminder_after_hours * 3_600_000 : Infinity;
-      return this.finish(em, r, { status: 'sent', channel, sent_at: now, attempts, error: null, due_at: new Date(Math.min(reminder, expires)) });
+      return this.finish(em, r, { status: 'sent', channel, sent_at: now, attempts, error, due_at: new Date(Math.min(reminder, expires)) });
     }
     if (!outcome.permanent && attempts <= RETRY_MS.length) {
-      this.options.logger.warn({ request: r.id, error: outcome.error }, 'feedback request send failed; will retry');
-      return this.finish(em, r, { attempts, error: outcome.error, due_at: new Date(now.getTime() + RETRY_MS[attempts - 1]) }, null);
+      this.options.logger.warn({ request: r.id, error }, 'feedback request send failed; will retry');
+      return this.finish(em, r, { attempts, error, due_at: new Date(now.getTime() + RETRY_MS[attempts - 1]) }, null);
     }
-    return this.finish(em, r, { status: 'failed', attempts, error: outcome.error, channel, due_at: null });
+    return this.finish(em, r, { status: 'failed', attempts, error, channel, due_at: null });
   }
 
   /** After the send: one reminder if the flow asks for one (opt-out checked again), then the expiry. */

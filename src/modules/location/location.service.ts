@@ -46,6 +46,26 @@ export function listLocations(em: EntityManager, business: string, args: ListArg
 }
 
 /**
+ * The location an order names by its externalLocationId (the ordering system's id): the oldest location of the
+ * business whose metadata holds that value under any key, as SQL to `left join lateral ... on true` with the columns
+ * `id`, `time_zone` and `metadata` (`<key>.<value>`, for a survey link's `location:metadata`). `business` and
+ * `externalId` are the SQL expressions of the order's business and externalLocationId.
+ */
+export const orderLocationSql = (business: string, externalId: string) =>
+  `(select l.id, l.time_zone, k.key || '.' || k.value as metadata from location l, jsonb_each_text(l.metadata) k
+    where l.business_id = ${business} and k.value = ${externalId} order by l.created_at, k.key limit 1)`;
+
+/** The time zone an order is local to: its location's (orderLocationSql), else its business's, else UTC. */
+export const orderZoneSql = (business: string, externalId: string) =>
+  `coalesce((select loc.time_zone from ${orderLocationSql(business, externalId)} loc), (select b.time_zone from business b where b.id = ${business}), 'UTC')`;
+
+export async function localZoneOfOrder(em: EntityManager, business: string, externalLocationId: string | null): Promise<string> {
+  // The placeholders in the order the SQL names them: the business, the external id, the business again.
+  const rows = await em.execute<{ zone: string }[]>(`select ${orderZoneSql('?', '?')} as zone`, [business, externalLocationId, business]);
+  return rows[0].zone;
+}
+
+/**
  * `location:metadata` of a survey link: the oldest location whose metadata holds key = value (a containment lookup
  * on the GIN index), or null.
  */
