@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { TestServer } from '../helpers/server.js';
-import { useTwoTenants, type Client } from '../helpers/graphql.js';
+import { sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
+import { GuestAgent, guestSurvey } from '../helpers/guest.js';
 import type { Tenant } from '../helpers/auth.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
 import { rebuildAnalytics } from '../../src/modules/analytics/analytics.rebuild.js';
@@ -133,6 +134,66 @@ describe('analytics', () => {
     expect([byStep[nps].droppedOff, byStep[text].droppedOff, byStep[rate].droppedOff]).toEqual([1, 1, 0]);
     expect(byStep[rate].reached - byStep[nps].reached).toBe(0);
     expect(byStep[nps].reached - byStep[text].reached).toBe(1);
+  });
+
+  it("answers the response rate by the orders' location and channel, and for one location", async () => {
+    const clifton = (await a.data(`mutation($b: ID!) { createLocation(business: $b, input: {name: "Clifton", metadata: {pos: "CL-1"}}) { id } }`, { b: busA })).createLocation.id;
+    const order = (externalOrderId: string, channel: string) =>
+      a.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
+        b: busA, i: { externalOrderId, externalLocationId: 'CL-1', channel, total: 10, currency: 'PKR' },
+      }).then((d) => d.createOrder.id as string);
+    const web = await order('G-1', 'WEBSITE');
+    await order('G-2', 'WEBSITE');
+    await order('G-3', 'FOODPANDA');
+    await submit(4, { order: web });
+    const range = { b: busA, from: Date.now() - DAY, to: Date.now() + DAY };
+    const rr = (args: Record<string, unknown>) =>
+      a.data(`query($b: ID!, $from: Timestamp!, $to: Timestamp!, $g: [AnalyticsGroupBy!], $l: ID, $c: String) {
+        analyticsResponseRate(business: $b, from: $from, to: $to, interval: total, groupBy: $g, location: $l, channel: $c) { location channel orders answered rate } }`,
+        { ...range, ...args }).then((d) => d.analyticsResponseRate);
+    const grouped = await rr({ g: ['location', 'channel'] });
+    expect(grouped.filter((r: { location: string }) => r.location === clifton)).toEqual([
+      { location: clifton, channel: 'FOODPANDA', orders: 1, answered: 0, rate: 0 },
+      { location: clifton, channel: 'WEBSITE', orders: 2, answered: 1, rate: 0.5 },
+    ]);
+    // Every order counted once across the groups: the same totals as ungrouped.
+    const [all] = await rr({});
+    expect(grouped.reduce((n: number, r: { orders: number }) => n + r.orders, 0)).toBe(all.orders);
+    expect(await rr({ l: clifton })).toEqual([{ location: null, channel: null, orders: 3, answered: 1, rate: 1 / 3 }]);
+    expect(await rr({ c: 'FOODPANDA', g: ['channel'] })).toEqual([{ location: null, channel: 'FOODPANDA', orders: 1, answered: 0, rate: 0 }]);
+    const restAnswer = await rest(server, 'GET', `/v2/businesses/${busA}/analytics/response-rate?from=${range.from}&to=${range.to}&interval=total&groupBy=channel&location=${clifton}`, { tenant: ta });
+    expect(restAnswer.status).toBe(200);
+    expect(restAnswer.body.data.map((r: { channel: string; orders: number }) => [r.channel, r.orders])).toEqual([['FOODPANDA', 1], ['WEBSITE', 2]]);
+    const bad = await rest(server, 'GET', `/v2/businesses/${busA}/analytics/response-rate?from=${range.from}&to=${range.to}&groupBy=metric`, { tenant: ta });
+    expectError(bad, 400);
+    expect(bad.body.error.details).toEqual([{ field: 'groupBy', message: "'metric' is not one of location, channel" }]);
+  });
+
+  it('times each step on the survey page, and the funnel gives the median per step (the API never shows the timing)', async () => {
+    const fx = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }], ['text', { type: 'text' }]] });
+    for (const wait of [300, 600, 900]) {
+      const guest = new GuestAgent(server.url);
+      const first = await guest.get(fx.path);
+      await sleep(wait);
+      const { next } = await guest.answer(first, { value: '9' });
+      await guest.answer(next, { value: 'Fine' });
+    }
+    const { rows } = await sql.query(
+      `select e->>'step' as step, (e->>'spentMs')::int as spent from submission s, jsonb_array_elements(s.answers) e where s.survey_id = $1 order by spent`,
+      [fx.survey],
+    );
+    const spent = (step: string) => rows.filter((r) => r.step === step).map((r) => r.spent as number);
+    expect(spent(fx.steps.nps)).toHaveLength(3);
+    spent(fx.steps.nps).forEach((ms, i) => expect(ms).toBeGreaterThanOrEqual([300, 600, 900][i]));
+    const f = await fx.c.data(`query($b: ID!, $s: ID!, $from: Timestamp!, $to: Timestamp!) { analyticsFunnel(business: $b, survey: $s, from: $from, to: $to) { step answered medianSeconds } }`,
+      { b: fx.business, s: fx.survey, from: Date.now() - DAY, to: Date.now() + DAY });
+    const seconds = (ms: number) => Math.round(ms / 100) / 10;
+    expect(f.analyticsFunnel).toEqual([
+      { step: fx.steps.nps, answered: 3, medianSeconds: seconds(spent(fx.steps.nps)[1]) },
+      { step: fx.steps.text, answered: 3, medianSeconds: seconds(spent(fx.steps.text)[1]) },
+    ]);
+    const listed = await fx.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s) { data { answers { step value ratings } } } }`, { b: fx.business, s: fx.survey });
+    expect(Object.keys(listed.submissions.data[0].answers[0])).toEqual(['step', 'value', 'ratings']);
   });
 
   it('answers 400s for bad input', async () => {

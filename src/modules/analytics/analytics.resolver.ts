@@ -58,15 +58,18 @@ export class AnalyticsResolver {
   }
 
   @Authorized('analytics:read')
-  @Query(() => [AnalyticsResponseRateType], { description: 'Orders per bucket, and those with a completed submission.' })
+  @Query(() => [AnalyticsResponseRateType], { description: 'Orders per bucket, and those with a completed submission; by the order\'s location and channel when asked.' })
   analyticsResponseRate(
     @Arg('business', () => ID) business: string,
     @Arg('from', () => Timestamp) from: Date,
     @Arg('to', () => Timestamp) to: Date,
     @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
+    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: 'location and/or channel (the order\'s).' }) groupBy: GroupKey[],
+    @Arg('location', () => ID, { nullable: true, description: 'Only orders of this location (the one their externalLocationId names).' }) location: string | null,
+    @Arg('channel', () => String, { nullable: true, description: 'Only orders of this channel (WEBSITE, FOODPANDA...).' }) channel: string | null,
     @Ctx() { em }: GraphQLContext,
   ) {
-    return responseRate(em, business, { from: ms(from), to: ms(to), interval });
+    return responseRate(em, business, { from: ms(from), to: ms(to), interval, groupBy, location, channel });
   }
 
   @Authorized('analytics:read')

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { badInput, checkRange, type GroupKey, type Interval } from './analytics.rules.js';
+import { orderLocationsSql } from '../location/location.service.js';
 
 /**
  * The analytics queries: every figure is read from the rollups the submission trigger keeps (the migration
@@ -273,32 +274,59 @@ export async function npsAnalytics(em: EntityManager, business: string, q: Analy
 
 export interface ResponseRateRow {
   period: number;
+  location?: string | null;
+  channel?: string | null;
   orders: number;
   answered: number;
   rate: number | null;
 }
 
+/** What response rate may be grouped and filtered by: the order's location and the order's own channel. */
+export const RESPONSE_RATE_GROUPS = ['location', 'channel'] as const satisfies readonly GroupKey[];
+
 /**
- * Orders per bucket and those with at least one completed submission. Counted from the order table (its
- * (business, created_at) index) instead of a counter row kept by the order writer: a per-day counter would be one
- * hot row that every order of a busy business waits on until its transaction commits.
+ * Orders per bucket and those with at least one completed submission, by the order's location (the one its
+ * externalLocationId names, as everywhere: the location module's rule) and its channel (WEBSITE, FOODPANDA...) when
+ * asked. Counted from the order table (its (business, created_at) index) instead of a counter row kept by the order
+ * writer: a per-day counter would be one hot row that every order of a busy business waits on until it commits.
  */
-export async function responseRate(em: EntityManager, business: string, q: Pick<AnalyticsQuery, 'from' | 'to' | 'interval'>): Promise<ResponseRateRow[]> {
+export async function responseRate(
+  em: EntityManager,
+  business: string,
+  q: Pick<AnalyticsQuery, 'from' | 'to' | 'interval' | 'location' | 'channel'> & { groupBy?: GroupKey[] },
+): Promise<ResponseRateRow[]> {
+  const groupBy = q.groupBy ?? [];
   const timeZone = await businessTimeZone(em, business);
-  const range = checkRange({ ...q, groupBy: [] }, timeZone, []);
+  const range = checkRange({ ...q, groupBy }, timeZone, RESPONSE_RATE_GROUPS);
+  const byLocation = groupBy.includes('location') || q.location != null;
   const bucket = BUCKET[q.interval].replace('r.day', '(o.created_at at time zone ?)::date');
   // In the order of the placeholders: the period's time zone, the bucket's parameter, then the filter's.
-  const params = [timeZone, q.interval === 'total' ? range.fromDay : timeZone, business, range.fromDay, timeZone, range.lastDay, timeZone];
-  const rows = await em.execute<Array<{ period: string; orders: string; answered: string }>>(
-    `select (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::bigint as period, count(*) as orders,
+  const params: unknown[] = [timeZone, q.interval === 'total' ? range.fromDay : timeZone];
+  if (byLocation) params.push(business);
+  params.push(business, range.fromDay, timeZone, range.lastDay, timeZone);
+  const filters: string[] = [];
+  if (q.location != null) (filters.push('and loc.id = ?'), params.push(q.location));
+  if (q.channel != null) (filters.push('and o.channel = ?'), params.push(q.channel));
+  const keys = RESPONSE_RATE_GROUPS.filter((k) => groupBy.includes(k));
+  const keyCols = keys.map((k) => `b.${k}`);
+  const rows = await em.execute<Array<{ period: string; location?: string | null; channel?: string | null; orders: string; answered: string }>>(
+    `select (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::bigint as period, ${keyCols.map((c) => `${c}, `).join('')}count(*) as orders,
             count(*) filter (where exists (select 1 from submission s where s.order_id = b.id and s.status = 'completed')) as answered
-       from (select o.id, ${bucket} as bucket from customer_order o
+       from (select o.id, ${bucket} as bucket, ${byLocation ? 'loc.id' : 'null'} as location, o.channel
+               from customer_order o
+               ${byLocation ? `left join (${orderLocationsSql('?')}) loc on loc.external_id = o.external_location_id` : ''}
               where o.business_id = ? and o.created_at >= (?::date)::timestamp at time zone ?
-                and o.created_at < (?::date + 1)::timestamp at time zone ?) b
-      group by b.bucket order by b.bucket`,
+                and o.created_at < (?::date + 1)::timestamp at time zone ? ${filters.join(' ')}) b
+      group by ${['b.bucket', ...keyCols].join(', ')} order by ${['b.bucket', ...keyCols].join(', ')}`,
     params,
   );
-  return rows.map((r) => ({ period: Number(r.period), orders: Number(r.orders), answered: Number(r.answered), rate: Number(r.orders) ? Number(r.answered) / Number(r.orders) : null }));
+  return rows.map((r) => ({
+    period: Number(r.period),
+    ...Object.fromEntries(keys.map((k) => [k, r[k] ?? null])),
+    orders: Number(r.orders),
+    answered: Number(r.answered),
+    rate: Number(r.orders) ? Number(r.answered) / Number(r.orders) : null,
+  }));
 }
 
 export interface MenuItemRow {
@@ -355,6 +383,8 @@ export interface FunnelStep {
   reached: number;
   answered: number;
   droppedOff: number;
+  /** Median seconds guests spent on the step before answering it (survey page responses; null when none was timed). */
+  medianSeconds: number | null;
 }
 
 /**
@@ -366,20 +396,29 @@ export async function funnel(em: EntityManager, business: string, q: Pick<Analyt
   const [survey] = await em.execute('select 1 from survey where id = ? and business_id = ?', [q.survey, business]);
   if (!survey) badInput('survey', `'${q.survey}' is not a survey of this business`);
   checkRange({ ...q, interval: 'total', groupBy: [] }, 'UTC', []);
-  const rows = await em.execute<Array<{ id: string; position: number; type: string; reached: string; answered: string; dropped: string }>>(
+  const rows = await em.execute<Array<{ id: string; position: number; type: string; reached: string; answered: string; dropped: string; median_ms: number | null }>>(
     `with st as (select id, position, type from survey_step where survey_id = ?),
           s as (select id, status, answers from submission where business_id = ? and survey_id = ? and created_at >= to_timestamp(? / 1000.0) and created_at < to_timestamp(? / 1000.0)),
-          a as (select s.id as sid, st.position from s cross join jsonb_array_elements(s.answers) e join st on st.id = e->>'step'),
+          a as (select s.id as sid, st.position, (e->>'spentMs')::bigint as spent from s cross join jsonb_array_elements(s.answers) e join st on st.id = e->>'step'),
           cur as (select s.id, s.status,
                          (select min(st.position) from st where st.position > coalesce((select max(a.position) from a where a.sid = s.id), -1)) as at
                     from s)
      select st.id, st.position, st.type,
             (select count(*) from cur where cur.status = 'completed' or coalesce(cur.at, 2147483647) >= st.position) as reached,
             (select count(*) from a where a.position = st.position) as answered,
-            (select count(*) from cur where cur.status = 'partial' and cur.at = st.position) as dropped
+            (select count(*) from cur where cur.status = 'partial' and cur.at = st.position) as dropped,
+            (select percentile_cont(0.5) within group (order by a.spent) from a where a.position = st.position and a.spent is not null) as median_ms
        from st order by st.position`,
     [q.survey, business, q.survey, q.from, q.to],
   );
-  return rows.map((r) => ({ step: r.id, position: r.position, type: r.type, reached: Number(r.reached), answered: Number(r.answered), droppedOff: Number(r.dropped) }));
+  return rows.map((r) => ({
+    step: r.id,
+    position: r.position,
+    type: r.type,
+    reached: Number(r.reached),
+    answered: Number(r.answered),
+    droppedOff: Number(r.dropped),
+    medianSeconds: r.median_ms == null ? null : Math.round(Number(r.median_ms) / 100) / 10,
+  }));
 }
 

@@ -51,6 +51,8 @@ export class AnalyticsNpsType {
 @ObjectType('AnalyticsResponseRate')
 export class AnalyticsResponseRateType {
   @Field(() => Timestamp) period!: number;
+  @Field(() => ID, { nullable: true, description: 'When grouped by location: the location the orders name (null: none known).' }) location?: string | null;
+  @Field(() => String, { nullable: true, description: "When grouped by channel: the orders' channel." }) channel?: string | null;
   @Field(() => Int) orders!: number;
   @Field(() => Int, { description: 'Orders with at least one completed submission.' }) answered!: number;
   @Field(() => Float, { nullable: true }) rate!: number | null;
@@ -74,4 +76,9 @@ export class AnalyticsFunnelStepType {
   @Field(() => Int, { description: 'Responses that got to this step.' }) reached!: number;
   @Field(() => Int) answered!: number;
   @Field(() => Int, { description: 'Partial responses that stopped at this step.' }) droppedOff!: number;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Median seconds guests spent on the step before answering it, on the survey page (from the first view or the previous answer; stays over an hour are not counted). Null when none was timed.',
+  })
+  medianSeconds!: number | null;
 }

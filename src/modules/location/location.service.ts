@@ -46,14 +46,17 @@ export function listLocations(em: EntityManager, business: string, args: ListArg
 }
 
 /**
- * The location an order names by its externalLocationId (the ordering system's id): the oldest location of the
- * business whose metadata holds that value under any key, as SQL to `left join lateral ... on true` with the columns
- * `id`, `time_zone` and `metadata` (`<key>.<value>`, for a survey link's `location:metadata`). `business` and
- * `externalId` are the SQL expressions of the order's business and externalLocationId.
+ * The locations orders name by their externalLocationId (the ordering system's id): each value any location's
+ * metadata holds, under any key, names the oldest location holding it. As SQL rows (`external_id`, `id`,
+ * `time_zone`, `metadata`: `<key>.<value>`, for a survey link's `location:metadata`); `business` is an SQL expression.
  */
+export const orderLocationsSql = (business: string) =>
+  `select distinct on (k.value) k.value as external_id, l.id, l.time_zone, k.key || '.' || k.value as metadata
+     from location l, jsonb_each_text(l.metadata) k where l.business_id = ${business} order by k.value, l.created_at, k.key`;
+
+/** The location one order names (orderLocationsSql), to `left join lateral ... on true`. */
 export const orderLocationSql = (business: string, externalId: string) =>
-  `(select l.id, l.time_zone, k.key || '.' || k.value as metadata from location l, jsonb_each_text(l.metadata) k
-    where l.business_id = ${business} and k.value = ${externalId} order by l.created_at, k.key limit 1)`;
+  `(select m.id, m.time_zone, m.metadata from (${orderLocationsSql(business)}) m where m.external_id = ${externalId})`;
 
 /** The time zone an order is local to: its location's (orderLocationSql), else its business's, else UTC. */
 export const orderZoneSql = (business: string, externalId: string) =>

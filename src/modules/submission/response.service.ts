@@ -157,6 +157,9 @@ export type StepOutcome =
   | { kind: 'next'; step: string }
   | { kind: 'done'; submission: ReturnType<typeof presentSubmission> | null };
 
+/** Longer than this on one step is a guest who left and came back, not time spent on it: not timed. */
+const MAX_TIMED_MS = 3_600_000;
+
 const hasAnswer = (a: AnswerInput) => (a.value !== undefined && a.value !== null) || (a.ratings != null && Object.keys(a.ratings).length > 0);
 
 /**
@@ -200,6 +203,11 @@ export function answerStep(
         return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, submission?.answers ?? [], link, locationKnown) };
       }
       if (hasAnswer(given)) {
+        // Timed for the funnel: from the page's first view (startedAt) or the previous answer, to this one.
+        const now = Date.now();
+        const since = Math.max(input.startedAt, ...(submission?.answers ?? []).filter((a) => a.step !== step.id).map((a) => a.answeredAt ?? 0));
+        const spentMs = now - since;
+        Object.assign(answer, { answeredAt: now }, spentMs >= 0 && spentMs <= MAX_TIMED_MS ? { spentMs } : {});
         if (!submission) {
           await input.admit?.();
           const { order, location } = await targetsOfLink();

@@ -10,6 +10,10 @@ export interface Answer {
   step: string;
   value?: string | number | string[];
   ratings?: Record<string, number>;
+  /** Survey page only, for the funnel's time per step (never shown by the API): when the guest answered (ms). */
+  answeredAt?: number;
+  /** Survey page only: how long the guest spent on the step before answering it (ms; absent when over an hour). */
+  spentMs?: number;
 }
 
 export const SUBMISSION_STATUSES = ['partial', 'completed'] as const;
