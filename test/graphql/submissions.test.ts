@@ -15,7 +15,11 @@ async function order(c: Client, bus: string, externalOrderId: string, externalLo
   return (await c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: bus, i: input })).createOrder.id as string;
 }
 
-useTwoTenants((t) => ({ server, a, b, busA, busB } = t));
+let headersA: Record<string, string>;
+useTwoTenants((t) => {
+  ({ server, a, b, busA, busB } = t);
+  headersA = t.ta.headers;
+});
 beforeAll(async () => {
   survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit"}) { id } }`, { b: busA })).createSurvey.id;
   food = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Food"}) { id } }`, { b: busA })).createMetric.id;
@@ -190,6 +194,24 @@ describe('submissions', () => {
     expect((await a.error(`query($b: ID!, $s: ID!, $id: ID!) { submission(business: $b, survey: $s, id: $id) { id } }`, { b: busA, s: survey, id: x.id })).code).toBe('NOT_FOUND');
     const ev = await server.orm.em.fork().getConnection().execute(`select type from event where data->'object'->>'id' = ? order by id`, [x.id]);
     expect(ev.map((e: any) => e.type)).toEqual(['submission.created', 'submission.updated', 'submission.deleted']);
+  });
+
+  it('filters by the lowest metric rating, kept by the database through every change of the answers', async () => {
+    const rated = (foodRating: number, serviceRating: number) => ({ step: step.rate, ratings: { [food]: foodRating, [service]: serviceRating } });
+    const unhappy = await create({ answers: [{ step: step.loc, value: 'x' }, rated(2, 9)], guestId: 'low-1' });
+    const happy = await create({ answers: [{ step: step.loc, value: 'x' }, rated(5, 10)], guestId: 'low-2' });
+    const atMost = async (n: number) =>
+      (await a.data(`query($b: ID!, $s: ID!, $n: Float!) { submissions(business: $b, survey: $s, where: {guestId: {contains: "low-"}, lowestRating: {lte: $n}}) { data { guestId } } }`, { b: busA, s: survey, n })).submissions.data.map((x: any) => x.guestId);
+    expect(await atMost(2)).toEqual(['low-1']);
+    expect(await atMost(5)).toEqual(['low-2', 'low-1']);
+    // A changed answer moves it out of (and into) the filter.
+    await a.data(`mutation($b: ID!, $s: ID!, $id: ID!, $i: UpdateSubmissionInput!) { updateSubmission(business: $b, survey: $s, id: $id, input: $i) { id } }`, { b: busA, s: survey, id: unhappy.id, i: { answers: [{ step: step.loc, value: 'x' }, rated(4, 8)] } });
+    await a.data(`mutation($b: ID!, $s: ID!, $id: ID!, $i: UpdateSubmissionInput!) { updateSubmission(business: $b, survey: $s, id: $id, input: $i) { id } }`, { b: busA, s: survey, id: happy.id, i: { answers: [{ step: step.loc, value: 'x' }, rated(1, 10)] } });
+    expect(await atMost(2)).toEqual(['low-2']);
+    // The REST adapter takes the same filter from its query conventions.
+    const res = await fetch(`${server.url}/v2/businesses/${busA}/surveys/${survey}/submissions?filters=${encodeURIComponent(JSON.stringify({ field: 'lowestRating', type: 'lte', value: 2 }))}`, { headers: headersA });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).data.map((x: any) => x.guestId)).toEqual(['low-2']);
   });
 
   it('keeps submissions when their survey is deleted', async () => {

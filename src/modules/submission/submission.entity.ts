@@ -35,6 +35,7 @@ export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
 })
 // A guest's device resumes its partial response by the session id its cookie holds.
 @Index({ name: 'submission_survey_session_idx', properties: ['survey', 'sessionId'] })
+@Index({ name: 'submission_survey_lowest_rating_idx', properties: ['survey', 'lowestRating'] })
 export class Submission extends BusinessOwnedEntity {
   id = newId('submission');
 
@@ -79,4 +80,8 @@ export class Submission extends BusinessOwnedEntity {
    */
   @Property({ type: 'date', nullable: true, lazy: true, hidden: true })
   analyticsDay?: string | null;
+
+  /** The lowest metric rating in its answers (null: none), kept by PostgreSQL from `answers` for the list filter. */
+  @Property({ type: 'double', nullable: true, lazy: true, hidden: true, generated: '(submission_lowest_rating(answers)) stored' })
+  lowestRating?: Opt<number | null>;
 }

@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { IDFilter, listArgs, listType, NumberFilter, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { SubmissionType } from './submission.type.js';
 
 @InputType('AnswerInput')
@@ -50,6 +50,8 @@ export class SubmissionWhere {
   @Field(() => StringFilter, { nullable: true }) status?: StringFilter;
   @Field(() => StringFilter, { nullable: true }) source?: StringFilter;
   @Field(() => StringFilter, { nullable: true }) channel?: StringFilter;
+  @Field(() => NumberFilter, { nullable: true, description: 'The lowest metric rating in its answers: `{lte: 2}` finds guests who rated anything 2 or less. Submissions without metric ratings match no comparison.' })
+  lowestRating?: NumberFilter;
   @Field(() => TimestampFilter, { nullable: true }) completedAt?: TimestampFilter;
   @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
   @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
