@@ -28,6 +28,8 @@ function liveClient(): Client {
 
 /** Seconds before listening again after the service ended a subscription (a revoked or expired token, a restart). */
 const RESUBSCRIBE_MS = 3_000;
+/** A burst of events (an import, a busy lunch) reloads a screen once, this long after the first of them. */
+const COALESCE_MS = 300;
 
 /**
  * Calls `heard` whenever one of `types` is recorded for the business, by any process of the service, while the
@@ -42,11 +44,18 @@ export function useLiveEvents(business: string, types: string[], heard: () => vo
     let stop: (() => void) | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let closed = false;
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const heardSoon = () => {
+      pending ??= setTimeout(() => {
+        pending = undefined;
+        latest.current();
+      }, COALESCE_MS);
+    };
     const listen = () => {
       stop = liveClient().subscribe(
         { query: textOf(EventRecorded), variables: { business, types } },
         {
-          next: () => latest.current(),
+          next: heardSoon,
           error: () => {
             if (closed) return;
             retry = setTimeout(() => {
@@ -62,6 +71,7 @@ export function useLiveEvents(business: string, types: string[], heard: () => vo
     return () => {
       closed = true;
       clearTimeout(retry);
+      clearTimeout(pending);
       stop?.();
     };
   }, [business, key]);

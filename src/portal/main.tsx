@@ -1,10 +1,11 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ComponentType } from 'preact';
+import type { Scope } from '../auth/scopes';
 import { startSession, signOut, switchBusiness, type Session } from './auth';
 import { graphql, request } from './graphql';
 import { installLinkHandler, useLocation } from './router';
-import { Failure, Loading, message } from './ui';
+import { Failure, Loading, message, setTimeZone } from './ui';
 
 /** The navigation: plain links, one per screen, in the order a manager's day goes. */
 const NAV: { href: string; label: string }[] = [
@@ -27,26 +28,30 @@ export interface ScreenProps {
 }
 type Loader = () => Promise<{ default: ComponentType<ScreenProps> }>;
 
-/** Each screen is its own chunk, loaded when first opened. */
-const ROUTES: [RegExp, Loader, string][] = [
-  [/^\/portal$/, () => import('./screens/placeholders').then((m) => ({ default: m.Overview })), 'Overview'],
-  [/^\/portal\/surveys$/, () => import('./screens/surveys'), 'Surveys'],
-  [/^\/portal\/surveys\/([^/]+)$/, () => import('./screens/survey-editor'), 'Surveys'],
-  [/^\/portal\/feedback$/, () => import('./screens/feedback'), 'Feedback'],
-  [/^\/portal\/feedback\/([^/]+)\/([^/]+)$/, () => import('./screens/feedback').then((m) => ({ default: m.FeedbackDetail })), 'Feedback'],
-  [/^\/portal\/orders$/, () => import('./screens/orders'), 'Orders'],
-  [/^\/portal\/orders\/([^/]+)$/, () => import('./screens/orders').then((m) => ({ default: m.OrderDetail })), 'Orders'],
-  [/^\/portal\/integrations$/, () => import('./screens/integrations'), 'Integrations'],
-  [/^\/portal\/webhooks$/, () => import('./screens/webhooks'), 'Webhooks'],
-  [/^\/portal\/webhooks\/([^/]+)$/, () => import('./screens/webhooks').then((m) => ({ default: m.WebhookDetail })), 'Webhooks'],
-  [/^\/portal\/credentials$/, () => import('./screens/credentials'), 'API credentials'],
-  [/^\/portal\/flows$/, () => import('./screens/placeholders').then((m) => ({ default: m.Flows })), 'Feedback flows'],
-  [/^\/portal\/members$/, () => import('./screens/placeholders').then((m) => ({ default: m.Members })), 'Members'],
+/**
+ * Each screen is its own chunk, loaded when first opened, and needs one read scope: a role without it sees what the
+ * screen is for and who may open it, not an error.
+ */
+const ROUTES: [RegExp, Loader, string, Scope][] = [
+  [/^\/portal$/, () => import('./screens/overview'), 'Overview', 'analytics:read'],
+  [/^\/portal\/surveys$/, () => import('./screens/surveys'), 'Surveys', 'surveys:read'],
+  [/^\/portal\/surveys\/([^/]+)$/, () => import('./screens/survey-editor'), 'Surveys', 'surveys:read'],
+  [/^\/portal\/feedback$/, () => import('./screens/feedback'), 'Feedback', 'submissions:read'],
+  [/^\/portal\/feedback\/([^/]+)\/([^/]+)$/, () => import('./screens/feedback').then((m) => ({ default: m.FeedbackDetail })), 'Feedback', 'submissions:read'],
+  [/^\/portal\/orders$/, () => import('./screens/orders'), 'Orders', 'orders:read'],
+  [/^\/portal\/orders\/([^/]+)$/, () => import('./screens/orders').then((m) => ({ default: m.OrderDetail })), 'Orders', 'orders:read'],
+  [/^\/portal\/integrations$/, () => import('./screens/integrations'), 'Integrations', 'orders:read'],
+  [/^\/portal\/webhooks$/, () => import('./screens/webhooks'), 'Webhooks', 'webhooks:read'],
+  [/^\/portal\/webhooks\/([^/]+)$/, () => import('./screens/webhooks').then((m) => ({ default: m.WebhookDetail })), 'Webhooks', 'webhooks:read'],
+  [/^\/portal\/credentials$/, () => import('./screens/credentials'), 'API credentials', 'credentials:read'],
+  [/^\/portal\/flows$/, () => import('./screens/flows'), 'Feedback flows', 'flows:read'],
+  [/^\/portal\/flows\/([^/]+)$/, () => import('./screens/flows').then((m) => ({ default: m.FlowEditor })), 'Feedback flows', 'flows:read'],
+  [/^\/portal\/members$/, () => import('./screens/members'), 'Members', 'members:read'],
 ];
 
 const BusinessQuery = graphql(`
   query PortalBusiness($id: ID!) {
-    business(id: $id) { id name }
+    business(id: $id) { id name timeZone }
   }
 `);
 
@@ -67,13 +72,38 @@ function Screen({ loader, props }: { loader: Loader; props: ScreenProps }) {
   return <Component {...props} />;
 }
 
+/** A screen the member's role may not open: what it is for, and who can. */
+function NotForRole({ section, scope }: { section: string; scope: Scope }) {
+  return (
+    <>
+      <h1 tabIndex={-1}>{section}</h1>
+      <div class="empty" role="note">
+        <p>Your role in this business does not include {scope.split(':')[0]}, so this screen stays closed to you.</p>
+        <p>Owners and managers can open it; an owner can change your role under Members.</p>
+      </div>
+    </>
+  );
+}
+
 function App({ session }: { session: Session }) {
   const { path, query } = useLocation();
   const [businessName, setBusinessName] = useState<string>();
+  // Screens wait for the business's time zone: every date they show and every date filter is read in it.
+  const [zoneKnown, setZoneKnown] = useState(false);
   useEffect(() => {
-    request(BusinessQuery, { id: session.business }).then((r) => setBusinessName(r.business.name), () => setBusinessName(session.business));
+    request(BusinessQuery, { id: session.business }).then(
+      (r) => {
+        setTimeZone(r.business.timeZone);
+        setBusinessName(r.business.name);
+        setZoneKnown(true);
+      },
+      () => {
+        setBusinessName(session.business);
+        setZoneKnown(true);
+      },
+    );
   }, [session.business]);
-  const route = ROUTES.map(([pattern, loader, section]) => ({ match: pattern.exec(path), loader, section })).find((r) => r.match);
+  const route = ROUTES.map(([pattern, loader, section, scope]) => ({ match: pattern.exec(path), loader, section, scope })).find((r) => r.match);
   const section = route?.section;
   useEffect(() => {
     document.title = `${section ?? 'Not found'} · ${businessName ?? 'Business portal'}`;
@@ -100,7 +130,11 @@ function App({ session }: { session: Session }) {
           </ul>
         </nav>
         <main id="main">
-          {route ? (
+          {!zoneKnown ? (
+            <Loading what="the business" />
+          ) : route && !session.scopes.includes(route.scope) ? (
+            <NotForRole section={route.section} scope={route.scope} />
+          ) : route ? (
             <Screen loader={route.loader} props={{ session, path, query, params: route.match!.slice(1).map(decodeURIComponent) }} />
           ) : (
             <>

@@ -117,13 +117,37 @@ export function CopyText({ value, label }: { value: string; label: string }) {
 }
 
 /**
- * Dates in the business's time zone. Businesses have no time zone setting yet, so that is UTC, and the label says so.
+ * Dates in the business's time zone (its setting, else UTC), named beside each date and date filter so nobody
+ * wonders whose midnight a day starts at. Set once when the portal has read the business.
  */
-const TIME_ZONE = 'UTC';
-const dateTime = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' });
-export const formatDate = (ms: number | null | undefined) => (ms == null ? '—' : `${dateTime.format(ms)} UTC`);
+let timeZone = 'UTC';
+let dateTime = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+let dayParts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+export function setTimeZone(zone: string | null | undefined) {
+  timeZone = zone || 'UTC';
+  dateTime = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  dayParts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+}
+export const zoneName = () => timeZone;
+export const formatDate = (ms: number | null | undefined) => (ms == null ? '—' : `${dateTime.format(ms)} ${timeZone}`);
+export const formatDay = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium' }).format(ms);
+
+/** The wall clock of the business's zone at `ms`, as if it were UTC (so its difference from `ms` is the offset). */
+function wallClock(ms: number): number {
+  const p = Object.fromEntries(dayParts.formatToParts(ms).map((x) => [x.type, Number(x.value)]));
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+}
+/** yyyy-mm-dd of the day `ms` falls on in the business's time zone. */
+export const dayOf = (ms: number) => new Date(wallClock(ms)).toISOString().slice(0, 10);
+/** A date-time input's yyyy-mm-ddThh:mm, read on the business's wall clock (ms). */
+export function zonedTime(local: string): number {
+  const asUtc = Date.parse(`${local}Z`);
+  // Twice: the offset at the guess may differ from the one at the answer when a clock change falls in between.
+  const guess = asUtc - (wallClock(asUtc) - Math.floor(asUtc / 1000) * 1000);
+  return asUtc - (wallClock(guess) - Math.floor(guess / 1000) * 1000);
+}
 /** A yyyy-mm-dd of a date input, as the start of that day in the business's time zone (ms). */
-export const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+export const dayStart = (day: string) => zonedTime(`${day}T00:00:00`);
 
 export function Pager({ page, hasMore, total, href }: { page: number; hasMore: boolean; total: number; href: (page: number) => string }) {
   return (

@@ -1,7 +1,7 @@
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Failure, Field, Loaded, Pager, dayStart, download, formatDate, useLoad, useSubmit } from '../ui';
+import { Empty, Failure, Field, Loaded, Pager, dayStart, download, formatDate, useLoad, zoneName, useSubmit } from '../ui';
 import { useLiveEvents } from '../live';
 
 const FeedbackFilters = graphql(`
@@ -35,12 +35,15 @@ const FeedbackItem = graphql(`
 const STATUSES = ['completed', 'partial'];
 const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.deleted'];
 const CHANNELS = ['qr', 'link', 'sms', 'email'];
+/** "Who rated anything this low?": the filter a manager reaches for first. */
+const RATINGS = [1, 2, 3, 4, 5, 6];
 
 function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['where'] {
   const where: NonNullable<VariablesOf<typeof FeedbackList>['where']> = {};
   if (query.get('status')) where.status = { eq: query.get('status')! };
   if (query.get('channel')) where.channel = { eq: query.get('channel')! };
   if (query.get('location')) where.location = { eq: query.get('location')! };
+  if (Number(query.get('ratingAtMost')) > 0) where.lowestRating = { lte: Number(query.get('ratingAtMost')) };
   const from = query.get('from');
   const to = query.get('to');
   if (from || to) where.createdAt = { ...(from ? { gte: dayStart(from) } : {}), ...(to ? { lt: dayStart(to) + 86_400_000 } : {}) };
@@ -108,8 +111,9 @@ function FeedbackFor({ business, survey, surveys, locations, query }: { business
         {select('status', 'Status', STATUSES.map((s) => ({ value: s, label: s })), query.get('status') ?? '')}
         {select('channel', 'Channel', CHANNELS.map((s) => ({ value: s, label: s })), query.get('channel') ?? '')}
         {select('location', 'Location', locations.map((l) => ({ value: l.id, label: l.name })), query.get('location') ?? '')}
-        <Field label="From (UTC)">{(id) => <input id={id} type="date" value={query.get('from') ?? ''} onChange={(e) => navigate(withQuery(query, { from: e.currentTarget.value }), { replace: true })} />}</Field>
-        <Field label="To (UTC)">{(id) => <input id={id} type="date" value={query.get('to') ?? ''} onChange={(e) => navigate(withQuery(query, { to: e.currentTarget.value }), { replace: true })} />}</Field>
+        {select('ratingAtMost', 'A rating at most', RATINGS.map((n) => ({ value: String(n), label: `${n} (any metric)` })), query.get('ratingAtMost') ?? '')}
+        <Field label={`From (${zoneName()})`}>{(id) => <input id={id} type="date" value={query.get('from') ?? ''} onChange={(e) => navigate(withQuery(query, { from: e.currentTarget.value }), { replace: true })} />}</Field>
+        <Field label={`To (${zoneName()})`}>{(id) => <input id={id} type="date" value={query.get('to') ?? ''} onChange={(e) => navigate(withQuery(query, { to: e.currentTarget.value }), { replace: true })} />}</Field>
       </form>
       <p>
         <button type="button" class="secondary" disabled={exporting.busy} onClick={exportCsv}>{exporting.busy ? 'Exporting…' : 'Export CSV'}</button>

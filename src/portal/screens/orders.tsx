@@ -1,7 +1,7 @@
 import type { ScreenProps } from '../main';
 import { graphql, request, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Field, Loaded, Pager, dayStart, formatDate, useLoad } from '../ui';
+import { Empty, Field, Loaded, Pager, dayStart, formatDate, useLoad, zoneName } from '../ui';
 import { useLiveEvents } from '../live';
 
 const OrdersList = graphql(`
@@ -63,8 +63,8 @@ export default function Orders({ session, query }: ScreenProps) {
         <Field label="Location (its id in your system)">
           {(id) => <input id={id} value={query.get('externalLocationId') ?? ''} onChange={(e) => navigate(withQuery(query, { externalLocationId: e.currentTarget.value.trim() }), { replace: true })} />}
         </Field>
-        <Field label="From (UTC)">{(id) => <input id={id} type="date" value={query.get('from') ?? ''} onChange={(e) => navigate(withQuery(query, { from: e.currentTarget.value }), { replace: true })} />}</Field>
-        <Field label="To (UTC)">{(id) => <input id={id} type="date" value={query.get('to') ?? ''} onChange={(e) => navigate(withQuery(query, { to: e.currentTarget.value }), { replace: true })} />}</Field>
+        <Field label={`From (${zoneName()})`}>{(id) => <input id={id} type="date" value={query.get('from') ?? ''} onChange={(e) => navigate(withQuery(query, { from: e.currentTarget.value }), { replace: true })} />}</Field>
+        <Field label={`To (${zoneName()})`}>{(id) => <input id={id} type="date" value={query.get('to') ?? ''} onChange={(e) => navigate(withQuery(query, { to: e.currentTarget.value }), { replace: true })} />}</Field>
       </form>
       <Loaded state={state} what="orders">
         {(r) =>

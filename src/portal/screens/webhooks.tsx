@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, useLoad, useSubmit } from '../ui';
+import { Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, useLoad, useSubmit, zoneName, zonedTime } from '../ui';
 
 const WebhooksList = graphql(`
   query WebhooksList($business: ID!) {
@@ -229,7 +229,7 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                 aria-label="Recover failed deliveries"
                 onSubmit={async (e) => {
                   e.preventDefault();
-                  const r = await recover.run(() => request(Recover, { business, id, input: { since: Date.parse(`${since}Z`) } }));
+                  const r = await recover.run(() => request(Recover, { business, id, input: { since: zonedTime(since) } }));
                   if (r) {
                     setRecovered(r.recoverWebhook.redelivered);
                     state.reload();
@@ -237,7 +237,7 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                 }}
               >
                 <h3>Recover</h3>
-                <Field label="Send again every failed delivery since (UTC)" error={recover.fields.since}>
+                <Field label={`Send again every failed delivery since (${zoneName()})`} error={recover.fields.since}>
                   {(fid, d) => <input id={fid} aria-describedby={d} type="datetime-local" required value={since} onInput={(e) => setSince(e.currentTarget.value)} />}
                 </Field>
                 <FormError error={recover.error} shown={['since']} />

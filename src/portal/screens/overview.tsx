@@ -1,0 +1,201 @@
+import { lazy, Suspense } from 'preact/compat';
+import type { ScreenProps } from '../main';
+import { graphql, request, type ResultOf } from '../graphql';
+import { navigate, withQuery } from '../router';
+import { Empty, Field, Loaded, dayStart, dayOf, formatDay, useLoad } from '../ui';
+import { useLiveEvents } from '../live';
+import type { Series } from '../charts/line-chart';
+
+/** uPlot and the chart code load after the figures: a manager reads the numbers while the charts arrive. */
+const LineChart = lazy(() => import('../charts/line-chart'));
+
+/**
+ * Everything the overview shows, in one request: the figures of the range and of the period just before it, the
+ * series to chart, and the splits by location and channel.
+ */
+const OverviewData = graphql(`
+  query Overview($business: ID!, $from: Timestamp!, $to: Timestamp!, $previousFrom: Timestamp!, $location: ID, $interval: AnalyticsInterval!) {
+    metrics(business: $business, pageSize: 100, orderBy: [{ field: createdAt, order: asc }]) { data { id name scale { min max } } }
+    locations(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
+    overall: analyticsMetrics(business: $business, from: $from, to: $to, location: $location, interval: total, compare: previous) {
+      count csat previous { count csat }
+    }
+    perMetric: analyticsMetrics(business: $business, from: $from, to: $to, location: $location, interval: total, groupBy: [metric], compare: previous) {
+      metric count mean csat previous { count mean }
+    }
+    metricSeries: analyticsMetrics(business: $business, from: $from, to: $to, location: $location, interval: $interval, groupBy: [metric]) {
+      metric period mean count
+    }
+    nps: analyticsNps(business: $business, from: $from, to: $to, location: $location, interval: total, compare: previous) {
+      count score promoters passives detractors previous { count score }
+    }
+    npsSeries: analyticsNps(business: $business, from: $from, to: $to, location: $location, interval: $interval) { period score count }
+    rate: analyticsResponseRate(business: $business, from: $from, to: $to, location: $location, interval: total) { orders answered rate }
+    previousRate: analyticsResponseRate(business: $business, from: $previousFrom, to: $from, location: $location, interval: total) { orders answered rate }
+    rateSeries: analyticsResponseRate(business: $business, from: $from, to: $to, location: $location, interval: $interval) { period orders answered rate }
+    byLocation: analyticsMetrics(business: $business, from: $from, to: $to, location: $location, interval: total, groupBy: [location]) { location count csat }
+    byChannel: analyticsMetrics(business: $business, from: $from, to: $to, location: $location, interval: total, groupBy: [channel]) { channel count csat }
+    rateByChannel: analyticsResponseRate(business: $business, from: $from, to: $to, location: $location, interval: total, groupBy: [channel]) { channel orders answered rate }
+  }
+`);
+type Data = ResultOf<typeof OverviewData>;
+
+const DAY = 86_400_000;
+/** New feedback or orders change the figures: they are read again. */
+const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.deleted', 'order.created'];
+
+/** The range the URL asks for (yyyy-mm-dd, both days included), else the last 28 days up to today. */
+function rangeOf(query: URLSearchParams) {
+  const today = dayOf(Date.now());
+  const to = query.get('to') || today;
+  const from = query.get('from') || dayOf(dayStart(to) - 27 * DAY);
+  const start = dayStart(from);
+  const end = dayStart(to) + DAY;
+  const days = Math.max(1, Math.round((end - start) / DAY));
+  // Buckets a chart can show: days for two months, then weeks for a year, then months.
+  const interval = days <= 62 ? 'day' : days <= 366 ? 'week' : 'month';
+  return { from, to, start, end, previousStart: start - (end - start), interval } as const;
+}
+
+const percent = (x: number | null | undefined) => (x == null ? '—' : `${Math.round(x * 100)}%`);
+const fixed = (x: number | null | undefined, digits = 1) => (x == null ? '—' : x.toFixed(digits));
+
+/** "+4 pts", "−0.2": the change since the previous period, in words a screen reader says well too. */
+function Change({ now, before, unit = '', digits = 1, scale = 1 }: { now?: number | null; before?: number | null; unit?: string; digits?: number; scale?: number }) {
+  if (now == null || before == null) return <span class="change muted">no earlier figure</span>;
+  const d = (now - before) * scale;
+  const text = `${d > 0 ? '+' : d < 0 ? '−' : '±'}${Math.abs(d).toFixed(digits)}${unit}`;
+  return <span class={`change ${d > 0 ? 'up' : d < 0 ? 'down' : ''}`}>{text} vs previous period</span>;
+}
+
+/** The analytics at a glance: figures with their change, charts over time, and the splits by location and channel. */
+export default function Overview({ session, query }: ScreenProps) {
+  const business = session.business;
+  const range = rangeOf(query);
+  const location = query.get('location') || undefined;
+  const state = useLoad(
+    () => request(OverviewData, { business, from: range.start, to: range.end, previousFrom: range.previousStart, location, interval: range.interval }),
+    `${business}/${query}`,
+  );
+  useLiveEvents(business, LIVE_TYPES, state.reload);
+  const setQuery = (changes: Record<string, string>) => navigate(withQuery(query, changes), { replace: true });
+  return (
+    <>
+      <h1 tabIndex={-1}>Overview</h1>
+      <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <Field label="From">{(id) => <input id={id} type="date" value={range.from} max={range.to} onChange={(e) => setQuery({ from: e.currentTarget.value })} />}</Field>
+        <Field label="To">{(id) => <input id={id} type="date" value={range.to} min={range.from} onChange={(e) => setQuery({ to: e.currentTarget.value })} />}</Field>
+        <Field label="Location">
+          {(id) => (
+            <select id={id} value={location ?? ''} onChange={(e) => setQuery({ location: e.currentTarget.value })}>
+              <option value="">All locations</option>
+              {state.data?.locations.data.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+            </select>
+          )}
+        </Field>
+      </form>
+      <Loaded state={state} what="the figures">
+        {(data) => <Figures data={data} range={range} />}
+      </Loaded>
+    </>
+  );
+}
+
+function Figures({ data, range }: { data: Data; range: ReturnType<typeof rangeOf> }) {
+  const overall = data.overall[0];
+  const nps = data.nps[0];
+  const rate = data.rate[0];
+  const previousRate = data.previousRate[0];
+  const metricName = new Map(data.metrics.data.map((m) => [m.id, m]));
+  const locationName = new Map(data.locations.data.map((l) => [l.id, l.name]));
+  if (!overall?.count && !nps?.count && !rate?.orders) {
+    return (
+      <Empty>
+        <p>No feedback or orders between {formatDay(range.start)} and {formatDay(range.end - DAY)}.</p>
+        <p>Share a survey's link or QR code (under <a href="/portal/surveys">Surveys</a>), or connect your ordering system under <a href="/portal/integrations">Integrations</a>: the figures appear here as guests answer.</p>
+      </Empty>
+    );
+  }
+  // One x axis for every chart: the start of each bucket in the range.
+  const periods = [...new Set([...data.metricSeries, ...data.npsSeries, ...data.rateSeries].map((r) => r.period))].sort((a, b) => a - b);
+  const at = (rows: { period: number }[], value: (r: never) => number | null | undefined) => {
+    const byPeriod = new Map(rows.map((r) => [r.period, value(r as never) ?? null]));
+    return periods.map((p) => byPeriod.get(p) ?? null);
+  };
+  const metricSeries: Series[] = data.perMetric.map((m) => ({
+    label: metricName.get(m.metric!)?.name ?? m.metric!,
+    values: at(data.metricSeries.filter((r) => r.metric === m.metric), (r: { mean: number | null }) => r.mean),
+  }));
+  const axis = { periods, from: range.start, to: range.end, interval: range.interval };
+  const tiles = (
+    <dl class="tiles">
+      <div>
+        <dt>Satisfied guests (CSAT)</dt>
+        <dd><strong>{percent(overall?.csat)}</strong> of {overall?.count ?? 0} ratings <Change now={overall?.csat} before={overall?.previous?.csat} unit=" pts" digits={0} scale={100} /></dd>
+      </div>
+      <div>
+        <dt>Net Promoter Score</dt>
+        <dd><strong>{nps?.score == null ? '—' : Math.round(nps.score)}</strong> from {nps?.count ?? 0} answers <Change now={nps?.score} before={nps?.previous?.score} digits={0} /></dd>
+      </div>
+      <div>
+        <dt>Response rate</dt>
+        <dd>{rate?.orders ? <><strong>{percent(rate.rate)}</strong> of {rate.orders} orders got feedback</> : <><strong>—</strong> no orders in these dates</>} <Change now={rate?.rate} before={previousRate?.rate} unit=" pts" digits={0} scale={100} /></dd>
+      </div>
+      {data.perMetric.map((m) => {
+        const metric = metricName.get(m.metric!);
+        return (
+          <div key={m.metric}>
+            <dt>{metric?.name ?? m.metric}</dt>
+            <dd><strong>{fixed(m.mean)}</strong>{metric ? ` / ${metric.scale.max}` : ''} from {m.count} ratings <Change now={m.mean} before={m.previous?.mean} /></dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+  return (
+    <>
+      <h2 class="sr-only">Figures</h2>
+      {tiles}
+      <Suspense fallback={<p class="muted" role="status">Drawing the charts…</p>}>
+        <div class="charts">
+          <LineChart {...axis} title="Score per metric" series={metricSeries} format={(v) => v.toFixed(2)} empty="No metric ratings in these dates." />
+          <LineChart {...axis} title="Net Promoter Score" series={[{ label: 'NPS', values: at(data.npsSeries, (r: { score: number | null }) => r.score) }]} format={(v) => v.toFixed(0)} yRange={[-100, 100]} empty="No answers to NPS questions in these dates." />
+          <LineChart {...axis} title="Response rate" series={[{ label: 'Orders with feedback', values: at(data.rateSeries, (r: { rate: number | null }) => (r.rate == null ? null : r.rate * 100)) }]} format={(v) => `${v.toFixed(0)}%`} yRange={[0, 100]} empty="No orders in these dates: connect your ordering system under Integrations." />
+        </div>
+      </Suspense>
+      <div class="row">
+        <section class="card split" aria-labelledby="by-location">
+          <h2 id="by-location">By location</h2>
+          <table>
+            <thead><tr><th scope="col">Location</th><th scope="col">Ratings</th><th scope="col">CSAT</th></tr></thead>
+            <tbody>
+              {data.byLocation.map((r) => (
+                <tr key={r.location ?? 'none'}><td>{r.location ? (locationName.get(r.location) ?? r.location) : 'No location'}</td><td>{r.count}</td><td>{percent(r.csat)}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        <section class="card split" aria-labelledby="by-channel">
+          <h2 id="by-channel">By channel</h2>
+          <table>
+            <thead><tr><th scope="col">Channel</th><th scope="col">Ratings</th><th scope="col">CSAT</th></tr></thead>
+            <tbody>
+              {data.byChannel.map((r) => (
+                <tr key={r.channel ?? 'none'}><td>{r.channel ?? 'Not recorded'}</td><td>{r.count}</td><td>{percent(r.csat)}</td></tr>
+              ))}
+            </tbody>
+          </table>
+          <h3>Orders by ordering channel</h3>
+          {!data.rateByChannel.length ? <p class="muted">No orders in these dates.</p> : <table>
+            <thead><tr><th scope="col">Channel</th><th scope="col">Orders</th><th scope="col">With feedback</th></tr></thead>
+            <tbody>
+              {data.rateByChannel.map((r) => (
+                <tr key={r.channel ?? 'none'}><td>{r.channel ?? 'Unknown'}</td><td>{r.orders}</td><td>{percent(r.rate)}</td></tr>
+              ))}
+            </tbody>
+          </table>}
+        </section>
+      </div>
+    </>
+  );
+}
