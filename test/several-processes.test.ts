@@ -121,10 +121,15 @@ describe('two processes on one database and one Redis', () => {
     const received = () => receiver.requests.filter((r) => ids.has(JSON.parse(r.body).data.object.id));
     for (let i = 0; i < 300 && received().length < 10; i++) await new Promise((r) => setTimeout(r, 100));
     expect(received()).toHaveLength(10);
-    // Every delivery is written as succeeded once, with one attempt; no event reached the receiver twice.
-    const rows = await db.orm.em
-      .getConnection()
-      .execute(`select status, attempt_count from webhook_delivery where webhook_id = ?`, [hook.body.data.createWebhook.id]);
+    // Every delivery is written as succeeded once, with one attempt; no event reached the receiver twice. (The worker
+    // records the outcome after the receiver has answered: wait for the writes, not only the arrivals.)
+    const deliveries = () =>
+      db.orm.em.getConnection().execute(`select status, attempt_count from webhook_delivery where webhook_id = ?`, [hook.body.data.createWebhook.id]);
+    let rows = await deliveries();
+    for (let i = 0; i < 100 && rows.some((r: any) => r.status === 'pending'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await deliveries();
+    }
     expect(rows).toHaveLength(10);
     expect(rows.every((r: any) => r.status === 'succeeded' && r.attempt_count === 1)).toBe(true);
     expect(new Set(received().map((r) => r.headers['webhook-id'])).size).toBe(10);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
-import pg from 'pg';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { PgListener } from '../kit/pg-listener.js';
 import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
 import { SmtpMailer } from '../senders/mail.sender.js';
 import { GatewaySms, TwilioSms } from '../senders/sms.sender.js';
@@ -53,11 +53,9 @@ export async function startFeedbackRequests(deps: {
     wake?.();
   };
 
-  const pool = (await (deps.orm.em.getConnection() as PostgreSqlConnection).getNativeClient()) as pg.Pool;
-  const listener = new pg.Client(pool.options as pg.ClientConfig);
-  listener.on('notification', nudge);
-  listener.on('error', (err) => logger.warn({ err }, 'notification connection lost; polling only'));
-  await listener.connect().then(() => listener.query('listen webhook_work')).catch((err) => logger.warn({ err }, 'no LISTEN; polling only'));
+  // Woken at once by a notification, and after a reconnection (whatever was missed meanwhile); polled otherwise.
+  const listener = new PgListener(deps.orm, ['webhook_work'], { notification: nudge, ready: nudge }, logger, 'feedback request workers (polling meanwhile)');
+  await listener.start();
 
   const loop = async () => {
     let lastPoll = 0;
@@ -111,7 +109,7 @@ export async function startFeedbackRequests(deps: {
       await running;
       await Promise.allSettled([...inFlight]);
       senders.mail?.close();
-      await listener.end().catch(() => {});
+      await listener.stop();
     },
   };
 }

@@ -337,3 +337,42 @@ describe('conditional logic (JSON Logic in the step\'s logic.showIf)', () => {
     await f.addStep({ type: 'info', logic: { myTool: { x: 1 } } });
   });
 });
+
+describe('the survey kept in memory for the pages', () => {
+  const retitle = (title: string) =>
+    fx.c.data(`mutation($b: ID!, $s: ID!, $id: ID!, $i: UpdateSurveyStepInput!) { updateSurveyStep(business: $b, survey: $s, id: $id, input: $i) { id } }`, {
+      b: fx.business,
+      s: fx.survey,
+      id: fx.steps.rate,
+      i: { content: { title } },
+    });
+  const titleShown = async () => h1((await agent().get(fx.path)).html);
+  /** The notification arrives just after the change commits: the next views show it within moments. */
+  const shows = async (title: string) => {
+    for (let i = 0; i < 40 && (await titleShown()) !== title; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await titleShown()).toBe(title);
+  };
+  const listeners = async () =>
+    (await server.orm.em.fork().getConnection().execute(`select pid from pg_stat_activity where query = 'listen survey_pages'`)) as { pid: number }[];
+
+  afterAll(() => retitle('How was it?'));
+
+  it('shows a change at once, and never a stale page while its notification connection is lost and back', async () => {
+    expect(await titleShown()).toBe('How was it?');
+    await retitle('How was your meal?');
+    await shows('How was your meal?');
+
+    // The LISTEN connection dies: until it is back, every view reads the database, so a change shows on the first view.
+    const [before] = await listeners();
+    await server.orm.em.fork().getConnection().execute(`select pg_terminate_backend(?)`, [before.pid]);
+    await new Promise((r) => setTimeout(r, 300));
+    await retitle('How was your lunch?');
+    expect(await titleShown()).toBe('How was your lunch?');
+
+    // Reconnected (every 2 s), it keeps pages again and forgets them at the next change.
+    for (let i = 0; i < 60 && !(await listeners()).some((l) => l.pid !== before.pid); i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await listeners()).some((l) => l.pid !== before.pid)).toBe(true);
+    await retitle('How was your dinner?');
+    await shows('How was your dinner?');
+  });
+});

@@ -1,12 +1,11 @@
-import type { EntityManager, MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
-import pg from 'pg';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import { PgListener } from '../../kit/pg-listener.js';
 import { SURVEY_PAGES_CHANNEL } from '../survey/survey-page.signal.js';
 import { openGuestSurvey, type GuestSurveyState } from './response.service.js';
 
 /** Surveys kept at most (the oldest goes first); each is a few KiB. */
 const MAX_ENTRIES = 1_000;
-const RECONNECT_MS = 2_000;
 
 /**
  * The surveys the guest pages serve, as openGuestSurvey answers them, kept in memory: every page view and step post
@@ -20,9 +19,7 @@ export class GuestSurveyCache {
   /** Bumped by every notification: a read begun before it may be stale, and is not kept. */
   private generation = 0;
   private listening = false;
-  private stopped = false;
-  private listener?: pg.Client;
-  private retry?: NodeJS.Timeout;
+  private listener?: PgListener;
 
   constructor(
     private readonly orm: MikroORM,
@@ -30,39 +27,22 @@ export class GuestSurveyCache {
   ) {}
 
   async start() {
-    const pool = (await (this.orm.em.getConnection() as PostgreSqlConnection).getNativeClient()) as pg.Pool;
-    const connect = async () => {
-      if (this.stopped) return;
-      const client = new pg.Client(pool.options as pg.ClientConfig);
-      const lost = (err?: unknown) => {
-        if (this.listener !== client) return;
-        this.listener = undefined;
-        this.forget(false);
-        if (!this.stopped) {
-          if (err) this.logger.warn({ err }, 'survey page cache: notifications lost; reading every request until reconnected');
-          this.retry = setTimeout(() => void connect(), RECONNECT_MS).unref();
-        }
-      };
-      client.on('notification', () => this.forget(true));
-      client.on('error', lost);
-      client.on('end', () => lost());
-      this.listener = client;
-      try {
-        await client.connect();
-        await client.query(`listen ${SURVEY_PAGES_CHANNEL}`);
-        if (this.listener === client) this.listening = true;
-      } catch (err) {
-        lost(err);
-        await client.end().catch(() => {});
-      }
-    };
-    await connect();
+    // Kept only while LISTEN is in place: a notification, a reconnection (anything may have changed meanwhile) and a
+    // lost connection all forget what is kept.
+    this.listener = new PgListener(
+      this.orm,
+      [SURVEY_PAGES_CHANNEL],
+      { notification: () => this.forget(true), ready: () => this.forget(true), lost: () => this.forget(false) },
+      this.logger,
+      'survey page cache (reading every request meanwhile)',
+    );
+    await this.listener.start();
   }
 
   private forget(listening: boolean) {
     this.generation++;
     this.entries.clear();
-    this.listening = listening && !!this.listener;
+    this.listening = listening;
   }
 
   /** The survey as openGuestSurvey answers it, from memory when it has not changed since it was read. */
@@ -81,12 +61,7 @@ export class GuestSurveyCache {
   }
 
   async stop() {
-    this.stopped = true;
-    clearTimeout(this.retry);
-    const client = this.listener;
-    this.listener = undefined;
     this.forget(false);
-    // Closing a connection never holds up a shutdown for long: after a second the socket is simply dropped.
-    await Promise.race([client?.end().catch(() => {}), new Promise((r) => setTimeout(r, 1_000).unref())]);
+    await this.listener?.stop();
   }
 }

@@ -97,7 +97,46 @@ export default function Orders({ session, query }: ScreenProps) {
   );
 }
 
-/** One order: its lines, and the feedback linked to it. */
+const OrderRequests = graphql(`
+  query OrderRequests($business: ID!, $order: ID!) {
+    feedbackRequests(business: $business, where: { order: { eq: $order } }, pageSize: 20) {
+      data { id status reason channel error createdAt sendAt sentAt openedAt remindedAt completedAt expiresAt }
+    }
+  }
+`);
+
+/** What the feedback flows did for the order: each request's steps, in order, with why it stopped where it did. */
+function RequestHistory({ business, order }: { business: string; order: string }) {
+  const state = useLoad(() => request(OrderRequests, { business, order }), `${business}/${order}`);
+  return (
+    <section aria-labelledby="requests">
+      <h2 id="requests">Feedback request</h2>
+      <Loaded state={state} what="the feedback request">
+        {(data) =>
+          data.feedbackRequests.data.length ? (
+            <>
+              {data.feedbackRequests.data.map((r) => (
+                <dl class="facts" key={r.id}>
+                  <dt>Status</dt><dd><span class={`status ${r.status}`}>{r.status}</span>{r.reason ? ` (${r.reason.replace(/_/g, ' ')})` : ''}{r.error ? `: ${r.error}` : ''}</dd>
+                  <dt>Created</dt><dd>{formatDate(r.createdAt)}</dd>
+                  {r.sentAt ? <><dt>Sent{r.channel ? ` by ${r.channel}` : ''}</dt><dd>{formatDate(r.sentAt)}</dd></> : <><dt>Due</dt><dd>{formatDate(r.sendAt)}</dd></>}
+                  {r.remindedAt && <><dt>Reminded</dt><dd>{formatDate(r.remindedAt)}</dd></>}
+                  {r.openedAt && <><dt>Opened</dt><dd>{formatDate(r.openedAt)}</dd></>}
+                  {r.completedAt && <><dt>Answered</dt><dd>{formatDate(r.completedAt)}</dd></>}
+                  <dt>Link expires</dt><dd>{formatDate(r.expiresAt)}</dd>
+                </dl>
+              ))}
+            </>
+          ) : (
+            <Empty>No feedback request for this order: no enabled <a href="/portal/flows">feedback flow</a> matched it.</Empty>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
+
+/** One order: its lines, the feedback linked to it, and the feedback request the flows made for it. */
 export function OrderDetail({ session, params }: ScreenProps) {
   const state = useLoad(() => request(OrderItem, { business: session.business, id: params[0] }), `${session.business}/${params[0]}`);
   return (
@@ -135,7 +174,7 @@ export function OrderDetail({ session, params }: ScreenProps) {
             ) : (
               <Empty>No feedback on this order yet.</Empty>
             )}
-            <p class="muted">The history of the feedback request sent for this order comes with feedback flows.</p>
+            {session.scopes.includes('flows:read') && <RequestHistory business={session.business} order={o.id} />}
           </>
         )}
       </Loaded>

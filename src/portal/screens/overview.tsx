@@ -101,6 +101,17 @@ export default function Overview({ session, query }: ScreenProps) {
   );
 }
 
+/** One split of the range's figures (by location, by channel): a row per key. */
+function Split({ head, rows }: { head: string[]; rows: (string | number)[][] }) {
+  if (!rows.length) return <p class="muted">Nothing in these dates.</p>;
+  return (
+    <table>
+      <thead><tr>{head.map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
+      <tbody>{rows.map((row) => <tr key={String(row[0])}>{row.map((cell, i) => <td key={i}>{cell}</td>)}</tr>)}</tbody>
+    </table>
+  );
+}
+
 function Figures({ data, range }: { data: Data; range: ReturnType<typeof rangeOf> }) {
   const overall = data.overall[0];
   const nps = data.nps[0];
@@ -166,34 +177,13 @@ function Figures({ data, range }: { data: Data; range: ReturnType<typeof rangeOf
       <div class="row">
         <section class="card split" aria-labelledby="by-location">
           <h2 id="by-location">By location</h2>
-          <table>
-            <thead><tr><th scope="col">Location</th><th scope="col">Ratings</th><th scope="col">CSAT</th></tr></thead>
-            <tbody>
-              {data.byLocation.map((r) => (
-                <tr key={r.location ?? 'none'}><td>{r.location ? (locationName.get(r.location) ?? r.location) : 'No location'}</td><td>{r.count}</td><td>{percent(r.csat)}</td></tr>
-              ))}
-            </tbody>
-          </table>
+          <Split head={['Location', 'Ratings', 'CSAT']} rows={data.byLocation.map((r) => [r.location ? (locationName.get(r.location) ?? r.location) : 'No location', r.count, percent(r.csat)])} />
         </section>
         <section class="card split" aria-labelledby="by-channel">
           <h2 id="by-channel">By channel</h2>
-          <table>
-            <thead><tr><th scope="col">Channel</th><th scope="col">Ratings</th><th scope="col">CSAT</th></tr></thead>
-            <tbody>
-              {data.byChannel.map((r) => (
-                <tr key={r.channel ?? 'none'}><td>{r.channel ?? 'Not recorded'}</td><td>{r.count}</td><td>{percent(r.csat)}</td></tr>
-              ))}
-            </tbody>
-          </table>
+          <Split head={['Channel', 'Ratings', 'CSAT']} rows={data.byChannel.map((r) => [r.channel ?? 'Not recorded', r.count, percent(r.csat)])} />
           <h3>Orders by ordering channel</h3>
-          {!data.rateByChannel.length ? <p class="muted">No orders in these dates.</p> : <table>
-            <thead><tr><th scope="col">Channel</th><th scope="col">Orders</th><th scope="col">With feedback</th></tr></thead>
-            <tbody>
-              {data.rateByChannel.map((r) => (
-                <tr key={r.channel ?? 'none'}><td>{r.channel ?? 'Unknown'}</td><td>{r.orders}</td><td>{percent(r.rate)}</td></tr>
-              ))}
-            </tbody>
-          </table>}
+          <Split head={['Channel', 'Orders', 'With feedback']} rows={data.rateByChannel.map((r) => [r.channel ?? 'Unknown', r.orders, percent(r.rate)])} />
         </section>
       </div>
     </>
