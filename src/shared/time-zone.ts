@@ -17,7 +17,15 @@ export function checkTimeZone(checks: Checks, field: string, value: unknown) {
   if (typeof value !== 'string' || !isTimeZone(value)) checks.fail(field, `${JSON.stringify(value)} is not an IANA time zone name (e.g. Europe/London)`);
 }
 
+// Building a formatter costs far more than using one (it loads the zone's rules): one per zone, kept.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
 export function localDate(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (dateFormats.size < 1000) dateFormats.set(timeZone, format);
+  }
+  return format.format(new Date(ms));
 }

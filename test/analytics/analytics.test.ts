@@ -68,8 +68,14 @@ describe('analytics', () => {
     await Promise.all(values.map((v) => submit(v, { location: karachi })));
     const [row] = await metrics({ ...today(), g: ['location'] });
     expect(row).toMatchObject({ location: karachi, count: 50, mean: 3, distribution: { 1: 10, 2: 10, 3: 10, 4: 10, 5: 10 } });
-    const { rows } = await sql.query(`select count, sum, sum_sq, hist from analytics_rollup where business_id = $1 and location_id = $2`, [busA, karachi]);
-    expect(rows).toEqual([{ count: 50, sum: '150', sum_sq: String(values.reduce((s, v) => s + v * v, 0)), hist: [0, 10, 10, 10, 10, 10] }]);
+    const { rows } = await sql.query(
+      `select grain, count, sum, sum_sq, array[h0, h1, h2, h3, h4, h5, h6, h7, h8, h9, h10] as low, hist_high from analytics_rollup
+        where business_id = $1 and location_id = $2 order by grain`,
+      [busA, karachi],
+    );
+    // The day's row and its month's row (the month grain), each with all 50.
+    const exact = { count: 50, sum: '150', sum_sq: String(values.reduce((s, v) => s + v * v, 0)), low: [0, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0], hist_high: [] };
+    expect(rows).toEqual([{ grain: 'day', ...exact }, { grain: 'month', ...exact }]);
   });
 
   it('moves ratings to the business day when their location is deleted, and compares with the previous period', async () => {
@@ -254,8 +260,8 @@ describe('analytics', () => {
     const snapshot = async () =>
       (
         await sql.query(
-          `select day::text, subject, location_id, survey_id, channel, count, sum, sum_sq, hist from analytics_rollup
-            where business_id = $1 and count <> 0 order by 1, 2, 3, 4, 5`,
+          `select grain, day::text, subject, location_id, survey_id, channel, count, sum, sum_sq, array[h0, h1, h2, h3, h4, h5, h6, h7, h8, h9, h10] || hist_high as hist
+             from analytics_rollup where business_id = $1 and count <> 0 order by 1, 2, 3, 4, 5, 6`,
           [busA],
         )
       ).rows.map((r) => {
@@ -279,7 +285,8 @@ describe('analytics', () => {
     const during = await snapshot();
     await rebuildAnalytics(server.orm.em.fork(), busA);
     expect(await snapshot()).toEqual(during);
-    const count = (rows: Array<{ count: number }>) => rows.reduce((n, r) => n + r.count, 0);
-    expect(count(during)).toBe(count(before) + 1 + 20);
+    // Each grain counts every rating once: the old row's and the 20 written during the rebuild are in both.
+    const count = (rows: Array<{ grain: string; count: number }>, grain: string) => rows.filter((r) => r.grain === grain).reduce((n, r) => n + r.count, 0);
+    for (const grain of ['day', 'month']) expect(count(during, grain)).toBe(count(before, grain) + 1 + 20);
   });
 });

@@ -2,16 +2,22 @@ import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/l
 import { Business } from '../business/business.entity.js';
 
 /**
- * Pre-aggregated ratings, written only by the `submission` table's trigger (src/modules/analytics/analytics.sql.ts,
- * declared by the migration) in the transaction of each submission write, so they are exact and never stale.
- * One row per (business, day in the location's time zone, metric or NPS step, location, survey, channel); '' stands
- * for "none" so the key has no NULLs (ON CONFLICT needs that on PostgreSQL before 15). `hist[v]` counts the value v
- * (0 to 100): histograms merge by addition, so medians, quartiles, CSAT and NPS are exact over any set of buckets.
+ * Pre-aggregated ratings, written only by the `submission` table's trigger (declared by Migration20261123175513, its
+ * grains and slots by Migration20261124090000) in the transaction of each submission write, so they are exact and
+ * never stale. One row per (business, grain, day in the location's time zone, metric or NPS step, location, survey,
+ * channel): grain `day`, and grain `month` dated the first of the month, the sum of that month's days, for long
+ * ranges. '' stands for "none" so the key has no NULLs (ON CONFLICT needs that on PostgreSQL before 15). `h0`..`h10`
+ * count the values 0 to 10 and `histHigh[i]` the value 10 + i: histograms merge by addition, so medians, quartiles,
+ * CSAT and NPS are exact over any set of buckets.
  */
 @Entity({ tableName: 'analytics_rollup' })
 export class AnalyticsRollup {
   @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', primary: true })
   business!: string;
+
+  /** `day`, or `month` (then `day` is the month's first day). */
+  @PrimaryKey({ type: 'string', length: 5 })
+  grain!: 'day' | 'month';
 
   @PrimaryKey({ type: 'date' })
   day!: string;
@@ -38,8 +44,20 @@ export class AnalyticsRollup {
   @Property({ type: 'bigint' })
   sumSq!: string;
 
+  @Property({ type: 'integer' }) h0!: number;
+  @Property({ type: 'integer' }) h1!: number;
+  @Property({ type: 'integer' }) h2!: number;
+  @Property({ type: 'integer' }) h3!: number;
+  @Property({ type: 'integer' }) h4!: number;
+  @Property({ type: 'integer' }) h5!: number;
+  @Property({ type: 'integer' }) h6!: number;
+  @Property({ type: 'integer' }) h7!: number;
+  @Property({ type: 'integer' }) h8!: number;
+  @Property({ type: 'integer' }) h9!: number;
+  @Property({ type: 'integer' }) h10!: number;
+
   @Property({ columnType: 'int[]', type: 'unknown' })
-  hist!: number[];
+  histHigh!: number[];
 }
 
 /**

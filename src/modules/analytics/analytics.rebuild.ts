@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
+const SLOTS = Array.from({ length: 11 }, (_, v) => `h${v}`).join(', ');
+
 /**
  * Rebuilds a business's rollups from its submissions: for data written before the rollups existed, or after time
  * zones changed (each submission's day is recomputed from the current zones). One transaction per business, holding
@@ -19,13 +21,16 @@ export async function rebuildBusinessAnalytics(em: EntityManager, business: stri
     );
     await tx.execute('delete from analytics_rollup where business_id = ?', [business]);
     await tx.execute('delete from analytics_menu_rollup where business_id = ?', [business]);
+    // The same rules as the trigger (analytics_grains, analytics_slots), over every submission of the business at once.
     const rollups = await tx.execute(
-      `insert into analytics_rollup (business_id, day, subject, location_id, survey_id, channel, count, sum, sum_sq, hist)
-       select s.business_id, s.analytics_day, x.subject, coalesce(s.location_id, ''), coalesce(s.survey_id, ''), coalesce(s.channel, ''),
-              count(*), sum(x.value), sum(x.value * x.value), analytics_hist(array_agg(x.value), 1)
-         from submission s cross join lateral analytics_ratings(s.answers) x
-        where s.business_id = ?
-        group by 1, 2, 3, 4, 5, 6`,
+      `insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, count, sum, sum_sq, ${SLOTS}, hist_high)
+       select a.business_id, a.grain, a.day, a.subject, a.location_id, a.survey_id, a.channel, s.*
+         from (select s.business_id, g.grain, g.day, x.subject, coalesce(s.location_id, '') as location_id, coalesce(s.survey_id, '') as survey_id,
+                      coalesce(s.channel, '') as channel, array_agg(x.value) as vals
+                 from submission s cross join lateral analytics_ratings(s.answers) x cross join lateral analytics_grains(s.analytics_day) g
+                where s.business_id = ?
+                group by 1, 2, 3, 4, 5, 6, 7) a
+         cross join lateral analytics_slots(a.vals, 1) s`,
       [business],
       'run',
     );

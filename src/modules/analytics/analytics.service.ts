@@ -97,9 +97,37 @@ interface RawRow {
   top: string;
   /** Summed histogram slots for the values 0 to 10. */
   low: Array<string | number>;
-  width: number | string;
+  width: number | string | null;
   /** Counts of values above 10, when any. */
   high?: Record<number, number>;
+}
+
+/** Histogram slots kept as columns: h0 to h10 count the values 0 to 10 (the migration Migration20261124090000). */
+const SLOTS = Array.from({ length: 11 }, (_, v) => v);
+/** Top-2-box of a row: the counts of its metric's two highest values, read from the slots or the wide part. */
+const slot = (v: string) => `coalesce(case when ${v} <= 10 then (array[${SLOTS.map((v) => `r.h${v}`).join(', ')}])[${v} + 1] else r.hist_high[${v} - 10] end, 0)`;
+const TOP = `case m.scale_max ${SLOTS.slice(1).map((v) => `when ${v} then r.h${v - 1} + r.h${v}`).join(' ')} else ${slot('m.scale_max - 1')} + ${slot('m.scale_max')} end`;
+
+const firstOfMonth = (day: string) => `${day.slice(0, 8)}01`;
+const nextMonth = (day: string) => {
+  const [y, m] = [+day.slice(0, 4), +day.slice(5, 7)];
+  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
+};
+
+/**
+ * Which rollup rows cover the range's days: whole months from the month grain when buckets are months or the whole
+ * range, the days at either edge (and everything for daily and weekly buckets) from the day grain.
+ */
+function coverage(interval: Interval, range: { fromDay: string; lastDay: string }): { sql: string; params: string[] } {
+  const months = interval === 'month' || interval === 'total';
+  const startWhole = range.fromDay.endsWith('-01') ? range.fromDay : nextMonth(range.fromDay);
+  const endsMonth = dayString(dayNumber(range.lastDay) + 1).endsWith('-01');
+  const endWhole = endsMonth ? nextMonth(range.lastDay) : firstOfMonth(range.lastDay);
+  if (!months || startWhole >= endWhole) return { sql: "(r.grain = 'day' and r.day between ?::date and ?::date)", params: [range.fromDay, range.lastDay] };
+  return {
+    sql: "((r.grain = 'month' and r.day >= ?::date and r.day < ?::date) or (r.grain = 'day' and (r.day between ?::date and ?::date - 1 or r.day between ?::date and ?::date)))",
+    params: [startWhole, endWhole, range.fromDay, startWhole, endWhole, range.lastDay],
+  };
 }
 
 /**
@@ -113,9 +141,9 @@ async function rollupRows(em: EntityManager, business: string, q: AnalyticsQuery
   // The period's time zone comes first (the outer select), then the inner query's parameters in order.
   const params: unknown[] = [timeZone];
   if (q.interval === 'total') params.push(range.fromDay);
-  const top = kind === 'metric' ? 'coalesce(r.hist[m.scale_max + 1], 0) + coalesce(r.hist[m.scale_max], 0)' : '0';
-  const where = ['r.business_id = ?', 'r.day between ?::date and ?::date', kind === 'metric' ? "r.subject like 'mtr\\_%'" : "r.subject like 'step\\_%'"];
-  params.push(business, range.fromDay, range.lastDay);
+  const days = coverage(q.interval, range);
+  const where = ['r.business_id = ?', days.sql, kind === 'metric' ? "r.subject like 'mtr\\_%'" : "r.subject like 'step\\_%'"];
+  params.push(business, ...days.params);
   const filter = (column: string, value: string | null | undefined) => {
     if (value == null) return;
     where.push(`r.${column} = ?`);
@@ -125,26 +153,27 @@ async function rollupRows(em: EntityManager, business: string, q: AnalyticsQuery
   filter('survey_id', q.survey);
   filter('location_id', q.location);
   filter('channel', q.channel);
-  const inner = `select ${[...keyCols, `${BUCKET[q.interval]} as bucket`].join(', ')}, r.count, r.sum, r.sum_sq, r.hist, ${top} as top
+  const inner = `select ${[...keyCols, `${BUCKET[q.interval]} as bucket`].join(', ')}, r.count, r.sum, r.sum_sq, ${SLOTS.map((v) => `r.h${v}`).join(', ')}, r.hist_high,
+           ${kind === 'metric' ? TOP : '0'} as top
     from analytics_rollup r ${kind === 'metric' ? 'join metric m on m.id = r.subject' : ''}
    where ${where.join(' and ')}`;
   const groups = [...k.map((c) => `b.${c}`), 'b.bucket'].join(', ');
-  // Histogram slots 0 to 10 (every NPS answer, every rating of the usual scales) are summed as plain columns, in one
-  // pass; only rows with ratings above 10 (scales up to 100) need their arrays unnested, in a second statement.
-  const slots = Array.from({ length: 11 }, (_, i) => `sum(coalesce(b.hist[${i + 1}], 0))`).join(', ');
+  // Slots 0 to 10 (every NPS answer, every rating of the usual scales) are summed as plain columns in one pass; only
+  // rows with ratings above 10 (scales up to 100) need their wide part unnested, in a second statement.
   const rows = await em.execute<RawRow[]>(
     `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}b.bucket::text as bucket,
             (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::bigint as period,
-            sum(b.count) as n, sum(b.sum) as s, sum(b.sum_sq) as q, sum(b.top) as top, array[${slots}] as low, max(cardinality(b.hist)) as width
+            sum(b.count) as n, sum(b.sum) as s, sum(b.sum_sq) as q, sum(b.top) as top, array[${SLOTS.map((v) => `sum(b.h${v})`).join(', ')}] as low,
+            max(cardinality(b.hist_high)) as width
        from (${inner}) b
       group by ${groups} having sum(b.count) > 0
       order by ${groups}`,
     params,
   );
-  if (rows.some((r) => Number(r.width) > 11)) {
+  if (rows.some((r) => Number(r.width) > 0)) {
     const wide = await em.execute<Array<RawRow & { v: number; hn: string }>>(
       `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}b.bucket::text as bucket, u.i + 10 as v, sum(u.h) as hn
-         from (${inner} and cardinality(r.hist) > 11) b, unnest(b.hist[12:]) with ordinality u(h, i)
+         from (${inner} and cardinality(r.hist_high) > 0) b, unnest(b.hist_high) with ordinality u(h, i)
         group by ${groups}, u.i`,
       params.slice(1),
     );
