@@ -102,6 +102,9 @@ async function main() {
         : code === 'EACCES'
           ? `Not allowed to listen on port ${config.port}. Set PORT to a port above 1024.`
           : undefined;
+    // What createApp started (timers, LISTEN connections, queries of its own) stops first: closing the pool under a
+    // query it runs could wait for ever.
+    await app?.stop().catch(() => {});
     await db.close().catch(() => {});
     fail(logger, message ?? 'the HTTP server could not start', message ? undefined : err);
     return;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { freePort } from './helpers/ports.js';
-import { postgresProcessesFor, tempDataDir } from './helpers/process.js';
+import { exitOf, postgresProcessesFor, tempDataDir } from './helpers/process.js';
 
 // Supervisors (systemd, Docker, Kubernetes, pm2) signal the process they started: here that is npm, not node.
 jest.setTimeout(180_000);
@@ -35,7 +35,7 @@ function npmStart(env: Record<string, string>) {
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = exitOf(child);
   return { child, exited, output: () => output };
 }
 

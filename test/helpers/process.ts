@@ -2,6 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const REGISTER = ['--import', '@swc-node/register/esm-register'];
@@ -15,6 +16,19 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * The child's exit code, once what it wrote has been read: 'exit' can come before the last output arrives through the
+ * pipes. Bounded, because a grandchild (PostgreSQL after a kill -9) may hold the pipes open.
+ */
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  const drained = (stream: Readable | null) => new Promise<void>((r) => (!stream || stream.readableEnded ? r() : stream.once('end', () => r())));
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      void Promise.race([Promise.all([drained(child.stdout), drained(child.stderr)]), new Promise((r) => setTimeout(r, 2_000))]).then(() => resolve(code));
+    }),
+  );
+}
+
 /** `src/main.ts` as a real child process, as `npm start` runs it. */
 export function startService(env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, [...REGISTER, 'src/main.ts'], {
@@ -25,7 +39,7 @@ export function startService(env: Record<string, string>): ServiceProcess {
   let output = '';
   child.stdout!.on('data', (c) => (output += c));
   child.stderr!.on('data', (c) => (output += c));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = exitOf(child);
   return {
     child,
     url: `http://127.0.0.1:${env.PORT}`,
@@ -79,7 +93,7 @@ export function runAdmin(args: string[], env: Record<string, string>): Promise<{
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    void exitOf(child).then((code) => resolve({ code, stdout, stderr }));
   });
 }
 
