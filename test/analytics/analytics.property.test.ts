@@ -55,6 +55,8 @@ const writtenArb = fc.record({
 const opArb = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), w: writtenArb, at: fc.integer({ min: 0, max: 40 * DAY }), partial: fc.boolean() }),
   fc.record({ kind: fc.constant('update' as const), w: writtenArb, pick: fc.nat() }),
+  // The guest's next step: the same buckets, new answers (the trigger moves only the subjects whose values changed).
+  fc.record({ kind: fc.constant('answer' as const), w: writtenArb, text: fc.boolean(), pick: fc.nat() }),
   fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
 );
 const queryArb = fc.record({
@@ -66,12 +68,13 @@ const queryArb = fc.record({
   byMetric: fc.boolean(),
 });
 
-function answers(w: Written) {
+function answers(w: Written, text = false) {
   const ratings: Record<string, number> = {};
   if (w.food !== undefined) ratings[food] = w.food;
   if (w.service !== undefined) ratings[service] = w.service;
   const out: object[] = [{ step: rate, ratings }];
   if (w.nps !== undefined) out.push({ step: nps, value: w.nps });
+  if (text) out.push({ step: 'stp_TEXT', value: 'no rating in a text answer' });
   return JSON.stringify(out);
 }
 const locationOf = (w: Written) => (w.location < 3 ? locations[w.location] : null);
@@ -92,6 +95,8 @@ async function apply(ops: Op[], ids: string[]) {
       const id = ids[op.pick % ids.length];
       if (op.kind === 'update') {
         await sql.query(`update submission set answers = $2, location_id = $3, channel = $4 where id = $1`, [id, answers(op.w), locationOf(op.w), op.w.channel]);
+      } else if (op.kind === 'answer') {
+        await sql.query(`update submission set answers = $2 where id = $1`, [id, answers(op.w, op.text)]);
       } else {
         await sql.query(`delete from submission where id = $1`, [id]);
         ids.splice(ids.indexOf(id), 1);

@@ -53,24 +53,27 @@ $$;`);
     from unnest(p_values) v
 $$;`);
 
-    // One submission's rows: per grain and subject, what its answers add (1) or remove (-1).
-    this.addSql(`create function analytics_contributions(p_day date, p_answers jsonb, p_sign int)
+    // One submission's rows: per grain and subject, what its answers add (1) or remove (-1); only p_subjects' when given.
+    this.addSql(`create function analytics_contributions(p_day date, p_answers jsonb, p_sign int, p_subjects varchar[] default null)
   returns table(grain varchar, day date, subject varchar, count int, sum bigint, sum_sq bigint, h0 int, h1 int, h2 int, h3 int, h4 int, h5 int, h6 int, h7 int, h8 int, h9 int, h10 int, hist_high int[]) language sql stable as $$
   select g.grain, g.day, x.subject, s.*
-    from (select x.subject, array_agg(x.value) as vals from analytics_ratings(p_answers) x group by x.subject) x
+    from (select x.subject, array_agg(x.value) as vals from analytics_ratings(p_answers) x
+           where p_subjects is null or x.subject = any(p_subjects) group by x.subject) x
     cross join lateral analytics_slots(x.vals, p_sign) s
     cross join analytics_grains(p_day) g
 $$;`);
 
-    // As before (Migration20261123175513), over both grains: rows touched in key order, removals only update.
-    this.addSql(`create or replace function analytics_apply(p_business varchar, p_day date, p_survey varchar, p_location varchar, p_channel varchar,
-    p_order varchar, p_answers jsonb, p_sign int) returns void language plpgsql as $$
+    // As before (Migration20261123175513), over both grains and for p_subjects only when given: rows touched in key
+    // order, removals only update.
+    this.addSql(`drop function analytics_apply(varchar, date, varchar, varchar, varchar, varchar, jsonb, int);`);
+    this.addSql(`create function analytics_apply(p_business varchar, p_day date, p_survey varchar, p_location varchar, p_channel varchar,
+    p_order varchar, p_answers jsonb, p_sign int, p_subjects varchar[] default null) returns void language plpgsql as $$
 begin
   if p_sign > 0 then
     insert into analytics_rollup as r (business_id, grain, day, subject, location_id, survey_id, channel, count, sum, sum_sq, h0, h1, h2, h3, h4, h5, h6, h7, h8, h9, h10, hist_high)
     select p_business, x.grain, x.day, x.subject, coalesce(p_location, ''), coalesce(p_survey, ''), coalesce(p_channel, ''),
            x.count, x.sum, x.sum_sq, x.h0, x.h1, x.h2, x.h3, x.h4, x.h5, x.h6, x.h7, x.h8, x.h9, x.h10, x.hist_high
-      from analytics_contributions(p_day, p_answers, 1) x order by x.grain, x.day, x.subject
+      from analytics_contributions(p_day, p_answers, 1, p_subjects) x order by x.grain, x.day, x.subject
     on conflict (business_id, grain, day, subject, location_id, survey_id, channel) do update
       set count = r.count + excluded.count, sum = r.sum + excluded.sum, sum_sq = r.sum_sq + excluded.sum_sq, h0 = r.h0 + excluded.h0, h1 = r.h1 + excluded.h1, h2 = r.h2 + excluded.h2, h3 = r.h3 + excluded.h3, h4 = r.h4 + excluded.h4, h5 = r.h5 + excluded.h5, h6 = r.h6 + excluded.h6, h7 = r.h7 + excluded.h7, h8 = r.h8 + excluded.h8, h9 = r.h9 + excluded.h9, h10 = r.h10 + excluded.h10,
           hist_high = case when cardinality(excluded.hist_high) = 0 then r.hist_high else analytics_hist_add(r.hist_high, excluded.hist_high) end;
@@ -79,7 +82,7 @@ begin
       select p_business, p_day, x.subject, oi.menu_item_id, count(*), sum(x.value), sum(x.value * x.value)
         from analytics_ratings(p_answers) x
         cross join (select distinct menu_item_id from order_item where order_id = p_order and menu_item_id is not null) oi
-       where x.subject like 'mtr\\_%'
+       where x.subject like 'mtr\\_%' and (p_subjects is null or x.subject = any(p_subjects))
        group by x.subject, oi.menu_item_id order by x.subject, oi.menu_item_id
       on conflict (business_id, day, subject, menu_item_id) do update
         set count = m.count + excluded.count, sum = m.sum + excluded.sum, sum_sq = m.sum_sq + excluded.sum_sq;
@@ -88,7 +91,7 @@ begin
     update analytics_rollup r
        set count = r.count + x.count, sum = r.sum + x.sum, sum_sq = r.sum_sq + x.sum_sq, h0 = r.h0 + x.h0, h1 = r.h1 + x.h1, h2 = r.h2 + x.h2, h3 = r.h3 + x.h3, h4 = r.h4 + x.h4, h5 = r.h5 + x.h5, h6 = r.h6 + x.h6, h7 = r.h7 + x.h7, h8 = r.h8 + x.h8, h9 = r.h9 + x.h9, h10 = r.h10 + x.h10,
            hist_high = case when cardinality(x.hist_high) = 0 then r.hist_high else analytics_hist_add(r.hist_high, x.hist_high) end
-      from analytics_contributions(p_day, p_answers, -1) x
+      from analytics_contributions(p_day, p_answers, -1, p_subjects) x
      where r.business_id = p_business and r.grain = x.grain and r.day = x.day and r.subject = x.subject
        and r.location_id = coalesce(p_location, '') and r.survey_id = coalesce(p_survey, '') and r.channel = coalesce(p_channel, '');
     if p_order is not null then
@@ -97,12 +100,47 @@ begin
         from (select x.subject, oi.menu_item_id, count(*) as count, sum(x.value) as sum, sum(x.value * x.value) as sum_sq
                 from analytics_ratings(p_answers) x
                 cross join (select distinct menu_item_id from order_item where order_id = p_order and menu_item_id is not null) oi
-               where x.subject like 'mtr\\_%'
+               where x.subject like 'mtr\\_%' and (p_subjects is null or x.subject = any(p_subjects))
                group by x.subject, oi.menu_item_id) x
        where m.business_id = p_business and m.day = p_day and m.subject = x.subject and m.menu_item_id = x.menu_item_id;
     end if;
   end if;
 end $$;`);
+
+    // The trigger of Migration20261123175513, calling the new analytics_apply. An update that keeps a submission in the
+    // same buckets (most do: a guest's next step, a completion, a text answer) moves only the subjects whose values
+    // changed, often none, instead of taking out and putting back every rating of the response, in both grains.
+    this.addSql(`create or replace function analytics_submission_change() returns trigger language plpgsql as $$
+declare
+  v_subjects varchar[];
+begin
+  if current_setting('analytics.rebuild', true) = 'on' then return null; end if;
+  if tg_op = 'UPDATE' and old.analytics_day is not null and new.analytics_day is not distinct from old.analytics_day
+     and new.survey_id is not distinct from old.survey_id and new.location_id is not distinct from old.location_id
+     and new.channel is not distinct from old.channel and new.order_id is not distinct from old.order_id then
+    if new.answers = old.answers then return null; end if;
+    select coalesce(array_agg(subject), '{}') into v_subjects
+      from (select subject, array_agg(value order by value) as v from analytics_ratings(old.answers) group by subject) o
+      full join (select subject, array_agg(value order by value) as v from analytics_ratings(new.answers) group by subject) n using (subject)
+     where o.v is distinct from n.v;
+    if cardinality(v_subjects) = 0 then return null; end if;
+  end if;
+  perform pg_advisory_xact_lock_shared(hashtext('analytics:' || coalesce(new.business_id, old.business_id)));
+  -- A row written before this feature (no day yet) has not been counted: nothing to remove.
+  if tg_op <> 'INSERT' and old.analytics_day is not null then
+    perform analytics_apply(old.business_id, old.analytics_day, old.survey_id, old.location_id, old.channel, old.order_id, old.answers, -1, v_subjects);
+  end if;
+  if tg_op <> 'DELETE' then
+    perform analytics_apply(new.business_id, new.analytics_day, new.survey_id, new.location_id, new.channel, new.order_id, new.answers, 1, v_subjects);
+  end if;
+  return null;
+end $$;`);
+
+    // Deferred to the commit: every guest of a survey adds to the same few rows, and a row's lock is held until commit;
+    // taken at the first write it was held across the transaction's remaining round trips (its event, the next
+    // statements), so concurrent guests queued on it (bench/survey-page found them waiting there most of the time).
+    this.addSql(`drop trigger analytics_submission_change on submission;`);
+    this.addSql(`create constraint trigger analytics_submission_change after insert or update or delete on submission deferrable initially deferred for each row execute function analytics_submission_change();`);
 
     // Month rows for what is already counted, from the day rows.
     this.addSql(`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, count, sum, sum_sq, h0, h1, h2, h3, h4, h5, h6, h7, h8, h9, h10, hist_high)
