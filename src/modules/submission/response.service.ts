@@ -237,12 +237,7 @@ export function answerStep(
     const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
     const shown = visibleSteps(guest, submission?.answers ?? [], link, locationKnown);
     const next = shown.find((s) => s.position > step.position);
-    if (next) {
-      // A partial answer is not worth waiting for the disk: a crash loses at most the last fraction of a second of
-      // them, and the guest answers again. The completing write below stays durable.
-      if (submission) await tx.execute('set local synchronous_commit = off');
-      return { kind: 'next', step: next.id };
-    }
+    if (next) return { kind: 'next', step: next.id };
     if (!submission) return { kind: 'done', submission: null };
 
     // The last step: every shown required step must be answered; answers to steps the logic now hides are dropped.
