@@ -39,6 +39,9 @@ describe('start-up refusals', () => {
       const service = startService({ PORT: String(port), DATABASE_URL: db.url });
       expect(await service.exited).toBe(1);
       expect(service.output()).toContain(`Port ${port} is already in use`);
+      // Said once, with no stack trace from a part of the server before it.
+      expect(service.output()).not.toMatch(/\n\s+at /);
+      expect(service.output().match(/EADDRINUSE/g)).toBeNull();
     } finally {
       blocker.close();
       await db.drop();

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { GraphQLError, Kind, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -39,7 +40,16 @@ export function graphqlSubscriptions(deps: {
   logger: Logger;
 }) {
   const { schema, contextFor, verifier, events, logger } = deps;
-  const wss = new WebSocketServer({ server: deps.httpServer, path: '/graphql', maxPayload: BODY_LIMIT_BYTES });
+  // Upgrades are handed over here rather than through ws's `server` option, which also re-emits the HTTP server's
+  // errors: a port in use at start-up would print a WebSocket stack trace before the one line that says so.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: BODY_LIMIT_BYTES });
+  deps.httpServer.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (request.url?.split('?')[0] !== '/graphql') {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  });
   const connections = new WeakMap<object, Connection>();
   const formatter = formatError(logger);
   // As Apollo hands errors to formatError on POST: unexpected ones marked INTERNAL_SERVER_ERROR, the thrown error unwrapped.
