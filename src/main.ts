@@ -28,19 +28,23 @@ async function main() {
   let workers: Workers | undefined;
   let stopping = false;
 
-  // Order matters: stop taking requests and finish those in flight, then the workers' attempts (or give their
-  // leases back), then close the ORM, then stop PostgreSQL.
+  // Order matters: stop taking requests and finish those in flight (and whatever else the app started: its timers run
+  // queries of their own, and the pool cannot close under them), then the workers' attempts (or give their leases
+  // back), then close the ORM, then stop PostgreSQL.
+  const stopAll = async () => {
+    if (app) {
+      await app.stop();
+      logger.info('http server closed');
+    }
+    await workers?.stop();
+    await db?.close();
+  };
   const shutdown = async (reason: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ reason }, 'shutting down');
     try {
-      if (app) {
-        await app.stop();
-        logger.info('http server closed');
-      }
-      await workers?.stop();
-      await db?.close();
+      await stopAll();
     } catch (err) {
       logger.error({ err }, 'error during shutdown');
       exitCode ||= 1;
@@ -102,10 +106,7 @@ async function main() {
         : code === 'EACCES'
           ? `Not allowed to listen on port ${config.port}. Set PORT to a port above 1024.`
           : undefined;
-    // What createApp started (timers, LISTEN connections, queries of its own) stops first: closing the pool under a
-    // query it runs could wait for ever.
-    await app?.stop().catch(() => {});
-    await db.close().catch(() => {});
+    await stopAll().catch(() => {});
     fail(logger, message ?? 'the HTTP server could not start', message ? undefined : err);
     return;
   }

@@ -42,14 +42,11 @@ export function graphqlSubscriptions(deps: {
   const { schema, contextFor, verifier, events, logger } = deps;
   // Upgrades are handed over here rather than through ws's `server` option, which also re-emits the HTTP server's
   // errors: a port in use at start-up would print a WebSocket stack trace before the one line that says so.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: BODY_LIMIT_BYTES });
-  deps.httpServer.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (request.url?.split('?')[0] !== '/graphql') {
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
-  });
+  // (handleUpgrade still refuses other paths with a 400.)
+  const wss = new WebSocketServer({ noServer: true, path: '/graphql', maxPayload: BODY_LIMIT_BYTES });
+  deps.httpServer.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) =>
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request)),
+  );
   const connections = new WeakMap<object, Connection>();
   const formatter = formatError(logger);
   // As Apollo hands errors to formatError on POST: unexpected ones marked INTERNAL_SERVER_ERROR, the thrown error unwrapped.

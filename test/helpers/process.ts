@@ -82,19 +82,18 @@ export async function waitForReady(service: ServiceProcess, timeoutMs = 45_000):
 }
 
 /** Runs the admin CLI to completion. */
-export function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--no-warnings', ...REGISTER, 'src/cli/admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...cleanEnv(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    void exitOf(child).then((code) => resolve({ code, stdout, stderr }));
+export async function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--no-warnings', ...REGISTER, 'src/cli/admin.ts', ...args], {
+    cwd: ROOT,
+    env: { ...cleanEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  const code = await exitOf(child);
+  return { code, stdout, stderr };
 }
 
 /** postgres processes whose command line mentions this directory. */
