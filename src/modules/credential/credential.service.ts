@@ -4,6 +4,7 @@ import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { recordEvent } from '../event/event.service.js';
 import { deleteRecorded } from '../event/recorded-change.js';
 import { findOwned } from '../../kit/resource.js';
+import { presentOwned } from '../../kit/owned.presenter.js';
 import { Credential } from './credential.entity.js';
 import { randomBytes } from 'node:crypto';
 import { revokeTokens } from '../token/revocation.service.js';
@@ -63,17 +64,12 @@ export async function createCredential(
 
 /** The public shape: never the secret or its hash. */
 export function presentCredential(credential: Credential) {
-  return {
-    id: credential.id,
-    object: 'credential' as const,
-    business: credential.business,
+  return presentOwned(credential, 'credential', {
     name: credential.name,
     clientId: credential.clientId,
     validRedirectUris: credential.validRedirectUris,
     createdBy: credential.createdBy,
-    createdAt: credential.createdAt,
-    updatedAt: credential.updatedAt,
-  };
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { presentOwned } from '../../kit/owned.presenter.js';
 import { Metric } from '../metric/metric.entity.js';
 import { SurveyStep, type StepType } from './survey-step.entity.js';
 import type { SurveyStepType } from './survey-step.type.js';
@@ -16,10 +17,7 @@ import { findSurvey } from './survey.service.js';
 import { checkLogic } from './survey-step.logic.js';
 
 export function presentStep(step: SurveyStep): SurveyStepType {
-  return {
-    id: step.id,
-    object: 'surveystep',
-    business: step.business,
+  return presentOwned(step, 'surveystep', {
     survey: step.survey,
     metricIds: step.metricIds,
     position: step.position,
@@ -29,9 +27,7 @@ export function presentStep(step: SurveyStep): SurveyStepType {
     inputType: step.inputType ?? null,
     validation: step.validation ?? null,
     logic: step.logic ?? null,
-    createdAt: step.createdAt,
-    updatedAt: step.updatedAt,
-  };
+  });
 }
 
 /** Events and REST show relations as ids: `metrics: {metrics: [ids]}`. */

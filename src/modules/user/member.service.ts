@@ -5,6 +5,7 @@ import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import type { ListArgsValue, OrderByValue, Page } from '../../kit/list.args.js';
+import { presentOwned } from '../../kit/owned.presenter.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
 import { forgetMemberTokens, revokeTokens } from '../token/revocation.service.js';
@@ -23,17 +24,12 @@ export type MemberActor = { userId: string } | null | undefined;
 type UserFields = Pick<User, 'email' | 'name'>;
 
 export function presentMember(membership: Membership, user: UserFields): MemberType {
-  return {
-    id: membership.id,
-    object: 'member',
-    business: membership.business,
+  return presentOwned(membership, 'member', {
     user: membership.user,
     email: user.email,
     name: user.name ?? null,
     role: membership.role,
-    createdAt: membership.createdAt,
-    updatedAt: membership.updatedAt,
-  };
+  });
 }
 
 /** A membership with its user, as the API shows it. */

@@ -6,6 +6,7 @@ import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { presentOwned } from '../../kit/owned.presenter.js';
 import { Webhook } from './webhook.entity.js';
 import type { WebhookType } from './webhook.type.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
@@ -17,18 +18,13 @@ export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Never the secret: the create answer adds it, once. */
 export function presentWebhook(webhook: Webhook): WebhookType {
-  return {
-    id: webhook.id,
-    object: 'webhook',
-    business: webhook.business,
+  return presentOwned(webhook, 'webhook', {
     url: webhook.url,
     events: webhook.events,
     description: webhook.description ?? null,
     enabled: webhook.enabled,
     secret: null,
-    createdAt: webhook.createdAt,
-    updatedAt: webhook.updatedAt,
-  };
+  });
 }
 
 async function check(input: Partial<CreateWebhookInput>, creating: boolean) {
