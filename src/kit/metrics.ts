@@ -10,12 +10,12 @@ export const registry = new Registry();
 // Process metrics, including the event loop's lag (nodejs_eventloop_lag_*): sampled, not per request.
 collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
-export const httpRequests = new Counter({
-  name: 'http_requests_total',
-  help: 'HTTP requests answered, by method, route template and status',
-  labelNames: ['method', 'route', 'status'] as const,
-  registers: [registry],
-});
+/** A counter in this registry; `labelNames` bound its series (see above). */
+function counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+  return new Counter<L>({ name, help, labelNames, registers: [registry] });
+}
+
+export const httpRequests = counter('http_requests_total', 'HTTP requests answered, by method, route template and status', ['method', 'route', 'status']);
 
 export const httpDuration = new Histogram({
   name: 'http_request_duration_seconds',
@@ -25,33 +25,13 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
-export const graphqlOperations = new Counter({
-  name: 'graphql_operations_total',
-  help: 'GraphQL operations run, by operation name and type (the name "other" past the first 500 names)',
-  labelNames: ['operation', 'type', 'outcome'] as const,
-  registers: [registry],
-});
+export const graphqlOperations = counter('graphql_operations_total', 'GraphQL operations run, by operation name and type (the name "other" past the first 500 names)', ['operation', 'type', 'outcome']);
 
-export const webhookAttempts = new Counter({
-  name: 'webhook_delivery_attempts_total',
-  help: 'Outbound webhook delivery attempts, by outcome (succeeded, failed: will retry, exhausted)',
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-});
+export const webhookAttempts = counter('webhook_delivery_attempts_total', 'Outbound webhook delivery attempts, by outcome (succeeded, failed: will retry, exhausted)', ['outcome']);
 
-export const rateLimitRefusals = new Counter({
-  name: 'rate_limit_refusals_total',
-  help: 'Requests refused by a rate limit (429), by limit',
-  labelNames: ['limit'] as const,
-  registers: [registry],
-});
+export const rateLimitRefusals = counter('rate_limit_refusals_total', 'Requests refused by a rate limit (429), by limit', ['limit']);
 
-export const ordersIngested = new Counter({
-  name: 'orders_ingested_total',
-  help: 'Orders received on the custom order webhook, by result (created, updated, unchanged)',
-  labelNames: ['result'] as const,
-  registers: [registry],
-});
+export const ordersIngested = counter('orders_ingested_total', 'Orders received on the custom order webhook, by result (created, updated, unchanged)', ['result']);
 
 /** Client-chosen operation names are bounded: plain names only, and at most this many distinct ones. */
 const MAX_OPERATION_NAMES = 500;
