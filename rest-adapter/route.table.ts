@@ -114,6 +114,18 @@ function analyticsReports(): RouteDef[] {
   ];
 }
 
+/** The Custom order webhook integration: at most one per business, so one path without an id. */
+function customIntegration(): RouteDef[] {
+  const row = (method: HttpMethod, kind: RouteKind, field: string, status: RouteDef['status'], summary: string): RouteDef => ({
+    method, path: `${BUSINESS}/integrations/custom`, kind, field, params: { business: 'business' }, object: 'custom_integration', status, tag: 'Custom integration', summary,
+  });
+  return [
+    row('GET', 'get', 'customIntegration', 200, 'The Custom order webhook integration (404 when not connected; never the secret)'),
+    row('PUT', 'connect', 'connectCustomIntegration', 200, 'Connect the Custom order webhook: answers the secret once; calling it again rotates the secret'),
+    row('DELETE', 'disconnect', 'disconnectCustomIntegration', 204, 'Disconnect the Custom order webhook: every secret stops working (404 when not connected)'),
+  ];
+}
+
 export const ROUTES: RouteDef[] = [
   ...resource({ base: `${BUSINESS}/surveys`, idParam: 'survey', object: 'survey', tag: 'Surveys', label: 'survey', ...crud('survey', 'surveys') }),
   ...resource({
@@ -188,39 +200,7 @@ export const ROUTES: RouteDef[] = [
       successor: '/v2/businesses/{business}/locations',
     },
   },
-  {
-    method: 'GET',
-    path: `${BUSINESS}/integrations/custom`,
-    kind: 'get',
-    field: 'customIntegration',
-    params: { business: 'business' },
-    object: 'custom_integration',
-    status: 200,
-    tag: 'Custom integration',
-    summary: 'The Custom order webhook integration (404 when not connected; never the secret)',
-  },
-  {
-    method: 'PUT',
-    path: `${BUSINESS}/integrations/custom`,
-    kind: 'connect',
-    field: 'connectCustomIntegration',
-    params: { business: 'business' },
-    object: 'custom_integration',
-    status: 200,
-    tag: 'Custom integration',
-    summary: 'Connect the Custom order webhook: answers the secret once; calling it again rotates the secret',
-  },
-  {
-    method: 'DELETE',
-    path: `${BUSINESS}/integrations/custom`,
-    kind: 'disconnect',
-    field: 'disconnectCustomIntegration',
-    params: { business: 'business' },
-    object: 'custom_integration',
-    status: 204,
-    tag: 'Custom integration',
-    summary: 'Disconnect the Custom order webhook: every secret stops working (404 when not connected)',
-  },
+  ...customIntegration(),
 ];
 
 /** Koa-router path (`:param`) for an OpenAPI-style template (`{param}`). */
