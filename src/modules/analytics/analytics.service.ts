@@ -24,14 +24,18 @@ export interface Distribution {
   [value: string]: number;
 }
 
-export interface MetricRow {
-  metric?: string | null;
+/** One bucket of a rating report: its value of each `groupBy` key (the metric report adds `metric`), its period, its count. */
+interface BucketRow {
   step?: string | null;
   location?: string | null;
   survey?: string | null;
   channel?: string | null;
   period: number;
   count: number;
+}
+
+export interface MetricRow extends BucketRow {
+  metric?: string | null;
   mean: number | null;
   stddev: number | null;
   median: number | null;
@@ -42,13 +46,7 @@ export interface MetricRow {
   previous?: MetricRow | null;
 }
 
-export interface NpsRow {
-  step?: string | null;
-  location?: string | null;
-  survey?: string | null;
-  channel?: string | null;
-  period: number;
-  count: number;
+export interface NpsRow extends BucketRow {
   promoters: number;
   passives: number;
   detractors: number;
