@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Checks } from '../../shared/validation.js';
+import { isTimeZone } from '../../shared/time-zone.js';
 import { ORDER_CHANNELS } from '../order/order.entity.js';
 import { FLOW_CHANNELS, FLOW_TRIGGERS, type FlowChannel, type FlowConditions, type FlowTemplate, type FlowTrigger, type QuietHours } from './feedback-flow.entity.js';
 
@@ -39,15 +40,6 @@ const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 function integer(checks: Checks, field: string, value: unknown, min: number, max: number, message = `must be an integer from ${min} to ${max}`) {
   if (value === undefined || value === null) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) checks.fail(field, message);
-}
-
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Checks every field given (all required ones when creating); the survey's ownership is the service's to check. */
