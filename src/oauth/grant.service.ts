@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Credential } from '../modules/credential/credential.entity.js';
 import { Membership, type MembershipRole } from '../modules/user/membership.entity.js';
@@ -27,6 +27,30 @@ function allowedForRole(scopes: readonly string[], role: MembershipRole, error: 
   return granted;
 }
 
+/**
+ * The stored code or refresh token being exchanged, locked until the exchange commits so that two exchanges of it
+ * cannot both succeed; only the client it was issued to may exchange it.
+ */
+async function lockIssuedTo<T extends { credential: string }>(
+  tx: EntityManager,
+  client: Credential,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  what: string,
+): Promise<T> {
+  const row = await tx.findOne(entity, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!row) throw new OAuthError('invalid_grant', `Unknown ${what}`);
+  if (row.credential !== client.id) throw new OAuthError('invalid_grant', `This ${what} was issued to another client`);
+  return row as T;
+}
+
+/** The role of the user a code or token was issued for: membership may have ended since, which ends the grant. */
+async function stillMemberRole(tx: EntityManager, row: { user: string; business: string }): Promise<MembershipRole> {
+  const role = await roleOf(tx, row.user, row.business);
+  if (!role) throw new OAuthError('invalid_grant', 'The user is no longer a member of the business');
+  return role;
+}
+
 export function pkceChallenge(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
@@ -51,9 +75,7 @@ export async function exchangeAuthorizationCode(
   if (!input.code) throw new OAuthError('invalid_request', 'code is required');
   const codeHash = hashSecret(input.code);
   const outcome = await em.transactional(async (tx) => {
-    const row = await tx.findOne(AuthorizationCode, { codeHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!row) throw new OAuthError('invalid_grant', 'Unknown authorization code');
-    if (row.credential !== client.id) throw new OAuthError('invalid_grant', 'This authorization code was issued to another client');
+    const row = await lockIssuedTo(tx, client, AuthorizationCode, { codeHash }, 'authorization code');
     if (row.usedAt) return { replayedFamily: row.family ?? undefined };
     if (row.expiresAt.getTime() < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
     if (input.redirectUri !== undefined ? input.redirectUri !== row.redirectUri : input.requireRedirectUri) {
@@ -67,8 +89,7 @@ export async function exchangeAuthorizationCode(
     } else if (input.codeVerifier) {
       throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code challenge');
     }
-    const role = await roleOf(tx, row.user, row.business);
-    if (!role) throw new OAuthError('invalid_grant', 'The user is no longer a member of the business');
+    const role = await stillMemberRole(tx, row);
     row.usedAt = new Date();
     const issued = await tokens.issue(tx, {
       credential: client.id,
@@ -98,16 +119,13 @@ export async function refreshTokens(
   if (!input.refreshToken) throw new OAuthError('invalid_request', 'refreshToken (refresh_token) is required');
   const refreshHash = hashSecret(input.refreshToken);
   const outcome = await em.transactional(async (tx) => {
-    const row = await tx.findOne(OAuthToken, { refreshHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!row) throw new OAuthError('invalid_grant', 'Unknown refresh token');
-    if (row.credential !== client.id) throw new OAuthError('invalid_grant', 'This refresh token was issued to another client');
+    const row = await lockIssuedTo(tx, client, OAuthToken, { refreshHash }, 'refresh token');
     if (row.revokedAt) throw new OAuthError('invalid_grant', 'The refresh token has been revoked');
     if (row.refreshUsedAt) return { reusedFamily: row.family };
     if (!row.refreshExpiresAt || row.refreshExpiresAt.getTime() < Date.now()) {
       throw new OAuthError('invalid_grant', 'The refresh token has expired');
     }
-    const role = await roleOf(tx, row.user, row.business);
-    if (!role) throw new OAuthError('invalid_grant', 'The user is no longer a member of the business');
+    const role = await stillMemberRole(tx, row);
     const scopes = allowedForRole(requestedScopes(input.scope, row.scopes), role, 'invalid_scope');
     row.refreshUsedAt = new Date();
     const issued = await tokens.issue(tx, {
