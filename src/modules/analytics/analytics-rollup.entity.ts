@@ -2,6 +2,21 @@ import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/l
 import { Business } from '../business/business.entity.js';
 
 /**
+ * The moments of the ratings in one bucket, in every rollup: count, sum and sum of squares add up across buckets, so
+ * means and standard deviations are exact over any range. Not an entity: MikroORM maps these columns into each rollup.
+ */
+abstract class RatingMoments {
+  @Property({ type: 'integer' })
+  count!: number;
+
+  @Property({ type: 'bigint' })
+  sum!: string;
+
+  @Property({ type: 'bigint' })
+  sumSq!: string;
+}
+
+/**
  * Pre-aggregated ratings, written only by the `submission` table's trigger (declared by Migration20261123175513, its
  * grains and slots by Migration20261124090000) in the transaction of each submission write, so they are exact and
  * never stale. One row per (business, grain, day in the location's time zone, metric or NPS step, location, survey,
@@ -11,7 +26,7 @@ import { Business } from '../business/business.entity.js';
  * CSAT and NPS are exact over any set of buckets.
  */
 @Entity({ tableName: 'analytics_rollup' })
-export class AnalyticsRollup {
+export class AnalyticsRollup extends RatingMoments {
   @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', primary: true })
   business!: string;
 
@@ -35,15 +50,6 @@ export class AnalyticsRollup {
   @PrimaryKey({ type: 'string', length: 20 })
   channel!: string;
 
-  @Property({ type: 'integer' })
-  count!: number;
-
-  @Property({ type: 'bigint' })
-  sum!: string;
-
-  @Property({ type: 'bigint' })
-  sumSq!: string;
-
   @Property({ type: 'integer' }) h0!: number;
   @Property({ type: 'integer' }) h1!: number;
   @Property({ type: 'integer' }) h2!: number;
@@ -65,7 +71,7 @@ export class AnalyticsRollup {
  * Maintained by the same trigger as AnalyticsRollup.
  */
 @Entity({ tableName: 'analytics_menu_rollup' })
-export class AnalyticsMenuRollup {
+export class AnalyticsMenuRollup extends RatingMoments {
   @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', primary: true })
   business!: string;
 
@@ -77,13 +83,4 @@ export class AnalyticsMenuRollup {
 
   @PrimaryKey({ type: 'string', length: 40 })
   menuItemId!: string;
-
-  @Property({ type: 'integer' })
-  count!: number;
-
-  @Property({ type: 'bigint' })
-  sum!: string;
-
-  @Property({ type: 'bigint' })
-  sumSq!: string;
 }
