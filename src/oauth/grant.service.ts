@@ -51,6 +51,14 @@ async function stillMemberRole(tx: EntityManager, row: { user: string; business:
   return role;
 }
 
+/** Whom a token is issued to (the client exchanging the grant) and for (the grant's user, in its business). */
+const issuedFor = (client: Credential, grant: { business: string; user: string }) => ({
+  credential: client.id,
+  clientId: client.clientId,
+  business: grant.business,
+  user: grant.user,
+});
+
 export function pkceChallenge(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
@@ -92,10 +100,7 @@ export async function exchangeAuthorizationCode(
     const role = await stillMemberRole(tx, row);
     row.usedAt = new Date();
     const issued = await tokens.issue(tx, {
-      credential: client.id,
-      clientId: client.clientId,
-      business: row.business,
-      user: row.user,
+      ...issuedFor(client, row),
       // The consent page already left out what the role does not allow; the role may have changed since.
       scopes: allowedForRole(row.scopes, role, 'invalid_grant'),
       withRefreshToken: true,
@@ -129,10 +134,7 @@ export async function refreshTokens(
     const scopes = allowedForRole(requestedScopes(input.scope, row.scopes), role, 'invalid_scope');
     row.refreshUsedAt = new Date();
     const issued = await tokens.issue(tx, {
-      credential: client.id,
-      clientId: client.clientId,
-      business: row.business,
-      user: row.user,
+      ...issuedFor(client, row),
       scopes,
       family: row.family,
       withRefreshToken: true,
@@ -162,10 +164,7 @@ export async function clientCredentialsToken(
     // beyond it is refused with its name; asked for nothing, the token gets what the role allows.
     const scopes = requestedScopes(input.scope, scopesForRole(role), `The role of the credential's creator (${role}) does not allow`);
     return tokens.issue(tx, {
-      credential: client.id,
-      clientId: client.clientId,
-      business,
-      user: createdBy,
+      ...issuedFor(client, { business, user: createdBy }),
       scopes,
       withRefreshToken: false,
     });
