@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { PgListener } from '../kit/pg-listener.js';
+import { IdlePoll } from './idle.poll.js';
 import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
 import { SmtpMailer } from '../senders/mail.sender.js';
 import { GatewaySms, TwilioSms } from '../senders/sms.sender.js';
@@ -47,10 +48,10 @@ export async function startFeedbackRequests(deps: {
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   let wanted = true;
-  let wake: (() => void) | undefined;
+  const idle = new IdlePoll(IDLE_POLL_MS);
   const nudge = () => {
     wanted = true;
-    wake?.();
+    idle.wake();
   };
 
   // Woken at once by a notification, and after a reconnection (whatever was missed meanwhile); polled otherwise.
@@ -58,14 +59,10 @@ export async function startFeedbackRequests(deps: {
   await listener.start();
 
   const loop = async () => {
-    let lastPoll = 0;
     let lastClaim = 0;
     while (!stopping) {
       try {
-        if (Date.now() - lastPoll >= IDLE_POLL_MS) {
-          lastPoll = Date.now();
-          wanted = true;
-        }
+        if (idle.due()) wanted = true;
         const room = CONCURRENCY - inFlight.size;
         if (wanted && room > 0) {
           const gap = MIN_CLAIM_GAP_MS - (Date.now() - lastClaim);
@@ -90,13 +87,7 @@ export async function startFeedbackRequests(deps: {
         logger.error({ err }, 'feedback request worker step failed; retrying');
         await new Promise((r) => setTimeout(r, 1_000));
       }
-      if (!(wanted && inFlight.size < CONCURRENCY) && !stopping) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.max(0, IDLE_POLL_MS - (Date.now() - lastPoll)));
-          wake = () => (clearTimeout(timer), resolve());
-        });
-        wake = undefined;
-      }
+      if (!(wanted && inFlight.size < CONCURRENCY) && !stopping) await idle.sleep();
     }
   };
   const running = loop();
@@ -105,7 +96,7 @@ export async function startFeedbackRequests(deps: {
     async stop() {
       if (stopping) return;
       stopping = true;
-      wake?.();
+      idle.wake();
       await running;
       await Promise.allSettled([...inFlight]);
       senders.mail?.close();

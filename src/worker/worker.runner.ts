@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { HttpSender } from '../senders/http.sender.js';
 import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery } from '../modules/webhook/webhook-delivery.task.js';
 import { RateLimiter } from './rate.limiter.js';
+import { IdlePoll } from './idle.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
 
 export interface Workers {
@@ -74,8 +75,8 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   let started = 0;
   let leased = 0;
   let stopping = false;
-  let wake: (() => void) | undefined;
-  const nudge = () => wake?.();
+  const idle = new IdlePoll(IDLE_POLL_MS);
+  const nudge = () => idle.wake();
   // What the next turn of the loop should do: fan out (an event committed) and/or lease (a lane ran low).
   let fanOutWanted = true;
   let claimWanted = true;
@@ -155,14 +156,10 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
 
   const loop = async () => {
     let lastPurge = 0;
-    let lastPoll = 0;
     while (!stopping) {
       try {
         // The poll is the safety net: retries falling due, notifications lost with a connection.
-        if (Date.now() - lastPoll >= IDLE_POLL_MS) {
-          lastPoll = Date.now();
-          fanOutWanted = claimWanted = true;
-        }
+        if (idle.due()) fanOutWanted = claimWanted = true;
         if (fanOutWanted) {
           fanOutWanted = false;
           const events = await task.fanOut(FAN_OUT_BATCH);
@@ -197,13 +194,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
         await sleep(1_000);
       }
       const more = fanOutWanted || (claimWanted && leased < maxLeased);
-      if (!more && !stopping) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.max(0, IDLE_POLL_MS - (Date.now() - lastPoll)));
-          wake = () => (clearTimeout(timer), resolve());
-        });
-        wake = undefined;
-      }
+      if (!more && !stopping) await idle.sleep();
     }
   };
   const running = loop();
