@@ -1,6 +1,7 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { BooleanFilter, IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { BooleanFilter, IDFilter, StringFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import { FeedbackFlowType, FeedbackRequestType } from './feedback-flow.type.js';
 
 @InputType('CreateFeedbackFlowInput')
@@ -49,28 +50,16 @@ export class SuppressFeedbackContactInput {
   @Field(() => String, { nullable: true, description: 'E.164, or national in the business country.' }) phone?: string;
 }
 
-@InputType('FeedbackFlowWhere')
-export class FeedbackFlowWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true }) enabled?: BooleanFilter;
-  @Field(() => StringFilter, { nullable: true }) trigger?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-}
+export const [FeedbackFlowList, FeedbackFlowListArgs] = listInputs('FeedbackFlow', FeedbackFlowType, {
+  where: { name: StringFilter, enabled: BooleanFilter, trigger: StringFilter },
+  orderBy: ['createdAt', 'updatedAt', 'name', 'priority'],
+});
 
-export const FeedbackFlowOrderBy = orderByInput('FeedbackFlowOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', name: 'name', priority: 'priority' });
-export const FeedbackFlowListArgs = listArgs(FeedbackFlowWhere, FeedbackFlowOrderBy);
-export const FeedbackFlowList = listType(FeedbackFlowType, 'FeedbackFlowList');
-
-@InputType('FeedbackRequestWhere')
-export class FeedbackRequestWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true, description: 'scheduled, sent, opened, completed, suppressed, failed, expired or cancelled.' }) status?: StringFilter;
-  @Field(() => IDFilter, { nullable: true }) order?: IDFilter;
-  @Field(() => IDFilter, { nullable: true }) flow?: IDFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-}
-
-export const FeedbackRequestOrderBy = orderByInput('FeedbackRequestOrderBy', { createdAt: 'createdAt', sendAt: 'sendAt' });
-export const FeedbackRequestListArgs = listArgs(FeedbackRequestWhere, FeedbackRequestOrderBy);
-export const FeedbackRequestList = listType(FeedbackRequestType, 'FeedbackRequestList');
+export const [FeedbackRequestList, FeedbackRequestListArgs] = listInputs('FeedbackRequest', FeedbackRequestType, {
+  where: {
+    status: { filter: StringFilter, description: 'scheduled, sent, opened, completed, suppressed, failed, expired or cancelled.' },
+    order: IDFilter,
+    flow: IDFilter,
+  },
+  orderBy: ['createdAt', 'sendAt'],
+});

@@ -1,6 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import { LocationType } from './location.type.js';
 
 @InputType('CreateLocationInput')
@@ -27,14 +28,7 @@ export class UpdateLocationInput {
   timeZone?: string | null;
 }
 
-@InputType('LocationWhere')
-export class LocationWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const LocationOrderBy = orderByInput('LocationOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', name: 'name' });
-export const LocationListArgs = listArgs(LocationWhere, LocationOrderBy);
-export const LocationList = listType(LocationType, 'LocationList');
+export const [LocationList, LocationListArgs] = listInputs('Location', LocationType, {
+  where: { name: StringFilter, updatedAt: TimestampFilter },
+  orderBy: ['createdAt', 'updatedAt', 'name'],
+});

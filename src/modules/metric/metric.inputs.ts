@@ -1,5 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import { MetricType } from './metric.type.js';
 
 @InputType('MetricScaleInput')
@@ -32,14 +33,7 @@ export class UpdateMetricInput {
   scale?: MetricScaleInput;
 }
 
-@InputType('MetricWhere')
-export class MetricWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const MetricOrderBy = orderByInput('MetricOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', name: 'name' });
-export const MetricListArgs = listArgs(MetricWhere, MetricOrderBy);
-export const MetricList = listType(MetricType, 'MetricList');
+export const [MetricList, MetricListArgs] = listInputs('Metric', MetricType, {
+  where: { name: StringFilter, updatedAt: TimestampFilter },
+  orderBy: ['createdAt', 'updatedAt', 'name'],
+});

@@ -1,16 +1,7 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import {
-  BooleanFilter,
-  IDFilter,
-  listArgs,
-  listType,
-  NumberFilter,
-  orderByInput,
-  SortOrder,
-  StringFilter,
-  TimestampFilter,
-} from '../../kit/list.args.js';
+import { BooleanFilter, NumberFilter, SortOrder, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import type { StepType } from './survey-step.entity.js';
 import { StepTypeEnum, SurveyStepType } from './survey-step.type.js';
 
@@ -74,22 +65,8 @@ export class UpdateSurveyStepInput {
   metrics?: StepMetricsInput;
 }
 
-@InputType('SurveyStepWhere')
-export class SurveyStepWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) type?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true }) required?: BooleanFilter;
-  @Field(() => NumberFilter, { nullable: true }) position?: NumberFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const SurveyStepOrderBy = orderByInput('SurveyStepOrderBy', {
-  position: 'position',
-  createdAt: 'createdAt',
-  updatedAt: 'updatedAt',
-  type: 'type',
+export const [SurveyStepList, SurveyStepListArgs] = listInputs('SurveyStep', SurveyStepType, {
+  where: { type: StringFilter, required: BooleanFilter, position: NumberFilter, updatedAt: TimestampFilter },
+  orderBy: ['position', 'createdAt', 'updatedAt', 'type'],
 });
-export const SurveyStepListArgs = listArgs(SurveyStepWhere, SurveyStepOrderBy);
-export const SurveyStepList = listType(SurveyStepType, 'SurveyStepList');
 export const STEP_DEFAULT_ORDER = [{ field: 'position', order: SortOrder.asc }];

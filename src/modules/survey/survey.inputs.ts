@@ -1,5 +1,6 @@
 import { Field, InputType } from 'type-graphql';
-import { listArgs, orderByInput, listType, StringFilter, TimestampFilter, IDFilter } from '../../kit/list.args.js';
+import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import type { SurveyStatus } from './survey.entity.js';
 import { SurveyStatusEnum, SurveyType } from './survey.type.js';
 
@@ -39,21 +40,7 @@ export class UpdateSurveyInput {
   reviewUrl?: string | null;
 }
 
-@InputType('SurveyWhere')
-export class SurveyWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) status?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const SurveyOrderBy = orderByInput('SurveyOrderBy', {
-  createdAt: 'createdAt',
-  updatedAt: 'updatedAt',
-  name: 'name',
-  status: 'status',
+export const [SurveyList, SurveyListArgs] = listInputs('Survey', SurveyType, {
+  where: { name: StringFilter, status: StringFilter, updatedAt: TimestampFilter },
+  orderBy: ['createdAt', 'updatedAt', 'name', 'status'],
 });
-
-export const SurveyListArgs = listArgs(SurveyWhere, SurveyOrderBy);
-export const SurveyList = listType(SurveyType, 'SurveyList');

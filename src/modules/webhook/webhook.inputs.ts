@@ -1,5 +1,6 @@
 import { Field, InputType } from 'type-graphql';
-import { BooleanFilter, IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { BooleanFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import { WebhookType } from './webhook.type.js';
 
 @InputType('CreateWebhookInput')
@@ -18,15 +19,7 @@ export class UpdateWebhookInput {
   @Field(() => Boolean, { nullable: true }) enabled?: boolean;
 }
 
-@InputType('WebhookWhere')
-export class WebhookWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) url?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true }) enabled?: BooleanFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const WebhookOrderBy = orderByInput('WebhookOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', url: 'url' });
-export const WebhookListArgs = listArgs(WebhookWhere, WebhookOrderBy);
-export const WebhookList = listType(WebhookType, 'WebhookList');
+export const [WebhookList, WebhookListArgs] = listInputs('Webhook', WebhookType, {
+  where: { url: StringFilter, enabled: BooleanFilter, updatedAt: TimestampFilter },
+  orderBy: ['createdAt', 'updatedAt', 'url'],
+});
