@@ -2,6 +2,7 @@ import { Field, InputType, Int } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { BooleanFilter, IDFilter, StringFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import { FeedbackFlowType, FeedbackRequestType } from './feedback-flow.type.js';
 
 @InputType('CreateFeedbackFlowInput')
@@ -22,22 +23,8 @@ export class CreateFeedbackFlowInput {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Default an English template.' }) templates?: Record<string, unknown>;
 }
 
-@InputType('UpdateFeedbackFlowInput')
-export class UpdateFeedbackFlowInput {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => Boolean, { nullable: true }) enabled?: boolean;
-  @Field(() => Int, { nullable: true }) priority?: number;
-  @Field(() => String, { nullable: true }) trigger?: string;
-  @Field(() => GraphQLJSONObject, { nullable: true }) conditions?: Record<string, unknown> | null;
-  @Field(() => String, { nullable: true }) survey?: string;
-  @Field(() => [String], { nullable: true }) channels?: string[];
-  @Field(() => Int, { nullable: true }) delayMinutes?: number;
-  @Field(() => GraphQLJSONObject, { nullable: true }) quietHours?: Record<string, unknown> | null;
-  @Field(() => Int, { nullable: true }) throttleDays?: number;
-  @Field(() => Int, { nullable: true }) reminderAfterHours?: number | null;
-  @Field(() => Int, { nullable: true }) expiresAfterHours?: number;
-  @Field(() => GraphQLJSONObject, { nullable: true }) templates?: Record<string, unknown>;
-}
+export const UpdateFeedbackFlowInput = updateInputOf('UpdateFeedbackFlowInput', CreateFeedbackFlowInput);
+export type UpdateFeedbackFlowInput = InstanceType<typeof UpdateFeedbackFlowInput>;
 
 @InputType('SimulateFeedbackFlowInput')
 export class SimulateFeedbackFlowInput {

@@ -2,6 +2,7 @@ import { Field, InputType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import { LocationType } from './location.type.js';
 
 @InputType('CreateLocationInput')
@@ -16,17 +17,13 @@ export class CreateLocationInput {
   timeZone?: string | null;
 }
 
-@InputType('UpdateLocationInput')
-export class UpdateLocationInput {
-  @Field(() => String, { nullable: true })
-  name?: string;
-
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Replaces the whole metadata object.' })
-  metadata?: Record<string, unknown>;
-
-  @Field(() => String, { nullable: true, description: "IANA time zone (Europe/London): the day a rating counts on in analytics. null: the business's, else UTC. Ratings already given keep their day." })
-  timeZone?: string | null;
-}
+export const UpdateLocationInput = updateInputOf('UpdateLocationInput', CreateLocationInput, {
+  descriptions: {
+    metadata: 'Replaces the whole metadata object.',
+    timeZone: "IANA time zone (Europe/London): the day a rating counts on in analytics. null: the business's, else UTC. Ratings already given keep their day.",
+  },
+});
+export type UpdateLocationInput = InstanceType<typeof UpdateLocationInput>;
 
 export const [LocationList, LocationListArgs] = listInputs('Location', LocationType, {
   where: { name: StringFilter, updatedAt: TimestampFilter },

@@ -1,6 +1,7 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import { MetricType } from './metric.type.js';
 
 @InputType('MetricScaleInput')
@@ -21,17 +22,8 @@ export class CreateMetricInput {
   scale?: MetricScaleInput;
 }
 
-@InputType('UpdateMetricInput')
-export class UpdateMetricInput {
-  @Field(() => String, { nullable: true })
-  name?: string;
-
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
-  @Field(() => MetricScaleInput, { nullable: true })
-  scale?: MetricScaleInput;
-}
+export const UpdateMetricInput = updateInputOf('UpdateMetricInput', CreateMetricInput);
+export type UpdateMetricInput = InstanceType<typeof UpdateMetricInput>;
 
 export const [MetricList, MetricListArgs] = listInputs('Metric', MetricType, {
   where: { name: StringFilter, updatedAt: TimestampFilter },

@@ -3,6 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { NumberFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import type { OrderStatus } from './order.entity.js';
 import { OrderStatusEnum, OrderType } from './order.type.js';
 
@@ -54,20 +55,11 @@ export class CreateOrderInput {
 }
 
 /** The order's identity (external ids) and its lines are fixed at creation. */
-@InputType('UpdateOrderInput')
-export class UpdateOrderInput {
-  @Field(() => OrderStatusEnum, { nullable: true, description: 'PENDING -> ACCEPTED only.' }) status?: OrderStatus;
-  @Field(() => String, { nullable: true }) externalBrandId?: string | null;
-  @Field(() => MoneyInput, { nullable: true }) total?: number | string;
-  @Field(() => MoneyInput, { nullable: true }) subtotal?: number | string | null;
-  @Field(() => MoneyInput, { nullable: true }) deliveryCharge?: number | string | null;
-  @Field(() => String, { nullable: true }) currency?: string;
-  @Field(() => String, { nullable: true }) channel?: string | null;
-  @Field(() => String, { nullable: true }) customerName?: string | null;
-  @Field(() => String, { nullable: true }) customerEmail?: string | null;
-  @Field(() => String, { nullable: true }) customerPhoneNumber?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
-}
+export const UpdateOrderInput = updateInputOf('UpdateOrderInput', CreateOrderInput, {
+  omit: ['externalOrderId', 'externalLocationId', 'items'],
+  descriptions: { status: 'PENDING -> ACCEPTED only.' },
+});
+export type UpdateOrderInput = InstanceType<typeof UpdateOrderInput>;
 
 export const [OrderList, OrderListArgs] = listInputs('Order', OrderType, {
   where: {

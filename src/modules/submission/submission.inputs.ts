@@ -2,6 +2,7 @@ import { Field, ID, InputType } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { IDFilter, NumberFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import { SubmissionType } from './submission.type.js';
 
 @InputType('AnswerInput')
@@ -30,15 +31,11 @@ export class CreateSubmissionInput {
   @Field(() => ID, { nullable: true, description: 'Link a location of this business directly.' }) location?: string | null;
 }
 
-@InputType('UpdateSubmissionInput')
-export class UpdateSubmissionInput {
-  @Field(() => [AnswerInput], { nullable: true, description: 'Replaces all answers; checked again.' }) answers?: AnswerInput[];
-  @Field(() => String, { nullable: true }) guestId?: string | null;
-  @Field(() => String, { nullable: true }) sessionId?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
-  @Field(() => ID, { nullable: true, description: 'null unlinks.' }) order?: string | null;
-  @Field(() => ID, { nullable: true, description: 'null unlinks.' }) location?: string | null;
-}
+export const UpdateSubmissionInput = updateInputOf('UpdateSubmissionInput', CreateSubmissionInput, {
+  omit: ['custom', 'locationMetadata'],
+  descriptions: { answers: 'Replaces all answers; checked again.', order: 'null unlinks.', location: 'null unlinks.' },
+});
+export type UpdateSubmissionInput = InstanceType<typeof UpdateSubmissionInput>;
 
 export const [SubmissionList, SubmissionListArgs] = listInputs('Submission', SubmissionType, {
   where: {

@@ -1,6 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import type { SurveyStatus } from './survey.entity.js';
 import { SurveyStatusEnum, SurveyType } from './survey.type.js';
 
@@ -22,23 +23,10 @@ export class CreateSurveyInput {
   reviewUrl?: string | null;
 }
 
-@InputType('UpdateSurveyInput')
-export class UpdateSurveyInput {
-  @Field(() => String, { nullable: true })
-  name?: string;
-
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
-  @Field(() => SurveyStatusEnum, { nullable: true })
-  status?: SurveyStatus;
-
-  @Field(() => String, { nullable: true })
-  closingText?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'An http(s) address; null removes it.' })
-  reviewUrl?: string | null;
-}
+export const UpdateSurveyInput = updateInputOf('UpdateSurveyInput', CreateSurveyInput, {
+  descriptions: { reviewUrl: 'An http(s) address; null removes it.' },
+});
+export type UpdateSurveyInput = InstanceType<typeof UpdateSurveyInput>;
 
 export const [SurveyList, SurveyListArgs] = listInputs('Survey', SurveyType, {
   where: { name: StringFilter, status: StringFilter, updatedAt: TimestampFilter },

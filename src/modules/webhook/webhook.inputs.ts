@@ -1,6 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { BooleanFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import { WebhookType } from './webhook.type.js';
 
 @InputType('CreateWebhookInput')
@@ -11,13 +12,8 @@ export class CreateWebhookInput {
   @Field(() => Boolean, { nullable: true, description: 'Default true.' }) enabled?: boolean;
 }
 
-@InputType('UpdateWebhookInput')
-export class UpdateWebhookInput {
-  @Field(() => String, { nullable: true }) url?: string;
-  @Field(() => [String], { nullable: true }) events?: string[];
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => Boolean, { nullable: true }) enabled?: boolean;
-}
+export const UpdateWebhookInput = updateInputOf('UpdateWebhookInput', CreateWebhookInput);
+export type UpdateWebhookInput = InstanceType<typeof UpdateWebhookInput>;
 
 export const [WebhookList, WebhookListArgs] = listInputs('Webhook', WebhookType, {
   where: { url: StringFilter, enabled: BooleanFilter, updatedAt: TimestampFilter },
