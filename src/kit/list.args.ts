@@ -1,4 +1,5 @@
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
+import type { GraphQLScalarType } from 'graphql';
 import { Timestamp } from './scalars.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './list.limits.js';
 
@@ -13,52 +14,23 @@ export enum SortOrder {
 }
 registerEnumType(SortOrder, { name: 'SortOrder' });
 
-@InputType('StringFilter', { description: 'Comparisons on a text field; `contains` is case-insensitive.' })
-export class StringFilter {
-  @Field(() => String, { nullable: true }) eq?: string;
-  @Field(() => String, { nullable: true }) ne?: string;
-  @Field(() => String, { nullable: true }) gt?: string;
-  @Field(() => String, { nullable: true }) gte?: string;
-  @Field(() => String, { nullable: true }) lt?: string;
-  @Field(() => String, { nullable: true }) lte?: string;
-  @Field(() => [String], { nullable: true }) in?: string[];
-  @Field(() => String, { nullable: true }) contains?: string;
+/** The operators list.query.ts turns into SQL; `in` takes a list, `contains` is a case-insensitive substring. */
+type FilterOperator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
+const COMPARISONS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'] as const;
+
+/** `<name> {<operator>: <scalar>}`, every operator optional: the typed filter input of one scalar kind. */
+function filterInput(name: string, scalar: GraphQLScalarType | typeof String | typeof Boolean, operators: readonly FilterOperator[], description?: string): ClassType<object> {
+  @InputType(name, { description })
+  class Filter {}
+  for (const operator of operators) Field(() => (operator === 'in' ? [scalar] : scalar), { nullable: true })(Filter.prototype, operator);
+  return Filter;
 }
 
-@InputType('IDFilter', { description: 'Comparisons on a reference to another object.' })
-export class IDFilter {
-  @Field(() => ID, { nullable: true }) eq?: string;
-  @Field(() => ID, { nullable: true }) ne?: string;
-  @Field(() => [ID], { nullable: true }) in?: string[];
-}
-
-@InputType('TimestampFilter', { description: 'Comparisons on a time, in milliseconds since the Unix epoch.' })
-export class TimestampFilter {
-  @Field(() => Timestamp, { nullable: true }) eq?: Date;
-  @Field(() => Timestamp, { nullable: true }) ne?: Date;
-  @Field(() => Timestamp, { nullable: true }) gt?: Date;
-  @Field(() => Timestamp, { nullable: true }) gte?: Date;
-  @Field(() => Timestamp, { nullable: true }) lt?: Date;
-  @Field(() => Timestamp, { nullable: true }) lte?: Date;
-  @Field(() => [Timestamp], { nullable: true }) in?: Date[];
-}
-
-@InputType('NumberFilter')
-export class NumberFilter {
-  @Field(() => Float, { nullable: true }) eq?: number;
-  @Field(() => Float, { nullable: true }) ne?: number;
-  @Field(() => Float, { nullable: true }) gt?: number;
-  @Field(() => Float, { nullable: true }) gte?: number;
-  @Field(() => Float, { nullable: true }) lt?: number;
-  @Field(() => Float, { nullable: true }) lte?: number;
-  @Field(() => [Float], { nullable: true }) in?: number[];
-}
-
-@InputType('BooleanFilter')
-export class BooleanFilter {
-  @Field(() => Boolean, { nullable: true }) eq?: boolean;
-  @Field(() => Boolean, { nullable: true }) ne?: boolean;
-}
+export const StringFilter = filterInput('StringFilter', String, [...COMPARISONS, 'contains'], 'Comparisons on a text field; `contains` is case-insensitive.');
+export const IDFilter = filterInput('IDFilter', ID, ['eq', 'ne', 'in'], 'Comparisons on a reference to another object.');
+export const TimestampFilter = filterInput('TimestampFilter', Timestamp, COMPARISONS, 'Comparisons on a time, in milliseconds since the Unix epoch.');
+export const NumberFilter = filterInput('NumberFilter', Float, COMPARISONS);
+export const BooleanFilter = filterInput('BooleanFilter', Boolean, ['eq', 'ne']);
 
 export interface OrderByValue<F extends string = string> {
   field: F;

@@ -15,14 +15,21 @@ registerEnumType(MenuItemSortEnum, { name: 'AnalyticsMenuItemSort' });
 export const SortOrderEnum = { asc: 'asc', desc: 'desc' } as const;
 registerEnumType(SortOrderEnum, { name: 'AnalyticsSortOrder' });
 
-@ObjectType('AnalyticsMetric', { description: 'Metric ratings of one bucket; the key fields are set for the requested grouping.' })
-export class AnalyticsMetricType {
-  @Field(() => ID, { nullable: true }) metric?: string | null;
+/** What the metric and NPS figures share: the keys a bucket can be grouped by (besides its metric or step) and its size. */
+@ObjectType()
+abstract class AnalyticsBucketType {
   @Field(() => ID, { nullable: true }) location?: string | null;
   @Field(() => ID, { nullable: true }) survey?: string | null;
   @Field(() => String, { nullable: true }) channel?: string | null;
-  @Field(() => Timestamp, { description: 'Start of the bucket (its first day at midnight in the business time zone).' }) period!: number;
+  @Field(() => Timestamp) period!: number;
   @Field(() => Int) count!: number;
+}
+
+@ObjectType('AnalyticsMetric', { description: 'Metric ratings of one bucket; the key fields are set for the requested grouping.' })
+export class AnalyticsMetricType extends AnalyticsBucketType {
+  @Field(() => ID, { nullable: true }) metric?: string | null;
+  // Again for its description, which AnalyticsNps.period does not have.
+  @Field(() => Timestamp, { description: 'Start of the bucket (its first day at midnight in the business time zone).' }) period!: number;
   @Field(() => Float, { nullable: true }) mean!: number | null;
   @Field(() => Float, { nullable: true, description: 'Sample standard deviation (null under two ratings).' }) stddev!: number | null;
   @Field(() => Int, { nullable: true }) median!: number | null;
@@ -34,13 +41,8 @@ export class AnalyticsMetricType {
 }
 
 @ObjectType('AnalyticsNps', { description: 'Answers to `nps` steps (0 to 10) of one bucket.' })
-export class AnalyticsNpsType {
+export class AnalyticsNpsType extends AnalyticsBucketType {
   @Field(() => ID, { nullable: true }) step?: string | null;
-  @Field(() => ID, { nullable: true }) location?: string | null;
-  @Field(() => ID, { nullable: true }) survey?: string | null;
-  @Field(() => String, { nullable: true }) channel?: string | null;
-  @Field(() => Timestamp) period!: number;
-  @Field(() => Int) count!: number;
   @Field(() => Int, { description: 'Answers of 9 or 10.' }) promoters!: number;
   @Field(() => Int, { description: 'Answers of 7 or 8.' }) passives!: number;
   @Field(() => Int, { description: 'Answers of 0 to 6.' }) detractors!: number;

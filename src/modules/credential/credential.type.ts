@@ -1,5 +1,6 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { IDFilter, StringFilter, TimestampFilter, listArgs, listType, orderByInput } from '../../kit/list.args.js';
+import { StringFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import { ResourceType } from '../../kit/resource.type.js';
 
 @ObjectType('Credential', { description: 'An OAuth client of a business. Its secret is shown once, by createCredential.' })
@@ -35,14 +36,7 @@ export class CreateCredentialInput {
   validRedirectUris!: string[];
 }
 
-@InputType('CredentialWhere')
-export class CredentialWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) clientId?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-}
-
-export const CredentialOrderBy = orderByInput('CredentialOrderBy', { createdAt: 'createdAt', name: 'name' });
-export const CredentialListArgs = listArgs(CredentialWhere, CredentialOrderBy);
-export const CredentialList = listType(CredentialType, 'CredentialList');
+export const [CredentialList, CredentialListArgs] = listInputs('Credential', CredentialType, {
+  where: { name: StringFilter, clientId: StringFilter },
+  orderBy: ['createdAt', 'name'],
+});

@@ -1,17 +1,11 @@
-import { Field, InputType } from 'type-graphql';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { StringFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import { EventType } from './event.type.js';
 
-@InputType('EventWhere')
-export class EventWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) type?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-}
-
-export const EventOrderBy = orderByInput('EventOrderBy', { createdAt: 'createdAt', type: 'type' });
-export const EventListArgs = listArgs(EventWhere, EventOrderBy);
-export const EventList = listType(EventType, 'EventList');
+export const [EventList, EventListArgs] = listInputs('Event', EventType, {
+  where: { type: StringFilter },
+  orderBy: ['createdAt', 'type'],
+});
 
 /** Every event type the service writes; webhooks subscribe to these or to `*`. */
 export const EVENT_TYPES = [

@@ -1,6 +1,8 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { BooleanFilter, IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { BooleanFilter, IDFilter, StringFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import { FeedbackFlowType, FeedbackRequestType } from './feedback-flow.type.js';
 
 @InputType('CreateFeedbackFlowInput')
@@ -21,22 +23,8 @@ export class CreateFeedbackFlowInput {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Default an English template.' }) templates?: Record<string, unknown>;
 }
 
-@InputType('UpdateFeedbackFlowInput')
-export class UpdateFeedbackFlowInput {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => Boolean, { nullable: true }) enabled?: boolean;
-  @Field(() => Int, { nullable: true }) priority?: number;
-  @Field(() => String, { nullable: true }) trigger?: string;
-  @Field(() => GraphQLJSONObject, { nullable: true }) conditions?: Record<string, unknown> | null;
-  @Field(() => String, { nullable: true }) survey?: string;
-  @Field(() => [String], { nullable: true }) channels?: string[];
-  @Field(() => Int, { nullable: true }) delayMinutes?: number;
-  @Field(() => GraphQLJSONObject, { nullable: true }) quietHours?: Record<string, unknown> | null;
-  @Field(() => Int, { nullable: true }) throttleDays?: number;
-  @Field(() => Int, { nullable: true }) reminderAfterHours?: number | null;
-  @Field(() => Int, { nullable: true }) expiresAfterHours?: number;
-  @Field(() => GraphQLJSONObject, { nullable: true }) templates?: Record<string, unknown>;
-}
+export const UpdateFeedbackFlowInput = updateInputOf('UpdateFeedbackFlowInput', CreateFeedbackFlowInput);
+export type UpdateFeedbackFlowInput = InstanceType<typeof UpdateFeedbackFlowInput>;
 
 @InputType('SimulateFeedbackFlowInput')
 export class SimulateFeedbackFlowInput {
@@ -49,28 +37,16 @@ export class SuppressFeedbackContactInput {
   @Field(() => String, { nullable: true, description: 'E.164, or national in the business country.' }) phone?: string;
 }
 
-@InputType('FeedbackFlowWhere')
-export class FeedbackFlowWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true }) enabled?: BooleanFilter;
-  @Field(() => StringFilter, { nullable: true }) trigger?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-}
+export const [FeedbackFlowList, FeedbackFlowListArgs] = listInputs('FeedbackFlow', FeedbackFlowType, {
+  where: { name: StringFilter, enabled: BooleanFilter, trigger: StringFilter },
+  orderBy: ['createdAt', 'updatedAt', 'name', 'priority'],
+});
 
-export const FeedbackFlowOrderBy = orderByInput('FeedbackFlowOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', name: 'name', priority: 'priority' });
-export const FeedbackFlowListArgs = listArgs(FeedbackFlowWhere, FeedbackFlowOrderBy);
-export const FeedbackFlowList = listType(FeedbackFlowType, 'FeedbackFlowList');
-
-@InputType('FeedbackRequestWhere')
-export class FeedbackRequestWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true, description: 'scheduled, sent, opened, completed, suppressed, failed, expired or cancelled.' }) status?: StringFilter;
-  @Field(() => IDFilter, { nullable: true }) order?: IDFilter;
-  @Field(() => IDFilter, { nullable: true }) flow?: IDFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-}
-
-export const FeedbackRequestOrderBy = orderByInput('FeedbackRequestOrderBy', { createdAt: 'createdAt', sendAt: 'sendAt' });
-export const FeedbackRequestListArgs = listArgs(FeedbackRequestWhere, FeedbackRequestOrderBy);
-export const FeedbackRequestList = listType(FeedbackRequestType, 'FeedbackRequestList');
+export const [FeedbackRequestList, FeedbackRequestListArgs] = listInputs('FeedbackRequest', FeedbackRequestType, {
+  where: {
+    status: { filter: StringFilter, description: 'scheduled, sent, opened, completed, suppressed, failed, expired or cancelled.' },
+    order: IDFilter,
+    flow: IDFilter,
+  },
+  orderBy: ['createdAt', 'sendAt'],
+});

@@ -1,5 +1,7 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import { MetricType } from './metric.type.js';
 
 @InputType('MetricScaleInput')
@@ -20,26 +22,10 @@ export class CreateMetricInput {
   scale?: MetricScaleInput;
 }
 
-@InputType('UpdateMetricInput')
-export class UpdateMetricInput {
-  @Field(() => String, { nullable: true })
-  name?: string;
+export const UpdateMetricInput = updateInputOf('UpdateMetricInput', CreateMetricInput);
+export type UpdateMetricInput = InstanceType<typeof UpdateMetricInput>;
 
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
-  @Field(() => MetricScaleInput, { nullable: true })
-  scale?: MetricScaleInput;
-}
-
-@InputType('MetricWhere')
-export class MetricWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const MetricOrderBy = orderByInput('MetricOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', name: 'name' });
-export const MetricListArgs = listArgs(MetricWhere, MetricOrderBy);
-export const MetricList = listType(MetricType, 'MetricList');
+export const [MetricList, MetricListArgs] = listInputs('Metric', MetricType, {
+  where: { name: StringFilter, updatedAt: TimestampFilter },
+  orderBy: ['createdAt', 'updatedAt', 'name'],
+});

@@ -1,7 +1,9 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { IDFilter, listArgs, listType, NumberFilter, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { NumberFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import type { OrderStatus } from './order.entity.js';
 import { OrderStatusEnum, OrderType } from './order.type.js';
 
@@ -53,42 +55,23 @@ export class CreateOrderInput {
 }
 
 /** The order's identity (external ids) and its lines are fixed at creation. */
-@InputType('UpdateOrderInput')
-export class UpdateOrderInput {
-  @Field(() => OrderStatusEnum, { nullable: true, description: 'PENDING -> ACCEPTED only.' }) status?: OrderStatus;
-  @Field(() => String, { nullable: true }) externalBrandId?: string | null;
-  @Field(() => MoneyInput, { nullable: true }) total?: number | string;
-  @Field(() => MoneyInput, { nullable: true }) subtotal?: number | string | null;
-  @Field(() => MoneyInput, { nullable: true }) deliveryCharge?: number | string | null;
-  @Field(() => String, { nullable: true }) currency?: string;
-  @Field(() => String, { nullable: true }) channel?: string | null;
-  @Field(() => String, { nullable: true }) customerName?: string | null;
-  @Field(() => String, { nullable: true }) customerEmail?: string | null;
-  @Field(() => String, { nullable: true }) customerPhoneNumber?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
-}
-
-@InputType('OrderWhere')
-export class OrderWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) status?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) channel?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) source?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) externalOrderId?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) externalLocationId?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) currency?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) customerName?: StringFilter;
-  @Field(() => NumberFilter, { nullable: true }) total?: NumberFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const OrderOrderBy = orderByInput('OrderOrderBy', {
-  createdAt: 'createdAt',
-  updatedAt: 'updatedAt',
-  total: 'total',
-  status: 'status',
-  externalOrderId: 'externalOrderId',
+export const UpdateOrderInput = updateInputOf('UpdateOrderInput', CreateOrderInput, {
+  omit: ['externalOrderId', 'externalLocationId', 'items'],
+  descriptions: { status: 'PENDING -> ACCEPTED only.' },
 });
-export const OrderListArgs = listArgs(OrderWhere, OrderOrderBy);
-export const OrderList = listType(OrderType, 'OrderList');
+export type UpdateOrderInput = InstanceType<typeof UpdateOrderInput>;
+
+export const [OrderList, OrderListArgs] = listInputs('Order', OrderType, {
+  where: {
+    status: StringFilter,
+    channel: StringFilter,
+    source: StringFilter,
+    externalOrderId: StringFilter,
+    externalLocationId: StringFilter,
+    currency: StringFilter,
+    customerName: StringFilter,
+    total: NumberFilter,
+    updatedAt: TimestampFilter,
+  },
+  orderBy: ['createdAt', 'updatedAt', 'total', 'status', 'externalOrderId'],
+});

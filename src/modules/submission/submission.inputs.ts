@@ -1,6 +1,8 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { IDFilter, listArgs, listType, NumberFilter, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { IDFilter, NumberFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import { SubmissionType } from './submission.type.js';
 
 @InputType('AnswerInput')
@@ -29,34 +31,28 @@ export class CreateSubmissionInput {
   @Field(() => ID, { nullable: true, description: 'Link a location of this business directly.' }) location?: string | null;
 }
 
-@InputType('UpdateSubmissionInput')
-export class UpdateSubmissionInput {
-  @Field(() => [AnswerInput], { nullable: true, description: 'Replaces all answers; checked again.' }) answers?: AnswerInput[];
-  @Field(() => String, { nullable: true }) guestId?: string | null;
-  @Field(() => String, { nullable: true }) sessionId?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
-  @Field(() => ID, { nullable: true, description: 'null unlinks.' }) order?: string | null;
-  @Field(() => ID, { nullable: true, description: 'null unlinks.' }) location?: string | null;
-}
+export const UpdateSubmissionInput = updateInputOf('UpdateSubmissionInput', CreateSubmissionInput, {
+  omit: ['custom', 'locationMetadata'],
+  descriptions: { answers: 'Replaces all answers; checked again.', order: 'null unlinks.', location: 'null unlinks.' },
+});
+export type UpdateSubmissionInput = InstanceType<typeof UpdateSubmissionInput>;
 
-@InputType('SubmissionWhere')
-export class SubmissionWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => IDFilter, { nullable: true }) survey?: IDFilter;
-  @Field(() => IDFilter, { nullable: true }) order?: IDFilter;
-  @Field(() => IDFilter, { nullable: true }) location?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) guestId?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) sessionId?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) status?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) source?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) channel?: StringFilter;
-  @Field(() => NumberFilter, { nullable: true, description: 'The lowest metric rating in its answers: `{lte: 2}` finds guests who rated anything 2 or less. Submissions without metric ratings match no comparison.' })
-  lowestRating?: NumberFilter;
-  @Field(() => TimestampFilter, { nullable: true }) completedAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const SubmissionOrderBy = orderByInput('SubmissionOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', completedAt: 'completedAt' });
-export const SubmissionListArgs = listArgs(SubmissionWhere, SubmissionOrderBy);
-export const SubmissionList = listType(SubmissionType, 'SubmissionList');
+export const [SubmissionList, SubmissionListArgs] = listInputs('Submission', SubmissionType, {
+  where: {
+    survey: IDFilter,
+    order: IDFilter,
+    location: IDFilter,
+    guestId: StringFilter,
+    sessionId: StringFilter,
+    status: StringFilter,
+    source: StringFilter,
+    channel: StringFilter,
+    lowestRating: {
+      filter: NumberFilter,
+      description: 'The lowest metric rating in its answers: `{lte: 2}` finds guests who rated anything 2 or less. Submissions without metric ratings match no comparison.',
+    },
+    completedAt: TimestampFilter,
+    updatedAt: TimestampFilter,
+  },
+  orderBy: ['createdAt', 'updatedAt', 'completedAt'],
+});

@@ -1,16 +1,8 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import {
-  BooleanFilter,
-  IDFilter,
-  listArgs,
-  listType,
-  NumberFilter,
-  orderByInput,
-  SortOrder,
-  StringFilter,
-  TimestampFilter,
-} from '../../kit/list.args.js';
+import { BooleanFilter, NumberFilter, SortOrder, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import type { StepType } from './survey-step.entity.js';
 import { StepTypeEnum, SurveyStepType } from './survey-step.type.js';
 
@@ -47,49 +39,13 @@ export class CreateSurveyStepInput {
   metrics?: StepMetricsInput;
 }
 
-@InputType('UpdateSurveyStepInput')
-export class UpdateSurveyStepInput {
-  @Field(() => StepTypeEnum, { nullable: true })
-  type?: StepType;
-
-  @Field(() => Int, { nullable: true, description: 'Moves the step; the others close up around it.' })
-  position?: number;
-
-  @Field(() => Boolean, { nullable: true })
-  required?: boolean;
-
-  @Field(() => GraphQLJSONObject, { nullable: true })
-  content?: Record<string, unknown>;
-
-  @Field(() => String, { nullable: true })
-  inputType?: string | null;
-
-  @Field(() => GraphQLJSONObject, { nullable: true })
-  validation?: Record<string, unknown> | null;
-
-  @Field(() => GraphQLJSONObject, { nullable: true })
-  logic?: Record<string, unknown> | null;
-
-  @Field(() => StepMetricsInput, { nullable: true })
-  metrics?: StepMetricsInput;
-}
-
-@InputType('SurveyStepWhere')
-export class SurveyStepWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) type?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true }) required?: BooleanFilter;
-  @Field(() => NumberFilter, { nullable: true }) position?: NumberFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const SurveyStepOrderBy = orderByInput('SurveyStepOrderBy', {
-  position: 'position',
-  createdAt: 'createdAt',
-  updatedAt: 'updatedAt',
-  type: 'type',
+export const UpdateSurveyStepInput = updateInputOf('UpdateSurveyStepInput', CreateSurveyStepInput, {
+  descriptions: { position: 'Moves the step; the others close up around it.' },
 });
-export const SurveyStepListArgs = listArgs(SurveyStepWhere, SurveyStepOrderBy);
-export const SurveyStepList = listType(SurveyStepType, 'SurveyStepList');
+export type UpdateSurveyStepInput = InstanceType<typeof UpdateSurveyStepInput>;
+
+export const [SurveyStepList, SurveyStepListArgs] = listInputs('SurveyStep', SurveyStepType, {
+  where: { type: StringFilter, required: BooleanFilter, position: NumberFilter, updatedAt: TimestampFilter },
+  orderBy: ['position', 'createdAt', 'updatedAt', 'type'],
+});
 export const STEP_DEFAULT_ORDER = [{ field: 'position', order: SortOrder.asc }];

@@ -1,5 +1,7 @@
 import { Field, InputType } from 'type-graphql';
-import { listArgs, orderByInput, listType, StringFilter, TimestampFilter, IDFilter } from '../../kit/list.args.js';
+import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import type { SurveyStatus } from './survey.entity.js';
 import { SurveyStatusEnum, SurveyType } from './survey.type.js';
 
@@ -21,39 +23,12 @@ export class CreateSurveyInput {
   reviewUrl?: string | null;
 }
 
-@InputType('UpdateSurveyInput')
-export class UpdateSurveyInput {
-  @Field(() => String, { nullable: true })
-  name?: string;
-
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
-  @Field(() => SurveyStatusEnum, { nullable: true })
-  status?: SurveyStatus;
-
-  @Field(() => String, { nullable: true })
-  closingText?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'An http(s) address; null removes it.' })
-  reviewUrl?: string | null;
-}
-
-@InputType('SurveyWhere')
-export class SurveyWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) status?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const SurveyOrderBy = orderByInput('SurveyOrderBy', {
-  createdAt: 'createdAt',
-  updatedAt: 'updatedAt',
-  name: 'name',
-  status: 'status',
+export const UpdateSurveyInput = updateInputOf('UpdateSurveyInput', CreateSurveyInput, {
+  descriptions: { reviewUrl: 'An http(s) address; null removes it.' },
 });
+export type UpdateSurveyInput = InstanceType<typeof UpdateSurveyInput>;
 
-export const SurveyListArgs = listArgs(SurveyWhere, SurveyOrderBy);
-export const SurveyList = listType(SurveyType, 'SurveyList');
+export const [SurveyList, SurveyListArgs] = listInputs('Survey', SurveyType, {
+  where: { name: StringFilter, status: StringFilter, updatedAt: TimestampFilter },
+  orderBy: ['createdAt', 'updatedAt', 'name', 'status'],
+});

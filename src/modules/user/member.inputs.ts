@@ -1,5 +1,6 @@
 import { Field, InputType } from 'type-graphql';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import type { MembershipRole } from './membership.entity.js';
 import { MemberRoleEnum, MemberType } from './member.type.js';
 
@@ -14,14 +15,7 @@ export class UpdateMemberInput {
   @Field(() => MemberRoleEnum, { nullable: true }) role?: MembershipRole;
 }
 
-@InputType('MemberWhere')
-export class MemberWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) role?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const MemberOrderBy = orderByInput('MemberOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', role: 'role' });
-export const MemberListArgs = listArgs(MemberWhere, MemberOrderBy);
-export const MemberList = listType(MemberType, 'MemberList');
+export const [MemberList, MemberListArgs] = listInputs('Member', MemberType, {
+  where: { role: StringFilter, updatedAt: TimestampFilter },
+  orderBy: ['createdAt', 'updatedAt', 'role'],
+});

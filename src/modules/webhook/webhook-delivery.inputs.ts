@@ -1,20 +1,17 @@
 import { Field, InputType } from 'type-graphql';
-import { IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { IDFilter, StringFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
 import { Timestamp } from '../../kit/scalars.js';
 import { WebhookDeliveryType } from './webhook-delivery.type.js';
 
-@InputType('WebhookDeliveryWhere')
-export class WebhookDeliveryWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true, description: 'pending, succeeded, failed or exhausted.' }) status?: StringFilter;
-  @Field(() => IDFilter, { nullable: true, description: 'The event id.' }) event?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) eventType?: StringFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-}
-
-export const WebhookDeliveryOrderBy = orderByInput('WebhookDeliveryOrderBy', { createdAt: 'createdAt', nextAttemptAt: 'nextAttemptAt' });
-export const WebhookDeliveryListArgs = listArgs(WebhookDeliveryWhere, WebhookDeliveryOrderBy);
-export const WebhookDeliveryList = listType(WebhookDeliveryType, 'WebhookDeliveryList');
+export const [WebhookDeliveryList, WebhookDeliveryListArgs] = listInputs('WebhookDelivery', WebhookDeliveryType, {
+  where: {
+    status: { filter: StringFilter, description: 'pending, succeeded, failed or exhausted.' },
+    event: { filter: IDFilter, description: 'The event id.' },
+    eventType: StringFilter,
+  },
+  orderBy: ['createdAt', 'nextAttemptAt'],
+});
 
 @InputType('RecoverWebhookInput')
 export class RecoverWebhookInput {

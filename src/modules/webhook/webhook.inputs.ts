@@ -1,5 +1,7 @@
 import { Field, InputType } from 'type-graphql';
-import { BooleanFilter, IDFilter, listArgs, listType, orderByInput, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { BooleanFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import { updateInputOf } from '../../kit/update.input.js';
 import { WebhookType } from './webhook.type.js';
 
 @InputType('CreateWebhookInput')
@@ -10,23 +12,10 @@ export class CreateWebhookInput {
   @Field(() => Boolean, { nullable: true, description: 'Default true.' }) enabled?: boolean;
 }
 
-@InputType('UpdateWebhookInput')
-export class UpdateWebhookInput {
-  @Field(() => String, { nullable: true }) url?: string;
-  @Field(() => [String], { nullable: true }) events?: string[];
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => Boolean, { nullable: true }) enabled?: boolean;
-}
+export const UpdateWebhookInput = updateInputOf('UpdateWebhookInput', CreateWebhookInput);
+export type UpdateWebhookInput = InstanceType<typeof UpdateWebhookInput>;
 
-@InputType('WebhookWhere')
-export class WebhookWhere {
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => StringFilter, { nullable: true }) url?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true }) enabled?: BooleanFilter;
-  @Field(() => TimestampFilter, { nullable: true }) createdAt?: TimestampFilter;
-  @Field(() => TimestampFilter, { nullable: true }) updatedAt?: TimestampFilter;
-}
-
-export const WebhookOrderBy = orderByInput('WebhookOrderBy', { createdAt: 'createdAt', updatedAt: 'updatedAt', url: 'url' });
-export const WebhookListArgs = listArgs(WebhookWhere, WebhookOrderBy);
-export const WebhookList = listType(WebhookType, 'WebhookList');
+export const [WebhookList, WebhookListArgs] = listInputs('Webhook', WebhookType, {
+  where: { url: StringFilter, enabled: BooleanFilter, updatedAt: TimestampFilter },
+  orderBy: ['createdAt', 'updatedAt', 'url'],
+});
