@@ -63,7 +63,9 @@ export interface CrudOptions<One extends string> {
 /** Applies the decorators only when the service offers the operation: a service without `delete` has no deleteX. */
 function offered(operation: unknown, ...decorators: MethodDecorator[]): MethodDecorator {
   return (target, key, descriptor) => {
-    if (operation) decorators.reduceRight((_, decorate) => decorate(target, key, descriptor), undefined as unknown);
+    if (!operation) return;
+    // Last first, as TypeScript applies decorators stacked on a method.
+    for (const decorate of [...decorators].reverse()) decorate(target, key, descriptor);
   };
 }
 
