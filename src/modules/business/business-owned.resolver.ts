@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
+import { Arg, Args, Authorized, createParameterDecorator, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import { isScope, type Scope } from '../../auth/scopes.js';
 import type { Principal } from '../../auth/principal.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
@@ -23,76 +23,146 @@ export function BusinessOwnedResolver<T extends { business: string }>(objectType
 }
 
 type Em = GraphQLContext['em'];
+type ListArgs = ListArgsValue<object, OrderByValue>;
 
-export interface OwnedCrud<T extends { business: string }, E, C extends object, U extends object> {
-  type: ClassType<T>;
+/** A service's arguments for a row: its business, and for a nested resource its parent's id too, then `rest`. */
+type At<Nested extends boolean, Rest extends unknown[]> = Nested extends true ? [business: string, parent: string, ...Rest] : [business: string, ...Rest];
+
+/**
+ * A resource's operations by role, as its service module exports them (`crud`). What it leaves out is not in the
+ * schema: a read-only resource gives list, find and present only; orders have no delete.
+ */
+export interface CrudService<Nested extends boolean, T, E, C, U> {
+  list(em: Em, ...at: At<Nested, [args: ListArgs]>): Promise<object>;
+  find(em: Em, ...at: At<Nested, [id: string]>): Promise<E>;
+  present(row: E): T;
+  /** `actor`: the request's verified token, for the writers whose rule depends on who asks (members). */
+  create?(em: Em, ...at: At<Nested, [input: C, actor?: Principal]>): Promise<T>;
+  update?(em: Em, ...at: At<Nested, [id: string, input: U, actor?: Principal]>): Promise<T>;
+  delete?(em: Em, ...at: At<Nested, [id: string, actor?: Principal]>): Promise<string>;
+}
+
+/**
+ * The resource's inputs module, found by the names of the list conventions: `<Name>List`, `<Name>ListArgs` and, when
+ * the service writes, `Create<Name>Input` and `Update<Name>Input` (Name: the singular field name, capitalised).
+ */
+export type CrudInputs<Name extends string, C extends object, U extends object> = Record<`${Name}List` | `${Name}ListArgs`, ClassType<object>> &
+  Partial<Record<`Create${Name}Input`, ClassType<C>> & Record<`Update${Name}Input`, ClassType<U>>>;
+
+export interface CrudOptions<One extends string> {
   /**
    * Field names: `['metric', 'metrics']` gives metrics, metric, createMetric, updateMetric and deleteMetric, guarded
    * by the scopes metrics:read and metrics:write.
    */
-  names: [one: string, many: string];
+  names: [one: One, many: string];
   /** The scopes' resource name when it is not `many`: 'flows' guards feedbackFlows with flows:read and flows:write. */
   scope?: string;
-  list: [type: ClassType<object>, args: ClassType<object>];
-  inputs: [create: ClassType<C>, update: ClassType<U>];
   descriptions?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'delete', string>>;
-  service: {
-    list(em: Em, business: string, args: ListArgsValue<object, OrderByValue>): Promise<object>;
-    find(em: Em, business: string, id: string): Promise<E>;
-    present(row: E): T;
-    /** `actor`: the request's verified token, for the writers whose rule depends on who asks (members). */
-    create(em: Em, business: string, input: C, actor?: Principal): Promise<T>;
-    update(em: Em, business: string, id: string, input: U, actor?: Principal): Promise<T>;
-    delete(em: Em, business: string, id: string, actor?: Principal): Promise<string>;
+}
+
+/** Applies the decorators only when the service offers the operation: a service without `delete` has no deleteX. */
+function offered(operation: unknown, ...decorators: MethodDecorator[]): MethodDecorator {
+  return (target, key, descriptor) => {
+    if (!operation) return;
+    // Last first, as TypeScript applies decorators stacked on a method.
+    for (const decorate of [...decorators].reverse()) decorate(target, key, descriptor);
   };
 }
 
 /**
  * list/get/create/update/delete of a business's top-level resource, written once; a resolver adds only what is its
  * own (relations, other operations). The schema is the same as with hand-written resolvers: each field is named.
+ * `class MetricResolver extends OwnedCrudResolver(MetricType, inputs, metrics.crud, { names: ['metric', 'metrics'] })`
  */
-export function OwnedCrudResolver<T extends { business: string }, E, C extends object, U extends object>(crud: OwnedCrud<T, E, C, U>) {
-  const { type, names: [one, many], list: [List, ListArgs], inputs: [CreateInput, UpdateInput], service, descriptions: say = {} } = crud;
+export function OwnedCrudResolver<T extends { business: string }, E, C extends object, U extends object, One extends string>(
+  type: ClassType<T>,
+  inputs: CrudInputs<Capitalize<One>, C, U>,
+  service: CrudService<false, T, E, C, U>,
+  options: CrudOptions<One>,
+) {
+  return CrudResolver(undefined, type, inputs, service, options);
+}
+
+/**
+ * The same for a resource owned through a parent of the business (a survey's steps, a webhook's deliveries): every
+ * operation takes the parent's id as the argument `parent` names, after `business`, and hands it to the service.
+ */
+export function NestedCrudResolver<T extends { business: string }, E, C extends object, U extends object, One extends string>(
+  parent: string,
+  type: ClassType<T>,
+  inputs: CrudInputs<Capitalize<One>, C, U>,
+  service: CrudService<true, T, E, C, U>,
+  options: CrudOptions<One>,
+) {
+  return CrudResolver(parent, type, inputs, service, options);
+}
+
+function CrudResolver<T extends { business: string }>(
+  parent: string | undefined,
+  type: ClassType<T>,
+  inputs: object,
+  service: { present(row: unknown): T } & Partial<Record<'list' | 'find' | 'create' | 'update' | 'delete', unknown>>,
+  { names: [one, many], scope = many, descriptions: say = {} }: CrudOptions<string>,
+) {
   const Name = one[0].toUpperCase() + one.slice(1);
-  const scopes = { read: `${crud.scope ?? many}:read`, write: `${crud.scope ?? many}:write` };
-  if (!isScope(scopes.read) || !isScope(scopes.write)) throw new Error(`No scopes ${scopes.read} and ${scopes.write}: name the resource as its scopes do`);
+  const writes = !!(service.create || service.update || service.delete);
+  const scopes = { read: `${scope}:read`, write: `${scope}:write` };
+  if (!isScope(scopes.read) || (writes && !isScope(scopes.write))) throw new Error(`No scopes ${scopes.read} and ${scopes.write}: name the resource as its scopes do`);
+  const inputClass = (name: string) => {
+    const found = (inputs as Record<string, ClassType<object> | undefined>)[name];
+    if (!found) throw new Error(`The inputs of ${Name} do not export ${name}`);
+    return found;
+  };
+  // Called with the owner's ids spread in front: the public signatures above check each service's parameters.
+  const run = service as unknown as Record<'list' | 'find' | 'create' | 'update' | 'delete', (em: Em, ...args: unknown[]) => Promise<unknown>>;
+  /** The parent's id of a nested resource; a top-level one has no such argument (the value is undefined). */
+  const ParentArg = parent ? Arg(parent, () => ID) : createParameterDecorator(() => undefined);
+  const owner = (business: string, parentId: string | undefined) => (parent ? [business, parentId] : [business]);
 
   @Resolver(() => type)
-  abstract class OwnedCrudBase extends BusinessOwnedResolver(type) {
+  abstract class CrudBase extends BusinessOwnedResolver(type) {
     @Authorized(scopes.read as Scope)
-    @Query(() => List, { name: many, description: say.list })
-    list(@Arg('business', () => ID) business: string, @Args(() => ListArgs) args: ListArgsValue<object, OrderByValue>, @Ctx() { em }: GraphQLContext) {
-      return service.list(em, business, args);
+    @Query(() => inputClass(`${Name}List`), { name: many, description: say.list })
+    list(
+      @Arg('business', () => ID) business: string,
+      @ParentArg parentId: string | undefined,
+      @Args(() => inputClass(`${Name}ListArgs`)) args: ListArgs,
+      @Ctx() { em }: GraphQLContext,
+    ) {
+      return run.list(em, ...owner(business, parentId), args);
     }
 
     @Authorized(scopes.read as Scope)
     @Query(() => type, { name: one, description: say.get })
-    async get(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
-      return service.present(await service.find(em, business, id));
+    async get(@Arg('business', () => ID) business: string, @ParentArg parentId: string | undefined, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
+      return service.present(await run.find(em, ...owner(business, parentId), id));
     }
 
-    @Authorized(scopes.write as Scope)
-    @Mutation(() => type, { name: `create${Name}`, description: say.create })
-    create(@Arg('business', () => ID) business: string, @Arg('input', () => CreateInput) input: C, @Ctx() { em, auth }: GraphQLContext) {
-      return service.create(em, business, input, auth);
-    }
-
-    @Authorized(scopes.write as Scope)
-    @Mutation(() => type, { name: `update${Name}`, description: say.update })
-    update(
+    @offered(service.create, Authorized(scopes.write as Scope), Mutation(() => type, { name: `create${Name}`, description: say.create }))
+    create(
       @Arg('business', () => ID) business: string,
-      @Arg('id', () => ID) id: string,
-      @Arg('input', () => UpdateInput) input: U,
+      @ParentArg parentId: string | undefined,
+      @Arg('input', () => inputClass(`Create${Name}Input`)) input: object,
       @Ctx() { em, auth }: GraphQLContext,
     ) {
-      return service.update(em, business, id, input, auth);
+      return run.create(em, ...owner(business, parentId), input, auth);
     }
 
-    @Authorized(scopes.write as Scope)
-    @Mutation(() => ID, { name: `delete${Name}`, description: say.delete })
-    delete(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em, auth }: GraphQLContext) {
-      return service.delete(em, business, id, auth);
+    @offered(service.update, Authorized(scopes.write as Scope), Mutation(() => type, { name: `update${Name}`, description: say.update }))
+    update(
+      @Arg('business', () => ID) business: string,
+      @ParentArg parentId: string | undefined,
+      @Arg('id', () => ID) id: string,
+      @Arg('input', () => inputClass(`Update${Name}Input`)) input: object,
+      @Ctx() { em, auth }: GraphQLContext,
+    ) {
+      return run.update(em, ...owner(business, parentId), id, input, auth);
+    }
+
+    @offered(service.delete, Authorized(scopes.write as Scope), Mutation(() => ID, { name: `delete${Name}`, description: say.delete }))
+    delete(@Arg('business', () => ID) business: string, @ParentArg parentId: string | undefined, @Arg('id', () => ID) id: string, @Ctx() { em, auth }: GraphQLContext) {
+      return run.delete(em, ...owner(business, parentId), id, auth);
     }
   }
-  return OwnedCrudBase;
+  return CrudBase;
 }

@@ -169,3 +169,6 @@ export async function simulateFlow(em: EntityManager, business: string, id: stri
     suppression,
   };
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listFlows, find: findFlow, present: presentFlow, create: createFlow, update: updateFlow, delete: deleteFlow };

@@ -245,3 +245,6 @@ export async function stopFromPhone(em: EntityManager, phone: string): Promise<n
     return rows.length;
   });
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listRequests, find: findRequest, present: presentRequest };

@@ -99,3 +99,6 @@ export function updateLocation(em: EntityManager, business: string, id: string, 
 export function deleteLocation(em: EntityManager, business: string, id: string): Promise<string> {
   return deleteRecorded(em, recorded, business, id);
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listLocations, find: findLocation, present: presentLocation, create: createLocation, update: updateLocation, delete: deleteLocation };

@@ -19,3 +19,6 @@ export const findMenuItem = (em: EntityManager, business: string, id: string) =>
 export function listMenuItems(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<MenuItem, MenuItemType>(em, MenuItem, { scope: { business }, args, columns: MENU_ITEM_COLUMNS, present: presentMenuItem });
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listMenuItems, find: findMenuItem, present: presentMenuItem };

@@ -97,3 +97,6 @@ export function deleteMetric(em: EntityManager, business: string, id: string): P
     tx.remove(metric);
   });
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listMetrics, find: findMetric, present: presentMetric, create: createMetric, update: updateMetric, delete: deleteMetric };

@@ -48,3 +48,6 @@ export async function updateOrder(em: EntityManager, business: string, id: strin
     if (accepted) await createFeedbackRequestsIn(tx, business, { ...order, externalLocationId: order.externalLocationId ?? null, channel: order.channel ?? null, customerName: order.customerName ?? null, customerEmail: order.customerEmail ?? null, customerPhone: order.customerPhone ?? null, total: Number(order.total) }, ['order.accepted']);
   });
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listOrders, find: findOrder, present: presentOrder, create: createOrder, update: updateOrder };

@@ -164,3 +164,6 @@ export function updateSubmission(
 export function deleteSubmission(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
   return deleteRecorded(em, recordedSubmissions(surveyId), business, id);
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listSubmissions, find: findSubmission, present: presentSubmission, create: createSubmission, update: updateSubmission, delete: deleteSubmission };

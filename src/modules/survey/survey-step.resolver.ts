@@ -1,8 +1,7 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
-import { BusinessOwnedResolver } from '../business/business-owned.resolver.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
-import { AppError } from '../../shared/errors.js';
+import { loadRequired } from '../../kit/relation.load.js';
+import { NestedCrudResolver } from '../business/business-owned.resolver.js';
 import { presentMetric } from '../metric/metric.service.js';
 import { Metric } from '../metric/metric.entity.js';
 import type { MetricType } from '../metric/metric.type.js';
@@ -10,7 +9,7 @@ import { Survey } from './survey.entity.js';
 import { SurveyType } from './survey.type.js';
 import { presentSurvey } from './survey.service.js';
 import { StepMetricsType, SurveyStepType } from './survey-step.type.js';
-import { CreateSurveyStepInput, SurveyStepList, SurveyStepListArgs, UpdateSurveyStepInput } from './survey-step.inputs.js';
+import * as inputs from './survey-step.inputs.js';
 import * as steps from './survey-step.service.js';
 
 /** Rows are the request's own (plain loader rows): the presentation lives as long as the row. */
@@ -22,68 +21,14 @@ function presentedMetric(row: Metric): MetricType {
 }
 
 @Resolver(() => SurveyStepType)
-export class SurveyStepResolver extends BusinessOwnedResolver(SurveyStepType) {
-  @Authorized('surveys:read')
-  @Query(() => SurveyStepList, { description: 'Steps of a survey, in position order unless orderBy says otherwise.' })
-  surveySteps(
-    @Arg('business', () => ID) business: string,
-    @Arg('survey', () => ID) survey: string,
-    @Args(() => SurveyStepListArgs) args: ListArgsValue<object, OrderByValue>,
-    @Ctx() { em }: GraphQLContext,
-  ) {
-    return steps.listSteps(em, business, survey, args);
-  }
-
-  @Authorized('surveys:read')
-  @Query(() => SurveyStepType)
-  async surveyStep(
-    @Arg('business', () => ID) business: string,
-    @Arg('survey', () => ID) survey: string,
-    @Arg('id', () => ID) id: string,
-    @Ctx() { em }: GraphQLContext,
-  ) {
-    return steps.presentStep(await steps.findStep(em, business, survey, id));
-  }
-
-  @Authorized('surveys:write')
-  @Mutation(() => SurveyStepType)
-  createSurveyStep(
-    @Arg('business', () => ID) business: string,
-    @Arg('survey', () => ID) survey: string,
-    @Arg('input', () => CreateSurveyStepInput) input: CreateSurveyStepInput,
-    @Ctx() { em }: GraphQLContext,
-  ) {
-    return steps.createStep(em, business, survey, input);
-  }
-
-  @Authorized('surveys:write')
-  @Mutation(() => SurveyStepType)
-  updateSurveyStep(
-    @Arg('business', () => ID) business: string,
-    @Arg('survey', () => ID) survey: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateSurveyStepInput) input: UpdateSurveyStepInput,
-    @Ctx() { em }: GraphQLContext,
-  ) {
-    return steps.updateStep(em, business, survey, id, input);
-  }
-
-  @Authorized('surveys:write')
-  @Mutation(() => ID, { description: 'The steps after it move up one position.' })
-  deleteSurveyStep(
-    @Arg('business', () => ID) business: string,
-    @Arg('survey', () => ID) survey: string,
-    @Arg('id', () => ID) id: string,
-    @Ctx() { em }: GraphQLContext,
-  ) {
-    return steps.deleteStep(em, business, survey, id);
-  }
-
+export class SurveyStepResolver extends NestedCrudResolver('survey', SurveyStepType, inputs, steps.crud, {
+  names: ['surveyStep', 'surveySteps'],
+  scope: 'surveys',
+  descriptions: { list: 'Steps of a survey, in position order unless orderBy says otherwise.', delete: 'The steps after it move up one position.' },
+}) {
   @FieldResolver(() => SurveyType)
-  async survey(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext) {
-    const survey = await loaders.byId(Survey, { plain: true }).load(step.survey);
-    if (!survey) throw AppError.notFound('Survey', step.survey);
-    return presentSurvey(survey);
+  survey(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext) {
+    return loadRequired(loaders.byId(Survey, { plain: true }), step.survey, 'Survey', presentSurvey);
   }
 
   @FieldResolver(() => StepMetricsType, { nullable: true, description: 'Set on `metrics` steps only.' })

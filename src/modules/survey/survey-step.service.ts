@@ -198,3 +198,6 @@ export function deleteStep(em: EntityManager, business: string, surveyId: string
     await shift(tx, step.survey, -1, step.position + 1);
   });
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listSteps, find: findStep, present: presentStep, create: createStep, update: updateStep, delete: deleteStep };

@@ -5,7 +5,7 @@ import { SurveyType } from './survey.type.js';
 import { SurveyStepType } from './survey-step.type.js';
 import { presentStep } from './survey-step.service.js';
 import { SurveyStep } from './survey-step.entity.js';
-import { CreateSurveyInput, SurveyList, SurveyListArgs, UpdateSurveyInput } from './survey.inputs.js';
+import * as inputs from './survey.inputs.js';
 import * as surveys from './survey.service.js';
 import { LINK_CHANNELS, surveyLink, surveyUrl } from './survey-link.js';
 
@@ -13,13 +13,9 @@ export const LinkChannelEnum = Object.fromEntries(LINK_CHANNELS.map((c) => [c, c
 registerEnumType(LinkChannelEnum, { name: 'LinkChannel', description: "How a guest gets a survey link: the link's `ch`, recorded on the submission." });
 
 @Resolver(() => SurveyType)
-export class SurveyResolver extends OwnedCrudResolver({
-  type: SurveyType,
+export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, surveys.crud, {
   names: ['survey', 'surveys'],
-  list: [SurveyList, SurveyListArgs],
-  inputs: [CreateSurveyInput, UpdateSurveyInput],
   descriptions: { list: 'Surveys of a business.', delete: 'Deletes the survey and its steps; submissions keep their answers.' },
-  service: { list: surveys.listSurveys, find: surveys.findSurvey, present: surveys.presentSurvey, create: surveys.createSurvey, update: surveys.updateSurvey, delete: surveys.deleteSurvey },
 }) {
   @Authorized('surveys:read')
   @Query(() => String, { description: "A link to the survey page with spec 4.9's parameters for a location, an order and a channel." })

@@ -77,3 +77,6 @@ export function updateSurvey(em: EntityManager, business: string, id: string, in
 export function deleteSurvey(em: EntityManager, business: string, id: string): Promise<string> {
   return deleteRecorded(em, recorded, business, id);
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listSurveys, find: findSurvey, present: presentSurvey, create: createSurvey, update: updateSurvey, delete: deleteSurvey };

@@ -84,3 +84,6 @@ export function sendTest(em: EntityManager, business: string, webhookId: string)
     return presentDelivery(delivery);
   });
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listDeliveries, find: findDelivery, present: presentDelivery };

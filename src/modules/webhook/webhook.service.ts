@@ -114,3 +114,6 @@ export function rotateWebhookSecret(em: EntityManager, business: string, id: str
     return { ...presented, secret };
   });
 }
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
+export const crud = { list: listWebhooks, find: findWebhook, present: presentWebhook, create: createWebhook, update: updateWebhook, delete: deleteWebhook };
