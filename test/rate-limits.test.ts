@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, useTestServer, type TestServer } from './helpers/server.js';
 import { createTenant, type Tenant } from './helpers/auth.js';
 import { minimal, webhookBusiness, type WebhookBusiness } from './ingest/ingest-helpers.js';
 
@@ -37,11 +37,10 @@ async function burst<T extends { status: number }>(n: number, send: (i: number) 
 describe('rate limits (memory)', () => {
   let server: TestServer;
   let tenant: Tenant;
-  beforeAll(async () => {
-    server = await startTestServer({ env: LIMITS });
+  useTestServer(async (s) => {
+    server = s;
     tenant = await createTenant(server);
-  });
-  afterAll(() => server?.stop());
+  }, { env: LIMITS });
 
   it('GraphQL: every answer carries RateLimit-Policy and RateLimit, the result its cost; past the quota a 429 with Retry-After', async () => {
     const first = await graphql(server, `query Health { health { status } }`, tenant.headers);
@@ -109,11 +108,8 @@ describe('rate limits (memory)', () => {
 
 describe('failed authentications', () => {
   let server: TestServer;
-  beforeAll(async () => {
-    // The OAuth and webhook failure counters are per address too: each test file's server starts fresh.
-    server = await startTestServer({ env: LIMITS });
-  });
-  afterAll(() => server?.stop());
+  // The OAuth and webhook failure counters are per address too: each test file's server starts fresh.
+  useTestServer((s) => (server = s), { env: LIMITS });
 
   const token = (body: Record<string, string>) =>
     call(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grantType: 'client_credentials', ...body }) });
@@ -151,11 +147,10 @@ describe('failed authentications', () => {
 describe('failed webhook secrets', () => {
   let server: TestServer;
   let shop: WebhookBusiness;
-  beforeAll(async () => {
-    server = await startTestServer({ env: LIMITS });
+  useTestServer(async (s) => {
+    server = s;
     shop = await webhookBusiness(server);
-  });
-  afterAll(() => server?.stop());
+  }, { env: LIMITS });
 
   it('after 3 wrong secrets for a business, its webhook answers 429 before comparing secrets', async () => {
     for (let i = 0; i < 3; i++) expect((await shop.post(minimal(), { secret: `whsec_wrong${i}` })).status).toBe(401);

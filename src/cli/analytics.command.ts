@@ -1,18 +1,14 @@
-import type { AdminCommand } from './command.js';
-import { UsageError } from './command.js';
+import { adminCommand, UsageError } from './command.js';
 import { isId } from '../shared/id.js';
 import { rebuildAnalytics } from '../modules/analytics/analytics.rebuild.js';
 
-export const rebuildAnalyticsCommand: AdminCommand = {
-  name: 'rebuild-analytics',
-  summary: 'Rebuild the analytics rollups from the submissions (safe while the service runs)',
+export const rebuildAnalyticsCommand = adminCommand({
   usage: 'rebuild-analytics [--business BUS_ID]',
-  options: { business: { type: 'string' } },
-  async run(values, orm) {
+  summary: 'Rebuild the analytics rollups from the submissions (safe while the service runs)',
+  async run(values, em) {
     const business = values.business as string | undefined;
     if (business !== undefined && !isId('business', business)) throw new UsageError(`--business: '${business}' is not a business id`);
-    const em = orm.em.fork();
     if (business && !(await em.execute('select 1 from business where id = ?', [business])).length) throw new UsageError(`--business: no business '${business}'`);
     return { object: 'list', data: await rebuildAnalytics(em, business) };
   },
-};
+});

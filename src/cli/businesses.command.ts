@@ -1,15 +1,12 @@
-import type { AdminCommand } from './command.js';
-import { required } from './command.js';
+import { adminCommand, required } from './command.js';
 import { createBusiness } from '../modules/business/business.service.js';
 import { presentBusiness } from '../modules/business/business.resolver.js';
 
-export const createBusinessCommand: AdminCommand = {
-  name: 'create-business',
-  summary: 'Create a business owned by an existing user',
+export const createBusinessCommand = adminCommand({
   usage: 'create-business --name N --owner USER_ID [--country CC] [--time-zone Area/City]',
-  options: { name: { type: 'string' }, owner: { type: 'string' }, country: { type: 'string' }, 'time-zone': { type: 'string' } },
-  async run(values, orm) {
-    const { business, membership } = await createBusiness(orm.em.fork(), {
+  summary: 'Create a business owned by an existing user',
+  async run(values, em) {
+    const { business, membership } = await createBusiness(em, {
       name: required(values, 'name'),
       owner: required(values, 'owner'),
       country: values.country as string | undefined,
@@ -17,4 +14,4 @@ export const createBusinessCommand: AdminCommand = {
     });
     return { data: { ...presentBusiness(business), owner: membership.user }, object: 'business' };
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { ParseArgsConfig } from 'node:util';
 
 /** One admin CLI command: `npm run admin -- <name> [options]`. Its result is printed as JSON on stdout. */
@@ -8,6 +8,22 @@ export interface AdminCommand {
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
   run(values: Record<string, string | boolean | string[] | undefined>, orm: MikroORM): Promise<unknown>;
+}
+
+/** A command's work, on an entity manager of its own (a fork of the ORM's). */
+type Run = (values: Parameters<AdminCommand['run']>[0], em: EntityManager) => Promise<unknown>;
+
+/**
+ * A command declared by its usage line alone: the name is its first word and the options are the flags it names,
+ * each taking a value; a flag named twice (`--x A [--x B ...]`) may be repeated. The usage shown and the options
+ * parsed cannot drift apart.
+ */
+export function adminCommand({ usage, summary, run }: { usage: string; summary: string; run: Run }): AdminCommand {
+  const [name] = usage.split(' ');
+  const flags = [...usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]);
+  const options: AdminCommand['options'] = {};
+  for (const flag of flags) options[flag] = flags.indexOf(flag) === flags.lastIndexOf(flag) ? { type: 'string' } : { type: 'string', multiple: true };
+  return { name, summary, usage, options, run: (values, orm) => run(values, orm.em.fork()) };
 }
 
 /** Bad arguments: the CLI prints the message and the usage, and exits with 2. */

@@ -1,5 +1,4 @@
-import type { AdminCommand } from './command.js';
-import { required, UsageError } from './command.js';
+import { adminCommand, required, UsageError } from './command.js';
 import { createCredential, presentCredential } from '../modules/credential/credential.service.js';
 import { Business } from '../modules/business/business.entity.js';
 import { Membership } from '../modules/user/membership.entity.js';
@@ -13,13 +12,10 @@ export async function requireBusiness(em: EntityManager, id: string): Promise<Bu
   return business;
 }
 
-export const createCredentialCommand: AdminCommand = {
-  name: 'create-credential',
-  summary: 'Create an OAuth client (prints clientSecret once)',
+export const createCredentialCommand = adminCommand({
   usage: 'create-credential --business BUS_ID --name N --redirect-uri URI [--redirect-uri URI2 ...]',
-  options: { business: { type: 'string' }, name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true } },
-  async run(values, orm) {
-    const em = orm.em.fork();
+  summary: 'Create an OAuth client (prints clientSecret once)',
+  async run(values, em) {
     const business = await requireBusiness(em, required(values, 'business'));
     const redirectUris = (values['redirect-uri'] as string[] | undefined) ?? [];
     if (!redirectUris.length) throw new UsageError('--redirect-uri is required (repeat it for several)');
@@ -34,4 +30,4 @@ export const createCredentialCommand: AdminCommand = {
     });
     return { data: { ...presentCredential(credential), clientSecret }, object: 'credential' };
   },
-};
+});

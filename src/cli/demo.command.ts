@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AdminCommand } from './command.js';
+import { adminCommand } from './command.js';
 import { createUser, presentUser } from '../modules/user/user.service.js';
 import { createBusiness } from '../modules/business/business.service.js';
 import { presentBusiness } from '../modules/business/business.resolver.js';
@@ -13,13 +13,10 @@ import { surveyUrl } from '../modules/survey/survey-link.js';
 import { loadConfig } from '../config.js';
 
 /** Everything a newcomer needs to try the APIs at once, printed with the secrets they will need. */
-export const demoCommand: AdminCommand = {
-  name: 'demo',
-  summary: 'Create a demo user, business, survey with metric steps, credential and custom integration',
+export const demoCommand = adminCommand({
   usage: 'demo',
-  options: {},
-  async run(_values, orm) {
-    const em = orm.em.fork();
+  summary: 'Create a demo user, business, survey with metric steps, credential and custom integration',
+  async run(_values, em) {
     const config = loadConfig();
     const suffix = randomBytes(3).toString('hex');
     const password = randomBytes(12).toString('base64url');
@@ -60,4 +57,4 @@ export const demoCommand: AdminCommand = {
       surveyLink: `${surveyUrl(config.surveyUrl, business.id, survey.id)}?custom.customOrderId=<externalOrderId>&custom.customLocationId=<externalLocationId>`,
     };
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { AdminCommand } from './command.js';
+import { adminCommand } from './command.js';
 import { loadConfig } from '../config.js';
 
 /**
@@ -6,12 +6,10 @@ import { loadConfig } from '../config.js';
  * request on a channel without a sender ends `failed` with "no sender configured ..."). Also counts the requests
  * that failed for that reason.
  */
-export const feedbackSendersCommand: AdminCommand = {
-  name: 'feedback-senders',
-  summary: 'Show the e-mail and SMS senders of feedback flows, and what is missing',
+export const feedbackSendersCommand = adminCommand({
   usage: 'feedback-senders',
-  options: {},
-  async run(_values, orm) {
+  summary: 'Show the e-mail and SMS senders of feedback flows, and what is missing',
+  async run(_values, em) {
     const { feedback } = loadConfig();
     const email = feedback.smtpUrl ? { configured: true, via: 'smtp', from: feedback.mailFrom } : { configured: false, missing: 'SMTP_URL' };
     const sms = feedback.twilio
@@ -19,10 +17,10 @@ export const feedbackSendersCommand: AdminCommand = {
       : feedback.smsGatewayUrl
         ? { configured: true, via: 'gateway' }
         : { configured: false, missing: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or SMS_GATEWAY_URL' };
-    const [{ n }] = await orm.em.fork().execute<{ n: number }[]>("select count(*)::int as n from feedback_request where status = 'failed' and error like 'no sender configured%'");
+    const [{ n }] = await em.execute<{ n: number }[]>("select count(*)::int as n from feedback_request where status = 'failed' and error like 'no sender configured%'");
     for (const [channel, state] of Object.entries({ email, sms })) {
       if (!state.configured) console.error(`No ${channel} sender: feedback requests by ${channel} end failed. Set ${(state as { missing: string }).missing}.`);
     }
     return { data: { email, sms, inboundStop: !!feedback.smsInboundSecret, failedForNoSender: n }, object: 'feedback_senders' };
   },
-};
+});

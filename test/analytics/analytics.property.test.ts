@@ -113,8 +113,10 @@ const BUCKET_SQL: Record<string, string> = {
   total: '$2::date',
 };
 
+type Query = { from: number; to: number; interval: string; groupBy: string[] };
+
 /** The same figures straight from the submissions: the oracle. */
-async function raw(kind: 'metric' | 'nps', q: { from: number; to: number; interval: string; groupBy: string[] }) {
+async function raw(kind: 'metric' | 'nps', q: Query) {
   const keys = q.groupBy.map((k) => KEY_SQL[k]);
   const select = keys.map((k) => `nullif(${k}, '') as ${k === 'metric' && kind === 'nps' ? 'step' : k}`);
   const groups = [...keys, 'bucket'].join(', ');
@@ -147,6 +149,17 @@ async function raw(kind: 'metric' | 'nps', q: { from: number; to: number; interv
 const localNY = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
 
 const sortKey = (r: Record<string, unknown>) => JSON.stringify([r.metric ?? r.step ?? null, r.location ?? null, r.survey ?? null, r.channel ?? null, Number(r.period)]);
+const sorted = (rows: Record<string, any>[]) => [...rows].sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
+
+/** What the API answers for `q` (`field` is analyticsMetrics or analyticsNps), in the oracle's order. */
+async function served(field: 'analyticsMetrics' | 'analyticsNps', selection: string, q: Query) {
+  const got = await a.data(
+    `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $i: AnalyticsInterval!, $g: [AnalyticsGroupBy!]!) {
+      ${field}(business: $b, from: $from, to: $to, interval: $i, groupBy: $g) { ${selection} } }`,
+    { b: busA, from: q.from, to: q.to, i: q.interval, g: q.groupBy },
+  );
+  return sorted(got[field]);
+}
 const close = (x: number | null, y: number | null) => (x === null || y === null ? x === y : Math.abs(x - y) < 1e-9);
 
 describe('analytics rollups equal the raw rows', () => {
@@ -157,13 +170,8 @@ describe('analytics rollups equal the raw rows', () => {
         await apply(ops, ids);
         for (const g of queries) {
           const q = { from: BASE + g.from, to: BASE + g.from + g.length, interval: g.interval, groupBy: [...(g.byMetric ? ['metric'] : []), ...g.groupBy] };
-          const got = await a.data(
-            `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $i: AnalyticsInterval!, $g: [AnalyticsGroupBy!]!) {
-              analyticsMetrics(business: $b, from: $from, to: $to, interval: $i, groupBy: $g) { metric location survey channel period count mean stddev median p25 p75 csat distribution } }`,
-            { b: busA, from: q.from, to: q.to, i: q.interval, g: q.groupBy },
-          );
-          const expected = (await raw('metric', q)).sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
-          const rows = [...got.analyticsMetrics].sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
+          const expected = sorted(await raw('metric', q));
+          const rows = await served('analyticsMetrics', 'metric location survey channel period count mean stddev median p25 p75 csat distribution', q);
           expect(rows.map(sortKey)).toEqual(expected.map(sortKey));
           rows.forEach((row, i) => {
             const e = expected[i];
@@ -176,13 +184,8 @@ describe('analytics rollups equal the raw rows', () => {
           });
 
           const npsQ = { ...q, groupBy: q.groupBy.map((k) => (k === 'metric' ? 'step' : k)) };
-          const gotNps = await a.data(
-            `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $i: AnalyticsInterval!, $g: [AnalyticsGroupBy!]!) {
-              analyticsNps(business: $b, from: $from, to: $to, interval: $i, groupBy: $g) { step location survey channel period count promoters passives detractors score } }`,
-            { b: busA, from: q.from, to: q.to, i: q.interval, g: npsQ.groupBy },
-          );
-          const expectedNps = (await raw('nps', npsQ)).sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
-          const npsRows = [...gotNps.analyticsNps].sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
+          const expectedNps = sorted(await raw('nps', npsQ));
+          const npsRows = await served('analyticsNps', 'step location survey channel period count promoters passives detractors score', npsQ);
           expect(npsRows.map(sortKey)).toEqual(expectedNps.map(sortKey));
           npsRows.forEach((row, i) => {
             const e = expectedNps[i];

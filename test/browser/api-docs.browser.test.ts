@@ -1,19 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { axeViolations, launchBrowser, openPage, screenshot, type BrowserPage } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { axeViolations, openPage, screenshot, useServerAndBrowser, type BrowserPage } from '../helpers/browser.js';
 
 /** /docs: Swagger UI served from swagger-ui-dist, which must render the REST API offline (no CDN reachable here). */
 let server: TestServer;
-let browser: Browser;
 let p: BrowserPage;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  p = await openPage(browser);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+useServerAndBrowser(async (started) => {
+  server = started.server;
+  p = await openPage(started.browser);
 });
 
 describe('/docs in a real browser', () => {

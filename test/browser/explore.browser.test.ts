@@ -1,22 +1,17 @@
-import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { axeViolations, launchBrowser, pagesChecked, screenshot } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { axeViolations, screenshot, useServerAndBrowser } from '../helpers/browser.js';
 import { freePort } from '../helpers/ports.js';
 
 /** The home page and GraphiQL (/graphiql) from npm packages: they must work with nothing reachable but this service. */
 let server: TestServer;
-let browser: Browser;
-const newPage = pagesChecked(() => browser);
-
-beforeAll(async () => {
+const newPage = useServerAndBrowser(
+  (started) => (server = started.server),
   // PUBLIC_URL names the real address: /portal sends a browser that came by another name to that one.
-  const port = await freePort();
-  [server, browser] = await Promise.all([startTestServer({ env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+  async () => {
+    const port = await freePort();
+    return { env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port };
+  },
+);
 
 /** Every request the page makes, that is not to the service under test. */
 function elsewhere(page: import('playwright-core').Page): string[] {

@@ -1,36 +1,31 @@
-import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { rest } from '../rest/rest.helpers.js';
 import { rows } from '../ingest/ingest-helpers.js';
-import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, PHONE, screenshot, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * The feedback request's e-mail as a guest meets it, in Debian's Chromium on a phone: its short link opens the survey
  * page with the order filled in, and its unsubscribe link's page and button work under the pages' CSP.
  */
 let server: TestServer;
-let browser: Browser;
 let mail: MailBox;
 let fx: GuestSurveyFixture;
 
 beforeAll(async () => {
   mail = await startMailBox();
-  [server, browser] = await Promise.all([startTestServer({ env: { SMTP_URL: mail.url }, workers: true }), launchBrowser()]);
+});
+const newPage = useServerAndBrowser(async (started) => {
+  server = started.server;
   fx = await guestSurvey(server);
   const flow = await rest(server, 'POST', `/v2/businesses/${fx.business}/feedback-flows`, {
     tenant: fx.tenant,
     body: { name: 'After every order', survey: fx.survey, channels: ['email'], delayMinutes: 0, quietHours: null },
   });
   expect(flow.status).toBe(201);
-});
-const newPage = pagesChecked(() => browser);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await mail?.close();
-});
+}, () => ({ env: { SMTP_URL: mail.url }, workers: true }));
+afterAll(() => mail?.close());
 
 async function mailTo(address: string) {
   for (let i = 0; i < 200; i++) {

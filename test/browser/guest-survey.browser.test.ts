@@ -1,24 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
-import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, untilNextPage } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, PHONE, screenshot, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * A guest on a phone, in Debian's Chromium: keyboard only, JavaScript off, errors, resume, Urdu, axe on every page.
  * The browser enforces the pages' CSP and sends its own Origin and Sec-Fetch-* headers with every form.
  */
 let server: TestServer;
-let browser: Browser;
 let fx: GuestSurveyFixture;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+const newPage = useServerAndBrowser(async (started) => {
+  server = started.server;
   fx = await guestSurvey(server);
-});
-const newPage = pagesChecked(() => browser);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const phone = (options = {}) => newPage({ ...PHONE, ...options });

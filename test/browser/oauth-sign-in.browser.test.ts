@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, PHONE, screenshot, useServerAndBrowser } from '../helpers/browser.js';
 import { pkcePair } from '../oauth/oauth-helpers.js';
 
 /**
@@ -10,20 +10,15 @@ import { pkcePair } from '../oauth/oauth-helpers.js';
  * headers and enforces the pages' CSP, cookies and referrer policy, which no HTTP client in the other tests does.
  */
 let server: TestServer;
-let browser: Browser;
 let callback: Receiver;
 let tenant: Tenant;
 
-beforeAll(async () => {
-  [server, browser, callback] = await Promise.all([startTestServer(), launchBrowser(), startReceiver()]);
+const newPage = useServerAndBrowser(async (started) => {
+  server = started.server;
+  callback = await startReceiver();
   tenant = await createTenant(server, { businessName: 'Cafe Browser', redirectUri: `${callback.url}/callback` });
 });
-const newPage = pagesChecked(() => browser);
-afterAll(async () => {
-  await browser?.close();
-  await callback?.close();
-  await server?.stop();
-});
+afterAll(() => callback?.close());
 
 function authorizeUrl(params: Record<string, string> = {}): string {
   const query = new URLSearchParams({

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from './server.js';
 
 /**
  * Debian's Chromium driven by playwright-core: nothing is downloaded at install. The flags keep it from reaching
@@ -60,6 +61,30 @@ export function pagesChecked(browser: () => Browser) {
     open.push(p);
     return p;
   };
+}
+
+type ServerOptions = Parameters<typeof startTestServer>[0];
+
+/**
+ * This file's server and browser, started together before its tests and closed after them; returns its `newPage`
+ * (pagesChecked). `ready` receives them before the first test (to prepare a business, open a page). `options` are
+ * startTestServer's, or a function making them once what they name is started (a mail box, a free port).
+ */
+export function useServerAndBrowser(
+  ready: (started: { server: TestServer; browser: Browser }) => unknown,
+  options: ServerOptions | (() => ServerOptions | Promise<ServerOptions>) = {},
+) {
+  let started: { server: TestServer; browser: Browser } | undefined;
+  beforeAll(async () => {
+    const [server, browser] = await Promise.all([startTestServer(typeof options === 'function' ? await options() : options), launchBrowser()]);
+    started = { server, browser };
+    await ready(started);
+  });
+  afterAll(async () => {
+    await started?.browser.close();
+    await started?.server.stop();
+  });
+  return pagesChecked(() => started!.browser);
 }
 
 /** test-results/<name>.png (ignored by git): what a person saw at that step. */

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { createInbox } from './inbox.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -27,8 +28,7 @@ export interface Receiver {
  * receiving end of outbound webhooks and SMS providers. `answer` decides the response (default: 200 and a small page).
  */
 export async function startReceiver(answer: (r: ReceivedRequest) => Answer = () => ({}), options: { port?: number } = {}): Promise<Receiver> {
-  const requests: ReceivedRequest[] = [];
-  const waiters: Array<{ match: (r: ReceivedRequest) => boolean; resolve: (r: ReceivedRequest) => void }> = [];
+  const inbox = createInbox<ReceivedRequest>('request');
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -39,13 +39,7 @@ export async function startReceiver(answer: (r: ReceivedRequest) => Answer = () 
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
       };
-      requests.push(received);
-      for (const w of [...waiters]) {
-        if (w.match(received)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(received);
-        }
-      }
+      inbox.add(received);
       const out = answer(received);
       res.writeHead(out.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...out.headers });
       res.end(out.body ?? '<!doctype html><html lang="en"><title>Received</title><main><h1>Received</h1></main></html>');
@@ -55,19 +49,8 @@ export async function startReceiver(answer: (r: ReceivedRequest) => Answer = () 
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
-    waitFor(match = () => true, timeoutMs = 10_000) {
-      const already = requests.find(match);
-      if (already) return Promise.resolve(already);
-      return new Promise((resolve, reject) => {
-        const waiter = { match, resolve: (r: ReceivedRequest) => (clearTimeout(timer), resolve(r)) };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          reject(new Error(`no matching request within ${timeoutMs} ms (${requests.length} received)`));
-        }, timeoutMs);
-        waiters.push(waiter);
-      });
-    },
+    requests: inbox.items,
+    waitFor: inbox.waitFor,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,4 +1,5 @@
 import { SMTPServer } from 'smtp-server';
+import { createInbox } from './inbox.js';
 
 export interface ReceivedMail {
   from: string;
@@ -37,8 +38,7 @@ function parse(raw: string): { headers: Record<string, string>; body: string } {
 
 /** A real SMTP server on 127.0.0.1 (the smtp-server package) that keeps every message it accepts. */
 export async function startMailBox(): Promise<MailBox> {
-  const mails: ReceivedMail[] = [];
-  const waiters: Array<{ match: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }> = [];
+  const inbox = createInbox<ReceivedMail>('mail');
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
@@ -56,13 +56,7 @@ export async function startMailBox(): Promise<MailBox> {
           headers,
           body,
         };
-        mails.push(mail);
-        for (const w of [...waiters]) {
-          if (w.match(mail)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(mail);
-          }
-        }
+        inbox.add(mail);
         callback();
       });
     },
@@ -71,19 +65,8 @@ export async function startMailBox(): Promise<MailBox> {
   const { port } = server.server.address() as { port: number };
   return {
     url: `smtp://127.0.0.1:${port}`,
-    mails,
-    waitFor(match = () => true, timeoutMs = 10_000) {
-      const already = mails.find(match);
-      if (already) return Promise.resolve(already);
-      return new Promise((resolve, reject) => {
-        const waiter = { match, resolve: (m: ReceivedMail) => (clearTimeout(timer), resolve(m)) };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          reject(new Error(`no matching mail within ${timeoutMs} ms (${mails.length} received)`));
-        }, timeoutMs);
-        waiters.push(waiter);
-      });
-    },
+    mails: inbox.items,
+    waitFor: inbox.waitFor,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

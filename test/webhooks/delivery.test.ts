@@ -20,6 +20,14 @@ beforeAll(async () => {
   ({ server, api, business, tenant } = await startDeliveryServer());
   headers = tenant.headers;
 });
+/** The webhook's deliveries once `check` passes on them: retried as `eventually` retries. */
+const deliveriesOnce = (hook: string, check: (page: any) => void, timeoutMs?: number) =>
+  eventually(async () => {
+    const page = await deliveriesOf(api, business, hook);
+    check(page);
+    return page;
+  }, timeoutMs);
+
 afterAll(async () => {
   await server?.stop();
   await Promise.all(receivers.map((r) => r.close()));
@@ -49,11 +57,7 @@ describe('delivery', () => {
     expect(payload.data.object).toMatchObject({ id: metric.id, object: 'metric', name: 'Speed' });
     expect(receivedAt - event.createdAt).toBeLessThan(1_000);
 
-    const log = await eventually(async () => {
-      const page = await deliveriesOf(api, business, hook.id);
-      expect(page.data[0].status).toBe('succeeded');
-      return page;
-    });
+    const log = await deliveriesOnce(hook.id, (page) => expect(page.data[0].status).toBe('succeeded'));
     expect(log.total).toBe(1);
     expect(log.data[0]).toMatchObject({
       id: request.headers['webhook-id'],
@@ -122,11 +126,7 @@ describe('delivery', () => {
     const requests = inbox.requests.filter((r) => r.body.includes(metric.id));
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
     for (const r of requests) verify(hook.secret, r);
-    const [delivery] = (await eventually(async () => {
-      const page = await deliveriesOf(api, business, hook.id);
-      expect(page.data[0].status).toBe('succeeded');
-      return page;
-    })).data;
+    const [delivery] = (await deliveriesOnce(hook.id, (page) => expect(page.data[0].status).toBe('succeeded'))).data;
     expect(delivery.attemptCount).toBe(3);
     expect(delivery.attempts.map((a: any) => [a.responseStatus, a.error, a.responseBody])).toEqual([
       [500, 'http_status', 'try later'],
@@ -142,11 +142,7 @@ describe('delivery', () => {
     const inbox = await receiver(() => ({ status: 503 }));
     const hook = await createHook(api, business, inbox.url, ['metric.created']);
     await makeEvent(api, business, 'Down');
-    const [delivery] = (await eventually(async () => {
-      const page = await deliveriesOf(api, business, hook.id);
-      expect(page.data[0].status).toBe('exhausted');
-      return page;
-    }, 15_000)).data;
+    const [delivery] = (await deliveriesOnce(hook.id, (page) => expect(page.data[0].status).toBe('exhausted'), 15_000)).data;
     expect(delivery.attemptCount).toBe(4); // the first attempt and the schedule's three retries
     expect(delivery.nextAttemptAt).toBeNull();
     expect(await deliveriesOf(api, business, hook.id, { status: { eq: 'exhausted' } })).toMatchObject({ total: 1 });
@@ -158,11 +154,7 @@ describe('delivery', () => {
     const inbox = await receiver(() => ({ status: 307, headers: { location: `${target.url}/elsewhere` } }));
     const hook = await createHook(api, business, inbox.url, ['metric.created']);
     await makeEvent(api, business, 'Moved');
-    const [delivery] = (await eventually(async () => {
-      const page = await deliveriesOf(api, business, hook.id);
-      expect(page.data[0].attempts.length).toBeGreaterThanOrEqual(1);
-      return page;
-    })).data;
+    const [delivery] = (await deliveriesOnce(hook.id, (page) => expect(page.data[0].attempts.length).toBeGreaterThanOrEqual(1))).data;
     expect(delivery.attempts[0]).toMatchObject({ responseStatus: 307, error: 'http_status' });
     expect(target.requests).toHaveLength(0);
   });
@@ -190,11 +182,7 @@ describe('delivery', () => {
     const inbox = await receiver(() => (++calls === 1 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 200 }));
     const hook = await createHook(api, business, inbox.url, ['metric.created']);
     await makeEvent(api, business, 'Busy');
-    const [delivery] = (await eventually(async () => {
-      const page = await deliveriesOf(api, business, hook.id);
-      expect(page.data[0].status).toBe('succeeded');
-      return page;
-    }, 10_000)).data;
+    const [delivery] = (await deliveriesOnce(hook.id, (page) => expect(page.data[0].status).toBe('succeeded'), 10_000)).data;
     expect(delivery.attempts[1].at - delivery.attempts[0].at).toBeGreaterThanOrEqual(1_900);
   });
 
@@ -204,11 +192,7 @@ describe('delivery', () => {
     // As if DNS now pointed the endpoint at the cloud metadata address: checked again at connect time.
     await server.orm.em.getConnection().execute(`update webhook set url = 'http://169.254.169.254/latest' where id = ?`, [hook.id]);
     await makeEvent(api, business, 'Rebound');
-    const [delivery] = (await eventually(async () => {
-      const page = await deliveriesOf(api, business, hook.id);
-      expect(page.data[0]?.attempts.length).toBeGreaterThanOrEqual(1);
-      return page;
-    })).data;
+    const [delivery] = (await deliveriesOnce(hook.id, (page) => expect(page.data[0]?.attempts.length).toBeGreaterThanOrEqual(1))).data;
     expect(delivery.attempts[0]).toMatchObject({ error: 'blocked_address', responseStatus: null });
   });
 

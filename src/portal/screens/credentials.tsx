@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
 import { Empty, Failure, Field, FormError, Loaded, SecretOnce, formatDate, useLoad, useSubmit } from '../ui';
+import { CardForm } from '../card-form';
 
 const CredentialsList = graphql(`
   query CredentialsList($business: ID!) {
@@ -67,11 +68,9 @@ export default function Credentials({ session }: ScreenProps) {
           <SecretOnce label="Client secret" value={created.clientSecret} />
         </>
       )}
-      <form
-        class="card"
-        aria-label="New credential"
-        onSubmit={async (e) => {
-          e.preventDefault();
+      <CardForm
+        label="New credential"
+        onSubmit={async () => {
           const r = await submit.run(() => request(CreateCredential, { business, input: { name, validRedirectUris: uris.split(/\s+/).filter(Boolean) } }));
           if (r) {
             setCreated(r.createCredential);
@@ -88,7 +87,7 @@ export default function Credentials({ session }: ScreenProps) {
         </Field>
         <FormError error={submit.error} shown={['name', 'validRedirectUris', ...Object.keys(f).filter((k) => k.startsWith('validRedirectUris['))]} />
         <button type="submit" disabled={submit.busy}>{submit.busy ? 'Creating…' : 'Create credential'}</button>
-      </form>
+      </CardForm>
     </>
   );
 }

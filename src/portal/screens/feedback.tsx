@@ -2,6 +2,7 @@ import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { Empty, Failure, Field, Loaded, Pager, dayStart, download, formatDate, useLoad, zoneName, useSubmit } from '../ui';
+import { Table } from '../table';
 import { useLiveEvents } from '../live';
 
 const FeedbackFilters = graphql(`
@@ -123,22 +124,18 @@ function FeedbackFor({ business, survey, surveys, locations, query }: { business
         {(r) =>
           r.submissions.data.length ? (
             <>
-              <table>
-                <caption class="sr-only">Feedback for {survey.name}</caption>
-                <thead><tr><th scope="col">Received</th><th scope="col">Status</th><th scope="col">Channel</th><th scope="col">Location</th><th scope="col">Order</th><th scope="col">Answers</th></tr></thead>
-                <tbody>
-                  {r.submissions.data.map((s) => (
-                    <tr key={s.id}>
-                      <td><a href={`/portal/feedback/${survey.id}/${s.id}`}>{formatDate(s.createdAt)}</a></td>
-                      <td>{s.status}</td>
-                      <td>{s.channel ?? s.source}</td>
-                      <td>{s.location?.name ?? '—'}</td>
-                      <td>{s.order ? <a href={`/portal/orders/${s.order.id}`}>{s.order.externalOrderId}</a> : '—'}</td>
-                      <td>{s.answers.map(answerText).filter(Boolean).join(' · ')}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Table caption={`Feedback for ${survey.name}`} columns={['Received', 'Status', 'Channel', 'Location', 'Order', 'Answers']}>
+                {r.submissions.data.map((s) => (
+                  <tr key={s.id}>
+                    <td><a href={`/portal/feedback/${survey.id}/${s.id}`}>{formatDate(s.createdAt)}</a></td>
+                    <td>{s.status}</td>
+                    <td>{s.channel ?? s.source}</td>
+                    <td>{s.location?.name ?? '—'}</td>
+                    <td>{s.order ? <a href={`/portal/orders/${s.order.id}`}>{s.order.externalOrderId}</a> : '—'}</td>
+                    <td>{s.answers.map(answerText).filter(Boolean).join(' · ')}</td>
+                  </tr>
+                ))}
+              </Table>
               <Pager page={r.submissions.page} hasMore={r.submissions.hasMore} total={r.submissions.total} href={(p) => withQuery(query, { page: String(p) })} />
             </>
           ) : (
@@ -196,11 +193,9 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
               {s.order ? (
                 <>
                   <p><a href={`/portal/orders/${s.order.id}`}>Order {s.order.externalOrderId}</a> · {s.order.total} {s.order.currency} · {s.order.status} · {formatDate(s.order.createdAt)}</p>
-                  <table>
-                    <caption class="sr-only">Order lines</caption>
-                    <thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Price</th></tr></thead>
-                    <tbody>{s.order.items.map((i) => <tr key={i.id}><td>{i.name ?? '—'}</td><td>{i.quantity ?? '—'}</td><td>{i.totalPrice ?? i.unitPrice ?? '—'}</td></tr>)}</tbody>
-                  </table>
+                  <Table caption="Order lines" columns={['Item', 'Quantity', 'Price']}>
+                    {s.order.items.map((i) => <tr key={i.id}><td>{i.name ?? '—'}</td><td>{i.quantity ?? '—'}</td><td>{i.totalPrice ?? i.unitPrice ?? '—'}</td></tr>)}
+                  </Table>
                 </>
               ) : (
                 <p class="muted">Not linked to an order (links with an order id tie the two).</p>

@@ -3,6 +3,8 @@ import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate } from '../router';
 import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit } from '../ui';
+import { CardForm } from '../card-form';
+import { Table } from '../table';
 
 const FlowsList = graphql(`
   query FlowsList($business: ID!) {
@@ -52,22 +54,18 @@ export default function Flows({ session }: ScreenProps) {
         {(data) => {
           const surveyName = new Map(data.surveys.data.map((s) => [s.id, s.name]));
           return data.feedbackFlows.data.length ? (
-            <table>
-              <caption class="sr-only">Feedback flows</caption>
-              <thead><tr><th scope="col">Priority</th><th scope="col">Name</th><th scope="col">When</th><th scope="col">Survey</th><th scope="col">By</th><th scope="col">Status</th></tr></thead>
-              <tbody>
-                {data.feedbackFlows.data.map((f) => (
-                  <tr key={f.id}>
-                    <td>{f.priority}</td>
-                    <td><a href={`/portal/flows/${f.id}`}>{f.name}</a></td>
-                    <td>{delayText(f.delayMinutes)} {f.trigger === 'order.accepted' ? 'the order is accepted' : 'the order arrives'}</td>
-                    <td>{surveyName.get(f.survey) ?? f.survey}</td>
-                    <td>{f.channels.join(', then ')}</td>
-                    <td><span class={`status ${f.enabled ? 'active' : ''}`}>{f.enabled ? 'enabled' : 'disabled'}</span></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table caption="Feedback flows" columns={['Priority', 'Name', 'When', 'Survey', 'By', 'Status']}>
+              {data.feedbackFlows.data.map((f) => (
+                <tr key={f.id}>
+                  <td>{f.priority}</td>
+                  <td><a href={`/portal/flows/${f.id}`}>{f.name}</a></td>
+                  <td>{delayText(f.delayMinutes)} {f.trigger === 'order.accepted' ? 'the order is accepted' : 'the order arrives'}</td>
+                  <td>{surveyName.get(f.survey) ?? f.survey}</td>
+                  <td>{f.channels.join(', then ')}</td>
+                  <td><span class={`status ${f.enabled ? 'active' : ''}`}>{f.enabled ? 'enabled' : 'disabled'}</span></td>
+                </tr>
+              ))}
+            </Table>
           ) : (
             <Empty>
               No flow yet: guests are only asked through the links and QR codes you share.{' '}
@@ -208,11 +206,9 @@ function FlowForm({ business, flow, surveys, mayChange }: { business: string; fl
   return (
     <>
       <h1 tabIndex={-1}>{flow ? flow.name : 'New feedback flow'}</h1>
-      <form
-        class="card"
-        aria-label="Flow settings"
-        onSubmit={async (e) => {
-          e.preventDefault();
+      <CardForm
+        label="Flow settings"
+        onSubmit={async () => {
           const input = inputOf(form, flow);
           const r = flow
             ? await save.run(() => request(UpdateFlow, { business, id: flow.id, input }))
@@ -296,7 +292,7 @@ function FlowForm({ business, flow, surveys, mayChange }: { business: string; fl
             {saved && <span class="ok" role="status">Saved.</span>}
           </div>
         )}
-      </form>
+      </CardForm>
       {flow && <DryRun business={business} flow={flow.id} />}
       {flow && mayChange && (
         <section class="card" aria-labelledby="delete-flow">

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
 import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit } from '../ui';
+import { CardForm } from '../card-form';
+import { ChoiceField } from '../choice-field';
 
 const MembersList = graphql(`
   query MembersList($business: ID!) {
@@ -134,11 +136,9 @@ export default function Members({ session }: ScreenProps) {
       </Loaded>
       {change.error ? <Failure error={change.error} /> : null}
       {mayChange && (
-        <form
-          class="card"
-          aria-label="Invite a member"
-          onSubmit={async (e) => {
-            e.preventDefault();
+        <CardForm
+          label="Invite a member"
+          onSubmit={async () => {
             const r = await invite.run(() => request(CreateMember, { business, input: { email, role } }));
             if (r) {
               setDone(`${r.createMember.email} joined as ${r.createMember.role}. They sign in with their own password and choose this business.`);
@@ -153,17 +153,11 @@ export default function Members({ session }: ScreenProps) {
             <Field label="E-mail" error={f.email}>
               {(id, d) => <input id={id} type="email" autoComplete="off" aria-describedby={d} aria-invalid={!!f.email} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
             </Field>
-            <Field label="Role" error={f.role}>
-              {(id, d) => (
-                <select id={id} aria-describedby={d} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-                  {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
-                </select>
-              )}
-            </Field>
+            <ChoiceField label="Role" error={f.role} value={role} choices={ROLES} onChange={setRole} />
           </div>
           <FormError error={invite.error} shown={['email', 'role']} />
           <button type="submit" disabled={invite.busy}>{invite.busy ? 'Inviting…' : 'Invite'}</button>
-        </form>
+        </CardForm>
       )}
       <RolesTable />
     </>

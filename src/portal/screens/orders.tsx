@@ -2,6 +2,7 @@ import type { ScreenProps } from '../main';
 import { graphql, request, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { Empty, Field, Loaded, Pager, dayStart, formatDate, useLoad, zoneName } from '../ui';
+import { Table } from '../table';
 import { useLiveEvents } from '../live';
 
 const OrdersList = graphql(`
@@ -70,22 +71,18 @@ export default function Orders({ session, query }: ScreenProps) {
         {(r) =>
           r.orders.data.length ? (
             <>
-              <table>
-                <caption class="sr-only">Orders</caption>
-                <thead><tr><th scope="col">Order</th><th scope="col">Received</th><th scope="col">Total</th><th scope="col">Status</th><th scope="col">Channel</th><th scope="col">Location</th></tr></thead>
-                <tbody>
-                  {r.orders.data.map((o) => (
-                    <tr key={o.id}>
-                      <td><a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a></td>
-                      <td>{formatDate(o.createdAt)}</td>
-                      <td>{o.total} {o.currency}</td>
-                      <td>{o.status}</td>
-                      <td>{o.channel ?? '—'}</td>
-                      <td>{o.externalLocationId ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Table caption="Orders" columns={['Order', 'Received', 'Total', 'Status', 'Channel', 'Location']}>
+                {r.orders.data.map((o) => (
+                  <tr key={o.id}>
+                    <td><a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a></td>
+                    <td>{formatDate(o.createdAt)}</td>
+                    <td>{o.total} {o.currency}</td>
+                    <td>{o.status}</td>
+                    <td>{o.channel ?? '—'}</td>
+                    <td>{o.externalLocationId ?? '—'}</td>
+                  </tr>
+                ))}
+              </Table>
               <Pager page={r.orders.page} hasMore={r.orders.hasMore} total={r.orders.total} href={(p) => withQuery(query, { page: String(p) })} />
             </>
           ) : (
@@ -155,15 +152,11 @@ export function OrderDetail({ session, params }: ScreenProps) {
               <dt>Customer</dt><dd>{[o.customerName, o.customerEmail, o.customerPhoneNumber].filter(Boolean).join(', ') || '—'}</dd>
             </dl>
             <h2>Lines</h2>
-            <table>
-              <caption class="sr-only">Order lines</caption>
-              <thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Unit price</th><th scope="col">Total</th></tr></thead>
-              <tbody>
-                {o.items.map((i) => (
-                  <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td>{i.quantity ?? '—'}</td><td>{i.unitPrice ?? '—'}</td><td>{i.totalPrice ?? '—'}</td></tr>
-                ))}
-              </tbody>
-            </table>
+            <Table caption="Order lines" columns={['Item', 'Quantity', 'Unit price', 'Total']}>
+              {o.items.map((i) => (
+                <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td>{i.quantity ?? '—'}</td><td>{i.unitPrice ?? '—'}</td><td>{i.totalPrice ?? '—'}</td></tr>
+              ))}
+            </Table>
             <h2>Feedback</h2>
             {o.submissions.length ? (
               <ul>

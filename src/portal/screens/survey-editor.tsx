@@ -3,6 +3,8 @@ import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate } from '../router';
 import { CopyText, Empty, Failure, Field, FormError, Loaded, download, useLoad, useSubmit } from '../ui';
+import { CardForm } from '../card-form';
+import { ChoiceField } from '../choice-field';
 
 const SurveyEditorQuery = graphql(`
   query SurveyEditor($business: ID!, $id: ID!, $withSurvey: Boolean!) {
@@ -79,11 +81,9 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
   const submit = useSubmit();
   const f = submit.fields;
   return (
-    <form
-      class="card"
-      aria-label="Survey settings"
-      onSubmit={async (e) => {
-        e.preventDefault();
+    <CardForm
+      label="Survey settings"
+      onSubmit={async () => {
         setSaved(false);
         const input = { name, description: description || null, status, closingText: closingText || null, reviewUrl: reviewUrl || null };
         if (!survey) {
@@ -97,13 +97,7 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
     >
       <Field label="Name" error={f.name}>{(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
       <Field label="Description (for you, not shown to guests)" error={f.description}>{(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
-      <Field label="Status" error={f.status} hint="Only an active survey takes answers.">
-        {(id, d) => (
-          <select id={id} aria-describedby={d} value={status} onChange={(e) => setStatus(e.currentTarget.value as typeof status)}>
-            {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
-        )}
-      </Field>
+      <ChoiceField label="Status" error={f.status} hint="Only an active survey takes answers." value={status} choices={STATUSES} onChange={setStatus} />
       <Field label="Thank-you text" error={f.closingText}>{(id, d) => <textarea id={id} aria-describedby={d} value={closingText} onInput={(e) => setClosingText(e.currentTarget.value)} />}</Field>
       <Field label="Review link (optional)" error={f.reviewUrl} hint="Shown to every guest on the thank-you screen.">
         {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.reviewUrl} type="url" value={reviewUrl} onInput={(e) => setReviewUrl(e.currentTarget.value)} />}
@@ -111,7 +105,7 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
       <FormError error={submit.error} shown={['name', 'description', 'status', 'closingText', 'reviewUrl']} />
       <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : survey ? 'Save survey' : 'Create survey'}</button>
       {saved && <span role="status" class="ok"> Saved.</span>}
-    </form>
+    </CardForm>
   );
 }
 
@@ -189,11 +183,9 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
   if (type === 'choice') content.choices = choices.split('\n').map((c) => c.trim()).filter(Boolean);
   else delete content.choices;
   return (
-    <form
-      class="card"
-      aria-label={step ? `Edit step ${step.position + 1}` : 'New step'}
-      onSubmit={async (e) => {
-        e.preventDefault();
+    <CardForm
+      label={step ? `Edit step ${step.position + 1}` : 'New step'}
+      onSubmit={async () => {
         const input = { type, required, content, metrics: type === 'metrics' ? { metrics: chosen } : null };
         const done = step
           ? await submit.run(() => request(UpdateStep, { business, survey, id: step.id, input }))
@@ -202,13 +194,7 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
       }}
     >
       {!step && <h3>New step</h3>}
-      <Field label="Type" error={f.type}>
-        {(id, d) => (
-          <select id={id} aria-describedby={d} value={type} onChange={(e) => setType(e.currentTarget.value as StepType)}>
-            {STEP_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
-          </select>
-        )}
-      </Field>
+      <ChoiceField label="Type" error={f.type} value={type} choices={STEP_TYPES} onChange={setType} />
       <Field label="Title (the question)" error={f['content.title']}>{(id, d) => <input id={id} aria-describedby={d} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}</Field>
       <Field label="Text under the title (optional)" error={f['content.body']}>{(id, d) => <input id={id} aria-describedby={d} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}</Field>
       {type === 'choice' && (
@@ -237,7 +223,7 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
         )}
       </div>
       {remove.error ? <Failure error={remove.error} /> : null}
-    </form>
+    </CardForm>
   );
 }
 
@@ -271,11 +257,9 @@ function LinkBuilder({ business, survey, locations }: { business: string; survey
       <p>
         Guest page: <a href={survey.url} target="_blank" rel="noopener">preview it</a>{survey.status !== 'active' && <span class="muted"> (it takes answers once the survey is active)</span>}
       </p>
-      <form
-        class="card"
-        aria-label="Link builder"
-        onSubmit={async (e) => {
-          e.preventDefault();
+      <CardForm
+        label="Link builder"
+        onSubmit={async () => {
           const r = await submit.run(() => request(SurveyLink, { business, survey: survey.id, location: location || null, orderId: orderId || null, channel }));
           if (r) setLink(r.surveyLink);
         }}
@@ -289,13 +273,7 @@ function LinkBuilder({ business, survey, locations }: { business: string; survey
               </select>
             )}
           </Field>
-          <Field label="Channel" error={submit.fields.channel}>
-            {(id, d) => (
-              <select id={id} aria-describedby={d} value={channel} onChange={(e) => setChannel(e.currentTarget.value as typeof channel)}>
-                {CHANNELS.map((c) => <option key={c} value={c}>{c}</option>)}
-              </select>
-            )}
-          </Field>
+          <ChoiceField label="Channel" error={submit.fields.channel} value={channel} choices={CHANNELS} onChange={setChannel} />
           <Field label="Order id (optional)" error={submit.fields.orderId}>{(id, d) => <input id={id} aria-describedby={d} value={orderId} onInput={(e) => setOrderId(e.currentTarget.value)} />}</Field>
         </div>
         <FormError error={submit.error} shown={['location', 'channel', 'orderId']} />
@@ -311,7 +289,7 @@ function LinkBuilder({ business, survey, locations }: { business: string; survey
           </p>
         )}
         {!locations.length && <p class="muted">No locations yet: links and QR codes then work for the whole business.</p>}
-      </form>
+      </CardForm>
     </section>
   );
 }

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
 import { Empty, Field, FormError, Loaded, formatDate, useLoad, useSubmit } from '../ui';
+import { CardForm } from '../card-form';
+import { Table } from '../table';
 
 const SurveysScreenQuery = graphql(`
   query SurveysScreen($business: ID!) {
@@ -27,20 +29,16 @@ export default function Surveys({ session }: ScreenProps) {
         {(data) => (
           <>
             {data.surveys.data.length ? (
-              <table>
-                <caption class="sr-only">Surveys</caption>
-                <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Steps</th><th scope="col">Created</th></tr></thead>
-                <tbody>
-                  {data.surveys.data.map((s) => (
-                    <tr key={s.id}>
-                      <td><a href={`/portal/surveys/${s.id}`}>{s.name}</a></td>
-                      <td><span class={`status ${s.status}`}>{s.status}</span></td>
-                      <td>{s.steps.length}</td>
-                      <td>{formatDate(s.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Table caption="Surveys" columns={['Name', 'Status', 'Steps', 'Created']}>
+                {data.surveys.data.map((s) => (
+                  <tr key={s.id}>
+                    <td><a href={`/portal/surveys/${s.id}`}>{s.name}</a></td>
+                    <td><span class={`status ${s.status}`}>{s.status}</span></td>
+                    <td>{s.steps.length}</td>
+                    <td>{formatDate(s.createdAt)}</td>
+                  </tr>
+                ))}
+              </Table>
             ) : (
               <Empty>No survey yet. Create the metrics you want rated (below), then <a href="/portal/surveys/new">create a survey</a> and add its steps.</Empty>
             )}
@@ -70,11 +68,9 @@ function NewMetric({ business, onCreated }: { business: string; onCreated: () =>
   const [max, setMax] = useState('5');
   const submit = useSubmit();
   return (
-    <form
-      class="card"
-      aria-label="New metric"
-      onSubmit={async (e) => {
-        e.preventDefault();
+    <CardForm
+      label="New metric"
+      onSubmit={async () => {
         const done = await submit.run(() =>
           request(CreateMetric, { business, input: { name, description: description || null, scale: { min: Number(min), max: Number(max) } } }),
         );
@@ -94,6 +90,6 @@ function NewMetric({ business, onCreated }: { business: string; onCreated: () =>
       </div>
       <FormError error={submit.error} shown={['name', 'description', 'scale', 'scale.min', 'scale.max']} />
       <button type="submit" disabled={submit.busy}>{submit.busy ? 'Adding…' : 'Add metric'}</button>
-    </form>
+    </CardForm>
   );
 }

@@ -3,6 +3,8 @@ import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, useLoad, useSubmit, zoneName, zonedTime } from '../ui';
+import { CardForm } from '../card-form';
+import { Table } from '../table';
 
 const WebhooksList = graphql(`
   query WebhooksList($business: ID!) {
@@ -53,20 +55,16 @@ export default function Webhooks({ session }: ScreenProps) {
       <Loaded state={state} what="webhooks">
         {(data) =>
           data.webhooks.data.length ? (
-            <table>
-              <caption class="sr-only">Webhooks</caption>
-              <thead><tr><th scope="col">Endpoint</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
-              <tbody>
-                {data.webhooks.data.map((w) => (
-                  <tr key={w.id}>
-                    <td><a href={`/portal/webhooks/${w.id}`}>{w.url}</a>{w.description ? <div class="muted">{w.description}</div> : null}</td>
-                    <td>{w.events.join(', ')}</td>
-                    <td>{w.enabled ? 'enabled' : 'disabled'}</td>
-                    <td>{formatDate(w.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table caption="Webhooks" columns={['Endpoint', 'Events', 'State', 'Created']}>
+              {data.webhooks.data.map((w) => (
+                <tr key={w.id}>
+                  <td><a href={`/portal/webhooks/${w.id}`}>{w.url}</a>{w.description ? <div class="muted">{w.description}</div> : null}</td>
+                  <td>{w.events.join(', ')}</td>
+                  <td>{w.enabled ? 'enabled' : 'disabled'}</td>
+                  <td>{formatDate(w.createdAt)}</td>
+                </tr>
+              ))}
+            </Table>
           ) : (
             <Empty>No webhook yet: add your endpoint below to receive events as they happen.</Empty>
           )
@@ -100,11 +98,9 @@ function WebhookForm({ business, webhook, onSaved }: { business: string; webhook
   const f = submit.fields;
   const eventsError = f.events ?? Object.entries(f).find(([k]) => k.startsWith('events['))?.[1];
   return (
-    <form
-      class="card"
-      aria-label={webhook ? 'Edit the webhook' : 'New webhook'}
-      onSubmit={async (e) => {
-        e.preventDefault();
+    <CardForm
+      label={webhook ? 'Edit the webhook' : 'New webhook'}
+      onSubmit={async () => {
         setSaved(false);
         const input = { url, events: splitEvents(events), description: description || null };
         if (webhook) {
@@ -133,7 +129,7 @@ function WebhookForm({ business, webhook, onSaved }: { business: string; webhook
       <FormError error={submit.error} shown={['url', 'events', 'description', ...Object.keys(f).filter((k) => k.startsWith('events['))]} />
       <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : webhook ? 'Save' : 'Add webhook'}</button>
       {saved && <span role="status" class="ok"> Saved.</span>}
-    </form>
+    </CardForm>
   );
 }
 
@@ -205,15 +201,11 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                         {d.attempts.length > 0 && (
                           <details>
                             <summary>Attempts</summary>
-                            <table>
-                              <caption class="sr-only">Attempts of {d.eventType}</caption>
-                              <thead><tr><th scope="col">Time</th><th scope="col">Duration</th><th scope="col">Status</th><th scope="col">Answer</th></tr></thead>
-                              <tbody>
-                                {d.attempts.map((a) => (
-                                  <tr key={a.at}><td>{formatDate(a.at)}</td><td>{a.durationMs} ms</td><td>{a.responseStatus ?? a.error}</td><td><code>{(a.responseBody ?? '').slice(0, 200)}</code></td></tr>
-                                ))}
-                              </tbody>
-                            </table>
+                            <Table caption={`Attempts of ${d.eventType}`} columns={['Time', 'Duration', 'Status', 'Answer']}>
+                              {d.attempts.map((a) => (
+                                <tr key={a.at}><td>{formatDate(a.at)}</td><td>{a.durationMs} ms</td><td>{a.responseStatus ?? a.error}</td><td><code>{(a.responseBody ?? '').slice(0, 200)}</code></td></tr>
+                              ))}
+                            </Table>
                           </details>
                         )}
                       </li>
@@ -224,11 +216,9 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
               ) : (
                 <Empty>No delivery yet. Send a test event to see one.</Empty>
               )}
-              <form
-                class="card"
-                aria-label="Recover failed deliveries"
-                onSubmit={async (e) => {
-                  e.preventDefault();
+              <CardForm
+                label="Recover failed deliveries"
+                onSubmit={async () => {
                   const r = await recover.run(() => request(Recover, { business, id, input: { since: zonedTime(since) } }));
                   if (r) {
                     setRecovered(r.recoverWebhook.redelivered);
@@ -243,7 +233,7 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                 <FormError error={recover.error} shown={['since']} />
                 <button type="submit" disabled={recover.busy}>Recover</button>
                 {recovered !== undefined && <span role="status"> {recovered} deliver{recovered === 1 ? 'y' : 'ies'} sent again.</span>}
-              </form>
+              </CardForm>
             </>
           );
         }}
