@@ -1,6 +1,6 @@
 import type { TestServer } from './server.js';
 import { createTenant, type Tenant } from './auth.js';
-import { client, type Client } from './graphql.js';
+import { client, sleep, type Client } from './graphql.js';
 
 /** A business with an active survey of the four steps issue 12's tests walk through, plus whatever `extra` adds. */
 export interface GuestSurveyFixture {
@@ -46,6 +46,17 @@ export async function guestSurvey(server: TestServer, options: { name?: string; 
     addStep,
     async setStatus(status) {
       await c.data(`mutation($b: ID!, $s: ID!, $st: SurveyStatus!) { updateSurvey(business: $b, id: $s, input: {status: $st}) { id } }`, { b: business, s: survey, st: status });
+      // The page cache forgets a survey when the change's NOTIFY reaches it, a moment after the commit (in every
+      // process alike): wait, bounded, until the page answers as the new status says, so a test reads the change.
+      const expected = { draft: 404, active: 200, archived: 410 }[status];
+      const pageStatus = async () => {
+        const res = await fetch(`${server.url}/survey/${business}/${survey}`);
+        await res.arrayBuffer();
+        return res.status;
+      };
+      for (const until = Date.now() + 5_000; (await pageStatus()) !== expected; await sleep(10)) {
+        if (Date.now() > until) throw new Error(`the survey page did not answer ${expected} within 5 s of the status ${status}`);
+      }
     },
     async order(externalOrderId, externalLocationId) {
       const input = { externalOrderId, externalLocationId, total: 10, currency: 'PKR' };
