@@ -19,7 +19,7 @@ import { MemberResolver } from '../modules/user/member.resolver.js';
 import { AnalyticsResolver } from '../modules/analytics/analytics.resolver.js';
 import { FeedbackFlowResolver, FeedbackRequestResolver } from '../modules/flow/feedback-flow.resolver.js';
 import { authChecker } from './auth-checker.js';
-import { dropTrivialResolvers } from './plain-fields.js';
+import { callFieldResolversDirectly, dropTrivialResolvers } from './plain-fields.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
 export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver] as const;
@@ -43,6 +43,7 @@ const NO_PUBSUB = {
 export function buildAppSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({ resolvers: [...resolvers], authChecker, authMode: 'error', validate: false, pubSub: NO_PUBSUB }).then((schema) => {
     dropTrivialResolvers(schema);
+    callFieldResolversDirectly(schema, resolvers);
     return schema;
   });
   return built;

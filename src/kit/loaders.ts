@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { plainRowsWhere } from './plain.rows.js';
 
 type EntityClass<T> = new () => T;
 type OrderBy = Record<string, 'asc' | 'desc'>[];
@@ -21,10 +22,7 @@ export interface ChildLoaderOptions extends LoaderOptions {
 /** One SELECT ... WHERE id IN (...) per batch, answers in the order of the keys (null for unknown ids). */
 function byIdLoader<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, plain: boolean) {
   return new DataLoader<string, T | null>(async (ids) => {
-    const where = { id: { $in: [...ids] } } as never;
-    const rows = (plain
-      ? await em.createQueryBuilder(entity).select('*').where(where).execute('all', true)
-      : await em.find(entity, where)) as T[];
+    const rows = plain ? await plainRowsWhere(em, entity, 'id', ids) : await em.find(entity, { id: { $in: [...ids] } } as never);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id) ?? null);
   });
@@ -33,10 +31,9 @@ function byIdLoader<T extends { id: string }>(em: EntityManager, entity: EntityC
 /** Children of many parents in one SELECT ... WHERE <fk> IN (...), grouped per parent in `orderBy` order. */
 function byForeignKeyLoader<T extends object>(em: EntityManager, entity: EntityClass<T>, foreignKey: string, { orderBy, plain }: ChildLoaderOptions) {
   return new DataLoader<string, T[]>(async (parentIds) => {
-    const where = { [foreignKey]: { $in: [...parentIds] } } as never;
-    const rows = (plain
-      ? await em.createQueryBuilder(entity).select('*').where(where).orderBy(orderBy as never).execute('all', true)
-      : await em.find(entity, where, { orderBy: orderBy as never })) as T[];
+    const rows = plain
+      ? await plainRowsWhere(em, entity, foreignKey, parentIds, orderBy)
+      : await em.find(entity, { [foreignKey]: { $in: [...parentIds] } } as never, { orderBy: orderBy as never });
     const groups = new Map<string, T[]>(parentIds.map((id) => [id, []]));
     // Relations are mapped to their primary key (mapToPk), so the foreign key is the parent's id in both modes.
     for (const row of rows) groups.get((row as Record<string, unknown>)[foreignKey] as string)?.push(row);

@@ -1,0 +1,105 @@
+import pg, { type Pool } from 'pg';
+import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
+import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
+
+type EntityClass<T> = new () => T;
+
+const TIMESTAMPTZ = 1184;
+const parseTimestamptzSlowly = pg.types.getTypeParser(TIMESTAMPTZ) as (text: string) => Date;
+
+/**
+ * PostgreSQL's text form of a timestamptz in a UTC session ("2026-11-25 12:34:56.789123+00") as the instant, to the
+ * millisecond as node-postgres gives it: rewritten as ISO 8601 for Date.parse, which is several times faster than
+ * the general parser's regular expression (a page of 300 rows holds 600 timestamps). Anything else (another offset,
+ * BC, infinity) goes to the general parser.
+ */
+export function parseTimestamptz(text: string): Date {
+  if (text[10] === ' ' && text.endsWith('+00')) {
+    const time = text.slice(11, -3);
+    const dot = time.indexOf('.');
+    const ms = Date.parse(`${text.slice(0, 10)}T${dot < 0 ? time : time.slice(0, dot + 4)}Z`);
+    if (!Number.isNaN(ms)) return new Date(ms);
+  }
+  return parseTimestamptzSlowly(text);
+}
+
+/**
+ * node-postgres's own parsers (json parsed, timestamps to Date), where the ORM's pool keeps timestamps as strings
+ * for the ORM to convert row by row: rows read here come out as the ORM's plain rows do.
+ */
+const PARSED = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === TIMESTAMPTZ && format !== 'binary' ? parseTimestamptz : pg.types.getTypeParser(oid, format)),
+};
+
+/** An entity's own columns, each aliased to its property name (`"survey_id" as "survey"`): rows need no mapping. */
+interface PlainTable {
+  table: string;
+  select: string;
+  column(property: string): string;
+}
+
+const tables = new WeakMap<object, PlainTable>();
+
+function plainTable(em: EntityManager, entity: EntityClass<unknown>): PlainTable {
+  let known = tables.get(entity);
+  if (known) return known;
+  const meta = em.getMetadata().get(entity);
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  const columns = new Map<string, string>();
+  for (const prop of meta.props) {
+    const stored = prop.persist !== false && !prop.formula && prop.fieldNames?.length === 1;
+    if (stored && (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE)) columns.set(prop.name, prop.fieldNames[0]);
+  }
+  const column = (property: string) => {
+    const name = columns.get(property);
+    if (!name) throw new Error(`${meta.className} has no column for ${property}`);
+    return quote(name);
+  };
+  known = {
+    table: quote(meta.tableName),
+    select: [...columns].map(([property, name]) => `${quote(name)} as ${quote(property)}`).join(', '),
+    column,
+  };
+  tables.set(entity, known);
+  return known;
+}
+
+/** The ORM's statement log (protected in its types, called once per statement it runs). */
+interface Logged {
+  logQuery(query: string, context?: { took?: number; results?: number }): void;
+}
+
+/** SQL text by entity, key and order: built once per process. */
+const statements = new Map<string, string>();
+
+/**
+ * The rows of `entity` whose `key` property is one of `values`, in `orderBy` order (property names), as plain
+ * objects of its properties: the request loaders' batches. The SQL is built once from the ORM's metadata and runs on
+ * the ORM's own `pg` pool, so a batch costs its round trip and little else (building the same query through the
+ * query builder each time, then mapping every row to property names and converting its timestamps, cost more than
+ * the database did). For committed data only: the pool's connections are not a request's transaction. Only for
+ * entities whose columns need no conversion of the ORM's own (no decimals, no custom types).
+ */
+export async function plainRowsWhere<T>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  key: string,
+  values: readonly string[],
+  orderBy: Record<string, 'asc' | 'desc'>[] = [],
+): Promise<T[]> {
+  const id = `${entity.name}\n${key}\n${JSON.stringify(orderBy)}`;
+  let text = statements.get(id);
+  if (!text) {
+    const t = plainTable(em, entity);
+    const order = orderBy.flatMap((o) => Object.entries(o).map(([property, dir]) => `${t.column(property)} ${dir === 'desc' ? 'desc' : 'asc'}`));
+    text = `select ${t.select} from ${t.table} where ${t.column(key)} = any($1)${order.length ? ` order by ${order.join(', ')}` : ''}`;
+    statements.set(id, text);
+  }
+  const connection = em.getConnection() as unknown as PostgreSqlConnection & Logged;
+  const pool: Pool = await connection.getNativeClient();
+  const started = Date.now();
+  const rows = (await pool.query({ text, values: [values], types: PARSED })).rows as T[];
+  // Logged as the ORM logs its own statements: its query log (and the tests' statement counts) see every read.
+  connection.logQuery(text, { took: Date.now() - started, results: rows.length });
+  return rows;
+}
