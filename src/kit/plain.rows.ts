@@ -31,18 +31,11 @@ const PARSED = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === TIMESTAMPTZ && format !== 'binary' ? parseTimestamptz : pg.types.getTypeParser(oid, format)),
 };
 
-/** An entity's own columns, each aliased to its property name (`"survey_id" as "survey"`): rows need no mapping. */
-interface PlainTable {
-  table: string;
-  select: string;
-  column(property: string): string;
-}
-
-const tables = new WeakMap<object, PlainTable>();
-
-function plainTable(em: EntityManager, entity: EntityClass<unknown>): PlainTable {
-  let known = tables.get(entity);
-  if (known) return known;
+/**
+ * `select <columns> from <table> where <key> = any($1) [order by ...]` for `entity`, from the ORM's metadata: its own
+ * columns, each aliased to its property name (`"survey_id" as "survey"`), so rows need no mapping.
+ */
+function plainSelect(em: EntityManager, entity: EntityClass<unknown>, key: string, orderBy: Record<string, 'asc' | 'desc'>[]): string {
   const meta = em.getMetadata().get(entity);
   const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
   const columns = new Map<string, string>();
@@ -55,13 +48,9 @@ function plainTable(em: EntityManager, entity: EntityClass<unknown>): PlainTable
     if (!name) throw new Error(`${meta.className} has no column for ${property}`);
     return quote(name);
   };
-  known = {
-    table: quote(meta.tableName),
-    select: [...columns].map(([property, name]) => `${quote(name)} as ${quote(property)}`).join(', '),
-    column,
-  };
-  tables.set(entity, known);
-  return known;
+  const select = [...columns].map(([property, name]) => `${quote(name)} as ${quote(property)}`).join(', ');
+  const order = orderBy.flatMap((o) => Object.entries(o).map(([property, dir]) => `${column(property)} ${dir === 'desc' ? 'desc' : 'asc'}`));
+  return `select ${select} from ${quote(meta.tableName)} where ${column(key)} = any($1)${order.length ? ` order by ${order.join(', ')}` : ''}`;
 }
 
 /** The ORM's statement log (protected in its types, called once per statement it runs). */
@@ -89,12 +78,7 @@ export async function plainRowsWhere<T>(
 ): Promise<T[]> {
   const id = `${entity.name}\n${key}\n${JSON.stringify(orderBy)}`;
   let text = statements.get(id);
-  if (!text) {
-    const t = plainTable(em, entity);
-    const order = orderBy.flatMap((o) => Object.entries(o).map(([property, dir]) => `${t.column(property)} ${dir === 'desc' ? 'desc' : 'asc'}`));
-    text = `select ${t.select} from ${t.table} where ${t.column(key)} = any($1)${order.length ? ` order by ${order.join(', ')}` : ''}`;
-    statements.set(id, text);
-  }
+  if (!text) statements.set(id, (text = plainSelect(em, entity, key, orderBy)));
   const connection = em.getConnection() as unknown as PostgreSqlConnection & Logged;
   const pool: Pool = await connection.getNativeClient();
   const started = Date.now();
