@@ -1,6 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { stringifyWithMillis } from '../../shared/timestamps.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Event } from './event.entity.js';
+import type { EventType } from './event.type.js';
 
 /**
  * Records that something changed. Call it with the EntityManager of the change's own transaction: the event is
@@ -25,3 +29,12 @@ export function presentEvent(event: Event) {
     data: event.data,
   };
 }
+
+export function listEvents(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+  return findPage<Event, EventType>(em, Event, { scope: { business }, args, present: presentEvent });
+}
+
+export const findEvent = (em: EntityManager, business: string, id: string) => findOwned(em, Event, { kind: 'event', label: 'Event', business, id });
+
+/** Read-only, for the GraphQL resolver (OwnedCrudResolver): events are written by the changes they record. */
+export const crud = { list: listEvents, find: findEvent, present: presentEvent };
