@@ -84,6 +84,38 @@ export function Field(props: { label: string; error?: string; hint?: string; chi
   );
 }
 
+/** A labelled select among fixed words that are their own labels (a role, a status, a step type, a channel). */
+export function ChoiceField<T extends string>(props: { label: string; error?: string; hint?: string; value: T; choices: readonly T[]; onChange: (value: T) => void }) {
+  return (
+    <Field label={props.label} error={props.error} hint={props.hint}>
+      {(id, d) => (
+        <select id={id} aria-describedby={d} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as T)}>
+          {props.choices.map((c) => <option key={c} value={c}>{c}</option>)}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/**
+ * A form in a card, named for screen readers by `label`, that never leaves the page: the browser's own submission
+ * is prevented and `onSubmit` sends the form through the API instead.
+ */
+export function CardForm({ label, onSubmit, children }: { label: string; onSubmit: () => unknown; children: ComponentChildren }) {
+  return (
+    <form
+      class="card"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
 /** What is left of a form error once the fields named in it show theirs. */
 export function FormError({ error, shown }: { error: unknown; shown?: string[] }) {
   if (!error) return null;
@@ -91,6 +123,20 @@ export function FormError({ error, shown }: { error: unknown; shown?: string[] }
     return <p class="failure" role="alert">Please correct the highlighted fields.</p>;
   }
   return <Failure error={error} />;
+}
+
+/**
+ * A list shown as a table, as every screen shows one: a caption that names it for screen readers (the heading above
+ * names it for the eye), a header cell for each column, then the rows (`<tr>`s) given as children.
+ */
+export function Table({ caption, columns, children }: { caption: string; columns: string[]; children: ComponentChildren }) {
+  return (
+    <table>
+      <caption class="sr-only">{caption}</caption>
+      <thead><tr>{columns.map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
 }
 
 /** A secret the API shows once: a warning, the value, a copy button. */

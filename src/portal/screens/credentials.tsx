@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
-import { Empty, Failure, Field, FormError, Loaded, SecretOnce, formatDate, useLoad, useSubmit } from '../ui';
-import { CardForm } from '../card-form';
+import { Empty, Failure, Field, FormError, Loaded, SecretOnce, formatDate, useLoad, useSubmit, CardForm } from '../ui';
 
 const CredentialsList = graphql(`
   query CredentialsList($business: ID!) {

@@ -1,8 +1,7 @@
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Failure, Field, Loaded, Pager, dayStart, download, formatDate, useLoad, zoneName, useSubmit } from '../ui';
-import { Table } from '../table';
+import { Empty, Failure, Field, Loaded, Pager, dayStart, download, formatDate, useLoad, zoneName, useSubmit, Table } from '../ui';
 import { useLiveEvents } from '../live';
 
 const FeedbackFilters = graphql(`

@@ -2,9 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate } from '../router';
-import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit } from '../ui';
-import { CardForm } from '../card-form';
-import { Table } from '../table';
+import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit, Table, CardForm } from '../ui';
 
 const FlowsList = graphql(`
   query FlowsList($business: ID!) {

@@ -1,9 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
-import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit } from '../ui';
-import { CardForm } from '../card-form';
-import { ChoiceField } from '../choice-field';
+import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
 
 const MembersList = graphql(`
   query MembersList($business: ID!) {

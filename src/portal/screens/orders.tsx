@@ -1,8 +1,7 @@
 import type { ScreenProps } from '../main';
 import { graphql, request, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Field, Loaded, Pager, dayStart, formatDate, useLoad, zoneName } from '../ui';
-import { Table } from '../table';
+import { Empty, Field, Loaded, Pager, dayStart, formatDate, useLoad, zoneName, Table } from '../ui';
 import { useLiveEvents } from '../live';
 
 const OrdersList = graphql(`

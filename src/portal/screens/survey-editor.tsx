@@ -2,9 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate } from '../router';
-import { CopyText, Empty, Failure, Field, FormError, Loaded, download, useLoad, useSubmit } from '../ui';
-import { CardForm } from '../card-form';
-import { ChoiceField } from '../choice-field';
+import { CopyText, Empty, Failure, Field, FormError, Loaded, download, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
 
 const SurveyEditorQuery = graphql(`
   query SurveyEditor($business: ID!, $id: ID!, $withSurvey: Boolean!) {

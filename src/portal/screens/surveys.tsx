@@ -1,9 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
-import { Empty, Field, FormError, Loaded, formatDate, useLoad, useSubmit } from '../ui';
-import { CardForm } from '../card-form';
-import { Table } from '../table';
+import { Empty, Field, FormError, Loaded, formatDate, useLoad, useSubmit, Table, CardForm } from '../ui';
 
 const SurveysScreenQuery = graphql(`
   query SurveysScreen($business: ID!) {

@@ -2,9 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, useLoad, useSubmit, zoneName, zonedTime } from '../ui';
-import { CardForm } from '../card-form';
-import { Table } from '../table';
+import { Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, useLoad, useSubmit, zoneName, zonedTime, Table, CardForm } from '../ui';
 
 const WebhooksList = graphql(`
   query WebhooksList($business: ID!) {
