@@ -19,9 +19,7 @@ let values: Record<string, string | string[]>;
 let prelude: string;
 
 beforeAll(async () => {
-  // A reader runs these one at a time; run back to back from one credential, the dashboard-sized ones would spend
-  // the API quota (rate limits are tested in test/rate-limits.test.ts).
-  server = await startTestServer({ env: { RATE_LIMIT_API_PER_SECOND: '0' } });
+  server = await startTestServer();
   const demo = (await demoCommand.run({}, server.orm)) as {
     user: { email: string; password: string };
     business: { id: string };

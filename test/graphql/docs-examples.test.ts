@@ -46,9 +46,7 @@ describe.each(examples.filter((e) => e.blocks.length).map((e) => [e.file, e] as 
 describe('every GraphQL example runs', () => {
   let server: TestServer;
   beforeAll(async () => {
-    // A reader runs these one at a time; run back to back from one credential, the dashboard-sized ones would spend
-    // the API quota (rate limits are tested in test/rate-limits.test.ts).
-    server = await startTestServer({ env: { RATE_LIMIT_API_PER_SECOND: '0' } });
+    server = await startTestServer();
   });
   afterAll(() => server?.stop());
 

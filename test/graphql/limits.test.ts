@@ -6,9 +6,7 @@ let server: TestServer;
 let headers: Record<string, string>;
 let b: string;
 beforeAll(async () => {
-  // These run near-maximal operations back to back: the API rate limit (each weighs its cost) is tested in
-  // test/http/rate-limits.test.ts, not here.
-  server = await startTestServer({ env: { RATE_LIMIT_API_PER_SECOND: '0' } });
+  server = await startTestServer();
   const t = await createTenant(server);
   headers = t.headers;
   b = t.businessId;

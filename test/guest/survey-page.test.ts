@@ -5,9 +5,8 @@ import { GuestAgent, guestSurvey, h1, type GuestSurveyFixture } from '../helpers
 let server: TestServer;
 let fx: GuestSurveyFixture;
 
-// The checks read every submission through the API back to back: heavy reads its quota would refuse (that is tested
-// in test/rate-limits.test.ts; the guest pages' own limit stays on here).
-useTestServer(async (s) => { server = s; fx = await guestSurvey(s); }, { env: { RATE_LIMIT_API_PER_SECOND: '0' } });
+// The guest pages' own limit stays on here (the API's is off in every test server but test/rate-limits.test.ts's).
+useTestServer(async (s) => { server = s; fx = await guestSurvey(s); });
 
 const agent = (headers: Record<string, string> = {}) => new GuestAgent(server.url, { 'x-forwarded-for': `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, ...headers });
 const SUB = 'id status completedAt channel source metadata order { id } location { id } answers { step value ratings }';

@@ -19,13 +19,20 @@ export interface TestServer {
 }
 
 /**
+ * The API rate limit is off unless a test sets it (test/rate-limits.test.ts does): a file's requests weigh a
+ * deterministic amount, but how many seconds of refill they spread over depends on the machine, so a limit a test is
+ * not about would pass on one machine and refuse on another.
+ */
+const TEST_DEFAULTS = { RATE_LIMIT_API_PER_SECOND: '0' };
+
+/**
  * The real app on a real port, over its own database. TEST_LOG=debug shows the service's logs. `env` adds
  * configuration (WEBHOOK_ALLOW_PRIVATE_NETWORKS...); `workers` also runs the job queue's workers, as npm start does;
  * `port` listens there instead of any free port (when PUBLIC_URL must name the real address, as the portal's does).
  */
 export async function startTestServer(options: { env?: Record<string, string>; workers?: boolean; port?: number } = {}): Promise<TestServer> {
   const db = await createTestDatabase();
-  const config = loadConfig({ ...process.env, ...options.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
+  const config = loadConfig({ ...TEST_DEFAULTS, ...process.env, ...options.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
   const logger = createLogger(config.logLevel);
   const app = await createApp({ orm: db.orm, logger, config });
   const workers = options.workers ? await startWorkers({ orm: db.orm, logger, config }) : undefined;

@@ -24,8 +24,7 @@ let tenant: Tenant;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  // Thousands of requests from one credential: the API quota would refuse most (rate limits: test/rate-limits.test.ts).
-  server = await startTestServer({ env: { RATE_LIMIT_API_PER_SECOND: '0' } });
+  server = await startTestServer();
   tenant = await createTenant(server);
   const b = `/v2/businesses/${tenant.businessId}`;
   const post = async (path: string, body: object) => {

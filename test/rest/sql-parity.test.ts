@@ -6,8 +6,7 @@ import { rest } from './rest.helpers.js';
 import { REST_SURVEY_PAGE_QUERY as QUERY } from '../helpers/queries.js';
 
 let server: TestServer;
-// Dashboard-sized pages back to back: each weighs a second of the API quota (rate limits: test/rate-limits.test.ts).
-useTestServer((s) => (server = s), { env: { RATE_LIMIT_API_PER_SECOND: '0' } });
+useTestServer((s) => (server = s));
 
 async function measure<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const counter = countStatements(server.orm);
