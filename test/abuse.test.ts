@@ -1,4 +1,4 @@
-import { useTestServer, type TestServer } from './helpers/server.js';
+import { API_LIMIT_ON, useTestServer, type TestServer } from './helpers/server.js';
 import { createTenant, type Tenant } from './helpers/auth.js';
 import { webhookBusiness, type WebhookBusiness } from './ingest/ingest-helpers.js';
 import { inspectJson, MAX_JSON_DEPTH } from '../src/shared/text.js';
@@ -11,7 +11,7 @@ useTestServer(async (s) => {
   server = s;
   tenant = await createTenant(s);
   shop = await webhookBusiness(s);
-});
+}, { env: API_LIMIT_ON });
 
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 const nestedObject = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);

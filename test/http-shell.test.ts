@@ -1,8 +1,8 @@
-import { useTestServer, type TestServer } from './helpers/server.js';
+import { API_LIMIT_ON, useTestServer, type TestServer } from './helpers/server.js';
 import { createTenant } from './helpers/auth.js';
 
 let server: TestServer;
-useTestServer((s) => (server = s));
+useTestServer((s) => (server = s), { env: API_LIMIT_ON });
 
 const expectErrorBody = (body: any, status: number, code: string) => {
   expect(body).toEqual({

@@ -24,6 +24,8 @@ export interface TestServer {
  * not about would pass on one machine and refuse on another.
  */
 const TEST_DEFAULTS = { RATE_LIMIT_API_PER_SECOND: '0' };
+/** For a test about what the limit adds to an answer (`extensions.cost`, the RateLimit fields): the service's default. */
+export const API_LIMIT_ON = { RATE_LIMIT_API_PER_SECOND: '100' };
 
 /**
  * The real app on a real port, over its own database. TEST_LOG=debug shows the service's logs. `env` adds
