@@ -73,9 +73,10 @@ describe('analytics', () => {
         where business_id = $1 and location_id = $2 order by grain`,
       [busA, karachi],
     );
-    // The day's row and its month's row (the month grain), each with all 50.
+    // The day's row and its month's row, and the location's own day and month rows (every metric, survey and channel):
+    // each with all 50.
     const exact = { count: 50, sum: '150', sum_sq: String(values.reduce((s, v) => s + v * v, 0)), low: [0, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0], hist_high: [] };
-    expect(rows).toEqual([{ grain: 'day', ...exact }, { grain: 'month', ...exact }]);
+    expect(rows).toEqual([{ grain: 'day', ...exact }, { grain: 'lday', ...exact }, { grain: 'lmon', ...exact }, { grain: 'month', ...exact }]);
   });
 
   it('moves ratings to the business day when their location is deleted, and compares with the previous period', async () => {

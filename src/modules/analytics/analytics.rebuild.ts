@@ -2,6 +2,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 const SLOTS = Array.from({ length: 11 }, (_, v) => `h${v}`).join(', ');
 
+/** The business's analytics lock, which every submission trigger takes shared (Migration20261124090000). */
+const lockExclusively = (tx: EntityManager, business: string) => tx.execute(`select pg_advisory_xact_lock(hashtext('analytics:' || ?))`, [business]);
+
+/**
+ * In the transaction that deletes a metric: its ratings leave the whole-location rollups, as the detailed rows' join
+ * to `metric` leaves them out (Migration20261125150000). Exclusive, so no submission between its trigger's check of
+ * the metric and its commit is missed or counted twice.
+ */
+export async function forgetMetricRatings(tx: EntityManager, business: string, metric: string) {
+  await lockExclusively(tx, business);
+  await tx.execute('select analytics_forget_metric(?, ?)', [business, metric]);
+}
+
 /**
  * Rebuilds a business's rollups from its submissions: for data written before the rollups existed, or after time
  * zones changed (each submission's day is recomputed from the current zones). One transaction per business, holding
@@ -11,7 +24,7 @@ const SLOTS = Array.from({ length: 11 }, (_, v) => `h${v}`).join(', ');
  */
 export async function rebuildBusinessAnalytics(em: EntityManager, business: string) {
   return em.transactional(async (tx) => {
-    await tx.execute(`select pg_advisory_xact_lock(hashtext('analytics:' || ?))`, [business]);
+    await lockExclusively(tx, business);
     await tx.execute(`set local analytics.rebuild = 'on'`);
     const days = await tx.execute(
       `update submission set analytics_day = analytics_day_of(business_id, location_id, created_at)
@@ -34,6 +47,18 @@ export async function rebuildBusinessAnalytics(em: EntityManager, business: stri
       [business],
       'run',
     );
+    // The whole-location rows (Migration20261125150000): every metric or NPS step of a location, across surveys and channels.
+    const whole = await tx.execute(
+      `insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, count, sum, sum_sq, ${SLOTS}, hist_high)
+       select a.business_id, a.grain, a.day, a.kind, a.location_id, '', '', s.*
+         from (select s.business_id, g.grain, g.day, x.kind, coalesce(s.location_id, '') as location_id, array_agg(x.value) as vals
+                 from submission s cross join lateral analytics_whole_ratings(s.answers) x cross join lateral analytics_whole_grains(s.analytics_day) g
+                where s.business_id = ?
+                group by 1, 2, 3, 4, 5) a
+         cross join lateral analytics_slots(a.vals, 1) s`,
+      [business],
+      'run',
+    );
     const menu = await tx.execute(
       `insert into analytics_menu_rollup (business_id, day, subject, menu_item_id, count, sum, sum_sq)
        select s.business_id, s.analytics_day, x.subject, oi.menu_item_id, count(*), sum(x.value), sum(x.value * x.value)
@@ -46,7 +71,7 @@ export async function rebuildBusinessAnalytics(em: EntityManager, business: stri
       'run',
     );
     const affected = (r: unknown) => (r as { affectedRows?: number }).affectedRows ?? 0;
-    return { business, daysRecomputed: affected(days), rollupRows: affected(rollups), menuRollupRows: affected(menu) };
+    return { business, daysRecomputed: affected(days), rollupRows: affected(rollups) + affected(whole), menuRollupRows: affected(menu) };
   });
 }
 

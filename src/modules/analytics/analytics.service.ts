@@ -93,8 +93,9 @@ interface RawRow {
   s: string;
   q: string;
   top: string;
-  /** Summed histogram slots for the values 0 to 10. */
-  low: Array<string | number>;
+  /** Summed histogram slots for the values 0 to 10 (l0..l10), read into `low` once the rows are in. */
+  [slot: `l${number}`]: string;
+  low: number[];
   width: number | string | null;
   /** Counts of values above 10, when any. */
   high?: Record<number, number>;
@@ -112,35 +113,61 @@ const nextMonth = (day: string) => {
   return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
 };
 
+/** The detailed rows, and the whole-location rows (every metric or every NPS step of one location: Migration20261125150000). */
+const GRAINS = { detailed: { day: 'day', month: 'month' }, whole: { day: 'lday', month: 'lmon' } } as const;
+type Grains = (typeof GRAINS)[keyof typeof GRAINS];
+
 /**
  * Which rollup rows cover the range's days: whole months from the month grain when buckets are months or the whole
  * range, the days at either edge (and everything for daily and weekly buckets) from the day grain.
  */
-function coverage(interval: Interval, range: { fromDay: string; lastDay: string }): { sql: string; params: string[] } {
+function coverage(interval: Interval, range: { fromDay: string; lastDay: string }, grains: Grains): { sql: string; params: string[] } {
   const months = interval === 'month' || interval === 'total';
   const startWhole = range.fromDay.endsWith('-01') ? range.fromDay : nextMonth(range.fromDay);
   const endsMonth = dayString(dayNumber(range.lastDay) + 1).endsWith('-01');
   const endWhole = endsMonth ? nextMonth(range.lastDay) : firstOfMonth(range.lastDay);
-  if (!months || startWhole >= endWhole) return { sql: "(r.grain = 'day' and r.day between ?::date and ?::date)", params: [range.fromDay, range.lastDay] };
+  const [day, month] = [`'${grains.day}'`, `'${grains.month}'`];
+  if (!months || startWhole >= endWhole) return { sql: `(r.grain = ${day} and r.day between ?::date and ?::date)`, params: [range.fromDay, range.lastDay] };
   return {
-    sql: "((r.grain = 'month' and r.day >= ?::date and r.day < ?::date) or (r.grain = 'day' and (r.day between ?::date and ?::date - 1 or r.day between ?::date and ?::date)))",
+    sql: `((r.grain = ${month} and r.day >= ?::date and r.day < ?::date) or (r.grain = ${day} and (r.day between ?::date and ?::date - 1 or r.day between ?::date and ?::date)))`,
     params: [startWhole, endWhole, range.fromDay, startWhole, endWhole, range.lastDay],
   };
+}
+
+/**
+ * Whether the whole-location rows answer the query: grouped by location at most, filtered by nothing they merge, and,
+ * for CSAT, every metric on a scale with the same highest value (returned: the top two boxes are then two slots).
+ */
+function wholeLocationRows(q: AnalyticsQuery, kind: 'metric' | 'nps', scales: Scales | null): { topValue: number | null } | null {
+  if (q.groupBy.some((k) => k !== 'location') || q.metric != null || q.survey != null || q.channel != null) return null;
+  if (kind === 'nps') return { topValue: null };
+  const highest = new Set([...scales!.values()].map((s) => s.max));
+  return highest.size <= 1 ? { topValue: [...highest][0] ?? null } : null;
 }
 
 /**
  * One statement over the rollups: the requested keys and bucket, count / sum / sum of squares / top-box counts
  * summed, histograms merged value by value. `kind` picks metric ratings (`mtr_` subjects) or NPS steps (`step_`).
  */
-async function rollupRows(em: EntityManager, business: string, q: AnalyticsQuery, kind: 'metric' | 'nps', range: { fromDay: string; lastDay: string }, timeZone: string) {
+async function rollupRows(
+  em: EntityManager,
+  business: string,
+  q: AnalyticsQuery,
+  kind: 'metric' | 'nps',
+  range: { fromDay: string; lastDay: string },
+  timeZone: string,
+  scales: Scales | null,
+) {
   const keys = [...new Set(q.groupBy)];
+  const whole = wholeLocationRows(q, kind, scales);
   const keyCols = keys.map((k) => `r.${COLUMN[k]} as k_${k}`);
   const k = keys.map((key) => `k_${key}`);
   // The period's time zone comes first (the outer select), then the inner query's parameters in order.
   const params: unknown[] = [timeZone];
   if (q.interval === 'total') params.push(range.fromDay);
-  const days = coverage(q.interval, range);
-  const where = ['r.business_id = ?', days.sql, kind === 'metric' ? "r.subject like 'mtr\\_%'" : "r.subject like 'step\\_%'"];
+  const days = coverage(q.interval, range, whole ? GRAINS.whole : GRAINS.detailed);
+  const subjects = whole ? (kind === 'metric' ? "r.subject = 'metrics'" : "r.subject = 'nps'") : kind === 'metric' ? "r.subject like 'mtr\\_%'" : "r.subject like 'step\\_%'";
+  const where = ['r.business_id = ?', days.sql, subjects];
   params.push(business, ...days.params);
   const filter = (column: string, value: string | null | undefined) => {
     if (value == null) return;
@@ -152,8 +179,8 @@ async function rollupRows(em: EntityManager, business: string, q: AnalyticsQuery
   filter('location_id', q.location);
   filter('channel', q.channel);
   const inner = `select ${[...keyCols, `${BUCKET[q.interval]} as bucket`].join(', ')}, r.count, r.sum, r.sum_sq, ${SLOTS.map((v) => `r.h${v}`).join(', ')}, r.hist_high,
-           ${kind === 'metric' ? TOP : '0'} as top
-    from analytics_rollup r ${kind === 'metric' ? 'join metric m on m.id = r.subject' : ''}
+           ${kind === 'metric' && !whole ? TOP : '0'} as top
+    from analytics_rollup r ${kind === 'metric' && !whole ? 'join metric m on m.id = r.subject' : ''}
    where ${where.join(' and ')}`;
   const groups = [...k.map((c) => `b.${c}`), 'b.bucket'].join(', ');
   // Slots 0 to 10 (every NPS answer, every rating of the usual scales) are summed as plain columns in one pass; only
@@ -161,13 +188,14 @@ async function rollupRows(em: EntityManager, business: string, q: AnalyticsQuery
   const rows = await em.execute<RawRow[]>(
     `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}b.bucket::text as bucket,
             (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::bigint as period,
-            sum(b.count) as n, sum(b.sum) as s, sum(b.sum_sq) as q, sum(b.top) as top, array[${SLOTS.map((v) => `sum(b.h${v})`).join(', ')}] as low,
+            sum(b.count) as n, sum(b.sum) as s, sum(b.sum_sq) as q, sum(b.top) as top, ${SLOTS.map((v) => `sum(b.h${v}) as l${v}`).join(', ')},
             max(cardinality(b.hist_high)) as width
        from (${inner}) b
       group by ${groups} having sum(b.count) > 0
       order by ${groups}`,
     params,
   );
+  for (const row of rows) row.low = SLOTS.map((v) => Number(row[`l${v}`]));
   if (rows.some((r) => Number(r.width) > 0)) {
     const wide = await em.execute<Array<RawRow & { v: number; hn: string }>>(
       `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}b.bucket::text as bucket, u.i + 10 as v, sum(u.h) as hn
@@ -181,21 +209,26 @@ async function rollupRows(em: EntityManager, business: string, q: AnalyticsQuery
       if (row) (row.high ??= {})[w.v] = Number(w.hn);
     }
   }
+  // Whole-location rows merge metrics: their top two boxes are the two highest values of the scale they share.
+  const top = whole?.topValue;
+  if (top != null) for (const row of rows) row.top = String([top - 1, top].reduce((sum, v) => sum + (v <= 10 ? row.low[v] : (row.high?.[v] ?? 0)), 0));
   return rows;
 }
 
-/** The merged histogram of a row, as [value, count] pairs with a count, in value order. */
-function histogram(row: RawRow): Array<[number, number]> {
-  const pairs: Array<[number, number]> = row.low.map((c, v) => [v, Number(c)] as [number, number]);
-  for (const [v, c] of Object.entries(row.high ?? {})) pairs.push([Number(v), c]);
-  return pairs.filter(([, c]) => c !== 0);
+/** The merged histogram of a row: counts by value, dense from 0 to its highest value (at most 100). */
+function histogram(row: RawRow): number[] {
+  if (!row.high) return row.low;
+  const counts = [...row.low];
+  for (const [v, c] of Object.entries(row.high)) counts[Number(v)] = c;
+  for (let v = 0; v < counts.length; v++) counts[v] ??= 0;
+  return counts;
 }
 
-function percentile(dist: Array<[number, number]>, n: number, p: number): number | null {
+function percentile(counts: number[], n: number, p: number): number | null {
   let cumulative = 0;
-  for (const [value, count] of dist) {
-    cumulative += count;
-    if (cumulative >= p * n) return value;
+  for (let value = 0; value < counts.length; value++) {
+    cumulative += counts[value];
+    if (counts[value] && cumulative >= p * n) return value;
   }
   return null;
 }
@@ -209,18 +242,24 @@ function keyFields(row: RawRow, keys: GroupKey[]) {
   return out;
 }
 
-function metricFigures(row: RawRow, scales: Map<string, { min: number; max: number }>, keys: GroupKey[], metric: string | null | undefined): Omit<MetricRow, 'period'> & { period?: number } {
+type Scales = Map<string, { min: number; max: number }>;
+
+/** One metric's row shows its whole scale (zeros included); rows mixing metrics show the values seen. */
+function distributionOf(counts: number[], scale: { min: number; max: number } | undefined): Distribution {
+  const seen = counts.flatMap((c, v) => (c ? [v] : []));
+  const lo = scale?.min ?? seen[0] ?? 0;
+  const hi = scale?.max ?? seen.at(-1) ?? 0;
+  const distribution: Distribution = {};
+  for (let v = lo; v <= hi; v++) distribution[String(v)] = counts[v] ?? 0;
+  for (const v of seen) distribution[String(v)] = counts[v];
+  return distribution;
+}
+
+function metricFigures(row: RawRow, scales: Scales, keys: GroupKey[], metric: string | null | undefined): Omit<MetricRow, 'period'> & { period?: number } {
   const n = Number(row.n);
   const s = Number(row.s);
   const sq = Number(row.q);
-  const dist = histogram(row);
-  // One metric's row shows its whole scale (zeros included); rows mixing metrics show the values seen.
-  const scale = scales.get(row.k_metric ?? metric ?? '');
-  const lo = scale?.min ?? dist[0]?.[0] ?? 0;
-  const hi = scale?.max ?? dist.at(-1)?.[0] ?? 0;
-  const distribution: Distribution = {};
-  for (let v = lo; v <= hi; v++) distribution[String(v)] = 0;
-  for (const [v, c] of dist) distribution[String(v)] = c;
+  const counts = histogram(row);
   const mean = n ? s / n : null;
   const variance = n > 1 ? Math.max(0, (sq - (s * s) / n) / (n - 1)) : null;
   return {
@@ -228,10 +267,13 @@ function metricFigures(row: RawRow, scales: Map<string, { min: number; max: numb
     count: n,
     mean,
     stddev: variance === null ? null : Math.sqrt(variance),
-    median: percentile(dist, n, 0.5),
-    p25: percentile(dist, n, 0.25),
-    p75: percentile(dist, n, 0.75),
-    distribution,
+    median: percentile(counts, n, 0.5),
+    p25: percentile(counts, n, 0.25),
+    p75: percentile(counts, n, 0.75),
+    // Built when a client asks for it: a daily series by location seldom does, and it is most of a row's objects.
+    get distribution() {
+      return distributionOf(counts, scales.get(row.k_metric ?? metric ?? ''));
+    },
     csat: n ? Number(row.top) / n : null,
   };
 }
@@ -258,25 +300,27 @@ async function withPrevious<T extends { period: number }>(
   q: AnalyticsQuery,
   kind: 'metric' | 'nps',
   allowed: readonly GroupKey[],
+  scales: Scales | null,
   figures: (row: RawRow) => Omit<T, 'period'>,
 ): Promise<Array<T & { previous?: T | null }>> {
   const timeZone = await businessTimeZone(em, business);
   const range = checkRange(q, timeZone, allowed);
   const keys = [...new Set(q.groupBy)];
-  const rows = await rollupRows(em, business, q, kind, range, timeZone);
-  const present = (row: RawRow) => ({ ...figures(row), period: Number(row.period) }) as T;
+  const rows = await rollupRows(em, business, q, kind, range, timeZone, scales);
+  // Assigned, not spread: a spread would read (so build) every lazy figure (metricFigures' distribution).
+  const present = (row: RawRow) => Object.assign(figures(row), { period: Number(row.period) }) as T;
   if (q.compare !== 'previous') return rows.map(present);
   const days = dayNumber(range.lastDay) - dayNumber(range.fromDay) + 1;
   const previousRange = { fromDay: dayString(dayNumber(range.fromDay) - days), lastDay: dayString(dayNumber(range.fromDay) - 1) };
-  const before = await rollupRows(em, business, q, kind, previousRange, timeZone);
+  const before = await rollupRows(em, business, q, kind, previousRange, timeZone, scales);
   const byKey = new Map(before.map((row) => [`${keyOf(row, keys)}\u0000${bucketIndex(q.interval, previousRange.fromDay, row.bucket)}`, row]));
   return rows.map((row) => {
     const match = byKey.get(`${keyOf(row, keys)}\u0000${bucketIndex(q.interval, range.fromDay, row.bucket)}`);
-    return { ...present(row), previous: match ? present(match) : null };
+    return Object.assign(present(row), { previous: match ? present(match) : null });
   });
 }
 
-async function metricScales(em: EntityManager, business: string, metric: string | null | undefined) {
+async function metricScales(em: EntityManager, business: string, metric: string | null | undefined): Promise<Scales> {
   const rows = await em.execute<Array<{ id: string; scale_min: number; scale_max: number }>>(
     'select id, scale_min, scale_max from metric where business_id = ?',
     [business],
@@ -288,7 +332,7 @@ async function metricScales(em: EntityManager, business: string, metric: string 
 
 export async function metricAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<MetricRow[]> {
   const scales = await metricScales(em, business, q.metric);
-  return withPrevious<MetricRow>(em, business, q, 'metric', ['metric', 'location', 'survey', 'channel'], (row) => metricFigures(row, scales, q.groupBy, q.metric));
+  return withPrevious<MetricRow>(em, business, q, 'metric', ['metric', 'location', 'survey', 'channel'], scales, (row) => metricFigures(row, scales, q.groupBy, q.metric));
 }
 
 export async function npsAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<NpsRow[]> {
@@ -296,7 +340,7 @@ export async function npsAnalytics(em: EntityManager, business: string, q: Analy
     const [step] = await em.execute('select 1 from survey_step where id = ? and business_id = ? and type = ?', [q.metric, business, 'nps']);
     if (!step) badInput('step', `'${q.metric}' is not an NPS step of this business`);
   }
-  return withPrevious<NpsRow>(em, business, q, 'nps', ['step', 'location', 'survey', 'channel'], (row) => npsFigures(row, q.groupBy));
+  return withPrevious<NpsRow>(em, business, q, 'nps', ['step', 'location', 'survey', 'channel'], null, (row) => npsFigures(row, q.groupBy));
 }
 
 export interface ResponseRateRow {

@@ -7,6 +7,7 @@ import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { presentOwned } from '../../kit/owned.presenter.js';
+import { forgetMetricRatings } from '../analytics/analytics.rebuild.js';
 import { Metric } from './metric.entity.js';
 import type { MetricType } from './metric.type.js';
 import type { CreateMetricInput, UpdateMetricInput } from './metric.inputs.js';
@@ -94,6 +95,7 @@ export function deleteMetric(em: EntityManager, business: string, id: string): P
         steps.map((step) => ({ field: 'steps', message: step })),
       );
     }
+    await forgetMetricRatings(tx, business, metric.id);
     tx.remove(metric);
   });
 }
