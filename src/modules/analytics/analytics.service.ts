@@ -103,9 +103,13 @@ interface RawRow {
 
 /** Histogram slots kept as columns: h0 to h10 count the values 0 to 10 (the migration Migration20261124090000). */
 const SLOTS = Array.from({ length: 11 }, (_, v) => v);
-/** Top-2-box of a row: the counts of its metric's two highest values, read from the slots or the wide part. */
+/**
+ * Top-2-box of a row: the counts of the two highest values of a scale whose highest value is `scaleMax` (its metric's
+ * column, or the one value every metric shares), read from the slots or the wide part.
+ */
 const slot = (v: string) => `coalesce(case when ${v} <= 10 then (array[${SLOTS.map((v) => `r.h${v}`).join(', ')}])[${v} + 1] else r.hist_high[${v} - 10] end, 0)`;
-const TOP = `case m.scale_max ${SLOTS.slice(1).map((v) => `when ${v} then r.h${v - 1} + r.h${v}`).join(' ')} else ${slot('m.scale_max - 1')} + ${slot('m.scale_max')} end`;
+const topBoxes = (scaleMax: string) =>
+  `case ${scaleMax} ${SLOTS.slice(1).map((v) => `when ${v} then r.h${v - 1} + r.h${v}`).join(' ')} else ${slot(`${scaleMax} - 1`)} + ${slot(scaleMax)} end`;
 
 const firstOfMonth = (day: string) => `${day.slice(0, 8)}01`;
 const nextMonth = (day: string) => {
@@ -135,14 +139,20 @@ function coverage(interval: Interval, range: { fromDay: string; lastDay: string 
 }
 
 /**
- * Whether the whole-location rows answer the query: grouped by location at most, filtered by nothing they merge, and,
- * for CSAT, every metric on a scale with the same highest value (returned: the top two boxes are then two slots).
+ * Which rollup rows a query reads: the detailed rows (each metric's top boxes by its own scale), or the whole-location
+ * rows when it is grouped by location at most, filtered by nothing they merge, and, for CSAT, every metric has the
+ * same highest value (the top boxes are then the same two slots of the merged histogram).
  */
-function wholeLocationRows(q: AnalyticsQuery, kind: 'metric' | 'nps', scales: Scales | null): { topValue: number | null } | null {
-  if (q.groupBy.some((k) => k !== 'location') || q.metric != null || q.survey != null || q.channel != null) return null;
-  if (kind === 'nps') return { topValue: null };
-  const highest = new Set([...scales!.values()].map((s) => s.max));
-  return highest.size <= 1 ? { topValue: [...highest][0] ?? null } : null;
+function rowSource(q: AnalyticsQuery, kind: 'metric' | 'nps', scales: Scales | null) {
+  const detailed =
+    kind === 'metric'
+      ? { grains: GRAINS.detailed, subjects: "r.subject like 'mtr\\_%'", top: topBoxes('m.scale_max'), join: 'join metric m on m.id = r.subject' }
+      : { grains: GRAINS.detailed, subjects: "r.subject like 'step\\_%'", top: '0', join: '' };
+  if (q.groupBy.some((k) => k !== 'location') || q.metric != null || q.survey != null || q.channel != null) return detailed;
+  if (kind === 'nps') return { grains: GRAINS.whole, subjects: "r.subject = 'nps'", top: '0', join: '' };
+  const highest = new Set([...(scales ?? []).values()].map((s) => s.max));
+  if (highest.size > 1) return detailed;
+  return { grains: GRAINS.whole, subjects: "r.subject = 'metrics'", top: highest.size ? topBoxes(String([...highest][0])) : '0', join: '' };
 }
 
 /**
@@ -159,15 +169,14 @@ async function rollupRows(
   scales: Scales | null,
 ) {
   const keys = [...new Set(q.groupBy)];
-  const whole = wholeLocationRows(q, kind, scales);
+  const source = rowSource(q, kind, scales);
   const keyCols = keys.map((k) => `r.${COLUMN[k]} as k_${k}`);
   const k = keys.map((key) => `k_${key}`);
   // The period's time zone comes first (the outer select), then the inner query's parameters in order.
   const params: unknown[] = [timeZone];
   if (q.interval === 'total') params.push(range.fromDay);
-  const days = coverage(q.interval, range, whole ? GRAINS.whole : GRAINS.detailed);
-  const subjects = whole ? (kind === 'metric' ? "r.subject = 'metrics'" : "r.subject = 'nps'") : kind === 'metric' ? "r.subject like 'mtr\\_%'" : "r.subject like 'step\\_%'";
-  const where = ['r.business_id = ?', days.sql, subjects];
+  const days = coverage(q.interval, range, source.grains);
+  const where = ['r.business_id = ?', days.sql, source.subjects];
   params.push(business, ...days.params);
   const filter = (column: string, value: string | null | undefined) => {
     if (value == null) return;
@@ -179,8 +188,8 @@ async function rollupRows(
   filter('location_id', q.location);
   filter('channel', q.channel);
   const inner = `select ${[...keyCols, `${BUCKET[q.interval]} as bucket`].join(', ')}, r.count, r.sum, r.sum_sq, ${SLOTS.map((v) => `r.h${v}`).join(', ')}, r.hist_high,
-           ${kind === 'metric' && !whole ? TOP : '0'} as top
-    from analytics_rollup r ${kind === 'metric' && !whole ? 'join metric m on m.id = r.subject' : ''}
+           ${source.top} as top
+    from analytics_rollup r ${source.join}
    where ${where.join(' and ')}`;
   const groups = [...k.map((c) => `b.${c}`), 'b.bucket'].join(', ');
   // Slots 0 to 10 (every NPS answer, every rating of the usual scales) are summed as plain columns in one pass; only
@@ -209,9 +218,6 @@ async function rollupRows(
       if (row) (row.high ??= {})[w.v] = Number(w.hn);
     }
   }
-  // Whole-location rows merge metrics: their top two boxes are the two highest values of the scale they share.
-  const top = whole?.topValue;
-  if (top != null) for (const row of rows) row.top = String([top - 1, top].reduce((sum, v) => sum + (v <= 10 ? row.low[v] : (row.high?.[v] ?? 0)), 0));
   return rows;
 }
 
