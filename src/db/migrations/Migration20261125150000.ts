@@ -11,8 +11,9 @@ const MOMENTS = ['count', 'sum', 'sum_sq', ...SLOTS];
  *   of one location, across surveys and channels (survey_id and channel are ''). Histograms merge by addition, so the
  *   figures are those of the detailed rows summed; CSAT needs one scale, so the queries use these rows only when the
  *   business's metrics share their highest value.
- * - Only existing metrics count, as the detailed rows are read (joined to `metric`): analytics_whole_ratings holds that
- *   rule for the trigger and the rebuild, and analytics_forget_metric takes a deleted metric's ratings out of them.
+ * - Only existing metrics count, as the detailed rows are read (joined to `metric`): analytics_whole_kind holds that
+ *   rule for the trigger, the rebuild and this migration, and analytics_forget_metric takes a deleted metric's ratings
+ *   out of them.
  */
 export class Migration20261125150000 extends Migration {
 
@@ -23,12 +24,19 @@ export class Migration20261125150000 extends Migration {
   values ('lday'::varchar, p_day), ('lmon', date_trunc('month', p_day)::date)
 $$;`);
 
-    // A submission's ratings as the whole-location rows count them: by kind, existing metrics only.
+    // The whole-location row a rating's subject counts in: `nps` for an NPS step, `metrics` for an existing metric,
+    // none for a deleted one.
+    this.addSql(`create function analytics_whole_kind(p_subject varchar) returns varchar language sql stable as $$
+  select case when p_subject like 'step\\_%' then 'nps'
+              when p_subject like 'mtr\\_%' and exists (select 1 from metric m where m.id = p_subject) then 'metrics' end
+$$;`);
+
+    // A submission's ratings as the whole-location rows count them.
     this.addSql(`create function analytics_whole_ratings(p_answers jsonb, p_subjects varchar[] default null) returns table(kind varchar, value int) language sql stable as $$
-  select case when x.subject like 'mtr\\_%' then 'metrics' else 'nps' end::varchar, x.value
-    from analytics_ratings(p_answers) x
-   where (p_subjects is null or x.subject = any(p_subjects))
-     and (x.subject like 'step\\_%' or (x.subject like 'mtr\\_%' and exists (select 1 from metric m where m.id = x.subject)))
+  select x.kind, x.value
+    from (select analytics_whole_kind(r.subject) as kind, r.value from analytics_ratings(p_answers) r
+           where p_subjects is null or r.subject = any(p_subjects)) x
+   where x.kind is not null
 $$;`);
 
     // As Migration20261124090000's, plus the whole-location rows (whole = true: survey and channel are '').
@@ -104,10 +112,10 @@ $$;`);
 
     // The whole-location rows of what is already counted, from the detailed rows of existing metrics and NPS steps.
     this.addSql(`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, ${MOMENTS.join(', ')}, hist_high)
-  select r.business_id, case r.grain when 'day' then 'lday' else 'lmon' end, r.day, case when r.subject like 'mtr\\_%' then 'metrics' else 'nps' end,
+  select r.business_id, case r.grain when 'day' then 'lday' else 'lmon' end, r.day, analytics_whole_kind(r.subject),
          r.location_id, '', '', ${MOMENTS.map((c) => `sum(r.${c})`).join(', ')}, analytics_hist_sum(r.hist_high)
     from analytics_rollup r
-   where r.grain in ('day', 'month') and (r.subject like 'step\\_%' or (r.subject like 'mtr\\_%' and exists (select 1 from metric m where m.id = r.subject)))
+   where r.grain in ('day', 'month') and analytics_whole_kind(r.subject) is not null
    group by 1, 2, 3, 4, 5;`);
   }
 
