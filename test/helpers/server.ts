@@ -25,14 +25,14 @@ export interface TestServer {
  */
 const TEST_DEFAULTS = { RATE_LIMIT_API_PER_SECOND: '0' };
 /** For a test about what the limit adds to an answer (`extensions.cost`, the RateLimit fields): the service's default. */
-export const API_LIMIT_ON = { RATE_LIMIT_API_PER_SECOND: '100' };
+export const API_LIMIT_ON = { RATE_LIMIT_API_PER_SECOND: undefined };
 
 /**
  * The real app on a real port, over its own database. TEST_LOG=debug shows the service's logs. `env` adds
  * configuration (WEBHOOK_ALLOW_PRIVATE_NETWORKS...); `workers` also runs the job queue's workers, as npm start does;
  * `port` listens there instead of any free port (when PUBLIC_URL must name the real address, as the portal's does).
  */
-export async function startTestServer(options: { env?: Record<string, string>; workers?: boolean; port?: number } = {}): Promise<TestServer> {
+export async function startTestServer(options: { env?: Record<string, string | undefined>; workers?: boolean; port?: number } = {}): Promise<TestServer> {
   const db = await createTestDatabase();
   const config = loadConfig({ ...TEST_DEFAULTS, ...process.env, ...options.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
   const logger = createLogger(config.logLevel);
