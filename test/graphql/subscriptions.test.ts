@@ -123,7 +123,8 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
     await untilHeard(l, () => submit());
     const killed = await server.orm.em
       .getConnection()
-      .execute(`select pg_terminate_backend(pid) as gone from pg_stat_activity where query = 'listen events'`);
+      // This server's own: other test files' servers listen too, each in its own database.
+      .execute(`select pg_terminate_backend(pid) as gone from pg_stat_activity where query = 'listen events' and datname = current_database()`);
     expect(killed.length).toBeGreaterThan(0);
     const errors = (await ended) as any[];
     expect(errors[0]).toMatchObject({ message: 'Live events were interrupted: subscribe again', extensions: { code: 'SERVICE_UNAVAILABLE' } });

@@ -351,8 +351,11 @@ describe('the survey kept in memory for the pages', () => {
     for (let i = 0; i < 40 && (await titleShown()) !== title; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await titleShown()).toBe(title);
   };
+  // This server's own: test files run side by side on one PostgreSQL, each server listening in its own database.
   const listeners = async () =>
-    (await server.orm.em.fork().getConnection().execute(`select pid from pg_stat_activity where query = 'listen survey_pages'`)) as { pid: number }[];
+    (await server.orm.em.fork().getConnection().execute(`select pid from pg_stat_activity where query = 'listen survey_pages' and datname = current_database()`)) as {
+      pid: number;
+    }[];
 
   afterAll(() => retitle('How was it?'));
 
