@@ -13,6 +13,7 @@ import { Credential } from '../modules/credential/credential.entity.js';
 import { CustomIntegration } from '../modules/integration/custom-integration.entity.js';
 import { Webhook } from '../modules/webhook/webhook.entity.js';
 import { Event } from '../modules/event/event.entity.js';
+import { EventSubscriber } from '../modules/event/event-subscriber.entity.js';
 import { WebhookDelivery } from '../modules/webhook/webhook-delivery.entity.js';
 import { AnalyticsMenuRollup, AnalyticsRollup } from '../modules/analytics/analytics-rollup.entity.js';
 import { FeedbackFlow } from '../modules/flow/feedback-flow.entity.js';
@@ -37,6 +38,7 @@ export const entities = [
   CustomIntegration,
   Webhook,
   Event,
+  EventSubscriber,
   WebhookDelivery,
   AnalyticsRollup,
   AnalyticsMenuRollup,

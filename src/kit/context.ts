@@ -25,7 +25,8 @@ export interface GraphQLContext {
 
 /** Events of one business as they commit, whichever process wrote them (src/modules/event/event.feed.ts). */
 export interface LiveEvents {
-  subscribe(business: string, wants: (type: string) => boolean): AsyncIterableIterator<unknown>;
+  /** Resolves once events of `business` committed from then on are sure to be heard. */
+  subscribe(business: string, wants: (type: string) => boolean): Promise<AsyncIterableIterator<unknown>>;
 }
 
 /** Verifies a bearer token into a Principal, or throws AppError 'unauthorized' (src/oauth/token.service.ts). */

@@ -15,7 +15,7 @@ export interface FeedbackRequestWorkers {
 
 const IDLE_POLL_MS = 250;
 const CONCURRENCY = 16;
-/** Every event insert notifies webhook_work: under a burst of orders, lease at most once per this many ms. */
+/** An event of a business with webhooks notifies webhook_work: under a burst of its orders, lease at most once per this many ms. */
 const MIN_CLAIM_GAP_MS = 20;
 
 /** The senders the configuration names; a channel without one ends its requests `failed` with the reason. */
@@ -29,8 +29,8 @@ export function feedbackSenders(settings: Config['feedback']): FeedbackSenders {
 /**
  * Runs due feedback requests (send, reminder, expiry) from the feedback_request table itself, the same outbox
  * design as webhook deliveries: rows leased with FOR UPDATE SKIP LOCKED, so any number of processes share the work
- * and none loses or doubles a request. Woken by the `webhook_work` notification every event insert raises (a new
- * request records feedbackrequest.created), else by a poll. `clock` is injectable so quiet hours can be tested.
+ * and none loses or doubles a request. Woken by the `webhook_work` notification an event insert raises when its
+ * business has a webhook (a new request records feedbackrequest.created), else by a poll. `clock` is injectable so quiet hours can be tested.
  */
 export async function startFeedbackRequests(deps: {
   orm: MikroORM;

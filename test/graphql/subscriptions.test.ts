@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { jest } from '@jest/globals';
+import type { Pool } from 'pg';
 import { codeBlocks, readDoc } from '../helpers/docs.js';
 import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
@@ -137,6 +138,57 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
       if (refused === 'open') break;
     }
     await untilHeard(again!, () => submit());
+  });
+
+  it('notifies the live events channel only for a business some process has a subscriber of, and forgets it with the last', async () => {
+    const pool = (await server.orm.em.getConnection().getNativeClient()) as Pool;
+    const sql = server.orm.em.getConnection();
+    const spy = await pool.connect();
+    const heard: string[] = [];
+    spy.on('notification', (n) => n.channel === 'events' && heard.push(n.payload!.split(' ')[0]));
+    await spy.query('listen events');
+    const t = await createTenant(server);
+    const c = client(server, t.headers);
+    const s = (await c.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Quiet"}) { id } }`, { b: t.businessId })).createSurvey.id;
+    const write = async () => (await c.data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: t.businessId, s })).createSubmission.id as string;
+    const rows = async () => (await sql.execute(`select process, expires_at > now() as live from event_subscriber where business_id = ?`, [t.businessId])) as { process: string; live: boolean }[];
+    const settle = () => new Promise((r) => setTimeout(r, 300));
+    try {
+      // Nobody listens: written and listed, but not notified.
+      await write();
+      await settle();
+      expect(heard).not.toContain(t.businessId);
+      expect(await rows()).toEqual([]);
+
+      const l = live(t.headers.authorization);
+      void l.listen(SUBSCRIPTION, { b: t.businessId, t: ['submission.created'] });
+      await untilHeard(l, write);
+      expect(heard).toContain(t.businessId);
+      expect(await rows()).toEqual([{ process: expect.any(String), live: true }]);
+
+      // The last subscriber gone, so is the registration, and the notifications with it.
+      await l.dispose();
+      for (const started = Date.now(); (await rows()).length; await new Promise((r) => setTimeout(r, 100))) {
+        if (Date.now() - started > 5_000) throw new Error('the registration outlived its subscriber');
+      }
+      heard.length = 0;
+      await write();
+      await settle();
+      expect(heard).not.toContain(t.businessId);
+
+      // Another process's registration counts while it lasts: an expired one (a process that died) does not.
+      await sql.execute(`insert into event_subscriber (business_id, process, expires_at) values (?, 'gone', now() - interval '1 second')`, [t.businessId]);
+      await write();
+      await settle();
+      expect(heard).not.toContain(t.businessId);
+      await sql.execute(`update event_subscriber set process = 'elsewhere', expires_at = now() + interval '1 minute' where business_id = ?`, [t.businessId]);
+      await write();
+      await settle();
+      expect(heard).toContain(t.businessId);
+    } finally {
+      await sql.execute(`delete from event_subscriber where business_id = ?`, [t.businessId]);
+      spy.release(true);
+    }
   });
 
   it("docs/graphql.md's Node client runs as written and prints what it hears", async () => {

@@ -6,7 +6,8 @@ import { createHook, makeEvent, WEBHOOK_TEST_ENV } from './webhook-helpers.js';
 
 /**
  * Which events are pending fan-out: only those of a business with an enabled webhook, decided at insert by the
- * event's trigger; and the race with a webhook being created, closed by the business's fan-out lock. No workers run
+ * event's trigger; and the race with a webhook being created (or a live subscriber registered), closed by the
+ * business's audience lock. No workers run
  * here, so the flags stay as the inserts left them.
  */
 let server: TestServer;
@@ -88,6 +89,24 @@ it('a webhook created while an event is being written commits after it, and ever
   await creating;
   await insertEvent(events, business);
   expect(await pending('metric.created', business)).toEqual([false, true]);
+});
+
+it("an event inserted while a process registers a live subscriber of its business waits for it and notifies once it commits", async () => {
+  const { business } = await tenant();
+  const [registry, events, spy] = [await connection(), await connection(), await connection()];
+  const heard: string[] = [];
+  spy.on('notification', (n) => n.channel === 'events' && heard.push(n.payload!));
+  await spy.query('listen events');
+  await registry.query('begin');
+  await registry.query(`insert into event_subscriber (business_id, process, expires_at) values ($1, 'race', now() + interval '1 minute')`, [business]);
+  const inserting = insertEvent(events, business);
+  for (let i = 0; i < 50 && !(await waiting(events)); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(await waiting(events)).toBe(true);
+  await registry.query('commit');
+  await inserting;
+  for (let i = 0; i < 50 && !heard.length; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(heard).toEqual([`${business} evt_flag_${seq} metric.created`]);
+  await registry.query('delete from event_subscriber where business_id = $1', [business]);
 });
 
 it('webhooks created at once for a business that has none all succeed (no lock upgrade deadlock)', async () => {

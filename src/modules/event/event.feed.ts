@@ -1,4 +1,7 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { PgListener } from '../../kit/pg-listener.js';
 import type { Scope } from '../../auth/scopes.js';
@@ -58,6 +61,15 @@ export function liveEventsFor(context: GraphQLContext, business: string, types: 
 /** Events queued for one slow subscriber at most; past it the subscription ends (the client resubscribes and lists). */
 const MAX_QUEUED = 1_000;
 
+/** A process's event_subscriber rows last this long unless refreshed, every REFRESH_MS while it has subscribers. */
+const REGISTRATION_SECONDS = 60;
+const REFRESH_MS = 20_000;
+const REGISTER_SQL = `insert into event_subscriber (business_id, process, expires_at)
+select b, $2, now() + interval '${REGISTRATION_SECONDS} seconds' from unnest($1::text[]) b
+on conflict (business_id, process) do update set expires_at = excluded.expires_at`;
+/** Rows of processes gone for an hour: a tidy table (an expired row already notifies nobody). */
+const FORGET_GONE_SQL = `delete from event_subscriber where expires_at < now() - interval '1 hour'`;
+
 interface Listener {
   business: string;
   wants(type: string): boolean;
@@ -67,42 +79,56 @@ interface Listener {
 
 /**
  * The live events of this process's subscribers, whoever wrote them: fed by LISTEN on EVENTS_CHANNEL, each event
- * read once (one primary-key lookup) however many subscribers want it, then handed to each in commit order.
+ * read once (one primary-key lookup) however many subscribers want it, then handed to each in commit order. Events
+ * notify that channel only for businesses some process has registered in event_subscriber (event.signal.ts): this
+ * process registers a business when its first subscriber of it arrives, refreshes while any stays, and removes the row
+ * when the last leaves. Those writes run one after another (`registry`), so a removal never overtakes a later
+ * registration of the same business.
  */
 export class EventFeed {
   private readonly listeners = new Set<Listener>();
   private readonly listener: PgListener;
   /** Reads in flight, chained so that events reach subscribers in the order they were notified. */
   private chain: Promise<void> = Promise.resolve();
+  private readonly process = `${os.hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private registry: Promise<unknown> = Promise.resolve();
+  private refresh?: NodeJS.Timeout;
 
   constructor(
     private readonly orm: MikroORM,
-    logger: Logger,
+    private readonly logger: Logger,
   ) {
     this.listener = new PgListener(orm, [EVENTS_CHANNEL], { notification: (_, payload) => this.notified(payload), lost: () => this.lost() }, logger, 'live events');
   }
 
-  start() {
-    return this.listener.start();
+  async start() {
+    await this.listener.start();
+    this.refresh = setInterval(() => {
+      const businesses = this.businesses();
+      if (businesses.length) void this.registered(async (pool) => (await pool.query(REGISTER_SQL, [businesses, this.process]), await pool.query(FORGET_GONE_SQL))).catch(() => {});
+    }, REFRESH_MS).unref();
   }
 
   async stop() {
+    clearInterval(this.refresh);
     await this.listener.stop();
     for (const l of this.listeners) l.fail(new AppError('unavailable', 'The service is shutting down: subscribe again'));
     this.listeners.clear();
+    await this.unregister(null).catch(() => {});
   }
 
   /**
    * The events of `business` from now on whose type `wants` accepts, as an async iterator (a GraphQL subscription's
-   * source). `return()` (the client unsubscribing or going away) removes it.
+   * source), once this process's registration of the business has committed. `return()` (the client unsubscribing
+   * or going away) removes it.
    */
-  subscribe(business: string, wants: (type: string) => boolean): AsyncIterableIterator<PresentedEvent> {
+  async subscribe(business: string, wants: (type: string) => boolean): Promise<AsyncIterableIterator<PresentedEvent>> {
     const queue: PresentedEvent[] = [];
     let waiting: ((r: IteratorResult<PresentedEvent>) => void) | undefined;
     let failed: ((err: Error) => void) | undefined;
     let error: Error | undefined;
     let done = false;
-    const listeners = this.listeners;
+    const feed = this;
     const listener: Listener = {
       business,
       wants,
@@ -115,7 +141,7 @@ export class EventFeed {
         else listener.fail(new AppError('unavailable', 'Too many events waiting for this subscriber: subscribe again'));
       },
       fail(err) {
-        listeners.delete(listener);
+        feed.leave(listener);
         done = true;
         error = err;
         failed?.(err);
@@ -123,16 +149,23 @@ export class EventFeed {
       },
     };
     if (!this.listener.listening) throw new AppError('unavailable', 'Live events are unavailable for the moment: subscribe again shortly');
-    listeners.add(listener);
+    // Listening before the registration commits: what is notified from then on finds this subscriber.
+    this.listeners.add(listener);
+    try {
+      await this.registered((pool) => pool.query(REGISTER_SQL, [[business], this.process]));
+    } catch {
+      this.leave(listener);
+      throw new AppError('unavailable', 'Live events are unavailable for the moment: subscribe again shortly');
+    }
     const end = (): IteratorResult<PresentedEvent> => {
-      listeners.delete(listener);
+      this.leave(listener);
       done = true;
       queue.length = 0;
       waiting?.({ value: undefined, done: true });
       waiting = failed = undefined;
       return { value: undefined, done: true };
     };
-    return {
+    const iterator: AsyncIterableIterator<PresentedEvent> = {
       next() {
         if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
         if (error) return Promise.reject(error);
@@ -145,6 +178,32 @@ export class EventFeed {
         return this;
       },
     };
+    return iterator;
+  }
+
+  private businesses() {
+    return [...new Set([...this.listeners].map((l) => l.business))];
+  }
+
+  /** A subscriber gone: the last of its business takes the registration with it. */
+  private leave(listener: Listener) {
+    if (!this.listeners.delete(listener)) return;
+    if (!this.businesses().includes(listener.business)) void this.unregister(listener.business).catch(() => {});
+  }
+
+  /** Removes this process's row of `business` (all its rows: null) unless a subscriber of it came meanwhile. */
+  private unregister(business: string | null) {
+    return this.registered(async (pool) => {
+      if (business === null) await pool.query('delete from event_subscriber where process = $1', [this.process]);
+      else if (!this.businesses().includes(business)) await pool.query('delete from event_subscriber where process = $1 and business_id = $2', [this.process, business]);
+    });
+  }
+
+  /** Runs a registry write after those before it; a failure is logged and passed on (the rows expire anyway). */
+  private registered<T>(write: (pool: Pool) => Promise<T>): Promise<T> {
+    const run = this.registry.then(async () => write((await (this.orm.em.getConnection() as PostgreSqlConnection).getNativeClient()) as Pool));
+    this.registry = run.catch((err) => this.logger.warn({ err }, 'live events: the subscriber registry could not be written'));
+    return run;
   }
 
   private notified(payload: string) {
@@ -162,7 +221,6 @@ export class EventFeed {
 
   /** Events may have been missed: every subscription ends with an error, and its client subscribes again. */
   private lost() {
-    for (const l of this.listeners) l.fail(new AppError('unavailable', 'Live events were interrupted: subscribe again'));
-    this.listeners.clear();
+    for (const l of [...this.listeners]) l.fail(new AppError('unavailable', 'Live events were interrupted: subscribe again'));
   }
 }

@@ -2,19 +2,19 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { FANOUT_LOCK_CLASS } from '../event/event.entity.js';
+import { audienceLock } from '../event/event.signal.js';
 
 /** An outbound subscription: events of the listed types are posted to `url`, signed (Standard Webhooks). */
 @Entity({
   tableName: 'webhook',
-  // Created or enabled: the business's fan-out lock, exclusively, until commit (the Event entity says why).
+  // Created or enabled: the business's audience lock, exclusively, until commit (event.signal.ts says why).
   triggers: [
     {
       name: 'webhook_fanout_lock',
       timing: 'after',
       events: ['insert', 'update'],
       forEach: 'row',
-      body: `if new.enabled and (tg_op = 'INSERT' or not old.enabled) then perform pg_advisory_xact_lock(${FANOUT_LOCK_CLASS}, hashtext(new.business_id)); end if; return null;`,
+      body: audienceLock("new.enabled and (tg_op = 'INSERT' or not old.enabled)"),
     },
   ],
 })

@@ -56,7 +56,7 @@ export function listWebhooks(em: EntityManager, business: string, args: ListArgs
 
 /**
  * A webhook created or enabled is written before the event of its change (the ORM would insert the event first): its
- * trigger takes the business's fan-out lock exclusively before the event's trigger would take it shared (two such
+ * trigger takes the business's audience lock exclusively before the event's trigger would take it shared (two such
  * transactions each holding it shared could then deadlock, each waiting for the other), and the event sees the webhook
  * enabled, so it reaches the webhook itself when it subscribes to `*`, as every event committed with or after it does.
  */
