@@ -7,8 +7,10 @@
 //   3. the cost of a submission write with the analytics trigger and without it, alternating rounds.
 // Goals: p50 <= 15 ms, >= 20x faster than raw; extra write cost < 20%.
 //   node bench/analytics.js     env: BENCH_PG_URL (postgresql://postgres@127.0.0.1:5432/postgres), SUBMISSIONS (1000000),
-//                               QUERY_ROUNDS (30), RAW_ROUNDS (3), WRITE_ROUNDS (4), WRITES_PER_ROUND (200)
-// Loopback only, bounded: the database is dropped at the end.
+//                               QUERY_ROUNDS (30), RAW_ROUNDS (3), WRITE_ROUNDS (4), WRITES_PER_ROUND (200),
+//                               KEEP_DB (keep the database at the end), REUSE_DB (a kept database's name: no
+//                               generation and no rebuild, about 5 minutes saved; phases 2 and 3 only)
+// Loopback only, bounded: the database is dropped at the end (unless kept or reused).
 import pg from 'pg';
 import { startService } from './lib/service.js';
 
@@ -21,7 +23,8 @@ const WRITES_PER_ROUND = Number(process.env.WRITES_PER_ROUND ?? 200);
 const DAY = 86_400_000;
 const START = Date.UTC(2025, 0, 1);
 
-const dbName = `feedback_bench_analytics_${process.pid}`;
+const REUSE_DB = process.env.REUSE_DB;
+const dbName = REUSE_DB ?? `feedback_bench_analytics_${process.pid}`;
 const dbUrl = (() => {
   const u = new URL(ADMIN_URL);
   u.pathname = `/${dbName}`;
@@ -29,7 +32,7 @@ const dbUrl = (() => {
 })();
 const adminClient = new pg.Client(ADMIN_URL);
 await adminClient.connect();
-await adminClient.query(`create database ${dbName}`);
+if (!REUSE_DB) await adminClient.query(`create database ${dbName}`);
 const t0 = performance.now();
 const seconds = (from) => ((performance.now() - from) / 1000).toFixed(1);
 const pct = (xs, p) => {
@@ -43,50 +46,57 @@ const sql = new pg.Client(dbUrl);
 try {
   service = await startService('analytics', { DATABASE_URL: dbUrl });
   await sql.connect();
+  const scope = 'analytics:read submissions:write';
+  // The kept database's business: the one with the rollups.
+  const kept = REUSE_DB && (await sql.query(`select business_id from analytics_rollup group by 1 order by count(*) desc limit 1`)).rows[0].business_id;
   // The admin CLI blocks this process for a while: a kept-alive socket may be closed under it, so try twice.
-  const { accessToken, business } = await service.tenantToken('analytics:read submissions:write').catch(() => service.tenantToken('analytics:read submissions:write'));
+  const tenant = () => (kept ? service.businessToken(kept, scope) : service.tenantToken(scope));
+  const { accessToken, business } = await tenant().catch(tenant);
   const bus = business.id;
   const id = (prefix, n) => `${prefix}_BENCH${String(n).padStart(21, '0')}`;
   const metrics = [1, 2, 3, 4, 5].map((n) => id('mtr', n));
   const locations = Array.from({ length: 20 }, (_, n) => id('loc', n));
   const survey = id('sur', 1);
   const step = id('step', 1);
-  await sql.query(`insert into survey (id, business_id, name, status, created_at, updated_at) values ($1, $2, 'Bench', 'active', now(), now())`, [survey, bus]);
-  for (const m of metrics) await sql.query(`insert into metric (id, business_id, name, created_at, updated_at) values ($1, $2, $1, now(), now())`, [m, bus]);
-  await sql.query(
-    `insert into survey_step (id, business_id, survey_id, position, type, required, content, metric_ids, created_at, updated_at)
-     values ($1, $2, $3, 0, 'metrics', true, '{}', $4, now(), now())`,
-    [step, bus, survey, JSON.stringify(metrics)],
-  );
-  for (const l of locations) await sql.query(`insert into location (id, business_id, name, metadata, created_at, updated_at) values ($1, $2, $1, '{}', now(), now())`, [l, bus]);
-
-  // 1. The data, with SQL: the rows as the service would write them (the day its trigger would set: no time zones
-  // here, so UTC), the triggers off (session_replication_role); the rollups are then built by the rebuild command.
-  let t = performance.now();
   const ratings = metrics.map((m, k) => `'${m}', 1 + abs(hashint4(g * 5 + ${k})) % 5`).join(', ');
-  const CHUNK = 100_000;
-  for (let from = 1; from <= SUBMISSIONS; from += CHUNK) {
-    await sql.query(`set session_replication_role = replica`);
+  // A reused database has its data and rollups already.
+  if (!kept) {
+    await sql.query(`insert into survey (id, business_id, name, status, created_at, updated_at) values ($1, $2, 'Bench', 'active', now(), now())`, [survey, bus]);
+    for (const m of metrics) await sql.query(`insert into metric (id, business_id, name, created_at, updated_at) values ($1, $2, $1, now(), now())`, [m, bus]);
     await sql.query(
-      `insert into submission (id, created_at, updated_at, business_id, survey_id, answers, metadata, location_id, status, source, channel, analytics_day)
-       select 'sub_G' || lpad(g::text, 25, '0'), ts, ts, $1, $2,
-              jsonb_build_array(jsonb_build_object('step', $3::text, 'ratings', jsonb_build_object(${ratings}))),
-              '{}', ($4::text[])[1 + abs(hashint4(g * 3 + 1)) % 20], 'completed', 'api', case when hashint4(g * 7 + 3) % 2 = 0 then 'qr' end,
-              (ts at time zone 'UTC')::date
-         from (select g, to_timestamp(($5::bigint + (g % 400) * ${DAY}::bigint + abs(hashint4(g)) % ${DAY}) / 1000.0) as ts
-                 from generate_series($6::int, $7::int) g) x`,
-      [bus, survey, step, locations, START, from, Math.min(SUBMISSIONS, from + CHUNK - 1)],
+      `insert into survey_step (id, business_id, survey_id, position, type, required, content, metric_ids, created_at, updated_at)
+       values ($1, $2, $3, 0, 'metrics', true, '{}', $4, now(), now())`,
+      [step, bus, survey, JSON.stringify(metrics)],
     );
-    await sql.query(`set session_replication_role = origin`);
+    for (const l of locations) await sql.query(`insert into location (id, business_id, name, metadata, created_at, updated_at) values ($1, $2, $1, '{}', now(), now())`, [l, bus]);
+
+    // 1. The data, with SQL: the rows as the service would write them (the day its trigger would set: no time zones
+    // here, so UTC), the triggers off (session_replication_role); the rollups are then built by the rebuild command.
+    let t = performance.now();
+    const CHUNK = 100_000;
+    for (let from = 1; from <= SUBMISSIONS; from += CHUNK) {
+      await sql.query(`set session_replication_role = replica`);
+      await sql.query(
+        `insert into submission (id, created_at, updated_at, business_id, survey_id, answers, metadata, location_id, status, source, channel, analytics_day)
+         select 'sub_G' || lpad(g::text, 25, '0'), ts, ts, $1, $2,
+                jsonb_build_array(jsonb_build_object('step', $3::text, 'ratings', jsonb_build_object(${ratings}))),
+                '{}', ($4::text[])[1 + abs(hashint4(g * 3 + 1)) % 20], 'completed', 'api', case when hashint4(g * 7 + 3) % 2 = 0 then 'qr' end,
+                (ts at time zone 'UTC')::date
+           from (select g, to_timestamp(($5::bigint + (g % 400) * ${DAY}::bigint + abs(hashint4(g)) % ${DAY}) / 1000.0) as ts
+                   from generate_series($6::int, $7::int) g) x`,
+        [bus, survey, step, locations, START, from, Math.min(SUBMISSIONS, from + CHUNK - 1)],
+      );
+      await sql.query(`set session_replication_role = origin`);
+    }
+    await sql.query('analyze');
+    console.log(`generated ${SUBMISSIONS} submissions in ${seconds(t)} s`);
+    t = performance.now();
+    const rebuilt = service.admin('rebuild-analytics', '--business', bus);
+    // What autovacuum does within a minute of a bulk write (hint bits, visibility map): without it the first reads of
+    // freshly rebuilt rollups pay for it, which no steady-state dashboard does.
+    await sql.query('vacuum analyze analytics_rollup');
+    console.log(`rebuild-analytics: ${seconds(t)} s, ${JSON.stringify(rebuilt.data[0])}`);
   }
-  await sql.query('analyze');
-  console.log(`generated ${SUBMISSIONS} submissions in ${seconds(t)} s`);
-  t = performance.now();
-  const rebuilt = service.admin('rebuild-analytics', '--business', bus);
-  // What autovacuum does within a minute of a bulk write (hint bits, visibility map): without it the first reads of
-  // freshly rebuilt rollups pay for it, which no steady-state dashboard does.
-  await sql.query('vacuum analyze analytics_rollup');
-  console.log(`rebuild-analytics: ${seconds(t)} s, ${JSON.stringify(rebuilt.data[0])}`);
   const { rows: sizes } = await sql.query(`select count(*)::int as n from analytics_rollup where business_id = $1`, [bus]);
   console.log(`analytics_rollup rows: ${sizes[0].n}`);
 
@@ -192,7 +202,8 @@ try {
         `(round medians off ${rounds.off.map((x) => x.toFixed(2)).join(' ')}; on ${rounds.on.map((x) => x.toFixed(2)).join(' ')})`,
     );
   };
-  let n = 0;
+  // A reused database holds the writes of earlier runs: number on from them.
+  let n = (await sql.query(`select count(*)::int as n from submission where id like 'sub\\_W%'`)).rows[0].n;
   await measure('submission insert, one per transaction (SQL)', write);
   await measure('createSubmission over GraphQL (HTTP)', apiWrite);
   await sql.query(`alter table submission enable trigger analytics_submission_change`);
@@ -201,7 +212,7 @@ try {
 } finally {
   await sql.end().catch(() => {});
   await service?.stop();
-  if (process.env.KEEP_DB) console.log(`kept ${dbUrl}`);
+  if (process.env.KEEP_DB || REUSE_DB) console.log(`kept ${dbUrl} (REUSE_DB=${dbName})`);
   else await adminClient.query(`drop database if exists ${dbName} with (force)`);
   await adminClient.end();
 }

@@ -192,7 +192,11 @@ export async function startService(name, extraEnv = {}, { limitSeconds, traceGc 
     async tenantToken(scope) {
       const user = admin('create-user', '--email', `bench-${Date.now()}@example.com`, '--password', 'bench password 123').data;
       const business = admin('create-business', '--name', 'Bench Cafe', '--owner', user.id).data;
-      const credential = admin('create-credential', '--business', business.id, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb').data;
+      return { ...(await this.businessToken(business.id, scope)), business };
+    },
+    /** A client-credentials token with `scope` for an existing business (a new credential each time). */
+    async businessToken(businessId, scope) {
+      const credential = admin('create-credential', '--business', businessId, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb').data;
       const res = await fetch(`${base}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -200,7 +204,7 @@ export async function startService(name, extraEnv = {}, { limitSeconds, traceGc 
       });
       const { accessToken } = await res.json();
       if (!accessToken) throw new Error(`no token: ${res.status}`);
-      return { accessToken, business };
+      return { accessToken, business: { id: businessId } };
     },
   };
 }

@@ -90,7 +90,7 @@ export class EventFeed {
   private readonly listener: PgListener;
   /** Reads in flight, chained so that events reach subscribers in the order they were notified. */
   private chain: Promise<void> = Promise.resolve();
-  private readonly process = `${os.hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly processId = `${os.hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private registry: Promise<unknown> = Promise.resolve();
   private refresh?: NodeJS.Timeout;
 
@@ -103,10 +103,17 @@ export class EventFeed {
 
   async start() {
     await this.listener.start();
-    this.refresh = setInterval(() => {
-      const businesses = this.businesses();
-      if (businesses.length) void this.registered(async (pool) => (await pool.query(REGISTER_SQL, [businesses, this.process]), await pool.query(FORGET_GONE_SQL))).catch(() => {});
-    }, REFRESH_MS).unref();
+    this.refresh = setInterval(() => void this.refreshRegistrations(), REFRESH_MS).unref();
+  }
+
+  /** Keeps this process's rows alive while it has subscribers (a failure is logged; the next tick tries again). */
+  private async refreshRegistrations() {
+    const businesses = this.businesses();
+    if (!businesses.length) return;
+    await this.registered(async (pool) => {
+      await pool.query(REGISTER_SQL, [businesses, this.processId]);
+      await pool.query(FORGET_GONE_SQL);
+    }).catch(() => {});
   }
 
   async stop() {
@@ -152,7 +159,7 @@ export class EventFeed {
     // Listening before the registration commits: what is notified from then on finds this subscriber.
     this.listeners.add(listener);
     try {
-      await this.registered((pool) => pool.query(REGISTER_SQL, [[business], this.process]));
+      await this.registered((pool) => pool.query(REGISTER_SQL, [[business], this.processId]));
     } catch {
       this.leave(listener);
       throw new AppError('unavailable', 'Live events are unavailable for the moment: subscribe again shortly');
@@ -194,8 +201,8 @@ export class EventFeed {
   /** Removes this process's row of `business` (all its rows: null) unless a subscriber of it came meanwhile. */
   private unregister(business: string | null) {
     return this.registered(async (pool) => {
-      if (business === null) await pool.query('delete from event_subscriber where process = $1', [this.process]);
-      else if (!this.businesses().includes(business)) await pool.query('delete from event_subscriber where process = $1 and business_id = $2', [this.process, business]);
+      if (business === null) await pool.query('delete from event_subscriber where process = $1', [this.processId]);
+      else if (!this.businesses().includes(business)) await pool.query('delete from event_subscriber where process = $1 and business_id = $2', [this.processId, business]);
     });
   }
 
