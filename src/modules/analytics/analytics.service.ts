@@ -255,13 +255,20 @@ function histogram(row: RawRow): number[] {
   return counts;
 }
 
-function percentile(counts: number[], n: number, p: number): number | null {
+/**
+ * The 25th, 50th and 75th percentiles of a histogram of n values: each the lowest value whose cumulative count
+ * reaches p × n (null when there is none), found in one walk.
+ */
+function quartiles(counts: number[], n: number): [number | null, number | null, number | null] {
+  const found: [number | null, number | null, number | null] = [null, null, null];
+  let next = 0;
   let cumulative = 0;
-  for (let value = 0; value < counts.length; value++) {
+  for (let value = 0; value < counts.length && next < 3; value++) {
+    if (!counts[value]) continue;
     cumulative += counts[value];
-    if (counts[value] && cumulative >= p * n) return value;
+    while (next < 3 && cumulative >= (next + 1) * 0.25 * n) found[next++] = value;
   }
-  return null;
+  return found;
 }
 
 const keyOf = (row: RawRow) => row.keys.join('\u0000');
@@ -292,14 +299,15 @@ function metricFigures(row: RawRow, scales: Scales, keys: GroupKey[], metric: st
   const mean = n ? s / n : null;
   const variance = n > 1 ? Math.max(0, (sq - (s * s) / n) / (n - 1)) : null;
   const metricAt = keys.indexOf('metric');
+  const [p25, median, p75] = quartiles(counts, n);
   return keyFields(row, keys, {
     period: row.period,
     count: n,
     mean,
     stddev: variance === null ? null : Math.sqrt(variance),
-    median: percentile(counts, n, 0.5),
-    p25: percentile(counts, n, 0.25),
-    p75: percentile(counts, n, 0.75),
+    median,
+    p25,
+    p75,
     // Built when a client asks for it: a daily series by location seldom does, and it is most of a row's objects.
     get distribution() {
       return distributionOf(counts, scales.get((metricAt >= 0 ? row.keys[metricAt] : metric) ?? ''));
