@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
-import type { Pool } from 'pg';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { httpDuration, httpRequests, registry, scrapedGauge } from '../kit/metrics.js';
 import { AppError } from '../shared/errors.js';
 import { bearerToken } from '../shared/bearer.js';
+import { ormPool } from '../kit/orm.pool.js';
 
 /** Paths answered outside any router: their own template. Everything else unrouted is "unmatched", never its raw path. */
 const PLAIN_PATHS = new Set(['/graphql', '/metrics', '/healthz', '/readyz', '/openapi.json', '/docs', '/']);
@@ -49,7 +49,7 @@ function tokenMatches(given: string | undefined, expected: string): boolean {
  * The database pool and the job queues are read at scrape time (one small SQL statement), not kept up to date.
  */
 export function metricsRoute(deps: { orm: MikroORM; token?: string }): Middleware {
-  const pool = () => (deps.orm.em.getConnection() as PostgreSqlConnection).getNativeClient() as unknown as Promise<Pool>;
+  const pool = () => ormPool(deps.orm.em);
   scrapedGauge({ name: 'db_pool_connections', help: 'Database pool connections by state (total, idle, waiting clients)', labelNames: ['state'] as const }, async (g) => {
     const p = await pool();
     g.set({ state: 'total' }, p.totalCount);

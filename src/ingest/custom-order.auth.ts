@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
-import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { AppError } from '../shared/errors.js';
 import { hashSecret, secretMatches } from '../shared/secrets.js';
+import { ormPool } from '../kit/orm.pool.js';
 
 const UNAUTHORIZED_MESSAGE = 'A valid webhook secret is required: Authorization: Bearer <WEBHOOK_SECRET>';
 // Compared against when the business has no integration, so every refusal costs the same.
@@ -23,8 +24,7 @@ export class WebhookAuth {
   private constructor(private readonly pool: Pool) {}
 
   static async create(orm: MikroORM): Promise<WebhookAuth> {
-    const connection = orm.em.getConnection() as PostgreSqlConnection;
-    return new WebhookAuth(await connection.getNativeClient());
+    return new WebhookAuth(await ormPool(orm.em));
   }
 
   /**

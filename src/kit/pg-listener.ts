@@ -1,6 +1,7 @@
-import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { ormPool } from './orm.pool.js';
 
 const RECONNECT_MS = 2_000;
 
@@ -36,7 +37,7 @@ export class PgListener {
   }
 
   async start(): Promise<void> {
-    const pool = (await (this.orm.em.getConnection() as PostgreSqlConnection).getNativeClient()) as pg.Pool;
+    const pool = await ormPool(this.orm.em);
     const connect = async () => {
       if (this.stopped) return;
       const client = new pg.Client(pool.options as pg.ClientConfig);

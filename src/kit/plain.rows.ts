@@ -1,6 +1,6 @@
-import pg, { type Pool } from 'pg';
+import pg from 'pg';
 import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
-import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { loggedQuery } from './orm.pool.js';
 
 type EntityClass<T> = new () => T;
 
@@ -53,11 +53,6 @@ function plainSelect(em: EntityManager, entity: EntityClass<unknown>, key: strin
   return `select ${select} from ${quote(meta.tableName)} where ${column(key)} = any($1)${order.length ? ` order by ${order.join(', ')}` : ''}`;
 }
 
-/** The ORM's statement log (protected in its types, called once per statement it runs). */
-interface Logged {
-  logQuery(query: string, context?: { took?: number; results?: number }): void;
-}
-
 /** SQL text by entity, key and order: built once per process. */
 const statements = new Map<string, string>();
 
@@ -79,11 +74,5 @@ export async function plainRowsWhere<T>(
   const id = `${entity.name}\n${key}\n${JSON.stringify(orderBy)}`;
   let text = statements.get(id);
   if (!text) statements.set(id, (text = plainSelect(em, entity, key, orderBy)));
-  const connection = em.getConnection() as unknown as PostgreSqlConnection & Logged;
-  const pool: Pool = await connection.getNativeClient();
-  const started = Date.now();
-  const rows = (await pool.query({ text, values: [values], types: PARSED })).rows as T[];
-  // Logged as the ORM logs its own statements: its query log (and the tests' statement counts) see every read.
-  connection.logQuery(text, { took: Date.now() - started, results: rows.length });
-  return rows;
+  return (await loggedQuery(em, { text, values: [values], types: PARSED })).rows as T[];
 }

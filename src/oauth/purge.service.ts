@@ -1,7 +1,7 @@
-import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
-import type { Pool } from 'pg';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { THROTTLE_WINDOW_MS } from './sign-in-throttle.service.js';
+import { ormPool } from '../kit/orm.pool.js';
 
 /** Rows kept this long after they stop mattering (expired codes, tokens whose access and refresh both expired). */
 const GRACE = '1 day';
@@ -37,7 +37,7 @@ const PURGE_LOCK = 73_420_114;
  * (a session advisory lock on a connection of its own, held while the purge runs).
  */
 export async function purgeOnce(em: EntityManager): Promise<Awaited<ReturnType<typeof purgeExpired>> | undefined> {
-  const pool = (await (em.getConnection() as PostgreSqlConnection).getNativeClient()) as unknown as Pool;
+  const pool = await ormPool(em);
   const client = await pool.connect();
   try {
     const { rows } = await client.query('select pg_try_advisory_lock($1) as got', [PURGE_LOCK]);

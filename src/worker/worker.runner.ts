@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { PgListener } from '../kit/pg-listener.js';
-import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { HttpSender } from '../senders/http.sender.js';
@@ -10,6 +9,7 @@ import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery } from '../m
 import { RateLimiter } from './rate.limiter.js';
 import { IdlePoll } from './idle.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
+import { ormPool } from '../kit/orm.pool.js';
 
 export interface Workers {
   /** Stops leasing, lets the attempts in flight finish (at most their timeout) and gives back what did not start. */
@@ -54,7 +54,7 @@ interface Lane {
 export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'workers' | 'webhooks' | 'publicUrl' | 'surveyUrl' | 'feedback'> }): Promise<Workers> {
   const { orm, config } = deps;
   const logger = deps.logger.child({ component: 'worker' });
-  const pool = (await (orm.em.getConnection() as PostgreSqlConnection).getNativeClient()) as pg.Pool;
+  const pool = await ormPool(orm.em);
   const sender = new HttpSender({
     timeoutMs: DELIVERY_LIMITS.timeoutMs,
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,

@@ -1,8 +1,8 @@
-import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
-import type { Pool } from 'pg';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { badInput, checkRange, type GroupKey, type Interval } from './analytics.rules.js';
 import { orderLocationsSql } from '../location/location.service.js';
+import { loggedQuery } from '../../kit/orm.pool.js';
 
 /**
  * The analytics queries: every figure is read from the rollups the submission trigger keeps (the migration
@@ -240,10 +240,9 @@ async function rollupRows(
  * series of 1,800 rows of 20 columns was a fifth of the request. `?` placeholders, as em.execute takes them.
  */
 async function arrayRows(em: EntityManager, sql: string, params: unknown[]): Promise<unknown[][]> {
-  const pool = (await (em.getConnection() as PostgreSqlConnection).getNativeClient()) as Pool;
   let n = 0;
-  const { rows } = await pool.query({ text: sql.replace(/\?/g, () => `$${++n}`), values: params, rowMode: 'array' });
-  return rows as unknown[][];
+  const { rows } = await loggedQuery(em, { text: sql.replace(/\?/g, () => `$${++n}`), values: params, rowMode: 'array' });
+  return rows as unknown as unknown[][];
 }
 
 /** The merged histogram of a row: counts by value, dense from 0 to its highest value (at most 100). */

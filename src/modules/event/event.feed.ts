@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { PgListener } from '../../kit/pg-listener.js';
+import { ormPool } from '../../kit/orm.pool.js';
 import type { Scope } from '../../auth/scopes.js';
 import type { GraphQLContext } from '../../kit/context.js';
 import { AppError } from '../../shared/errors.js';
@@ -208,7 +209,7 @@ export class EventFeed {
 
   /** Runs a registry write after those before it; a failure is logged and passed on (the rows expire anyway). */
   private registered<T>(write: (pool: Pool) => Promise<T>): Promise<T> {
-    const run = this.registry.then(async () => write((await (this.orm.em.getConnection() as PostgreSqlConnection).getNativeClient()) as Pool));
+    const run = this.registry.then(async () => write(await ormPool(this.orm.em)));
     this.registry = run.catch((err) => this.logger.warn({ err }, 'live events: the subscriber registry could not be written'));
     return run;
   }

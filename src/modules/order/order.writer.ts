@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/id.js';
 import type { OrderChannel, OrderSource, OrderStatus } from './order.entity.js';
@@ -8,6 +8,7 @@ import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type 
 import { createFeedbackRequests } from '../flow/feedback-request.create.js';
 import { flowOrderOf } from '../flow/feedback-flow.rules.js';
 import { INGEST_SQL, INSERT_EVENT_SQL, LINK_RACED_LINES_SQL, LOAD_ORDER_SQL } from './order.sql.js';
+import { ormPool } from '../../kit/orm.pool.js';
 
 /**
  * - create: an API client adds an order (`source: api`); a duplicate external id is a 409 and changes nothing.
@@ -44,7 +45,7 @@ export class OrderWriter {
   private constructor(private readonly pool: Pool) {}
 
   static async of(em: EntityManager): Promise<OrderWriter> {
-    return new OrderWriter(await (em.getConnection() as PostgreSqlConnection).getNativeClient());
+    return new OrderWriter(await ormPool(em));
   }
 
   /** One transaction; retried when a concurrent writer got in the way. */
