@@ -14,9 +14,14 @@ export enum SortOrder {
 }
 registerEnumType(SortOrder, { name: 'SortOrder' });
 
-/** The operators list.query.ts turns into SQL; `in` takes a list, `contains` is a case-insensitive substring. */
-type FilterOperator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
-const COMPARISONS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'] as const;
+/**
+ * The comparison operators of the filter inputs and the ORM operator list.query.ts turns each into; `in` takes a
+ * list. `contains` (a case-insensitive substring) is the one operator more, turned into a LIKE there.
+ */
+export const COMPARISONS = { eq: '$eq', ne: '$ne', gt: '$gt', gte: '$gte', lt: '$lt', lte: '$lte', in: '$in' } as const;
+type Comparison = keyof typeof COMPARISONS;
+type FilterOperator = Comparison | 'contains';
+const ALL_COMPARISONS = Object.keys(COMPARISONS) as Comparison[];
 
 /** `<name> {<operator>: <scalar>}`, every operator optional: the typed filter input of one scalar kind. */
 function filterInput(name: string, scalar: GraphQLScalarType | typeof String | typeof Boolean, operators: readonly FilterOperator[], description?: string): ClassType<object> {
@@ -26,10 +31,10 @@ function filterInput(name: string, scalar: GraphQLScalarType | typeof String | t
   return Filter;
 }
 
-export const StringFilter = filterInput('StringFilter', String, [...COMPARISONS, 'contains'], 'Comparisons on a text field; `contains` is case-insensitive.');
+export const StringFilter = filterInput('StringFilter', String, [...ALL_COMPARISONS, 'contains'], 'Comparisons on a text field; `contains` is case-insensitive.');
 export const IDFilter = filterInput('IDFilter', ID, ['eq', 'ne', 'in'], 'Comparisons on a reference to another object.');
-export const TimestampFilter = filterInput('TimestampFilter', Timestamp, COMPARISONS, 'Comparisons on a time, in milliseconds since the Unix epoch.');
-export const NumberFilter = filterInput('NumberFilter', Float, COMPARISONS);
+export const TimestampFilter = filterInput('TimestampFilter', Timestamp, ALL_COMPARISONS, 'Comparisons on a time, in milliseconds since the Unix epoch.');
+export const NumberFilter = filterInput('NumberFilter', Float, ALL_COMPARISONS);
 export const BooleanFilter = filterInput('BooleanFilter', Boolean, ['eq', 'ne']);
 
 export interface OrderByValue<F extends string = string> {

@@ -13,7 +13,8 @@ export interface ListInputsOptions {
 
 /**
  * The list inputs of one resource: `<Resource>Where`, `<Resource>OrderBy`, the list args over them and the
- * `<Resource>List` envelope of `item`. Returned as `[List, ListArgs]`, the pair an owned resource's CRUD takes.
+ * `<Resource>List` envelope of `item`. Returned as `[List, ListArgs]`, for the inputs module to export as
+ * `<Resource>List` and `<Resource>ListArgs`: the names an owned resource's CRUD looks them up by.
  */
 export function listInputs<T extends object>(resource: string, item: ClassType<T>, { where, orderBy }: ListInputsOptions) {
   const Where = whereInput(`${resource}Where`, { id: IDFilter, ...where, createdAt: TimestampFilter });

@@ -1,19 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw, type EntityName } from '@mikro-orm/core';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
-import type { ListArgsValue, OrderByValue, Page } from './list.args.js';
+import { COMPARISONS, type ListArgsValue, type OrderByValue, type Page } from './list.args.js';
 import { MAX_IN_VALUES, MAX_PAGE_SIZE } from './list.limits.js';
-
-
-const OPERATORS: Record<string, string> = {
-  eq: '$eq',
-  ne: '$ne',
-  gt: '$gt',
-  gte: '$gte',
-  lt: '$lt',
-  lte: '$lte',
-  in: '$in',
-};
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -41,7 +30,7 @@ export function whereToFilter(where: object | null | undefined, columns: Record<
         throw AppError.validation([{ field: `where.${field}.in`, message: `at most ${MAX_IN_VALUES} values` }]);
       }
       if (op === 'contains') condition.$ilike = `%${escapeLike(String(value))}%`;
-      else if (OPERATORS[op]) condition[OPERATORS[op]] = value;
+      else if (Object.hasOwn(COMPARISONS, op)) condition[COMPARISONS[op as keyof typeof COMPARISONS]] = value;
     }
     if (Object.keys(condition).length) {
       const property = columns[field] ?? field;

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import type { Loaders } from '../../kit/loaders.js';
+import { loadRequired } from '../../kit/relation.load.js';
 import { isId } from '../../shared/id.js';
 import { AppError } from '../../shared/errors.js';
 import { Business } from './business.entity.js';
@@ -12,10 +13,10 @@ export function presentBusiness(business: Business): BusinessType {
 }
 
 /** Through the request's loader, so a page of objects asks for their businesses in one statement. */
-export async function loadBusiness(loaders: Loaders, id: string): Promise<BusinessType> {
-  const business = isId('business', id) ? await loaders.byId(Business).load(id) : null;
-  if (!business) throw AppError.notFound('Business', id);
-  return presentBusiness(business);
+export function loadBusiness(loaders: Loaders, id: string): Promise<BusinessType> {
+  // An id of another kind is no business: not looked up.
+  if (!isId('business', id)) return Promise.reject(AppError.notFound('Business', id));
+  return loadRequired(loaders.byId(Business), id, 'Business', presentBusiness);
 }
 
 @Resolver(() => BusinessType)

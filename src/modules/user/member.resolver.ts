@@ -9,9 +9,9 @@ const crud = {
   list: members.listMembers,
   find: members.getMember, // presented already: a member shows its user's e-mail and name
   present: (member: MemberType) => member,
-  create: (em, business, input, auth) => members.createMember(em, business, input, auth && { userId: auth.userId }),
-  update: (em, business, id, input, auth) => members.updateMember(em, business, id, input, auth && { userId: auth.userId }),
-  delete: (em, business, id, auth) => members.deleteMember(em, business, id, auth && { userId: auth.userId }),
+  create: members.createMember,
+  update: members.updateMember,
+  delete: members.deleteMember,
 } satisfies CrudService<false, MemberType, MemberType, inputs.CreateMemberInput, inputs.UpdateMemberInput>;
 
 @Resolver(() => MemberType)
