@@ -49,6 +49,24 @@ describe('migrations', () => {
     }
   });
 
+  it("leave every entity trigger's function as the entity declares it (the schema diff ignores triggers)", async () => {
+    await db.orm.migrator.up();
+    const sql = new pg.Client(db.url);
+    await sql.connect();
+    try {
+      const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim();
+      const declared = db.orm.getMetadata().getAll();
+      const triggers = [...declared.values()].flatMap((meta) => (meta.triggers ?? []).map((t) => ({ fn: `${meta.tableName}_${t.name}_fn`, body: t.body as string })));
+      expect(triggers.length).toBeGreaterThan(5);
+      for (const { fn, body } of triggers) {
+        const [row] = (await sql.query(`select prosrc from pg_proc where proname = $1`, [fn])).rows;
+        expect({ fn, source: squeeze(row?.prosrc ?? '') }).toEqual({ fn, source: squeeze(`begin ${body} end;`) });
+      }
+    } finally {
+      await sql.end();
+    }
+  });
+
   it("renames the role admin to manager (issue 14), keeping every membership", async () => {
     const fresh = await createTestDatabase({ empty: true });
     const sql = new pg.Client(fresh.url);

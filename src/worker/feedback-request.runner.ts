@@ -8,6 +8,7 @@ import { IdlePoll } from './idle.poll.js';
 import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
 import { SmtpMailer } from '../senders/mail.sender.js';
 import { GatewaySms, TwilioSms } from '../senders/sms.sender.js';
+import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 
 export interface FeedbackRequestWorkers {
   stop(): Promise<void>;
@@ -55,7 +56,7 @@ export async function startFeedbackRequests(deps: {
   };
 
   // Woken at once by a notification, and after a reconnection (whatever was missed meanwhile); polled otherwise.
-  const listener = new PgListener(deps.orm, ['webhook_work'], { notification: nudge, ready: nudge }, logger, 'feedback request workers (polling meanwhile)');
+  const listener = new PgListener(deps.orm, [WEBHOOK_WORK_CHANNEL], { notification: nudge, ready: nudge }, logger, 'feedback request workers (polling meanwhile)');
   await listener.start();
 
   const loop = async () => {

@@ -10,6 +10,7 @@ import { RateLimiter } from './rate.limiter.js';
 import { IdlePoll } from './idle.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
 import { ormPool } from '../kit/orm.pool.js';
+import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 
 export interface Workers {
   /** Stops leasing, lets the attempts in flight finish (at most their timeout) and gives back what did not start. */
@@ -94,7 +95,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
     fanOutWanted = true;
     nudge();
   };
-  const listener = new PgListener(orm, ['webhook_work'], { notification: eventCommitted, ready: eventCommitted }, logger, 'webhook workers');
+  const listener = new PgListener(orm, [WEBHOOK_WORK_CHANNEL], { notification: eventCommitted, ready: eventCommitted }, logger, 'webhook workers');
   await listener.start();
 
   const laneOf = (webhook: string) => {

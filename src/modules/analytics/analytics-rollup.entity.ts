@@ -17,11 +17,13 @@ abstract class RatingMoments {
 }
 
 /**
- * Pre-aggregated ratings, written only by the `submission` table's trigger (declared by Migration20261123175513, its
- * grains and slots by Migration20261124090000) in the transaction of each submission write, so they are exact and
- * never stale. One row per (business, grain, day in the location's time zone, metric or NPS step, location, survey,
+ * Pre-aggregated ratings, written by the `submission` table's trigger (declared by Migration20261123175513, its
+ * grains and slots by Migration20261124090000, the whole-location grains by Migration20261125150000) in the
+ * transaction of each submission write, so they are exact and never stale; a metric's delete takes its ratings out
+ * of the whole-location rows in its own transaction (analytics_forget_metric). One row per (business, grain, day in the location's time zone, metric or NPS step, location, survey,
  * channel): grain `day`, and grain `month` dated the first of the month, the sum of that month's days, for long
- * ranges. '' stands for "none" so the key has no NULLs (ON CONFLICT needs that on PostgreSQL before 15). `h0`..`h10`
+ * ranges; grains `lday` and `lmon` the same for one location across its surveys and channels, for subject `metrics`
+ * (every existing metric) or `nps` (every NPS step). '' stands for "none" so the key has no NULLs (ON CONFLICT needs that on PostgreSQL before 15). `h0`..`h10`
  * count the values 0 to 10 and `histHigh[i]` the value 10 + i: histograms merge by addition, so medians, quartiles,
  * CSAT and NPS are exact over any set of buckets.
  */
@@ -30,14 +32,14 @@ export class AnalyticsRollup extends RatingMoments {
   @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', primary: true })
   business!: string;
 
-  /** `day`, or `month` (then `day` is the month's first day). */
+  /** `day`, or `month` (then `day` is the month's first day); `lday` and `lmon` for the whole-location rows. */
   @PrimaryKey({ type: 'string', length: 5 })
-  grain!: 'day' | 'month';
+  grain!: 'day' | 'month' | 'lday' | 'lmon';
 
   @PrimaryKey({ type: 'date' })
   day!: string;
 
-  /** A metric id (`mtr_`), or the id of an `nps` step (`step_`). */
+  /** A metric id (`mtr_`), or the id of an `nps` step (`step_`); `metrics` or `nps` in the whole-location rows. */
   @PrimaryKey({ type: 'string', length: 40 })
   subject!: string;
 

@@ -154,7 +154,7 @@ function rowSource(q: AnalyticsQuery, kind: 'metric' | 'nps', scales: Scales | n
 
 /**
  * One statement over the rollups: the requested keys and bucket, count / sum / sum of squares / top-box counts
- * summed, histograms merged value by value. `kind` picks metric ratings (`mtr_` subjects) or NPS steps (`step_`).
+ * summed, histograms merged value by value. `kind` picks metric ratings or NPS steps, from the rows rowSource names.
  */
 async function rollupRows(
   em: EntityManager,

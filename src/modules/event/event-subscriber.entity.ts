@@ -9,8 +9,10 @@ import { audienceLock } from './event.signal.js';
  */
 @Entity({
   tableName: 'event_subscriber',
-  // A new row, or an expired one come back: the business's audience lock, exclusively, until commit.
-  triggers: [{ name: 'event_subscriber_audience_lock', timing: 'after', events: ['insert', 'update'], forEach: 'row', body: audienceLock("tg_op = 'INSERT' or old.expires_at <= now()") }],
+  // Every registration and refresh: the business's audience lock, exclusively, until commit. Even a refresh of a row
+  // still valid, since an event whose transaction began later may judge that row expired (the lock then makes it wait
+  // for the refresh and look again). A refresh per business every 20 s makes its event writers wait a moment at most.
+  triggers: [{ name: 'event_subscriber_audience_lock', timing: 'after', events: ['insert', 'update'], forEach: 'row', body: audienceLock() }],
 })
 export class EventSubscriber {
   @PrimaryKey({ type: 'string', length: 40 })

@@ -94,6 +94,8 @@ export class EventFeed {
   private readonly processId = `${os.hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private registry: Promise<unknown> = Promise.resolve();
   private refresh?: NodeJS.Timeout;
+  /** When this process's rows were last written (all of them, or none needed): they last REGISTRATION_SECONDS. */
+  private refreshedAt = Date.now();
 
   constructor(
     private readonly orm: MikroORM,
@@ -107,14 +109,26 @@ export class EventFeed {
     this.refresh = setInterval(() => void this.refreshRegistrations(), REFRESH_MS).unref();
   }
 
-  /** Keeps this process's rows alive while it has subscribers (a failure is logged; the next tick tries again). */
+  /**
+   * Keeps this process's rows alive while it has subscribers. A failure is logged and the next tick tries again;
+   * when the rows could expire before that tick, every subscription ends instead (as when the LISTEN connection is
+   * lost): its events would stop being notified, and a subscriber that hears nothing must know to subscribe again.
+   */
   private async refreshRegistrations() {
     const businesses = this.businesses();
-    if (!businesses.length) return;
-    await this.registered(async (pool) => {
-      await pool.query(REGISTER_SQL, [businesses, this.processId]);
-      await pool.query(FORGET_GONE_SQL);
-    }).catch(() => {});
+    if (!businesses.length) {
+      this.refreshedAt = Date.now();
+      return;
+    }
+    try {
+      await this.registered(async (pool) => {
+        await pool.query(REGISTER_SQL, [businesses, this.processId]);
+        await pool.query(FORGET_GONE_SQL);
+      });
+      this.refreshedAt = Date.now();
+    } catch {
+      if (Date.now() - this.refreshedAt >= REGISTRATION_SECONDS * 1000 - REFRESH_MS) this.lost();
+    }
   }
 
   async stop() {

@@ -20,9 +20,11 @@ export const WEBHOOK_WORK_CHANNEL = 'webhook_work';
  */
 export const AUDIENCE_LOCK_CLASS = 1163;
 
-/** The newcomer's side, for the triggers of `webhook` and `event_subscriber`: `when` says when a row is one. */
-export const audienceLock = (when: string) =>
-  `if ${when} then perform pg_advisory_xact_lock(${AUDIENCE_LOCK_CLASS}, hashtext(new.business_id)); end if; return null;`;
+/** The newcomer's side, for the triggers of `webhook` and `event_subscriber`: `when` says when a row is one (always: none). */
+export function audienceLock(when?: string) {
+  const lock = `perform pg_advisory_xact_lock(${AUDIENCE_LOCK_CLASS}, hashtext(new.business_id));`;
+  return when ? `if ${when} then ${lock} end if; return null;` : `${lock} return null;`;
+}
 
 /**
  * The event's side, decided as it is inserted (by the ORM or raw SQL). The race: a webhook or subscriber registered in
