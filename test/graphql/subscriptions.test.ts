@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import type { Pool } from 'pg';
+import { ormPool } from '../../src/kit/orm.pool.js';
 import { codeBlocks, readDoc } from '../helpers/docs.js';
 import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
@@ -141,7 +141,7 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
   });
 
   it('notifies the live events channel only for a business some process has a subscriber of, and forgets it with the last', async () => {
-    const pool = (await server.orm.em.getConnection().getNativeClient()) as Pool;
+    const pool = await ormPool(server.orm.em);
     const sql = server.orm.em.getConnection();
     const spy = await pool.connect();
     const heard: string[] = [];

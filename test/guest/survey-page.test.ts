@@ -5,7 +5,7 @@ import { GuestAgent, guestSurvey, h1, type GuestSurveyFixture } from '../helpers
 let server: TestServer;
 let fx: GuestSurveyFixture;
 
-// The guest pages' own limit stays on here (the API's is off in every test server but test/rate-limits.test.ts's).
+// The guest pages' own limit stays on here (the API's is off in test servers unless a test turns it on).
 useTestServer(async (s) => { server = s; fx = await guestSurvey(s); });
 
 const agent = (headers: Record<string, string> = {}) => new GuestAgent(server.url, { 'x-forwarded-for': `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, ...headers });

@@ -19,7 +19,7 @@ export interface TestServer {
 }
 
 /**
- * The API rate limit is off unless a test sets it (test/rate-limits.test.ts does): a file's requests weigh a
+ * The API rate limit is off unless a test sets it (test/rate-limits.test.ts does, and API_LIMIT_ON turns it back on): a file's requests weigh a
  * deterministic amount, but how many seconds of refill they spread over depends on the machine, so a limit a test is
  * not about would pass on one machine and refuse on another.
  */

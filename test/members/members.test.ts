@@ -172,7 +172,7 @@ describe('members list cost', () => {
     try {
       const sizes: number[] = [];
       for (const pageSize of [1, 7]) {
-        await rest(server, 'GET', `${base()}?pageSize=1`, { tenant: owner }); // warm the token check
+        await rest(server, 'GET', `${base()}?pageSize=1`, { tenant: owner }); // warm up (signing keys, the token's cache)
         counter.reset();
         const page = await rest(server, 'GET', `${base()}?pageSize=${pageSize}`, { tenant: owner });
         expect(page.body.data).toHaveLength(pageSize);

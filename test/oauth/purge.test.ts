@@ -1,6 +1,7 @@
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
 import { purgeExpired, purgeOnce } from '../../src/oauth/purge.service.js';
+import { ormPool } from '../../src/kit/orm.pool.js';
 
 let server: TestServer;
 useTestServer((s) => (server = s));
@@ -46,7 +47,7 @@ describe('purging expired OAuth rows', () => {
 
 describe('the purge across processes', () => {
   it('is run by one process at a time: a process that finds another purging skips its turn', async () => {
-    const pool = (await (server.orm.em.getConnection() as any).getNativeClient()) as import('pg').Pool;
+    const pool = await ormPool(server.orm.em);
     const other = await pool.connect(); // another process's session, holding the purge lock
     try {
       await other.query('select pg_advisory_lock(73420114)');

@@ -6,7 +6,8 @@ import type { ReceivedRequest } from '../helpers/receiver.js';
 
 /** Receivers run on 127.0.0.1: private networks allowed; a short retry schedule so retries happen within a test. */
 // Events are made through the API in bursts of hundreds from one credential: its quota, tested in
-// test/rate-limits.test.ts, would refuse some of them, so the webhook tests run without it.
+// test/rate-limits.test.ts, would refuse some of them, so the webhook tests run without it. Test servers have it off
+// already; this says so for the services tests start as child processes (startService), which do not get that default.
 export const WEBHOOK_TEST_ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '300ms,600ms,600ms', RATE_LIMIT_API_PER_SECOND: '0' };
 
 export async function startDeliveryServer(env: Record<string, string> = {}) {

@@ -3,7 +3,6 @@ import type { GraphQLContext } from '../../kit/context.js';
 import { OwnedCrudResolver } from '../business/business-owned.resolver.js';
 import { FeedbackFlowSimulationType, FeedbackFlowType, FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
 import * as inputs from './feedback-flow.inputs.js';
-import { SimulateFeedbackFlowInput, SuppressFeedbackContactInput } from './feedback-flow.inputs.js';
 import * as flows from './feedback-flow.service.js';
 import * as requests from './feedback-request.service.js';
 
@@ -14,7 +13,7 @@ export class FeedbackFlowResolver extends OwnedCrudResolver(FeedbackFlowType, in
   simulateFeedbackFlow(
     @Arg('business', () => ID) business: string,
     @Arg('id', () => ID) id: string,
-    @Arg('input', () => SimulateFeedbackFlowInput) input: SimulateFeedbackFlowInput,
+    @Arg('input', () => inputs.SimulateFeedbackFlowInput) input: inputs.SimulateFeedbackFlowInput,
     @Ctx() { em, surveyUrl }: GraphQLContext,
   ) {
     return flows.simulateFlow(em, business, id, input.order, surveyUrl);
@@ -24,7 +23,7 @@ export class FeedbackFlowResolver extends OwnedCrudResolver(FeedbackFlowType, in
   @Mutation(() => [FeedbackSuppressionType], { description: 'Adds an e-mail address and/or phone number to the opt-out list (stored as hashes).' })
   suppressFeedbackContact(
     @Arg('business', () => ID) business: string,
-    @Arg('input', () => SuppressFeedbackContactInput) input: SuppressFeedbackContactInput,
+    @Arg('input', () => inputs.SuppressFeedbackContactInput) input: inputs.SuppressFeedbackContactInput,
     @Ctx() { em }: GraphQLContext,
   ) {
     return requests.suppressContact(em, business, input);
