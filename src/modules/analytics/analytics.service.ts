@@ -237,7 +237,8 @@ async function rollupRows(
 
 /**
  * A statement's rows as arrays, on the ORM's `pg` pool: no object per row and no ORM mapping, which for a daily
- * series of 1,800 rows of 20 columns was a fifth of the request. `?` placeholders, as em.execute takes them.
+ * series of 1,800 rows of 20 columns was a fifth of the request. `?` placeholders, as em.execute takes them: the
+ * statements here hold no other `?` (no jsonb `?` operator, no `?` in a literal).
  */
 async function arrayRows(em: EntityManager, sql: string, params: unknown[]): Promise<unknown[][]> {
   let n = 0;
