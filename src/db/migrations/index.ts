@@ -15,6 +15,7 @@ import { Migration20261124060000 } from './Migration20261124060000.js';
 import { Migration20261124090000 } from './Migration20261124090000.js';
 import { Migration20261125150000 } from './Migration20261125150000.js';
 import { Migration20261125150333 } from './Migration20261125150333.js';
+import { Migration20261125174500 } from './Migration20261125174500.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -35,4 +36,5 @@ export const migrationsList = [
   { name: 'Migration20261124090000', class: Migration20261124090000 },
   { name: 'Migration20261125150000', class: Migration20261125150000 },
   { name: 'Migration20261125150333', class: Migration20261125150333 },
+  { name: 'Migration20261125174500', class: Migration20261125174500 },
 ];
