@@ -223,5 +223,14 @@ describe('analytics rollups equal the raw rows', () => {
     await sql.query(`delete from submission where business_id = $1`, [busA]);
     const { rows } = await sql.query(`select count(*)::int as n from analytics_rollup where business_id = $1 and (count <> 0 or sum <> 0 or sum_sq <> 0 or exists (select 1 from unnest(array[h0, h1, h2, h3, h4, h5, h6, h7, h8, h9, h10] || hist_high) h where h <> 0))`, [busA]);
     expect(rows[0].n).toBe(0);
+    // ...and a bucket left at zero is no bucket: none shows, whether read as stored (daily, by every key the rows have)
+    // or summed.
+    for (const groupBy of [['location'], ['metric', 'location', 'survey', 'channel'], ['survey'], []]) {
+      for (const interval of ['day', 'month']) {
+        const q = { from: BASE - 2 * DAY, to: BASE + 44 * DAY, interval, groupBy };
+        expect(await served('analyticsMetrics', 'period count', q)).toEqual([]);
+        expect(await served('analyticsNps', 'period count', { ...q, groupBy: groupBy.map((k) => (k === 'metric' ? 'step' : k)) })).toEqual([]);
+      }
+    }
   });
 });
