@@ -166,6 +166,14 @@ async function served(field: 'analyticsMetrics' | 'analyticsNps', selection: str
       ${field}(business: $b, from: $from, to: $to, interval: $i, groupBy: $g) { ${selection} } }`,
     { b: busA, from: q.from, to: q.to, i: q.interval, g: q.groupBy },
   );
+  // As docs/analytics.md says: ordered by the groupBy keys in their order (character by character), then by period.
+  const order = (row: Record<string, any>) => [...q.groupBy.map((k) => row[k] ?? ''), row.period];
+  const inOrder = (x: Record<string, any>, y: Record<string, any>) => {
+    const [a, b] = [order(x), order(y)];
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+  };
+  expect(got[field]).toEqual([...got[field]].sort(inOrder));
   return sorted(got[field]);
 }
 const close = (x: number | null, y: number | null) => (x === null || y === null ? x === y : Math.abs(x - y) < 1e-9);

@@ -225,8 +225,8 @@ async function rollupRows(
       low: r.slice(width + 6, width + 17) as number[],
     };
   });
-  // Ordered here, not by the statement: PostgreSQL sorting 1,800 wide rows by a text key (its collation's compare
-  // for every pair) took longer than the rest of the statement; the ids and channels sort the same by code unit.
+  // Ordered here, not by the statement: PostgreSQL sorting 1,800 wide rows by a text key (its collation's compare for
+  // every pair) took longer than the rest of the statement. Keys compare by code unit, whatever the database's locale.
   rows.sort(byKeysThenBucket);
   if (wide) {
     const counts = await arrayRows(
