@@ -7,18 +7,25 @@ type EntityClass<T> = new () => T;
 const TIMESTAMPTZ = 1184;
 const parseTimestamptzSlowly = pg.types.getTypeParser(TIMESTAMPTZ) as (text: string) => Date;
 
+const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
+const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
+
 /**
  * PostgreSQL's text form of a timestamptz in a UTC session ("2026-11-25 12:34:56.789123+00") as the instant, to the
- * millisecond as node-postgres gives it: rewritten as ISO 8601 for Date.parse, which is several times faster than
- * the general parser's regular expression (a page of 300 rows holds 600 timestamps). Anything else (another offset,
- * BC, infinity) goes to the general parser.
+ * millisecond as node-postgres gives it, read digit by digit at the fixed positions of that form: no intermediate
+ * strings, about half the time of rewriting it for Date.parse, and a page of 1,000 rows holds 2,000 timestamps.
+ * Anything else (another offset, BC, infinity, a year below 100 or above 9999) goes to the general parser.
  */
 export function parseTimestamptz(text: string): Date {
-  if (text[10] === ' ' && text.endsWith('+00')) {
-    const time = text.slice(11, -3);
-    const dot = time.indexOf('.');
-    const ms = Date.parse(`${text.slice(0, 10)}T${dot < 0 ? time : time.slice(0, dot + 4)}Z`);
-    if (!Number.isNaN(ms)) return new Date(ms);
+  const n = text.length;
+  if (n >= 22 && text.charCodeAt(10) === 32 && text.endsWith('+00')) {
+    const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+    // ".f", ".ff" or ".ffffff": milliseconds are the first three digits, as node-postgres truncates.
+    const fraction = text.charCodeAt(19) === 46 ? n - 23 : 0;
+    const ms = fraction ? digit(text, 20) * 100 + (fraction > 1 ? digit(text, 21) * 10 : 0) + (fraction > 2 ? digit(text, 22) : 0) : 0;
+    const at = Date.UTC(year, twoDigits(text, 5) - 1, twoDigits(text, 8), twoDigits(text, 11), twoDigits(text, 14), twoDigits(text, 17), ms);
+    // Date.UTC reads years 0 to 99 as 1900 to 1999.
+    if (year >= 100 && !Number.isNaN(at)) return new Date(at);
   }
   return parseTimestamptzSlowly(text);
 }
