@@ -32,13 +32,17 @@ export class SurveyStepResolver extends NestedCrudResolver('survey', SurveyStepT
   }
 
   @FieldResolver(() => StepMetricsType, { nullable: true, description: 'Set on `metrics` steps only.' })
-  async metrics(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext): Promise<StepMetricsType | null> {
+  metrics(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext): StepMetricsType | null | Promise<StepMetricsType> {
+    // Not async: the other steps answer null at once, not a promise the executor has to wait for.
     if (step.type !== 'metrics') return null;
     // load() per id rather than loadMany (which wraps every key's promise in a catch): the batch fails whole or not
     // at all, and unknown ids come back null. A page rates the same few metrics on every step: each row is
     // presented once per request and the answer shares it.
     const loader = loaders.byId(Metric, { plain: true });
-    const metrics = await Promise.all(step.metricIds.map((id) => loader.load(id)));
-    return { metrics: metrics.filter((m): m is Metric => !!m).map(presentedMetric) };
+    return Promise.all(step.metricIds.map((id) => loader.load(id))).then((rows) => {
+      const metrics: MetricType[] = [];
+      for (const row of rows) if (row) metrics.push(presentedMetric(row));
+      return { metrics };
+    });
   }
 }
