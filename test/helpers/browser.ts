@@ -87,11 +87,20 @@ export function useServerAndBrowser(
   return pagesChecked(() => started!.browser);
 }
 
-/** test-results/<name>.png (ignored by git): what a person saw at that step. */
+/**
+ * test-results/<name>.png (ignored by git): what a person saw at that step. Tried twice: once in a CI run on a busy
+ * machine, Chromium never delivered the frame of one full-page capture (after "fonts loaded") and the 30 s timeout
+ * failed a walkthrough whose every assertion had passed; a second capture of the same page is taken at once.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  try {
+    await page.screenshot({ path: file, fullPage: true, timeout: 15_000 });
+  } catch (err) {
+    if ((err as Error).name !== 'TimeoutError') throw err;
+    await page.screenshot({ path: file, fullPage: true });
+  }
   return file;
 }
 
