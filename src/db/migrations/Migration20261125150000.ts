@@ -13,7 +13,8 @@ const MOMENTS = ['count', 'sum', 'sum_sq', ...SLOTS];
  *   business's metrics share their highest value.
  * - Only existing metrics count, as the detailed rows are read (joined to `metric`): analytics_whole_kind holds that
  *   rule for the trigger, the rebuild and this migration, and analytics_forget_metric takes a deleted metric's ratings
- *   out of them.
+ *   out of them. (Since Migration20261125174500 the rule lives in analytics_whole_ratings alone, as a join the planner
+ *   inlines; analytics_whole_kind is gone.)
  */
 export class Migration20261125150000 extends Migration {
 

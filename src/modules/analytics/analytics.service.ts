@@ -210,10 +210,13 @@ async function rollupRows(
       ${asStored ? 'where b.count > 0' : `group by ${groups} having sum(b.count) > 0`}`,
     params,
   );
+  // The columns, in the statement's order: the keys, bucket, period, n, s, q, top, the slots, the wide part's width.
   const width = keys.length;
+  const slotsAt = width + 6;
+  const wideAt = slotsAt + SLOTS.length;
   let wide = false;
   const rows = answer.map((r): RawRow => {
-    wide ||= (r[width + 17] as number) > 0;
+    wide ||= (r[wideAt] as number) > 0;
     return {
       keys: r.slice(0, width) as string[],
       bucket: r[width] as string,
@@ -222,7 +225,7 @@ async function rollupRows(
       s: r[width + 3] as number,
       q: r[width + 4] as number,
       top: r[width + 5] as number,
-      low: r.slice(width + 6, width + 17) as number[],
+      low: r.slice(slotsAt, wideAt) as number[],
     };
   });
   // Ordered here, not by the statement: PostgreSQL sorting 1,800 wide rows by a text key (its collation's compare for
@@ -236,6 +239,7 @@ async function rollupRows(
         group by ${groups}, u.i`,
       params.slice(1),
     );
+    // The keys then the bucket, as the wide statement's leading columns (keyOf alone would differ with no keys).
     const byGroup = new Map(rows.map((r) => [[...r.keys, r.bucket].join('\u0000'), r]));
     for (const w of counts) {
       const row = byGroup.get(w.slice(0, width + 1).join('\u0000'));

@@ -118,6 +118,7 @@ export async function orderAnswered(em: EntityManager, survey: string, order: st
 }
 
 const DEVICE_RESPONSE_SQL = `select * from submission where survey_id = ? and session_id = ? and source = 'page' order by created_at desc, id desc limit 1`;
+const LOCKED_DEVICE_RESPONSE_SQL = `${DEVICE_RESPONSE_SQL} for update`;
 
 /**
  * This device's latest response to the survey (its cookie's session id): a partial one only within RESUME_DAYS.
@@ -126,7 +127,7 @@ const DEVICE_RESPONSE_SQL = `select * from submission where survey_id = ? and se
  */
 export async function findDeviceResponse(em: EntityManager, survey: string, sessionId: string | undefined, lock = false): Promise<Submission | null> {
   if (!sessionId) return null;
-  const [row] = await em.execute(lock ? `${DEVICE_RESPONSE_SQL} for update` : DEVICE_RESPONSE_SQL, [survey, sessionId]);
+  const [row] = await em.execute(lock ? LOCKED_DEVICE_RESPONSE_SQL : DEVICE_RESPONSE_SQL, [survey, sessionId]);
   const found = row ? em.map(Submission, row) : null;
   if (found?.status === 'partial' && found.createdAt.getTime() < Date.now() - RESUME_DAYS * 86_400_000) return null;
   return found;
