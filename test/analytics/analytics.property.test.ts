@@ -122,8 +122,8 @@ const BUCKET_SQL: Record<string, string> = {
 
 type Query = { from: number; to: number; interval: string; groupBy: string[] };
 
-/** The same figures straight from the submissions: the oracle. */
-async function raw(kind: 'metric' | 'nps', q: Query) {
+/** The same figures straight from the submissions: the oracle. `days`: the local days read, when not q's own. */
+async function raw(kind: 'metric' | 'nps', q: Query, days = rangeDays(q)) {
   const keys = q.groupBy.map((k) => KEY_SQL[k]);
   const select = keys.map((k) => `nullif(${k}, '') as ${k === 'metric' && kind === 'nps' ? 'step' : k}`);
   const groups = [...keys, 'bucket'].join(', ');
@@ -143,28 +143,50 @@ async function raw(kind: 'metric' | 'nps', q: Query) {
        select rt.*, ${BUCKET_SQL[q.interval]} as bucket from rt
         where day between $2::date and $3::date
      )
-     select ${[...select, `(extract(epoch from bucket::timestamp at time zone 'America/New_York') * 1000)::bigint as period`].join(', ')},
+     select ${[...select, `(extract(epoch from bucket::timestamp at time zone 'America/New_York') * 1000)::bigint as period`, 'bucket::text as bucket'].join(', ')},
             count(*)::int as count, avg(v)::float8 as mean, stddev_samp(v)::float8 as stddev,
             percentile_disc(0.5) within group (order by v) as median, percentile_disc(0.25) within group (order by v) as p25,
             percentile_disc(0.75) within group (order by v) as p75,
             count(*) filter (where v between (select m.scale_max - 1 from metric m where m.id = b.metric) and (select m.scale_max from metric m where m.id = b.metric))::int as top,
             count(*) filter (where v >= 9)::int as promoters, count(*) filter (where v <= 6)::int as detractors
        from b group by ${groups}`,
-    [busA, localNY(q.from), localNY(q.to - 1)],
+    [busA, ...days],
   );
   return rows;
 }
 const localNY = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+const rangeDays = (q: Query) => [localNY(q.from), localNY(q.to - 1)];
+
+const dayNo = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY;
+const dayOf = (n: number) => new Date(n * DAY).toISOString().slice(0, 10);
+/**
+ * compare=previous's pairing, as docs/analytics.md says it: the previous period is the same number of days just before
+ * the range, and a bucket pairs with the bucket at the same place in it (the same day, week or month counted from the
+ * start, or the whole of it). Answers the previous period's days and, for a bucket, its place.
+ */
+function previousPeriod(q: Query) {
+  const [fromDay, lastDay] = rangeDays(q);
+  const length = dayNo(lastDay) - dayNo(fromDay) + 1;
+  const days = [dayOf(dayNo(fromDay) - length), dayOf(dayNo(fromDay) - 1)];
+  const monthNo = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7));
+  const mondayNo = (day: string) => dayNo(day) - ((new Date(dayNo(day) * DAY).getUTCDay() + 6) % 7);
+  const place = (start: string, bucket: string) =>
+    q.interval === 'day' ? dayNo(bucket) - dayNo(start)
+    : q.interval === 'week' ? (dayNo(bucket) - mondayNo(start)) / 7
+    : q.interval === 'month' ? monthNo(bucket) - monthNo(start)
+    : 0;
+  return { days, placeNow: (bucket: string) => place(fromDay, bucket), placeBefore: (bucket: string) => place(days[0], bucket) };
+}
 
 const sortKey = (r: Record<string, unknown>) => JSON.stringify([r.metric ?? r.step ?? null, r.location ?? null, r.survey ?? null, r.channel ?? null, Number(r.period)]);
 const sorted = (rows: Record<string, any>[]) => [...rows].sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
 
 /** What the API answers for `q` (`field` is analyticsMetrics or analyticsNps), in the oracle's order. */
-async function served(field: 'analyticsMetrics' | 'analyticsNps', selection: string, q: Query) {
+async function served(field: 'analyticsMetrics' | 'analyticsNps', selection: string, q: Query, compare: 'previous' | null = null) {
   const got = await a.data(
-    `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $i: AnalyticsInterval!, $g: [AnalyticsGroupBy!]!) {
-      ${field}(business: $b, from: $from, to: $to, interval: $i, groupBy: $g) { ${selection} } }`,
-    { b: busA, from: q.from, to: q.to, i: q.interval, g: q.groupBy },
+    `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $i: AnalyticsInterval!, $g: [AnalyticsGroupBy!]!, $c: AnalyticsCompare) {
+      ${field}(business: $b, from: $from, to: $to, interval: $i, groupBy: $g, compare: $c) { ${selection} } }`,
+    { b: busA, from: q.from, to: q.to, i: q.interval, g: q.groupBy, c: compare },
   );
   // As docs/analytics.md says: ordered by the groupBy keys in their order (character by character), then by period.
   const order = (row: Record<string, any>) => [...q.groupBy.map((k) => row[k] ?? ''), row.period];
@@ -186,10 +208,21 @@ async function rollupsEqualRawRows(ids: string[], numRuns: number, seed: number)
         for (const g of queries) {
           const q = { from: BASE + g.from, to: BASE + g.from + g.length, interval: g.interval, groupBy: [...(g.byMetric ? ['metric'] : []), ...g.groupBy] };
           const expected = sorted(await raw('metric', q));
-          const rows = await served('analyticsMetrics', 'metric location survey channel period count mean stddev median p25 p75 csat distribution', q);
+          const previous = previousPeriod(q);
+          const groupKey = (r: Record<string, unknown>) => JSON.stringify([r.metric ?? null, r.location ?? null, r.survey ?? null, r.channel ?? null]);
+          const before = new Map((await raw('metric', q, previous.days)).map((r) => [`${groupKey(r)} ${previous.placeBefore(r.bucket)}`, r]));
+          const figures = 'period count mean stddev median p25 p75 csat';
+          const rows = await served('analyticsMetrics', `metric location survey channel ${figures} distribution previous { ${figures} }`, q, 'previous');
           expect(rows.map(sortKey)).toEqual(expected.map(sortKey));
           rows.forEach((row, i) => {
             const e = expected[i];
+            const p = before.get(`${groupKey(e)} ${previous.placeNow(e.bucket)}`);
+            if (!p) expect(row.previous).toBeNull();
+            else {
+              expect([row.previous.period, row.previous.count, row.previous.median]).toEqual([Number(p.period), p.count, p.median]);
+              expect(close(row.previous.mean, p.mean)).toBe(true);
+              expect(close(row.previous.csat, p.top / p.count)).toBe(true);
+            }
             expect(row.count).toBe(e.count);
             expect([row.median, row.p25, row.p75]).toEqual([e.median, e.p25, e.p75]);
             expect(close(row.mean, e.mean)).toBe(true);

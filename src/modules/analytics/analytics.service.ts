@@ -73,12 +73,15 @@ async function businessTimeZone(em: EntityManager, business: string): Promise<st
 const dayNumber = (day: string) => Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10)) / 86_400_000;
 const dayString = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
 
-/** The position of a bucket within its range, so a bucket lines up with the same one of the previous period. */
-function bucketIndex(interval: Interval, fromDay: string, bucket: string): number {
+/** The position of a bucket (its first day, in days since 1970-01-01) within its range, so a bucket lines up with the same one of the previous period. */
+function bucketIndex(interval: Interval, fromDay: string, bucket: number): number {
   const from = dayNumber(fromDay);
-  if (interval === 'day') return dayNumber(bucket) - from;
-  if (interval === 'week') return Math.round((dayNumber(bucket) - (from - ((new Date(from * 86_400_000).getUTCDay() + 6) % 7))) / 7);
-  if (interval === 'month') return (+bucket.slice(0, 4) * 12 + +bucket.slice(5, 7)) - (+fromDay.slice(0, 4) * 12 + +fromDay.slice(5, 7));
+  if (interval === 'day') return bucket - from;
+  if (interval === 'week') return Math.round((bucket - (from - ((new Date(from * 86_400_000).getUTCDay() + 6) % 7))) / 7);
+  if (interval === 'month') {
+    const first = new Date(bucket * 86_400_000);
+    return first.getUTCFullYear() * 12 + first.getUTCMonth() + 1 - (+fromDay.slice(0, 4) * 12 + +fromDay.slice(5, 7));
+  }
   return 0;
 }
 
@@ -86,7 +89,8 @@ function bucketIndex(interval: Interval, fromDay: string, bucket: string): numbe
 interface RawRow {
   /** The bucket's value of each groupBy key, in the query's key order ('' for none). */
   keys: string[];
-  bucket: string;
+  /** The bucket's first day, in days since 1970-01-01. */
+  day: number;
   period: number;
   n: number;
   s: number;
@@ -196,36 +200,37 @@ async function rollupRows(
   // not regrouped (a daily series by location from the whole-location rows: no sums over 1,800 groups of one row).
   const fixed: Partial<Record<GroupKey, unknown>> = { metric: q.metric, step: q.metric, location: q.location, survey: q.survey, channel: q.channel };
   const asStored = q.interval === 'day' && source.keys.every((key) => keys.includes(key) || fixed[key] != null);
-  const total = (column: string) => (asStored ? `b.${column}::float8` : `sum(b.${column})::float8`);
+  const total = (column: string) => (asStored ? `b.${column}` : `sum(b.${column})`);
   // Slots 0 to 10 (every NPS answer, every rating of the usual scales) are summed as plain columns in one pass; only
-  // rows with ratings above 10 (scales up to 100) need their wide part unnested, in a second statement. Sums come back
-  // as float8: exact for integers below 2^53, and read as numbers (int8 and numeric would be strings, parsed again).
+  // rows with ratings above 10 (scales up to 100) need their wide part unnested, in a second statement.
   const answer = await arrayRows(
     em,
-    `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}b.bucket::text as bucket,
-            (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::float8 as period,
+    `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}concat_ws(',', b.bucket - date '1970-01-01',
+            (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::int8,
             ${['count', 'sum', 'sum_sq', 'top', ...SLOTS.map((v) => `h${v}`)].map(total).join(', ')},
-            ${asStored ? 'cardinality(b.hist_high)' : 'coalesce(max(cardinality(b.hist_high)), 0)'}
+            ${asStored ? 'cardinality(b.hist_high)' : 'coalesce(max(cardinality(b.hist_high)), 0)'})
        from (${inner}) b
       ${asStored ? 'where b.count > 0' : `group by ${groups} having sum(b.count) > 0`}`,
     params,
   );
-  // The columns, in the statement's order: the keys, bucket, period, n, s, q, top, the slots, the wide part's width.
+  // The columns: the keys, then the bucket's figures packed as integers (see readIntegers) in this order: the day,
+  // the period, n, s, q, top, the slots, the wide part's width.
   const width = keys.length;
-  const slotsAt = width + 6;
+  const slotsAt = 6;
   const wideAt = slotsAt + SLOTS.length;
   let wide = false;
   const rows = answer.map((r): RawRow => {
-    wide ||= (r[wideAt] as number) > 0;
+    const figures = readIntegers(r[width] as string, wideAt + 1);
+    wide ||= figures[wideAt] > 0;
     return {
-      keys: r.slice(0, width) as string[],
-      bucket: r[width] as string,
-      period: r[width + 1] as number,
-      n: r[width + 2] as number,
-      s: r[width + 3] as number,
-      q: r[width + 4] as number,
-      top: r[width + 5] as number,
-      low: r.slice(slotsAt, wideAt) as number[],
+      keys: width ? (r.slice(0, width) as string[]) : [],
+      day: figures[0],
+      period: figures[1],
+      n: figures[2],
+      s: figures[3],
+      q: figures[4],
+      top: figures[5],
+      low: figures.slice(slotsAt, wideAt),
     };
   });
   // Ordered here, not by the statement: PostgreSQL sorting 1,800 wide rows by a text key (its collation's compare for
@@ -234,13 +239,13 @@ async function rollupRows(
   if (wide) {
     const counts = await arrayRows(
       em,
-      `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}b.bucket::text as bucket, (u.i + 10)::int as v, sum(u.h)::float8 as hn
+      `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}b.bucket - date '1970-01-01' as day, (u.i + 10)::int as v, sum(u.h)::float8 as hn
          from (${inner} and cardinality(r.hist_high) > 0) b, unnest(b.hist_high) with ordinality u(h, i)
         group by ${groups}, u.i`,
       params.slice(1),
     );
     // The keys then the bucket, as the wide statement's leading columns (keyOf alone would differ with no keys).
-    const byGroup = new Map(rows.map((r) => [[...r.keys, r.bucket].join('\u0000'), r]));
+    const byGroup = new Map(rows.map((r) => [[...r.keys, r.day].join('\u0000'), r]));
     for (const w of counts) {
       const row = byGroup.get(w.slice(0, width + 1).join('\u0000'));
       if (row) (row.high ??= {})[w[width + 1] as number] = w[width + 2] as number;
@@ -251,7 +256,7 @@ async function rollupRows(
 
 function byKeysThenBucket(a: RawRow, b: RawRow): number {
   for (let i = 0; i < a.keys.length; i++) if (a.keys[i] !== b.keys[i]) return a.keys[i] < b.keys[i] ? -1 : 1;
-  return a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0;
+  return a.day - b.day;
 }
 
 /**
@@ -261,8 +266,49 @@ function byKeysThenBucket(a: RawRow, b: RawRow): number {
  */
 async function arrayRows(em: EntityManager, sql: string, params: unknown[]): Promise<unknown[][]> {
   let n = 0;
-  const { rows } = await loggedQuery(em, { text: sql.replace(/\?/g, () => `$${++n}`), values: params, rowMode: 'array' });
+  const text = sql.replace(/\?/g, () => `$${++n}`);
+  const { rows } = await loggedQuery(em, { text, name: preparedName(text), values: params, rowMode: 'array' });
   return rows as unknown as unknown[][];
+}
+
+/**
+ * Statements are prepared on each connection the first time it runs them (a named statement): a dashboard asks the
+ * same few shapes again and again, and parsing and planning a rollup statement anew cost about half a millisecond.
+ * The shapes are bounded by the query's options, but each is kept by every pooled connection: past MAX_PREPARED
+ * texts, the rest run unnamed.
+ */
+const preparedNames = new Map<string, string>();
+const MAX_PREPARED = 100;
+function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) preparedNames.set(text, (name = `analytics_${preparedNames.size}`));
+  return name;
+}
+
+/**
+ * The integers of `count` comma-separated decimal numbers (a rollup row's figures as one text column, from
+ * concat_ws), read digit by digit. One text value per row instead of a column per figure: node-postgres decodes each
+ * column into a string of its own, and for a daily series of 1,800 rows that decoding was most of its cost. Exact up
+ * to 2^53 as Number() is; a NULL figure (concat_ws skips it) shifts the rest, so a count that differs throws.
+ */
+export function readIntegers(text: string, count: number): number[] {
+  const out = new Array<number>(count);
+  let k = 0;
+  let n = 0;
+  let sign = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      out[k++] = sign * n;
+      n = 0;
+      sign = 1;
+    } else if (c === 45) sign = -1;
+    else if (c >= 48 && c <= 57) n = n * 10 + (c - 48);
+    else throw new Error(`not an integer list: '${text}'`);
+  }
+  out[k++] = sign * n;
+  if (k !== count) throw new Error(`expected ${count} integers, read ${k}: '${text}'`);
+  return out;
 }
 
 /** The merged histogram of a row: counts by value, dense from 0 to its highest value (at most 100). */
@@ -312,27 +358,39 @@ function distributionOf(counts: number[], scale: { min: number; max: number } | 
   return distribution;
 }
 
+/**
+ * A metric row's figures: one class, so every row has one shape and its `distribution` getter sits on the prototype
+ * (a getter in an object literal is defined anew, with its closure, on every row). The distribution is built when a
+ * client asks for it: a daily series by location seldom does, and it is most of a row's objects.
+ */
+class MetricFigures {
+  constructor(
+    readonly period: number,
+    readonly count: number,
+    readonly mean: number | null,
+    readonly stddev: number | null,
+    readonly median: number | null,
+    readonly p25: number | null,
+    readonly p75: number | null,
+    readonly csat: number | null,
+    private readonly counts: number[],
+    private readonly scale: { min: number; max: number } | undefined,
+  ) {}
+
+  get distribution(): Distribution {
+    return distributionOf(this.counts, this.scale);
+  }
+}
+
 function metricFigures(row: RawRow, scales: Scales, keys: GroupKey[], metric: string | null | undefined): MetricRow {
   const { n, s, q: sq } = row;
   const counts = histogram(row);
-  const mean = n ? s / n : null;
   const variance = n > 1 ? Math.max(0, (sq - (s * s) / n) / (n - 1)) : null;
   const metricAt = keys.indexOf('metric');
   const [p25, median, p75] = quartiles(counts, n);
-  return keyFields(row, keys, {
-    period: row.period,
-    count: n,
-    mean,
-    stddev: variance === null ? null : Math.sqrt(variance),
-    median,
-    p25,
-    p75,
-    // Built when a client asks for it: a daily series by location seldom does, and it is most of a row's objects.
-    get distribution() {
-      return distributionOf(counts, scales.get((metricAt >= 0 ? row.keys[metricAt] : metric) ?? ''));
-    },
-    csat: n ? row.top / n : null,
-  });
+  const scale = scales.get((metricAt >= 0 ? row.keys[metricAt] : metric) ?? '');
+  const figures = new MetricFigures(row.period, n, n ? s / n : null, variance === null ? null : Math.sqrt(variance), median, p25, p75, n ? row.top / n : null, counts, scale);
+  return keyFields(row, keys, figures as MetricFigures & MetricRow);
 }
 
 function npsFigures(row: RawRow, keys: GroupKey[]): NpsRow {
@@ -368,10 +426,10 @@ async function withPrevious<T extends { period: number }>(
   const days = dayNumber(range.lastDay) - dayNumber(range.fromDay) + 1;
   const previousRange = { fromDay: dayString(dayNumber(range.fromDay) - days), lastDay: dayString(dayNumber(range.fromDay) - 1) };
   const before = await rollupRows(em, business, q, kind, previousRange, timeZone, scales);
-  const byKey = new Map(before.map((row) => [`${keyOf(row)}\u0000${bucketIndex(q.interval, previousRange.fromDay, row.bucket)}`, row]));
+  const byKey = new Map(before.map((row) => [`${keyOf(row)}\u0000${bucketIndex(q.interval, previousRange.fromDay, row.day)}`, row]));
   // Assigned, not spread: a spread would read (so build) every lazy figure (metricFigures' distribution).
   return rows.map((row) => {
-    const match = byKey.get(`${keyOf(row)}\u0000${bucketIndex(q.interval, range.fromDay, row.bucket)}`);
+    const match = byKey.get(`${keyOf(row)}\u0000${bucketIndex(q.interval, range.fromDay, row.day)}`);
     return Object.assign(present(row), { previous: match ? present(match) : null });
   });
 }
