@@ -413,11 +413,11 @@ async function withPrevious<T extends { period: number }>(
   business: string,
   q: AnalyticsQuery,
   kind: 'metric' | 'nps',
+  timeZone: string,
   allowed: readonly GroupKey[],
   scales: Scales | null,
   figures: (row: RawRow, keys: GroupKey[]) => T,
 ): Promise<Array<T & { previous?: T | null }>> {
-  const timeZone = await businessTimeZone(em, business);
   const range = checkRange(q, timeZone, allowed);
   const keys = [...new Set(q.groupBy)];
   const rows = await rollupRows(em, business, q, kind, range, timeZone, scales);
@@ -434,19 +434,24 @@ async function withPrevious<T extends { period: number }>(
   });
 }
 
-async function metricScales(em: EntityManager, business: string, metric: string | null | undefined): Promise<Scales> {
-  const rows = await em.execute<Array<{ id: string; scale_min: number; scale_max: number }>>(
-    'select id, scale_min, scale_max from metric where business_id = ?',
+/**
+ * The business's time zone and its metrics' scales, in one round trip (a metric report needs both before its rollup
+ * statement); a 400 for a `metric` filter naming no metric of the business.
+ */
+async function zoneAndScales(em: EntityManager, business: string, metric: string | null | undefined): Promise<{ timeZone: string; scales: Scales }> {
+  const rows = await em.execute<Array<{ time_zone: string | null; id: string | null; scale_min: number; scale_max: number }>>(
+    'select b.time_zone, m.id, m.scale_min, m.scale_max from business b left join metric m on m.business_id = b.id where b.id = ?',
     [business],
   );
-  const scales = new Map(rows.map((r) => [r.id, { min: r.scale_min, max: r.scale_max }]));
+  if (!rows.length) throw AppError.notFound('Business', business);
+  const scales: Scales = new Map(rows.flatMap((r) => (r.id ? [[r.id, { min: r.scale_min, max: r.scale_max }]] : [])));
   if (metric != null && !scales.has(metric)) badInput('metric', `'${metric}' is not a metric of this business`);
-  return scales;
+  return { timeZone: rows[0].time_zone ?? 'UTC', scales };
 }
 
 export async function metricAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<MetricRow[]> {
-  const scales = await metricScales(em, business, q.metric);
-  return withPrevious<MetricRow>(em, business, q, 'metric', ['metric', 'location', 'survey', 'channel'], scales, (row, keys) => metricFigures(row, scales, keys, q.metric));
+  const { timeZone, scales } = await zoneAndScales(em, business, q.metric);
+  return withPrevious<MetricRow>(em, business, q, 'metric', timeZone, ['metric', 'location', 'survey', 'channel'], scales, (row, keys) => metricFigures(row, scales, keys, q.metric));
 }
 
 export async function npsAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<NpsRow[]> {
@@ -454,7 +459,7 @@ export async function npsAnalytics(em: EntityManager, business: string, q: Analy
     const [step] = await em.execute('select 1 from survey_step where id = ? and business_id = ? and type = ?', [q.metric, business, 'nps']);
     if (!step) badInput('step', `'${q.metric}' is not an NPS step of this business`);
   }
-  return withPrevious<NpsRow>(em, business, q, 'nps', ['step', 'location', 'survey', 'channel'], null, npsFigures);
+  return withPrevious<NpsRow>(em, business, q, 'nps', await businessTimeZone(em, business), ['step', 'location', 'survey', 'channel'], null, npsFigures);
 }
 
 export interface ResponseRateRow {
@@ -532,8 +537,7 @@ export async function menuItemAnalytics(
   business: string,
   q: Pick<AnalyticsQuery, 'from' | 'to' | 'metric'> & { minCount?: number | null; sort?: (typeof MENU_SORTS)[number] | null; order?: 'asc' | 'desc' | null },
 ): Promise<MenuItemRow[]> {
-  await metricScales(em, business, q.metric);
-  const timeZone = await businessTimeZone(em, business);
+  const { timeZone } = await zoneAndScales(em, business, q.metric);
   const range = checkRange({ ...q, interval: 'total', groupBy: [] }, timeZone, []);
   const minCount = q.minCount ?? 10;
   if (!Number.isInteger(minCount) || minCount < 1) badInput('minCount', 'must be a positive integer');
