@@ -112,6 +112,13 @@ const slot = (v: string) => `coalesce(case when ${v} <= 10 then (array[${SLOTS.m
 const topBoxes = (scaleMax: string) =>
   `case ${scaleMax} ${SLOTS.slice(1).map((v) => `when ${v} then r.h${v - 1} + r.h${v}`).join(' ')} else ${slot(`${scaleMax} - 1`)} + ${slot(scaleMax)} end`;
 
+/**
+ * A bucket's period: its first day's midnight in the time zone (the placeholder), in ms. date_part's float8 seconds
+ * (whole for every zone's offsets, so exact) cost less per row than extract's numeric: about a tenth of a daily
+ * series' statement (pgbench).
+ */
+const PERIOD = "(date_part('epoch', b.bucket::timestamp at time zone ?) * 1000)::int8";
+
 const firstOfMonth = (day: string) => `${day.slice(0, 8)}01`;
 const nextMonth = (day: string) => {
   const [y, m] = [+day.slice(0, 4), +day.slice(5, 7)];
@@ -206,7 +213,7 @@ async function rollupRows(
   const answer = await arrayRows(
     em,
     `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}concat_ws(',', b.bucket - date '1970-01-01',
-            (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::int8,
+            ${PERIOD},
             ${['count', 'sum', 'sum_sq', 'top', ...SLOTS.map((v) => `h${v}`)].map(total).join(', ')},
             ${asStored ? 'cardinality(b.hist_high)' : 'coalesce(max(cardinality(b.hist_high)), 0)'})
        from (${inner}) b
@@ -500,7 +507,7 @@ export async function responseRate(
   const keys = RESPONSE_RATE_GROUPS.filter((k) => groupBy.includes(k));
   const keyCols = keys.map((k) => `b.${k}`);
   const rows = await em.execute<Array<{ period: string; location?: string | null; channel?: string | null; orders: string; answered: string }>>(
-    `select (extract(epoch from (b.bucket::timestamp at time zone ?)) * 1000)::bigint as period, ${keyCols.map((c) => `${c}, `).join('')}count(*) as orders,
+    `select ${PERIOD} as period, ${keyCols.map((c) => `${c}, `).join('')}count(*) as orders,
             count(*) filter (where exists (select 1 from submission s where s.order_id = b.id and s.status = 'completed')) as answered
        from (select o.id, ${bucket} as bucket, ${byLocation ? 'loc.id' : 'null'} as location, o.channel
                from customer_order o
