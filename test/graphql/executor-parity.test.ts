@@ -24,7 +24,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { createContextFactory } from '../../src/kit/context.js';
 import { createLogger } from '../../src/http/logger.js';
 import { formatError } from '../../src/graphql/errors.js';
-import { CompiledExecutor } from '../../src/graphql/executor.js';
+import { CompiledExecutor, leavesAsResolved } from '../../src/graphql/executor.js';
 import { ROUTES } from '../../rest-adapter/route.table.js';
 import { routeModel } from '../../rest-adapter/schema.model.js';
 import { documentText } from '../../rest-adapter/document.cache.js';
@@ -177,6 +177,8 @@ describe('the compiled executor answers as graphql-js', () => {
   it('on every query of the tests, the docs, the REST routes and every root field', async () => {
     const { buildAppSchema } = await import('../../src/graphql/schema.js');
     const schema = await buildAppSchema();
+    // Every enum's values are their names: compiled answers pass leaves on as resolved (and tests check them).
+    expect(leavesAsResolved(schema)).toBe(true);
     const executor = new CompiledExecutor(schema);
     const contextFor = createContextFactory(server.orm.em, logger, tokenServiceFor(server), server.config.surveyUrl);
     const docs = DOC_FILES.flatMap((f) => codeBlocks(readDoc(f), 'graphql')).flatMap(queries);
