@@ -33,16 +33,10 @@ export class SurveyStepResolver extends NestedCrudResolver('survey', SurveyStepT
 
   @FieldResolver(() => StepMetricsType, { nullable: true, description: 'Set on `metrics` steps only.' })
   metrics(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext): StepMetricsType | null | Promise<StepMetricsType> {
-    // Not async: the other steps answer null at once, not a promise the executor has to wait for.
+    // Not async: the other steps answer null at once, not a promise the executor has to wait for. One load per step
+    // (its list of metrics); a page rates the same few metrics on every step: each row is presented once per request
+    // and the answers share it.
     if (step.type !== 'metrics') return null;
-    // load() per id rather than loadMany (which wraps every key's promise in a catch): the batch fails whole or not
-    // at all, and unknown ids come back null. A page rates the same few metrics on every step: each row is
-    // presented once per request and the answer shares it.
-    const loader = loaders.byId(Metric, { plain: true });
-    return Promise.all(step.metricIds.map((id) => loader.load(id))).then((rows) => {
-      const metrics: MetricType[] = [];
-      for (const row of rows) if (row) metrics.push(presentedMetric(row));
-      return { metrics };
-    });
+    return loaders.byIds(Metric, { plain: true }).load(step.metricIds).then((rows) => ({ metrics: rows.map(presentedMetric) }));
   }
 }
