@@ -17,6 +17,8 @@ export interface LoaderOptions {
 export interface ChildLoaderOptions extends LoaderOptions {
   /** The order of each parent's children. */
   orderBy: OrderBy;
+  /** Plain rows only: the properties to read (see propertiesFor), besides the id, the key and the order's; all when absent. */
+  properties?: readonly string[];
 }
 
 /** One SELECT ... WHERE id IN (...) per batch, answers in the order of the keys (null for unknown ids). */
@@ -54,10 +56,10 @@ function byIdsLoader<T extends { id: string }>(em: EntityManager, entity: Entity
 }
 
 /** Children of many parents in one SELECT ... WHERE <fk> IN (...), grouped per parent in `orderBy` order. */
-function byForeignKeyLoader<T extends object>(em: EntityManager, entity: EntityClass<T>, foreignKey: string, { orderBy, plain }: ChildLoaderOptions) {
+function byForeignKeyLoader<T extends object>(em: EntityManager, entity: EntityClass<T>, foreignKey: string, { orderBy, plain, properties }: ChildLoaderOptions) {
   return new DataLoader<string, T[]>(async (parentIds) => {
     const rows = plain
-      ? await plainRowsWhere(em, entity, foreignKey, parentIds, orderBy)
+      ? await plainRowsWhere(em, entity, foreignKey, parentIds, orderBy, properties)
       : await em.find(entity, { [foreignKey]: { $in: [...parentIds] } } as never, { orderBy: orderBy as never });
     const groups = new Map<string, T[]>(parentIds.map((id) => [id, []]));
     // Relations are mapped to their primary key (mapToPk), so the foreign key is the parent's id in both modes.
@@ -85,7 +87,7 @@ export class Loaders {
   }
 
   byForeignKey<T extends object>(entity: EntityClass<T>, foreignKey: keyof T & string, options: ChildLoaderOptions): DataLoader<string, T[]> {
-    const key = `${foreignKey}:${options.plain ? 'plain' : 'entity'}:${JSON.stringify(options.orderBy)}`;
+    const key = `${foreignKey}:${options.plain ? 'plain' : 'entity'}:${JSON.stringify(options.orderBy)}:${options.properties?.join(',') ?? '*'}`;
     return this.get(entity, key, () => byForeignKeyLoader(this.em, entity, foreignKey, options));
   }
 

@@ -42,7 +42,7 @@ const PARSED = {
  * `select <columns> from <table> where <key> = any($1) [order by ...]` for `entity`, from the ORM's metadata: its own
  * columns, each aliased to its property name (`"survey_id" as "survey"`), so rows need no mapping.
  */
-function plainSelect(em: EntityManager, entity: EntityClass<unknown>, key: string, orderBy: Record<string, 'asc' | 'desc'>[]): string {
+function plainSelect(em: EntityManager, entity: EntityClass<unknown>, key: string, orderBy: Record<string, 'asc' | 'desc'>[], properties?: readonly string[]): string {
   const meta = em.getMetadata().get(entity);
   const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
   const columns = new Map<string, string>();
@@ -55,7 +55,13 @@ function plainSelect(em: EntityManager, entity: EntityClass<unknown>, key: strin
     if (!name) throw new Error(`${meta.className} has no column for ${property}`);
     return quote(name);
   };
-  const select = [...columns].map(([property, name]) => `${quote(name)} as ${quote(property)}`).join(', ');
+  // Only `properties` when given (a page's selection), with the id, the key and the order's properties.
+  const wanted = properties && new Set(['id', key, ...orderBy.flatMap((o) => Object.keys(o)), ...properties]);
+  for (const property of wanted ?? []) column(property);
+  const select = [...columns]
+    .filter(([property]) => !wanted || wanted.has(property))
+    .map(([property, name]) => `${quote(name)} as ${quote(property)}`)
+    .join(', ');
   const order = orderBy.flatMap((o) => Object.entries(o).map(([property, dir]) => `${column(property)} ${dir === 'desc' ? 'desc' : 'asc'}`));
   return `select ${select} from ${quote(meta.tableName)} where ${column(key)} = any($1)${order.length ? ` order by ${order.join(', ')}` : ''}`;
 }
@@ -65,7 +71,8 @@ const statements = new Map<string, string>();
 
 /**
  * The rows of `entity` whose `key` property is one of `values`, in `orderBy` order (property names), as plain
- * objects of its properties: the request loaders' batches. The SQL is built once from the ORM's metadata and runs on
+ * objects of its properties (only `properties`, the id, the key and the order's, when given): the request loaders'
+ * batches. The SQL is built once from the ORM's metadata and runs on
  * the ORM's own `pg` pool, so a batch costs its round trip and little else (building the same query through the
  * query builder each time, then mapping every row to property names and converting its timestamps, cost more than
  * the database did). For committed data only: the pool's connections are not a request's transaction. Only for
@@ -77,9 +84,10 @@ export async function plainRowsWhere<T>(
   key: string,
   values: readonly string[],
   orderBy: Record<string, 'asc' | 'desc'>[] = [],
+  properties?: readonly string[],
 ): Promise<T[]> {
-  const id = `${entity.name}\n${key}\n${JSON.stringify(orderBy)}`;
+  const id = `${entity.name}\n${key}\n${JSON.stringify(orderBy)}\n${properties?.join(',') ?? '*'}`;
   let text = statements.get(id);
-  if (!text) statements.set(id, (text = plainSelect(em, entity, key, orderBy)));
+  if (!text) statements.set(id, (text = plainSelect(em, entity, key, orderBy, properties)));
   return (await loggedQuery(em, { text, values: [values], types: PARSED })).rows as T[];
 }

@@ -30,6 +30,29 @@ export function presentStep(step: SurveyStep): SurveyStepType {
   });
 }
 
+/**
+ * What each SurveyStep field reads of a step row (for a page that reads only the columns it shows: propertiesFor).
+ * A field missing here makes such a page read every column.
+ */
+export const STEP_FIELD_READS: Readonly<Record<keyof SurveyStepType | 'metrics' | '__typename', readonly string[]>> = {
+  __typename: [],
+  id: ['id'],
+  object: [],
+  business: ['business'],
+  survey: ['survey'],
+  metricIds: ['metricIds'],
+  metrics: ['type', 'metricIds'],
+  position: ['position'],
+  type: ['type'],
+  required: ['required'],
+  content: ['content'],
+  inputType: ['inputType'],
+  validation: ['validation'],
+  logic: ['logic'],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+};
+
 /** Events and REST show relations as ids: `metrics: {metrics: [ids]}`. */
 const stepEventObject = (step: SurveyStep) => {
   const { metricIds, ...rest } = presentStep(step);

@@ -1,9 +1,11 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Query, registerEnumType, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Query, registerEnumType, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { OwnedCrudResolver } from '../business/business-owned.resolver.js';
 import { SurveyType } from './survey.type.js';
 import { SurveyStepType } from './survey-step.type.js';
-import { presentStep } from './survey-step.service.js';
+import { presentStep, STEP_FIELD_READS } from './survey-step.service.js';
+import { propertiesFor, selectedFields } from '../../kit/selection.js';
 import { SurveyStep } from './survey-step.entity.js';
 import * as inputs from './survey.inputs.js';
 import * as surveys from './survey.service.js';
@@ -36,7 +38,9 @@ export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, survey
   }
 
   @FieldResolver(() => [SurveyStepType], { description: 'In position order.' })
-  async steps(@Root() survey: SurveyType, @Ctx() { loaders }: GraphQLContext) {
-    return (await loaders.byForeignKey(SurveyStep, 'survey', { orderBy: [{ position: 'asc' }, { id: 'asc' }], plain: true }).load(survey.id)).map(presentStep);
+  async steps(@Root() survey: SurveyType, @Ctx() { loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo) {
+    // Only the columns the selection shows: a step's content, validation and logic are JSON a page seldom asks for.
+    const properties = propertiesFor(selectedFields(info), STEP_FIELD_READS);
+    return (await loaders.byForeignKey(SurveyStep, 'survey', { orderBy: [{ position: 'asc' }, { id: 'asc' }], plain: true, properties }).load(survey.id)).map(presentStep);
   }
 }

@@ -1,0 +1,43 @@
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+
+/** By the field nodes of a resolver's field: a compiled or cached document hands every call the same ones. */
+const selected = new WeakMap<readonly FieldNode[], ReadonlySet<string>>();
+
+/**
+ * The names of the fields a resolver's own field selects (fragments followed, @skip and @include ignored: a field
+ * that may be skipped is still read), so a list can read only the columns its answer shows.
+ */
+export function selectedFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): ReadonlySet<string> {
+  let names = selected.get(info.fieldNodes);
+  if (!names) {
+    const found = new Set<string>();
+    const seen = new Set<string>();
+    const walk = (set: SelectionSetNode | undefined) => {
+      for (const node of set?.selections ?? []) {
+        if (node.kind === Kind.FIELD) found.add(node.name.value);
+        else if (node.kind === Kind.INLINE_FRAGMENT) walk(node.selectionSet);
+        else if (!seen.has(node.name.value)) {
+          seen.add(node.name.value);
+          walk(info.fragments[node.name.value]?.selectionSet);
+        }
+      }
+    };
+    for (const node of info.fieldNodes) walk(node.selectionSet);
+    selected.set(info.fieldNodes, (names = found));
+  }
+  return names;
+}
+
+/**
+ * The stored properties a selection needs, from a type's table of what each field reads; undefined (every column)
+ * when a field is missing from the table, so a field added to the type without its entry costs columns, not data.
+ */
+export function propertiesFor(fields: ReadonlySet<string>, reads: Readonly<Record<string, readonly string[]>>): string[] | undefined {
+  const properties = new Set<string>();
+  for (const field of fields) {
+    const needs = Object.hasOwn(reads, field) ? reads[field] : undefined;
+    if (!needs) return undefined;
+    for (const p of needs) properties.add(p);
+  }
+  return [...properties].sort();
+}
