@@ -51,7 +51,8 @@ function byIdsLoader<T extends { id: string }>(em: EntityManager, entity: Entity
         return found;
       });
     },
-    { cacheKeyFn: (ids) => ids.join(',') },
+    // Lists are not cached: two lists alike are rare, and a cache key is a join of every list.
+    { cache: false },
   );
 }
 

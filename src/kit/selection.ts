@@ -33,11 +33,20 @@ export function selectedFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fr
  * when a field is missing from the table, so a field added to the type without its entry costs columns, not data.
  */
 export function propertiesFor(fields: ReadonlySet<string>, reads: Readonly<Record<string, readonly string[]>>): string[] | undefined {
+  let byTable = needed.get(fields);
+  if (!byTable) needed.set(fields, (byTable = new Map()));
+  if (byTable.has(reads)) return byTable.get(reads);
   const properties = new Set<string>();
+  let all = false;
   for (const field of fields) {
     const needs = Object.hasOwn(reads, field) ? reads[field] : undefined;
-    if (!needs) return undefined;
-    for (const p of needs) properties.add(p);
+    if (!needs) all = true;
+    else for (const p of needs) properties.add(p);
   }
-  return [...properties].sort();
+  const answer = all ? undefined : [...properties].sort();
+  byTable.set(reads, answer);
+  return answer;
 }
+
+/** propertiesFor's answers, by selection (one per document's field) and table: a page asks once per parent row. */
+const needed = new WeakMap<ReadonlySet<string>, Map<object, string[] | undefined>>();
