@@ -106,7 +106,10 @@ export class CompiledExecutor {
     const introspects = operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || s.name.value.startsWith('__'));
     if (introspects) return null;
     try {
-      const compiled = compileQuery(this.schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true, disableLeafSerialization: true });
+      const compiled = compileQuery(this.schema, document, operationName ?? undefined, {
+        disablingCapturingStackErrors: true,
+        disableLeafSerialization: this.leavesAsResolved,
+      });
       return isCompiledQuery(compiled) ? compiled : null;
     } catch {
       return null;

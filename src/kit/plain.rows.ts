@@ -72,11 +72,11 @@ const statements = new Map<string, string>();
 /**
  * The rows of `entity` whose `key` property is one of `values`, in `orderBy` order (property names), as plain
  * objects of its properties (only `properties`, the id, the key and the order's, when given): the request loaders'
- * batches. The SQL is built once from the ORM's metadata and runs on
- * the ORM's own `pg` pool, so a batch costs its round trip and little else (building the same query through the
- * query builder each time, then mapping every row to property names and converting its timestamps, cost more than
- * the database did). For committed data only: the pool's connections are not a request's transaction. Only for
- * entities whose columns need no conversion of the ORM's own (no decimals, no custom types).
+ * batches. The SQL is built once from the ORM's metadata and runs on the ORM's own `pg` pool, so a batch costs its
+ * round trip and little else (building the same query through the query builder each time, then mapping every row
+ * to property names and converting its timestamps, cost more than the database did). For committed data only: the
+ * pool's connections are not a request's transaction. Only for entities whose columns need no conversion of the
+ * ORM's own (no decimals, no custom types).
  */
 export async function plainRowsWhere<T>(
   em: EntityManager,

@@ -73,7 +73,10 @@ async function businessTimeZone(em: EntityManager, business: string): Promise<st
 const dayNumber = (day: string) => Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10)) / 86_400_000;
 const dayString = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
 
-/** The position of a bucket (its first day, in days since 1970-01-01) within its range, so a bucket lines up with the same one of the previous period. */
+/**
+ * The position of a bucket (its first day, in days since 1970-01-01) within its range, so a bucket lines up with the
+ * same one of the previous period.
+ */
 function bucketIndex(interval: Interval, fromDay: string, bucket: number): number {
   const from = dayNumber(fromDay);
   if (interval === 'day') return bucket - from;
