@@ -64,8 +64,10 @@ const BUCKET: Record<Interval, string> = {
   total: '?::date',
 };
 
+/** On the pool, prepared, as zoneAndScales reads. */
 async function businessTimeZone(em: EntityManager, business: string): Promise<string> {
-  const [row] = await em.execute<Array<{ time_zone: string | null }>>('select time_zone from business where id = ?', [business]);
+  const { rows } = await loggedQuery<{ time_zone: string | null }>(em, { name: 'analytics_zone', text: 'select time_zone from business where id = $1', values: [business] });
+  const [row] = rows;
   if (!row) throw AppError.notFound('Business', business);
   return row.time_zone ?? 'UTC';
 }
@@ -449,10 +451,12 @@ async function withPrevious<T extends { period: number }>(
  * statement); a 400 for a `metric` filter naming no metric of the business.
  */
 async function zoneAndScales(em: EntityManager, business: string, metric: string | null | undefined): Promise<{ timeZone: string; scales: Scales }> {
-  const rows = await em.execute<Array<{ time_zone: string | null; id: string | null; scale_min: number; scale_max: number }>>(
-    'select b.time_zone, m.id, m.scale_min, m.scale_max from business b left join metric m on m.business_id = b.id where b.id = ?',
-    [business],
-  );
+  // On the pool, prepared: through em.execute this small read cost a millisecond, a tenth of a daily series.
+  const { rows } = await loggedQuery<{ time_zone: string | null; id: string | null; scale_min: number; scale_max: number }>(em, {
+    name: 'analytics_zone_and_scales',
+    text: 'select b.time_zone, m.id, m.scale_min, m.scale_max from business b left join metric m on m.business_id = b.id where b.id = $1',
+    values: [business],
+  });
   if (!rows.length) throw AppError.notFound('Business', business);
   const scales: Scales = new Map(rows.flatMap((r) => (r.id ? [[r.id, { min: r.scale_min, max: r.scale_max }]] : [])));
   if (metric != null && !scales.has(metric)) badInput('metric', `'${metric}' is not a metric of this business`);
