@@ -130,6 +130,9 @@ const nextMonth = (day: string) => {
   return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
 };
 
+/** A daily series at least this long is read as two halves at once (rollupRows). */
+const SPLIT_DAYS = 32;
+
 /** The detailed rows, and the whole-location rows (every metric or every NPS step of one location: Migration20261125150000). */
 const GRAINS = { detailed: { day: 'day', month: 'month' }, whole: { day: 'lday', month: 'lmon' } } as const;
 type Grains = (typeof GRAINS)[keyof typeof GRAINS];
@@ -193,7 +196,9 @@ async function rollupRows(
   if (q.interval === 'total') params.push(range.fromDay);
   const days = coverage(q.interval, range, source.grains);
   const where = ['r.business_id = ?', days.sql, source.subjects];
-  params.push(business, ...days.params);
+  params.push(business);
+  const daysAt = params.length;
+  params.push(...days.params);
   const filter = (column: string, value: string | null | undefined) => {
     if (value == null) return;
     where.push(`r.${column} = ?`);
@@ -215,16 +220,25 @@ async function rollupRows(
   const total = (column: string) => (asStored ? `b.${column}` : `sum(b.${column})`);
   // Slots 0 to 10 (every NPS answer, every rating of the usual scales) are summed as plain columns in one pass; only
   // rows with ratings above 10 (scales up to 100) need their wide part unnested, in a second statement.
-  const answer = await arrayRows(
-    em,
-    `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}concat_ws(',', b.bucket - date '1970-01-01',
+  const statement = `select ${[...k.map((c) => `b.${c}`), ''].join(', ')}concat_ws(',', b.bucket - date '1970-01-01',
             ${PERIOD},
             ${['count', 'sum', 'sum_sq', 'top', ...SLOTS.map((v) => `h${v}`)].map(total).join(', ')},
             ${asStored ? 'cardinality(b.hist_high)' : 'coalesce(max(cardinality(b.hist_high)), 0)'})
        from (${inner}) b
-      ${asStored ? 'where b.count > 0' : `group by ${groups} having sum(b.count) > 0`}`,
-    params,
-  );
+      ${asStored ? 'where b.count > 0' : `group by ${groups} having sum(b.count) > 0`}`;
+  // A long daily series is read as two halves at once, on two connections: PostgreSQL turns each row into text on one
+  // core (most of the statement's time) while the other sat idle. A day is a whole bucket, so no bucket spans both.
+  const first = dayNumber(range.fromDay);
+  const last = dayNumber(range.lastDay);
+  const halves =
+    q.interval === 'day' && last - first + 1 >= SPLIT_DAYS
+      ? [
+          [range.fromDay, dayString((first + last) >> 1)],
+          [dayString(((first + last) >> 1) + 1), range.lastDay],
+        ]
+      : [days.params];
+  const answers = await Promise.all(halves.map((half) => arrayRows(em, statement, params.toSpliced(daysAt, half.length, ...half))));
+  const answer = answers.length === 1 ? answers[0] : answers.flat();
   // The columns: the keys, then the bucket's figures packed as integers (see readIntegers) in this order: the day,
   // the period, n, s, q, top, the slots, the wide part's width.
   const width = keys.length;
