@@ -38,6 +38,26 @@ const PARSED = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === TIMESTAMPTZ && format !== 'binary' ? parseTimestamptz : pg.types.getTypeParser(oid, format)),
 };
 
+/** The entity's own stored columns by property name (scalars and many-to-one keys): built once per entity. */
+const storedByEntity = new Map<EntityClass<unknown>, ReadonlyMap<string, string>>();
+
+/**
+ * The properties of `entity` that are columns of its table, each with its column: what plain rows can carry. Also
+ * what a page's selection can be read from (propertiesFor).
+ */
+export function storedColumns(em: EntityManager, entity: EntityClass<unknown>): ReadonlyMap<string, string> {
+  let columns = storedByEntity.get(entity);
+  if (!columns) {
+    const found = new Map<string, string>();
+    for (const prop of em.getMetadata().get(entity).props) {
+      const stored = prop.persist !== false && !prop.formula && prop.fieldNames?.length === 1;
+      if (stored && (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE)) found.set(prop.name, prop.fieldNames[0]);
+    }
+    storedByEntity.set(entity, (columns = found));
+  }
+  return columns;
+}
+
 /**
  * `select <columns> from <table> where <key> = any($1) [order by ...]` for `entity`, from the ORM's metadata: its own
  * columns, each aliased to its property name (`"survey_id" as "survey"`), so rows need no mapping.
@@ -45,11 +65,7 @@ const PARSED = {
 function plainSelect(em: EntityManager, entity: EntityClass<unknown>, key: string, orderBy: Record<string, 'asc' | 'desc'>[], properties?: readonly string[]): string {
   const meta = em.getMetadata().get(entity);
   const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-  const columns = new Map<string, string>();
-  for (const prop of meta.props) {
-    const stored = prop.persist !== false && !prop.formula && prop.fieldNames?.length === 1;
-    if (stored && (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE)) columns.set(prop.name, prop.fieldNames[0]);
-  }
+  const columns = storedColumns(em, entity);
   const column = (property: string) => {
     const name = columns.get(property);
     if (!name) throw new Error(`${meta.className} has no column for ${property}`);
@@ -57,11 +73,7 @@ function plainSelect(em: EntityManager, entity: EntityClass<unknown>, key: strin
   };
   // Only `properties` when given (a page's selection), with the id, the key and the order's properties.
   const wanted = properties && new Set(['id', key, ...orderBy.flatMap((o) => Object.keys(o)), ...properties]);
-  for (const property of wanted ?? []) column(property);
-  const select = [...columns]
-    .filter(([property]) => !wanted || wanted.has(property))
-    .map(([property, name]) => `${quote(name)} as ${quote(property)}`)
-    .join(', ');
+  const select = [...(wanted ?? columns.keys())].map((property) => `${column(property)} as ${quote(property)}`).join(', ');
   const order = orderBy.flatMap((o) => Object.entries(o).map(([property, dir]) => `${column(property)} ${dir === 'desc' ? 'desc' : 'asc'}`));
   return `select ${select} from ${quote(meta.tableName)} where ${column(key)} = any($1)${order.length ? ` order by ${order.join(', ')}` : ''}`;
 }

@@ -24,6 +24,11 @@ describe('selectedFields and propertiesFor', () => {
     expect(propertiesFor(fields, READS)).toEqual(['id', 'metricIds', 'type']);
   });
 
+  it("read a field's own property when it is stored and the table says nothing of it", () => {
+    const fields = selectedFields(infoOf('{ survey { steps { id content metrics { metrics { id } } } } }', 'steps'));
+    expect(propertiesFor(fields, READS, new Set(['id', 'content', 'type', 'metricIds']))).toEqual(['content', 'id', 'metricIds', 'type']);
+  });
+
   it('answer every column (undefined) when a selected field is not in the table', () => {
     expect(propertiesFor(selectedFields(infoOf('{ survey { steps { id content } } }', 'steps')), READS)).toBeUndefined();
     expect(propertiesFor(new Set(['toString']), READS)).toBeUndefined();

@@ -29,17 +29,23 @@ export function selectedFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fr
 }
 
 /**
- * The stored properties a selection needs, from a type's table of what each field reads; undefined (every column)
- * when a field is missing from the table, so a field added to the type without its entry costs columns, not data.
+ * The stored properties a selection needs: what `reads` says a field reads (a field resolver's inputs, or nothing for
+ * a constant), else the field's own property when `stored` has it; undefined (every column) when a field is neither,
+ * so a field added to the type without a column or an entry costs columns, not data. A `reads` table belongs to one
+ * entity (its `stored`): answers are kept by selection and table.
  */
-export function propertiesFor(fields: ReadonlySet<string>, reads: Readonly<Record<string, readonly string[]>>): string[] | undefined {
+export function propertiesFor(
+  fields: ReadonlySet<string>,
+  reads: Readonly<Record<string, readonly string[]>>,
+  stored: { has(property: string): boolean } = new Set<string>(),
+): string[] | undefined {
   let byTable = needed.get(fields);
   if (!byTable) needed.set(fields, (byTable = new Map()));
   if (byTable.has(reads)) return byTable.get(reads);
   const properties = new Set<string>();
   let all = false;
   for (const field of fields) {
-    const needs = Object.hasOwn(reads, field) ? reads[field] : undefined;
+    const needs = Object.hasOwn(reads, field) ? reads[field] : stored.has(field) ? [field] : undefined;
     if (!needs) all = true;
     else for (const p of needs) properties.add(p);
   }

@@ -31,26 +31,13 @@ export function presentStep(step: SurveyStep): SurveyStepType {
 }
 
 /**
- * What each SurveyStep field reads of a step row (for a page that reads only the columns it shows: propertiesFor).
- * A field missing here makes such a page read every column.
+ * What SurveyStep fields read of a step row besides their own column (propertiesFor): a page that shows only some
+ * fields reads only their columns.
  */
-export const STEP_FIELD_READS: Readonly<Record<keyof SurveyStepType | 'metrics' | '__typename', readonly string[]>> = {
+export const STEP_FIELD_READS: Readonly<Record<string, readonly string[]>> = {
   __typename: [],
-  id: ['id'],
   object: [],
-  business: ['business'],
-  survey: ['survey'],
-  metricIds: ['metricIds'],
   metrics: ['type', 'metricIds'],
-  position: ['position'],
-  type: ['type'],
-  required: ['required'],
-  content: ['content'],
-  inputType: ['inputType'],
-  validation: ['validation'],
-  logic: ['logic'],
-  createdAt: ['createdAt'],
-  updatedAt: ['updatedAt'],
 };
 
 /** Events and REST show relations as ids: `metrics: {metrics: [ids]}`. */

@@ -6,6 +6,7 @@ import { SurveyType } from './survey.type.js';
 import { SurveyStepType } from './survey-step.type.js';
 import { presentStep, STEP_FIELD_READS } from './survey-step.service.js';
 import { propertiesFor, selectedFields } from '../../kit/selection.js';
+import { storedColumns } from '../../kit/plain.rows.js';
 import { SurveyStep } from './survey-step.entity.js';
 import * as inputs from './survey.inputs.js';
 import * as surveys from './survey.service.js';
@@ -38,9 +39,9 @@ export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, survey
   }
 
   @FieldResolver(() => [SurveyStepType], { description: 'In position order.' })
-  async steps(@Root() survey: SurveyType, @Ctx() { loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo) {
+  async steps(@Root() survey: SurveyType, @Ctx() { em, loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo) {
     // Only the columns the selection shows: a step's content, validation and logic are JSON a page seldom asks for.
-    const properties = propertiesFor(selectedFields(info), STEP_FIELD_READS);
+    const properties = propertiesFor(selectedFields(info), STEP_FIELD_READS, storedColumns(em, SurveyStep));
     return (await loaders.byForeignKey(SurveyStep, 'survey', { orderBy: [{ position: 'asc' }, { id: 'asc' }], plain: true, properties }).load(survey.id)).map(presentStep);
   }
 }
