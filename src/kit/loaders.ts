@@ -21,11 +21,16 @@ export interface ChildLoaderOptions extends LoaderOptions {
   properties?: readonly string[];
 }
 
+/** The rows of `ids` in one SELECT ... WHERE id IN (...), by id. */
+async function rowsById<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, plain: boolean, ids: readonly string[]): Promise<Map<string, T>> {
+  const rows = !ids.length ? [] : plain ? await plainRowsWhere(em, entity, 'id', ids) : await em.find(entity, { id: { $in: [...ids] } } as never);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /** One SELECT ... WHERE id IN (...) per batch, answers in the order of the keys (null for unknown ids). */
 function byIdLoader<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, plain: boolean) {
   return new DataLoader<string, T | null>(async (ids) => {
-    const rows = plain ? await plainRowsWhere(em, entity, 'id', ids) : await em.find(entity, { id: { $in: [...ids] } } as never);
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = await rowsById(em, entity, plain, ids);
     return ids.map((id) => byId.get(id) ?? null);
   });
 }
@@ -39,9 +44,7 @@ function byIdLoader<T extends { id: string }>(em: EntityManager, entity: EntityC
 function byIdsLoader<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, plain: boolean) {
   return new DataLoader<readonly string[], T[], string>(
     async (lists) => {
-      const ids = [...new Set(lists.flat())];
-      const rows = !ids.length ? [] : plain ? await plainRowsWhere(em, entity, 'id', ids) : await em.find(entity, { id: { $in: ids } } as never);
-      const byId = new Map(rows.map((row) => [row.id, row]));
+      const byId = await rowsById(em, entity, plain, [...new Set(lists.flat())]);
       return lists.map((list) => {
         const found: T[] = [];
         for (const id of list) {
