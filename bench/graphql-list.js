@@ -85,14 +85,20 @@ try {
     for (const target of order) {
       progress(`round ${round + 1}/${ROUNDS}: ${target.name}`);
       const cpu0 = cpuMs(target.pid);
+      const pg0 = service.cpu().postgres;
+      const client0 = process.cpuUsage();
       const alloc0 = target.allocation.bytes();
       const r = await run(target, DURATION);
+      const client = process.cpuUsage(client0);
+      const pgMs = (service.cpu().postgres - pg0) * 1000;
       await sleep(200); // lets the last GC lines arrive
       target.runs.push({
         requestsPerSecond: r.requests.average,
         p50: r.latency.p50,
         p99: r.latency.p99,
         cpuMsPerRequest: (cpuMs(target.pid) - cpu0) / r.requests.total,
+        postgresCpuMsPerRequest: pgMs / r.requests.total,
+        clientCpuMsPerRequest: (client.user + client.system) / 1000 / r.requests.total,
         allocatedMBPerRequest: (target.allocation.bytes() - alloc0) / r.requests.total / 1e6,
         errors: r.errors + r.non2xx,
       });
@@ -105,6 +111,8 @@ try {
         requestsPerSecond: Math.round(median(t.runs.map((r) => r.requestsPerSecond))),
         latencyMs: { p50: median(t.runs.map((r) => r.p50)), p99: median(t.runs.map((r) => r.p99)) },
         cpuMsPerRequest: round1(median(t.runs.map((r) => r.cpuMsPerRequest))),
+        postgresCpuMsPerRequest: round1(median(t.runs.map((r) => r.postgresCpuMsPerRequest))),
+        clientCpuMsPerRequest: round1(median(t.runs.map((r) => r.clientCpuMsPerRequest))),
         allocatedMBPerRequest: round1(median(t.runs.map((r) => r.allocatedMBPerRequest))),
         rounds: t.runs.map((r) => Math.round(r.requestsPerSecond)),
         errors: t.runs.reduce((n, r) => n + r.errors, 0),
