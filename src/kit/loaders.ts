@@ -72,6 +72,14 @@ function byForeignKeyLoader<T extends object>(em: EntityManager, entity: EntityC
   });
 }
 
+/** Arrays as text, by identity: a page's parents (50 surveys) ask with the same orderBy and properties arrays. */
+const texts = new WeakMap<object, string>();
+function textOf(value: object): string {
+  let text = texts.get(value);
+  if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
+  return text;
+}
+
 /**
  * The request's DataLoaders, made on first use and kept for the request: a module asks for "Survey by id" or
  * "SurveyStep by `survey`" and every resolver asking the same question in this request shares one batch. Keyed by
@@ -91,7 +99,7 @@ export class Loaders {
   }
 
   byForeignKey<T extends object>(entity: EntityClass<T>, foreignKey: keyof T & string, options: ChildLoaderOptions): DataLoader<string, T[]> {
-    const key = `${foreignKey}:${options.plain ? 'plain' : 'entity'}:${JSON.stringify(options.orderBy)}:${options.properties?.join(',') ?? '*'}`;
+    const key = `${foreignKey}:${options.plain ? 'plain' : 'entity'}:${textOf(options.orderBy)}:${options.properties ? textOf(options.properties) : '*'}`;
     return this.get(entity, key, () => byForeignKeyLoader(this.em, entity, foreignKey, options));
   }
 

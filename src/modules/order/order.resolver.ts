@@ -11,6 +11,8 @@ import * as inputs from './order.inputs.js';
 import * as orders from './order.service.js';
 import { presentOrderItem } from './order.presenter.js';
 
+const ITEM_ORDER: Record<string, 'asc' | 'desc'>[] = [{ position: 'asc' }, { id: 'asc' }];
+
 /** Orders are never deleted: orders.crud offers no delete, so there is no deleteOrder. */
 @Resolver(() => OrderType)
 export class OrderResolver extends OwnedCrudResolver(OrderType, inputs, orders.crud, {
@@ -19,7 +21,7 @@ export class OrderResolver extends OwnedCrudResolver(OrderType, inputs, orders.c
 }) {
   @FieldResolver(() => [OrderItemType], { description: 'In the order sent.' })
   async items(@Root() order: OrderType, @Ctx() { loaders }: GraphQLContext) {
-    return (await loaders.byForeignKey(OrderItem, 'order', { orderBy: [{ position: 'asc' }, { id: 'asc' }] }).load(order.id)).map(presentOrderItem);
+    return (await loaders.byForeignKey(OrderItem, 'order', { orderBy: ITEM_ORDER }).load(order.id)).map(presentOrderItem);
   }
 }
 

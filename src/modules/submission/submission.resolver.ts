@@ -39,11 +39,13 @@ export class SubmissionResolver extends NestedCrudResolver('survey', SubmissionT
   }
 }
 
+const NEWEST_FIRST: Record<string, 'asc' | 'desc'>[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+
 @Resolver(() => OrderType)
 export class OrderSubmissionsResolver {
   @Authorized('submissions:read')
   @FieldResolver(() => [SubmissionType], { description: 'Feedback linked to this order, newest first. Needs submissions:read.' })
   async submissions(@Root() order: OrderType, @Ctx() { loaders }: GraphQLContext) {
-    return (await loaders.byForeignKey(Submission, 'order', { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }).load(order.id)).map(submissions.presentSubmission);
+    return (await loaders.byForeignKey(Submission, 'order', { orderBy: NEWEST_FIRST }).load(order.id)).map(submissions.presentSubmission);
   }
 }

@@ -15,6 +15,8 @@ import { LINK_CHANNELS, surveyLink, surveyUrl } from './survey-link.js';
 export const LinkChannelEnum = Object.fromEntries(LINK_CHANNELS.map((c) => [c, c])) as { [K in (typeof LINK_CHANNELS)[number]]: K };
 registerEnumType(LinkChannelEnum, { name: 'LinkChannel', description: "How a guest gets a survey link: the link's `ch`, recorded on the submission." });
 
+const STEP_ORDER: Record<string, 'asc' | 'desc'>[] = [{ position: 'asc' }, { id: 'asc' }];
+
 @Resolver(() => SurveyType)
 export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, surveys.crud, {
   names: ['survey', 'surveys'],
@@ -42,6 +44,6 @@ export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, survey
   async steps(@Root() survey: SurveyType, @Ctx() { em, loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo) {
     // Only the columns the selection shows: a step's content, validation and logic are JSON a page seldom asks for.
     const properties = propertiesFor(selectedFields(info), STEP_FIELD_READS, storedColumns(em, SurveyStep));
-    return (await loaders.byForeignKey(SurveyStep, 'survey', { orderBy: [{ position: 'asc' }, { id: 'asc' }], plain: true, properties }).load(survey.id)).map(presentStep);
+    return (await loaders.byForeignKey(SurveyStep, 'survey', { orderBy: STEP_ORDER, plain: true, properties }).load(survey.id)).map(presentStep);
   }
 }
