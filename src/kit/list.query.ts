@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { raw, type EntityName } from '@mikro-orm/core';
+import { plainPage } from './plain.rows.js';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import { COMPARISONS, type ListArgsValue, type OrderByValue, type Page } from './list.args.js';
 import { MAX_IN_VALUES, MAX_PAGE_SIZE } from './list.limits.js';
@@ -16,8 +16,9 @@ export function checkPaging(page: number, pageSize: number) {
 }
 
 /**
- * `{createdAt: {gte: t}, name: {contains: 'x'}}` -> a MikroORM filter. The GraphQL input types are the whitelist
- * (an unknown field or operator never reaches here); `columns` renames a public field to its entity property.
+ * `{createdAt: {gte: t}, name: {contains: 'x'}}` -> a Filter by property, which plainPage turns into SQL. The GraphQL
+ * input types are the whitelist (an unknown field or operator never reaches here); `columns` renames a public field
+ * to its entity property.
  */
 export function whereToFilter(where: object | null | undefined, columns: Record<string, string> = {}): Record<string, unknown> {
   const filter: Record<string, unknown> = {};
@@ -73,30 +74,15 @@ export interface ListOptions<T> {
   hydrate?: boolean;
 }
 
-/**
- * One page and its total in ONE statement (`count(*) over ()` is computed before LIMIT), whatever the page size, so
- * a list costs one round trip; only a page past the end (no row to carry the total) needs a second, a count.
- */
-export async function findPage<T extends object, P>(em: EntityManager, entity: EntityName<T>, options: ListOptions<T>): Promise<Page<P>> {
+/** One page of a list and its total (plainPage: one statement whatever the page size, a list costs one round trip). */
+export async function findPage<T extends object, P>(em: EntityManager, entity: new () => T, options: ListOptions<T>): Promise<Page<P>> {
   const { page, pageSize } = options.args;
   checkPaging(page, pageSize);
   const where = whereToFilter(options.args.where, options.columns);
   // The scope must never be widened by a caller's condition on the same field: both hold.
-  const filter = (Object.keys(where).length ? { $and: [options.scope, where] } : options.scope) as never;
-  const rows = (await em
-    .createQueryBuilder(entity, 'e')
-    .select(['*', raw('count(*) over () as "__total"')] as never)
-    .where(filter)
-    .orderBy(orderByToSql(options.args.orderBy, options.columns, options.defaultOrder) as never)
-    .limit(pageSize)
-    .offset(page * pageSize)
-    .execute('all', true)) as Array<Record<string, unknown>>;
-  let total: number;
-  if (rows.length) total = Number(rows[0].__total);
-  else total = page === 0 ? 0 : await em.count(entity, filter);
-  const data = rows.map((row) => {
-    delete row.__total;
-    return options.present((options.hydrate ? em.map(entity, row as never) : row) as T) as P;
-  });
+  const filter = Object.keys(where).length ? { $and: [options.scope, where] } : options.scope;
+  const orderBy = orderByToSql(options.args.orderBy, options.columns, options.defaultOrder);
+  const { rows, total } = await plainPage(em, entity, { filter, orderBy, limit: pageSize, offset: page * pageSize, raw: options.hydrate });
+  const data = rows.map((row) => options.present((options.hydrate ? em.map(entity, row as never) : row) as T) as P);
   return { data, page, pageSize, total, hasMore: (page + 1) * pageSize < total };
 }

@@ -58,24 +58,47 @@ export function storedColumns(em: EntityManager, entity: EntityClass<unknown>): 
   return columns;
 }
 
+/** By entity: the stored properties a read without a selection carries; lazy ones are left out, as the ORM's reads leave them. */
+const eagerByEntity = new Map<EntityClass<unknown>, readonly string[]>();
+
+function eagerProperties(em: EntityManager, entity: EntityClass<unknown>): readonly string[] {
+  let eager = eagerByEntity.get(entity);
+  if (!eager) {
+    const meta = em.getMetadata().get(entity);
+    eagerByEntity.set(entity, (eager = [...storedColumns(em, entity).keys()].filter((property) => !meta.properties[property as never]?.lazy)));
+  }
+  return eager;
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** `property` as its quoted column of `entity`: a property without one is a programming error, never a caller's. */
+function columnOf(em: EntityManager, entity: EntityClass<unknown>, property: string): string {
+  const name = storedColumns(em, entity).get(property);
+  if (!name) throw new Error(`${em.getMetadata().get(entity).className} has no column for ${property}`);
+  return quote(name);
+}
+
+/** `<column> asc, <column> desc` of an order given as property names. */
+function orderSql(em: EntityManager, entity: EntityClass<unknown>, orderBy: Record<string, 'asc' | 'desc'>[]): string {
+  const order = orderBy.flatMap((o) => Object.entries(o).map(([property, dir]) => `${columnOf(em, entity, property)} ${dir === 'desc' ? 'desc' : 'asc'}`));
+  return order.length ? ` order by ${order.join(', ')}` : '';
+}
+
+/** The select list of `properties` (every stored column when absent): `"survey_id" as "survey"`, or the bare column for `raw` rows. */
+function selectList(em: EntityManager, entity: EntityClass<unknown>, properties: Iterable<string>, raw = false): string {
+  return [...properties].map((property) => (raw ? columnOf(em, entity, property) : `${columnOf(em, entity, property)} as ${quote(property)}`)).join(', ');
+}
+
 /**
  * `select <columns> from <table> where <key> = any($1) [order by ...]` for `entity`, from the ORM's metadata: its own
  * columns, each aliased to its property name (`"survey_id" as "survey"`), so rows need no mapping.
  */
 function plainSelect(em: EntityManager, entity: EntityClass<unknown>, key: string, orderBy: Record<string, 'asc' | 'desc'>[], properties?: readonly string[]): string {
-  const meta = em.getMetadata().get(entity);
-  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-  const columns = storedColumns(em, entity);
-  const column = (property: string) => {
-    const name = columns.get(property);
-    if (!name) throw new Error(`${meta.className} has no column for ${property}`);
-    return quote(name);
-  };
   // Only `properties` when given (a page's selection), with the id, the key and the order's properties.
-  const wanted = properties && new Set(['id', key, ...orderBy.flatMap((o) => Object.keys(o)), ...properties]);
-  const select = [...(wanted ?? columns.keys())].map((property) => `${column(property)} as ${quote(property)}`).join(', ');
-  const order = orderBy.flatMap((o) => Object.entries(o).map(([property, dir]) => `${column(property)} ${dir === 'desc' ? 'desc' : 'asc'}`));
-  return `select ${select} from ${quote(meta.tableName)} where ${column(key)} = any($1)${order.length ? ` order by ${order.join(', ')}` : ''}`;
+  const wanted = properties ? new Set(['id', key, ...orderBy.flatMap((o) => Object.keys(o)), ...properties]) : eagerProperties(em, entity);
+  const table = quote(em.getMetadata().get(entity).tableName);
+  return `select ${selectList(em, entity, wanted)} from ${table} where ${columnOf(em, entity, key)} = any($1)${orderSql(em, entity, orderBy)}`;
 }
 
 /** SQL text by entity, key and order: built once per process. */
@@ -102,4 +125,77 @@ export async function plainRowsWhere<T>(
   let text = statements.get(id);
   if (!text) statements.set(id, (text = plainSelect(em, entity, key, orderBy, properties)));
   return (await loggedQuery(em, { text, values: [values], types: PARSED })).rows as T[];
+}
+
+/**
+ * A list's conditions on `entity` by property: a value (equality, as a scope gives it), or comparisons as
+ * whereToFilter gives them (`{createdAt: {$gte: t}}`), and `$and` of such filters.
+ */
+export type Filter = { $and?: Filter[] } & Record<string, unknown>;
+
+const COMPARISONS: Record<string, string> = { $eq: '=', $ne: '<>', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=', $ilike: 'ilike' };
+
+const isComparisons = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && Object.keys(value).every((k) => k.startsWith('$'));
+
+/** `filter` as SQL conditions ANDed, its values appended to `values` as parameters; a null equality is IS [NOT] NULL. */
+function whereSql(em: EntityManager, entity: EntityClass<unknown>, filter: Filter, values: unknown[]): string[] {
+  const conditions: string[] = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and') {
+      for (const part of value as Filter[]) conditions.push(...whereSql(em, entity, part, values));
+      continue;
+    }
+    const column = columnOf(em, entity, key);
+    for (const [op, operand] of Object.entries(isComparisons(value) ? value : { $eq: value })) {
+      if (operand === undefined) continue;
+      if (op === '$in') {
+        values.push(operand);
+        conditions.push(`${column} = any($${values.length})`);
+      } else if (operand === null && (op === '$eq' || op === '$ne')) {
+        conditions.push(`${column} is ${op === '$ne' ? 'not ' : ''}null`);
+      } else if (Object.hasOwn(COMPARISONS, op)) {
+        values.push(operand);
+        conditions.push(`${column} ${COMPARISONS[op]} $${values.length}`);
+      } else {
+        throw new Error(`no SQL for the filter operator ${op}`);
+      }
+    }
+  }
+  return conditions;
+}
+
+export interface PageRead {
+  filter: Filter;
+  /** Property names, as orderByToSql gives them. */
+  orderBy: Record<string, 'asc' | 'desc'>[];
+  limit: number;
+  offset: number;
+  /**
+   * Rows keyed by column with the ORM's own value conversions still to do (for `em.map`: entities with custom types);
+   * otherwise plain objects of the entity's properties, as plainRowsWhere gives them.
+   */
+  raw?: boolean;
+}
+
+/**
+ * One page of `entity`'s rows and how many rows `filter` matches, in one statement (`count(*) over ()` is computed
+ * before LIMIT); only a page past the end, with no row to carry the count, costs a second statement. SQL built from
+ * the ORM's metadata and run on its pool as plainRowsWhere does: building it through the query builder, then mapping
+ * every row, cost a tenth of a three-level page's CPU. For committed data only (see plainRowsWhere).
+ */
+export async function plainPage<T>(em: EntityManager, entity: EntityClass<T>, { filter, orderBy, limit, offset, raw = false }: PageRead): Promise<{ rows: T[]; total: number }> {
+  const values: unknown[] = [];
+  const conditions = whereSql(em, entity, filter, values);
+  const from = `from ${quote(em.getMetadata().get(entity).tableName)}${conditions.length ? ` where ${conditions.join(' and ')}` : ''}`;
+  const types = raw ? undefined : PARSED;
+  values.push(limit, offset);
+  const text = `select ${selectList(em, entity, eagerProperties(em, entity), raw)}, count(*) over () as "__total" ${from}${orderSql(em, entity, orderBy)} limit $${values.length - 1} offset $${values.length}`;
+  const rows = (await loggedQuery(em, { text, values, types })).rows as Array<T & { __total?: string }>;
+  let total: number;
+  if (rows.length) total = Number(rows[0].__total);
+  else if (offset === 0) total = 0;
+  else total = Number((await loggedQuery(em, { text: `select count(*) as "total" ${from}`, values: values.slice(0, -2) })).rows[0].total);
+  for (const row of rows) delete row.__total;
+  return { rows, total };
 }

@@ -168,6 +168,13 @@ describe('submissions', () => {
       expect((await a.data(q, { b: busA, s: survey, w: { order: { eq: orderLhr } } })).submissions.total).toBe(2);
       expect((await a.data(q, { b: busA, s: survey, w: { location: { in: [lhr, isb] } } })).submissions.total).toBe(2);
       expect((await a.data(q, { b: busA, s: survey, w: { guestId: { eq: 'g-1' } } })).submissions.total).toBe(1);
+      // null compares as SQL's IS [NOT] NULL: without an order, with one; an empty `in` matches nothing.
+      const total = async (w: object | null) => (await a.data(q, { b: busA, s: survey, w })).submissions.total;
+      const [all, withOrder, withoutOrder] = [await total(null), await total({ order: { ne: null } }), await total({ order: { eq: null } })];
+      expect(withOrder).toBeGreaterThanOrEqual(2);
+      expect(withoutOrder).toBeGreaterThan(0);
+      expect(withOrder + withoutOrder).toBe(all);
+      expect(await total({ location: { in: [] } })).toBe(0);
     });
   });
 
