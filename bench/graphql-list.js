@@ -113,7 +113,7 @@ try {
         cpuMsPerRequest: round1(median(t.runs.map((r) => r.cpuMsPerRequest))),
         postgresCpuMsPerRequest: round1(median(t.runs.map((r) => r.postgresCpuMsPerRequest))),
         clientCpuMsPerRequest: round1(median(t.runs.map((r) => r.clientCpuMsPerRequest))),
-        allocatedMBPerRequest: round1(median(t.runs.map((r) => r.allocatedMBPerRequest))),
+        allocatedMBPerRequest: Math.round(median(t.runs.map((r) => r.allocatedMBPerRequest)) * 100) / 100,
         rounds: t.runs.map((r) => Math.round(r.requestsPerSecond)),
         errors: t.runs.reduce((n, r) => n + r.errors, 0),
       },

@@ -91,23 +91,29 @@ export class Loaders {
   constructor(private readonly em: EntityManager) {}
 
   byId<T extends { id: string }>(entity: EntityClass<T>, options: LoaderOptions = {}): DataLoader<string, T | null> {
-    return this.get(entity, `id:${options.plain ? 'plain' : 'entity'}`, () => byIdLoader(this.em, entity, !!options.plain));
+    const key = options.plain ? 'id:plain' : 'id:entity';
+    return this.find(entity, key) ?? this.keep(entity, key, byIdLoader(this.em, entity, !!options.plain));
   }
 
   byIds<T extends { id: string }>(entity: EntityClass<T>, options: LoaderOptions = {}): DataLoader<readonly string[], T[], string> {
-    return this.get(entity, `ids:${options.plain ? 'plain' : 'entity'}`, () => byIdsLoader(this.em, entity, !!options.plain));
+    const key = options.plain ? 'ids:plain' : 'ids:entity';
+    return this.find(entity, key) ?? this.keep(entity, key, byIdsLoader(this.em, entity, !!options.plain));
   }
 
   byForeignKey<T extends object>(entity: EntityClass<T>, foreignKey: keyof T & string, options: ChildLoaderOptions): DataLoader<string, T[]> {
     const key = `${foreignKey}:${options.plain ? 'plain' : 'entity'}:${textOf(options.orderBy)}:${options.properties ? textOf(options.properties) : '*'}`;
-    return this.get(entity, key, () => byForeignKeyLoader(this.em, entity, foreignKey, options));
+    return this.find(entity, key) ?? this.keep(entity, key, byForeignKeyLoader(this.em, entity, foreignKey, options));
   }
 
-  private get<L extends DataLoader<never, unknown, unknown>>(entity: EntityClass<unknown>, key: string, create: () => L): L {
+  // Looked up before anything is made: a page asks for the same loader once per row (250 steps, 50 surveys).
+  private find<L>(entity: EntityClass<unknown>, key: string): L | undefined {
+    return this.loaders.get(entity)?.get(key) as L | undefined;
+  }
+
+  private keep<L extends DataLoader<never, unknown, unknown>>(entity: EntityClass<unknown>, key: string, loader: L): L {
     let forEntity = this.loaders.get(entity);
     if (!forEntity) this.loaders.set(entity, (forEntity = new Map()));
-    let loader = forEntity.get(key);
-    if (!loader) forEntity.set(key, (loader = create()));
-    return loader as L;
+    forEntity.set(key, loader);
+    return loader;
   }
 }

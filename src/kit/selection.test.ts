@@ -24,6 +24,13 @@ describe('selectedFields and propertiesFor', () => {
     expect(propertiesFor(fields, READS)).toEqual(['id', 'metricIds', 'type']);
   });
 
+  it('read the fields inside child fields of a name (a page\'s data), through fragments, kept apart from the field\'s own', () => {
+    const info = infoOf('{ x { surveys { total data { id ...S } data { name } } } } fragment S on Survey { steps { id } }', 'surveys');
+    expect([...selectedFields(info, 'data')].sort()).toEqual(['id', 'name', 'steps']);
+    expect([...selectedFields(info)].sort()).toEqual(['data', 'total']);
+    expect(selectedFields(info, 'data')).toBe(selectedFields(info, 'data'));
+  });
+
   it("read a field's own property when it is stored and the table says nothing of it", () => {
     const fields = selectedFields(infoOf('{ survey { steps { id content metrics { metrics { id } } } } }', 'steps'));
     expect(propertiesFor(fields, READS, new Set(['id', 'content', 'type', 'metricIds']))).toEqual(['content', 'id', 'metricIds', 'type']);

@@ -1,29 +1,36 @@
 import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
-/** By the field nodes of a resolver's field: a compiled or cached document hands every call the same ones. */
-const selected = new WeakMap<readonly FieldNode[], ReadonlySet<string>>();
+/** By the field nodes of a resolver's field, then `under`: a compiled or cached document hands every call the same nodes. */
+const selected = new WeakMap<readonly FieldNode[], Map<string, ReadonlySet<string>>>();
 
 /**
  * The names of the fields a resolver's own field selects (fragments followed, @skip and @include ignored: a field
- * that may be skipped is still read), so a list can read only the columns its answer shows.
+ * that may be skipped is still read), so a list can read only the columns its answer shows. With `under`, the fields
+ * selected inside its child fields of that name instead (a page's `data`).
  */
-export function selectedFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): ReadonlySet<string> {
-  let names = selected.get(info.fieldNodes);
+export function selectedFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, under = ''): ReadonlySet<string> {
+  let byPath = selected.get(info.fieldNodes);
+  if (!byPath) selected.set(info.fieldNodes, (byPath = new Map()));
+  let names = byPath.get(under);
   if (!names) {
     const found = new Set<string>();
     const seen = new Set<string>();
-    const walk = (set: SelectionSetNode | undefined) => {
+    const walk = (set: SelectionSetNode | undefined, collect: (field: FieldNode) => void) => {
       for (const node of set?.selections ?? []) {
-        if (node.kind === Kind.FIELD) found.add(node.name.value);
-        else if (node.kind === Kind.INLINE_FRAGMENT) walk(node.selectionSet);
+        if (node.kind === Kind.FIELD) collect(node);
+        else if (node.kind === Kind.INLINE_FRAGMENT) walk(node.selectionSet, collect);
         else if (!seen.has(node.name.value)) {
           seen.add(node.name.value);
-          walk(info.fragments[node.name.value]?.selectionSet);
+          walk(info.fragments[node.name.value]?.selectionSet, collect);
         }
       }
     };
-    for (const node of info.fieldNodes) walk(node.selectionSet);
-    selected.set(info.fieldNodes, (names = found));
+    const add = (field: FieldNode) => found.add(field.name.value);
+    const children: FieldNode[] = [];
+    for (const node of info.fieldNodes) walk(node.selectionSet, under ? (field) => field.name.value === under && children.push(field) : add);
+    seen.clear();
+    for (const child of children) walk(child.selectionSet, add);
+    byPath.set(under, (names = found));
   }
   return names;
 }

@@ -52,6 +52,16 @@ describe('survey steps', () => {
     expect((await order()).map((s: any) => s.id)).toEqual([ids.m, ids.t, ids.c]);
   });
 
+  it('shows the metrics of a step in every answer that holds steps: one step, a list, a survey, through a fragment', async () => {
+    const rated = [{ id: metricIds[1], name: 'Service' }, { id: metricIds[0], name: 'Food' }];
+    const one = await a.data(`query($b: ID!, $s: ID!, $id: ID!) { surveyStep(business: $b, survey: $s, id: $id) { metrics { metrics { id name } } } }`, { b: busA, s: survey, id: ids.m });
+    expect(one.surveyStep.metrics).toEqual({ metrics: rated });
+    const list = await a.data(`query($b: ID!, $s: ID!) { surveySteps(business: $b, survey: $s) { data { id ...M } } } fragment M on SurveyStep { metrics { metrics { id name } } }`, { b: busA, s: survey });
+    expect(list.surveySteps.data.map((s: any) => s.metrics)).toEqual([{ metrics: rated }, null, null]);
+    const nested = await a.data(`query($b: ID!, $s: ID!) { survey(business: $b, id: $s) { steps { metrics { metrics { id name } } } } }`, { b: busA, s: survey });
+    expect(nested.survey.steps.map((s: any) => s.metrics)).toEqual([{ metrics: rated }, null, null]);
+  });
+
   it('inserts at a position, shifting the others down', async () => {
     ids.i = (await createStep({ type: 'info', position: 1 })).id;
     expect(await order()).toEqual([

@@ -1,16 +1,18 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { loadRequired } from '../../kit/relation.load.js';
-import { NestedCrudResolver } from '../business/business-owned.resolver.js';
+import { NestedCrudResolver, type Filled } from '../business/business-owned.resolver.js';
 import { presentMetric } from '../metric/metric.service.js';
 import { Metric } from '../metric/metric.entity.js';
 import type { MetricType } from '../metric/metric.type.js';
 import { Survey } from './survey.entity.js';
 import { SurveyType } from './survey.type.js';
 import { presentSurvey } from './survey.service.js';
-import { StepMetricsType, SurveyStepType } from './survey-step.type.js';
+import { SurveyStepType } from './survey-step.type.js';
 import * as inputs from './survey-step.inputs.js';
 import * as steps from './survey-step.service.js';
+
+const PLAIN = { plain: true };
 
 /** Rows are the request's own (plain loader rows): the presentation lives as long as the row. */
 const presentedMetrics = new WeakMap<Metric, MetricType>();
@@ -20,23 +22,41 @@ function presentedMetric(row: Metric): MetricType {
   return presented;
 }
 
+/**
+ * Each step's `metrics` (its metric rows in its order, ids that name no metric left out; null on other steps), for a
+ * whole answer in one load: a page of 50 surveys asks once per survey, and DataLoader makes the 50 asks one SELECT.
+ * A page rates the same few metrics on every step: each row is presented once per request and the steps share it.
+ */
+export async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick<GraphQLContext, 'loaders'>): Promise<void> {
+  const ids: string[] = [];
+  for (const step of steps) if (step.type === 'metrics') ids.push(...step.metricIds);
+  const byId = new Map<string, MetricType>();
+  if (ids.length) for (const row of await loaders.byIds(Metric, PLAIN).load(ids)) byId.set(row.id, presentedMetric(row));
+  for (const step of steps) {
+    if (step.type !== 'metrics') {
+      step.metrics = null;
+      continue;
+    }
+    const metrics: MetricType[] = [];
+    for (const id of step.metricIds) {
+      const metric = byId.get(id);
+      if (metric) metrics.push(metric);
+    }
+    step.metrics = { metrics };
+  }
+}
+
+export const STEP_METRICS: Filled<SurveyStepType> = { fields: ['metrics'], fill: fillStepMetrics };
+
 @Resolver(() => SurveyStepType)
 export class SurveyStepResolver extends NestedCrudResolver('survey', SurveyStepType, inputs, steps.crud, {
   names: ['surveyStep', 'surveySteps'],
   scope: 'surveys',
   descriptions: { list: 'Steps of a survey, in position order unless orderBy says otherwise.', delete: 'The steps after it move up one position.' },
+  filled: STEP_METRICS,
 }) {
   @FieldResolver(() => SurveyType)
   survey(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext) {
     return loadRequired(loaders.byId(Survey, { plain: true }), step.survey, 'Survey', presentSurvey);
-  }
-
-  @FieldResolver(() => StepMetricsType, { nullable: true, description: 'Set on `metrics` steps only.' })
-  metrics(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext): StepMetricsType | null | Promise<StepMetricsType> {
-    // Not async: the other steps answer null at once, not a promise the executor has to wait for. One load per step
-    // (its list of metrics); a page rates the same few metrics on every step: each row is presented once per request
-    // and the answers share it.
-    if (step.type !== 'metrics') return null;
-    return loaders.byIds(Metric, { plain: true }).load(step.metricIds).then((rows) => ({ metrics: rows.map(presentedMetric) }));
   }
 }

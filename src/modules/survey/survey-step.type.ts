@@ -39,4 +39,8 @@ export class SurveyStepType extends ResourceType {
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Conditional logic (show/skip rules).' })
   logic?: Record<string, unknown> | null;
+
+  /** Filled for a whole answer at once where the answer asks for it (fillStepMetrics); presentStep leaves it out. */
+  @Field(() => StepMetricsType, { nullable: true, description: 'Set on `metrics` steps only.' })
+  metrics?: StepMetricsType | null;
 }

@@ -1,7 +1,8 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Query, registerEnumType, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../kit/context.js';
-import { OwnedCrudResolver } from '../business/business-owned.resolver.js';
+import { fillSelected, OwnedCrudResolver } from '../business/business-owned.resolver.js';
+import { STEP_METRICS } from './survey-step.resolver.js';
 import { SurveyType } from './survey.type.js';
 import { SurveyStepType } from './survey-step.type.js';
 import { presentStep, STEP_FIELD_READS } from './survey-step.service.js';
@@ -41,9 +42,12 @@ export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, survey
   }
 
   @FieldResolver(() => [SurveyStepType], { description: 'In position order.' })
-  async steps(@Root() survey: SurveyType, @Ctx() { em, loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo) {
+  async steps(@Root() survey: SurveyType, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo) {
     // Only the columns the selection shows: a step's content, validation and logic are JSON a page seldom asks for.
-    const properties = propertiesFor(selectedFields(info), STEP_FIELD_READS, storedColumns(em, SurveyStep));
-    return (await loaders.byForeignKey(SurveyStep, 'survey', { orderBy: STEP_ORDER, plain: true, properties }).load(survey.id)).map(presentStep);
+    const fields = selectedFields(info);
+    const properties = propertiesFor(fields, STEP_FIELD_READS, storedColumns(context.em, SurveyStep));
+    const steps = (await context.loaders.byForeignKey(SurveyStep, 'survey', { orderBy: STEP_ORDER, plain: true, properties }).load(survey.id)).map(presentStep);
+    await fillSelected(STEP_METRICS, steps, () => fields, context);
+    return steps;
   }
 }
