@@ -85,7 +85,7 @@ function orderSql(em: EntityManager, entity: EntityClass<unknown>, orderBy: Reco
   return order.length ? ` order by ${order.join(', ')}` : '';
 }
 
-/** The select list of `properties` (every stored column when absent): `"survey_id" as "survey"`, or the bare column for `raw` rows. */
+/** The select list of `properties`: each column aliased to its property (`"survey_id" as "survey"`), or bare for `raw` rows. */
 function selectList(em: EntityManager, entity: EntityClass<unknown>, properties: Iterable<string>, raw = false): string {
   return [...properties].map((property) => (raw ? columnOf(em, entity, property) : `${columnOf(em, entity, property)} as ${quote(property)}`)).join(', ');
 }
