@@ -36,23 +36,16 @@ function byIdLoader<T extends { id: string }>(em: EntityManager, entity: EntityC
 }
 
 /**
- * The rows of many id lists (a step's metrics) in one SELECT ... WHERE id IN (...), each list answered with its rows
- * in its own order, ids that name no row left out. One load per list: a load per id cost a promise per id, and
- * DataLoader answers even a key it holds with a new promise (a page of 250 steps rating the same few metrics made
- * 750 of them, and 250 Promise.all).
+ * Rows by id for many id lists (a survey's step metrics) in one SELECT ... WHERE id IN (...). Every load of a batch
+ * is answered with the batch's one Map, which holds each of its ids that names a row: the caller looks its own ids up
+ * in its own order, so the rows are matched to ids once, not once here and again by the caller. One load per list,
+ * not per id: DataLoader answers every key, even one it holds, with a promise of its own.
  */
 function byIdsLoader<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, plain: boolean) {
-  return new DataLoader<readonly string[], T[], string>(
+  return new DataLoader<readonly string[], ReadonlyMap<string, T>, string>(
     async (lists) => {
       const byId = await rowsById(em, entity, plain, [...new Set(lists.flat())]);
-      return lists.map((list) => {
-        const found: T[] = [];
-        for (const id of list) {
-          const row = byId.get(id);
-          if (row) found.push(row);
-        }
-        return found;
-      });
+      return lists.map(() => byId);
     },
     // Lists are not cached: two lists alike are rare, and a cache key is a join of every list.
     { cache: false },
@@ -95,7 +88,7 @@ export class Loaders {
     return this.find(entity, key) ?? this.keep(entity, key, byIdLoader(this.em, entity, !!options.plain));
   }
 
-  byIds<T extends { id: string }>(entity: EntityClass<T>, options: LoaderOptions = {}): DataLoader<readonly string[], T[], string> {
+  byIds<T extends { id: string }>(entity: EntityClass<T>, options: LoaderOptions = {}): DataLoader<readonly string[], ReadonlyMap<string, T>, string> {
     const key = options.plain ? 'ids:plain' : 'ids:entity';
     return this.find(entity, key) ?? this.keep(entity, key, byIdsLoader(this.em, entity, !!options.plain));
   }

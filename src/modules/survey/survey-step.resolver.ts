@@ -30,8 +30,7 @@ function presentedMetric(row: Metric): MetricType {
 export async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick<GraphQLContext, 'loaders'>): Promise<void> {
   const ids: string[] = [];
   for (const step of steps) if (step.type === 'metrics') ids.push(...step.metricIds);
-  const byId = new Map<string, MetricType>();
-  if (ids.length) for (const row of await loaders.byIds(Metric, PLAIN).load(ids)) byId.set(row.id, presentedMetric(row));
+  const rows = ids.length ? await loaders.byIds(Metric, PLAIN).load(ids) : new Map<string, Metric>();
   for (const step of steps) {
     if (step.type !== 'metrics') {
       step.metrics = null;
@@ -39,8 +38,8 @@ export async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick
     }
     const metrics: MetricType[] = [];
     for (const id of step.metricIds) {
-      const metric = byId.get(id);
-      if (metric) metrics.push(metric);
+      const row = rows.get(id);
+      if (row) metrics.push(presentedMetric(row));
     }
     step.metrics = { metrics };
   }
