@@ -133,6 +133,8 @@ describe('the business portal in a real browser', () => {
     await addStep('text', 'Anything else?', (form) => form.getByLabel('Guests must answer it').uncheck());
     const stepTitles = () => page.locator('ol.steps > li strong').allTextContents();
     expect(await stepTitles()).toEqual(['1. How was it?', '2. Would you recommend us?', '3. Anything else?']);
+    // The metrics step names the metrics it rates (Survey.steps fills every step's metrics in one load).
+    expect(await page.locator('ol.steps > li').first().locator('.muted').first().textContent()).toBe('metrics, required: Food, Service');
 
     // Reorder by keyboard (focus the button, press Enter) and back by drag.
     await page.getByRole('button', { name: 'Move step 3 up' }).focus();
