@@ -33,7 +33,7 @@ async function startFloor() {
   const port = await freePort();
   const child = fork(path.join(root, 'bench/lib/floor.js'), [], {
     execPath: nodeBin,
-    execArgv: [...nodeFlags(), ...(TRACE_GC ? ['--trace-gc-nvp'] : [])],
+    execArgv: [...(process.env.BENCH_FLOOR_ARGS?.split(/\s+/).filter(Boolean) ?? []), ...nodeFlags(), ...(TRACE_GC ? ['--trace-gc-nvp'] : [])],
     env: { ...process.env, DATABASE_URL: service.databaseUrl(), PORT: String(port) },
     stdio: ['ignore', TRACE_GC ? 'pipe' : 'ignore', 'inherit', 'ipc'],
   });

@@ -31,6 +31,16 @@ describe('selectedFields and propertiesFor', () => {
     expect(selectedFields(info, 'data')).toBe(selectedFields(info, 'data'));
   });
 
+  it('read the fields at a path of child fields (a page\'s objects\' steps), through fragments at every level', () => {
+    const info = infoOf(
+      '{ x { surveys { data { id ...S } data { steps { position } } } } } fragment S on Survey { steps { id ... on SurveyStep { metrics { metrics { id } } } } }',
+      'surveys',
+    );
+    expect([...selectedFields(info, 'data.steps')].sort()).toEqual(['id', 'metrics', 'position']);
+    expect([...selectedFields(info, 'data.steps.metrics')]).toEqual(['metrics']);
+    expect([...selectedFields(info, 'data.name')]).toEqual([]);
+  });
+
   it("read a field's own property when it is stored and the table says nothing of it", () => {
     const fields = selectedFields(infoOf('{ survey { steps { id content metrics { metrics { id } } } } }', 'steps'));
     expect(propertiesFor(fields, READS, new Set(['id', 'content', 'type', 'metricIds']))).toEqual(['content', 'id', 'metricIds', 'type']);

@@ -5,34 +5,39 @@ const selected = new WeakMap<readonly FieldNode[], Map<string, ReadonlySet<strin
 
 /**
  * The names of the fields a resolver's own field selects (fragments followed, @skip and @include ignored: a field
- * that may be skipped is still read), so a list can read only the columns its answer shows. With `under`, the fields
- * selected inside its child fields of that name instead (a page's `data`).
+ * that may be skipped is still read), so a list can read only the columns its answer shows. With `under`, a path of
+ * child field names ('data', 'data.steps'), the fields selected inside the fields at that path instead (a page's
+ * `data`, its objects' steps).
  */
 export function selectedFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, under = ''): ReadonlySet<string> {
   let byPath = selected.get(info.fieldNodes);
   if (!byPath) selected.set(info.fieldNodes, (byPath = new Map()));
   let names = byPath.get(under);
-  if (!names) {
-    const found = new Set<string>();
+  if (!names) byPath.set(under, (names = new Set(fieldsOf(info, under ? under.split('.') : []).map((field) => field.name.value))));
+  return names;
+}
+
+/** The field nodes selected inside `fieldNodes`, then inside those of each name of `path` in turn. */
+function fieldsOf({ fieldNodes, fragments }: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, path: string[]): FieldNode[] {
+  let fields: readonly FieldNode[] = fieldNodes;
+  for (const name of [...path, '']) {
+    const children: FieldNode[] = [];
     const seen = new Set<string>();
-    const walk = (set: SelectionSetNode | undefined, collect: (field: FieldNode) => void) => {
+    const walk = (set: SelectionSetNode | undefined) => {
       for (const node of set?.selections ?? []) {
-        if (node.kind === Kind.FIELD) collect(node);
-        else if (node.kind === Kind.INLINE_FRAGMENT) walk(node.selectionSet, collect);
+        if (node.kind === Kind.FIELD) {
+          if (!name || node.name.value === name) children.push(node);
+        } else if (node.kind === Kind.INLINE_FRAGMENT) walk(node.selectionSet);
         else if (!seen.has(node.name.value)) {
           seen.add(node.name.value);
-          walk(info.fragments[node.name.value]?.selectionSet, collect);
+          walk(fragments[node.name.value]?.selectionSet);
         }
       }
     };
-    const add = (field: FieldNode) => found.add(field.name.value);
-    const children: FieldNode[] = [];
-    for (const node of info.fieldNodes) walk(node.selectionSet, under ? (field) => field.name.value === under && children.push(field) : add);
-    seen.clear();
-    for (const child of children) walk(child.selectionSet, add);
-    byPath.set(under, (names = found));
+    for (const field of fields) walk(field.selectionSet);
+    fields = children;
   }
-  return names;
+  return fields as FieldNode[];
 }
 
 /**

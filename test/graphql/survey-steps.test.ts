@@ -52,7 +52,7 @@ describe('survey steps', () => {
     expect((await order()).map((s: any) => s.id)).toEqual([ids.m, ids.t, ids.c]);
   });
 
-  it('shows the metrics of a step in every answer that holds steps: one step, a list, a survey, through a fragment', async () => {
+  it('shows the metrics of a step in every answer that holds steps: one step, a list, a survey, a page of surveys, a step\'s survey, a mutation, through fragments', async () => {
     const rated = [{ id: metricIds[1], name: 'Service' }, { id: metricIds[0], name: 'Food' }];
     const one = await a.data(`query($b: ID!, $s: ID!, $id: ID!) { surveyStep(business: $b, survey: $s, id: $id) { metrics { metrics { id name } } } }`, { b: busA, s: survey, id: ids.m });
     expect(one.surveyStep.metrics).toEqual({ metrics: rated });
@@ -60,6 +60,20 @@ describe('survey steps', () => {
     expect(list.surveySteps.data.map((s: any) => s.metrics)).toEqual([{ metrics: rated }, null, null]);
     const nested = await a.data(`query($b: ID!, $s: ID!) { survey(business: $b, id: $s) { steps { metrics { metrics { id name } } } } }`, { b: busA, s: survey });
     expect(nested.survey.steps.map((s: any) => s.metrics)).toEqual([{ metrics: rated }, null, null]);
+    // A page fills its surveys' steps at once; another survey's field resolves them where it is asked.
+    const page = await a.data(
+      `query($b: ID!) { surveys(business: $b) { data { id ...S } } } fragment S on Survey { steps { id ... on SurveyStep { metrics { metrics { id name } } } } }`,
+      { b: busA },
+    );
+    expect(page.surveys.data.find((x: any) => x.id === survey).steps.map((s: any) => s.metrics)).toEqual([{ metrics: rated }, null, null]);
+    const viaStep = await a.data(`query($b: ID!, $s: ID!, $id: ID!) { surveyStep(business: $b, survey: $s, id: $id) { survey { steps { id metrics { metrics { name } } } } } }`, {
+      b: busA,
+      s: survey,
+      id: ids.m,
+    });
+    expect(viaStep.surveyStep.survey.steps.map((s: any) => s.metrics)).toEqual([{ metrics: [{ name: 'Service' }, { name: 'Food' }] }, null, null]);
+    const updated = await a.data(`mutation($b: ID!, $s: ID!) { updateSurvey(business: $b, id: $s, input: {}) { steps { id metrics { metrics { id name } } } } }`, { b: busA, s: survey });
+    expect(updated.updateSurvey.steps.map((s: any) => s.metrics)).toEqual([{ metrics: rated }, null, null]);
   });
 
   it('inserts at a position, shifting the others down', async () => {

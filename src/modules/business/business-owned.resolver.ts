@@ -68,17 +68,35 @@ export interface CrudOptions<One extends string, T = never> {
   filled?: Filled<T>;
 }
 
+/**
+ * The fields selected inside an answer's objects (the names, as selectedFields gives them), or with `under`, a path
+ * of field names, inside their fields at that path ('steps', 'steps.metrics').
+ */
+export type Selection = (under?: string) => ReadonlySet<string>;
+
 export interface Filled<T> {
   fields: readonly string[];
-  fill(objects: T[], context: GraphQLContext): Promise<unknown>;
+  fill(objects: T[], context: GraphQLContext, selection: Selection): Promise<unknown>;
 }
 
-/** Runs `filled` on `objects` when the selection (its fields' names) asks for one of its fields. */
-export async function fillSelected<T>(filled: Filled<T> | undefined, objects: T[], selection: () => ReadonlySet<string>, context: GraphQLContext): Promise<void> {
+/** Runs `filled` on `objects` when their selection asks for one of its fields. */
+export async function fillSelected<T>(filled: Filled<T> | undefined, objects: T[], selection: Selection, context: GraphQLContext): Promise<void> {
   if (!filled || !objects.length) return;
   const selected = selection();
-  if (filled.fields.some((field) => selected.has(field))) await filled.fill(objects, context);
+  if (filled.fields.some((field) => selected.has(field))) await filled.fill(objects, context, selection);
 }
+
+/** The Selection of the objects a resolver's field answers with. */
+export const selectionOf =
+  (info: GraphQLResolveInfo): Selection =>
+  (under = '') =>
+    selectedFields(info, under);
+
+/** The Selection of the objects in the field `field` of those `selection` is of. */
+export const inside =
+  (selection: Selection, field: string): Selection =>
+  (under = '') =>
+    selection(under ? `${field}.${under}` : field);
 
 /** Applies the decorators only when the service offers the operation: a service without `delete` has no deleteX. */
 function offered(operation: unknown, ...decorators: MethodDecorator[]): MethodDecorator {
@@ -139,7 +157,7 @@ function CrudResolver<T extends { business: string }>(
   const ParentArg = parent ? Arg(parent, () => ID) : createParameterDecorator(() => undefined);
   const owner = (business: string, parentId: string | undefined) => (parent ? [business, parentId] : [business]);
   const filledOne = async (object: T, context: GraphQLContext, info: GraphQLResolveInfo) => {
-    await fillSelected(filled, [object], () => selectedFields(info), context);
+    await fillSelected(filled, [object], selectionOf(info), context);
     return object;
   };
 
@@ -155,7 +173,7 @@ function CrudResolver<T extends { business: string }>(
       @Info() info: GraphQLResolveInfo,
     ) {
       const page = (await run.list(context.em, ...owner(business, parentId), args)) as { data: T[] };
-      await fillSelected(filled, page.data, () => selectedFields(info, 'data'), context);
+      await fillSelected(filled, page.data, inside(selectionOf(info), 'data'), context);
       return page;
     }
 

@@ -1,12 +1,12 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Query, registerEnumType, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../kit/context.js';
-import { fillSelected, OwnedCrudResolver } from '../business/business-owned.resolver.js';
+import { fillSelected, inside, OwnedCrudResolver, selectionOf, type Filled, type Selection } from '../business/business-owned.resolver.js';
 import { STEP_METRICS } from './survey-step.resolver.js';
 import { SurveyType } from './survey.type.js';
 import { SurveyStepType } from './survey-step.type.js';
 import { presentStep, STEP_FIELD_READS } from './survey-step.service.js';
-import { propertiesFor, selectedFields } from '../../kit/selection.js';
+import { propertiesFor } from '../../kit/selection.js';
 import { storedColumns } from '../../kit/plain.rows.js';
 import { SurveyStep } from './survey-step.entity.js';
 import * as inputs from './survey.inputs.js';
@@ -18,10 +18,31 @@ registerEnumType(LinkChannelEnum, { name: 'LinkChannel', description: "How a gue
 
 const STEP_ORDER: Record<string, 'asc' | 'desc'>[] = [{ position: 'asc' }, { id: 'asc' }];
 
+/**
+ * Each survey's steps in position order, with only the columns the selection shows (a step's content, validation and
+ * logic are JSON a page seldom asks for), and their metrics when selected: for a whole answer at once, so a page of
+ * 50 surveys costs one load of steps and one of metrics, not a resolver call, a load and a fill per survey.
+ */
+async function fillSurveySteps(surveys: SurveyType[], context: GraphQLContext, stepSelection: Selection): Promise<void> {
+  const properties = propertiesFor(stepSelection(), STEP_FIELD_READS, storedColumns(context.em, SurveyStep));
+  const loader = context.loaders.byForeignKey(SurveyStep, 'survey', { orderBy: STEP_ORDER, plain: true, properties });
+  const lists = await Promise.all(surveys.map((survey) => loader.load(survey.id)));
+  const all: SurveyStepType[] = [];
+  for (let i = 0; i < surveys.length; i++) {
+    const steps = lists[i].map(presentStep);
+    surveys[i].steps = steps;
+    for (const step of steps) all.push(step);
+  }
+  await fillSelected(STEP_METRICS, all, stepSelection, context);
+}
+
+const SURVEY_STEPS: Filled<SurveyType> = { fields: ['steps'], fill: (surveys, context, selection) => fillSurveySteps(surveys, context, inside(selection, 'steps')) };
+
 @Resolver(() => SurveyType)
 export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, surveys.crud, {
   names: ['survey', 'surveys'],
   descriptions: { list: 'Surveys of a business.', delete: 'Deletes the survey and its steps; submissions keep their answers.' },
+  filled: SURVEY_STEPS,
 }) {
   @Authorized('surveys:read')
   @Query(() => String, { description: "A link to the survey page with spec 4.9's parameters for a location, an order and a channel." })
@@ -42,12 +63,8 @@ export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, survey
   }
 
   @FieldResolver(() => [SurveyStepType], { description: 'In position order.' })
-  async steps(@Root() survey: SurveyType, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo) {
-    // Only the columns the selection shows: a step's content, validation and logic are JSON a page seldom asks for.
-    const fields = selectedFields(info);
-    const properties = propertiesFor(fields, STEP_FIELD_READS, storedColumns(context.em, SurveyStep));
-    const steps = (await context.loaders.byForeignKey(SurveyStep, 'survey', { orderBy: STEP_ORDER, plain: true, properties }).load(survey.id)).map(presentStep);
-    await fillSelected(STEP_METRICS, steps, () => fields, context);
-    return steps;
+  steps(@Root() survey: SurveyType, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo): SurveyStepType[] | Promise<SurveyStepType[]> {
+    // Filled already, and answered without a promise, when the survey came from this resolver's queries and mutations.
+    return survey.steps ?? fillSurveySteps([survey], context, selectionOf(info)).then(() => survey.steps!);
   }
 }

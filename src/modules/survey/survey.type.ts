@@ -1,6 +1,7 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { SURVEY_STATUSES, type SurveyStatus } from './survey.entity.js';
 import { ResourceType } from '../../kit/resource.type.js';
+import type { SurveyStepType } from './survey-step.type.js';
 
 export const SurveyStatusEnum = Object.fromEntries(SURVEY_STATUSES.map((s) => [s, s])) as { [K in SurveyStatus]: K };
 registerEnumType(SurveyStatusEnum, { name: 'SurveyStatus' });
@@ -24,4 +25,7 @@ export class SurveyType extends ResourceType {
 
   @Field(() => String, { nullable: true, description: 'A "review us" link on the thank-you screen, shown to every guest (selective review requests break review sites\' rules).' })
   reviewUrl?: string | null;
+
+  /** Filled for a whole answer at once where the answer asks for them (fillSurveySteps); the `steps` field resolves them. */
+  steps?: SurveyStepType[];
 }
