@@ -1,10 +1,12 @@
 // The three-level list under load: one page of 50 surveys x 5 steps x 3 metrics per step, all levels selected
-// (the page test/graphql/sql-count.test.ts holds to 4 SQL statements). Prints requests/second, p50/p99 latency, the
+// (the page test/graphql/sql-count.test.ts holds to 3 SQL statements). Prints requests/second, p50/p99 latency, the
 // server's CPU time and allocation per request.
 //   node bench/graphql-list.js            the service alone (DURATION=seconds, default 10; CONNECTIONS default 10)
 //   node bench/graphql-list.js --floor    side by side with the floor (bench/lib/floor.js: the same page from the
 //                                         same 3 SQL statements by a hand-written Node http + pg handler), in
 //                                         ROUNDS alternating rounds (default 3) each way; medians and the ratio
+//   BENCH_FLOOR_ARGS='--cpu-prof --cpu-prof-dir=/tmp/floor'   node flags for the floor alone (to profile it), as
+//                                         BENCH_NODE_ARGS are for the service
 // Loopback only and bounded in time: starts its own server (embedded PostgreSQL in a temp DATA_DIR, or DATABASE_URL
 // when set), creates a tenant with the admin CLI, mints a client_credentials token, seeds through the GraphQL API,
 // measures, stops everything. On a shared machine compare the ratios of one run, not runs with each other.

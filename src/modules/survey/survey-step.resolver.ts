@@ -28,9 +28,10 @@ function presentedMetric(row: Metric): MetricType {
  * A page rates the same few metrics on every step: each row is presented once per request and the steps share it.
  */
 export async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick<GraphQLContext, 'loaders'>): Promise<void> {
-  const ids: string[] = [];
-  for (const step of steps) if (step.type === 'metrics') ids.push(...step.metricIds);
-  const rows = ids.length ? await loaders.byIds(Metric, PLAIN).load(ids) : new Map<string, Metric>();
+  // Each id once: a page names the same few metrics on every step (750 ids, 3 metrics).
+  const ids = new Set<string>();
+  for (const step of steps) if (step.type === 'metrics') for (const id of step.metricIds) ids.add(id);
+  const rows = ids.size ? await loaders.byIds(Metric, PLAIN).load([...ids]) : new Map<string, Metric>();
   for (const step of steps) {
     if (step.type !== 'metrics') {
       step.metrics = null;
