@@ -72,6 +72,17 @@ describe('survey steps', () => {
       id: ids.m,
     });
     expect(viaStep.surveyStep.survey.steps.map((s: any) => s.metrics)).toEqual([{ metrics: [{ name: 'Service' }, { name: 'Food' }] }, null, null]);
+    // Two aliases of steps selecting different fields, on a page and on a survey reached through a step.
+    const aliased = await a.data(
+      `query($b: ID!, $s: ID!, $id: ID!) {
+        surveys(business: $b) { data { id a: steps { id } b: steps { content metrics { metrics { name } } } } }
+        surveyStep(business: $b, survey: $s, id: $id) { survey { a: steps { id } b: steps { content metrics { metrics { name } } } } }
+      }`,
+      { b: busA, s: survey, id: ids.m },
+    );
+    const expected = { a: [{ id: ids.m }, { id: ids.t }, { id: ids.c }], b: [{ content: { title: 'Rate us' }, metrics: { metrics: [{ name: 'Service' }, { name: 'Food' }] } }, { content: {}, metrics: null }, { content: { choices: ['a', 'b'] }, metrics: null }] };
+    expect(aliased.surveys.data.find((x: any) => x.id === survey)).toMatchObject(expected);
+    expect(aliased.surveyStep.survey).toEqual(expected);
     const updated = await a.data(`mutation($b: ID!, $s: ID!) { updateSurvey(business: $b, id: $s, input: {}) { steps { id metrics { metrics { id name } } } } }`, { b: busA, s: survey });
     expect(updated.updateSurvey.steps.map((s: any) => s.metrics)).toEqual([{ metrics: rated }, null, null]);
   });

@@ -23,20 +23,25 @@ const STEP_ORDER: Record<string, 'asc' | 'desc'>[] = [{ position: 'asc' }, { id:
  * logic are JSON a page seldom asks for), and their metrics when selected: for a whole answer at once, so a page of
  * 50 surveys costs one load of steps and one of metrics, not a resolver call, a load and a fill per survey.
  */
-async function fillSurveySteps(surveys: SurveyType[], context: GraphQLContext, stepSelection: Selection): Promise<void> {
+async function stepsOf(surveys: SurveyType[], context: GraphQLContext, stepSelection: Selection): Promise<SurveyStepType[][]> {
   const properties = propertiesFor(stepSelection(), STEP_FIELD_READS, storedColumns(context.em, SurveyStep));
   const loader = context.loaders.byForeignKey(SurveyStep, 'survey', { orderBy: STEP_ORDER, plain: true, properties });
-  const lists = await Promise.all(surveys.map((survey) => loader.load(survey.id)));
-  const all: SurveyStepType[] = [];
-  for (let i = 0; i < surveys.length; i++) {
-    const steps = lists[i].map(presentStep);
-    surveys[i].steps = steps;
-    for (const step of steps) all.push(step);
-  }
-  await fillSelected(STEP_METRICS, all, stepSelection, context);
+  const lists = (await Promise.all(surveys.map((survey) => loader.load(survey.id)))).map((rows) => rows.map(presentStep));
+  await fillSelected(STEP_METRICS, lists.flat(), stepSelection, context);
+  return lists;
 }
 
-const SURVEY_STEPS: Filled<SurveyType> = { fields: ['steps'], fill: (surveys, context, selection) => fillSurveySteps(surveys, context, inside(selection, 'steps')) };
+/**
+ * The surveys' `steps`, for what every `steps` field under them selects (aliases and fragments together), kept on the
+ * surveys: the field resolver then answers without a load or a promise.
+ */
+const SURVEY_STEPS: Filled<SurveyType> = {
+  fields: ['steps'],
+  async fill(surveys, context, selection) {
+    const lists = await stepsOf(surveys, context, inside(selection, 'steps'));
+    surveys.forEach((survey, i) => (survey.steps = lists[i]));
+  },
+};
 
 @Resolver(() => SurveyType)
 export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, surveys.crud, {
@@ -65,6 +70,7 @@ export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, survey
   @FieldResolver(() => [SurveyStepType], { description: 'In position order.' })
   steps(@Root() survey: SurveyType, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo): SurveyStepType[] | Promise<SurveyStepType[]> {
     // Filled already, and answered without a promise, when the survey came from this resolver's queries and mutations.
-    return survey.steps ?? fillSurveySteps([survey], context, selectionOf(info)).then(() => survey.steps!);
+    // Otherwise read for this field's own selection and not kept: another alias of `steps` may select other columns.
+    return survey.steps ?? stepsOf([survey], context, selectionOf(info)).then(([steps]) => steps);
   }
 }
