@@ -14,7 +14,7 @@ import { fork } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { allocationMeter, cpuMs, freePort, nodeBin, nodeFlags, root, sleep, startService } from './lib/service.js';
+import { allocationMeter, cpuMs, extraNodeArgs, freePort, nodeBin, nodeFlags, root, sleep, startService } from './lib/service.js';
 import { METRICS_PER_STEP, seedSurveyPage, STEPS, SURVEYS } from './lib/seed.js';
 import { THREE_LEVEL_QUERY as QUERY } from '../test/helpers/queries.js';
 
@@ -35,7 +35,7 @@ async function startFloor() {
   const port = await freePort();
   const child = fork(path.join(root, 'bench/lib/floor.js'), [], {
     execPath: nodeBin,
-    execArgv: [...(process.env.BENCH_FLOOR_ARGS?.split(/\s+/).filter(Boolean) ?? []), ...nodeFlags(), ...(TRACE_GC ? ['--trace-gc-nvp'] : [])],
+    execArgv: [...extraNodeArgs('BENCH_FLOOR_ARGS'), ...nodeFlags(), ...(TRACE_GC ? ['--trace-gc-nvp'] : [])],
     env: { ...process.env, DATABASE_URL: service.databaseUrl(), PORT: String(port) },
     stdio: ['ignore', TRACE_GC ? 'pipe' : 'ignore', 'inherit', 'ipc'],
   });

@@ -36,6 +36,9 @@ export function cpuPer(before, after, count, unit) {
 /** The node flags of package.json's start script (without the script): what other servers of a bench run with. */
 export const nodeFlags = () => startArgs().slice(0, -1);
 
+/** Extra node flags from the environment variable `name` (space-separated), put before the start script's own. */
+export const extraNodeArgs = (name) => process.env[name]?.split(/\s+/).filter(Boolean) ?? [];
+
 /** The node arguments of package.json's start script, read from it so the two cannot drift apart. */
 function startArgs() {
   const script = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
@@ -118,7 +121,7 @@ export async function startService(name, extraEnv = {}, { limitSeconds, traceGc 
   };
   execFileSync(nodeBin, ['scripts/build.js'], { cwd: root, env, stdio: 'inherit' });
   // BENCH_NODE_ARGS: extra node flags for the service only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
-  const nodeArgs = [...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), ...(traceGc ? ['--trace-gc-nvp'] : []), ...startArgs()];
+  const nodeArgs = [...extraNodeArgs('BENCH_NODE_ARGS'), ...(traceGc ? ['--trace-gc-nvp'] : []), ...startArgs()];
   const child = spawn(nodeBin, nodeArgs, { cwd: root, env, stdio: ['ignore', traceGc ? 'pipe' : 'ignore', 'inherit'] });
   const allocation = traceGc ? allocationMeter(child) : { bytes: () => NaN };
   const base = `http://127.0.0.1:${port}`;

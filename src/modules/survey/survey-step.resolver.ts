@@ -24,8 +24,9 @@ function presentedMetric(row: Metric): MetricType {
 
 /**
  * Each step's `metrics` (its metric rows in its order, ids that name no metric left out; null on other steps), for a
- * whole answer in one load: a page of 50 surveys asks once per survey, and DataLoader makes the 50 asks one SELECT.
- * A page rates the same few metrics on every step: each row is presented once per request and the steps share it.
+ * whole answer in one load: a page of surveys asks once for all its steps; surveys reached through other objects ask
+ * once each, and DataLoader makes those asks one SELECT. A page rates the same few metrics on every step: each row is
+ * presented once per request and the steps share it.
  */
 export async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick<GraphQLContext, 'loaders'>): Promise<void> {
   // Each id once: a page names the same few metrics on every step (750 ids, 3 metrics).

@@ -8,6 +8,8 @@ import { SurveyStepType } from './survey-step.type.js';
 import { presentStep, STEP_FIELD_READS } from './survey-step.service.js';
 import { propertiesFor } from '../../kit/selection.js';
 import { storedColumns } from '../../kit/plain.rows.js';
+import { orderByToSql } from '../../kit/list.query.js';
+import { STEP_DEFAULT_ORDER } from './survey-step.inputs.js';
 import { SurveyStep } from './survey-step.entity.js';
 import * as inputs from './survey.inputs.js';
 import * as surveys from './survey.service.js';
@@ -16,7 +18,8 @@ import { LINK_CHANNELS, surveyLink, surveyUrl } from './survey-link.js';
 export const LinkChannelEnum = Object.fromEntries(LINK_CHANNELS.map((c) => [c, c])) as { [K in (typeof LINK_CHANNELS)[number]]: K };
 registerEnumType(LinkChannelEnum, { name: 'LinkChannel', description: "How a guest gets a survey link: the link's `ch`, recorded on the submission." });
 
-const STEP_ORDER: Record<string, 'asc' | 'desc'>[] = [{ position: 'asc' }, { id: 'asc' }];
+/** The steps list's own default order (position, then id): a survey's steps come in the order surveySteps gives them. */
+const STEP_ORDER = orderByToSql(null, {}, STEP_DEFAULT_ORDER);
 
 /**
  * Each survey's steps in position order, with only the columns the selection shows (a step's content, validation and
