@@ -71,6 +71,16 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(oauth.errors);
   app.use(guest.pages);
   app.use(bodyMiddleware({ formPaths: [/^\/oauth\//, /^\/survey\//, /^\/r\//, /^\/webhooks\/sms\//] }));
+  // GraphQL, the busiest path, comes before the routers below: none of them answers /graphql, and each would match
+  // its routes against every request first.
+  const graphql = koaMiddleware(apollo, {
+    context: async ({ ctx }) => {
+      const context = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
+      context.clientAddress = ctx.ip;
+      return context;
+    },
+  });
+  app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, next) : next()));
 
   const health = healthRoutes(orm, () => drain.isDraining);
   app.use(health.routes()).use(health.allowedMethods());
@@ -88,15 +98,6 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const qr = qrRoutes({ schema, contextFor, limit: limits.api });
   app.use(qr.routes());
   app.use(restAdapter({ schema, contextFor, limit: limits.api }));
-
-  const graphql = koaMiddleware(apollo, {
-    context: async ({ ctx }) => {
-      const context = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
-      context.clientAddress = ctx.ip;
-      return context;
-    },
-  });
-  app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, next) : next()));
 
   httpServer.on('request', app.callback());
   // Subscriptions (graphql-ws) on the same path, fed by every process's events through LISTEN/NOTIFY.

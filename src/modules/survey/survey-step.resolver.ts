@@ -33,21 +33,22 @@ export async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick
   const ids = new Set<string>();
   for (const step of steps) if (step.type === 'metrics') for (const id of step.metricIds) ids.add(id);
   const rows = ids.size ? await loaders.byIds(Metric, PLAIN).load([...ids]) : new Map<string, Metric>();
+  // Each metric looked up once here, not once per step that names it.
+  const presented = new Map<string, MetricType>();
+  for (const id of ids) {
+    const row = rows.get(id);
+    if (row) presented.set(id, presentedMetric(row));
+  }
+  const named = (id: string) => presented.get(id)!;
+  const known = (id: string) => presented.has(id);
   for (const step of steps) {
     if (step.type !== 'metrics') {
       step.metrics = null;
       continue;
     }
-    // Sized up front: an array grown from empty by push reserves 17 slots, and a page holds 250 of them.
+    // map makes an array of the exact length; ids that name no metric (deleted since) are rare.
     const ids = step.metricIds;
-    const metrics = new Array<MetricType>(ids.length);
-    let found = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const row = rows.get(ids[i]);
-      if (row) metrics[found++] = presentedMetric(row);
-    }
-    metrics.length = found;
-    step.metrics = { metrics };
+    step.metrics = { metrics: ids.every(known) ? ids.map(named) : ids.filter(known).map(named) };
   }
 }
 
