@@ -71,8 +71,8 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(oauth.errors);
   app.use(guest.pages);
   app.use(bodyMiddleware({ formPaths: [/^\/oauth\//, /^\/survey\//, /^\/r\//, /^\/webhooks\/sms\//] }));
-  // GraphQL, the busiest path, comes before the routers below: none of them answers /graphql, and each would match
-  // its routes against every request first.
+  // GraphQL, the busiest path, comes before the routers below and ends the chain there: none of them answers /graphql,
+  // and each would match its routes against every request (Apollo's Koa middleware calls next() once it has answered).
   const graphql = koaMiddleware(apollo, {
     context: async ({ ctx }) => {
       const context = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
@@ -80,7 +80,8 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
       return context;
     },
   });
-  app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, next) : next()));
+  const answered = () => Promise.resolve();
+  app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, answered) : next()));
 
   const health = healthRoutes(orm, () => drain.isDraining);
   app.use(health.routes()).use(health.allowedMethods());
