@@ -71,8 +71,9 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(oauth.errors);
   app.use(guest.pages);
   app.use(bodyMiddleware({ formPaths: [/^\/oauth\//, /^\/survey\//, /^\/r\//, /^\/webhooks\/sms\//] }));
-  // GraphQL, the busiest path, comes before the routers below and ends the chain there: none of them answers /graphql,
-  // and each would match its routes against every request (Apollo's Koa middleware calls next() once it has answered).
+  // The two API doors come before the other routers, which answer none of their paths and would each match their
+  // routes against every API request first. GraphQL ends the chain there (Apollo's Koa middleware calls next() once it
+  // has answered).
   const graphql = koaMiddleware(apollo, {
     context: async ({ ctx }) => {
       const context = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
@@ -82,6 +83,10 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   });
   const answered = () => Promise.resolve();
   app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, answered) : next()));
+  // REST compatibility layer (/v1, /v2, /openapi.json, /docs): GraphQL documents run in-process with the same context.
+  const qr = qrRoutes({ schema, contextFor, limit: limits.api });
+  app.use(qr.routes());
+  app.use(restAdapter({ schema, contextFor, limit: limits.api }));
 
   const health = healthRoutes(orm, () => drain.isDraining);
   app.use(health.routes()).use(health.allowedMethods());
@@ -95,10 +100,6 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(feedbackLinks.routes());
   app.use(smsInbound.routes());
   app.use(portalRoutes({ publicUrl: deps.config.publicUrl }).routes());
-  // REST compatibility layer (/v1, /v2, /openapi.json, /docs): GraphQL documents run in-process with the same context.
-  const qr = qrRoutes({ schema, contextFor, limit: limits.api });
-  app.use(qr.routes());
-  app.use(restAdapter({ schema, contextFor, limit: limits.api }));
 
   httpServer.on('request', app.callback());
   // Subscriptions (graphql-ws) on the same path, fed by every process's events through LISTEN/NOTIFY.
