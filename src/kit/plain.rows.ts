@@ -1,4 +1,4 @@
-import pg, { type QueryResult } from 'pg';
+import pg from 'pg';
 import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
 import { loggedQuery } from './orm.pool.js';
 
@@ -124,21 +124,22 @@ export async function plainRowsWhere<T>(
   const id = `${entity.name}\n${key}\n${JSON.stringify(orderBy)}\n${properties?.join(',') ?? '*'}`;
   let text = statements.get(id);
   if (!text) statements.set(id, (text = plainSelect(em, entity, key, orderBy, properties)));
-  return plainObjects(await loggedQuery<unknown[]>(em, { text, values: [values], types: PARSED, rowMode: 'array' })) as T[];
+  return (await plainQuery(em, text, [values])) as T[];
 }
 
 /** By a result's column names, in order: the function that makes one row's object from its values. */
 const rowMakers = new Map<string, (values: unknown[]) => object>();
 
 /**
- * A result read as arrays (`rowMode: 'array'`), as objects keyed by column name: what node-postgres's object rows
- * hold, made by one function per statement shape that names every key in a literal. node-postgres fills each object
- * row key by key from a variable name; one pool serves every statement of the service, so that store sees dozens of
- * shapes and takes V8's generic path for each of a page's 1,800 values (its parseRow was 5% of the page's CPU, three
- * times the floor's for the same rows). Keys come from the service's own statements (aliases of the ORM's columns), so
- * there are few of them.
+ * The rows of a statement of plain reads, as objects keyed by column name with node-postgres's own value parsers (see
+ * PARSED): what node-postgres's object rows hold. They are read as arrays (`rowMode: 'array'`) and made objects by one
+ * function per statement shape that names every key in a literal. node-postgres fills each object row key by key from
+ * a variable name; one pool serves every statement of the service, so that store sees dozens of shapes and takes V8's
+ * generic path for each of a page's 1,800 values (its parseRow was 5% of the page's CPU, three times the floor's for
+ * the same rows). Keys come from the service's own statements (aliases of the ORM's columns), so there are few of them.
  */
-function plainObjects(result: QueryResult<unknown[]>): object[] {
+async function plainQuery(em: EntityManager, text: string, values: unknown[]): Promise<object[]> {
+  const result = await loggedQuery<unknown[]>(em, { text, values, types: PARSED, rowMode: 'array' });
   const names = result.fields.map((field) => field.name);
   const key = names.join('\0');
   let make = rowMakers.get(key);
@@ -213,7 +214,7 @@ export async function plainPage<T>(em: EntityManager, entity: EntityClass<T>, { 
   const from = `from ${quote(em.getMetadata().get(entity).tableName)}${conditions.length ? ` where ${conditions.join(' and ')}` : ''}`;
   values.push(limit, offset);
   const text = `select ${selectList(em, entity, eagerProperties(em, entity), raw)}, count(*) over () as "__total" ${from}${orderSql(em, entity, orderBy)} limit $${values.length - 1} offset $${values.length}`;
-  const rows = (raw ? (await loggedQuery(em, { text, values })).rows : plainObjects(await loggedQuery<unknown[]>(em, { text, values, types: PARSED, rowMode: 'array' }))) as Array<T & { __total?: string }>;
+  const rows = (raw ? (await loggedQuery(em, { text, values })).rows : await plainQuery(em, text, values)) as Array<T & { __total?: string }>;
   let total: number;
   if (rows.length) total = Number(rows[0].__total);
   else if (offset === 0) total = 0;

@@ -14,30 +14,22 @@ import * as steps from './survey-step.service.js';
 
 const PLAIN = { plain: true };
 
-/** Rows are the request's own (plain loader rows): the presentation lives as long as the row. */
-const presentedMetrics = new WeakMap<Metric, MetricType>();
-function presentedMetric(row: Metric): MetricType {
-  let presented = presentedMetrics.get(row);
-  if (!presented) presentedMetrics.set(row, (presented = presentMetric(row)));
-  return presented;
-}
-
 /**
  * Each step's `metrics` (its metric rows in its order, ids that name no metric left out; null on other steps), for a
  * whole answer in one load: a page of surveys asks once for all its steps; surveys reached through other objects ask
- * once each, and DataLoader makes those asks one SELECT. A page rates the same few metrics on every step: each row is
- * presented once per request and the steps share it.
+ * once each, and DataLoader makes those asks one SELECT. A page rates the same few metrics on every step: each metric is
+ * presented once per fill and its steps share it.
  */
 export async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick<GraphQLContext, 'loaders'>): Promise<void> {
   // Each id once: a page names the same few metrics on every step (750 ids, 3 metrics).
   const ids = new Set<string>();
   for (const step of steps) if (step.type === 'metrics') for (const id of step.metricIds) ids.add(id);
   const rows = ids.size ? await loaders.byIds(Metric, PLAIN).load([...ids]) : new Map<string, Metric>();
-  // Each metric looked up once here, not once per step that names it.
+  // Each metric looked up and presented once here, not once per step that names it.
   const presented = new Map<string, MetricType>();
   for (const id of ids) {
     const row = rows.get(id);
-    if (row) presented.set(id, presentedMetric(row));
+    if (row) presented.set(id, presentMetric(row));
   }
   const named = (id: string) => presented.get(id)!;
   const known = (id: string) => presented.has(id);
