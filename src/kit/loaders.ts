@@ -98,6 +98,11 @@ export class Loaders {
     return this.find(entity, key) ?? this.keep(entity, key, byForeignKeyLoader(this.em, entity, foreignKey, options));
   }
 
+  /** Lets go of every loader and what it loaded, once the request's answer is made (see src/graphql/apollo.ts). */
+  clear(): void {
+    this.loaders.clear();
+  }
+
   // Looked up before anything is made: a page asks for the same loader once per row (250 steps, 50 surveys).
   private find<L>(entity: EntityClass<unknown>, key: string): L | undefined {
     return this.loaders.get(entity)?.get(key) as L | undefined;
