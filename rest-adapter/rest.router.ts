@@ -5,7 +5,7 @@ import type { GraphQLContext } from '../src/kit/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
-import { executorFor } from '../src/graphql/executor.js';
+import { executorFor, releaseAnswer } from '../src/graphql/executor.js';
 import { DocumentCache } from './document.cache.js';
 import { isForbidden, pickError } from './errors.mapper.js';
 import { checkInput } from './input.validation.js';
@@ -28,6 +28,17 @@ export interface RestDeps {
 }
 
 /** `where` of the GraphQL list from REST filters: {field, type, value} -> {field: {type: value}}. */
+/**
+ * The answer as JSON text at once, as Koa would write it (same bytes, same Content-Type), rather than the object for
+ * Koa to serialize once the middleware has unwound: Koa's context, made when the request came, holds its body until
+ * the response is finished, so with text there the answer's objects can go as soon as they are written (see
+ * releaseAnswer).
+ */
+function sendJson(ctx: Context, value: unknown): void {
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(value);
+}
+
 export function filtersToWhere(filters: Filter[]): Record<string, Record<string, unknown>> | undefined {
   if (!filters.length) return undefined;
   const where: Record<string, Record<string, unknown>> = {};
@@ -160,15 +171,16 @@ export function restRouter(deps: RestDeps): Router {
           ctx.type = 'text/csv; charset=utf-8';
           ctx.set('Content-Disposition', `attachment; filename="${route.path.split('/').pop()}.csv"`);
           ctx.body = toCsv(answer);
-        } else ctx.body = { object: 'list', data: answer };
+        } else sendJson(ctx, { object: 'list', data: answer });
       } else if (route.kind === 'list') {
         const items = answer.data as any[];
         if (compiled.plan) for (const item of items) flatten(item, compiled.plan, params);
         const links = { next: answer.hasMore ? pageLink(ctx, answer.page + 1) : null, previous: answer.page > 0 ? pageLink(ctx, answer.page - 1) : null };
-        ctx.body = { object: 'list', data: items, page: answer.page, pageSize: answer.pageSize, total: answer.total, hasMore: answer.hasMore, links };
+        sendJson(ctx, { object: 'list', data: items, page: answer.page, pageSize: answer.pageSize, total: answer.total, hasMore: answer.hasMore, links });
       } else {
-        ctx.body = { data: compiled.plan ? flatten(answer, compiled.plan, params) : answer, object: route.object };
+        sendJson(ctx, { data: compiled.plan ? flatten(answer, compiled.plan, params) : answer, object: route.object });
       }
+      releaseAnswer(data);
     });
   }
 

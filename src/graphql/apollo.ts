@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, documentShapeRule, queryCostPlugin, queryDepthRule } fr
 import { rateLimitPlugin } from './rate-limit.plugin.js';
 import type { ApiLimit } from '../http/rate-limit/rate-limits.js';
 import { storableTextPlugin } from './storable-text.plugin.js';
-import { executorFor } from './executor.js';
+import { executorFor, releaseAnswer } from './executor.js';
 
 /**
  * Apollo Server 5 has no `executor` option; its documented seam for one is the gateway interface: `load()` answers
@@ -49,7 +49,7 @@ function compiledExecution(schema: GraphQLSchema): GatewayInterface {
  * stayed reachable from there: each young collection copied and promoted whatever requests it met (about 300 KB of a
  * 50-survey page), and under load full collections came every second. So a request lets go of what it holds once
  * its answer is made: its loaders and identity map when the response is ready (here), its data once written as JSON
- * (stringifyResult below).
+ * (releaseAnswer, in stringifyResult below).
  */
 const RELEASE_ON_ANSWER: GraphQLRequestListener<GraphQLContext> = {
   async willSendResponse({ contextValue }) {
@@ -59,11 +59,9 @@ const RELEASE_ON_ANSWER: GraphQLRequestListener<GraphQLContext> = {
   },
 };
 
-/** The answer's top-level fields are dropped once it is JSON, which cuts everything below them loose (see above). */
 function stringifyAndRelease(result: FormattedExecutionResult): string {
   const json = JSON.stringify(result);
-  const data = result.data as Record<string, unknown> | null | undefined;
-  if (data) for (const key of Object.keys(data)) data[key] = null;
+  releaseAnswer(result.data);
   return json;
 }
 
