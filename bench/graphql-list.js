@@ -1,6 +1,6 @@
 // The three-level list under load: one page of 50 surveys x 5 steps x 3 metrics per step, all levels selected
 // (the page test/graphql/sql-count.test.ts holds to 3 SQL statements). Prints requests/second, p50/p99 latency, the
-// server's CPU time and allocation per request.
+// server's CPU time, allocation, young-collection promotion and GC pause per request.
 //   node bench/graphql-list.js            the service alone (DURATION=seconds, default 10; CONNECTIONS default 10)
 //   node bench/graphql-list.js --floor    side by side with the floor (bench/lib/floor.js: the same page from the
 //                                         same 3 SQL statements by a hand-written Node http + pg handler), in
@@ -39,7 +39,7 @@ async function startFloor() {
     env: { ...process.env, DATABASE_URL: service.databaseUrl(), PORT: String(port) },
     stdio: ['ignore', TRACE_GC ? 'pipe' : 'ignore', 'inherit', 'ipc'],
   });
-  const allocation = TRACE_GC ? allocationMeter(child) : { bytes: () => NaN };
+  const allocation = TRACE_GC ? allocationMeter(child) : { bytes: () => NaN, promoted: () => NaN, pauseMs: () => NaN };
   await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', () => reject(new Error('the floor exited during start')));
@@ -90,6 +90,8 @@ try {
       const pg0 = service.cpu().postgres;
       const client0 = process.cpuUsage();
       const alloc0 = target.allocation.bytes();
+      const promoted0 = target.allocation.promoted();
+      const pause0 = target.allocation.pauseMs();
       const r = await run(target, DURATION);
       const client = process.cpuUsage(client0);
       const pgMs = (service.cpu().postgres - pg0) * 1000;
@@ -102,6 +104,8 @@ try {
         postgresCpuMsPerRequest: pgMs / r.requests.total,
         clientCpuMsPerRequest: (client.user + client.system) / 1000 / r.requests.total,
         allocatedMBPerRequest: (target.allocation.bytes() - alloc0) / r.requests.total / 1e6,
+        promotedKBPerRequest: (target.allocation.promoted() - promoted0) / r.requests.total / 1e3,
+        gcPauseMsPerRequest: (target.allocation.pauseMs() - pause0) / r.requests.total,
         errors: r.errors + r.non2xx,
       });
     }
@@ -116,6 +120,8 @@ try {
         postgresCpuMsPerRequest: round1(median(t.runs.map((r) => r.postgresCpuMsPerRequest))),
         clientCpuMsPerRequest: round1(median(t.runs.map((r) => r.clientCpuMsPerRequest))),
         allocatedMBPerRequest: Math.round(median(t.runs.map((r) => r.allocatedMBPerRequest)) * 100) / 100,
+        promotedKBPerRequest: Math.round(median(t.runs.map((r) => r.promotedKBPerRequest))),
+        gcPauseMsPerRequest: Math.round(median(t.runs.map((r) => r.gcPauseMsPerRequest)) * 100) / 100,
         rounds: t.runs.map((r) => Math.round(r.requestsPerSecond)),
         errors: t.runs.reduce((n, r) => n + r.errors, 0),
       },

@@ -76,20 +76,27 @@ function postgresCpu(postmaster) {
 /**
  * Bytes a process allocates, read from V8's `--trace-gc-nvp` lines on its stdout (each GC prints `allocated=`, the
  * bytes allocated since the previous one). `bytes()` is the running sum; GC traces cost little next to the GCs.
+ * Also running sums of `promoted()` bytes (what young collections found alive and moved to the old generation: what
+ * a request keeps reachable after its answer shows here first) and of GC pauses (`pauseMs()`).
  */
 export function allocationMeter(child) {
   let total = 0;
+  let promoted = 0;
+  let pause = 0;
   let rest = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk) => {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop();
     for (const line of lines) {
-      const m = line.match(/ allocated=(\d+)/);
-      if (m) total += Number(m[1]);
+      const m = line.match(/ pause=([\d.]+) .* gc=(\w+) .* allocated=(\d+) promoted=(\d+)/);
+      if (!m) continue;
+      pause += Number(m[1]);
+      total += Number(m[3]);
+      if (m[2] === 's') promoted += Number(m[4]);
     }
   });
-  return { bytes: () => total };
+  return { bytes: () => total, promoted: () => promoted, pauseMs: () => pause };
 }
 
 /** CPU time (user + system) a process has used so far, in ms. */
@@ -123,7 +130,7 @@ export async function startService(name, extraEnv = {}, { limitSeconds, traceGc 
   // BENCH_NODE_ARGS: extra node flags for the service only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
   const nodeArgs = [...extraNodeArgs('BENCH_NODE_ARGS'), ...(traceGc ? ['--trace-gc-nvp'] : []), ...startArgs()];
   const child = spawn(nodeBin, nodeArgs, { cwd: root, env, stdio: ['ignore', traceGc ? 'pipe' : 'ignore', 'inherit'] });
-  const allocation = traceGc ? allocationMeter(child) : { bytes: () => NaN };
+  const allocation = traceGc ? allocationMeter(child) : { bytes: () => NaN, promoted: () => NaN, pauseMs: () => NaN };
   const base = `http://127.0.0.1:${port}`;
   // Up to 120 s: on two cores shared with other work, start-up can be slow. A service that never gets ready is stopped,
   // with its PostgreSQL, rather than left running after the bench gives up.
