@@ -27,7 +27,6 @@ export interface RestDeps {
   limit?: ApiLimit;
 }
 
-/** `where` of the GraphQL list from REST filters: {field, type, value} -> {field: {type: value}}. */
 /**
  * The answer as JSON text at once, as Koa would write it (same bytes, same Content-Type), rather than the object for
  * Koa to serialize once the middleware has unwound: Koa's context, made when the request came, holds its body until
@@ -39,6 +38,7 @@ function sendJson(ctx: Context, value: unknown): void {
   ctx.body = JSON.stringify(value);
 }
 
+/** `where` of the GraphQL list from REST filters: {field, type, value} -> {field: {type: value}}. */
 export function filtersToWhere(filters: Filter[]): Record<string, Record<string, unknown>> | undefined {
   if (!filters.length) return undefined;
   const where: Record<string, Record<string, unknown>> = {};
