@@ -1,10 +1,14 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type { Transporter } from 'nodemailer';
 import type { Mailer, MailMessage, SendOutcome } from '../modules/flow/feedback-message.js';
 
 /**
  * E-mail over SMTP (SMTP_URL, e.g. smtp://user:pass@mail.example.com:587 or smtps://...:465), through a pool of
  * kept-open connections (at most 16, the runner's concurrency) so a burst of requests does not open one per message.
  */
+// Loaded when SMTP_URL makes a mailer, not by every process at start (5 MB of heap that a process without it never uses).
+const require = createRequire(import.meta.url);
+
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
 
@@ -12,6 +16,7 @@ export class SmtpMailer implements Mailer {
     smtpUrl: string,
     private readonly from: string,
   ) {
+    const nodemailer = require('nodemailer') as typeof import('nodemailer');
     this.transport = nodemailer.createTransport(smtpUrl.includes('?') ? smtpUrl : `${smtpUrl}?pool=true&maxConnections=16`, {
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,

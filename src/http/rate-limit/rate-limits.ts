@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RateLimitSettings } from '../../config.js';
 import type { Principal } from '../../auth/principal.js';
@@ -85,6 +86,9 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
+// The Redis client is loaded when REDIS_URL is set, not by every process at start (2 MB of heap).
+const require = createRequire(import.meta.url);
+
 /**
  * Every door's limits, from the configuration: in this process's memory, or in Redis when REDIS_URL is set (then a
  * quota is shared by every process, as partners read it).
@@ -95,7 +99,8 @@ export function createRateLimits(options: { settings: RateLimitSettings; redisUr
   let store: LimitStore;
   if (options.redisUrl) {
     // No offline queue: a command while Redis is away fails at once and the memory fallback answers.
-    redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
+    redis = new RedisClient(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
     // Said once per outage, not at every reconnection attempt.
     let down = false;
     redis.on('error', (err) => {
