@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import Router from '@koa/router';
 import { execute, parse, type GraphQLSchema } from 'graphql';
 import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
@@ -6,9 +7,8 @@ import { Checks } from '../src/shared/validation.js';
 import type { GraphQLContext } from '../src/kit/context.js';
 import { pickError } from './errors.mapper.js';
 
-/** The QR encoder, loaded by the first QR code asked for rather than by every process at start (1 MB of heap). */
-let encoder: Promise<typeof import('qrcode')> | undefined;
-const qrcode = () => (encoder ??= import('qrcode').then((m) => m.default));
+// The QR encoder is loaded by the first QR code asked for, not by every process at start (1 MB of heap).
+const require = createRequire(import.meta.url);
 
 /**
  * GET /v2/businesses/{b}/surveys/{s}/qr?format=svg|png&size=<px>&location=<loc id>: a printable QR code of the survey
@@ -55,12 +55,13 @@ export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: (requestId: 
     ctx.set('Content-Disposition', `attachment; filename="${name}"`);
     ctx.set('Cache-Control', 'private, max-age=300');
     ctx.set('X-Survey-Link', data.link);
+    const QRCode = require('qrcode') as typeof import('qrcode');
     if (format === 'svg') {
       ctx.type = 'image/svg+xml';
-      ctx.body = await (await qrcode()).toString(data.link, { ...options, type: 'svg' });
+      ctx.body = await QRCode.toString(data.link, { ...options, type: 'svg' });
     } else {
       ctx.type = 'image/png';
-      ctx.body = await (await qrcode()).toBuffer(data.link, { ...options, type: 'png' });
+      ctx.body = await QRCode.toBuffer(data.link, { ...options, type: 'png' });
     }
   });
   return router;

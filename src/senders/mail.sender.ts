@@ -2,13 +2,13 @@ import { createRequire } from 'node:module';
 import type { Transporter } from 'nodemailer';
 import type { Mailer, MailMessage, SendOutcome } from '../modules/flow/feedback-message.js';
 
+// Loaded when SMTP_URL makes a mailer, not by every process at start (5 MB of heap that a process without it never uses).
+const require = createRequire(import.meta.url);
+
 /**
  * E-mail over SMTP (SMTP_URL, e.g. smtp://user:pass@mail.example.com:587 or smtps://...:465), through a pool of
  * kept-open connections (at most 16, the runner's concurrency) so a burst of requests does not open one per message.
  */
-// Loaded when SMTP_URL makes a mailer, not by every process at start (5 MB of heap that a process without it never uses).
-const require = createRequire(import.meta.url);
-
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
 
