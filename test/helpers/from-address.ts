@@ -1,0 +1,72 @@
+import http from 'node:http';
+import { Worker } from 'node:worker_threads';
+
+/** The attacker's loopback address and the rightful party's (Linux routes all of 127/8 to loopback). */
+export const ATTACKER = '127.0.0.2';
+export const RIGHTFUL = '127.0.0.3';
+
+export interface AddressedAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  body: any;
+}
+
+/** One HTTP request whose socket is bound to `localAddress`, so the service sees it come from there. */
+export function requestFrom(
+  localAddress: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<AddressedAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** A JSON POST from `localAddress`. */
+export const postJsonFrom = (localAddress: string, url: string, body: unknown, headers: Record<string, string> = {}) =>
+  requestFrom(localAddress, url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+/**
+ * What another tenant sees while `attack` runs: `/healthz` asked every `everyMs` from the rightful address by a
+ * thread of its own (so a frozen service shows as late answers even though the test server runs in this process),
+ * each latency measured from the moment it was asked; a refused or failed answer counts as Infinity.
+ */
+export async function healthzDuring<T>(baseUrl: string, attack: () => Promise<T>, everyMs = 20): Promise<{ result: T; latencies: number[]; p99: number }> {
+  const probe = new Worker(new URL('./healthz-probe.worker.mjs', import.meta.url), {
+    workerData: { url: `${baseUrl}/healthz`, localAddress: RIGHTFUL, everyMs },
+  });
+  await new Promise((resolve) => probe.once('online', resolve));
+  let result: T;
+  try {
+    result = await attack();
+  } finally {
+    probe.postMessage('stop');
+  }
+  const latencies: number[] = await new Promise((resolve) => probe.once('message', resolve));
+  await probe.terminate();
+  return { result, latencies, p99: p99(latencies) };
+}
+
+/** The 99th percentile of some latencies (nearest rank). */
+export function p99(latencies: number[]): number {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
+}
