@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import Router from '@koa/router';
 import { execute, parse, type GraphQLSchema } from 'graphql';
 import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
@@ -6,9 +5,8 @@ import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
 import type { GraphQLContext } from '../src/kit/context.js';
 import { pickError } from './errors.mapper.js';
-
-// The QR encoder is loaded by the first QR code asked for, not by every process at start (1 MB of heap).
-const require = createRequire(import.meta.url);
+import { QrCache } from './qr.cache.js';
+import { drawingCost, QrPool, type QrFormat, type QrOptions } from './qr.pool.js';
 
 /**
  * GET /v2/businesses/{b}/surveys/{s}/qr?format=svg|png&size=<px>&location=<loc id>: a printable QR code of the survey
@@ -29,9 +27,11 @@ const slug = (name: string) =>
 
 export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>; limit?: ApiLimit }) {
   const router = new Router();
+  const pool = new QrPool();
+  const cache = new QrCache();
   router.get('/v2/businesses/:business/surveys/:survey/qr', async (ctx) => {
     const one = (v: unknown) => (Array.isArray(v) ? v[0] : v) as string | undefined;
-    const format = one(ctx.query.format) ?? 'svg';
+    const format = (one(ctx.query.format) ?? 'svg') as QrFormat;
     const rawSize = one(ctx.query.size);
     const location = one(ctx.query.location) || null;
     const checks = new Checks();
@@ -50,19 +50,20 @@ export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: (requestId: 
     const data = result.data as { link: string; survey: { name: string } } | null;
     if (!data) throw new AppError('internal', 'No link was produced');
 
-    const options = { width: size, margin: 2, errorCorrectionLevel: 'M' as const };
+    const options: QrOptions = { width: size, margin: 2, errorCorrectionLevel: 'M' };
+    const key = `${format}|${size}|${data.link}`;
+    // Drawing is charged on top of the request's unit; a code already drawn, or being drawn for another request, is not.
+    if (!cache.get(key)) {
+      const drawing = await deps.limit?.charge(contextValue.auth, ctx.ip, drawingCost(format, size));
+      if (drawing) ctx.set(drawing.headers);
+    }
+    const body = await cache.obtain(key, () => pool.draw(data.link, format, options));
     const name = `${slug(data.survey.name)}-qr${location ? `-${location}` : ''}.${format}`;
     ctx.set('Content-Disposition', `attachment; filename="${name}"`);
     ctx.set('Cache-Control', 'private, max-age=300');
     ctx.set('X-Survey-Link', data.link);
-    const QRCode = require('qrcode') as typeof import('qrcode');
-    if (format === 'svg') {
-      ctx.type = 'image/svg+xml';
-      ctx.body = await QRCode.toString(data.link, { ...options, type: 'svg' });
-    } else {
-      ctx.type = 'image/png';
-      ctx.body = await QRCode.toBuffer(data.link, { ...options, type: 'png' });
-    }
+    ctx.type = format === 'svg' ? 'image/svg+xml' : 'image/png';
+    ctx.body = body;
   });
-  return router;
+  return { router, stop: () => pool.close() };
 }

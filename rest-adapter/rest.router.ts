@@ -14,7 +14,7 @@ import { allowedMethods, koaPath, ROUTES, type RouteDef } from './route.table.js
 import { routeModel, type RouteModel } from './schema.model.js';
 import { flatten } from './selection.builder.js';
 import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
-import { costOf } from '../src/graphql/limits.js';
+import { costOf, DEFAULT_LIMITS } from '../src/graphql/limits.js';
 import { reportVariables } from './report.params.js';
 import { toCsv, wantsCsv } from './csv.presenter.js';
 
@@ -60,6 +60,15 @@ function checkWhere(model: RouteModel, where: Record<string, unknown> | undefine
   const example = 'createdAt' in (model.conventions?.filterFields ?? {}) ? `filters={"field":"createdAt","type":"gte","value":1767225600000}` : 'filters={"field":"name","type":"eq","value":"text"}';
   const message = `filters: ${problems.join('; ')}. Example of a correct value: ${example}`;
   throw new AppError('bad_request', message, [{ field: 'filters', message: `${problems.join('; ')}. Example: ${example}` }]);
+}
+
+/** /graphql's cost limit, checked before anything runs or is charged: only large pages with deep `expand` reach it. */
+function checkCost(cost: number, expand: string[]) {
+  const { maxCost } = DEFAULT_LIMITS;
+  if (cost <= maxCost) return;
+  const field = expand.length ? 'expand' : 'pageSize';
+  const message = `the request's estimated cost is ${cost}, over the limit of ${maxCost} (the same as /graphql's): ask for a smaller pageSize or expand fewer relations`;
+  throw new AppError('bad_request', `${field}: ${message}`, [{ field, message }]);
 }
 
 function requestBody(ctx: Context, model: RouteModel): Record<string, unknown> {
@@ -140,10 +149,12 @@ export function restRouter(deps: RestDeps): Router {
       // breaks PostgreSQL's protocol, so it must not get that far.
       assertStorableText(variables.where, 'filters');
       const compiled = cache.get(model, query.expand, routeKey);
+      const operation = compiled.document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+      const cost = costOf(schema, compiled.document, operation, variables);
+      checkCost(cost, query.expand);
       const contextValue = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
       if (deps.limit) {
-        const operation = compiled.document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-        const charge = await deps.limit.charge(contextValue.auth, ctx.ip, costOf(schema, compiled.document, operation, variables));
+        const charge = await deps.limit.charge(contextValue.auth, ctx.ip, cost);
         if (charge) ctx.set(charge.headers);
       }
       const result = await executor.execute({ document: compiled.document, source: compiled.text, contextValue, variableValues: variables });

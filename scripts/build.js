@@ -11,15 +11,15 @@ const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'dist');
 const started = performance.now();
 
-const sources = [
-  'mikro-orm.config.ts',
-  ...['src', 'rest-adapter'].flatMap((dir) =>
-    fs
-      .readdirSync(path.join(root, dir), { recursive: true })
-      .map((f) => path.join(dir, f))
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts') && !f.startsWith(`src${path.sep}portal${path.sep}`)),
-  ),
-];
+const serverFiles = ['src', 'rest-adapter'].flatMap((dir) =>
+  fs
+    .readdirSync(path.join(root, dir), { recursive: true })
+    .map((f) => path.join(dir, f))
+    .filter((f) => !f.startsWith(`src${path.sep}portal${path.sep}`)),
+);
+const sources = ['mikro-orm.config.ts', ...serverFiles.filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))];
+// Plain JavaScript run as it is (worker threads, which cannot load TypeScript): copied beside the compiled files.
+const scripts = serverFiles.filter((f) => f.endsWith('.mjs'));
 
 // Everything but the portal's bundle, which buildPortal keeps while its inputs are the same.
 for (const entry of fs.existsSync(out) ? fs.readdirSync(out) : []) {
@@ -38,6 +38,10 @@ await Promise.all(
     if (map) fs.writeFileSync(`${target}.map`, map);
   }),
 );
+for (const file of scripts) {
+  fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
+  fs.copyFileSync(path.join(root, file), path.join(out, file));
+}
 const portal = await buildPortal();
 if (process.argv.includes('--verbose')) {
   console.log(`built ${sources.length} files into dist/ in ${Math.round(performance.now() - started)} ms (portal: ${portal})`);

@@ -6,6 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { requestContext } from './http/request-context.middleware.js';
+import { trustedClientAddress } from './http/client-address.js';
 import { errorHandler } from './http/error.middleware.js';
 import { bodyMiddleware } from './http/body.middleware.js';
 import { cors } from './http/cors.middleware.js';
@@ -44,6 +45,8 @@ export interface App {
 export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
   const { orm, logger } = deps;
   configureWebhookPolicy(deps.config.webhooks);
+  // proxy: X-Forwarded-Proto and -Host are read (PUBLIC_URL's scheme behind a TLS proxy); the client's address is
+  // not taken from X-Forwarded-For here but by trustedClientAddress, with TRUST_PROXY_HOPS.
   const app = new Koa({ proxy: true });
   // The server exists before the middleware (Apollo's drain plugin needs it); its handler is attached after,
   // because app.callback() snapshots the middleware stack.
@@ -63,6 +66,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const smsInbound = smsInboundRoutes({ orm, secret: deps.config.feedback.smsInboundSecret });
   const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl, limiter: limits.guest });
 
+  app.use(trustedClientAddress(deps.config.trustProxyHops));
   app.use(requestContext(logger));
   app.use(httpMetrics());
   app.use(drain.middleware());
@@ -85,7 +89,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use((ctx, next) => (ctx.path === '/graphql' ? graphql(ctx, answered) : next()));
   // REST compatibility layer (/v1, /v2, /openapi.json, /docs): GraphQL documents run in-process with the same context.
   const qr = qrRoutes({ schema, contextFor, limit: limits.api });
-  app.use(qr.routes());
+  app.use(qr.router.routes());
   app.use(restAdapter({ schema, contextFor, limit: limits.api }));
 
   const health = healthRoutes(orm, () => drain.isDraining);
@@ -105,7 +109,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   // Subscriptions (graphql-ws) on the same path, fed by every process's events through LISTEN/NOTIFY.
   const liveEvents = new EventFeed(orm, logger);
   await liveEvents.start();
-  const subscriptions = graphqlSubscriptions({ httpServer, schema, contextFor, verifier: oauth.tokens, events: liveEvents, logger });
+  const subscriptions = graphqlSubscriptions({ httpServer, schema, contextFor, verifier: oauth.tokens, events: liveEvents, logger, trustProxyHops: deps.config.trustProxyHops });
   // Slow or idle clients must not hold a connection open for ever.
   httpServer.headersTimeout = 30_000;
   httpServer.requestTimeout = 60_000;
@@ -133,6 +137,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
       oauth.stop();
       await limits.close();
       await guest.stop();
+      await qr.stop();
     },
   };
 }

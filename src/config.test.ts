@@ -4,6 +4,7 @@ describe('loadConfig', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).toEqual({
       port: 4000,
+      trustProxyHops: 0,
       databaseUrl: undefined,
       publicUrl: 'http://localhost:4000',
       surveyUrl: 'http://localhost:4000',
@@ -29,6 +30,7 @@ describe('loadConfig', () => {
       },
       metricsToken: undefined,
       feedback: { smtpUrl: undefined, mailFrom: 'Feedback <no-reply@localhost.localdomain>', twilio: undefined, smsGatewayUrl: undefined, smsInboundSecret: undefined },
+      oauth: { allowConfidentialWithoutPkce: false },
     });
   });
 
@@ -75,12 +77,20 @@ describe('loadConfig', () => {
     [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, /WEBHOOK_RETRY_SCHEDULE must be comma-separated durations/],
     [{ WEBHOOK_RETRY_SCHEDULE: '10' }, /WEBHOOK_RETRY_SCHEDULE must be comma-separated durations/],
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, /WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false/],
+    [{ OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: 'yes' }, /OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE must be true or false/],
     [{ WORKERS: '-1' }, /WORKERS must be an integer/],
+    [{ TRUST_PROXY_HOPS: 'all' }, /TRUST_PROXY_HOPS must be an integer from 0 to 10, got "all"/],
+    [{ TRUST_PROXY_HOPS: '11' }, /TRUST_PROXY_HOPS must be an integer from 0 to 10/],
     [{ WEBHOOK_RATE_LIMIT: '0' }, /WEBHOOK_RATE_LIMIT must be at least 1/],
     [{ LOG_LEVEL: 'chatty' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads the OAuth PKCE migration switch, off by default', () => {
+    expect(loadConfig({ OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: 'true' }).oauth).toEqual({ allowConfidentialWithoutPkce: true });
+    expect(loadConfig({ OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: '0' }).oauth).toEqual({ allowConfidentialWithoutPkce: false });
   });
 
   it('reports every problem at once and never echoes a database password', () => {

@@ -4,6 +4,11 @@
  */
 export interface Config {
   port: number;
+  /**
+   * Proxies of ours in front of the service (TRUST_PROXY_HOPS): 0, the client's address is the socket's; N, it is the
+   * N-th X-Forwarded-For entry from the right (src/http/client-address.ts).
+   */
+  trustProxyHops: number;
   databaseUrl?: string;
   publicUrl: string;
   surveyUrl: string;
@@ -21,6 +26,15 @@ export interface Config {
   /** Bearer token /metrics asks for; unset: /metrics is open (keep it off the public network then). */
   metricsToken?: string;
   feedback: FeedbackSettings;
+  oauth: OAuthSettings;
+}
+
+export interface OAuthSettings {
+  /**
+   * OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: a migration switch that lets clients with a secret use the authorization
+   * code grant without PKCE, as they could before it was required (OAuth 2.1); public clients always need it.
+   */
+  allowConfidentialWithoutPkce: boolean;
 }
 
 /** Per-second rates with their bursts; a rate of 0 turns that limit off. */
@@ -29,7 +43,10 @@ export interface RateLimitSettings {
   apiBurst: number;
   webhookPerSecond: number;
   webhookBurst: number;
-  /** Failed client authentications (OAuth) or webhook secrets per client id or business, and per address, in the window. */
+  /**
+   * Failed client authentications (OAuth) or webhook secrets per (client id or business, address), and per address, in
+   * the window; past the first, that address is refused for that client id (FailureLimit).
+   */
   authFailuresPerClient: number;
   authFailuresPerAddress: number;
   authFailureWindowMs: number;
@@ -135,6 +152,7 @@ function redact(raw: string) {
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
   const listenPort = port(env, 'PORT', 4000, problems);
+  const trustProxyHops = count(env, 'TRUST_PROXY_HOPS', 0, 10, problems);
   const embeddedPgPort = port(env, 'EMBEDDED_PG_PORT', 54329, problems);
   const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:'], problems);
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${listenPort}`, ['http:', 'https:'], problems)!;
@@ -154,9 +172,11 @@ export function loadConfig(env: Env = process.env): Config {
   const redisUrl = url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:'], problems);
   const rateLimits = readRateLimits(env, problems);
   const feedback = feedbackSettings(env, publicUrl, problems);
+  const allowConfidentialWithoutPkce = flag(env, 'OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE', problems);
   if (problems.length) throw new ConfigError(problems);
   return {
     port: listenPort,
+    trustProxyHops,
     databaseUrl,
     publicUrl,
     surveyUrl,
@@ -170,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits,
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     feedback,
+    oauth: { allowConfidentialWithoutPkce },
   };
 }
 

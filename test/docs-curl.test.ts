@@ -37,10 +37,18 @@ beforeAll(async () => {
     server.orm,
   )) as { data: { clientId: string; clientSecret: string } };
   const partner = { clientId: app.clientId, redirectUri: 'https://app.example.com/callback', ...demo.user };
-  const code = async (params: Record<string, string> = {}) =>
-    (await authorizeCode(server, partner, { scope: 'surveys:read,submissions:read', ...params })).searchParams.get('code')!;
+  // Every code with the PKCE challenge of the docs' VERIFIER.
   const pkce = pkcePair();
-  const tokens = await post('/oauth/token', { grantType: 'authorization_code', clientId: app.clientId, clientSecret: app.clientSecret, code: await code() });
+  const code = async () =>
+    (await authorizeCode(server, partner, { scope: 'surveys:read,submissions:read', code_challenge: pkce.challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
+  const tokens = await post('/oauth/token', {
+    grantType: 'authorization_code',
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    code: await code(),
+    redirectUri: partner.redirectUri,
+    codeVerifier: pkce.verifier,
+  });
   const all = await post('/oauth/token', { grantType: 'client_credentials', clientId: demo.credential.clientId, clientSecret: demo.credential.clientSecret });
   const order = await post(
     '/graphql',
@@ -65,8 +73,8 @@ beforeAll(async () => {
     'TOKEN=...': `TOKEN=${all.accessToken}`,
     CLIENT_ID: app.clientId,
     CLIENT_SECRET: app.clientSecret,
-    // docs/oauth.md exchanges a code without PKCE (JSON), then one with PKCE (form): a code works once.
-    'ac_...': [await code(), await code({ code_challenge: pkce.challenge, code_challenge_method: 'S256' })],
+    // docs/oauth.md exchanges a code in JSON, then one in a form: a code works once.
+    'ac_...': [await code(), await code()],
     VERIFIER: pkce.verifier,
     'rt_...': tokens.refreshToken,
   };

@@ -114,7 +114,7 @@ describe('failed authentications', () => {
   const token = (body: Record<string, string>) =>
     call(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grantType: 'client_credentials', ...body }) });
 
-  it('OAuth: after 3 wrong secrets for a client id, even the right one is refused (429) until the window ends', async () => {
+  it('OAuth: after 3 wrong secrets for a client id from one address, even the right one is refused (429) there until the window ends', async () => {
     const tenant = await createTenant(server);
     for (let i = 0; i < 3; i++) {
       const wrong = await token({ clientId: tenant.clientId, clientSecret: 'guess-' + i });
@@ -152,7 +152,7 @@ describe('failed webhook secrets', () => {
     shop = await webhookBusiness(server);
   }, { env: LIMITS });
 
-  it('after 3 wrong secrets for a business, its webhook answers 429 before comparing secrets', async () => {
+  it('after 3 wrong secrets for a business from one address, its webhook answers 429 there before comparing secrets', async () => {
     for (let i = 0; i < 3; i++) expect((await shop.post(minimal(), { secret: `whsec_wrong${i}` })).status).toBe(401);
     const right = await shop.post(minimal());
     expect(right.status).toBe(429);

@@ -1,15 +1,18 @@
 import { adminCommand } from './command.js';
 import { rotateSigningKey } from '../oauth/signing-key.service.js';
+import { rotateGuestSessionKey } from '../guest/guest-session-key.service.js';
 
 /**
- * `rotate-keys`: a new active signing key. Tokens signed by the old one keep working: it stays published at
- * /oauth/certs until they have expired (1 hour). Running servers pick the new key up within a minute.
+ * `rotate-keys`: a new active token-signing key and a new guest-session key. What the old ones signed keeps working:
+ * the token key stays published at /oauth/certs until its tokens have expired (1 hour), the guest-session key verifies
+ * until its cookies have (7 days). Running servers pick the new keys up within a minute.
  */
 export const rotateKeysCommand = adminCommand({
   usage: 'rotate-keys',
-  summary: 'Make a new active token-signing key; old keys stay published until their tokens expire',
+  summary: 'Make new active token-signing and guest-session keys; old ones keep verifying until what they signed expires',
   async run(_values, em) {
     const { kid, retired } = await rotateSigningKey(em);
-    return { object: 'signing_key', kid, active: true, retired };
+    const guestSession = await rotateGuestSessionKey(em);
+    return { object: 'signing_key', kid, active: true, retired, guestSession };
   },
 });

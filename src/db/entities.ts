@@ -20,6 +20,7 @@ import { FeedbackFlow } from '../modules/flow/feedback-flow.entity.js';
 import { FeedbackRequest } from '../modules/flow/feedback-request.entity.js';
 import { FeedbackSuppression } from '../modules/flow/feedback-suppression.entity.js';
 import { oauthEntities } from '../oauth/oauth.entities.js';
+import { GuestSessionKey } from '../guest/guest-session-key.entity.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
 export const entities = [
@@ -46,4 +47,5 @@ export const entities = [
   FeedbackRequest,
   FeedbackSuppression,
   ...oauthEntities,
+  GuestSessionKey,
 ];

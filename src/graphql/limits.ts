@@ -17,6 +17,8 @@ import {
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kit/list.limits.js';
+import { MAX_METRICS_PER_STEP, MAX_STEPS_PER_SURVEY } from '../modules/survey/survey-step.service.js';
+import { MAX_ORDER_ITEMS } from '../modules/order/order.rules.js';
 
 export interface QueryLimits {
   /** Nested field levels, root fields being level 1. */
@@ -31,6 +33,7 @@ export interface QueryLimits {
   maxTokens: number;
 }
 
+/** The limits of /graphql; REST routes are held to the same cost (rest-adapter/rest.router.ts). */
 export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 8, maxCost: 100_000, maxAliases: 30, maxOperations: 5, maxTokens: 5_000 };
 
 /**
@@ -39,8 +42,19 @@ export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 8, maxCost: 100_000, maxA
  */
 export const ROOT_FIELD_COST = 10;
 
-/** A relation list (Survey.steps, Order.items...) has no page size: it is assumed to hold this many items. */
+/**
+ * A relation list has no page size: it is costed at this typical size, or at the most it may hold where that is less
+ * (a step's metrics: exactly its bound). A survey's steps and an order's items keep the typical size: costed at their
+ * bounds (100, 500) the portal's and the docs' ordinary pages would be refused; the bounds keep what such a list
+ * really holds within a known factor of the estimate.
+ */
 const RELATION_LIST_SIZE = 10;
+const RELATION_LIST_BOUNDS: Readonly<Record<string, number>> = {
+  'StepMetrics.metrics': MAX_METRICS_PER_STEP,
+  'Survey.steps': MAX_STEPS_PER_SURVEY,
+  'Order.items': MAX_ORDER_ITEMS,
+};
+const relationListSize = (type: GraphQLCompositeType, field: string) => Math.min(RELATION_LIST_SIZE, RELATION_LIST_BOUNDS[`${type.name}.${field}`] ?? Infinity);
 
 interface Walk {
   schema: GraphQLSchema;
@@ -73,7 +87,7 @@ function walk(w: Walk, set: SelectionSetNode, type: GraphQLCompositeType, depth:
       w.cost += multiplier + (depth === 1 ? ROOT_FIELD_COST : 0);
       const ownPageSize = field.args.some((a) => a.name === 'pageSize') ? (pageSizeOf(w, selection.arguments as never) ?? DEFAULT_PAGE_SIZE) : undefined;
       const isList = isListType(getNullableType(field.type));
-      const childMultiplier = multiplier * (isList ? (pageSize ?? RELATION_LIST_SIZE) : 1);
+      const childMultiplier = multiplier * (isList ? (pageSize ?? relationListSize(type, field.name)) : 1);
       const named = getNamedType(field.type);
       if (selection.selectionSet && isCompositeType(named)) {
         walk(w, selection.selectionSet, named, depth + 1, childMultiplier, isList ? undefined : (ownPageSize ?? undefined));

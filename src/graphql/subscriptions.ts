@@ -5,12 +5,17 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import type { AccessTokenVerifier, GraphQLContext, LiveEvents } from '../kit/context.js';
+import type { Principal } from '../auth/principal.js';
 import { AppError, ERRORS } from '../shared/errors.js';
 import { BODY_LIMIT_BYTES } from '../http/body.middleware.js';
 import { DEFAULT_LIMITS, documentShapeRule, queryDepthRule } from './limits.js';
 import { formatError } from './errors.js';
+import { clientAddress } from '../http/client-address.js';
 
-/** How often an open connection's token is verified again: a revoked or expired token's connection is closed. */
+/**
+ * How often an open connection's token is verified again: a revoked or expired token's connection is closed, and the
+ * member's role is read again (their subscriptions hear with what the role allows now).
+ */
 export const RECHECK_MS = 5_000;
 const BAD_INPUT = { extensions: { code: ERRORS.bad_request.graphql, status: ERRORS.bad_request.status } };
 /** Subscriptions one connection may hold at once. */
@@ -18,6 +23,8 @@ const MAX_SUBSCRIPTIONS = 20;
 
 interface Connection {
   authorization: string;
+  /** As of the last token check: its scopes narrowed to the member's role then. */
+  principal: Principal;
   recheck?: NodeJS.Timeout;
   subscriptions: number;
 }
@@ -27,7 +34,8 @@ interface Connection {
  * the rate limit and cost accounting live). The access token comes in the connection_init payload
  * (`{"authorization": "Bearer ..."}`: browsers cannot set headers on a WebSocket) or the upgrade's Authorization
  * header; a connection without a valid one is closed 4403. The token is verified again every RECHECK_MS and the
- * connection closed 4401 when it has been revoked or has expired. Each subscription runs with the same context and
+ * connection closed 4401 when it has been revoked or has expired; otherwise its subscriptions go on with the scopes
+ * that check found (a demoted member's narrower ones). Each subscription runs with the same context and
  * rules as a POST (tenant, scopes, depth and shape limits). With tokens rather than cookies, another site's page
  * cannot ride a guest's session, so the Origin needs no check.
  */
@@ -38,6 +46,8 @@ export function graphqlSubscriptions(deps: {
   verifier: AccessTokenVerifier;
   events: LiveEvents;
   logger: Logger;
+  /** TRUST_PROXY_HOPS: the client's address as every HTTP request's (src/http/client-address.ts). */
+  trustProxyHops: number;
 }) {
   const { schema, contextFor, verifier, events, logger } = deps;
   // Upgrades are handed over here rather than through ws's `server` option, which also re-emits the HTTP server's
@@ -64,11 +74,12 @@ export function graphqlSubscriptions(deps: {
         const given = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization ?? ctx.extra.request.headers.authorization;
         const authorization = typeof given === 'string' ? given : undefined;
         const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-        if (!token || !(await verified(token))) return false;
-        const connection: Connection = { authorization: authorization!, subscriptions: 0 };
+        const principal = token ? await verified(token) : undefined;
+        if (!principal) return false;
+        const connection: Connection = { authorization: authorization!, principal, subscriptions: 0 };
         connection.recheck = setInterval(() => {
-          verified(token).then(
-            (ok) => ok || ctx.extra.socket.close(4401, 'Unauthorized: the access token was revoked or has expired'),
+          verified(token!).then(
+            (now) => (now ? (connection.principal = now) : ctx.extra.socket.close(4401, 'Unauthorized: the access token was revoked or has expired')),
             // The database is away: the token cannot be checked now, and the connection is not punished for it.
             (err) => logger.warn({ err }, 'subscriptions: could not verify a token again'),
           );
@@ -107,7 +118,12 @@ export function graphqlSubscriptions(deps: {
       async context(ctx) {
         const connection = connections.get(ctx.extra.socket)!;
         const context = await contextFor(`ws-${++sequence}`, connection.authorization);
-        context.clientAddress = ctx.extra.request.socket.remoteAddress;
+        if (context.auth) {
+          // The subscription's principal is the connection's, as each token check leaves it (event.feed.ts asks at each event).
+          connection.principal = context.auth;
+          Object.defineProperty(context, 'auth', { get: () => connection.principal, enumerable: true });
+        }
+        context.clientAddress = clientAddress(ctx.extra.request, deps.trustProxyHops);
         context.liveEvents = events;
         return context;
       },
@@ -119,12 +135,12 @@ export function graphqlSubscriptions(deps: {
     wss,
   );
 
-  async function verified(token: string): Promise<boolean> {
+  /** The token's principal now, or undefined when it is no longer valid. */
+  async function verified(token: string): Promise<Principal | undefined> {
     try {
-      await verifier.verifyAccessToken(token);
-      return true;
+      return await verifier.verifyAccessToken(token);
     } catch (err) {
-      if (err instanceof AppError) return false;
+      if (err instanceof AppError) return undefined;
       throw err;
     }
   }

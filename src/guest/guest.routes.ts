@@ -19,7 +19,8 @@ import {
 import { GuestSurveyCache } from '../modules/submission/guest-survey.cache.js';
 import { chooseLanguage, format, LANGUAGES } from './messages/index.js';
 import { isMultipleChoice, isNumberText, GUEST_CSP, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
-import { csrfFor, csrfMatches, readSession, session, surveyPath } from './guest.session.js';
+import { csrfFor, csrfMatches, GuestSessions, surveyPath } from './guest.session.js';
+import { GuestSessionKeys } from './guest-session-key.service.js';
 import { limitHeaders, refusal, type Limiter } from '../http/rate-limit/limiter.js';
 
 /**
@@ -131,6 +132,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
   // Until its LISTEN connection is up, the cache reads the database for every request: no need to wait for it.
   const surveys = new GuestSurveyCache(deps.orm, deps.logger);
   void surveys.start();
+  const sessions = new GuestSessions(new GuestSessionKeys(deps.orm.em));
 
   /** The survey, or the page that says why there is none (404 unknown or draft, 410 closed). */
   const load = async (ctx: Context) => {
@@ -159,7 +161,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     if (!loaded) return;
     const { em, guest, path, frame } = loaded;
     const link = parseLink(ctx);
-    const device = session(ctx, path);
+    const device = await sessions.open(ctx, path);
     const response = await findDeviceResponse(em, guest.survey.id, device.fromCookie ? device.id : undefined);
     if (response?.status === 'completed') return answered(ctx, frame);
     // Checked when the link is opened, on any device, before anything is stored.
@@ -167,9 +169,9 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     if (targets && (await orderAnswered(em, guest.survey.id, targets.order))) return answered(ctx, frame);
 
     const locationKnown = response ? response.location != null : targets?.location != null;
-    const shown = visibleSteps(guest, response?.answers ?? [], link, locationKnown);
+    const shown = visibleSteps(guest, response?.answers ?? [], link, locationKnown, deps.logger);
     const asked = first(ctx.query.step);
-    const step = shown.find((s) => s.id === asked) ?? resumeStep(guest, response, link, locationKnown);
+    const step = shown.find((s) => s.id === asked) ?? resumeStep(guest, response, link, locationKnown, deps.logger);
     if (!step) return sendHtml(ctx, 200, thanksPage(frame, { text: guest.survey.closingText ?? undefined, reviewUrl: guest.survey.reviewUrl ?? undefined }));
     const index = shown.findIndex((s) => s.id === step.id);
     const earlier = response?.answers.find((a) => a.step === step.id);
@@ -197,7 +199,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     if (!loaded) return;
     const { em, guest, path, frame } = loaded;
     const body = ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
-    const device = readSession(ctx);
+    const device = await sessions.read(ctx);
     if (!device || !csrfMatches(device, body.csrf) || !postFromOwnPages(ctx, deps.publicUrl)) {
       return sendHtml(ctx, 403, messagePage(frame, frame.t.expiredTitle, frame.t.expiredBody));
     }
@@ -222,7 +224,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     };
     let outcome;
     try {
-      outcome = await answerStep(em, guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link, admit });
+      outcome = await answerStep(em, guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link, admit, log: deps.logger });
     } catch (err) {
       if (err instanceof AppError && err.code === 'conflict') return answered(ctx, frame, 409);
       if (err instanceof AppError && err.code === 'rate_limited') {

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { AppError } from '../shared/errors.js';
 import { errorAnswer } from '../shared/error-answer.js';
+import { loggedPath } from './logger.js';
 
 /**
  * The one place that turns an HTTP request's failures into DESIGN.md's error body (src/shared/error-answer.ts says
@@ -22,7 +23,7 @@ export function errorHandler(logger: Logger): Middleware {
     } catch (thrown) {
       const answer = errorAnswer(thrown, {
         requestId: ctx.state.requestId,
-        onFault: (err) => logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error'),
+        onFault: (err) => logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'unhandled error'),
       });
       ctx.status = answer.status;
       for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);

@@ -14,4 +14,15 @@ export function createLogger(level: LogLevel): Logger {
   });
 }
 
+/**
+ * Bearer capabilities that ride in paths, and the name the logs show instead: a feedback request's short link is the
+ * key to that request (open it, unsubscribe its guest). Queries are never logged, so paths are all there is to cover.
+ */
+const CAPABILITY_PATHS: ReadonlyArray<[RegExp, string]> = [[/^\/r\/[^/]+/, '/r/:token']];
+
+/** A request path as the logs may show it. */
+export function loggedPath(path: string): string {
+  return CAPABILITY_PATHS.reduce((shown, [pattern, name]) => shown.replace(pattern, name), path);
+}
+
 export type { Logger };

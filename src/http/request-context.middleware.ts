@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { newId } from '../shared/id.js';
+import { loggedPath } from './logger.js';
 
 // A caller's own request id is kept (so traces join up across services) when it is short and plain.
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -25,7 +26,7 @@ export function requestContext(logger: Logger): Middleware {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const level = ctx.status >= 500 ? 'error' : 'info';
       logger[level](
-        { requestId, method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10 },
+        { requestId, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, durationMs: Math.round(durationMs * 10) / 10, address: ctx.ip },
         'request',
       );
     }

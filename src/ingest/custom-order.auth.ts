@@ -28,18 +28,27 @@ export class WebhookAuth {
   }
 
   /**
-   * The business's country when `secret` is the current secret of its connected Custom integration; otherwise 401,
-   * the same answer whether the business is unknown, has no integration or the secret is wrong. One indexed SELECT
-   * per request (no cache): a rotated or disconnected secret stops working at once, in every process.
+   * What the business's secret is checked against: one indexed SELECT per request (no cache), so a rotated or
+   * disconnected secret stops working at once, in every process. Undefined when there is no connected integration.
    */
-  async authenticate(business: string, secret: string | undefined): Promise<{ country: string | null }> {
-    const rows = (await this.pool.query({ name: 'custom_webhook_auth', text: AUTH_SQL, values: [business] })).rows as {
-      secret_hash: string;
-      country: string | null;
-    }[];
-    const row = rows[0];
-    const ok = secretMatches(secret ?? '', row?.secret_hash ?? DUMMY_HASH);
-    if (!ok || !row || !secret) throw unauthorized();
-    return { country: row.country };
+  async account(business: string): Promise<WebhookAccount | undefined> {
+    const rows = (await this.pool.query({ name: 'custom_webhook_auth', text: AUTH_SQL, values: [business] })).rows as WebhookAccount[];
+    return rows[0];
   }
+
+  /**
+   * The business's country when `secret` is its current secret; otherwise 401, the same answer whether the business
+   * is unknown, has no integration or the secret is wrong.
+   */
+  verify(account: WebhookAccount | undefined, secret: string | undefined): { country: string | null } {
+    const ok = secretMatches(secret ?? '', account?.secret_hash ?? DUMMY_HASH);
+    if (!ok || !account || !secret) throw unauthorized();
+    return { country: account.country };
+  }
+}
+
+/** A business's connected Custom integration, as AUTH_SQL reads it. */
+export interface WebhookAccount {
+  secret_hash: string;
+  country: string | null;
 }

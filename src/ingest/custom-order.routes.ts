@@ -12,9 +12,10 @@ import { ordersIngested } from '../kit/metrics.js';
 
 /**
  * `POST /webhooks/custom/:business` (spec 4.9), a door into the order module. The body middleware in front has
- * already refused non-JSON (415), over 1 MiB (413) and malformed JSON (400). Then: the secret (401), the order-field
- * rules every door shares (400 validation_failed, a detail per field), the order writer in ingest mode, and the
- * answer `200 {data: <Order with items>, url}` for a creation and a repeat alike.
+ * already refused non-JSON (415), over 1 MiB (413) and malformed JSON (400). Then: the secret (401; 429 for an
+ * address with too many wrong ones), the order quota (429), the order-field rules every door shares (400
+ * validation_failed, a detail per field), the order writer in ingest mode, and the answer
+ * `200 {data: <Order with items>, url}` for a creation and a repeat alike.
  */
 export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, limits?: { orders: KeyedLimit; failures: FailureLimit }): Router {
   const router = new Router();
@@ -23,18 +24,22 @@ export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, limits
     const secret = bearerToken(ctx.get('authorization') || undefined);
     // Same refusal as a wrong secret: nothing tells a caller which businesses exist.
     if (!isId('business', business)) throw unauthorized();
-    if (limits) {
-      // Failed secrets per business and address (checked before the secret is), and orders per business.
-      const [failures, orders] = await Promise.all([limits.failures.check(business, ctx.ip), limits.orders.charge(business)]);
-      const policies = [failures['RateLimit-Policy'], orders['RateLimit-Policy']].filter(Boolean);
-      if (policies.length) ctx.set({ ...failures, ...orders, 'RateLimit-Policy': policies.join(', ') });
-    }
+    // Failed secrets per business and address, checked before the secret is compared (while its row is read).
+    const [account, admission] = await Promise.all([auth.account(business), limits?.failures.admit(business, ctx.ip)]);
+    if (admission) ctx.set(admission.headers);
     let country: string | null;
     try {
-      ({ country } = await auth.authenticate(business, secret));
+      ({ country } = auth.verify(account, secret));
     } catch (err) {
       await limits?.failures.failed(business, ctx.ip);
       throw err;
+    }
+    if (limits) {
+      await limits.failures.succeeded(admission);
+      // Orders per business, charged once the secret is right: wrong secrets cannot spend a business's quota.
+      const orders = await limits.orders.charge(business);
+      const policies = [admission?.headers['RateLimit-Policy'], orders['RateLimit-Policy']].filter(Boolean);
+      if (policies.length) ctx.set({ ...orders, 'RateLimit-Policy': policies.join(', ') });
     }
     const checks = new Checks();
     const fields = readNewOrder(checks, ctx.request.body ?? {}, 'webhook', country);

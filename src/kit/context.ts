@@ -17,7 +17,7 @@ export interface GraphQLContext {
   auth?: Principal;
   /** Why a presented token was refused: raised by the auth checker when an operation needs a token. */
   authError?: AppError;
-  /** The caller's address (Koa's ctx.ip): the rate limit's key for calls without a valid token. */
+  /** The caller's address (ctx.ip, as src/http/client-address.ts derives it): the rate limit's key for calls without a valid token. */
   clientAddress?: string;
   /** On a subscription's connection (src/graphql/subscriptions.ts): the live events of every process. */
   liveEvents?: LiveEvents;

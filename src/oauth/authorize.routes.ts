@@ -14,10 +14,13 @@ import { findClient } from './client.auth.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
 import { businessChoicePage, consentPage, errorPage, signInPage } from './authorize.pages.js';
 import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
-import { clearSignInFailures, MAX_FAILURES, recordSignInFailure, signInRetryAfter, throttleKeys } from './sign-in-throttle.service.js';
+import { signInFailures } from './sign-in-throttle.service.js';
+import { AppError } from '../shared/errors.js';
 import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
 import type { OAuthDeps } from './oauth.module.js';
 import { orderScopes, splitScopes, unknownScopes } from './scope.parser.js';
+import { pkceRequired } from './pkce.js';
+import type { OAuthSettings } from '../config.js';
 
 const SESSION_COOKIE = 'oauth_session';
 const CSRF_COOKIE = 'oauth_csrf';
@@ -64,10 +67,11 @@ function queryParam(ctx: Context, camel: string, snake?: string): string | undef
 const firstParty = (client: Credential) => client.business === null;
 export const portalRedirectUri = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/portal/callback`;
 
-async function parseRequest(ctx: Context, em: EntityManager, publicUrl: string): Promise<AuthorizeRequest> {
+async function parseRequest(ctx: Context, em: EntityManager, publicUrl: string, settings: OAuthSettings): Promise<AuthorizeRequest> {
   const clientId = queryParam(ctx, 'clientId', 'client_id');
   if (!clientId) throw new PageError(400, 'The request names no application (clientId is missing)');
-  const client = await findClient(em, clientId);
+  // With its secret's hash: whether it has one decides whether it may go without PKCE.
+  const client = await findClient(em, clientId, { withSecret: true });
   if (!client) throw new PageError(400, 'This application is unknown: the link that brought you here is wrong or out of date');
   const redirectUri = queryParam(ctx, 'redirectUri', 'redirect_uri');
   if (!redirectUri) throw new PageError(400, 'The request has no redirectUri');
@@ -94,8 +98,9 @@ async function parseRequest(ctx: Context, em: EntityManager, publicUrl: string):
       throw fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)');
     }
   }
-  // The built-in client is public (no secret): only PKCE ties the code to the app that asked for it (RFC 9700 2.1.1).
-  if (firstParty(client) && !codeChallenge) throw fail('invalid_request', 'code_challenge is required for this public client (PKCE)');
+  if (!codeChallenge && pkceRequired(client, settings)) {
+    throw fail('invalid_request', 'code_challenge is required (PKCE, S256): send code_challenge and code_challenge_method=S256');
+  }
   return { client, redirectUri, state, scopes: orderScopes(scopes), codeChallenge };
 }
 
@@ -147,13 +152,15 @@ async function checkPassword(em: EntityManager, email: string, password: string)
 /** GET and POST /oauth/authorize: sign in, consent, then redirect with a code (or an error) to the client. */
 export function authorizeRoutes(router: Router, deps: OAuthDeps) {
   const issuer = deps.config.publicUrl;
+  // Wrong passwords per (e-mail, address) and per address refuse that address; per e-mail they only slow it.
+  const signIn = signInFailures(deps.orm.em);
 
   const handle = async (ctx: Context) => {
     secureHeaders(ctx);
     const em = deps.orm.em.fork();
     let request: AuthorizeRequest;
     try {
-      request = await parseRequest(ctx, em, issuer);
+      request = await parseRequest(ctx, em, issuer, deps.config.oauth);
     } catch (err) {
       if (err instanceof PageError) return sendHtml(ctx, err.status, errorPage({ title: 'This sign-in link cannot be used', message: err.title }));
       if (err instanceof RedirectError) {
@@ -180,20 +187,23 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
       if (body.action === 'signin') {
         const email = typeof body.email === 'string' ? body.email : '';
         const password = typeof body.password === 'string' ? body.password : '';
-        const keys = throttleKeys(email, ctx.ip);
-        const wait = await signInRetryAfter(em, [keys.email, keys.ip]);
-        if (wait > 0) {
+        const account = normaliseEmail(email);
+        let admission;
+        try {
+          admission = await signIn.admit(account, ctx.ip);
+        } catch (err) {
+          if (!(err instanceof AppError && err.code === 'rate_limited')) throw err;
+          const wait = Number(err.headers?.['Retry-After'] ?? 1);
           ctx.set('Retry-After', String(wait));
           const minutes = Math.ceil(wait / 60);
           return sendHtml(ctx, 429, signInPage({ action, csrf, appName: client.name, email, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
         }
         const user = email && password && password.length <= 1024 ? await checkPassword(em, email, password) : undefined;
         if (!user) {
-          await recordSignInFailure(em, keys.email, MAX_FAILURES.email);
-          await recordSignInFailure(em, keys.ip, MAX_FAILURES.ip);
+          await signIn.failed(account, ctx.ip);
           return sendHtml(ctx, 401, signInPage({ action, csrf, appName: client.name, email, error: 'Wrong e-mail or password.' }));
         }
-        await clearSignInFailures(em, keys.email);
+        await signIn.succeeded(admission);
         ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user.id), cookieOptions(ctx, SESSION_TTL_S));
         ctx.status = 303;
         return ctx.redirect(action);

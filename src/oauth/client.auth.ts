@@ -23,8 +23,9 @@ export function bodyOf(ctx: Context): Params {
 
 /**
  * Client authentication (RFC 6749 2.3.1): HTTP Basic, or clientId/clientSecret (client_id/client_secret) in the body;
- * never both. `clientId` is the credential's client id (its `cred_` id is accepted too). With `failures`, a client id
- * or an address with too many failed attempts is refused (429) before the secret is compared: no guessing at speed.
+ * never both. `clientId` is the credential's client id (its `cred_` id is accepted too). With `failures`, an address
+ * with too many failed attempts (for this client id, or in all) is refused (429) before the secret is compared: no
+ * guessing at speed, and no lock-out of the client from its own addresses (FailureLimit).
  */
 export async function authenticateClient(ctx: Context, em: EntityManager, body: Params, failures?: FailureLimit): Promise<Credential> {
   let clientId = param(body, 'clientId', 'client_id');
@@ -53,11 +54,13 @@ export async function authenticateClient(ctx: Context, em: EntityManager, body: 
   // guards its codes. A secret sent for it is a confused client: refused like a wrong one.
   if (credential && credential.secretHash === null && !clientSecret && !basic) return credential;
   if (!clientSecret) throw new OAuthError('invalid_client', 'clientSecret is required', challenge);
-  if (failures) for (const [name, value] of Object.entries(await failures.check(clientId, ctx.ip))) ctx.set(name, value);
+  const admission = await failures?.admit(clientId, ctx.ip);
+  if (admission) ctx.set(admission.headers);
   if (!credential || credential.secretHash === null || !secretMatches(clientSecret, credential.secretHash)) {
     await failures?.failed(clientId, ctx.ip);
     throw new OAuthError('invalid_client', 'Unknown client or wrong client secret', basic ? challenge : {});
   }
+  await failures?.succeeded(admission);
   return credential;
 }
 

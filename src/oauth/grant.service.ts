@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { LockMode, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Credential } from '../modules/credential/credential.entity.js';
@@ -11,6 +10,7 @@ import { OAuthError } from './oauth.errors.js';
 import { revokeTokens } from '../modules/token/revocation.service.js';
 import { orderScopes, splitScopes, unknownScopes } from './scope.parser.js';
 import type { IssuedToken, TokenService } from './token.service.js';
+import { pkceChallenge } from './pkce.js';
 
 /** The user's role in the business, or undefined when they are not (or no longer) a member. */
 async function roleOf(em: EntityManager, user: string, business: string): Promise<MembershipRole | undefined> {
@@ -59,10 +59,6 @@ const issuedFor = (client: Credential, grant: { business: string; user: string }
   user: grant.user,
 });
 
-export function pkceChallenge(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
-}
-
 /** Scopes asked for at the token endpoint: all when absent, and never more than `allowed`. */
 function requestedScopes(raw: unknown, allowed: readonly string[], beyond = 'Scope not granted to this token'): string[] {
   const asked = splitScopes(raw);
@@ -78,7 +74,7 @@ export async function exchangeAuthorizationCode(
   em: EntityManager,
   tokens: TokenService,
   client: Credential,
-  input: { code?: string; redirectUri?: string; codeVerifier?: string; requireRedirectUri: boolean },
+  input: { code?: string; redirectUri?: string; codeVerifier?: string; pkceRequired: boolean },
 ): Promise<IssuedToken> {
   if (!input.code) throw new OAuthError('invalid_request', 'code is required');
   const codeHash = hashSecret(input.code);
@@ -86,9 +82,9 @@ export async function exchangeAuthorizationCode(
     const row = await lockIssuedTo(tx, client, AuthorizationCode, { codeHash }, 'authorization code');
     if (row.usedAt) return { replayedFamily: row.family ?? undefined };
     if (row.expiresAt.getTime() < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
-    if (input.redirectUri !== undefined ? input.redirectUri !== row.redirectUri : input.requireRedirectUri) {
-      throw new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
-    }
+    // RFC 6749 4.1.3: the authorization request always carries one, so the token request must repeat it exactly.
+    if (input.redirectUri === undefined) throw new OAuthError('invalid_grant', 'redirect_uri (redirectUri) is required: the one of the authorization request');
+    if (input.redirectUri !== row.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
     if (row.codeChallenge) {
       if (!input.codeVerifier) throw new OAuthError('invalid_grant', 'code_verifier is required (PKCE)');
       if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(input.codeVerifier) || !constantTimeEqual(pkceChallenge(input.codeVerifier), row.codeChallenge)) {
@@ -96,6 +92,9 @@ export async function exchangeAuthorizationCode(
       }
     } else if (input.codeVerifier) {
       throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code challenge');
+    } else if (input.pkceRequired) {
+      // A code issued without a challenge (before PKCE was required, or under the switch since turned off).
+      throw new OAuthError('invalid_grant', 'This code was issued without a code challenge, and this client must use PKCE: authorize again with one');
     }
     const role = await stillMemberRole(tx, row);
     row.usedAt = new Date();
@@ -160,9 +159,12 @@ export async function clientCredentialsToken(
   return em.transactional(async (tx) => {
     const role = await roleOf(tx, createdBy, business);
     if (!role) throw new OAuthError('unauthorized_client', "The credential's creator is no longer a member of its business");
-    // The token acts for the credential's creator: never more than their role allows. Asked for by name, a scope
-    // beyond it is refused with its name; asked for nothing, the token gets what the role allows.
-    const scopes = requestedScopes(input.scope, scopesForRole(role), `The role of the credential's creator (${role}) does not allow`);
+    // The token acts for the credential's creator: never more than their role allows now, nor than the credential
+    // carries (at most what the token that made it held). A scope asked for beyond either is refused with its name;
+    // asked for nothing, the token gets what both allow.
+    const roleAllows = requestedScopes(input.scope, scopesForRole(role), `The role of the credential's creator (${role}) does not allow`);
+    const scopes = requestedScopes(input.scope, roleAllows.filter((s) => client.scopes.includes(s)), 'This credential does not carry');
+    if (!scopes.length) throw new OAuthError('invalid_scope', `The credential carries no scope that the role of its creator (${role}) allows`);
     return tokens.issue(tx, {
       ...issuedFor(client, { business, user: createdBy }),
       scopes,

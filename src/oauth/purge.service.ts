@@ -11,7 +11,7 @@ type Deleted = { affectedRows: number };
 /**
  * Deletes what can no longer be used: authorization codes and tokens a day after their last expiry (a replayed code
  * or a reused refresh token is refused by its expiry by then, so nothing of the replay detection is lost), and
- * sign-in throttle rows whose window and lock are over. Idempotent: every server process may run it.
+ * sign-in throttle rows whose window is over. Idempotent: every server process may run it.
  */
 export async function purgeExpired(em: EntityManager): Promise<{ codes: number; tokens: number; throttles: number }> {
   const connection = em.getConnection();
@@ -22,7 +22,7 @@ export async function purgeExpired(em: EntityManager): Promise<{ codes: number; 
     'run',
   );
   const throttles = await connection.execute<Deleted>(
-    `delete from sign_in_throttle where window_started_at < now() - ?::interval and (locked_until is null or locked_until < now())`,
+    `delete from sign_in_throttle where window_started_at < now() - ?::interval`,
     [`${THROTTLE_WINDOW_MS} milliseconds`],
     'run',
   );

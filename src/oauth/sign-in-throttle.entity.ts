@@ -1,12 +1,12 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 /**
- * Failed sign-ins per e-mail and per client address, so password guessing is slowed in every server process alike
- * (an in-memory counter would reset per process and per restart).
+ * Failed sign-ins per (e-mail, client address), per address and per e-mail, so password guessing is slowed in every
+ * server process alike (an in-memory counter would reset per process and per restart). See sign-in-throttle.service.
  */
 @Entity({ tableName: 'sign_in_throttle' })
 export class SignInThrottle {
-  /** `email:<address>` or `ip:<address>`. */
+  /** `email-ip:<address>|<e-mail>`, `ip:<address>` or `email:<e-mail>` (hashed when long). */
   @PrimaryKey({ type: 'string', length: 400 })
   key!: string;
 
@@ -15,7 +15,4 @@ export class SignInThrottle {
 
   @Property({ type: 'datetime', length: 3 })
   windowStartedAt!: Date;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  lockedUntil?: Date | null;
 }

@@ -4,6 +4,8 @@ import { authenticateClient, bodyOf, param } from './client.auth.js';
 import { OAuthError } from './oauth.errors.js';
 import { clientCredentialsToken, exchangeAuthorizationCode, refreshTokens } from './grant.service.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
+import type { Config } from '../config.js';
+import { pkceRequired } from './pkce.js';
 import { presentToken, presentTokenRfc, type TokenService } from './token.service.js';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
@@ -12,7 +14,7 @@ const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'
  * POST /oauth/token. A JSON body (camelCase, as the spec documents) is answered with the spec's Token object; an
  * RFC 6749 form body (snake_case) with RFC 6749's access_token/token_type/expires_in/refresh_token/scope.
  */
-export function tokenRoutes(router: Router, deps: { orm: MikroORM; tokens: TokenService; failures?: FailureLimit }) {
+export function tokenRoutes(router: Router, deps: { orm: MikroORM; tokens: TokenService; config: Config; failures?: FailureLimit }) {
   router.post('/oauth/token', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Pragma', 'no-cache');
@@ -31,8 +33,7 @@ export function tokenRoutes(router: Router, deps: { orm: MikroORM; tokens: Token
             code: param(body, 'code'),
             redirectUri: param(body, 'redirectUri', 'redirect_uri'),
             codeVerifier: param(body, 'codeVerifier', 'code_verifier'),
-            // RFC 6749 4.1.3 requires it in form requests; the spec's JSON body does not list it.
-            requireRedirectUri: rfcShape,
+            pkceRequired: pkceRequired(client, deps.config.oauth),
           })
         : grantType === 'refresh_token'
           ? await refreshTokens(em, deps.tokens, client, { refreshToken: param(body, 'refreshToken', 'refresh_token'), scope: body.scope })

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Transporter } from 'nodemailer';
 import type { Mailer, MailMessage, SendOutcome } from '../modules/flow/feedback-message.js';
+import { withoutContact } from './contact.scrub.js';
 
 // Loaded when SMTP_URL makes a mailer, not by every process at start (5 MB of heap that a process without it never uses).
 const require = createRequire(import.meta.url);
@@ -32,7 +33,7 @@ export class SmtpMailer implements Mailer {
       const e = err as { responseCode?: number; message?: string; code?: string };
       // 5xx: the server refused this message for good; anything else (4xx, connection, timeout) may pass later.
       const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
-      return { ok: false, permanent, error: `smtp: ${e.responseCode ?? e.code ?? ''} ${e.message ?? String(err)}`.slice(0, 500) };
+      return { ok: false, permanent, error: withoutContact(`smtp: ${e.responseCode ?? e.code ?? ''} ${e.message ?? String(err)}`, message.to).slice(0, 500) };
     }
   }
 

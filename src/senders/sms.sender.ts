@@ -1,17 +1,19 @@
 import type { SendOutcome, SmsProvider } from '../modules/flow/feedback-message.js';
+import { withoutContact } from './contact.scrub.js';
 
 const TIMEOUT_MS = 10_000;
 
-async function post(url: string, init: RequestInit, provider: string): Promise<SendOutcome> {
+/** POSTs one message; a failure's text never carries the number `to` (withoutContact). */
+async function post(url: string, init: RequestInit, provider: string, to: string): Promise<SendOutcome> {
   try {
     const res = await fetch(url, { ...init, method: 'POST', signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
     if (res.ok) return { ok: true };
     const text = (await res.text().catch(() => '')).slice(0, 300);
     // 4xx but 408/429: the provider refused this message (bad number, blocked): no retry.
     const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
-    return { ok: false, permanent, error: `${provider}: HTTP ${res.status} ${text}`.trim() };
+    return { ok: false, permanent, error: withoutContact(`${provider}: HTTP ${res.status} ${text}`.trim(), to) };
   } catch (err) {
-    return { ok: false, error: `${provider}: ${(err as Error).message}` };
+    return { ok: false, error: withoutContact(`${provider}: ${(err as Error).message}`, to) };
   }
 }
 
@@ -32,6 +34,7 @@ export class TwilioSms implements SmsProvider {
         body: new URLSearchParams({ To: to, From: from, Body: body }).toString(),
       },
       'twilio',
+      to,
     );
   }
 }
@@ -42,6 +45,6 @@ export class GatewaySms implements SmsProvider {
   constructor(private readonly url: string) {}
 
   send(to: string, body: string): Promise<SendOutcome> {
-    return post(this.url, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to, body }) }, 'gateway');
+    return post(this.url, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to, body }) }, 'gateway', to);
   }
 }

@@ -3,7 +3,7 @@ import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { axeViolations, fitsWidth, PHONE, screenshot, useServerAndBrowser } from '../helpers/browser.js';
-import { pkcePair } from '../oauth/oauth-helpers.js';
+import { TEST_PKCE, pkcePair } from '../oauth/oauth-helpers.js';
 
 /**
  * The authorization code flow as a person does it, in Debian's Chromium: the browser sends Origin and Sec-Fetch-*
@@ -20,6 +20,7 @@ const newPage = useServerAndBrowser(async (started) => {
 });
 afterAll(() => callback?.close());
 
+/** With a PKCE challenge (required of every client): TEST_PKCE's unless `params` names one. */
 function authorizeUrl(params: Record<string, string> = {}): string {
   const query = new URLSearchParams({
     responseType: 'code',
@@ -27,6 +28,7 @@ function authorizeUrl(params: Record<string, string> = {}): string {
     redirectUri: tenant.redirectUri,
     scope: 'surveys:read orders:read',
     state: `st-${Math.random().toString(36).slice(2)}`,
+    ...('codeChallenge' in params ? {} : { codeChallenge: TEST_PKCE.challenge, codeChallengeMethod: 'S256' }),
     ...params,
   });
   return `${server.url}/oauth/authorize?${query}`;
@@ -71,7 +73,7 @@ describe('sign-in pages in a real browser', () => {
     const exchanged = await fetch(`${server.url}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grantType: 'authorization_code', clientId: tenant.clientId, clientSecret: tenant.clientSecret, code, codeVerifier: verifier }),
+      body: JSON.stringify({ grantType: 'authorization_code', clientId: tenant.clientId, clientSecret: tenant.clientSecret, code, codeVerifier: verifier, redirectUri: tenant.redirectUri }),
     });
     expect(exchanged.status).toBe(200);
     const token = (await exchanged.json()) as { accessToken: string; scope: string[] };

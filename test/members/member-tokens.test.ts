@@ -5,7 +5,7 @@ import { createCredential } from '../../src/modules/credential/credential.servic
 import type { MembershipRole } from '../../src/modules/user/membership.entity.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';
-import { Browser, authorizeCode, authorizeUrl, postJson, signIn } from '../oauth/oauth-helpers.js';
+import { Browser, authorizeCode, authorizeUrl, exchangeFields, postJson, signIn } from '../oauth/oauth-helpers.js';
 
 /** Where tokens are issued for a member, their role caps the scopes (src/modules/user/membership.roles.ts). */
 let server: TestServer;
@@ -37,7 +37,7 @@ describe('authorization code for a member', () => {
     expect(dropped).toContain('(members:read)');
 
     const callback = await authorizeCode(server, staff, { scope: 'surveys:read webhooks:write members:read' });
-    const exchanged = await postJson(server, '/oauth/token', { clientId: owner.clientId, clientSecret: owner.clientSecret, grantType: 'authorization_code', code: callback.searchParams.get('code') });
+    const exchanged = await postJson(server, '/oauth/token', exchangeFields(callback, owner));
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.scope).toEqual(['surveys:read']);
     // A refresh may not widen it either.
@@ -56,7 +56,7 @@ describe('authorization code for a member', () => {
   it('a code consented by a manager carries every scope but members:write', async () => {
     const manager = await member('manager');
     const callback = await authorizeCode(server, manager, { scope: 'members:read members:write orders:write' });
-    const exchanged = await postJson(server, '/oauth/token', { clientId: owner.clientId, clientSecret: owner.clientSecret, grantType: 'authorization_code', code: callback.searchParams.get('code') });
+    const exchanged = await postJson(server, '/oauth/token', exchangeFields(callback, owner));
     expect(exchanged.body.scope).toEqual(['orders:write', 'members:read']);
   });
 });

@@ -1,6 +1,6 @@
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
-import { BUSINESS_QUERY, Browser, authorizeCode, authorizeUrl, basic, hiddenField, pkcePair, postForm, postJson, signIn } from './oauth-helpers.js';
+import { BUSINESS_QUERY, Browser, TEST_PKCE, authorizeCode, authorizeUrl, basic, hiddenField, pkcePair, postForm, postJson, signIn } from './oauth-helpers.js';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -38,6 +38,8 @@ describe('authorization code flow over HTTP (spec JSON)', () => {
       clientSecret: tenant.clientSecret,
       grantType: 'authorization_code',
       code,
+      redirectUri: tenant.redirectUri,
+      codeVerifier: TEST_PKCE.verifier,
     });
     expect(exchanged.status).toBe(200);
     expect(exchanged.headers.get('cache-control')).toBe('no-store');

@@ -41,8 +41,15 @@ export function pkcePair() {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
+/** The PKCE pair of the tests' authorization requests that name no challenge of their own: PKCE is required. */
+export const TEST_PKCE = pkcePair();
+
+const namesChallenge = (params: Record<string, string>) => 'code_challenge' in params || 'codeChallenge' in params;
+
+/** The authorization URL, with TEST_PKCE's challenge unless `params` names one (an empty one: none). */
 export function authorizeUrl(server: TestServer, params: Record<string, string>): string {
-  return `${server.url}/oauth/authorize?${new URLSearchParams(params)}`;
+  const pkce: Record<string, string> = namesChallenge(params) ? {} : { code_challenge: TEST_PKCE.challenge, code_challenge_method: 'S256' };
+  return `${server.url}/oauth/authorize?${new URLSearchParams({ ...params, ...pkce })}`;
 }
 
 /** GET the authorize URL, sign in on the page, and return the consent page. */
@@ -56,13 +63,16 @@ export async function signIn(server: TestServer, browser: Browser, url: string, 
   return { status: consent.status, html: await consent.text() };
 }
 
-/** The whole browser part: sign in, allow, and return the redirect's parameters. */
+/**
+ * The whole browser part: sign in, allow, and return the redirect's parameters. Unless `params` names a challenge,
+ * TEST_PKCE's is sent (authorizeUrl), and `codeVerifier` is the verifier to exchange the code with.
+ */
 export async function authorizeCode(
   server: TestServer,
   tenant: Pick<Tenant, 'clientId' | 'redirectUri' | 'email' | 'password'>,
   params: Record<string, string> = {},
   browser = new Browser(),
-): Promise<URL> {
+): Promise<URL & { codeVerifier?: string }> {
   const merged: Record<string, string> = {
     responseType: 'code',
     clientId: tenant.clientId,
@@ -71,13 +81,25 @@ export async function authorizeCode(
     state: 'xyz',
     ...params,
   };
-  // An empty value drops the parameter (to switch to the RFC spellings).
-  const url = authorizeUrl(server, Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== '')));
+  // An empty value drops the parameter (to switch to the RFC spellings); an empty challenge is sent, to send none.
+  const url = authorizeUrl(server, Object.fromEntries(Object.entries(merged).filter(([k, v]) => v !== '' || k === 'code_challenge')));
   const consent = await signIn(server, browser, url, tenant);
   if (consent.status !== 200) throw new Error(`expected consent page: ${consent.status} ${consent.html.slice(0, 300)}`);
   const res = await browser.postForm(url, { csrf: hiddenField(consent.html, 'csrf'), action: 'consent', decision: 'allow' });
   if (res.status !== 303) throw new Error(`consent failed: ${res.status}`);
-  return new URL(res.headers.get('location')!);
+  return Object.assign(new URL(res.headers.get('location')!), { codeVerifier: namesChallenge(params) ? undefined : TEST_PKCE.verifier });
+}
+
+/** The JSON token request for a code from authorizeCode: the redirect URI and the verifier it was issued with. */
+export function exchangeFields(callback: URL & { codeVerifier?: string }, tenant: Pick<Tenant, 'clientId' | 'clientSecret' | 'redirectUri'>) {
+  return {
+    clientId: tenant.clientId,
+    clientSecret: tenant.clientSecret,
+    grantType: 'authorization_code',
+    code: callback.searchParams.get('code'),
+    redirectUri: tenant.redirectUri,
+    ...(callback.codeVerifier ? { codeVerifier: callback.codeVerifier } : {}),
+  };
 }
 
 export async function postJson(server: TestServer, path: string, body: unknown, headers: Record<string, string> = {}) {

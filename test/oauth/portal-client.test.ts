@@ -44,7 +44,7 @@ describe('the portal as a public first-party OAuth client', () => {
     expect(back.origin + back.pathname).toBe(redirectUri());
     expect(back.searchParams.get('state')).toBe('s1');
 
-    const wrong = await token({ grantType: 'authorization_code', code: back.searchParams.get('code')!, codeVerifier: pkcePair().verifier });
+    const wrong = await token({ grantType: 'authorization_code', code: back.searchParams.get('code')!, codeVerifier: pkcePair().verifier, redirectUri: redirectUri() });
     expect(wrong.status).toBe(400);
     const { verifier: v2, challenge: c2 } = pkcePair();
     const again = new URL((await signInAt(new Browser(), authorizeUrl({ code_challenge: c2, code_challenge_method: 'S256' }))).headers.get('location')!);

@@ -30,9 +30,9 @@ describe('purging expired OAuth rows', () => {
       );
     await code('old', '-2 days');
     await code('fresh', '+4 minutes');
-    await sql.execute(`insert into sign_in_throttle (key, failures, window_started_at, locked_until) values
-      ('email:old@example.com', 5, now() - interval '1 hour', now() - interval '45 minutes'),
-      ('email:locked@example.com', 5, now() - interval '5 minutes', now() + interval '10 minutes')`);
+    await sql.execute(`insert into sign_in_throttle (key, failures, window_started_at) values
+      ('email:old@example.com', 5, now() - interval '1 hour'),
+      ('email-ip:127.0.0.2|current@example.com', 5, now() - interval '5 minutes')`);
 
     expect(await purgeExpired(server.orm.em.fork())).toEqual({ codes: 1, tokens: 1, throttles: 1 });
     expect(await count('oauth_token', `id = 'tk_gone'`)).toBe(0);

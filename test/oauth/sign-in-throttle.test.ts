@@ -14,7 +14,7 @@ async function attempt(tenant: Tenant, password: string, email = tenant.email) {
 }
 
 describe('sign-in throttling', () => {
-  it('locks an account for 15 minutes after 5 wrong passwords, even for the right one, with 429 and Retry-After', async () => {
+  it('refuses an account for 15 minutes at the address that sent 5 wrong passwords, even the right one, with 429 and Retry-After', async () => {
     const tenant = await createTenant(server);
     for (let i = 0; i < 5; i++) expect((await attempt(tenant, `wrong ${i}`)).status).toBe(401);
     const locked = await attempt(tenant, 'correct horse battery staple');

@@ -12,7 +12,12 @@ useTestServer(async (s) => { server = s; tenant = await createTenant(s); });
 
 const client = () => ({ clientId: tenant.clientId, clientSecret: tenant.clientSecret });
 const exchange = (code: string, extra: Record<string, unknown> = {}) =>
-  postJson(server, '/oauth/token', { ...client(), grantType: 'authorization_code', code, ...extra });
+  postJson(server, '/oauth/token', { ...client(), grantType: 'authorization_code', code, redirectUri: tenant.redirectUri, ...extra });
+/** A code of the tenant's client, and the PKCE verifier it was requested with. */
+const newCode = async () => {
+  const callback = await authorizeCode(server, tenant);
+  return { code: callback.searchParams.get('code')!, pkce: { codeVerifier: callback.codeVerifier } };
+};
 const expectOAuthError = (res: { status: number; body: any }, status: number, error: string) => {
   expect(res.status).toBe(status);
   expect(res.body).toEqual({ error, error_description: expect.any(String) });
@@ -85,31 +90,32 @@ describe('token endpoint: bad input', () => {
 
 describe('authorization codes', () => {
   it('a replayed code fails and revokes the tokens it issued', async () => {
-    const code = (await authorizeCode(server, tenant)).searchParams.get('code')!;
-    const first = await exchange(code);
+    const { code, pkce } = await newCode();
+    const first = await exchange(code, pkce);
     expect(first.status).toBe(200);
     expect(await graphqlCode(first.body.accessToken)).toBe('OK');
-    expectOAuthError(await exchange(code), 400, 'invalid_grant');
+    expectOAuthError(await exchange(code, pkce), 400, 'invalid_grant');
     expect(await graphqlCode(first.body.accessToken)).toBe('UNAUTHENTICATED');
     expectOAuthError(await postJson(server, '/oauth/token', { ...client(), grantType: 'refresh_token', refreshToken: first.body.refreshToken }), 400, 'invalid_grant');
   });
 
   it('a code used by another client, or with another redirect URI, is refused', async () => {
     const other = await createTenant(server);
-    const code = (await authorizeCode(server, tenant)).searchParams.get('code')!;
+    const { code, pkce } = await newCode();
     expectOAuthError(
-      await postJson(server, '/oauth/token', { clientId: other.clientId, clientSecret: other.clientSecret, grantType: 'authorization_code', code }),
+      await postJson(server, '/oauth/token', { clientId: other.clientId, clientSecret: other.clientSecret, grantType: 'authorization_code', code, redirectUri: tenant.redirectUri, ...pkce }),
       400,
       'invalid_grant',
     );
-    expectOAuthError(await exchange(code, { redirectUri: 'http://localhost:8765/other' }), 400, 'invalid_grant');
-    // A form request must name the redirect URI (RFC 6749 4.1.3).
+    expectOAuthError(await exchange(code, { ...pkce, redirectUri: 'http://localhost:8765/other' }), 400, 'invalid_grant');
+    // A request must name the redirect URI (RFC 6749 4.1.3), in a form or JSON body alike.
     expectOAuthError(
-      await postForm(server, '/oauth/token', { grant_type: 'authorization_code', code, client_id: tenant.clientId, client_secret: tenant.clientSecret }),
+      await postForm(server, '/oauth/token', { grant_type: 'authorization_code', code, client_id: tenant.clientId, client_secret: tenant.clientSecret, code_verifier: pkce.codeVerifier! }),
       400,
       'invalid_grant',
     );
-    expect((await exchange(code, { redirectUri: tenant.redirectUri })).status).toBe(200);
+    expectOAuthError(await exchange(code, { ...pkce, redirectUri: undefined }), 400, 'invalid_grant');
+    expect((await exchange(code, pkce)).status).toBe(200);
   });
 
   it('PKCE: a wrong or missing verifier is refused', async () => {
@@ -118,22 +124,20 @@ describe('authorization codes', () => {
     expectOAuthError(await exchange(code), 400, 'invalid_grant');
     expectOAuthError(await exchange(code, { codeVerifier: pkcePair().verifier }), 400, 'invalid_grant');
     expect((await exchange(code, { codeVerifier: verifier })).status).toBe(200);
-    // A verifier for a code that had no challenge.
-    const plain = (await authorizeCode(server, tenant)).searchParams.get('code')!;
-    expectOAuthError(await exchange(plain, { codeVerifier: verifier }), 400, 'invalid_grant');
+    // Without a challenge there is no code at all: test/abuse/oauth-strict.test.ts.
   });
 
   it('an expired code is refused', async () => {
-    const code = (await authorizeCode(server, tenant)).searchParams.get('code')!;
+    const { code, pkce } = await newCode();
     await server.orm.em.getConnection().execute(`update oauth_authorization_code set expires_at = now() - interval '1 second' where used_at is null`);
-    expectOAuthError(await exchange(code), 400, 'invalid_grant');
+    expectOAuthError(await exchange(code, pkce), 400, 'invalid_grant');
   });
 });
 
 describe('refresh tokens', () => {
   it('reuse of a rotated refresh token revokes the whole family', async () => {
-    const code = (await authorizeCode(server, tenant)).searchParams.get('code')!;
-    const first = (await exchange(code)).body;
+    const { code, pkce } = await newCode();
+    const first = (await exchange(code, pkce)).body;
     const refresh = (r: string) => postJson(server, '/oauth/token', { ...client(), grantType: 'refresh_token', refreshToken: r });
     const second = (await refresh(first.refreshToken)).body;
     expect(second.accessToken).toBeDefined();
@@ -145,7 +149,8 @@ describe('refresh tokens', () => {
 
   it('another client cannot use it, and scopes can only shrink', async () => {
     const other = await createTenant(server);
-    const first = (await exchange((await authorizeCode(server, tenant)).searchParams.get('code')!)).body;
+    const { code, pkce } = await newCode();
+    const first = (await exchange(code, pkce)).body;
     expectOAuthError(
       await postJson(server, '/oauth/token', { clientId: other.clientId, clientSecret: other.clientSecret, grantType: 'refresh_token', refreshToken: first.refreshToken }),
       400,

@@ -16,6 +16,9 @@ import { Migration20261124090000 } from './Migration20261124090000.js';
 import { Migration20261125150000 } from './Migration20261125150000.js';
 import { Migration20261125150333 } from './Migration20261125150333.js';
 import { Migration20261125174500 } from './Migration20261125174500.js';
+import { Migration20261126231900 } from './Migration20261126231900.js';
+import { Migration20261127120000 } from './Migration20261127120000.js';
+import { Migration20261127180000 } from './Migration20261127180000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -37,4 +40,7 @@ export const migrationsList = [
   { name: 'Migration20261125150000', class: Migration20261125150000 },
   { name: 'Migration20261125150333', class: Migration20261125150333 },
   { name: 'Migration20261125174500', class: Migration20261125174500 },
+  { name: 'Migration20261126231900', class: Migration20261126231900 },
+  { name: 'Migration20261127120000', class: Migration20261127120000 },
+  { name: 'Migration20261127180000', class: Migration20261127180000 },
 ];

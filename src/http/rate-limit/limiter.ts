@@ -19,6 +19,8 @@ export interface Policy {
 export interface Verdict {
   allowed: boolean;
   policy: Policy;
+  /** Units counted in the current window of the main quota (failure counters read it past the quota too). */
+  consumed: number;
   /** Units left in the current window of the main quota. */
   remaining: number;
   /** Seconds until the main quota's window restarts (at least 1 when refused: Retry-After). */
@@ -53,7 +55,7 @@ export function redisStore(redis: Redis, keyPrefix: string): LimitStore {
 }
 
 /** Client ids and addresses come from clients: long ones are hashed so a key stays small in memory and in Redis. */
-function keyOf(key: string): string {
+export function keyOf(key: string): string {
   return key.length <= 120 ? key : createHash('sha256').update(key).digest('base64url');
 }
 
@@ -83,18 +85,10 @@ export class Limiter {
     }
   }
 
-  /** How the key stands, counting nothing: refused when its quota is spent (failure counters). */
+  /** How the key stands, counting nothing: not allowed when its quota is spent (failure counters; the caller refuses). */
   async peek(key: string): Promise<Verdict> {
     const res = await this.main.get(keyOf(key));
-    const consumed = res?.consumedPoints ?? 0;
-    const allowed = consumed < this.policy.points;
-    if (!allowed) rateLimitRefusals.inc({ limit: this.policy.name });
-    return {
-      allowed,
-      policy: this.policy,
-      remaining: Math.max(0, this.policy.points - consumed),
-      resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil((res?.msBeforeNext ?? 0) / 1000)),
-    };
+    return windowVerdict(this.policy, res?.consumedPoints ?? 0, res?.msBeforeNext ?? 0);
   }
 
   /** Counts one unit whatever the outcome (failure counters). */
@@ -102,14 +96,32 @@ export class Limiter {
     await this.main.penalty(keyOf(key), 1);
   }
 
+  /** Forgets the key's count (a failure counter once the right secret came). */
+  async clear(key: string): Promise<void> {
+    await this.main.delete(keyOf(key));
+  }
+
   private verdict(allowed: boolean, res: RateLimiterRes): Verdict {
     return {
       allowed,
       policy: this.policy,
+      consumed: res.consumedPoints,
       remaining: Math.max(0, res.remainingPoints),
       resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(res.msBeforeNext / 1000)),
     };
   }
+}
+
+/** A fixed window's standing from its count and the time until it restarts (any store: memory, Redis, PostgreSQL). */
+export function windowVerdict(policy: Policy, consumed: number, msBeforeNext: number): Verdict {
+  const allowed = consumed < policy.points;
+  return {
+    allowed,
+    policy,
+    consumed,
+    remaining: Math.max(0, policy.points - consumed),
+    resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(msBeforeNext / 1000)),
+  };
 }
 
 /**

@@ -3,7 +3,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RateLimitSettings } from '../../config.js';
 import type { Principal } from '../../auth/principal.js';
-import { Limiter, limitHeaders, memoryStore, redisStore, refusal, type LimitStore, type Policy, type Verdict } from './limiter.js';
+import { Limiter, limitHeaders, memoryStore, redisStore, refusal, type LimitStore, type Policy } from './limiter.js';
+import { FailureLimit } from './failure-limit.js';
+
+export { FailureLimit } from './failure-limit.js';
 
 /** The reserve above the per-second rate refills over this long (see Policy). */
 const BURST_WINDOW_SECONDS = 60;
@@ -52,29 +55,6 @@ export class KeyedLimit {
   }
 }
 
-/**
- * Failed authentications per subject (a client id, a business) and per address: checked before the secret is
- * compared (over the limit, nothing is compared: a guess cannot be confirmed), counted after a failure.
- */
-export class FailureLimit {
-  constructor(
-    private readonly perSubject: Limiter | undefined,
-    private readonly perAddress: Limiter | undefined,
-  ) {}
-
-  /** The fields for the answer; throws the 429 when either counter is spent. */
-  async check(subject: string, address: string): Promise<Record<string, string>> {
-    const verdicts: Verdict[] = (await Promise.all([this.perSubject?.peek(subject), this.perAddress?.peek(address)])).filter((v) => v !== undefined);
-    if (!verdicts.length) return {};
-    if (verdicts.some((v) => !v.allowed)) throw refusal(verdicts, 'Too many failed authentications');
-    return limitHeaders(verdicts);
-  }
-
-  async failed(subject: string, address: string): Promise<void> {
-    await Promise.all([this.perSubject?.count(subject), this.perAddress?.count(address)]);
-  }
-}
-
 export interface RateLimits {
   api: ApiLimit;
   webhook: KeyedLimit;
@@ -117,15 +97,19 @@ export function createRateLimits(options: { settings: RateLimitSettings; redisUr
   }
   const limiter = (policy: Policy | undefined) => (policy && policy.points > 0 ? new Limiter(policy, store) : undefined);
   const windowSeconds = Math.ceil(s.authFailureWindowMs / 1000);
-  const failures = (name: string, points: number): Policy => ({ name, points, seconds: windowSeconds });
+  // Refusals per (identifier, address) and per address; the identifier's count from every address never refuses, but
+  // past the same number it delays the addresses that have failed on it (FailureLimit).
+  const failures = (name: string, addressName: string) =>
+    new FailureLimit({
+      pair: limiter({ name, points: s.authFailuresPerClient, seconds: windowSeconds }),
+      address: limiter({ name: addressName, points: s.authFailuresPerAddress, seconds: windowSeconds }),
+      identifier: limiter({ name: `${name}-all`, points: s.authFailuresPerClient, seconds: windowSeconds }),
+    });
   return {
     api: new ApiLimit(limiter(ratePolicy('api', s.apiPerSecond, s.apiBurst))),
     webhook: new KeyedLimit(limiter(ratePolicy('webhook', s.webhookPerSecond, s.webhookBurst)), 'Too many orders for this business'),
-    oauthFailures: new FailureLimit(limiter(failures('auth-client', s.authFailuresPerClient)), limiter(failures('auth-address', s.authFailuresPerAddress))),
-    webhookFailures: new FailureLimit(
-      limiter(failures('webhook-secret', s.authFailuresPerClient)),
-      limiter(failures('webhook-secret-address', s.authFailuresPerAddress)),
-    ),
+    oauthFailures: failures('auth-client', 'auth-address'),
+    webhookFailures: failures('webhook-secret', 'webhook-secret-address'),
     guest: new Limiter({ name: 'guest-responses', points: 10, seconds: 600 }, store),
     async close() {
       if (redis) await redis.quit().catch(() => redis?.disconnect());

@@ -36,6 +36,13 @@ export class Credential extends Timestamped {
   /** The user a client_credentials token acts for (null for the built-in public client). */
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'restrict', nullable: true })
   createdBy!: string | null;
+
+  /**
+   * The most a client_credentials token of this credential may carry (also capped by its creator's role when the
+   * token is issued): at most what the token that created it held, so consent to one scope never mints another.
+   */
+  @Property({ type: 'json' })
+  scopes: Opt<string[]> = [];
 }
 
 /** The business portal's client id (a public client with PKCE; its redirect address is `${PUBLIC_URL}/portal/callback`). */

@@ -34,7 +34,8 @@ export class CredentialResolver {
     @Ctx() { em, auth }: GraphQLContext,
   ) {
     if (!auth) throw new AppError('unauthorized', 'An access token is required');
-    const { credential, clientSecret } = await createCredential(em, { business, ...input, createdBy: auth.userId });
+    // Never more than this token holds: consent to credentials:write is not consent to every scope.
+    const { credential, clientSecret } = await createCredential(em, { business, ...input, createdBy: auth.userId, within: auth.scopes });
     return { ...presentCredential(credential), clientSecret };
   }
 

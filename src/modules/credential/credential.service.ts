@@ -8,6 +8,9 @@ import { presentOwned } from '../../kit/owned.presenter.js';
 import { Credential } from './credential.entity.js';
 import { randomBytes } from 'node:crypto';
 import { revokeTokens } from '../token/revocation.service.js';
+import { SCOPES, isScope, type Scope } from '../../auth/scopes.js';
+import { Membership } from '../user/membership.entity.js';
+import { scopesForRole } from '../user/membership.roles.js';
 
 export interface NewCredential {
   credential: Credential;
@@ -36,14 +39,39 @@ export function checkRedirectUris(checks: Checks, uris: unknown): void {
   });
 }
 
+/**
+ * What a new credential may mint at most: the scopes asked for (by default all of `within`), never beyond `within`,
+ * the creating token's scopes; a scope beyond it, or no scope at all, is a 400 naming the field.
+ */
+function credentialScopes(checks: Checks, asked: readonly string[] | null | undefined, within: ReadonlySet<Scope>): Scope[] {
+  if (asked == null) return SCOPES.filter((scope) => within.has(scope));
+  if (!asked.length) checks.fail('scopes', "must list at least one scope, or be left out for the creating token's scopes");
+  const unknown = asked.filter((scope) => !isScope(scope));
+  if (unknown.length) checks.fail('scopes', `not scopes: ${unknown.join(', ')}`);
+  const beyond = asked.filter((scope) => isScope(scope) && !within.has(scope));
+  if (beyond.length) checks.fail('scopes', `beyond the scopes of the token that creates it: ${beyond.join(', ')}`);
+  return SCOPES.filter((scope) => asked.includes(scope));
+}
+
+/** Without a token (the admin CLI): what the creator's role allows now. */
+async function roleScopes(em: EntityManager, business: string, user: string): Promise<ReadonlySet<Scope>> {
+  const membership = await em.findOne(Membership, { business, user }, { fields: ['role'] });
+  return new Set(membership ? scopesForRole(membership.role) : []);
+}
+
+/**
+ * `within`: the scopes of the token creating it (the API), which the credential never exceeds; left out (the admin
+ * CLI), what the creator's role allows.
+ */
 export async function createCredential(
   em: EntityManager,
-  input: { business: string; name: string; validRedirectUris: string[]; createdBy: string },
+  input: { business: string; name: string; validRedirectUris: string[]; createdBy: string; scopes?: readonly string[] | null; within?: ReadonlySet<Scope> },
 ): Promise<NewCredential> {
   const name = input.name?.trim() ?? '';
   const checks = new Checks();
   if (!name || name.length > 200) checks.fail('name', 'must be 1 to 200 characters');
   checkRedirectUris(checks, input.validRedirectUris);
+  const scopes = credentialScopes(checks, input.scopes, input.within ?? (await roleScopes(em, input.business, input.createdBy)));
   checks.throwIfAny();
 
   const clientSecret = generateSecret('cs_');
@@ -55,6 +83,7 @@ export async function createCredential(
       secretHash: hashSecret(clientSecret),
       validRedirectUris: [...new Set(input.validRedirectUris)],
       createdBy: input.createdBy,
+      scopes,
     });
     recordEvent(tx, input.business, 'credential.created', presentCredential(created));
     return created;
@@ -69,6 +98,7 @@ export function presentCredential(credential: Credential) {
     clientId: credential.clientId,
     validRedirectUris: credential.validRedirectUris,
     createdBy: credential.createdBy,
+    scopes: credential.scopes,
   });
 }
 

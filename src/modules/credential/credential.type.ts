@@ -19,6 +19,11 @@ export class CredentialType extends ResourceType {
 
   @Field(() => ID, { description: 'The user who created it; client_credentials tokens act for this user.' })
   createdBy!: string;
+
+  @Field(() => [String], {
+    description: "The most its client_credentials tokens may carry (within what its creator's role allows when one is issued): at most the scopes of the token that created it.",
+  })
+  scopes!: string[];
 }
 
 @ObjectType('CreatedCredential', { description: 'A new credential with its client secret: the only time the secret is shown.' })
@@ -34,6 +39,9 @@ export class CreateCredentialInput {
 
   @Field(() => [String])
   validRedirectUris!: string[];
+
+  @Field(() => [String], { nullable: true, description: 'What its client_credentials tokens may carry at most; default, and at most: the scopes of the token that creates it.' })
+  scopes?: string[] | null;
 }
 
 export const [CredentialList, CredentialListArgs] = listInputs('Credential', CredentialType, {

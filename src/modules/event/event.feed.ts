@@ -5,45 +5,20 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { PgListener } from '../../kit/pg-listener.js';
 import { ormPool } from '../../kit/orm.pool.js';
-import type { Scope } from '../../auth/scopes.js';
 import type { GraphQLContext } from '../../kit/context.js';
 import { AppError } from '../../shared/errors.js';
 import { EVENT_TYPES } from './event.inputs.js';
 import { Event } from './event.entity.js';
 import { presentEvent } from './event.service.js';
 import { EVENTS_CHANNEL } from './event.signal.js';
+import { mayHear } from './event.scopes.js';
 
 export type PresentedEvent = ReturnType<typeof presentEvent>;
 
-/** The read scope that shows the resource an event is about: its type's first part (`order.created` -> orders:read). */
-const SCOPE_OF_RESOURCE: Record<string, Scope> = {
-  survey: 'surveys:read',
-  surveystep: 'surveys:read',
-  metric: 'metrics:read',
-  location: 'locations:read',
-  webhook: 'webhooks:read',
-  submission: 'submissions:read',
-  credential: 'credentials:read',
-  member: 'members:read',
-  order: 'orders:read',
-  feedbackflow: 'flows:read',
-  feedbackrequest: 'flows:read',
-};
-
-/**
- * Whether a token with these scopes may see events of this type: `events:read` shows every event (as the events
- * list does); otherwise the read scope of the resource the event carries, so a dashboard that may read submissions
- * hears of new ones without being able to read the whole event log.
- */
-export function mayHear(scopes: ReadonlySet<Scope>, type: string): boolean {
-  if (scopes.has('events:read')) return true;
-  const scope = SCOPE_OF_RESOURCE[type.slice(0, type.indexOf('.'))];
-  return !!scope && scopes.has(scope);
-}
-
 /**
  * The source of the `eventRecorded` subscription: the business's events of `types` (default: every type the token
- * may hear) from now on. Unknown types are a 400; types the token may not hear a 403 naming them.
+ * may hear) from now on, each heard only while the token may hear it. Unknown types are a 400; types the token may
+ * not hear a 403 naming them.
  */
 export function liveEventsFor(context: GraphQLContext, business: string, types: string[] | null | undefined) {
   const scopes = context.auth!.scopes; // @Authorized() has checked the token and its business
@@ -56,7 +31,9 @@ export function liveEventsFor(context: GraphQLContext, business: string, types: 
   const wanted = new Set(types?.length ? types : EVENT_TYPES.filter((t) => mayHear(scopes, t)));
   if (!wanted.size) throw new AppError('forbidden', 'This token may hear no event: it needs events:read or the read scope of a resource');
   if (!context.liveEvents) throw new AppError('bad_request', 'Subscriptions run over a WebSocket to /graphql (the graphql-ws protocol)');
-  return context.liveEvents.subscribe(business, (type) => wanted.has(type));
+  // Asked again at each event: on a WebSocket `context.auth` follows the connection's token check, so a member
+  // demoted meanwhile stops hearing what the new role may not read.
+  return context.liveEvents.subscribe(business, (type) => wanted.has(type) && !!context.auth && mayHear(context.auth.scopes, type));
 }
 
 /** Events queued for one slow subscriber at most; past it the subscription ends (the client resubscribes and lists). */

@@ -150,7 +150,8 @@ export class FeedbackRequestTask {
       return this.finish(em, r, { status: 'sent', channel, sent_at: now, attempts, error, due_at: new Date(Math.min(reminder, expires)) });
     }
     if (!outcome.permanent && attempts <= RETRY_MS.length) {
-      this.options.logger.warn({ request: r.id, error }, 'feedback request send failed; will retry');
+      // The request and the channel, never the guest's address: the senders' errors are scrubbed of it (src/senders).
+      this.options.logger.warn({ request: r.id, channel, error }, 'feedback request send failed; will retry');
       return this.finish(em, r, { attempts, error, due_at: new Date(now.getTime() + RETRY_MS[attempts - 1]) }, null);
     }
     return this.finish(em, r, { status: 'failed', attempts, error, channel, due_at: null });

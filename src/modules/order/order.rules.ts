@@ -48,6 +48,8 @@ const isObject = (v: unknown): v is Input => typeof v === 'object' && v !== null
 
 const MAX = ORDER_TEXT_LIMITS;
 const INT4_MAX = 2_147_483_647;
+/** Lines of one order, at every door: each is a row written with the order and read with it on every page that shows it. */
+export const MAX_ORDER_ITEMS = 500;
 /** Order metadata is stored verbatim (dots and all), bounded so one order cannot carry a document. */
 export const ORDER_METADATA: StringMapRule = { maxEntries: 100, maxKey: 200, maxValue: 500 };
 
@@ -127,6 +129,10 @@ function lines(checks: Checks, items: unknown): OrderLine[] {
   if (items == null) return [];
   if (!Array.isArray(items)) {
     checks.fail('items', 'must be an array of objects');
+    return [];
+  }
+  if (items.length > MAX_ORDER_ITEMS) {
+    checks.fail('items', `has ${items.length} items; an order has at most ${MAX_ORDER_ITEMS}`);
     return [];
   }
   const kept: OrderLine[] = [];

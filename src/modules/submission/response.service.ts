@@ -9,7 +9,7 @@ import { Location } from '../location/location.entity.js';
 import { Metric } from '../metric/metric.entity.js';
 import { Survey } from '../survey/survey.entity.js';
 import { SurveyStep } from '../survey/survey-step.entity.js';
-import { stepShown } from '../survey/survey-step.logic.js';
+import { stepShown, type RuleLog } from '../survey/survey-step.logic.js';
 import { LINK_CHANNELS } from '../survey/survey-link.js';
 import { Submission, type Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
@@ -141,16 +141,19 @@ function logicData(answers: Answer[], link: SurveyLink) {
   };
 }
 
-/** The steps this guest sees, in order: the location step goes when the link names the location; logic decides the rest. */
-export function visibleSteps(guest: GuestSurvey, answers: Answer[], link: SurveyLink, locationKnown: boolean): SurveyStep[] {
+/**
+ * The steps this guest sees, in order: the location step goes when the link names the location; logic decides the
+ * rest. `log` hears of the tenant's rules the service refuses to run.
+ */
+export function visibleSteps(guest: GuestSurvey, answers: Answer[], link: SurveyLink, locationKnown: boolean, log: RuleLog): SurveyStep[] {
   const data = logicData(answers, link);
-  return guest.steps.filter((s) => !(s.type === 'location' && locationKnown) && stepShown(s.logic, data));
+  return guest.steps.filter((s) => !(s.type === 'location' && locationKnown) && stepShown(s, data, log));
 }
 
 /** Where a returning guest goes on: the first shown step after the last one answered. */
-export function resumeStep(guest: GuestSurvey, response: Submission | null, link: SurveyLink, locationKnown: boolean): SurveyStep | undefined {
+export function resumeStep(guest: GuestSurvey, response: Submission | null, link: SurveyLink, locationKnown: boolean, log: RuleLog): SurveyStep | undefined {
   const answers = response?.answers ?? [];
-  const shown = visibleSteps(guest, answers, link, locationKnown);
+  const shown = visibleSteps(guest, answers, link, locationKnown, log);
   const answered = new Set(answers.map((a) => a.step));
   const last = Math.max(-1, ...shown.filter((s) => answered.has(s.id)).map((s) => s.position));
   return shown.find((s) => s.position > last) ?? shown.at(-1);
@@ -182,6 +185,7 @@ export function answerStep(
     link: SurveyLink;
     /** Called before a new response is created: the door's rate limit throws from here. */
     admit?: () => void | Promise<void>;
+    log: RuleLog;
   },
 ): Promise<StepOutcome> {
   const business = guest.survey.business;
@@ -198,13 +202,13 @@ export function answerStep(
     if (step.type !== 'info') {
       const checks = new Checks();
       const given = { ...input.answer, step: step.id };
-      const [answer] = checkAnswers(checks, [given], [step], guest.metrics, { locationKnown: true });
+      const [answer] = checkAnswers(checks, [given], [step], guest.metrics, { locationKnown: true, log: input.log });
       if (step.type === 'location' && typeof given.value === 'string' && !guest.locations.some((l) => l.id === given.value)) {
         checks.fail('answers[0].value', `step ${step.id}: not one of the business's locations`);
       }
       if (checks.details.length) {
         const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
-        return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, submission?.answers ?? [], link, locationKnown) };
+        return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, submission?.answers ?? [], link, locationKnown, input.log) };
       }
       if (hasAnswer(given)) {
         // Timed for the funnel: from the page's first view (startedAt) or the previous answer, to this one.
@@ -239,7 +243,7 @@ export function answerStep(
 
     // Before anything is stored (an info step, a skipped optional one), the link alone says whether the location is known.
     const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
-    const shown = visibleSteps(guest, submission?.answers ?? [], link, locationKnown);
+    const shown = visibleSteps(guest, submission?.answers ?? [], link, locationKnown, input.log);
     const next = shown.find((s) => s.position > step.position);
     if (next) return { kind: 'next', step: next.id };
     if (!submission) return { kind: 'done', submission: null };

@@ -15,6 +15,7 @@ import type { SurveyStepType } from './survey-step.type.js';
 import { STEP_DEFAULT_ORDER, type CreateSurveyStepInput, type UpdateSurveyStepInput } from './survey-step.inputs.js';
 import { findSurvey } from './survey.service.js';
 import { checkLogic } from './survey-step.logic.js';
+import { patternProblem } from './survey-step.pattern.js';
 
 export function presentStep(step: SurveyStep): SurveyStepType {
   return presentOwned(step, 'surveystep', {
@@ -47,6 +48,10 @@ const stepEventObject = (step: SurveyStep) => {
 };
 
 const VALIDATION_NUMBERS = ['minLength', 'maxLength', 'min', 'max'];
+/** Every guest page reads and evaluates all of a survey's steps: a survey is bounded like a page. */
+export const MAX_STEPS_PER_SURVEY = 100;
+/** A metrics step is one screen of rating rows: at most this many (the GraphQL cost counts exactly this many). */
+export const MAX_METRICS_PER_STEP = 10;
 
 /** Shape rules for the JSON parts; `type` is the step's type after the change. */
 function checkContent(checks: Checks, type: StepType, input: Partial<CreateSurveyStepInput>) {
@@ -67,14 +72,8 @@ function checkContent(checks: Checks, type: StepType, input: Partial<CreateSurve
     for (const key of VALIDATION_NUMBERS) {
       if (validation[key] !== undefined && typeof validation[key] !== 'number') checks.fail(`validation.${key}`, 'must be a number');
     }
-    if (validation.pattern !== undefined) {
-      try {
-        if (typeof validation.pattern !== 'string') throw new Error();
-        new RegExp(validation.pattern);
-      } catch {
-        checks.fail('validation.pattern', 'must be a valid regular expression');
-      }
-    }
+    const problem = validation.pattern !== undefined ? patternProblem(validation.pattern) : undefined;
+    if (problem) checks.fail('validation.pattern', problem);
   }
   checks.text('inputType', input.inputType, { max: 50 });
   checkLogic(checks, input.logic);
@@ -91,6 +90,7 @@ async function checkMetrics(tx: EntityManager, business: string, type: StepType,
     return [];
   }
   if (new Set(ids).size !== ids.length) checks.fail('metrics.metrics', 'lists a metric twice');
+  if (ids.length > MAX_METRICS_PER_STEP) checks.fail('metrics.metrics', `lists ${ids.length} metrics; a step rates at most ${MAX_METRICS_PER_STEP}`);
   checks.throwIfAny();
   const valid = ids.filter((id) => isId('metric', id));
   const found = valid.length
@@ -139,7 +139,8 @@ export function createStep(em: EntityManager, business: string, surveyId: string
     const count = await stepCount(tx, survey.id);
     const checks = new Checks();
     const position = input.position ?? count;
-    if (!Number.isInteger(position) || position < 0 || position > count) checks.fail('position', `must be from 0 to ${count}`);
+    if (count >= MAX_STEPS_PER_SURVEY) checks.fail('steps', `the survey has ${count} steps, the most a survey may have (${MAX_STEPS_PER_SURVEY})`);
+    else if (!Number.isInteger(position) || position < 0 || position > count) checks.fail('position', `must be from 0 to ${count}`);
     checkContent(checks, input.type, input);
     checks.throwIfAny();
     const metricIds = await checkMetrics(tx, business, input.type, input.metrics?.metrics, checks);

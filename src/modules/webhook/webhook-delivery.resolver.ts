@@ -5,6 +5,7 @@ import { NestedCrudResolver } from '../business/business-owned.resolver.js';
 import { Event } from '../event/event.entity.js';
 import { presentEvent } from '../event/event.service.js';
 import { EventType } from '../event/event.type.js';
+import { mayHear } from '../event/event.scopes.js';
 import { Webhook } from './webhook.entity.js';
 import { WebhookType } from './webhook.type.js';
 import { presentWebhook, rotateWebhookSecret } from './webhook.service.js';
@@ -60,8 +61,13 @@ export class WebhookDeliveryResolver extends NestedCrudResolver('webhook', Webho
     return loadRequired(loaders.byId(Webhook), delivery.webhook, 'Webhook', presentWebhook);
   }
 
-  @FieldResolver(() => EventType)
-  event(@Root() delivery: WebhookDeliveryType, @Ctx() { loaders }: GraphQLContext) {
+  @FieldResolver(() => EventType, {
+    nullable: true,
+    description: 'The event sent, payload included; null for a token that may not read it (the read scope of its resource, e.g. orders:read for order.*, or events:read).',
+  })
+  event(@Root() delivery: WebhookDeliveryType, @Ctx() { loaders, auth }: GraphQLContext) {
+    // webhooks:read shows the log; the payloads need what live subscriptions need (event.scopes.ts).
+    if (!auth || !mayHear(auth.scopes, delivery.eventType)) return null;
     return loadRequired(loaders.byId(Event), delivery.event, 'Event', presentEvent);
   }
 }

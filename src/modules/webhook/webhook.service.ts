@@ -1,4 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../../auth/principal.js';
+import { AppError } from '../../shared/errors.js';
+import { missingToHear } from '../event/event.scopes.js';
 import { recordEvent } from '../event/event.service.js';
 import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { EVENT_TYPES } from '../event/event.inputs.js';
@@ -45,6 +48,20 @@ async function check(input: Partial<CreateWebhookInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
+/**
+ * A webhook posts its events' payloads (an order's customer e-mail and phone...) to its URL: whoever subscribes it,
+ * or points it elsewhere, must be able to read them, by the rule of live subscriptions (event.scopes.ts).
+ */
+function assertMayHear(actor: Principal | undefined, events: readonly string[]) {
+  if (!actor) return; // the admin CLI and the service's own writers act for the business, not for a token
+  const missing = missingToHear(actor.scopes, events);
+  if (!missing.length) return;
+  const what = events.includes('*') ? '"*" (every event type)' : events.join(', ');
+  throw new AppError('forbidden', `This token may not subscribe a webhook to ${what}: it lacks ${missing.join(', ')} (or events:read), the read scope of what those events carry`, [
+    { field: 'events', message: `needs ${missing.join(', ')}` },
+  ]);
+}
+
 export const findWebhook = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Webhook, { kind: 'webhook', label: 'Webhook', business, id, lock });
 
@@ -62,8 +79,9 @@ export function listWebhooks(em: EntityManager, business: string, args: ListArgs
  */
 const writeBeforeItsEvent = (tx: EntityManager) => tx.flush();
 
-export async function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput): Promise<WebhookType> {
+export async function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput, actor?: Principal): Promise<WebhookType> {
   await check(input, true);
+  assertMayHear(actor, input.events);
   return em.transactional(async (tx) => {
     const secret = generateWebhookSecret();
     const webhook = tx.create(Webhook, {
@@ -81,9 +99,11 @@ export async function createWebhook(em: EntityManager, business: string, input: 
   });
 }
 
-export async function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput): Promise<WebhookType> {
+export async function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput, actor?: Principal): Promise<WebhookType> {
   await check(input, false);
   return updateRecorded(em, recorded, business, id, async (webhook, tx) => {
+    // Where its payloads go, which ones, or that they go at all: the same rule as at creation.
+    if (input.url != null || input.events != null || input.enabled === true) assertMayHear(actor, input.events ?? webhook.events);
     if (input.url != null) webhook.url = input.url;
     if (input.events != null) webhook.events = [...new Set(input.events)];
     if (input.description !== undefined) webhook.description = input.description;

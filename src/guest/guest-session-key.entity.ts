@@ -1,0 +1,30 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+
+/**
+ * An HMAC-SHA256 key that signs guests' session cookies (src/guest/guest.session.ts). One key is active at a time and
+ * signs new cookies; a retired key still verifies the cookies it signed until they have expired (RESUME_DAYS).
+ * `npm run admin -- rotate-keys` rotates it with the token-signing key.
+ */
+@Entity({ tableName: 'guest_session_key' })
+export class GuestSessionKey {
+  [OptionalProps]?: 'createdAt' | 'retiredAt' | 'active';
+
+  /** Named in the cookie, so a cookie finds the key that signed it. */
+  @PrimaryKey({ type: 'string', length: 32 })
+  kid!: string;
+
+  /** 32 random bytes, base64url. */
+  @Property({ type: 'string', length: 64, lazy: true })
+  secret!: string;
+
+  @Index({ name: 'guest_session_key_active_idx' })
+  @Property({ type: 'boolean' })
+  active: boolean = true;
+
+  @Property({ type: 'datetime', length: 3 })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  retiredAt?: Date | null;
+}

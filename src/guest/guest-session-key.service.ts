@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { RESUME_DAYS } from '../modules/submission/response.service.js';
+import { GuestSessionKey } from './guest-session-key.entity.js';
+
+/** How long a process trusts its copy of the keys, and how often an unknown `kid` may trigger a reload. */
+const KEYS_TTL_MS = 60_000;
+const UNKNOWN_KID_RELOAD_MS = 1_000;
+/** A retired key verifies for as long as a cookie it signed may live. */
+const RETIRED_KEY_GRACE_MS = RESUME_DAYS * 86_400_000;
+
+const newKey = () => ({ kid: randomBytes(12).toString('base64url'), secret: randomBytes(32).toString('base64url') });
+
+const lock = (tx: EntityManager) =>
+  tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('guest_session_key'))`, [], 'all', tx.getTransactionContext());
+
+/** Makes a new active key and retires the previous one(s), in one transaction under an advisory lock. */
+export async function rotateGuestSessionKey(em: EntityManager): Promise<{ kid: string; retired: string[] }> {
+  const key = newKey();
+  return em.transactional(async (tx) => {
+    await lock(tx);
+    const previous = await tx.find(GuestSessionKey, { active: true });
+    for (const old of previous) {
+      old.active = false;
+      old.retiredAt = new Date();
+    }
+    tx.create(GuestSessionKey, { ...key, active: true });
+    return { kid: key.kid, retired: previous.map((k) => k.kid) };
+  });
+}
+
+/** The first key, made when there is none (several processes may start at once: the lock makes one win). */
+async function ensureActiveKey(em: EntityManager): Promise<void> {
+  await em.fork().transactional(async (tx) => {
+    await lock(tx);
+    if (!(await tx.count(GuestSessionKey, { active: true }))) tx.create(GuestSessionKey, { ...newKey(), active: true });
+  });
+}
+
+export interface SessionKey {
+  kid: string;
+  key: Buffer;
+}
+
+/**
+ * This process's copy of the keys: the active one signs, it and the retired ones still in their grace verify.
+ * Reloaded every minute (another process may have rotated) and on an unknown `kid`, at most once a second (a forged
+ * cookie's made-up kid costs no more than that).
+ */
+export class GuestSessionKeys {
+  private loaded?: Promise<{ signer: SessionKey; byKid: Map<string, Buffer> }>;
+  private loadedAt = 0;
+  private lastUnknownReload = 0;
+
+  constructor(private readonly rootEm: EntityManager) {}
+
+  async signing(): Promise<SessionKey> {
+    return (await this.keys()).signer;
+  }
+
+  /** The key named `kid`, or undefined for one never made or retired longer ago than a cookie lives. */
+  async verifying(kid: string): Promise<Buffer | undefined> {
+    let found = (await this.keys()).byKid.get(kid);
+    if (!found && Date.now() - this.lastUnknownReload > UNKNOWN_KID_RELOAD_MS) {
+      this.lastUnknownReload = Date.now();
+      found = (await this.keys(true)).byKid.get(kid);
+    }
+    return found;
+  }
+
+  private keys(force = false) {
+    if (force || !this.loaded || Date.now() - this.loadedAt > KEYS_TTL_MS) {
+      const loading = this.load();
+      this.loaded = loading;
+      this.loadedAt = Date.now();
+      loading.catch(() => {
+        if (this.loaded === loading) this.loaded = undefined;
+      });
+    }
+    return this.loaded!;
+  }
+
+  private async load() {
+    const since = new Date(Date.now() - RETIRED_KEY_GRACE_MS);
+    const find = () =>
+      this.rootEm.fork().find(GuestSessionKey, { $or: [{ active: true }, { retiredAt: { $gt: since } }] }, { populate: ['secret'], orderBy: { createdAt: 'desc' } });
+    let rows = await find();
+    if (!rows.some((r) => r.active)) {
+      await ensureActiveKey(this.rootEm);
+      rows = await find();
+    }
+    const active = rows.find((r) => r.active)!;
+    return {
+      signer: { kid: active.kid, key: Buffer.from(active.secret, 'base64url') },
+      byKid: new Map(rows.map((r) => [r.kid, Buffer.from(r.secret, 'base64url')])),
+    };
+  }
+}

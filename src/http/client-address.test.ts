@@ -1,0 +1,27 @@
+import type { IncomingMessage } from 'node:http';
+import { clientAddress } from './client-address.js';
+
+const request = (peer: string, forwarded?: string | string[]) =>
+  ({ socket: { remoteAddress: peer }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+
+describe('clientAddress', () => {
+  it('is the socket address with no trusted proxy, whatever X-Forwarded-For says', () => {
+    expect(clientAddress(request('192.0.2.1', '198.51.100.9'), 0)).toBe('192.0.2.1');
+    expect(clientAddress(request('::ffff:192.0.2.1'), 0)).toBe('192.0.2.1');
+    expect(clientAddress(request('2001:db8::1'), 0)).toBe('2001:db8::1');
+  });
+
+  it('is the N-th X-Forwarded-For entry from the right behind N proxies: what the outermost one saw', () => {
+    const forwarded = 'spoofed, 198.51.100.9, 10.0.0.5';
+    expect(clientAddress(request('10.0.0.6', forwarded), 1)).toBe('10.0.0.5');
+    expect(clientAddress(request('10.0.0.6', forwarded), 2)).toBe('198.51.100.9');
+    // Repeated headers are one list, in order.
+    expect(clientAddress(request('10.0.0.6', ['spoofed', '198.51.100.9']), 1)).toBe('198.51.100.9');
+  });
+
+  it('takes the leftmost entry when there are fewer than N, and the socket address when there are none', () => {
+    expect(clientAddress(request('10.0.0.6', '198.51.100.9'), 2)).toBe('198.51.100.9');
+    expect(clientAddress(request('10.0.0.6'), 1)).toBe('10.0.0.6');
+    expect(clientAddress(request('10.0.0.6', ' , '), 1)).toBe('10.0.0.6');
+  });
+});
