@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RESUME_DAYS } from '../modules/submission/response.service.js';
+import { ReloadingCache } from '../kit/reloading.cache.js';
 import { GuestSessionKey } from './guest-session-key.entity.js';
 
 /** How long a process trusts its copy of the keys, and how often an unknown `kid` may trigger a reload. */
@@ -48,36 +49,17 @@ export interface SessionKey {
  * cookie's made-up kid costs no more than that).
  */
 export class GuestSessionKeys {
-  private loaded?: Promise<{ signer: SessionKey; byKid: Map<string, Buffer> }>;
-  private loadedAt = 0;
-  private lastUnknownReload = 0;
+  private readonly keys = new ReloadingCache(() => this.load(), KEYS_TTL_MS, UNKNOWN_KID_RELOAD_MS);
 
   constructor(private readonly rootEm: EntityManager) {}
 
   async signing(): Promise<SessionKey> {
-    return (await this.keys()).signer;
+    return (await this.keys.get()).signer;
   }
 
   /** The key named `kid`, or undefined for one never made or retired longer ago than a cookie lives. */
   async verifying(kid: string): Promise<Buffer | undefined> {
-    let found = (await this.keys()).byKid.get(kid);
-    if (!found && Date.now() - this.lastUnknownReload > UNKNOWN_KID_RELOAD_MS) {
-      this.lastUnknownReload = Date.now();
-      found = (await this.keys(true)).byKid.get(kid);
-    }
-    return found;
-  }
-
-  private keys(force = false) {
-    if (force || !this.loaded || Date.now() - this.loadedAt > KEYS_TTL_MS) {
-      const loading = this.load();
-      this.loaded = loading;
-      this.loadedAt = Date.now();
-      loading.catch(() => {
-        if (this.loaded === loading) this.loaded = undefined;
-      });
-    }
-    return this.loaded!;
+    return (await this.keys.get()).byKid.get(kid) ?? (await this.keys.forced())?.byKid.get(kid);
   }
 
   private async load() {

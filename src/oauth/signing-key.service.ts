@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ReloadingCache } from '../kit/reloading.cache.js';
 import { SigningKey } from './signing-key.entity.js';
 import { ACCESS_TOKEN_TTL_S, JWT_ALG } from './oauth.constants.js';
 
@@ -56,11 +57,8 @@ interface PublishedKey {
  * for /oauth/certs. Reloaded every minute (another process may have rotated) and on an unknown `kid`.
  */
 export class KeyStore {
-  private published?: Promise<Map<string, PublishedKey>>;
-  private publishedAt = 0;
-  private lastUnknownReload = 0;
-  private signer?: Promise<{ kid: string; key: CryptoKey }>;
-  private signerAt = 0;
+  private readonly published = new ReloadingCache(() => this.loadPublished(), KEYS_TTL_MS, UNKNOWN_KID_RELOAD_MS);
+  private readonly signer = new ReloadingCache(() => this.loadSigner(), KEYS_TTL_MS);
 
   constructor(private readonly rootEm: EntityManager) {}
 
@@ -76,56 +74,34 @@ export class KeyStore {
     return map;
   }
 
-  private keys(force = false): Promise<Map<string, PublishedKey>> {
-    if (force || !this.published || Date.now() - this.publishedAt > KEYS_TTL_MS) {
-      const loading = this.loadPublished();
-      this.published = loading;
-      this.publishedAt = Date.now();
-      loading.catch(() => {
-        if (this.published === loading) this.published = undefined;
-      });
-    }
-    return this.published!;
-  }
-
   /** The public key for a `kid`, or undefined for a key we never published (or retired long ago). */
   async verificationKey(kid: string | undefined): Promise<CryptoKey | undefined> {
     if (!kid) return undefined;
-    let found = (await this.keys()).get(kid);
-    if (!found && Date.now() - this.lastUnknownReload > UNKNOWN_KID_RELOAD_MS) {
-      this.lastUnknownReload = Date.now();
-      found = (await this.keys(true)).get(kid);
-    }
+    const found = (await this.published.get()).get(kid) ?? (await this.published.forced())?.get(kid);
     return found?.key;
   }
 
   async jwks(): Promise<{ keys: JWK[] }> {
-    return { keys: [...(await this.keys()).values()].map((k) => k.jwk) };
+    return { keys: [...(await this.published.get()).values()].map((k) => k.jwk) };
   }
 
-  async signingKey(): Promise<{ kid: string; key: CryptoKey }> {
-    if (!this.signer || Date.now() - this.signerAt > KEYS_TTL_MS) {
-      const loading = (async () => {
-        const em = this.rootEm.fork();
-        let row = await em.findOne(SigningKey, { active: true }, { populate: ['privateJwk'], orderBy: { createdAt: 'desc' } });
-        if (!row) {
-          await ensureActiveSigningKey(this.rootEm);
-          row = await em.findOneOrFail(SigningKey, { active: true }, { populate: ['privateJwk'], orderBy: { createdAt: 'desc' } });
-        }
-        return { kid: row.kid, key: (await importJWK(row.privateJwk as JWK, JWT_ALG)) as CryptoKey };
-      })();
-      this.signer = loading;
-      this.signerAt = Date.now();
-      loading.catch(() => {
-        if (this.signer === loading) this.signer = undefined;
-      });
+  signingKey(): Promise<{ kid: string; key: CryptoKey }> {
+    return this.signer.get();
+  }
+
+  private async loadSigner(): Promise<{ kid: string; key: CryptoKey }> {
+    const em = this.rootEm.fork();
+    let row = await em.findOne(SigningKey, { active: true }, { populate: ['privateJwk'], orderBy: { createdAt: 'desc' } });
+    if (!row) {
+      await ensureActiveSigningKey(this.rootEm);
+      row = await em.findOneOrFail(SigningKey, { active: true }, { populate: ['privateJwk'], orderBy: { createdAt: 'desc' } });
     }
-    return this.signer;
+    return { kid: row.kid, key: (await importJWK(row.privateJwk as JWK, JWT_ALG)) as CryptoKey };
   }
 
   /** After a rotation in this process: forget the cached keys. */
   reset(): void {
-    this.published = undefined;
-    this.signer = undefined;
+    this.published.reset();
+    this.signer.reset();
   }
 }
