@@ -4,12 +4,14 @@ import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 
-const { url, localAddress, everyMs } = workerData;
+const { url, localAddress, everyMs, minSamples } = workerData;
 const latencies = [];
 const pending = new Set();
 let stopping = false;
+let asked = 0;
 
 function ask() {
+  asked++;
   const started = performance.now();
   const done = new Promise((resolve) => {
     const req = http.get(url, { localAddress, agent: false }, (res) => {
@@ -33,6 +35,7 @@ ask();
 parentPort.on('message', async () => {
   if (stopping) return;
   stopping = true;
+  while (asked < minSamples) await new Promise((resolve) => setTimeout(resolve, everyMs));
   clearInterval(timer);
   ask();
   await Promise.all(pending);
