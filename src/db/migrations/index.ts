@@ -17,8 +17,8 @@ import { Migration20261125150000 } from './Migration20261125150000.js';
 import { Migration20261125150333 } from './Migration20261125150333.js';
 import { Migration20261125174500 } from './Migration20261125174500.js';
 import { Migration20261126231900 } from './Migration20261126231900.js';
-import { Migration20261127120000 } from './Migration20261127120000.js';
-import { Migration20261127180000 } from './Migration20261127180000.js';
+import { Migration20261127004500 } from './Migration20261127004500.js';
+import { Migration20261127005000 } from './Migration20261127005000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -41,6 +41,6 @@ export const migrationsList = [
   { name: 'Migration20261125150333', class: Migration20261125150333 },
   { name: 'Migration20261125174500', class: Migration20261125174500 },
   { name: 'Migration20261126231900', class: Migration20261126231900 },
-  { name: 'Migration20261127120000', class: Migration20261127120000 },
-  { name: 'Migration20261127180000', class: Migration20261127180000 },
+  { name: 'Migration20261127004500', class: Migration20261127004500 },
+  { name: 'Migration20261127005000', class: Migration20261127005000 },
 ];

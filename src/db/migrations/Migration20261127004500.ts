@@ -5,9 +5,9 @@ import { Migration } from '@mikro-orm/migrations';
  * fixed windows (src/http/rate-limit/failure-limit.ts), and a refusal lasts as long as its window, so the lock's column
  * goes. Rows of the old keys (`email:`, `ip:`) read as the new counters of the same names until their window ends.
  */
-export class Migration20261127120000 extends Migration {
+export class Migration20261127004500 extends Migration {
 
-  override name = 'Migration20261127120000';
+  override name = 'Migration20261127004500';
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "sign_in_throttle" drop column "locked_until";`);
