@@ -3,6 +3,7 @@ import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './src/db/entities.js';
 import { migrationsList } from './src/db/migrations/index.js';
+import { PreparingClient } from './src/kit/db.js';
 
 /**
  * The one ORM configuration, used by the server, the admin CLI, the tests and the migration generator.
@@ -31,6 +32,8 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): 
     allowGlobalContext: false,
     debug: false,
     ...overrides,
+    // node-postgres's client, naming the statements the kit prepares (src/kit/db.ts), whatever else is set.
+    driverOptions: { Client: PreparingClient, ...(overrides.driverOptions as object | undefined) },
   });
 }
 

@@ -1,6 +1,6 @@
 // Compiles the service (src/, rest-adapter/ and mikro-orm.config.ts) to dist/ with swc, using .swcrc (legacy decorators with
 // metadata, as type-graphql and MikroORM need). `npm start` runs this first and then plain JavaScript: loading a
-// TypeScript loader at run time would cost ~100 MB of resident memory for the life of the process.
+// TypeScript loader at run time would hold its compiler in memory for the life of the process.
 // Then the business portal (src/portal/, a browser app) with Vite into dist/portal/, unless its inputs are unchanged.
 import fs from 'node:fs';
 import path from 'node:path';

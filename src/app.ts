@@ -17,7 +17,8 @@ import { createApolloServer } from './graphql/apollo.js';
 import { createContextFactory } from './kit/context.js';
 import { createOAuth } from './oauth/oauth.module.js';
 import { WebhookAuth } from './ingest/custom-order.auth.js';
-import { OrderWriter } from './modules/order/order.writer.js';
+import { OrderWriter, followOrderWrites } from './modules/order/order.writer.js';
+import { createFeedbackRequests } from './modules/flow/feedback-request.create.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
@@ -45,6 +46,8 @@ export interface App {
 export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
   const { orm, logger } = deps;
   configureWebhookPolicy(deps.config.webhooks);
+  // Every order write (both doors, the API's status update) creates the requests of matching feedback flows.
+  followOrderWrites(createFeedbackRequests);
   // proxy: X-Forwarded-Proto and -Host are read (PUBLIC_URL's scheme behind a TLS proxy); the client's address is
   // not taken from X-Forwarded-For here but by trustedClientAddress, with TRUST_PROXY_HOPS.
   const app = new Koa({ proxy: true });

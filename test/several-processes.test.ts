@@ -7,7 +7,7 @@ import { createTenant, type Tenant } from './helpers/auth.js';
 import { minimal, webhookBusiness, type WebhookBusiness } from './ingest/ingest-helpers.js';
 import { startReceiver, type Receiver } from './helpers/receiver.js';
 import type { TestServer } from './helpers/server.js';
-import { REVOCATION_CACHE_MS } from '../src/modules/token/revocation.cache.js';
+import { REVOCATION_CACHE_MS } from '../src/modules/oauth/revocation.cache.js';
 import { liveClient } from './helpers/live.js';
 
 // Two service processes behind one address (a load balancer's), on one database and one Redis: README "Several

@@ -1,6 +1,7 @@
 import { adminCommand, UsageError } from './command.js';
 import { isId } from '../shared/id.js';
 import { rebuildAnalytics } from '../modules/analytics/analytics.rebuild.js';
+import { businessExists } from '../modules/analytics/analytics.repo.js';
 
 export const rebuildAnalyticsCommand = adminCommand({
   usage: 'rebuild-analytics [--business BUS_ID]',
@@ -8,7 +9,7 @@ export const rebuildAnalyticsCommand = adminCommand({
   async run(values, em) {
     const business = values.business as string | undefined;
     if (business !== undefined && !isId('business', business)) throw new UsageError(`--business: '${business}' is not a business id`);
-    if (business && !(await em.execute('select 1 from business where id = ?', [business])).length) throw new UsageError(`--business: no business '${business}'`);
+    if (business && !(await businessExists(em, business))) throw new UsageError(`--business: no business '${business}'`);
     return { object: 'list', data: await rebuildAnalytics(em, business) };
   },
 });

@@ -1,5 +1,5 @@
 import { adminCommand, required } from './command.js';
-import { createBusiness } from '../modules/business/business.service.js';
+import { createBusiness } from '../modules/member/member.service.js';
 import { presentBusiness } from '../modules/business/business.resolver.js';
 
 export const createBusinessCommand = adminCommand({

@@ -1,5 +1,5 @@
 import { adminCommand, required, UsageError } from './command.js';
-import { createCredential, presentCredential } from '../modules/credential/credential.service.js';
+import { createCredential, presentCredential } from '../modules/oauth/credential.service.js';
 import { Business } from '../modules/business/business.entity.js';
 import { Membership } from '../modules/user/membership.entity.js';
 import { isId } from '../shared/id.js';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { adminCommand } from './command.js';
 import { createUser, presentUser } from '../modules/user/user.service.js';
-import { createBusiness } from '../modules/business/business.service.js';
+import { createBusiness } from '../modules/member/member.service.js';
 import { presentBusiness } from '../modules/business/business.resolver.js';
-import { createCredential, presentCredential } from '../modules/credential/credential.service.js';
+import { createCredential, presentCredential } from '../modules/oauth/credential.service.js';
 import { connectCustomIntegration, customWebhookPath } from '../modules/integration/custom-integration.service.js';
 import { createMetric } from '../modules/metric/metric.service.js';
 import { createSurvey } from '../modules/survey/survey.service.js';

@@ -1,5 +1,6 @@
 import { adminCommand } from './command.js';
 import { loadConfig } from '../config.js';
+import { countFailedForNoSender } from '../modules/flow/flow.repo.js';
 
 /**
  * `feedback-senders`: which senders feedback requests would use with this environment, and what is missing (a
@@ -17,7 +18,7 @@ export const feedbackSendersCommand = adminCommand({
       : feedback.smsGatewayUrl
         ? { configured: true, via: 'gateway' }
         : { configured: false, missing: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or SMS_GATEWAY_URL' };
-    const [{ n }] = await em.execute<{ n: number }[]>("select count(*)::int as n from feedback_request where status = 'failed' and error like 'no sender configured%'");
+    const n = await countFailedForNoSender(em);
     for (const [channel, state] of Object.entries({ email, sms })) {
       if (!state.configured) console.error(`No ${channel} sender: feedback requests by ${channel} end failed. Set ${(state as { missing: string }).missing}.`);
     }

@@ -1,6 +1,6 @@
 import { adminCommand, required, UsageError } from './command.js';
 import { MEMBERSHIP_ROLES, Membership, type MembershipRole } from '../modules/user/membership.entity.js';
-import { createMember, deleteMember } from '../modules/user/member.service.js';
+import { createMember, deleteMember } from '../modules/member/member.service.js';
 import { isId } from '../shared/id.js';
 import { AppError } from '../shared/errors.js';
 import { normaliseEmail } from '../modules/user/user.service.js';

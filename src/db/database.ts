@@ -1,4 +1,4 @@
-import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { ormConfig } from '../../mikro-orm.config.js';
 import { redactUrl, type Config } from '../config.js';
@@ -20,7 +20,6 @@ export class DatabaseUnavailableError extends Error {
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
-const PING_TIMEOUT_MS = 2_000;
 
 /**
  * DATABASE_URL when given, else the embedded PostgreSQL under the data dir. Then migrations, always: the schema is
@@ -80,21 +79,5 @@ async function checkConnection(orm: MikroORM, url: string) {
       `Cannot reach PostgreSQL at ${redactUrl(url)}: ${(err as Error).message || (err as Error).name}. ` +
         'Check DATABASE_URL (or unset it to use the embedded database).',
     );
-  }
-}
-
-/** Whether PostgreSQL answers within 2 s: readiness and the `health` query. */
-export async function pingDatabase(em: EntityManager): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS);
-    });
-    await Promise.race([em.getConnection().execute('select 1'), timeout]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
   }
 }

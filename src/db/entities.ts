@@ -9,7 +9,7 @@ import { Submission } from '../modules/submission/submission.entity.js';
 import { MenuItem } from '../modules/menu/menu-item.entity.js';
 import { Order } from '../modules/order/order.entity.js';
 import { OrderItem } from '../modules/order/order-item.entity.js';
-import { Credential } from '../modules/credential/credential.entity.js';
+import { Credential } from '../modules/oauth/credential.entity.js';
 import { CustomIntegration } from '../modules/integration/custom-integration.entity.js';
 import { Webhook } from '../modules/webhook/webhook.entity.js';
 import { Event } from '../modules/event/event.entity.js';
@@ -19,8 +19,8 @@ import { AnalyticsMenuRollup, AnalyticsRollup } from '../modules/analytics/analy
 import { FeedbackFlow } from '../modules/flow/feedback-flow.entity.js';
 import { FeedbackRequest } from '../modules/flow/feedback-request.entity.js';
 import { FeedbackSuppression } from '../modules/flow/feedback-suppression.entity.js';
-import { oauthEntities } from '../oauth/oauth.entities.js';
-import { GuestSessionKey } from '../guest/guest-session-key.entity.js';
+import { oauthEntities } from '../modules/oauth/oauth.entities.js';
+import { GuestSessionKey } from '../modules/guest-session/guest-session-key.entity.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
 export const entities = [

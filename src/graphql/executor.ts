@@ -68,13 +68,8 @@ export class CompiledExecutor {
   }
 
   execute(args: ExecuteArgs): Promise<ExecutionResult> | ExecutionResult {
-    const compiled = this.compiled(args);
-    if (compiled && this.variablesCoerce(args)) {
-      this.counts.compiled++;
-      const result = compiled.query(undefined, args.contextValue, args.variableValues ?? {});
-      if (this.checkLeavesInTests) return Promise.resolve(result).then((r) => asGraphQLJs(this.checkLeaves(args, r)));
-      return isPromise(result) ? result.then(asGraphQLJs) : asGraphQLJs(result);
-    }
+    const result = this.executeCompiled(args);
+    if (result) return result;
     this.counts.graphqlJs++;
     return execute({
       schema: this.schema,
@@ -83,6 +78,16 @@ export class CompiledExecutor {
       variableValues: args.variableValues,
       operationName: args.operationName,
     });
+  }
+
+  /** The compiled function's answer, or undefined when this request is one graphql-js runs (see the class). */
+  executeCompiled(args: ExecuteArgs): Promise<ExecutionResult> | ExecutionResult | undefined {
+    const compiled = this.compiled(args);
+    if (!compiled || !this.variablesCoerce(args)) return undefined;
+    this.counts.compiled++;
+    const result = compiled.query(undefined, args.contextValue, args.variableValues ?? {});
+    if (this.checkLeavesInTests) return Promise.resolve(result).then((r) => asGraphQLJs(this.checkLeaves(args, r)));
+    return isPromise(result) ? result.then(asGraphQLJs) : asGraphQLJs(result);
   }
 
   private compiled({ document, source, operationName }: ExecuteArgs): CompiledQuery | null {
@@ -153,7 +158,7 @@ export class CompiledExecutor {
  * Whether compiled queries pass built-in scalars (ID, String, Int, Float, Boolean) and enums on as their resolvers
  * give them rather than through each type's serialize (graphql-jit's disableLeafSerialization; nulls are still
  * checked). graphql-jit's serializer call builds a locations array, a path array and a rest array for every leaf, used
- * only if serialize fails: on a page of 1,000 objects that was a quarter of its allocation. The service's resolvers
+ * only if serialize fails, and a large page has thousands of leaves. The service's resolvers
  * give serialized values already (strings for IDs, numbers for Int and Float), which tests check on every compiled
  * answer (checkLeaves); an enum whose values differ from their names would need its serialize, so a schema with one
  * keeps serialization.
@@ -179,16 +184,6 @@ function asGraphQLJs(result: ExecutionResult): ExecutionResult {
     return error;
   });
   return { ...result, errors };
-}
-
-/**
- * Cuts an answer's data loose once it is written as JSON (every door writes it at once): its top-level fields become
- * null. A request outlives young collections while it waits on PostgreSQL, so what it made early (the answer's root,
- * made when execution starts) is promoted to the old generation, and stays there dead until the next full collection;
- * every young collection until then copied whatever it still pointed to (a 50-survey page: some 200 KB).
- */
-export function releaseAnswer(data: Record<string, unknown> | null | undefined): void {
-  if (data) for (const key of Object.keys(data)) data[key] = null;
 }
 
 const executors = new WeakMap<GraphQLSchema, CompiledExecutor>();

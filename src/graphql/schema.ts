@@ -13,13 +13,12 @@ import { OrderSubmissionsResolver, SubmissionResolver } from '../modules/submiss
 import { WebhookResolver } from '../modules/webhook/webhook.resolver.js';
 import { WebhookDeliveryResolver } from '../modules/webhook/webhook-delivery.resolver.js';
 import { EventResolver } from '../modules/event/event.resolver.js';
-import { CredentialResolver } from '../modules/credential/credential.resolver.js';
+import { CredentialResolver } from '../modules/oauth/credential.resolver.js';
 import { CustomIntegrationResolver } from '../modules/integration/integration.resolver.js';
-import { MemberResolver } from '../modules/user/member.resolver.js';
+import { MemberResolver } from '../modules/member/member.resolver.js';
 import { AnalyticsResolver } from '../modules/analytics/analytics.resolver.js';
 import { FeedbackFlowResolver, FeedbackRequestResolver } from '../modules/flow/feedback-flow.resolver.js';
 import { authChecker } from './auth-checker.js';
-import { callFieldResolversDirectly, dropTrivialResolvers } from './plain-fields.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
 export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver] as const;
@@ -41,10 +40,6 @@ const NO_PUBSUB = {
 
 /** Built once per process: building is the costly part of start-up and the result never changes. */
 export function buildAppSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: [...resolvers], authChecker, authMode: 'error', validate: false, pubSub: NO_PUBSUB }).then((schema) => {
-    dropTrivialResolvers(schema);
-    callFieldResolversDirectly(schema, resolvers);
-    return schema;
-  });
+  built ??= buildSchema({ resolvers: [...resolvers], authChecker, authMode: 'error', validate: false, pubSub: NO_PUBSUB });
   return built;
 }

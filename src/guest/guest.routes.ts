@@ -20,7 +20,7 @@ import { GuestSurveyCache } from '../modules/submission/guest-survey.cache.js';
 import { chooseLanguage, format, LANGUAGES } from './messages/index.js';
 import { isMultipleChoice, isNumberText, GUEST_CSP, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
 import { csrfFor, csrfMatches, GuestSessions, surveyPath } from './guest.session.js';
-import { GuestSessionKeys } from './guest-session-key.service.js';
+import { GuestSessionKeys } from '../modules/guest-session/guest-session-key.service.js';
 import { limitHeaders, refusal, type Limiter } from '../http/rate-limit/limiter.js';
 
 /**

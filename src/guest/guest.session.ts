@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { RESUME_DAYS } from '../modules/submission/response.service.js';
 import { constantTimeEqual } from '../shared/secrets.js';
-import type { GuestSessionKeys, SessionKey } from './guest-session-key.service.js';
+import type { GuestSessionKeys, SessionKey } from '../modules/guest-session/guest-session-key.service.js';
 
 /**
  * One cookie per survey (its path is the survey's): `<secret>.<first view, ms>.<kid>.<mac>`, HttpOnly, SameSite=Lax.

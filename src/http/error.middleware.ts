@@ -5,9 +5,9 @@ import { errorAnswer } from '../shared/error-answer.js';
 import { loggedPath } from './logger.js';
 
 /**
- * The one place that turns an HTTP request's failures into DESIGN.md's error body (src/shared/error-answer.ts says
- * how). Client mistakes keep their 4xx; anything else is a 500 whose body says only "internal" (the stack and any SQL
- * go to the log, with the request id to find them).
+ * The one place that turns an HTTP request's failures into the error body of docs/architecture.md, "Errors"
+ * (src/shared/error-answer.ts says how). Client mistakes keep their 4xx; anything else is a 500 whose body says only
+ * "internal" (the stack and any SQL go to the log, with the request id to find them).
  */
 export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {

@@ -4,7 +4,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { httpDuration, httpRequests, registry, scrapedGauge } from '../kit/metrics.js';
 import { AppError } from '../shared/errors.js';
 import { bearerToken } from '../shared/bearer.js';
-import { ormPool } from '../kit/orm.pool.js';
+import { ormPool } from '../kit/db.js';
+import { dueDeliveries } from '../modules/webhook/webhook.repo.js';
 
 /** Paths answered outside any router: their own template. Everything else unrouted is "unmatched", never its raw path. */
 const PLAIN_PATHS = new Set(['/graphql', '/metrics', '/healthz', '/readyz', '/openapi.json', '/docs', '/']);
@@ -32,12 +33,6 @@ export function httpMetrics(): Middleware {
   };
 }
 
-// Work due now and not yet done: deliveries whose attempt time has come. Another queue adds its own row here.
-const QUEUE_SQL = `
-select 'webhook_delivery' as queue, count(*)::int as depth,
-       coalesce(extract(epoch from now() - min(next_attempt_at)), 0)::float8 as oldest
-from webhook_delivery where next_attempt_at is not null and next_attempt_at <= now()`;
-
 function tokenMatches(given: string | undefined, expected: string): boolean {
   const a = Buffer.from(given ?? '');
   const b = Buffer.from(expected);
@@ -60,7 +55,8 @@ export function metricsRoute(deps: { orm: MikroORM; token?: string }): Middlewar
   type Row = { queue: string; depth: number; oldest: number };
   let last: { at: number; rows: Promise<Row[]> } | undefined;
   const queues = () => {
-    if (!last || Date.now() - last.at > 1_000) last = { at: Date.now(), rows: pool().then(async (p) => (await p.query(QUEUE_SQL)).rows as Row[]) };
+    // Work due now and not yet done: deliveries whose attempt time has come. Another queue adds its own row here.
+    if (!last || Date.now() - last.at > 1_000) last = { at: Date.now(), rows: dueDeliveries(deps.orm.em.fork()).then((due) => [{ queue: 'webhook_delivery', ...due }]) };
     return last.rows;
   };
   scrapedGauge({ name: 'job_queue_depth', help: 'Jobs due and not yet done, by queue', labelNames: ['queue'] as const }, async (g) => {

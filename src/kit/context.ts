@@ -29,7 +29,7 @@ export interface LiveEvents {
   subscribe(business: string, wants: (type: string) => boolean): Promise<AsyncIterableIterator<unknown>>;
 }
 
-/** Verifies a bearer token into a Principal, or throws AppError 'unauthorized' (src/oauth/token.service.ts). */
+/** Verifies a bearer token into a Principal, or throws AppError 'unauthorized' (src/modules/oauth/token.service.ts). */
 export interface AccessTokenVerifier {
   verifyAccessToken(token: string): Promise<Principal>;
 }

@@ -4,7 +4,7 @@ import { Timestamp } from './scalars.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './list.limits.js';
 
 /**
- * The list conventions of DESIGN.md section 2, written once: typed filter inputs per scalar kind, an `orderBy` input
+ * The list conventions (docs/architecture.md, "Lists"), written once: typed filter inputs per scalar kind, an `orderBy` input
  * per resource over a whitelist enum, page/pageSize args and the `<Resource>List` envelope. Resources only declare
  * which fields are filterable and sortable; list.query.ts turns the args into one query.
  */
@@ -15,10 +15,10 @@ export enum SortOrder {
 registerEnumType(SortOrder, { name: 'SortOrder' });
 
 /**
- * The comparison operators of the filter inputs and the ORM operator list.query.ts turns each into; `in` takes a
- * list. `contains` (a case-insensitive substring) is the one operator more, turned into a LIKE there.
+ * The comparison operators of the filter inputs and the SQL comparison each is (entity.rows.ts writes it); `in`
+ * takes a list. `contains` (a case-insensitive substring) is the one operator more, an ILIKE (list.query.ts).
  */
-export const COMPARISONS = { eq: '$eq', ne: '$ne', gt: '$gt', gte: '$gte', lt: '$lt', lte: '$lte', in: '$in' } as const;
+export const COMPARISONS = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', in: 'in' } as const;
 type Comparison = keyof typeof COMPARISONS;
 type FilterOperator = Comparison | 'contains';
 const ALL_COMPARISONS = Object.keys(COMPARISONS) as Comparison[];
@@ -91,7 +91,7 @@ export interface Page<T> {
 }
 
 export function listType<T extends object>(item: ClassType<T>, name: string): ClassType<Page<T>> {
-  @ObjectType(name)
+  @ObjectType(name, { simpleResolvers: true })
   class List {
     @Field(() => [item])
     data!: T[];

@@ -1,4 +1,4 @@
-/** The list conventions' numbers (DESIGN.md section 2), for GraphQL, the REST adapter, OpenAPI and the cost limit alike. */
+/** The list conventions' numbers (docs/architecture.md, "Lists"), for GraphQL, the REST adapter, OpenAPI and the cost limit alike. */
 export const DEFAULT_PAGE_SIZE = 20;
 /** A larger page size is refused (400), never silently capped. */
 export const MAX_PAGE_SIZE = 100;

@@ -1,34 +1,41 @@
 import 'reflect-metadata';
 import { AppError } from '../shared/errors.js';
-import { checkPaging, orderByToSql, whereToFilter } from './list.query.js';
+import { checkPaging, orderByToSql, whereToConditions } from './list.query.js';
 import { SortOrder } from './list.args.js';
 
-describe('whereToFilter', () => {
-  it('maps each operator; several on one field AND together', () => {
+describe('whereToConditions', () => {
+  it('gives each operator its SQL comparison; several on one field AND together', () => {
     const t = new Date(1_700_000_000_000);
     expect(
-      whereToFilter({
+      whereToConditions({
         name: { eq: 'a', ne: 'b', gt: 'c', gte: 'd', lt: 'e', lte: 'f', in: ['g'] },
         createdAt: { gte: t, lt: t },
         status: null,
       }),
-    ).toEqual({
-      name: { $eq: 'a', $ne: 'b', $gt: 'c', $gte: 'd', $lt: 'e', $lte: 'f', $in: ['g'] },
-      createdAt: { $gte: t, $lt: t },
-    });
+    ).toEqual([
+      { property: 'name', op: '=', value: 'a' },
+      { property: 'name', op: '<>', value: 'b' },
+      { property: 'name', op: '>', value: 'c' },
+      { property: 'name', op: '>=', value: 'd' },
+      { property: 'name', op: '<', value: 'e' },
+      { property: 'name', op: '<=', value: 'f' },
+      { property: 'name', op: 'in', value: ['g'] },
+      { property: 'createdAt', op: '>=', value: t },
+      { property: 'createdAt', op: '<', value: t },
+    ]);
   });
 
   it('makes contains a case-insensitive substring match with LIKE wildcards escaped', () => {
-    expect(whereToFilter({ name: { contains: '50%_off\\' } })).toEqual({ name: { $ilike: '%50\\%\\_off\\\\%' } });
+    expect(whereToConditions({ name: { contains: '50%_off\\' } })).toEqual([{ property: 'name', op: 'ilike', value: '%50\\%\\_off\\\\%' }]);
   });
 
   it('renames public fields to entity properties', () => {
-    expect(whereToFilter({ itemId: { eq: 'P1' } }, { itemId: 'externalItemId' })).toEqual({ externalItemId: { $eq: 'P1' } });
+    expect(whereToConditions({ itemId: { eq: 'P1' } }, { itemId: 'externalItemId' })).toEqual([{ property: 'externalItemId', op: '=', value: 'P1' }]);
   });
 
   it('skips empty conditions and caps `in` lists', () => {
-    expect(whereToFilter({ name: {} })).toEqual({});
-    expect(() => whereToFilter({ id: { in: Array.from({ length: 101 }, (_, i) => `x${i}`) } })).toThrow(AppError);
+    expect(whereToConditions({ name: {} })).toEqual([]);
+    expect(() => whereToConditions({ id: { in: Array.from({ length: 101 }, (_, i) => `x${i}`) } })).toThrow(AppError);
   });
 });
 

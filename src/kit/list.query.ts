@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainPage } from './plain.rows.js';
+import { pageOf, type Condition, type OrderBy } from './entity.rows.js';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import { COMPARISONS, type ListArgsValue, type OrderByValue, type Page } from './list.args.js';
 import { MAX_IN_VALUES, MAX_PAGE_SIZE } from './list.limits.js';
@@ -16,30 +16,25 @@ export function checkPaging(page: number, pageSize: number) {
 }
 
 /**
- * `{createdAt: {gte: t}, name: {contains: 'x'}}` -> a Filter by property, which plainPage turns into SQL. The GraphQL
- * input types are the whitelist (an unknown field or operator never reaches here); `columns` renames a public field
- * to its entity property.
+ * `{createdAt: {gte: t}, name: {contains: 'x'}}` -> conditions on entity properties, each with its SQL comparison
+ * (list.args.ts's COMPARISONS). The GraphQL input types are the whitelist (an unknown field or operator never reaches
+ * here); `columns` renames a public field to its entity property.
  */
-export function whereToFilter(where: object | null | undefined, columns: Record<string, string> = {}): Record<string, unknown> {
-  const filter: Record<string, unknown> = {};
+export function whereToConditions(where: object | null | undefined, columns: Record<string, string> = {}): Condition[] {
+  const conditions: Condition[] = [];
   for (const [field, ops] of Object.entries(where ?? {})) {
     if (ops == null) continue;
-    const condition: Record<string, unknown> = {};
+    const property = columns[field] ?? field;
     for (const [op, value] of Object.entries(ops as Record<string, unknown>)) {
       if (value === undefined) continue;
       if (op === 'in' && Array.isArray(value) && value.length > MAX_IN_VALUES) {
         throw AppError.validation([{ field: `where.${field}.in`, message: `at most ${MAX_IN_VALUES} values` }]);
       }
-      if (op === 'contains') condition.$ilike = `%${escapeLike(String(value))}%`;
-      else if (Object.hasOwn(COMPARISONS, op)) condition[COMPARISONS[op as keyof typeof COMPARISONS]] = value;
-    }
-    if (Object.keys(condition).length) {
-      const property = columns[field] ?? field;
-      // Several conditions on one field AND together; keep any already there (e.g. a parent scope).
-      filter[property] = { ...((filter[property] as object) ?? {}), ...condition };
+      if (op === 'contains') conditions.push({ property, op: 'ilike', value: `%${escapeLike(String(value))}%` });
+      else if (Object.hasOwn(COMPARISONS, op)) conditions.push({ property, op: COMPARISONS[op as keyof typeof COMPARISONS], value });
     }
   }
-  return filter;
+  return conditions;
 }
 
 /** Whitelisted sorts, then id in the direction of the last sort so that equal values page deterministically. */
@@ -49,7 +44,7 @@ export function orderByToSql(
   defaultOrder: OrderByValue[] = [{ field: 'createdAt', order: 'desc' as never }],
 ) {
   const sorts = orderBy?.length ? orderBy : defaultOrder;
-  const result: Record<string, 'asc' | 'desc'>[] = [];
+  const result: OrderBy = [];
   for (const { field, order } of sorts) {
     const property = columns[field] ?? field;
     if (!result.some((r) => property in r)) result.push({ [property]: order });
@@ -59,30 +54,28 @@ export function orderByToSql(
 }
 
 export interface ListOptions<T> {
-  /** Conditions the caller may not lift: the business, the parent. */
+  /** Conditions the caller may not lift, by property: the business, the parent. */
   scope: Record<string, unknown>;
   args: ListArgsValue<object, OrderByValue>;
   /** Public field name -> entity property, where they differ. */
   columns?: Record<string, string>;
   present: (row: T) => unknown;
-  /** When the caller gives no orderBy; DESIGN.md's default is createdAt desc. */
+  /** When the caller gives no orderBy; the default is createdAt desc. */
   defaultOrder?: OrderByValue[];
-  /**
-   * Rows are presented from plain property objects (see loaders.ts: hydrating entities costs more than the rest of
-   * a page); entities with custom-typed columns (decimals) set this to go through the ORM's conversion.
-   */
-  hydrate?: boolean;
 }
 
-/** One page of a list and its total (plainPage: one statement whatever the page size, a list costs one round trip). */
+/**
+ * One page of a list and its total, in one statement whatever the page size (entity.rows.ts's pageOf), read on `em`
+ * (inside its transaction when it has one). The scope's conditions always hold beside the caller's: a condition on the
+ * same field narrows, never widens.
+ */
 export async function findPage<T extends object, P>(em: EntityManager, entity: new () => T, options: ListOptions<T>): Promise<Page<P>> {
   const { page, pageSize } = options.args;
   checkPaging(page, pageSize);
-  const where = whereToFilter(options.args.where, options.columns);
-  // The scope must never be widened by a caller's condition on the same field: both hold.
-  const filter = Object.keys(where).length ? { $and: [options.scope, where] } : options.scope;
+  // A scope entry left undefined (an optional parent) is no condition.
+  const scope = Object.entries(options.scope).flatMap(([property, value]): Condition[] => (value === undefined ? [] : [{ property, op: '=', value }]));
+  const conditions = [...scope, ...whereToConditions(options.args.where, options.columns)];
   const orderBy = orderByToSql(options.args.orderBy, options.columns, options.defaultOrder);
-  const { rows, total } = await plainPage(em, entity, { filter, orderBy, limit: pageSize, offset: page * pageSize, raw: options.hydrate });
-  const data = rows.map((row) => options.present((options.hydrate ? em.map(entity, row as never) : row) as T) as P);
-  return { data, page, pageSize, total, hasMore: (page + 1) * pageSize < total };
+  const { rows, total } = await pageOf(em, entity, { conditions, orderBy, limit: pageSize, offset: page * pageSize });
+  return { data: rows.map((row) => options.present(row) as P), page, pageSize, total, hasMore: (page + 1) * pageSize < total };
 }

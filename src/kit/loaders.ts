@@ -1,36 +1,26 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainRowsWhere } from './plain.rows.js';
+import { rowsWhere, type OrderBy } from './entity.rows.js';
 
 type EntityClass<T> = new () => T;
-type OrderBy = Record<string, 'asc' | 'desc'>[];
 
-export interface LoaderOptions {
-  /**
-   * Answer plain objects of the entity's properties instead of managed entities: a large page is read, never changed,
-   * and hydrating hundreds of entities into the identity map was the largest CPU cost of a three-level page. Only for
-   * entities whose columns need no custom type conversion (no decimals).
-   */
-  plain?: boolean;
-}
-
-export interface ChildLoaderOptions extends LoaderOptions {
+export interface ChildLoaderOptions {
   /** The order of each parent's children. */
   orderBy: OrderBy;
-  /** Plain rows only: the properties to read (see propertiesFor), besides the id, the key and the order's; all when absent. */
+  /** The properties to read (see propertiesFor), besides the id, the key and the order's; all when absent. */
   properties?: readonly string[];
 }
 
 /** The rows of `ids` in one SELECT ... WHERE id IN (...), by id. */
-async function rowsById<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, plain: boolean, ids: readonly string[]): Promise<Map<string, T>> {
-  const rows = !ids.length ? [] : plain ? await plainRowsWhere(em, entity, 'id', ids) : await em.find(entity, { id: { $in: [...ids] } } as never);
+async function rowsById<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, ids: readonly string[]): Promise<Map<string, T>> {
+  const rows = ids.length ? await rowsWhere(em, entity, 'id', ids) : [];
   return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** One SELECT ... WHERE id IN (...) per batch, answers in the order of the keys (null for unknown ids). */
-function byIdLoader<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, plain: boolean) {
+function byIdLoader<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>) {
   return new DataLoader<string, T | null>(async (ids) => {
-    const byId = await rowsById(em, entity, plain, ids);
+    const byId = await rowsById(em, entity, ids);
     return ids.map((id) => byId.get(id) ?? null);
   });
 }
@@ -41,10 +31,10 @@ function byIdLoader<T extends { id: string }>(em: EntityManager, entity: EntityC
  * in its own order, so the rows are matched to ids once, not once here and again by the caller. One load per list,
  * not per id: DataLoader answers every key, even one it holds, with a promise of its own.
  */
-function byIdsLoader<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, plain: boolean) {
+function byIdsLoader<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>) {
   return new DataLoader<readonly string[], ReadonlyMap<string, T>, string>(
     async (lists) => {
-      const byId = await rowsById(em, entity, plain, [...new Set(lists.flat())]);
+      const byId = await rowsById(em, entity, [...new Set(lists.flat())]);
       return lists.map(() => byId);
     },
     // Lists are not cached: two lists alike are rare, and a cache key is a join of every list.
@@ -53,13 +43,11 @@ function byIdsLoader<T extends { id: string }>(em: EntityManager, entity: Entity
 }
 
 /** Children of many parents in one SELECT ... WHERE <fk> IN (...), grouped per parent in `orderBy` order. */
-function byForeignKeyLoader<T extends object>(em: EntityManager, entity: EntityClass<T>, foreignKey: string, { orderBy, plain, properties }: ChildLoaderOptions) {
+function byForeignKeyLoader<T extends object>(em: EntityManager, entity: EntityClass<T>, foreignKey: string, { orderBy, properties }: ChildLoaderOptions) {
   return new DataLoader<string, T[]>(async (parentIds) => {
-    const rows = plain
-      ? await plainRowsWhere(em, entity, foreignKey, parentIds, orderBy, properties)
-      : await em.find(entity, { [foreignKey]: { $in: [...parentIds] } } as never, { orderBy: orderBy as never });
+    const rows = await rowsWhere(em, entity, foreignKey, parentIds, orderBy, properties);
     const groups = new Map<string, T[]>(parentIds.map((id) => [id, []]));
-    // Relations are mapped to their primary key (mapToPk), so the foreign key is the parent's id in both modes.
+    // Relations are mapped to their primary key (mapToPk): a row's foreign key is its parent's id.
     for (const row of rows) groups.get((row as Record<string, unknown>)[foreignKey] as string)?.push(row);
     return parentIds.map((id) => groups.get(id) ?? []);
   });
@@ -83,18 +71,16 @@ export class Loaders {
 
   constructor(private readonly em: EntityManager) {}
 
-  byId<T extends { id: string }>(entity: EntityClass<T>, options: LoaderOptions = {}): DataLoader<string, T | null> {
-    const key = options.plain ? 'id:plain' : 'id:entity';
-    return this.find(entity, key) ?? this.keep(entity, key, byIdLoader(this.em, entity, !!options.plain));
+  byId<T extends { id: string }>(entity: EntityClass<T>): DataLoader<string, T | null> {
+    return this.find(entity, 'id') ?? this.keep(entity, 'id', byIdLoader(this.em, entity));
   }
 
-  byIds<T extends { id: string }>(entity: EntityClass<T>, options: LoaderOptions = {}): DataLoader<readonly string[], ReadonlyMap<string, T>, string> {
-    const key = options.plain ? 'ids:plain' : 'ids:entity';
-    return this.find(entity, key) ?? this.keep(entity, key, byIdsLoader(this.em, entity, !!options.plain));
+  byIds<T extends { id: string }>(entity: EntityClass<T>): DataLoader<readonly string[], ReadonlyMap<string, T>, string> {
+    return this.find(entity, 'ids') ?? this.keep(entity, 'ids', byIdsLoader(this.em, entity));
   }
 
   byForeignKey<T extends object>(entity: EntityClass<T>, foreignKey: keyof T & string, options: ChildLoaderOptions): DataLoader<string, T[]> {
-    const key = `${foreignKey}:${options.plain ? 'plain' : 'entity'}:${textOf(options.orderBy)}:${options.properties ? textOf(options.properties) : '*'}`;
+    const key = `${foreignKey}:${textOf(options.orderBy)}:${options.properties ? textOf(options.properties) : '*'}`;
     return this.find(entity, key) ?? this.keep(entity, key, byForeignKeyLoader(this.em, entity, foreignKey, options));
   }
 

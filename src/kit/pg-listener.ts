@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { ormPool } from './orm.pool.js';
+import { ormPool } from './db.js';
 
 const RECONNECT_MS = 2_000;
 

@@ -2,10 +2,10 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { Timestamp } from './scalars.js';
 
 /**
- * The fields every resource object carries (DESIGN.md section 2), declared once and inherited by each object type.
- * No resolver returns this base type, so the schema never shows it on its own.
+ * The fields every resource object carries (docs/architecture.md, "Reading and writing data"), declared once and
+ * inherited by each object type. No resolver returns this base type, so the schema never shows it on its own.
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class ResourceType {
   @Field(() => ID)
   id!: string;
@@ -19,3 +19,10 @@ export abstract class ResourceType {
   @Field(() => Timestamp, { description: 'When it last changed: milliseconds since the Unix epoch.' })
   updatedAt!: Date;
 }
+
+/**
+ * A field resolver's root as the parent resolver gave it (`@Root() survey: Parent<SurveyType>`). Typed as a class,
+ * type-graphql would copy every root into a new instance of that class before each call; a non-class type is passed
+ * on as it is.
+ */
+export type Parent<T> = Readonly<T>;

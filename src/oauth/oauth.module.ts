@@ -4,14 +4,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { AppError } from '../shared/errors.js';
-import { OAuthError } from './oauth.errors.js';
-import { KeyStore, ensureActiveSigningKey } from './signing-key.service.js';
-import { TokenService } from './token.service.js';
+import { OAuthError } from '../modules/oauth/oauth.errors.js';
+import { KeyStore, ensureActiveSigningKey } from '../modules/oauth/signing-key.service.js';
+import { TokenService } from '../modules/oauth/token.service.js';
 import { tokenRoutes } from './token.routes.js';
 import { metadataRoutes } from './metadata.routes.js';
 import { revocationRoutes } from './revocation.routes.js';
 import { authorizeRoutes } from './authorize.routes.js';
-import { schedulePurge } from './purge.service.js';
+import { schedulePurge } from '../modules/oauth/purge.service.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 
 /** Paths answered with RFC 6749 error bodies ({"error", "error_description"}) rather than the API's {"error": {status, code, ...}} body. */

@@ -6,13 +6,13 @@ import { hashSecret } from '../shared/secrets.js';
 import { bearerToken } from '../shared/bearer.js';
 import { User } from '../modules/user/user.entity.js';
 import { presentUser } from '../modules/user/user.service.js';
-import { Credential } from '../modules/credential/credential.entity.js';
+import { Credential } from '../modules/oauth/credential.entity.js';
 import { authenticateClient, bodyOf, param } from './client.auth.js';
-import { OAuthToken } from '../modules/token/oauth-token.entity.js';
-import { OAuthError } from './oauth.errors.js';
+import { OAuthToken } from '../modules/oauth/oauth-token.entity.js';
+import { OAuthError } from '../modules/oauth/oauth.errors.js';
 import type { OAuthDeps } from './oauth.module.js';
-import { revokeTokens } from '../modules/token/revocation.service.js';
-import { TokenService } from './token.service.js';
+import { revokeTokens } from '../modules/oauth/revocation.service.js';
+import { TokenService } from '../modules/oauth/token.service.js';
 
 type Found = { kind: 'access'; row: OAuthToken; exp: number } | { kind: 'refresh'; row: OAuthToken };
 

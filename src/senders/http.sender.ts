@@ -3,23 +3,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { blockedAddressReason } from '../shared/network.js';
-
-/** Why an attempt failed, as the delivery log shows it. */
-export type AttemptError = 'timeout' | 'connect' | 'dns' | 'tls' | 'http_status' | 'blocked_address';
-
-export interface HttpOutcome {
-  /** The response status, when a response came. */
-  status: number | null;
-  /** The first `maxStoredBytes` of the response body, as text. */
-  body: string | null;
-  durationMs: number;
-  /** null on a 2xx. */
-  error: AttemptError | null;
-  /** A human-readable reason, for logs. */
-  message?: string;
-  /** From `Retry-After`, in ms. */
-  retryAfterMs?: number;
-}
+// The port is named as the class that implements it, which the modules know only as that port.
+import type { AttemptError, HttpOutcome, HttpSender as HttpSenderPort } from '../shared/sender.ports.js';
 
 export interface HttpSenderOptions {
   timeoutMs: number;
@@ -42,7 +27,7 @@ const MAX_DRAINED_BYTES = 1 << 20;
  * whole exchange, and the address checked when the socket connects, after DNS, so a name that resolved to a
  * public address at creation cannot be pointed at a private one later (DNS rebinding).
  */
-export class HttpSender {
+export class HttpSender implements HttpSenderPort {
   private readonly agents: { http: http.Agent; https: https.Agent };
 
   constructor(private readonly options: HttpSenderOptions) {

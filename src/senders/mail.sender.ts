@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import type { Transporter } from 'nodemailer';
-import type { Mailer, MailMessage, SendOutcome } from '../modules/flow/feedback-message.js';
+import type { Mailer, MailMessage, SendOutcome } from '../shared/sender.ports.js';
 import { withoutContact } from './contact.scrub.js';
 
-// Loaded when SMTP_URL makes a mailer, not by every process at start (5 MB of heap that a process without it never uses).
+// Loaded when SMTP_URL makes a mailer, not by every process at start: heap a process without it never uses.
 const require = createRequire(import.meta.url);
 
 /**

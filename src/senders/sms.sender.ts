@@ -1,4 +1,4 @@
-import type { SendOutcome, SmsProvider } from '../modules/flow/feedback-message.js';
+import type { SendOutcome, SmsProvider } from '../shared/sender.ports.js';
 import { withoutContact } from './contact.scrub.js';
 
 const TIMEOUT_MS = 10_000;

@@ -50,9 +50,9 @@ export interface ErrorAnswer {
 }
 
 /**
- * The one rendering of a failure, for every door (the Koa handler, Apollo's formatError, the REST adapter): DESIGN.md's
- * error body. A fault goes to `onFault` (with the value actually thrown) and is answered `internal`, without its text,
- * stack or SQL.
+ * The one rendering of a failure, for every door (the Koa handler, Apollo's formatError, the REST adapter): the error
+ * body of docs/architecture.md, "Errors". A fault goes to `onFault` (with the value actually thrown) and is answered
+ * `internal`, without its text, stack or SQL.
  */
 export function errorAnswer(thrown: unknown, options: { requestId?: string; onFault: (err: unknown) => void }): ErrorAnswer {
   let appError = toAppError(thrown);

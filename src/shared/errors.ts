@@ -1,6 +1,6 @@
 /**
  * One error type for the whole service. HTTP routes, the webhook and GraphQL (via extensions) all render it as
- * DESIGN.md's body: {"error": {status, code, message, details?, requestId}}.
+ * one body (docs/architecture.md, "Errors"): {"error": {status, code, message, details?, requestId}}.
  */
 
 /**

@@ -24,7 +24,7 @@ export function secretMatches(secret: string, expectedHash: string): boolean {
   return constantTimeEqual(hashSecret(secret), expectedHash);
 }
 
-// Passwords are low-entropy: scrypt (N=2^15, r=8, p=1; about 50 ms here), stored with its parameters.
+// Passwords are low-entropy: scrypt (N=2^15, r=8, p=1: tens of milliseconds a hash), stored with its parameters.
 const SCRYPT = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 

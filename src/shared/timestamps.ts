@@ -15,7 +15,7 @@ export abstract class Timestamped {
   updatedAt: Date = new Date();
 }
 
-/** How every timestamp appears in JSON here (DESIGN.md section 2): milliseconds since the Unix epoch. */
+/** How every timestamp appears in JSON here: milliseconds since the Unix epoch (docs/architecture.md, "Reading and writing data"). */
 export const toMillis = (date: Date): number => date.getTime();
 
 /**

@@ -9,7 +9,6 @@ import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery } from '../m
 import { RateLimiter } from './rate.limiter.js';
 import { IdlePoll } from './idle.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
-import { ormPool } from '../kit/orm.pool.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 
 export interface Workers {
@@ -55,7 +54,6 @@ interface Lane {
 export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'workers' | 'webhooks' | 'publicUrl' | 'surveyUrl' | 'feedback'> }): Promise<Workers> {
   const { orm, config } = deps;
   const logger = deps.logger.child({ component: 'worker' });
-  const pool = await ormPool(orm.em);
   const sender = new HttpSender({
     timeoutMs: DELIVERY_LIMITS.timeoutMs,
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
@@ -63,7 +61,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
     maxStoredBytes: DELIVERY_LIMITS.storedResponseBytes,
   });
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const task = new WebhookDeliveryTask(pool, orm, sender, config.webhooks, logger, workerId);
+  const task = new WebhookDeliveryTask(orm, sender, config.webhooks, logger, workerId);
   const rate = new RateLimiter(config.webhooks.ratePerSecond);
   const cap = DELIVERY_LIMITS.maxInFlightPerWebhook;
   const depth = Math.min(LANE_DEPTH, Math.max(cap, Math.ceil(config.webhooks.ratePerSecond)));

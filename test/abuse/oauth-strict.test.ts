@@ -1,4 +1,4 @@
-import { AuthorizationCode } from '../../src/oauth/authorization-code.entity.js';
+import { AuthorizationCode } from '../../src/modules/oauth/authorization-code.entity.js';
 import { hashSecret } from '../../src/shared/secrets.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
-import { createCredential } from '../../src/modules/credential/credential.service.js';
+import { createCredential } from '../../src/modules/oauth/credential.service.js';
 import { createTenant, tokenServiceFor, TEST_REDIRECT_URI, type Tenant } from '../helpers/auth.js';
 import { ATTACKER, healthzDuring } from '../helpers/from-address.js';
 import { API_LIMIT_ON, useTestServer, type TestServer } from '../helpers/server.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { createUser } from '../../src/modules/user/user.service.js';
-import { createMember } from '../../src/modules/user/member.service.js';
+import { createMember } from '../../src/modules/member/member.service.js';
 import type { MembershipRole } from '../../src/modules/user/membership.entity.js';
 import { createTenant, tokenServiceFor, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { client } from '../helpers/graphql.js';

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { createUser } from '../../src/modules/user/user.service.js';
-import { createBusiness } from '../../src/modules/business/business.service.js';
+import { createBusiness } from '../../src/modules/member/member.service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { freePort } from '../helpers/ports.js';
 import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, untilNextPage } from '../helpers/browser.js';

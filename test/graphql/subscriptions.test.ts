@@ -2,14 +2,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { ormPool } from '../../src/kit/orm.pool.js';
+import { ormPool } from '../../src/kit/db.js';
 import { codeBlocks, readDoc } from '../helpers/docs.js';
 import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { client, useTwoTenants, type Client } from '../helpers/graphql.js';
 import { liveClient, type LiveClient } from '../helpers/live.js';
 import { RECHECK_MS } from '../../src/graphql/subscriptions.js';
-import { REVOCATION_CACHE_MS } from '../../src/modules/token/revocation.cache.js';
+import { REVOCATION_CACHE_MS } from '../../src/modules/oauth/revocation.cache.js';
 
 jest.setTimeout(60_000);
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { createUser } from '../../src/modules/user/user.service.js';
-import { createBusiness } from '../../src/modules/business/business.service.js';
-import { createCredential } from '../../src/modules/credential/credential.service.js';
-import { KeyStore } from '../../src/oauth/signing-key.service.js';
-import { TokenService } from '../../src/oauth/token.service.js';
+import { createBusiness } from '../../src/modules/member/member.service.js';
+import { createCredential } from '../../src/modules/oauth/credential.service.js';
+import { KeyStore } from '../../src/modules/oauth/signing-key.service.js';
+import { TokenService } from '../../src/modules/oauth/token.service.js';
 import type { TestServer } from './server.js';
 
 export const TEST_PASSWORD = 'correct horse battery staple';

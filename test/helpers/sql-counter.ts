@@ -1,11 +1,12 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 
 /**
- * The access token's revocation-and-membership check (src/oauth/token.service.ts). It runs at most once per token every
+ * The access token's revocation-and-membership check (src/modules/oauth/token.service.ts). It runs at most once per token every
  * REVOCATION_CACHE_MS, on whichever request comes first: on a loaded machine a warm-up request and the measured one can
  * fall either side of that, so it is authentication, left out, never part of what a page costs.
  */
-const TOKEN_CHECK = /from oauth_token t where t\.id/;
+// As the repository's Kysely writes it (oauth.repo.ts tokenStanding): `from "oauth_token" as "t" where "t"."id" = $1`.
+const TOKEN_CHECK = /from "?oauth_token"? (as )?"?t"? where "?t"?\."?id"?/;
 
 /**
  * Records every SQL statement the ORM's connection runs (queries, BEGIN/COMMIT, raw execute) by wrapping its

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createUser } from '../../src/modules/user/user.service.js';
-import { createBusiness } from '../../src/modules/business/business.service.js';
+import { createBusiness } from '../../src/modules/member/member.service.js';
 import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
 import type { TestServer } from '../helpers/server.js';
 

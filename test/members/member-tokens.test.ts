@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createUser } from '../../src/modules/user/user.service.js';
-import { createMember } from '../../src/modules/user/member.service.js';
-import { createCredential } from '../../src/modules/credential/credential.service.js';
+import { createMember } from '../../src/modules/member/member.service.js';
+import { createCredential } from '../../src/modules/oauth/credential.service.js';
 import type { MembershipRole } from '../../src/modules/user/membership.entity.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';

@@ -3,7 +3,7 @@ import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { scopesForRole } from '../../src/modules/user/membership.roles.js';
 import type { MembershipRole } from '../../src/modules/user/membership.entity.js';
-import { OAuthToken } from '../../src/modules/token/oauth-token.entity.js';
+import { OAuthToken } from '../../src/modules/oauth/oauth-token.entity.js';
 import { createTenant, tokenServiceFor, type Tenant } from '../helpers/auth.js';
 import { client } from '../helpers/graphql.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';

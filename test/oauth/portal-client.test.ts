@@ -1,7 +1,7 @@
 import type { TestServer } from '../helpers/server.js';
 import { useTestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
-import { createBusiness } from '../../src/modules/business/business.service.js';
+import { createBusiness } from '../../src/modules/member/member.service.js';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { Browser, hiddenField, pkcePair } from './oauth-helpers.js';
 

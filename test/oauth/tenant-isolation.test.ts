@@ -193,7 +193,7 @@ it('control: the right business with just the needed scope gets past access cont
 
 it("a manager's or staff member's token with every scope: FORBIDDEN wherever the role does not allow the scope, with the reason", async () => {
   const { createUser } = await import('../../src/modules/user/user.service.js');
-  const { createMember } = await import('../../src/modules/user/member.service.js');
+  const { createMember } = await import('../../src/modules/member/member.service.js');
   const { scopesForRole } = await import('../../src/modules/user/membership.roles.js');
   for (const role of ['manager', 'staff'] as const) {
     const email = `${role}-matrix@example.com`;
@@ -215,7 +215,7 @@ it("a manager's or staff member's token with every scope: FORBIDDEN wherever the
 /** A token for the owner's business and user, with these scopes. */
 async function createTenantFor(tenant: Tenant, scopes: Scope[]): Promise<Record<string, string>> {
   const { tokenServiceFor } = await import('../helpers/auth.js');
-  const { Credential } = await import('../../src/modules/credential/credential.entity.js');
+  const { Credential } = await import('../../src/modules/oauth/credential.entity.js');
   const em = server.orm.em.fork();
   const credential = await em.findOneOrFail(Credential, { id: tenant.credentialId });
   const issued = await em.transactional((tx) =>

@@ -2,7 +2,7 @@ import { SCOPES } from '../../src/auth/scopes.js';
 import { SignJWT, generateKeyPair, importJWK, type JWK } from 'jose';
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, tokenServiceFor, type Tenant } from '../helpers/auth.js';
-import { SigningKey } from '../../src/oauth/signing-key.entity.js';
+import { SigningKey } from '../../src/modules/oauth/signing-key.entity.js';
 import { rotateKeysCommand } from '../../src/cli/rotate-keys.command.js';
 import { BUSINESS_QUERY, authorizeCode, basic, pkcePair, postForm, postJson } from './oauth-helpers.js';
 

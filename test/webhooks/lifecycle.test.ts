@@ -3,7 +3,6 @@ import pino from 'pino';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { HttpSender } from '../../src/senders/http.sender.js';
 import { WebhookDeliveryTask } from '../../src/modules/webhook/webhook-delivery.task.js';
-import { ormPool } from '../../src/kit/orm.pool.js';
 import { createHook, deliveriesOf, eventually, makeEvent, startDeliveryServer, type TestServer } from './webhook-helpers.js';
 import type { Client } from '../helpers/graphql.js';
 
@@ -82,9 +81,8 @@ it('purges finished deliveries after 30 days, never pending ones', async () => {
   await sql(`update webhook_delivery set created_at = now() - interval '31 days' where id in (?, ?)`, ids);
   // One old delivery still has a retry to come: kept.
   await sql(`update webhook_delivery set next_attempt_at = now() + interval '1 hour', status = 'failed' where id = ?`, [ids[1]]);
-  const pool = await ormPool(server.orm.em);
   const sender = new HttpSender({ timeoutMs: 1_000, allowPrivateNetworks: true, userAgent: 'test' });
-  const task = new WebhookDeliveryTask(pool, server.orm, sender, server.config.webhooks, pino({ level: 'silent' }), 'test');
+  const task = new WebhookDeliveryTask(server.orm, sender, server.config.webhooks, pino({ level: 'silent' }), 'test');
   try {
     expect(await task.purge()).toBe(1);
   } finally {

@@ -66,7 +66,7 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-// The Redis client is loaded when REDIS_URL is set, not by every process at start (2 MB of heap).
+// The Redis client is loaded when REDIS_URL is set, not by every process at start: heap a process without Redis never uses.
 const require = createRequire(import.meta.url);
 
 /**

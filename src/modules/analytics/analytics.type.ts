@@ -16,7 +16,7 @@ export const SortOrderEnum = { asc: 'asc', desc: 'desc' } as const;
 registerEnumType(SortOrderEnum, { name: 'AnalyticsSortOrder' });
 
 /** What the metric and NPS figures share: the keys a bucket can be grouped by (besides its metric or step) and its size. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 abstract class AnalyticsBucketType {
   @Field(() => ID, { nullable: true }) location?: string | null;
   @Field(() => ID, { nullable: true }) survey?: string | null;
@@ -25,7 +25,7 @@ abstract class AnalyticsBucketType {
   @Field(() => Int) count!: number;
 }
 
-@ObjectType('AnalyticsMetric', { description: 'Metric ratings of one bucket; the key fields are set for the requested grouping.' })
+@ObjectType('AnalyticsMetric', { simpleResolvers: true, description: 'Metric ratings of one bucket; the key fields are set for the requested grouping.' })
 export class AnalyticsMetricType extends AnalyticsBucketType {
   @Field(() => ID, { nullable: true }) metric?: string | null;
   // Again for its description, which AnalyticsNps.period does not have.
@@ -40,7 +40,7 @@ export class AnalyticsMetricType extends AnalyticsBucketType {
   @Field(() => AnalyticsMetricType, { nullable: true }) previous?: AnalyticsMetricType | null;
 }
 
-@ObjectType('AnalyticsNps', { description: 'Answers to `nps` steps (0 to 10) of one bucket.' })
+@ObjectType('AnalyticsNps', { simpleResolvers: true, description: 'Answers to `nps` steps (0 to 10) of one bucket.' })
 export class AnalyticsNpsType extends AnalyticsBucketType {
   @Field(() => ID, { nullable: true }) step?: string | null;
   @Field(() => Int, { description: 'Answers of 9 or 10.' }) promoters!: number;
@@ -50,7 +50,7 @@ export class AnalyticsNpsType extends AnalyticsBucketType {
   @Field(() => AnalyticsNpsType, { nullable: true }) previous?: AnalyticsNpsType | null;
 }
 
-@ObjectType('AnalyticsResponseRate')
+@ObjectType('AnalyticsResponseRate', { simpleResolvers: true })
 export class AnalyticsResponseRateType {
   @Field(() => Timestamp) period!: number;
   @Field(() => ID, { nullable: true, description: 'When grouped by location: the location the orders name (null: none known).' }) location?: string | null;
@@ -60,7 +60,7 @@ export class AnalyticsResponseRateType {
   @Field(() => Float, { nullable: true }) rate!: number | null;
 }
 
-@ObjectType('AnalyticsMenuItem', { description: 'Metric ratings of the submissions whose order had this menu item.' })
+@ObjectType('AnalyticsMenuItem', { simpleResolvers: true, description: 'Metric ratings of the submissions whose order had this menu item.' })
 export class AnalyticsMenuItemType {
   @Field(() => ID) menuItem!: string;
   @Field(() => String, { nullable: true }) name!: string | null;
@@ -70,7 +70,7 @@ export class AnalyticsMenuItemType {
   @Field(() => Float, { description: 'Mean shrunk toward the overall mean by 10 ratings: (sum + 10 × overall) / (count + 10).' }) shrunkMean!: number;
 }
 
-@ObjectType('AnalyticsFunnelStep')
+@ObjectType('AnalyticsFunnelStep', { simpleResolvers: true })
 export class AnalyticsFunnelStepType {
   @Field(() => ID) step!: string;
   @Field(() => Int) position!: number;

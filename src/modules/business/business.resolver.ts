@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import type { Loaders } from '../../kit/loaders.js';
 import { loadRequired } from '../../kit/relation.load.js';
+import { ownedResolvers } from '../../kit/owned.resolver.js';
 import { isId } from '../../shared/id.js';
 import { AppError } from '../../shared/errors.js';
 import { Business } from './business.entity.js';
@@ -18,6 +19,9 @@ export function loadBusiness(loaders: Loaders, id: string): Promise<BusinessType
   if (!isId('business', id)) return Promise.reject(AppError.notFound('Business', id));
   return loadRequired(loaders.byId(Business), id, 'Business', presentBusiness);
 }
+
+/** The CRUD resolver factories of the objects a business owns, their `business` field loaded as above (kit/owned.resolver.ts). */
+export const { BusinessOwnedResolver, OwnedCrudResolver, NestedCrudResolver } = ownedResolvers({ type: BusinessType, load: loadBusiness });
 
 @Resolver(() => BusinessType)
 export class BusinessResolver {

@@ -1,7 +1,7 @@
 import { Field, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/resource.type.js';
 
-@ObjectType('Business', { description: 'A restaurant or shop: every other resource belongs to one.' })
+@ObjectType('Business', { simpleResolvers: true, description: 'A restaurant or shop: every other resource belongs to one.' })
 export class BusinessType extends ResourceType {
   @Field()
   name!: string;

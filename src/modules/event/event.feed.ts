@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Pool } from 'pg';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { PgListener } from '../../kit/pg-listener.js';
-import { ormPool } from '../../kit/orm.pool.js';
 import type { GraphQLContext } from '../../kit/context.js';
 import { AppError } from '../../shared/errors.js';
 import { EVENT_TYPES } from './event.inputs.js';
@@ -12,6 +10,7 @@ import { Event } from './event.entity.js';
 import { presentEvent } from './event.service.js';
 import { EVENTS_CHANNEL } from './event.signal.js';
 import { mayHear } from './event.scopes.js';
+import { forgetGoneSubscribers, registerSubscriber, unregisterSubscriber } from './event.repo.js';
 
 export type PresentedEvent = ReturnType<typeof presentEvent>;
 
@@ -42,11 +41,6 @@ const MAX_QUEUED = 1_000;
 /** A process's event_subscriber rows last this long unless refreshed, every REFRESH_MS while it has subscribers. */
 const REGISTRATION_SECONDS = 60;
 const REFRESH_MS = 20_000;
-const REGISTER_SQL = `insert into event_subscriber (business_id, process, expires_at)
-select b, $2, now() + interval '${REGISTRATION_SECONDS} seconds' from unnest($1::text[]) b
-on conflict (business_id, process) do update set expires_at = excluded.expires_at`;
-/** Rows of processes gone for an hour: a tidy table (an expired row already notifies nobody). */
-const FORGET_GONE_SQL = `delete from event_subscriber where expires_at < now() - interval '1 hour'`;
 
 interface Listener {
   business: string;
@@ -98,9 +92,9 @@ export class EventFeed {
       return;
     }
     try {
-      await this.registered(async (pool) => {
-        await pool.query(REGISTER_SQL, [businesses, this.processId]);
-        await pool.query(FORGET_GONE_SQL);
+      await this.registered(async (em) => {
+        await registerSubscriber(em, this.processId, businesses, REGISTRATION_SECONDS);
+        await forgetGoneSubscribers(em);
       });
       this.refreshedAt = Date.now();
     } catch {
@@ -151,7 +145,7 @@ export class EventFeed {
     // Listening before the registration commits: what is notified from then on finds this subscriber.
     this.listeners.add(listener);
     try {
-      await this.registered((pool) => pool.query(REGISTER_SQL, [[business], this.processId]));
+      await this.registered((em) => registerSubscriber(em, this.processId, [business], REGISTRATION_SECONDS));
     } catch {
       this.leave(listener);
       throw new AppError('unavailable', 'Live events are unavailable for the moment: subscribe again shortly');
@@ -192,15 +186,15 @@ export class EventFeed {
 
   /** Removes this process's row of `business` (all its rows: null) unless a subscriber of it came meanwhile. */
   private unregister(business: string | null) {
-    return this.registered(async (pool) => {
-      if (business === null) await pool.query('delete from event_subscriber where process = $1', [this.processId]);
-      else if (!this.businesses().includes(business)) await pool.query('delete from event_subscriber where process = $1 and business_id = $2', [this.processId, business]);
+    return this.registered(async (em) => {
+      if (business === null || !this.businesses().includes(business)) await unregisterSubscriber(em, this.processId, business);
     });
   }
 
   /** Runs a registry write after those before it; a failure is logged and passed on (the rows expire anyway). */
-  private registered<T>(write: (pool: Pool) => Promise<T>): Promise<T> {
-    const run = this.registry.then(async () => write(await ormPool(this.orm.em)));
+  private registered<T>(write: (em: EntityManager) => Promise<T>): Promise<T> {
+    // Each write on its own (no transaction): a fork's Kysely runs on the pool.
+    const run = this.registry.then(() => write(this.orm.em.fork()));
     this.registry = run.catch((err) => this.logger.warn({ err }, 'live events: the subscriber registry could not be written'));
     return run;
   }

@@ -3,6 +3,7 @@ import { stringifyWithMillis } from '../../shared/timestamps.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { recordedChanges } from '../../kit/recorded-change.js';
 import { Event } from './event.entity.js';
 import type { EventType } from './event.type.js';
 
@@ -13,6 +14,10 @@ import type { EventType } from './event.type.js';
 export function recordEvent(em: EntityManager, business: string, type: string, object: object): Event {
   return em.create(Event, { business, type, data: { object: asJson(object) } });
 }
+
+/** The kit's update and delete recipe (kit/recorded-change.ts), recording with recordEvent: every writer's import. */
+export const { updateRecorded, deleteRecorded } = recordedChanges(recordEvent);
+export type { RecordedResource } from '../../kit/recorded-change.js';
 
 /** The JSON the API would show: dates as milliseconds since the epoch, like every timestamp in JSON here. */
 function asJson(value: object): Record<string, unknown> {

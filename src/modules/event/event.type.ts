@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Timestamp } from '../../kit/scalars.js';
 
-@ObjectType('Event', { description: 'A record of a change, written in the same transaction as the change.' })
+@ObjectType('Event', { simpleResolvers: true, description: 'A record of a change, written in the same transaction as the change.' })
 export class EventType {
   @Field(() => ID)
   id!: string;

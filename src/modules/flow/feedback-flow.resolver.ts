@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
-import { OwnedCrudResolver } from '../business/business-owned.resolver.js';
+import { OwnedCrudResolver } from '../business/business.resolver.js';
 import { FeedbackFlowSimulationType, FeedbackFlowType, FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
 import * as inputs from './feedback-flow.inputs.js';
 import * as flows from './feedback-flow.service.js';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
 import { findPage } from '../../kit/list.query.js';
 import { localZoneOfOrder } from '../location/location.service.js';
 import { findOwned } from '../../kit/resource.js';
@@ -41,7 +41,7 @@ export const findFlow = (em: EntityManager, business: string, id: string, lock =
 const recorded: RecordedResource<FeedbackFlow, FeedbackFlowType> = { resource: 'feedbackflow', find: findFlow, present: presentFlow };
 
 export function listFlows(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<FeedbackFlow, FeedbackFlowType>(em, FeedbackFlow, { scope: { business }, args, present: presentFlow, hydrate: true });
+  return findPage<FeedbackFlow, FeedbackFlowType>(em, FeedbackFlow, { scope: { business }, args, present: presentFlow });
 }
 
 /** A survey of another business reads as an unknown one: a 400 on the field, never a 404 of the flow. */

@@ -3,7 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { ResourceType } from '../../kit/resource.type.js';
 import { Timestamp } from '../../kit/scalars.js';
 
-@ObjectType('QuietHours', { description: "No message goes out between from and to (local time where the guest ordered); a send due inside waits for the end." })
+@ObjectType('QuietHours', { simpleResolvers: true, description: "No message goes out between from and to (local time where the guest ordered); a send due inside waits for the end." })
 export class QuietHoursType {
   @Field({ description: '"HH:MM"' }) from!: string;
   @Field({ description: '"HH:MM"; may be before from (the window wraps past midnight).' }) to!: string;
@@ -11,7 +11,7 @@ export class QuietHoursType {
   timeZone!: string | null;
 }
 
-@ObjectType('FeedbackFlow', { description: 'After an order: which guests are asked (trigger, conditions), for which survey, by which channels, when, and how often at most.' })
+@ObjectType('FeedbackFlow', { simpleResolvers: true, description: 'After an order: which guests are asked (trigger, conditions), for which survey, by which channels, when, and how often at most.' })
 export class FeedbackFlowType extends ResourceType {
   business!: string;
 
@@ -32,7 +32,7 @@ export class FeedbackFlowType extends ResourceType {
   templates!: Record<string, unknown>;
 }
 
-@ObjectType('FeedbackRequest', { description: 'One ask of one guest about one order: scheduled, sent, opened, completed; or suppressed, failed, expired, cancelled.' })
+@ObjectType('FeedbackRequest', { simpleResolvers: true, description: 'One ask of one guest about one order: scheduled, sent, opened, completed; or suppressed, failed, expired, cancelled.' })
 export class FeedbackRequestType extends ResourceType {
   business!: string;
 
@@ -53,7 +53,7 @@ export class FeedbackRequestType extends ResourceType {
   @Field(() => Timestamp) expiresAt!: Date;
 }
 
-@ObjectType('FeedbackFlowSimulation', { description: 'What a flow would do with an order: nothing is stored or sent.' })
+@ObjectType('FeedbackFlowSimulation', { simpleResolvers: true, description: 'What a flow would do with an order: nothing is stored or sent.' })
 export class FeedbackFlowSimulationType {
   @Field({ description: 'Always "feedbackflowsimulation".' }) object!: string;
   @Field() matches!: boolean;
@@ -65,7 +65,7 @@ export class FeedbackFlowSimulationType {
   @Field(() => String, { nullable: true, description: 'throttled, opted_out, no_contact, quiet_hours or order_too_old, when one would apply.' }) suppression!: string | null;
 }
 
-@ObjectType('FeedbackSuppression', { description: 'A contact that asked not to be asked again, on one channel (stored as a hash only).' })
+@ObjectType('FeedbackSuppression', { simpleResolvers: true, description: 'A contact that asked not to be asked again, on one channel (stored as a hash only).' })
 export class FeedbackSuppressionType {
   @Field() id!: string;
   @Field({ description: 'Always "feedbacksuppression".' }) object!: string;

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PoolClient } from 'pg';
 import { newId } from '../../shared/id.js';
 import { stringifyWithMillis } from '../../shared/timestamps.js';
+import type { OrderRecord } from '../order/order.presenter.js';
 import type { FlowConditions, FlowTrigger } from './feedback-flow.entity.js';
-import { contactHash, unmetConditions, type FlowOrder } from './feedback-flow.rules.js';
+import { contactHash, flowOrderOf, unmetConditions } from './feedback-flow.rules.js';
 import { presentRequest, type RequestRecord } from './feedback-request.presenter.js';
+import { enabledFlows, insertRequest } from './flow.repo.js';
 
 /**
- * Feedback requests are written in the order's own transaction (by the order writer for both doors, and by the API's
- * status update): the order and its request commit together or not at all, and the unique (order, flow) index makes a
- * repeated or concurrent order create one request. Most businesses have no flow: a per-process cache of each
- * business's enabled flows keeps that case free of any statement (one small read per business every CACHE_MS).
+ * Feedback requests are written in the order's own transaction (the order writer's, for both doors, and the API's
+ * status update: the order module runs this as its "order written" step, given at start): the order and its request
+ * commit together or not at all, and the unique (order, flow) index makes a repeated or concurrent order create one
+ * request. Most businesses have no flow: a per-process cache of each business's enabled flows keeps that case free of
+ * any statement (one small read per business every CACHE_MS).
  */
 const CACHE_MS = 2_000;
 
@@ -35,60 +37,33 @@ export function flowsChanged(business: string) {
   cache.delete(business);
 }
 
-const LOAD_FLOWS_SQL = `
-select id, trigger, conditions, survey_id, channels, delay_minutes, expires_after_hours
-from feedback_flow where business_id = $1 and enabled order by priority, created_at, id`;
-
-const CREATE_SQL = `
-with r as (
-  insert into feedback_request (id, business_id, flow_id, order_id, survey_id, trigger, status, reason, email_hash,
-    phone_hash, token, send_at, due_at, expires_at, attempts, created_at, updated_at)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 0, $15, $15)
-  on conflict (order_id, flow_id) do nothing
-  returning id
-)
-insert into event (id, business_id, type, data, created_at)
-select $16, $2, 'feedbackrequest.created', $17::jsonb, $15 from r
-returning id`;
-
-/** Runs one statement ($n placeholders) in the caller's transaction. */
-type Run = (name: string, text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
-
-const onClient = (client: PoolClient): Run => async (name, text, values) => (await client.query({ name, text, values })).rows;
-const onEm = (em: EntityManager): Run => (_name, text, values) =>
-  em.execute(text.replace(/\$(\d+)/g, (_, n: string) => `?`.concat('/*', n, '*/')), reorder(text, values));
-
-/** MikroORM binds `?` in order: spell each $n occurrence out as its value. */
-function reorder(text: string, values: unknown[]): unknown[] {
-  return [...text.matchAll(/\$(\d+)/g)].map((m) => values[Number(m[1]) - 1]);
-}
-
-async function flowsOf(run: Run, business: string): Promise<CachedFlow[]> {
+async function flowsOf(em: EntityManager, business: string): Promise<CachedFlow[]> {
   const now = Date.now();
   const hit = cache.get(business);
   if (hit && now - hit.at < CACHE_MS) return hit.flows;
   const seen = version;
-  const rows = await run('feedback_flows_load', LOAD_FLOWS_SQL, [business]);
-  const flows = rows.map((r) => ({
-    id: r.id as string,
-    trigger: r.trigger as FlowTrigger,
-    conditions: (r.conditions as FlowConditions | null) ?? null,
-    survey: r.survey_id as string,
-    channels: r.channels as string[],
-    delayMinutes: r.delay_minutes as number,
-    expiresAfterHours: r.expires_after_hours as number,
+  const flows = (await enabledFlows(em, business)).map((r) => ({
+    id: r.id,
+    trigger: r.trigger,
+    conditions: r.conditions ?? null,
+    survey: r.survey_id,
+    channels: r.channels,
+    delayMinutes: r.delay_minutes,
+    expiresAfterHours: r.expires_after_hours,
   }));
   if (seen === version) cache.set(business, { at: now, flows });
   return flows;
 }
 
 /**
- * For each trigger the order fires, the first enabled flow (by priority) whose conditions it meets gets a request:
- * scheduled after the flow's delay, or suppressed at once when the order carries no contact the flow can use.
+ * For each trigger the order fires, the first enabled flow (by priority) whose conditions it meets gets a request,
+ * in `tx` (the order's transaction): scheduled after the flow's delay, or suppressed at once when the order carries
+ * no contact the flow can use. Answers how many it created.
  */
-async function create(run: Run, business: string, order: FlowOrder, triggers: FlowTrigger[], now: Date): Promise<number> {
-  const flows = await flowsOf(run, business);
+export async function createFeedbackRequests(tx: EntityManager, business: string, stored: OrderRecord, triggers: FlowTrigger[], now = new Date()): Promise<number> {
+  const flows = await flowsOf(tx, business);
   if (!flows.length) return 0;
+  const order = flowOrderOf(stored);
   let created = 0;
   for (const trigger of triggers) {
     const flow = flows.find((f) => f.trigger === trigger && !unmetConditions(f.conditions, order).length);
@@ -115,36 +90,30 @@ async function create(run: Run, business: string, order: FlowOrder, triggers: Fl
       createdAt: now,
       updatedAt: now,
     };
-    const rows = await run('feedback_request_create', CREATE_SQL, [
-      record.id,
-      business,
-      flow.id,
-      order.id,
-      flow.survey,
-      trigger,
-      record.status,
-      record.reason,
-      contactHash('email', order.customerEmail),
-      contactHash('sms', order.customerPhone),
-      randomBytes(12).toString('base64url'),
-      sendAt.toISOString(),
-      hasContact ? sendAt.toISOString() : null,
-      record.expiresAt.toISOString(),
-      now.toISOString(),
-      newId('event'),
-      stringifyWithMillis({ object: presentRequest(record) }),
-    ]);
-    created += rows.length ? 1 : 0;
+    const written = await insertRequest(
+      tx,
+      {
+        id: record.id,
+        business_id: business,
+        flow_id: flow.id,
+        order_id: order.id,
+        survey_id: flow.survey,
+        trigger,
+        status: record.status,
+        reason: record.reason,
+        email_hash: contactHash('email', order.customerEmail),
+        phone_hash: contactHash('sms', order.customerPhone),
+        token: randomBytes(12).toString('base64url'),
+        send_at: sendAt,
+        due_at: hasContact ? sendAt : null,
+        expires_at: record.expiresAt,
+        attempts: 0,
+        created_at: now,
+        updated_at: now,
+      },
+      { id: newId('event'), json: stringifyWithMillis({ object: presentRequest(record) }) },
+    );
+    created += written ? 1 : 0;
   }
   return created;
-}
-
-/** In the order writer's transaction (its own `pg` client). */
-export function createFeedbackRequests(client: PoolClient, business: string, order: FlowOrder, triggers: FlowTrigger[], now = new Date()) {
-  return create(onClient(client), business, order, triggers, now);
-}
-
-/** In an ORM transaction (the API's order status update). */
-export function createFeedbackRequestsIn(em: EntityManager, business: string, order: FlowOrder, triggers: FlowTrigger[], now = new Date()) {
-  return create(onEm(em), business, order, triggers, now);
 }

@@ -7,12 +7,24 @@ import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Business } from '../business/business.entity.js';
 import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
-import { orderLocationSql } from '../location/location.service.js';
 import { contactHash } from './feedback-flow.rules.js';
 import type { FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
 import { FeedbackRequest } from './feedback-request.entity.js';
 import { FeedbackSuppression } from './feedback-suppression.entity.js';
 import { presentRequest, type RequestRecord } from './feedback-request.presenter.js';
+import {
+  businessesAskingPhone,
+  cancelScheduledOfFlow,
+  contactOfToken,
+  earlierRequestExists,
+  insertSuppression,
+  linkTarget,
+  openSentRequest,
+  optedOutChannels,
+  scheduledForContact,
+  settleRequestsOfOrder,
+  suppressScheduled,
+} from './flow.repo.js';
 
 export { presentRequest };
 
@@ -20,7 +32,7 @@ export const findRequest = (em: EntityManager, business: string, id: string) =>
   findOwned(em, FeedbackRequest, { kind: 'feedbackRequest', label: 'Feedback request', business, id });
 
 export function listRequests(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<FeedbackRequest, FeedbackRequestType>(em, FeedbackRequest, { scope: { business }, args, present: presentRequest, hydrate: true });
+  return findPage<FeedbackRequest, FeedbackRequestType>(em, FeedbackRequest, { scope: { business }, args, present: presentRequest });
 }
 
 /** A row of feedback_request as raw SQL returns it. */
@@ -49,21 +61,16 @@ export function recordOfRow(row: Record<string, unknown>): RequestRecord {
 }
 
 /** Records `feedbackrequest.<status>` for each changed row, in the caller's transaction. */
-function recordChanges(em: EntityManager, rows: Record<string, unknown>[]) {
+function recordChanges(em: EntityManager, rows: object[]) {
   for (const row of rows) {
-    const record = recordOfRow(row);
+    const record = recordOfRow(row as Record<string, unknown>);
     recordEvent(em, record.business, `feedbackrequest.${record.status}`, presentRequest(record));
   }
 }
 
 /** Cancels what is still scheduled (a flow deleted or disabled): it will never be due again. */
 export async function cancelScheduled(em: EntityManager, business: string, where: { flow: string }, reason: string) {
-  const rows = await em.execute<Record<string, unknown>[]>(
-    `update feedback_request set status = 'cancelled', reason = ?, due_at = null, locked_until = null, locked_by = null, updated_at = now()
-     where business_id = ? and flow_id = ? and status = 'scheduled' returning *`,
-    [reason, business, where.flow],
-  );
-  recordChanges(em, rows);
+  recordChanges(em, await cancelScheduledOfFlow(em, business, where.flow, reason));
 }
 
 /**
@@ -72,15 +79,7 @@ export async function cancelScheduled(em: EntityManager, business: string, where
  * the answer.
  */
 export async function settleForOrder(em: EntityManager, business: string, order: string) {
-  const rows = await em.execute<Record<string, unknown>[]>(
-    `update feedback_request set
-       status = case when status = 'scheduled' then 'cancelled' else 'completed' end,
-       reason = case when status = 'scheduled' then 'answered' else reason end,
-       completed_at = case when status = 'scheduled' then null else now() end,
-       due_at = null, locked_until = null, locked_by = null, updated_at = now()
-     where order_id = ? and business_id = ? and status in ('scheduled', 'sent', 'opened') returning *`,
-    [order, business],
-  );
+  const rows = await settleRequestsOfOrder(em, business, order);
   recordChanges(em, rows);
 }
 
@@ -94,14 +93,14 @@ export async function throttledBy(
   q: { emailHash: string | null; phoneHash: string | null; before: Date; days: number; excludeOrder: string; beforeId?: string },
 ): Promise<boolean> {
   if (!q.emailHash && !q.phoneHash) return false;
-  const rows = await em.execute(
-    `select 1 from feedback_request
-     where business_id = ? and (email_hash = ? or phone_hash = ?) and created_at >= ? and created_at <= ? and order_id <> ? and id < ?
-       and status in ('scheduled', 'sent', 'opened', 'completed', 'expired')
-     limit 1`,
-    [business, q.emailHash ?? '-', q.phoneHash ?? '-', new Date(q.before.getTime() - q.days * 86_400_000), q.before, q.excludeOrder, q.beforeId ?? 'fr_~'],
-  );
-  return rows.length > 0;
+  return earlierRequestExists(em, business, {
+    emailHash: q.emailHash,
+    phoneHash: q.phoneHash,
+    since: new Date(q.before.getTime() - q.days * 86_400_000),
+    before: q.before,
+    excludeOrder: q.excludeOrder,
+    beforeId: q.beforeId ?? 'fr_~',
+  });
 }
 
 /** The flow's channels the customer can be reached on, in order, and why none when none. */
@@ -113,21 +112,13 @@ export async function suppressionOf(
 ): Promise<{ channel: string | null; eligible: string[]; reason: string | null }> {
   const withContact = channels.filter((c) => hashes[c as 'email' | 'sms']);
   if (!withContact.length) return { channel: null, eligible: [], reason: 'no_contact' };
-  const rows = await em.execute<{ channel: string }[]>(
-    `select channel from feedback_suppression where business_id = ? and ((channel = 'email' and hash = ?) or (channel = 'sms' and hash = ?))`,
-    [business, hashes.email ?? '-', hashes.sms ?? '-'],
-  );
-  const out = new Set(rows.map((r) => r.channel));
+  const out = new Set(await optedOutChannels(em, business, hashes));
   const eligible = withContact.filter((c) => !out.has(c));
   return { channel: eligible[0] ?? null, eligible, reason: eligible.length ? null : 'opted_out' };
 }
 
 async function suppress(em: EntityManager, business: string, channel: 'email' | 'sms', hash: string, source: string): Promise<FeedbackSuppressionType> {
-  await em.execute(
-    `insert into feedback_suppression (id, business_id, channel, hash, source, created_at, updated_at)
-     values (?, ?, ?, ?, ?, now(), now()) on conflict (business_id, channel, hash) do nothing`,
-    [new FeedbackSuppression().id, business, channel, hash, source],
-  );
+  await insertSuppression(em, { id: new FeedbackSuppression().id, business, channel, hash, source });
   await settleOptedOut(em, business, channel, hash);
   const row = (await em.findOne(FeedbackSuppression, { business, channel, hash }, { refresh: true }))!;
   return { id: row.id, object: 'feedbacksuppression', channel: row.channel, source: row.source, createdAt: row.createdAt };
@@ -141,20 +132,11 @@ async function suppress(em: EntityManager, business: string, channel: 'email' | 
  * at this moment is left to that worker.
  */
 async function settleOptedOut(em: EntityManager, business: string, channel: 'email' | 'sms', hash: string) {
-  const scheduled = await em.execute<{ id: string; email_hash: string | null; phone_hash: string | null; channels: string[] | null }[]>(
-    `select r.id, r.email_hash, r.phone_hash, f.channels from feedback_request r left join feedback_flow f on f.id = r.flow_id
-     where r.business_id = ? and r.status = 'scheduled' and ${channel === 'email' ? 'r.email_hash' : 'r.phone_hash'} = ?`,
-    [business, hash],
-  );
+  const scheduled = await scheduledForContact(em, business, channel, hash);
   for (const r of scheduled) {
     const reach = await suppressionOf(em, business, r.channels ?? [], { email: r.email_hash, sms: r.phone_hash });
     if (!reach.reason) continue;
-    const rows = await em.execute<Record<string, unknown>[]>(
-      `update feedback_request set status = 'suppressed', reason = ?, due_at = null, updated_at = now()
-       where id = ? and status = 'scheduled' and (locked_until is null or locked_until < now()) returning *`,
-      [reach.reason, r.id],
-    );
-    recordChanges(em, rows);
+    recordChanges(em, await suppressScheduled(em, r.id, reach.reason));
   }
 }
 
@@ -191,28 +173,16 @@ export interface OpenedLink {
 export async function openRequest(em: EntityManager, token: string): Promise<OpenedLink | null> {
   if (!/^[A-Za-z0-9_-]{10,40}$/.test(token)) return null;
   return em.transactional(async (tx) => {
-    const rows = await tx.execute<Record<string, unknown>[]>(
-      `update feedback_request set status = 'opened', opened_at = now(), updated_at = now()
-       where token = ? and status = 'sent' and expires_at > now() returning *`,
-      [token],
-    );
-    recordChanges(tx, rows);
-    const found = await tx.execute<Record<string, unknown>[]>(
-      `select r.business_id, r.survey_id, r.channel, o.external_order_id, o.external_location_id, loc.metadata as location_metadata
-       from feedback_request r join customer_order o on o.id = r.order_id
-       left join lateral ${orderLocationSql('r.business_id', 'o.external_location_id')} loc on true
-       where r.token = ?`,
-      [token],
-    );
-    const row = found[0];
+    recordChanges(tx, await openSentRequest(tx, token));
+    const row = await linkTarget(tx, token);
     if (!row) return null;
     return {
-      business: row.business_id as string,
-      survey: row.survey_id as string,
-      channel: (row.channel as string | null) ?? null,
-      externalOrderId: row.external_order_id as string,
-      externalLocationId: (row.external_location_id as string | null) ?? null,
-      locationMetadata: (row.location_metadata as string | null) ?? null,
+      business: row.business_id,
+      survey: row.survey_id,
+      channel: row.channel ?? null,
+      externalOrderId: row.external_order_id,
+      externalLocationId: row.external_location_id ?? null,
+      locationMetadata: row.location_metadata ?? null,
     };
   });
 }
@@ -221,11 +191,7 @@ export async function openRequest(em: EntityManager, token: string): Promise<Ope
 export async function unsubscribeByToken(em: EntityManager, token: string): Promise<boolean> {
   if (!/^[A-Za-z0-9_-]{10,40}$/.test(token)) return false;
   return em.transactional(async (tx) => {
-    const rows = await tx.execute<{ business_id: string; channel: string | null; email_hash: string | null; phone_hash: string | null }[]>(
-      'select business_id, channel, email_hash, phone_hash from feedback_request where token = ?',
-      [token],
-    );
-    const r = rows[0];
+    const r = await contactOfToken(tx, token);
     if (!r) return false;
     const channel = (r.channel ?? (r.email_hash ? 'email' : 'sms')) as 'email' | 'sms';
     const hash = channel === 'email' ? r.email_hash : r.phone_hash;
@@ -240,9 +206,9 @@ export async function stopFromPhone(em: EntityManager, phone: string): Promise<n
   if (!normal) throw AppError.validation([{ field: 'from', message: 'must be a phone number in E.164 (+923001234567)' }]);
   const hash = contactHash('sms', normal)!;
   return em.transactional(async (tx) => {
-    const rows = await tx.execute<{ business_id: string }[]>('select distinct business_id from feedback_request where phone_hash = ?', [hash]);
-    for (const r of rows) await suppress(tx, r.business_id, 'sms', hash, 'stop');
-    return rows.length;
+    const businesses = await businessesAskingPhone(tx, hash);
+    for (const business of businesses) await suppress(tx, business, 'sms', hash, 'stop');
+    return businesses.length;
   });
 }
 

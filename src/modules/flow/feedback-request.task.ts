@@ -6,7 +6,7 @@ import { afterQuietHours, render, templateFor } from './feedback-flow.rules.js';
 import type { Mailer, SendOutcome, SmsProvider } from './feedback-message.js';
 import { presentRequest } from './feedback-request.presenter.js';
 import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
-import { orderZoneSql } from '../location/location.service.js';
+import { claimRequests, finishLeased, leasedRequest, releaseRequests, type LeasedRequest, type RequestChange } from './flow.repo.js';
 
 /** Lease of a claimed request: a worker that dies holding it gives it back by letting it expire. */
 export const LEASE_MS = 60_000;
@@ -18,55 +18,10 @@ export interface FeedbackSenders {
   sms?: SmsProvider;
 }
 
-const CLAIM_SQL = `
-update feedback_request r set locked_until = now() + make_interval(secs => ? / 1000.0), locked_by = ?
-where r.id in (
-  select id from feedback_request
-  where due_at <= ? and (locked_until is null or locked_until < now())
-  order by due_at limit ?
-  for update skip locked
-)
-returning r.id`;
-
-const LOAD_SQL = `
-select r.*, o.external_order_id, o.customer_name, o.customer_email, o.customer_phone, o.metadata as order_metadata,
-  f.enabled as flow_enabled, f.channels, f.quiet_hours, f.throttle_days, f.reminder_after_hours, f.templates,
-  ${orderZoneSql('r.business_id', 'o.external_location_id')} as local_zone
-from feedback_request r
-join customer_order o on o.id = r.order_id
-left join feedback_flow f on f.id = r.flow_id
-where r.id = ? and r.locked_by = ?`;
-
-interface Loaded extends Record<string, unknown> {
-  id: string;
-  business_id: string;
-  order_id: string;
-  status: string;
-  token: string;
-  attempts: number;
-  channel: string | null;
-  email_hash: string | null;
-  phone_hash: string | null;
-  created_at: Date;
-  expires_at: Date;
-  reminded_at: Date | null;
-  external_order_id: string;
-  customer_name: string | null;
-  customer_email: string | null;
-  customer_phone: string | null;
-  order_metadata: Record<string, string>;
-  flow_enabled: boolean | null;
-  channels: string[] | null;
-  quiet_hours: QuietHours | null;
-  /** Where the guest ordered: quiet hours without a time zone of their own are read in it. */
-  local_zone: string;
-  throttle_days: number | null;
-  reminder_after_hours: number | null;
-  templates: Record<string, FlowTemplate> | null;
-}
+type Loaded = LeasedRequest;
 
 /** Columns a step sets; the lease is always given back with them. */
-type Change = Record<string, unknown>;
+type Change = RequestChange;
 
 /**
  * What a due feedback request needs, step by step: its send (after quiet hours, throttle and opt-out are checked
@@ -83,19 +38,18 @@ export class FeedbackRequestTask {
 
   /** Leases up to `limit` due requests to this worker. */
   async claim(limit: number): Promise<string[]> {
-    const rows = await this.orm.em.fork().execute<{ id: string }[]>(CLAIM_SQL, [LEASE_MS, this.options.workerId, this.options.clock(), limit]);
-    return rows.map((r) => r.id);
+    return claimRequests(this.orm.em.fork(), { leaseMs: LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
   }
 
   /** Gives back leases that will not run (shutdown). */
   async release(ids: string[]) {
     if (!ids.length) return;
-    await this.orm.em.fork().execute("update feedback_request set locked_until = null, locked_by = null where id = any(string_to_array(?, ',')) and locked_by = ?", [ids.join(','), this.options.workerId]);
+    await releaseRequests(this.orm.em.fork(), this.options.workerId, ids);
   }
 
   async run(id: string): Promise<void> {
     const em = this.orm.em.fork();
-    const [r] = await em.execute<Loaded[]>(LOAD_SQL, [id, this.options.workerId]);
+    const r = await leasedRequest(em, id, this.options.workerId);
     if (!r) return; // the lease went to another worker, or the request was settled meanwhile
     const now = this.options.clock();
     if (r.status === 'scheduled') return this.send(em, r, now);
@@ -191,17 +145,12 @@ export class FeedbackRequestTask {
    * when the status changed (or `event` when given), in the same transaction.
    */
   private async finish(em: EntityManager, r: Loaded, change: Change, event?: string | null) {
-    const columns = Object.keys(change);
     await em.transactional(async (tx) => {
-      const rows = await tx.execute<Record<string, unknown>[]>(
-        `update feedback_request set ${columns.map((c) => `${c} = ?`).join(', ')}, locked_until = null, locked_by = null, updated_at = now()
-         where id = ? and locked_by = ? returning *`,
-        [...columns.map((c) => change[c] ?? null), r.id, this.options.workerId],
-      );
-      if (!rows.length) return;
-      const type = event === undefined ? (change.status ? `feedbackrequest.${change.status as string}` : null) : event;
+      const row = await finishLeased(tx, r.id, this.options.workerId, change);
+      if (!row) return;
+      const type = event === undefined ? (change.status ? `feedbackrequest.${change.status}` : null) : event;
       if (type) {
-        const record = recordOfRow(rows[0]);
+        const record = recordOfRow(row);
         recordEvent(tx, record.business, type, presentRequest(record));
       }
     });

@@ -1,8 +1,8 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
-import { pingDatabase } from '../../db/database.js';
+import { pingDatabase } from '../../kit/database.ping.js';
 
-@ObjectType({ description: 'Whether the service and its database answer.' })
+@ObjectType({ simpleResolvers: true, description: 'Whether the service and its database answer.' })
 export class Health {
   @Field({ description: '"ok" when the database answers, else "degraded".' })
   status!: string;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { newId } from '../../shared/id.js';
 import { CustomIntegration } from './custom-integration.entity.js';
+import { upsertCustomIntegration } from './integration.repo.js';
 
 /** Where the business's Custom integration posts its orders (spec 4.9); `':business'` gives the route's pattern. */
 export const customWebhookPath = (business: string) => `/webhooks/custom/${business}`;
@@ -22,16 +23,7 @@ export async function connectCustomIntegration(em: EntityManager, business: stri
   return em.transactional(async (tx) => {
     // Insert-or-rotate in one statement: safe against a concurrent connect for the same business.
     const now = new Date();
-    const [row] = await tx.getConnection().execute<{ id: string; rotated: boolean }[]>(
-      `insert into custom_integration (id, business_id, secret_hash, connected_at, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?)
-       on conflict (business_id) do update
-         set secret_hash = excluded.secret_hash, rotated_at = excluded.connected_at, updated_at = excluded.updated_at
-       returning id, (xmax <> 0) as rotated`,
-      [newId('customIntegration'), business, hashSecret(secret), now, now, now],
-      'all',
-      tx.getTransactionContext(),
-    );
+    const row = await upsertCustomIntegration(tx, { id: newId('customIntegration'), business, secretHash: hashSecret(secret), at: new Date() });
     const integration = await tx.findOneOrFail(CustomIntegration, { id: row.id }, { refresh: true });
     return { integration, secret, rotated: row.rotated };
   });

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -8,6 +7,7 @@ import { checkTimeZone } from '../../shared/time-zone.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { presentOwned } from '../../kit/owned.presenter.js';
 import { Location } from './location.entity.js';
+import { locationIdByMetadata, orderZoneOf } from './location.repo.js';
 import type { LocationType } from './location.type.js';
 import type { CreateLocationInput, UpdateLocationInput } from './location.inputs.js';
 
@@ -41,39 +41,14 @@ export function listLocations(em: EntityManager, business: string, args: ListArg
   return findPage<Location, LocationType>(em, Location, { scope: { business }, args, present: presentLocation });
 }
 
-/**
- * The locations orders name by their externalLocationId (the ordering system's id): each value any location's
- * metadata holds, under any key, names the oldest location holding it. As SQL rows (`external_id`, `id`,
- * `time_zone`, `metadata`: `<key>.<value>`, for a survey link's `location:metadata`); `business` is an SQL expression.
- */
-export const orderLocationsSql = (business: string) =>
-  `select distinct on (k.value) k.value as external_id, l.id, l.time_zone, k.key || '.' || k.value as metadata
-     from location l, jsonb_each_text(l.metadata) k where l.business_id = ${business} order by k.value, l.created_at, k.key`;
+/** The time zone an order is local to: its location's, else its business's, else UTC (location.repo's orderZone). */
+export const localZoneOfOrder = (em: EntityManager, business: string, externalLocationId: string | null): Promise<string> =>
+  orderZoneOf(em, business, externalLocationId);
 
-/** The location one order names (orderLocationsSql), to `left join lateral ... on true`. */
-export const orderLocationSql = (business: string, externalId: string) =>
-  `(select m.id, m.time_zone, m.metadata from (${orderLocationsSql(business)}) m where m.external_id = ${externalId})`;
-
-/** The time zone an order is local to: its location's (orderLocationSql), else its business's, else UTC. */
-export const orderZoneSql = (business: string, externalId: string) =>
-  `coalesce((select loc.time_zone from ${orderLocationSql(business, externalId)} loc), (select b.time_zone from business b where b.id = ${business}), 'UTC')`;
-
-export async function localZoneOfOrder(em: EntityManager, business: string, externalLocationId: string | null): Promise<string> {
-  // The placeholders in the order the SQL names them: the business, the external id, the business again.
-  const rows = await em.execute<{ zone: string }[]>(`select ${orderZoneSql('?', '?')} as zone`, [business, externalLocationId, business]);
-  return rows[0].zone;
-}
-
-/**
- * `location:metadata` of a survey link: the oldest location whose metadata holds key = value (a containment lookup
- * on the GIN index), or null.
- */
+/** `location:metadata` of a survey link: the oldest location whose metadata holds key = value, or null. */
 export async function findLocationByMetadata(em: EntityManager, business: string, key: string, value: string): Promise<Location | null> {
-  const rows = await em.execute<{ id: string }[]>(
-    'select id from location where business_id = ? and metadata @> ?::jsonb order by created_at, id limit 1',
-    [business, JSON.stringify({ [key]: value })],
-  );
-  return rows.length ? em.findOne(Location, { id: rows[0].id }) : null;
+  const id = await locationIdByMetadata(em, business, key, value);
+  return id ? em.findOne(Location, { id }) : null;
 }
 
 export function createLocation(em: EntityManager, business: string, input: CreateLocationInput): Promise<LocationType> {

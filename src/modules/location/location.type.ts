@@ -2,7 +2,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ResourceType } from '../../kit/resource.type.js';
 
-@ObjectType('Location', { description: 'A branch or outlet; survey links find it by one metadata pair (`location:metadata`).' })
+@ObjectType('Location', { simpleResolvers: true, description: 'A branch or outlet; survey links find it by one metadata pair (`location:metadata`).' })
 export class LocationType extends ResourceType {
   business!: string;
 

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -9,6 +8,7 @@ import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { presentOwned } from '../../kit/owned.presenter.js';
 import { forgetMetricRatings } from '../analytics/analytics.rebuild.js';
 import { Metric } from './metric.entity.js';
+import { stepIdsRatingMetric } from './metric.repo.js';
 import type { MetricType } from './metric.type.js';
 import type { CreateMetricInput, UpdateMetricInput } from './metric.inputs.js';
 
@@ -73,13 +73,7 @@ export function updateMetric(em: EntityManager, business: string, id: string, in
 }
 
 /** Step ids of the business whose metrics list holds this metric. */
-export async function stepsUsingMetric(em: EntityManager, business: string, metricId: string): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(
-    'select id from survey_step where business_id = ? and metric_ids @> ?::jsonb order by id',
-    [business, JSON.stringify([metricId])],
-  );
-  return rows.map((r) => r.id);
-}
+export const stepsUsingMetric = (em: EntityManager, business: string, metricId: string): Promise<string[]> => stepIdsRatingMetric(em, business, metricId);
 
 /**
  * Refused (409, listing the steps) while a step rates it. The row lock pairs with the share lock that step writes

@@ -1,13 +1,13 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/resource.type.js';
 
-@ObjectType('MetricScale', { description: 'Inclusive rating range.' })
+@ObjectType('MetricScale', { simpleResolvers: true, description: 'Inclusive rating range.' })
 export class MetricScaleType {
   @Field(() => Int) min!: number;
   @Field(() => Int) max!: number;
 }
 
-@ObjectType('Metric', { description: 'A reusable scoring dimension (food quality, ambiance...) rated on metrics steps.' })
+@ObjectType('Metric', { simpleResolvers: true, description: 'A reusable scoring dimension (food quality, ambiance...) rated on metrics steps.' })
 export class MetricType extends ResourceType {
   business!: string;
 

@@ -1,4 +1,4 @@
-// The one check used, not the whole library (its index loads every validator: 1.2 MB of heap at rest). A CommonJS
+// The one check used, not the whole library (its index loads every validator, heap a process keeps at rest). A CommonJS
 // module, whose function is also its `default`.
 import isEmailModule from 'validator/lib/isEmail.js';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';

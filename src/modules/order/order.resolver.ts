@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { loadRelated } from '../../kit/relation.load.js';
-import { BusinessOwnedResolver, OwnedCrudResolver } from '../business/business-owned.resolver.js';
+import { BusinessOwnedResolver, OwnedCrudResolver } from '../business/business.resolver.js';
 import { MenuItemType } from '../menu/menu-item.type.js';
 import { presentMenuItem } from '../menu/menu-item.service.js';
 import { MenuItem } from '../menu/menu-item.entity.js';
@@ -10,6 +10,7 @@ import { OrderItemType, OrderType } from './order.type.js';
 import * as inputs from './order.inputs.js';
 import * as orders from './order.service.js';
 import { presentOrderItem } from './order.presenter.js';
+import type { Parent } from '../../kit/resource.type.js';
 
 const ITEM_ORDER: Record<string, 'asc' | 'desc'>[] = [{ position: 'asc' }, { id: 'asc' }];
 
@@ -20,7 +21,7 @@ export class OrderResolver extends OwnedCrudResolver(OrderType, inputs, orders.c
   descriptions: { create: 'CONFLICT when the business already has this externalOrderId at this externalLocationId.' },
 }) {
   @FieldResolver(() => [OrderItemType], { description: 'In the order sent.' })
-  async items(@Root() order: OrderType, @Ctx() { loaders }: GraphQLContext) {
+  async items(@Root() order: Parent<OrderType>, @Ctx() { loaders }: GraphQLContext) {
     return (await loaders.byForeignKey(OrderItem, 'order', { orderBy: ITEM_ORDER }).load(order.id)).map(presentOrderItem);
   }
 }
@@ -28,7 +29,7 @@ export class OrderResolver extends OwnedCrudResolver(OrderType, inputs, orders.c
 @Resolver(() => OrderItemType)
 export class OrderItemResolver extends BusinessOwnedResolver(OrderItemType) {
   @FieldResolver(() => MenuItemType, { nullable: true })
-  menuItem(@Root() item: OrderItemType, @Ctx() { loaders }: GraphQLContext) {
+  menuItem(@Root() item: Parent<OrderItemType>, @Ctx() { loaders }: GraphQLContext) {
     return loadRelated(loaders.byId(MenuItem), item.menuItem, presentMenuItem);
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { updateRecorded, type RecordedResource } from '../event/event.service.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -11,8 +11,7 @@ import type { OrderType } from './order.type.js';
 import type { CreateOrderInput, UpdateOrderInput } from './order.inputs.js';
 import { presentOrder } from './order.presenter.js';
 import { readNewOrder, readOrderChanges } from './order.rules.js';
-import { OrderWriter } from './order.writer.js';
-import { createFeedbackRequestsIn } from '../flow/feedback-request.create.js';
+import { OrderWriter, orderWritten } from './order.writer.js';
 
 export const findOrder = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Order, { kind: 'order', label: 'Order', business, id, lock });
@@ -20,7 +19,7 @@ export const findOrder = (em: EntityManager, business: string, id: string, lock 
 const recorded: RecordedResource<Order, OrderType> = { resource: 'order', find: findOrder, present: presentOrder };
 
 export function listOrders(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<Order, OrderType>(em, Order, { scope: { business }, args, present: presentOrder, hydrate: true });
+  return findPage<Order, OrderType>(em, Order, { scope: { business }, args, present: presentOrder });
 }
 
 /** A new order from the API: the order-field rules of every door, then the order writer in create mode (409 on a duplicate). */
@@ -44,8 +43,8 @@ export async function updateOrder(em: EntityManager, business: string, id: strin
     }
     const accepted = fields.status === 'ACCEPTED' && order.status === 'PENDING';
     tx.assign(order, fields);
-    // Feedback flows triggered by order.accepted (issue 16), in this same transaction.
-    if (accepted) await createFeedbackRequestsIn(tx, business, { ...order, externalLocationId: order.externalLocationId ?? null, channel: order.channel ?? null, customerName: order.customerName ?? null, customerEmail: order.customerEmail ?? null, customerPhone: order.customerPhone ?? null, total: Number(order.total) }, ['order.accepted']);
+    // What follows an acceptance (the feedback flows of order.accepted, issue 16), in this same transaction.
+    if (accepted) await orderWritten(tx, business, order, ['order.accepted']);
   });
 }
 

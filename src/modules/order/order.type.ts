@@ -6,7 +6,7 @@ import { ResourceType } from '../../kit/resource.type.js';
 export const OrderStatusEnum = Object.fromEntries(ORDER_STATUSES.map((s) => [s, s])) as { [K in OrderStatus]: K };
 registerEnumType(OrderStatusEnum, { name: 'OrderStatus', description: 'PENDING until paid; nothing moves an order out of ACCEPTED.' });
 
-@ObjectType('OrderItem', { description: 'A line of an order, as sent; written once, when the order is created.' })
+@ObjectType('OrderItem', { simpleResolvers: true, description: 'A line of an order, as sent; written once, when the order is created.' })
 export class OrderItemType {
   @Field(() => ID)
   id!: string;
@@ -46,7 +46,7 @@ export class OrderItemType {
   itemComment?: string | null;
 }
 
-@ObjectType('Order', { description: 'A customer order, from the API (`source: api`) or the custom webhook (`custom`).' })
+@ObjectType('Order', { simpleResolvers: true, description: 'A customer order, from the API (`source: api`) or the custom webhook (`custom`).' })
 export class OrderType extends ResourceType {
   business!: string;
 

@@ -1,7 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { PgListener } from '../../kit/pg-listener.js';
-import { SURVEY_PAGES_CHANNEL } from '../survey/survey-page.signal.js';
+import { SURVEY_PAGES_CHANNEL } from '../../kit/survey-page.signal.js';
 import { openGuestSurvey, type GuestSurveyState } from './response.service.js';
 
 /** Surveys kept at most (the oldest goes first); each is a few KiB. */

@@ -14,6 +14,7 @@ import { LINK_CHANNELS } from '../survey/survey-link.js';
 import { Submission, type Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
 import { checkAnswers } from './submission.answers.js';
+import { latestDeviceResponse, surveyWithSteps } from './submission.repo.js';
 import { presentSubmission, resolveLink, submissionEventObject } from './submission.service.js';
 
 /**
@@ -50,15 +51,6 @@ export type GuestSurveyState = { state: 'missing' } | { state: 'closed'; survey:
  * The survey, its steps and their metrics in one statement (the page's hot path): read-only copies shaped like the
  * entities, never flushed. Only active surveys are served; a draft is as unknown as a wrong id, an archived one closed.
  */
-const OPEN_SQL = `
-select s.id, s.business_id, s.name, s.status, s.closing_text, s.review_url,
-  coalesce((select json_agg(json_build_object('id', st.id, 'position', st.position, 'type', st.type, 'required', st.required,
-      'content', st.content, 'inputType', st.input_type, 'validation', st.validation, 'logic', st.logic, 'metricIds', st.metric_ids)
-    order by st.position) from survey_step st where st.survey_id = s.id), '[]') as steps,
-  coalesce((select json_agg(json_build_object('id', m.id, 'name', m.name, 'scaleMin', m.scale_min, 'scaleMax', m.scale_max))
-    from metric m where m.id in (select jsonb_array_elements_text(st.metric_ids) from survey_step st where st.survey_id = s.id)), '[]') as metrics
-from survey s where s.id = ? and s.business_id = ?`;
-
 interface OpenRow {
   id: string;
   business_id: string;
@@ -72,7 +64,7 @@ interface OpenRow {
 
 export async function openGuestSurvey(em: EntityManager, business: string, surveyId: string): Promise<GuestSurveyState> {
   if (!isId('business', business) || !isId('survey', surveyId)) return { state: 'missing' };
-  const [row] = await em.execute<OpenRow[]>(OPEN_SQL, [surveyId, business]);
+  const row = await surveyWithSteps<OpenRow>(em, business, surveyId);
   if (!row || row.status === 'draft') return { state: 'missing' };
   const survey = { id: row.id, business: row.business_id, name: row.name, status: row.status, closingText: row.closing_text, reviewUrl: row.review_url } as Survey;
   if (survey.status === 'archived') return { state: 'closed', survey };
@@ -117,9 +109,6 @@ export async function orderAnswered(em: EntityManager, survey: string, order: st
   return (await em.count(Submission, { order, survey, status: 'completed', source: 'page' })) > 0;
 }
 
-const DEVICE_RESPONSE_SQL = `select * from submission where survey_id = ? and session_id = ? and source = 'page' order by created_at desc, id desc limit 1`;
-const LOCKED_DEVICE_RESPONSE_SQL = `${DEVICE_RESPONSE_SQL} for update`;
-
 /**
  * This device's latest response to the survey (its cookie's session id): a partial one only within RESUME_DAYS.
  * Read with fixed SQL and mapped to a managed entity (the step's changes are flushed as usual): every page view and
@@ -127,7 +116,7 @@ const LOCKED_DEVICE_RESPONSE_SQL = `${DEVICE_RESPONSE_SQL} for update`;
  */
 export async function findDeviceResponse(em: EntityManager, survey: string, sessionId: string | undefined, lock = false): Promise<Submission | null> {
   if (!sessionId) return null;
-  const [row] = await em.execute(lock ? LOCKED_DEVICE_RESPONSE_SQL : DEVICE_RESPONSE_SQL, [survey, sessionId]);
+  const row = await latestDeviceResponse(em, survey, sessionId, lock);
   const found = row ? em.map(Submission, row) : null;
   if (found?.status === 'partial' && found.createdAt.getTime() < Date.now() - RESUME_DAYS * 86_400_000) return null;
   return found;

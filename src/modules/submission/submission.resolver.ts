@@ -1,7 +1,7 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { loadRelated } from '../../kit/relation.load.js';
-import { NestedCrudResolver } from '../business/business-owned.resolver.js';
+import { NestedCrudResolver } from '../business/business.resolver.js';
 import { SurveyType } from '../survey/survey.type.js';
 import { presentSurvey } from '../survey/survey.service.js';
 import { OrderType } from '../order/order.type.js';
@@ -15,6 +15,7 @@ import { Order } from '../order/order.entity.js';
 import { Location } from '../location/location.entity.js';
 import * as inputs from './submission.inputs.js';
 import * as submissions from './submission.service.js';
+import type { Parent } from '../../kit/resource.type.js';
 
 @Resolver(() => SubmissionType)
 export class SubmissionResolver extends NestedCrudResolver('survey', SubmissionType, inputs, submissions.crud, {
@@ -22,19 +23,19 @@ export class SubmissionResolver extends NestedCrudResolver('survey', SubmissionT
   descriptions: { create: "Answers are checked against the survey's steps; link parameters as spec 4.9." },
 }) {
   @FieldResolver(() => SurveyType, { nullable: true, description: 'null once the survey is deleted.' })
-  survey(@Root() s: SubmissionType, @Ctx() { loaders }: GraphQLContext) {
-    return loadRelated(loaders.byId(Survey, { plain: true }), s.surveyId, presentSurvey);
+  survey(@Root() s: Parent<SubmissionType>, @Ctx() { loaders }: GraphQLContext) {
+    return loadRelated(loaders.byId(Survey), s.surveyId, presentSurvey);
   }
 
   @Authorized('orders:read')
   @FieldResolver(() => OrderType, { nullable: true, description: 'Needs orders:read.' })
-  order(@Root() s: SubmissionType, @Ctx() { loaders }: GraphQLContext) {
+  order(@Root() s: Parent<SubmissionType>, @Ctx() { loaders }: GraphQLContext) {
     return loadRelated(loaders.byId(Order), s.orderId, presentOrder);
   }
 
   @Authorized('locations:read')
   @FieldResolver(() => LocationType, { nullable: true, description: 'Needs locations:read.' })
-  location(@Root() s: SubmissionType, @Ctx() { loaders }: GraphQLContext) {
+  location(@Root() s: Parent<SubmissionType>, @Ctx() { loaders }: GraphQLContext) {
     return loadRelated(loaders.byId(Location), s.locationId, presentLocation);
   }
 }
@@ -45,7 +46,7 @@ const NEWEST_FIRST: Record<string, 'asc' | 'desc'>[] = [{ createdAt: 'desc' }, {
 export class OrderSubmissionsResolver {
   @Authorized('submissions:read')
   @FieldResolver(() => [SubmissionType], { description: 'Feedback linked to this order, newest first. Needs submissions:read.' })
-  async submissions(@Root() order: OrderType, @Ctx() { loaders }: GraphQLContext) {
+  async submissions(@Root() order: Parent<OrderType>, @Ctx() { loaders }: GraphQLContext) {
     return (await loaders.byForeignKey(Submission, 'order', { orderBy: NEWEST_FIRST }).load(order.id)).map(submissions.presentSubmission);
   }
 }

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../event/event.service.js';
+import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
 import { settleForOrder } from '../flow/feedback-request.service.js';
-import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';

@@ -3,7 +3,7 @@ import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { ResourceType } from '../../kit/resource.type.js';
 import { Timestamp } from '../../kit/scalars.js';
 
-@ObjectType('SubmissionAnswer')
+@ObjectType('SubmissionAnswer', { simpleResolvers: true })
 export class SubmissionAnswerType {
   @Field(() => ID, { description: 'The step answered.' })
   step!: string;
@@ -15,7 +15,7 @@ export class SubmissionAnswerType {
   ratings?: Record<string, number> | null;
 }
 
-@ObjectType('Submission', { description: "One customer's response to a survey." })
+@ObjectType('Submission', { simpleResolvers: true, description: "One customer's response to a survey." })
 export class SubmissionType extends ResourceType {
   business!: string;
   surveyId?: string | null;

@@ -1,7 +1,8 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { loadRequired } from '../../kit/relation.load.js';
-import { NestedCrudResolver, type Filled } from '../business/business-owned.resolver.js';
+import { NestedCrudResolver } from '../business/business.resolver.js';
+import type { Filled } from '../../kit/owned.resolver.js';
 import { presentMetric } from '../metric/metric.service.js';
 import { Metric } from '../metric/metric.entity.js';
 import type { MetricType } from '../metric/metric.type.js';
@@ -11,8 +12,7 @@ import { presentSurvey } from './survey.service.js';
 import { SurveyStepType } from './survey-step.type.js';
 import * as inputs from './survey-step.inputs.js';
 import * as steps from './survey-step.service.js';
-
-const PLAIN = { plain: true };
+import type { Parent } from '../../kit/resource.type.js';
 
 /**
  * Each step's `metrics` (its metric rows in its order, ids that name no metric left out; null on other steps), for a
@@ -24,7 +24,7 @@ export async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick
   // Each id once: a page names the same few metrics on every step (750 ids, 3 metrics).
   const ids = new Set<string>();
   for (const step of steps) if (step.type === 'metrics') for (const id of step.metricIds) ids.add(id);
-  const rows = ids.size ? await loaders.byIds(Metric, PLAIN).load([...ids]) : new Map<string, Metric>();
+  const rows = ids.size ? await loaders.byIds(Metric).load([...ids]) : new Map<string, Metric>();
   // Each metric looked up and presented once here, not once per step that names it.
   const presented = new Map<string, MetricType>();
   for (const id of ids) {
@@ -54,7 +54,7 @@ export class SurveyStepResolver extends NestedCrudResolver('survey', SurveyStepT
   filled: STEP_METRICS,
 }) {
   @FieldResolver(() => SurveyType)
-  survey(@Root() step: SurveyStepType, @Ctx() { loaders }: GraphQLContext) {
-    return loadRequired(loaders.byId(Survey, { plain: true }), step.survey, 'Survey', presentSurvey);
+  survey(@Root() step: Parent<SurveyStepType>, @Ctx() { loaders }: GraphQLContext) {
+    return loadRequired(loaders.byId(Survey), step.survey, 'Survey', presentSurvey);
   }
 }

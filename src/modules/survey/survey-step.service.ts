@@ -2,8 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { isId } from '../../shared/id.js';
-import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
@@ -14,6 +13,7 @@ import { SurveyStep, type StepType } from './survey-step.entity.js';
 import type { SurveyStepType } from './survey-step.type.js';
 import { STEP_DEFAULT_ORDER, type CreateSurveyStepInput, type UpdateSurveyStepInput } from './survey-step.inputs.js';
 import { findSurvey } from './survey.service.js';
+import { shiftStepPositions } from './survey.repo.js';
 import { checkLogic } from './survey-step.logic.js';
 import { patternProblem } from './survey-step.pattern.js';
 
@@ -130,8 +130,7 @@ export async function listSteps(em: EntityManager, business: string, survey: str
 const stepCount = (tx: EntityManager, survey: string) => tx.count(SurveyStep, { survey });
 
 /** Positions move by whole ranges in one statement each; the survey row lock serialises writers of one survey. */
-const shift = (tx: EntityManager, survey: string, by: 1 | -1, from: number, to = 2 ** 31 - 1) =>
-  tx.execute('update survey_step set position = position + ? where survey_id = ? and position >= ? and position <= ?', [by, survey, from, to], 'run');
+const shift = (tx: EntityManager, survey: string, by: 1 | -1, from: number, to = 2 ** 31 - 1) => shiftStepPositions(tx, survey, by, from, to);
 
 export function createStep(em: EntityManager, business: string, surveyId: string, input: CreateSurveyStepInput): Promise<SurveyStepType> {
   return em.transactional(async (tx) => {

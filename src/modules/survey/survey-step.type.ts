@@ -7,13 +7,13 @@ import { ResourceType } from '../../kit/resource.type.js';
 export const StepTypeEnum = Object.fromEntries(STEP_TYPES.map((t) => [t, t])) as { [K in StepType]: K };
 registerEnumType(StepTypeEnum, { name: 'SurveyStepKind', description: 'What a step asks: `metrics` steps rate metrics.' });
 
-@ObjectType('StepMetrics')
+@ObjectType('StepMetrics', { simpleResolvers: true })
 export class StepMetricsType {
   @Field(() => [MetricType], { description: 'In display order.' })
   metrics!: MetricType[];
 }
 
-@ObjectType('SurveyStep', { description: 'One screen of a survey, at a dense position from 0.' })
+@ObjectType('SurveyStep', { simpleResolvers: true, description: 'One screen of a survey, at a dense position from 0.' })
 export class SurveyStepType extends ResourceType {
   business!: string;
   survey!: string;

@@ -1,19 +1,21 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Query, registerEnumType, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../kit/context.js';
-import { fillSelected, inside, OwnedCrudResolver, selectionOf, type Filled, type Selection } from '../business/business-owned.resolver.js';
+import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { fillSelected, inside, selectionOf, type Filled, type Selection } from '../../kit/owned.resolver.js';
 import { STEP_METRICS } from './survey-step.resolver.js';
 import { SurveyType } from './survey.type.js';
 import { SurveyStepType } from './survey-step.type.js';
 import { presentStep, STEP_FIELD_READS } from './survey-step.service.js';
 import { propertiesFor } from '../../kit/selection.js';
-import { storedColumns } from '../../kit/plain.rows.js';
+import { tableOf } from '../../kit/entity.rows.js';
 import { orderByToSql } from '../../kit/list.query.js';
 import { STEP_DEFAULT_ORDER } from './survey-step.inputs.js';
 import { SurveyStep } from './survey-step.entity.js';
 import * as inputs from './survey.inputs.js';
 import * as surveys from './survey.service.js';
 import { LINK_CHANNELS, surveyLink, surveyUrl } from './survey-link.js';
+import type { Parent } from '../../kit/resource.type.js';
 
 export const LinkChannelEnum = Object.fromEntries(LINK_CHANNELS.map((c) => [c, c])) as { [K in (typeof LINK_CHANNELS)[number]]: K };
 registerEnumType(LinkChannelEnum, { name: 'LinkChannel', description: "How a guest gets a survey link: the link's `ch`, recorded on the submission." });
@@ -27,8 +29,8 @@ const STEP_ORDER = orderByToSql(null, {}, STEP_DEFAULT_ORDER);
  * 50 surveys costs one load of steps and one of metrics, not a resolver call, a load and a fill per survey.
  */
 async function stepsOf(surveys: SurveyType[], context: GraphQLContext, stepSelection: Selection): Promise<SurveyStepType[][]> {
-  const properties = propertiesFor(stepSelection(), STEP_FIELD_READS, storedColumns(context.em, SurveyStep));
-  const loader = context.loaders.byForeignKey(SurveyStep, 'survey', { orderBy: STEP_ORDER, plain: true, properties });
+  const properties = propertiesFor(stepSelection(), STEP_FIELD_READS, tableOf(context.em, SurveyStep).columns);
+  const loader = context.loaders.byForeignKey(SurveyStep, 'survey', { orderBy: STEP_ORDER, properties });
   const lists = (await Promise.all(surveys.map((survey) => loader.load(survey.id)))).map((rows) => rows.map(presentStep));
   await fillSelected(STEP_METRICS, lists.flat(), stepSelection, context);
   return lists;
@@ -66,12 +68,12 @@ export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, survey
   }
 
   @FieldResolver(() => String, { description: 'The survey page guests answer it on (SURVEY_URL/survey/{business}/{survey}); only active surveys take answers.' })
-  url(@Root() s: SurveyType, @Ctx() ctx: GraphQLContext) {
+  url(@Root() s: Parent<SurveyType>, @Ctx() ctx: GraphQLContext) {
     return surveyUrl(ctx.surveyUrl, s.business, s.id);
   }
 
   @FieldResolver(() => [SurveyStepType], { description: 'In position order.' })
-  steps(@Root() survey: SurveyType, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo): SurveyStepType[] | Promise<SurveyStepType[]> {
+  steps(@Root() survey: Parent<SurveyType>, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo): SurveyStepType[] | Promise<SurveyStepType[]> {
     // Filled already, and answered without a promise, when the survey came from this resolver's queries and mutations.
     // Otherwise read for this field's own selection and not kept: another alias of `steps` may select other columns.
     return survey.steps ?? stepsOf([survey], context, selectionOf(info)).then(([steps]) => steps);

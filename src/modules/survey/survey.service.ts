@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
 import { findPage } from '../../kit/list.query.js';
 import { definedOnly, findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';

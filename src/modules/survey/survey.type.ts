@@ -6,7 +6,7 @@ import type { SurveyStepType } from './survey-step.type.js';
 export const SurveyStatusEnum = Object.fromEntries(SURVEY_STATUSES.map((s) => [s, s])) as { [K in SurveyStatus]: K };
 registerEnumType(SurveyStatusEnum, { name: 'SurveyStatus' });
 
-@ObjectType('Survey', { description: 'A feedback form: ordered steps.' })
+@ObjectType('Survey', { simpleResolvers: true, description: 'A feedback form: ordered steps.' })
 export class SurveyType extends ResourceType {
   /** Business id; the `business` field resolves it. */
   business!: string;

@@ -11,6 +11,7 @@ import type { RecoverWebhookInput } from './webhook-delivery.inputs.js';
 import { findWebhook, presentWebhook } from './webhook.service.js';
 import type { Webhook } from './webhook.entity.js';
 import { WEBHOOK_WORK_CHANNEL } from '../event/event.signal.js';
+import { notifyWorkers } from './webhook.repo.js';
 
 type DeliveryRow = Pick<WebhookDelivery, 'id' | 'business' | 'webhook' | 'event' | 'eventType' | 'status' | 'attemptCount' | 'attempts' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'>;
 
@@ -41,7 +42,7 @@ function assertEnabled(webhook: Webhook) {
 }
 
 /** The workers LISTEN on this; the notification leaves when the transaction commits. */
-const wakeWorkers = (tx: EntityManager) => tx.execute(`select pg_notify('${WEBHOOK_WORK_CHANNEL}', '')`);
+const wakeWorkers = (tx: EntityManager) => notifyWorkers(tx, WEBHOOK_WORK_CHANNEL);
 
 /** A new attempt now, with the same `webhook-id`. */
 export function redeliver(em: EntityManager, business: string, webhookId: string, id: string): Promise<WebhookDeliveryType> {

@@ -1,16 +1,16 @@
 import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { WebhookSettings } from '../../config.js';
-import type { HttpOutcome, HttpSender } from '../../senders/http.sender.js';
+import type { HttpOutcome, HttpSender } from '../../shared/sender.ports.js';
 import { newId } from '../../shared/id.js';
 import { recordEvent } from '../event/event.service.js';
 import type { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity.js';
 import { Webhook } from './webhook.entity.js';
 import { presentWebhook } from './webhook.service.js';
 import { signatureHeader } from './webhook.signature.js';
-import * as SQL from './webhook-delivery.sql.js';
+import * as repo from './webhook.repo.js';
+import type { AttemptRecord, ClaimedDelivery } from './webhook.repo.js';
 import { webhookAttempts } from '../../kit/metrics.js';
 
 /** The fixed numbers of delivery (issue 11); the schedule and the rate come from the configuration. */
@@ -31,28 +31,7 @@ export const DELIVERY_LIMITS = {
 const RECORD_BATCH = 64;
 const RECORD_DELAY_MS = 3;
 
-interface RecordRow {
-  id: string;
-  status: DeliveryStatus;
-  attempt: DeliveryAttempt;
-  next_attempt_at: Date | null;
-  ok: boolean;
-}
-
-export interface ClaimedDelivery {
-  id: string;
-  business_id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  event_data: Record<string, unknown>;
-  event_created_at: Date;
-  url: string;
-  secret: string;
-  secret_previous: string | null;
-}
+export type { ClaimedDelivery };
 
 /** What a receiver gets: the event as the events API shows it, `timestamp` in ms. */
 export function deliveryBody(event: { id: string; type: string; createdAt: Date; business: string; data: Record<string, unknown> }): string {
@@ -85,7 +64,6 @@ export function retryDelay(schedule: number[], attempt: number, outcome: Pick<Ht
  */
 export class WebhookDeliveryTask {
   constructor(
-    private readonly pool: Pool,
     private readonly orm: MikroORM,
     private readonly sender: HttpSender,
     private readonly settings: WebhookSettings,
@@ -99,34 +77,24 @@ export class WebhookDeliveryTask {
    * repeat harmless. Answers how many events it took.
    */
   async fanOut(limit = 500): Promise<number> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      const events = (await client.query({ name: 'webhook_pending_events', text: SQL.PENDING_EVENTS_SQL, values: [limit] })).rows as Array<{ id: string; business_id: string; type: string }>;
-      if (!events.length) {
-        await client.query('commit');
-        return 0;
-      }
+    return this.orm.em.fork().transactional(async (tx) => {
+      const events = await repo.pendingEvents(tx, limit);
+      if (!events.length) return 0;
       const businesses = [...new Set(events.map((e) => e.business_id))];
-      const hooks = (await client.query({ name: 'webhook_subscribed', text: SQL.SUBSCRIBED_WEBHOOKS_SQL, values: [businesses] })).rows as Array<{ id: string; business_id: string; events: string[] }>;
-      const deliveries = [];
+      const hooks = await repo.subscribedWebhooks(tx, businesses);
+      const now = new Date();
+      const deliveries: repo.DeliveryRow[] = [];
       for (const event of events) {
         for (const hook of hooks) {
           if (hook.business_id === event.business_id && subscribes(hook.events, event.type)) {
-            deliveries.push({ id: newId('webhookDelivery'), business_id: event.business_id, webhook_id: hook.id, event_id: event.id, event_type: event.type });
+            deliveries.push({ id: newId('webhookDelivery'), business_id: event.business_id, webhook_id: hook.id, event_id: event.id, event_type: event.type, status: 'pending', attempt_count: 0, attempts: [], next_attempt_at: now, created_at: now, updated_at: now });
           }
         }
       }
-      if (deliveries.length) await client.query({ name: 'webhook_insert_deliveries', text: SQL.INSERT_DELIVERIES_SQL, values: [JSON.stringify(deliveries), new Date()] });
-      await client.query({ name: 'webhook_events_fanned_out', text: SQL.EVENTS_FANNED_OUT_SQL, values: [events.map((e) => e.id)] });
-      await client.query('commit');
+      if (deliveries.length) await repo.insertDeliveries(tx, deliveries);
+      await repo.markFannedOut(tx, events.map((e) => e.id));
       return events.length;
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**
@@ -135,16 +103,19 @@ export class WebhookDeliveryTask {
    */
   async claim(limit: number, lane: { heldBack: string[]; slow: string[]; depth: number }): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    const result = await this.pool.query({
-      name: 'webhook_claim',
-      text: SQL.CLAIM_SQL,
-      values: [limit, DELIVERY_LIMITS.leaseMs, this.workerId, DELIVERY_LIMITS.maxInFlightPerWebhook, lane.heldBack, lane.slow, lane.depth],
+    return repo.claimDeliveries(this.orm.em.fork(), {
+      limit,
+      leaseMs: DELIVERY_LIMITS.leaseMs,
+      worker: this.workerId,
+      cap: DELIVERY_LIMITS.maxInFlightPerWebhook,
+      heldBack: lane.heldBack,
+      slow: lane.slow,
+      depth: lane.depth,
     });
-    return result.rows as ClaimedDelivery[];
   }
 
   async release(ids: string[]) {
-    if (ids.length) await this.pool.query({ name: 'webhook_release', text: SQL.RELEASE_SQL, values: [ids, this.workerId] });
+    if (ids.length) await repo.releaseDeliveries(this.orm.em.fork(), this.workerId, ids);
   }
 
   /**
@@ -201,16 +172,12 @@ export class WebhookDeliveryTask {
     this.logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempt: number, error: outcome.error, status: outcome.status, message: outcome.message, nextAttemptAt: next }, 'webhook attempt failed');
     if (outcome.status === 410) await this.disable(delivery.webhook_id, 'gone');
     else if (status === 'exhausted') {
-      const due = await this.pool.query({
-        name: 'webhook_should_disable',
-        text: SQL.SHOULD_DISABLE_SQL,
-        values: [delivery.webhook_id, DELIVERY_LIMITS.disableAfterMs, DELIVERY_LIMITS.disableAfterExhausted],
-      });
-      if (due.rowCount) await this.disable(delivery.webhook_id, 'failing');
+      const due = await repo.shouldDisable(this.orm.em.fork(), delivery.webhook_id, DELIVERY_LIMITS.disableAfterMs, DELIVERY_LIMITS.disableAfterExhausted);
+      if (due) await this.disable(delivery.webhook_id, 'failing');
     }
   }
 
-  private batch: Array<{ row: RecordRow; done: (err?: unknown) => void }> = [];
+  private batch: Array<{ row: AttemptRecord; done: (err?: unknown) => void }> = [];
   private flushTimer?: NodeJS.Timeout;
 
   /**
@@ -218,7 +185,7 @@ export class WebhookDeliveryTask {
    * RECORD_DELAY_MS): at a thousand attempts a second, one commit each would be most of the database's work.
    * Resolves once this outcome is written.
    */
-  private recordSoon(row: RecordRow): Promise<void> {
+  private recordSoon(row: AttemptRecord): Promise<void> {
     return new Promise((resolve, reject) => {
       this.batch.push({ row, done: (err) => (err ? reject(err) : resolve()) });
       if (this.batch.length >= RECORD_BATCH) void this.flush();
@@ -233,7 +200,7 @@ export class WebhookDeliveryTask {
     this.batch = [];
     if (!batch.length) return;
     try {
-      await this.pool.query({ name: 'webhook_record_attempts', text: SQL.RECORD_ATTEMPTS_SQL, values: [JSON.stringify(batch.map((b) => b.row)), this.workerId] });
+      await repo.recordAttempts(this.orm.em.fork(), this.workerId, batch.map((b) => b.row));
       for (const b of batch) b.done();
     } catch (err) {
       for (const b of batch) b.done(err);
@@ -256,9 +223,9 @@ export class WebhookDeliveryTask {
     const cutoff = new Date(now - DELIVERY_LIMITS.retentionMs);
     let total = 0;
     for (;;) {
-      const { rowCount } = await this.pool.query({ name: 'webhook_purge', text: SQL.PURGE_SQL, values: [cutoff, batch] });
-      total += rowCount ?? 0;
-      if ((rowCount ?? 0) < batch) return total;
+      const purged = await repo.purgeDeliveries(this.orm.em.fork(), cutoff, batch);
+      total += purged;
+      if (purged < batch) return total;
     }
   }
 }

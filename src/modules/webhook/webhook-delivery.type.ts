@@ -2,7 +2,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/resource.type.js';
 import { Timestamp } from '../../kit/scalars.js';
 
-@ObjectType('WebhookDeliveryAttempt', { description: 'One try of a delivery.' })
+@ObjectType('WebhookDeliveryAttempt', { simpleResolvers: true, description: 'One try of a delivery.' })
 export class WebhookDeliveryAttemptType {
   @Field(() => Timestamp, { description: 'When it started.' })
   at!: number;
@@ -21,6 +21,7 @@ export class WebhookDeliveryAttemptType {
 }
 
 @ObjectType('WebhookDelivery', {
+  simpleResolvers: true,
   description: 'One event sent to one webhook: every attempt, and what comes next. Its id is the `webhook-id` header, the same on every retry.',
 })
 export class WebhookDeliveryType extends ResourceType {
@@ -44,7 +45,7 @@ export class WebhookDeliveryType extends ResourceType {
   attempts!: WebhookDeliveryAttemptType[];
 }
 
-@ObjectType('WebhookRecovery', { description: 'What recoverWebhook scheduled again.' })
+@ObjectType('WebhookRecovery', { simpleResolvers: true, description: 'What recoverWebhook scheduled again.' })
 export class WebhookRecoveryType {
   @Field({ description: 'Always "webhookrecovery".' })
   object!: string;

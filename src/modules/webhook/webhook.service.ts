@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import { AppError } from '../../shared/errors.js';
 import { missingToHear } from '../event/event.scopes.js';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/recorded-change.js';
+import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
 import { EVENT_TYPES } from '../event/event.inputs.js';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';

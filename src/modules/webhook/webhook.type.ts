@@ -1,7 +1,7 @@
 import { Field, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/resource.type.js';
 
-@ObjectType('Webhook', { description: 'An outbound subscription: events of the listed types are posted to `url`, signed.' })
+@ObjectType('Webhook', { simpleResolvers: true, description: 'An outbound subscription: events of the listed types are posted to `url`, signed.' })
 export class WebhookType extends ResourceType {
   business!: string;
 

@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { EntityManager } from '@mikro-orm/core';
+import type { PostgreSqlConnection, SqlEntityManager } from '@mikro-orm/postgresql';
+import {
+  CompiledQuery,
+  PostgresQueryCompiler,
+  type Compilable,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
+
+/** The ORM's statement log (protected in its types; the ORM calls it once per statement it runs). */
+interface StatementLog {
+  logQuery(query: string, context?: { took?: number; results?: number }): void;
+}
+
+const compiler = new PostgresQueryCompiler();
+
+const log = (em: EntityManager) => em.getConnection() as unknown as StatementLog;
+
+/**
+ * Logs every statement of the Kysely it is added to in the ORM's own statement log, as the ORM logs its own: the
+ * debug log and the tests' statement counts see every statement, whichever way it was written.
+ */
+class StatementLogPlugin implements KyselyPlugin {
+  private readonly pending = new WeakMap<QueryId, { node: RootOperationNode; started: number }>();
+
+  constructor(private readonly log: StatementLog) {}
+
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    this.pending.set(queryId, { node, started: performance.now() });
+    return node;
+  }
+
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const pending = this.pending.get(queryId);
+    if (pending) {
+      const { sql } = compiler.compileQuery(pending.node, queryId);
+      this.log.logQuery(sql, { took: Math.round(performance.now() - pending.started), results: result.rows.length });
+    }
+    return result;
+  }
+}
+
+const plugins = new WeakMap<object, StatementLogPlugin>();
+
+/**
+ * The one way to write SQL here: MikroORM's own Kysely (`em.getKysely()`), so a statement runs inside `em`'s
+ * transaction when it has one (and on the pool otherwise), with Kysely's `$n` parameters, and is logged as the ORM's
+ * statements are. Untyped by default: the kit reads any entity's table from its metadata (entity.rows.ts); a
+ * module's repository may name its tables' types.
+ */
+export function db<DB = any>(em: EntityManager): Kysely<DB> {
+  const connection = log(em);
+  let plugin = plugins.get(connection);
+  if (!plugin) plugins.set(connection, (plugin = new StatementLogPlugin(connection)));
+  return (em as SqlEntityManager).getKysely<DB>().withPlugin(plugin) as Kysely<DB>;
+}
+
+/** SQL text by statement shape; bounded, as shapes come partly from callers (which filters a list is given). */
+const texts = new Map<string, string>();
+const MAX_SHAPES = 2_000;
+
+/**
+ * The texts PostgreSQL keeps parsed and planned on each connection, each with its statement name (a hash of the
+ * text, so a name always means one text). Only statements whose shape the code fixes are prepared: a connection
+ * keeps what it prepared for its whole life, so a shape a caller can vary (a list's filters) is never one.
+ */
+const prepared = new Map<string, string>();
+
+/**
+ * node-postgres's client, naming the statements the service prepares (see `prepared`): PostgreSQL then parses and
+ * plans each once per connection instead of once per run. Kysely hands the client the text and its values; every
+ * other statement goes on as it came. Set as the ORM pool's client class in mikro-orm.config.ts.
+ */
+export class PreparingClient extends pg.Client {
+  // node-postgres's query() has many overloads; Kysely calls the (text, values) one.
+  query(...args: unknown[]): never {
+    const [text, values, ...rest] = args;
+    const name = typeof text === 'string' && Array.isArray(values) ? prepared.get(text) : undefined;
+    const call = super.query as (...a: unknown[]) => never;
+    return name ? call.call(this, { name, text, values }, ...rest) : call.apply(this, args);
+  }
+}
+
+export interface ShapedOptions {
+  /** Keep it parsed and planned on each connection (see `prepared`): for shapes the code fixes, never a caller. */
+  prepare?: boolean;
+}
+
+/**
+ * Runs a statement of a known shape (the kit's lists and loaders: one text per entity, key, order and filtered
+ * fields): `build` is compiled by Kysely the first time `shape` is met and its text kept, then every call runs that
+ * text with its own `parameters`. They must be the built query's own, in order, which is checked when it is built.
+ */
+export async function runShaped<R>(em: EntityManager, shape: string, parameters: readonly unknown[], build: () => Compilable<R>, options: ShapedOptions = {}): Promise<R[]> {
+  let text = texts.get(shape);
+  if (text === undefined) {
+    const compiled = build().compile();
+    if (compiled.parameters.length !== parameters.length || compiled.parameters.some((value, i) => value !== parameters[i])) {
+      throw new Error(`the statement ${JSON.stringify(shape)} carries other parameters than the ones given`);
+    }
+    if (texts.size >= MAX_SHAPES) texts.delete(texts.keys().next().value as string);
+    texts.set(shape, (text = compiled.sql));
+    if (options.prepare) prepared.set(text, `s${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`);
+  }
+  const started = performance.now();
+  // In a transaction, on its connection. Outside one, straight on the ORM's pool: Kysely's connection handling, run
+  // for every statement, cost a list page more CPU than its statements did (bench/graphql-list.js measures it).
+  const rows = em.getTransactionContext()
+    ? (await (em as SqlEntityManager).getKysely().executeQuery<R>(CompiledQuery.raw(text, [...parameters]))).rows
+    : ((await (await ormPool(em)).query(text, parameters as unknown[])).rows as R[]);
+  log(em).logQuery(text, { took: Math.round(performance.now() - started), results: rows.length });
+  return rows;
+}
+
+/**
+ * The ORM's own `pg` pool (MikroORM's public `getNativeClient()`): for runShaped outside a transaction, and for
+ * what is not a statement (LISTEN's own connection, the pool's gauges).
+ */
+export function ormPool(em: EntityManager): Promise<pg.Pool> {
+  return (em.getConnection() as unknown as PostgreSqlConnection).getNativeClient() as unknown as Promise<pg.Pool>;
+}

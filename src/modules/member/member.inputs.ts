@@ -1,0 +1,21 @@
+import { Field, InputType } from 'type-graphql';
+import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import type { MembershipRole } from '../user/membership.entity.js';
+import { MemberRoleEnum, MemberType } from './member.type.js';
+
+@InputType('CreateMemberInput', { description: 'Adds an existing user (found by e-mail) to the business.' })
+export class CreateMemberInput {
+  @Field({ description: 'The e-mail of a user who already has an account.' }) email!: string;
+  @Field(() => MemberRoleEnum) role!: MembershipRole;
+}
+
+@InputType('UpdateMemberInput')
+export class UpdateMemberInput {
+  @Field(() => MemberRoleEnum, { nullable: true }) role?: MembershipRole;
+}
+
+export const [MemberList, MemberListArgs] = listInputs('Member', MemberType, {
+  where: { role: StringFilter, updatedAt: TimestampFilter },
+  orderBy: ['createdAt', 'updatedAt', 'role'],
+});

@@ -1,0 +1,117 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Checks } from '../../shared/validation.js';
+import { generateSecret, hashSecret } from '../../shared/secrets.js';
+import { recordEvent, deleteRecorded } from '../event/event.service.js';
+import { findOwned } from '../../kit/resource.js';
+import { presentOwned } from '../../kit/owned.presenter.js';
+import { Credential } from './credential.entity.js';
+import { randomBytes } from 'node:crypto';
+import { revokeTokens } from './revocation.service.js';
+import { SCOPES, isScope, type Scope } from '../../auth/scopes.js';
+import { Membership } from '../user/membership.entity.js';
+import { scopesForRole } from '../user/membership.roles.js';
+
+export interface NewCredential {
+  credential: Credential;
+  /** Shown once, in the creation response; only its hash is stored. */
+  clientSecret: string;
+}
+
+/** Redirect URIs must be absolute http(s) URLs without a fragment (RFC 6749 3.1.2); http only for loopback. */
+export function checkRedirectUris(checks: Checks, uris: unknown): void {
+  if (!Array.isArray(uris) || uris.length === 0) return checks.fail('validRedirectUris', 'must list at least one redirect URI');
+  uris.forEach((uri, i) => {
+    const field = `validRedirectUris[${i}]`;
+    let url: URL;
+    try {
+      url = new URL(String(uri));
+    } catch {
+      checks.fail(field, `'${uri}' is not an absolute URL`);
+      return;
+    }
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+      checks.fail(field, 'must use https (http is allowed for localhost only)');
+    } else if (url.hash) {
+      checks.fail(field, 'must not contain a fragment (#...)');
+    }
+  });
+}
+
+/**
+ * What a new credential may mint at most: the scopes asked for (by default all of `within`), never beyond `within`,
+ * the creating token's scopes; a scope beyond it, or no scope at all, is a 400 naming the field.
+ */
+function credentialScopes(checks: Checks, asked: readonly string[] | null | undefined, within: ReadonlySet<Scope>): Scope[] {
+  if (asked == null) return SCOPES.filter((scope) => within.has(scope));
+  if (!asked.length) checks.fail('scopes', "must list at least one scope, or be left out for the creating token's scopes");
+  const unknown = asked.filter((scope) => !isScope(scope));
+  if (unknown.length) checks.fail('scopes', `not scopes: ${unknown.join(', ')}`);
+  const beyond = asked.filter((scope) => isScope(scope) && !within.has(scope));
+  if (beyond.length) checks.fail('scopes', `beyond the scopes of the token that creates it: ${beyond.join(', ')}`);
+  return SCOPES.filter((scope) => asked.includes(scope));
+}
+
+/** Without a token (the admin CLI): what the creator's role allows now. */
+async function roleScopes(em: EntityManager, business: string, user: string): Promise<ReadonlySet<Scope>> {
+  const membership = await em.findOne(Membership, { business, user }, { fields: ['role'] });
+  return new Set(membership ? scopesForRole(membership.role) : []);
+}
+
+/**
+ * `within`: the scopes of the token creating it (the API), which the credential never exceeds; left out (the admin
+ * CLI), what the creator's role allows.
+ */
+export async function createCredential(
+  em: EntityManager,
+  input: { business: string; name: string; validRedirectUris: string[]; createdBy: string; scopes?: readonly string[] | null; within?: ReadonlySet<Scope> },
+): Promise<NewCredential> {
+  const name = input.name?.trim() ?? '';
+  const checks = new Checks();
+  if (!name || name.length > 200) checks.fail('name', 'must be 1 to 200 characters');
+  checkRedirectUris(checks, input.validRedirectUris);
+  const scopes = credentialScopes(checks, input.scopes, input.within ?? (await roleScopes(em, input.business, input.createdBy)));
+  checks.throwIfAny();
+
+  const clientSecret = generateSecret('cs_');
+  const credential = await em.transactional(async (tx) => {
+    const created = tx.create(Credential, {
+      business: input.business,
+      name,
+      clientId: randomBytes(16).toString('hex'),
+      secretHash: hashSecret(clientSecret),
+      validRedirectUris: [...new Set(input.validRedirectUris)],
+      createdBy: input.createdBy,
+      scopes,
+    });
+    recordEvent(tx, input.business, 'credential.created', presentCredential(created));
+    return created;
+  });
+  return { credential, clientSecret };
+}
+
+/** The public shape: never the secret or its hash. */
+export function presentCredential(credential: Credential) {
+  return presentOwned(credential, 'credential', {
+    name: credential.name,
+    clientId: credential.clientId,
+    validRedirectUris: credential.validRedirectUris,
+    createdBy: credential.createdBy,
+    scopes: credential.scopes,
+  });
+}
+
+/**
+ * Revokes every token the credential minted (this process forgets them at once, others within seconds), then deletes
+ * it; its token rows and pending authorization codes go with it (foreign keys cascade).
+ */
+export function deleteCredential(em: EntityManager, business: string, id: string): Promise<string> {
+  const recorded = { resource: 'credential', find: findCredential, present: presentCredential };
+  return deleteRecorded(em, recorded, business, id, async (credential, tx) => {
+    await revokeTokens(tx, { credential: credential.id });
+    await tx.nativeDelete(Credential, { id: credential.id });
+  });
+}
+
+export const findCredential = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, Credential, { kind: 'credential', label: 'Credential', business, id, lock });

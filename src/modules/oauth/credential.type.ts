@@ -1,0 +1,50 @@
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { StringFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import { ResourceType } from '../../kit/resource.type.js';
+
+@ObjectType('Credential', { simpleResolvers: true, description: 'An OAuth client of a business. Its secret is shown once, by createCredential.' })
+export class CredentialType extends ResourceType {
+  @Field(() => ID)
+  business!: string;
+
+  @Field()
+  name!: string;
+
+  @Field({ description: 'The OAuth client_id.' })
+  clientId!: string;
+
+  @Field(() => [String], { description: 'Exact redirect URIs accepted by /oauth/authorize.' })
+  validRedirectUris!: string[];
+
+  @Field(() => ID, { description: 'The user who created it; client_credentials tokens act for this user.' })
+  createdBy!: string;
+
+  @Field(() => [String], {
+    description: "The most its client_credentials tokens may carry (within what its creator's role allows when one is issued): at most the scopes of the token that created it.",
+  })
+  scopes!: string[];
+}
+
+@ObjectType('CreatedCredential', { simpleResolvers: true, description: 'A new credential with its client secret: the only time the secret is shown.' })
+export class CreatedCredentialType extends CredentialType {
+  @Field({ description: 'Store it safely now: only its hash is kept.' })
+  clientSecret!: string;
+}
+
+@InputType('CreateCredentialInput')
+export class CreateCredentialInput {
+  @Field()
+  name!: string;
+
+  @Field(() => [String])
+  validRedirectUris!: string[];
+
+  @Field(() => [String], { nullable: true, description: 'What its client_credentials tokens may carry at most; default, and at most: the scopes of the token that creates it.' })
+  scopes?: string[] | null;
+}
+
+export const [CredentialList, CredentialListArgs] = listInputs('Credential', CredentialType, {
+  where: { name: StringFilter, clientId: StringFilter },
+  orderBy: ['createdAt', 'name'],
+});

@@ -1,0 +1,20 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { sql } from 'kysely';
+import { db } from '../../kit/db.js';
+
+/** The survey module's statements. */
+
+interface SurveyTables {
+  survey_step: { survey_id: string; position: number };
+}
+
+/** Moves the positions from..to (inclusive) of one survey's steps by `by`, in one statement. */
+export async function shiftStepPositions(tx: EntityManager, survey: string, by: 1 | -1, from: number, to: number): Promise<void> {
+  await db<SurveyTables>(tx)
+    .updateTable('survey_step')
+    .set({ position: sql<number>`position + ${by}` })
+    .where('survey_id', '=', survey)
+    .where('position', '>=', from)
+    .where('position', '<=', to)
+    .execute();
+}

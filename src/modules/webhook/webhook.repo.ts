@@ -1,0 +1,223 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type Insertable } from 'kysely';
+import { db } from '../../kit/db.js';
+import type { TableOf } from '../../kit/entity.table.js';
+import type { Event } from '../event/event.entity.js';
+import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity.js';
+import type { Webhook } from './webhook.entity.js';
+
+/**
+ * The webhook module's statements (the delivery queue's above all), on the EntityManager's own Kysely: in `em`'s
+ * transaction when it has one, on the pool otherwise. The queue's two big statements (the lease and the batched
+ * record) are written with Kysely's `sql` tag: a loose index scan and a per-webhook lateral limit read better as SQL.
+ */
+interface WebhookDB {
+  webhook: TableOf<Webhook, 'business'>;
+  webhook_delivery: TableOf<WebhookDelivery, 'business' | 'webhook' | 'event'>;
+  event: TableOf<Event, 'business'>;
+}
+
+export type DeliveryRow = Insertable<WebhookDB['webhook_delivery']>;
+
+/** MikroORM's own Kysely (kit/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
+const webhookKysely = (em: EntityManager) => db<WebhookDB>(em);
+
+/** Events not yet fanned out, oldest first; SKIP LOCKED lets several processes take disjoint batches. */
+export function pendingEvents(em: EntityManager, limit: number) {
+  return webhookKysely(em)
+    .selectFrom('event')
+    .select(['id', 'business_id', 'type'])
+    .where('fanout_pending', '=', true)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/** The enabled webhooks of these businesses; the subscription match is done in code, per event. */
+export function subscribedWebhooks(em: EntityManager, businesses: string[]) {
+  return webhookKysely(em).selectFrom('webhook').select(['id', 'business_id', 'events']).where('business_id', 'in', businesses).where('enabled', '=', true).execute();
+}
+
+/** The unique (event, webhook) key makes a repeated fan-out harmless. */
+export async function insertDeliveries(em: EntityManager, deliveries: DeliveryRow[]) {
+  // pg would send a JS array as a PostgreSQL array: the attempts' JSON array is written as JSON.
+  const rows = deliveries.map((d) => ({ ...d, attempts: sql<DeliveryAttempt[]>`${JSON.stringify(d.attempts ?? [])}::jsonb` }));
+  await webhookKysely(em).insertInto('webhook_delivery').values(rows).onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing()).execute();
+}
+
+export async function markFannedOut(em: EntityManager, events: string[]) {
+  await webhookKysely(em).updateTable('event').set({ fanout_pending: false }).where('id', 'in', events).execute();
+}
+
+/** A leased delivery, with what its attempt needs: the event and the webhook's URL and secrets. */
+export interface ClaimedDelivery {
+  id: string;
+  business_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  event_data: Record<string, unknown>;
+  event_created_at: Date;
+  url: string;
+  secret: string;
+  secret_previous: string | null;
+}
+
+/**
+ * Leases due deliveries to `worker`, a lane per webhook: the worker keeps a few leased ahead of its attempts in
+ * flight, so an attempt that ends starts the next at once instead of waiting for this statement.
+ * - queued: the webhooks with anything in the queue (due now or later), by a loose scan of the due index: one probe
+ *   per such webhook, never one per enabled webhook of every business.
+ * - owned: those this worker may lease from: enabled, not held back by its rate (`heldBack`), and leased by no other
+ *   worker, so a webhook's attempts run in one worker at a time and its cap in flight holds across processes. The rows
+ *   are locked (SKIP LOCKED) so two claims never decide for one webhook at once.
+ * - candidate: per webhook, oldest due first, up to its lane's depth (`depth`, or `cap` for the `slow` webhooks) less
+ *   what this worker holds leased already; at most `limit` in all.
+ * The inner FOR UPDATE SKIP LOCKED, with its conditions re-checked on the locked row, means two processes never
+ * lease the same delivery.
+ */
+export async function claimDeliveries(
+  em: EntityManager,
+  q: { limit: number; leaseMs: number; worker: string; cap: number; heldBack: string[]; slow: string[]; depth: number },
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql<ClaimedDelivery>`
+with recursive queued(webhook_id) as (
+  (select webhook_id from webhook_delivery where next_attempt_at is not null order by webhook_id limit 1)
+  union all
+  select (select d.webhook_id from webhook_delivery d
+          where d.next_attempt_at is not null and d.webhook_id > q.webhook_id order by d.webhook_id limit 1)
+  from queued q where q.webhook_id is not null
+),
+owned as (
+  select w.id from webhook w
+  where w.id in (select webhook_id from queued where webhook_id is not null) and w.enabled and not (w.id = any(${q.heldBack}::text[]))
+    and not exists (select 1 from webhook_delivery l where l.webhook_id = w.id and l.locked_until > now() and l.locked_by <> ${q.worker})
+  for no key update of w skip locked
+),
+candidate as (
+  select x.id, x.next_attempt_at
+  from owned w
+  cross join lateral (
+    select count(*)::int as n from webhook_delivery l where l.webhook_id = w.id and l.locked_until > now() and l.locked_by = ${q.worker}
+  ) mine
+  cross join lateral (
+    select x.id, x.next_attempt_at from webhook_delivery x
+    where x.webhook_id = w.id and x.next_attempt_at <= now() and (x.locked_until is null or x.locked_until < now())
+    order by x.next_attempt_at, x.id
+    limit greatest(0, (case when w.id = any(${q.slow}::text[]) then ${q.cap}::int else ${q.depth}::int end) - mine.n)
+  ) x
+  order by x.next_attempt_at
+  limit ${q.limit}
+),
+leased as (
+  select d.id from webhook_delivery d
+  where d.id in (select id from candidate) and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
+  for update of d skip locked
+)
+update webhook_delivery d
+set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
+from event e, webhook w
+where d.id in (select id from leased) and e.id = d.event_id and w.id = d.webhook_id
+returning d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempt_count,
+  e.data as event_data, e.created_at as event_created_at,
+  w.url, w.secret,
+  case when w.secret_previous_until > now() then w.secret_previous end as secret_previous`.execute(webhookKysely(em));
+  return rows;
+}
+
+/** An attempt's outcome, as recordAttempts writes it. */
+export interface AttemptRecord {
+  id: string;
+  status: DeliveryStatus;
+  attempt: DeliveryAttempt;
+  next_attempt_at: Date | null;
+  ok: boolean;
+}
+
+/**
+ * Attempts' outcomes, a batch in one statement, each only while `worker` still holds its lease (an expired lease went
+ * to another), and the webhooks' failing streaks with them: a 2xx in the batch ends a webhook's streak, a failure
+ * starts one if none is running.
+ */
+export async function recordAttempts(em: EntityManager, worker: string, batch: AttemptRecord[]) {
+  await sql`
+with r as (
+  select * from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(id text, status text, attempt jsonb, next_attempt_at timestamptz, ok boolean)
+),
+d as (
+  update webhook_delivery d
+  set status = r.status, attempt_count = d.attempt_count + 1, attempts = d.attempts || jsonb_build_array(r.attempt),
+    next_attempt_at = r.next_attempt_at, locked_until = null, locked_by = null, updated_at = now()
+  from r
+  where d.id = r.id and d.locked_by = ${worker}
+  returning d.webhook_id, r.ok
+),
+s as (select webhook_id, bool_or(ok) as ok from d group by webhook_id)
+update webhook w set failing_since = case when s.ok then null else now() end
+from s
+where w.id = s.webhook_id and (w.failing_since is null) = not s.ok`.execute(webhookKysely(em));
+}
+
+/** Gives back leases of attempts that will not run (shutdown): due again at once, for any process. */
+export async function releaseDeliveries(em: EntityManager, worker: string, ids: string[]) {
+  await webhookKysely(em).updateTable('webhook_delivery').set({ locked_until: null, locked_by: null }).where('id', 'in', ids).where('locked_by', '=', worker).execute();
+}
+
+/**
+ * Whether to disable a webhook: enabled, every attempt failed for `failingMs`, and at least `exhausted` deliveries
+ * ran out of retries in that time.
+ */
+export async function shouldDisable(em: EntityManager, webhook: string, failingMs: number, exhausted: number): Promise<boolean> {
+  const row = await webhookKysely(em)
+    .selectFrom('webhook as w')
+    .select('w.id')
+    .where('w.id', '=', webhook)
+    .where('w.enabled', '=', true)
+    .where('w.failing_since', '<=', sql<Date>`now() - make_interval(secs => ${failingMs}::double precision / 1000)`)
+    .where(
+      (eb) =>
+        eb
+          .selectFrom('webhook_delivery as d')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('d.webhook_id', '=', 'w.id')
+          .where('d.status', '=', 'exhausted')
+          .whereRef('d.updated_at', '>=', 'w.failing_since'),
+      '>=',
+      exhausted,
+    )
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** Finished deliveries created before `cutoff`, up to `batch` of them; answers how many. */
+export async function purgeDeliveries(em: EntityManager, cutoff: Date, batch: number): Promise<number> {
+  const result = await webhookKysely(em)
+    .deleteFrom('webhook_delivery')
+    .where('id', 'in', (eb) => eb.selectFrom('webhook_delivery').select('id').where('created_at', '<', cutoff).where('next_attempt_at', 'is', null).limit(batch))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Wakes the delivery workers (they LISTEN on `channel`); the notification leaves when `em`'s transaction commits. */
+export async function notifyWorkers(em: EntityManager, channel: string) {
+  await sql`select pg_notify(${channel}, '')`.execute(webhookKysely(em));
+}
+
+/** Deliveries due and not yet attempted: how many, and how long the oldest has waited (seconds). */
+export async function dueDeliveries(em: EntityManager): Promise<{ depth: number; oldest: number }> {
+  const row = await webhookKysely(em)
+    .selectFrom('webhook_delivery')
+    .select([
+      sql<number>`count(*)::int`.as('depth'),
+      sql<number>`coalesce(extract(epoch from now() - min(next_attempt_at)), 0)::float8`.as('oldest'),
+    ])
+    .where('next_attempt_at', 'is not', null)
+    .where('next_attempt_at', '<=', sql<Date>`now()`)
+    .executeTakeFirstOrThrow();
+  return row;
+}

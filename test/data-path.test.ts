@@ -1,0 +1,78 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { useTestServer, type TestServer } from './helpers/server.js';
+import { createTenant } from './helpers/auth.js';
+import { countStatements } from './helpers/sql-counter.js';
+import { findPage } from '../src/kit/list.query.js';
+import { Loaders } from '../src/kit/loaders.js';
+import { db } from '../src/kit/db.js';
+import { Survey } from '../src/modules/survey/survey.entity.js';
+import { Order } from '../src/modules/order/order.entity.js';
+import { newId } from '../src/shared/id.js';
+
+let server: TestServer;
+useTestServer((s) => (server = s));
+
+const ARGS = { page: 0, pageSize: 50 };
+const surveysOf = (em: EntityManager, business: string) => findPage<Survey, Survey>(em, Survey, { scope: { business }, args: ARGS, present: (s) => s });
+
+/**
+ * The kit's reads (lists, loaders, a module's Kysely) run on the EntityManager they are given: inside its transaction
+ * when it has one, so a change reads back what it wrote before it commits, and nothing outside sees it until then.
+ */
+describe('one data path', () => {
+  it('reads inside the transaction see its own uncommitted writes; reads outside do not, until it commits', async () => {
+    const { businessId: business } = await createTenant(server);
+    const id = newId('survey');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inside!: () => void;
+    const written = new Promise<void>((resolve) => (inside = resolve));
+
+    const transaction = server.orm.em.fork().transactional(async (tx) => {
+      tx.create(Survey, { id, business, name: 'Written in the transaction', status: 'draft' } as never);
+      await tx.flush();
+      const page = await surveysOf(tx, business);
+      expect(page.data.map((s) => s.id)).toEqual([id]);
+      expect(page.total).toBe(1);
+      expect((await new Loaders(tx).byId(Survey).load(id))?.name).toBe('Written in the transaction');
+      expect(await db(tx).selectFrom('survey').select('name').where('id', '=', id).executeTakeFirst()).toEqual({ name: 'Written in the transaction' });
+      inside();
+      await held;
+    });
+
+    await written;
+    const outside = server.orm.em.fork();
+    expect((await surveysOf(outside, business)).total).toBe(0);
+    expect(await new Loaders(outside).byId(Survey).load(id)).toBeNull();
+    release();
+    await transaction;
+    expect((await surveysOf(server.orm.em.fork(), business)).data.map((s) => s.name)).toEqual(['Written in the transaction']);
+  });
+
+  it('reads each column as its entity declares it (decimals as numbers, JSON as objects, timestamps as Dates), on every path', async () => {
+    const tenant = await createTenant(server);
+    const input = { externalOrderId: 'O-1', total: 12.5, subtotal: 10, currency: 'PKR', metadata: { table: '4' }, items: [{ name: 'Tea', quantity: 1 }] };
+    const { body } = await server.graphql(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: tenant.businessId, i: input }, tenant.headers);
+    expect(body.errors).toBeUndefined();
+    const em = server.orm.em.fork();
+    const [listed] = (await findPage<Order, Order>(em, Order, { scope: { business: tenant.businessId }, args: ARGS, present: (o) => o })).data;
+    const loaded = (await new Loaders(em).byId(Order).load(body.data.createOrder.id))!;
+    for (const order of [listed, loaded]) {
+      expect(order.total).toBe(12.5);
+      expect(order.subtotal).toBe(10);
+      expect(order.metadata).toEqual({ table: '4' });
+      expect(order.createdAt).toBeInstanceOf(Date);
+      expect(order.business).toBe(tenant.businessId);
+    }
+  });
+
+  it("logs a module's Kysely statements in the ORM's statement log, as the ORM's own", async () => {
+    const counter = countStatements(server.orm);
+    try {
+      await db(server.orm.em.fork()).selectFrom('business').select('id').limit(1).execute();
+      expect(counter.statements).toEqual([expect.stringMatching(/^select "id" from "business" limit \$1$/)]);
+    } finally {
+      counter.restore();
+    }
+  });
+});
