@@ -4,7 +4,8 @@ import { createTenant } from './helpers/auth.js';
 import { countStatements } from './helpers/sql-counter.js';
 import { findPage } from '../src/kit/list.query.js';
 import { Loaders } from '../src/kit/loaders.js';
-import { db } from '../src/kit/db.js';
+import { sql } from 'kysely';
+import { db, MAX_PREPARED, runShaped } from '../src/kit/db.js';
 import { Survey } from '../src/modules/survey/survey.entity.js';
 import { Order } from '../src/modules/order/order.entity.js';
 import { newId } from '../src/shared/id.js';
@@ -74,5 +75,23 @@ describe('one data path', () => {
     } finally {
       counter.restore();
     }
+  });
+
+  it('keeps a statement run with `prepare` parsed on its connection, and prepares no more than MAX_PREPARED texts', async () => {
+    await server.orm.em.fork().transactional(async (tx) => {
+      // One transaction: every statement below runs on its one connection.
+      const preparedHere = async () => Number((await sql<{ n: string }>`select count(*) as n from pg_prepared_statements`.execute(db(tx))).rows[0].n);
+      const before = await preparedHere();
+      const run = (i: number) => runShaped(tx, `test.prepared.${i}`, [i], () => db(tx).selectNoFrom(sql<number>`${i}::int + ${sql.lit(i)}`.as('n')), { prepare: true });
+      expect(await run(0)).toEqual([{ n: 0 }]);
+      expect(await preparedHere()).toBe(before + 1);
+      // Each its own text: the number is written into it.
+      for (let i = 1; i < MAX_PREPARED + 50; i++) await run(i);
+      const after = await preparedHere();
+      expect(after).toBeGreaterThan(before + MAX_PREPARED - 20);
+      expect(after).toBeLessThanOrEqual(before + MAX_PREPARED);
+      // Past the bound a statement still runs, unnamed.
+      expect(await run(MAX_PREPARED + 49)).toEqual([{ n: 2 * (MAX_PREPARED + 49) }]);
+    });
   });
 });

@@ -4,12 +4,19 @@ import { createTenant } from './helpers/auth.js';
 let server: TestServer;
 useTestServer((s) => (server = s), { env: API_LIMIT_ON });
 
-const expectErrorBody = (body: any, status: number, code: string) => {
+/** `res` is an error answer: `status`, and the error body of that status and `code`, without stack frames. Answers the body. */
+const expectErrorAnswer = async (res: Response, status: number, code: string) => {
+  expect(res.status).toBe(status);
+  const body = await res.json();
   expect(body).toEqual({
     error: expect.objectContaining({ status, code, message: expect.any(String), requestId: expect.stringMatching(/^req_/) }),
   });
   expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/); // no stack frames
+  return body;
 };
+
+/** A POST of `body` to /graphql, sent as `contentType`. */
+const postGraphql = (contentType: string, body: string) => fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
 describe('health and readiness', () => {
   it('GET /healthz answers 200 while the process is up', async () => {
@@ -46,55 +53,43 @@ describe('request ids', () => {
 describe('error bodies', () => {
   it('404 for an unknown path', async () => {
     const res = await fetch(`${server.url}/v2/nothing-here`);
-    expect(res.status).toBe(404);
-    const body = await res.json();
-    expectErrorBody(body, 404, 'not_found');
+    const body = await expectErrorAnswer(res, 404, 'not_found');
     expect(body.error.message).toContain('/v2/nothing-here');
   });
 
   it('405 with Allow for a known path and another method', async () => {
     const res = await fetch(`${server.url}/healthz`, { method: 'DELETE' });
-    expect(res.status).toBe(405);
+    await expectErrorAnswer(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toContain('GET');
-    expectErrorBody(await res.json(), 405, 'method_not_allowed');
   });
 
   it('413 for a JSON body over 1 MiB', async () => {
     const big = JSON.stringify({ query: '{ health { status } }', pad: 'x'.repeat(1024 * 1024) });
-    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
-    expect(res.status).toBe(413);
-    expectErrorBody(await res.json(), 413, 'payload_too_large');
+    const res = await postGraphql('application/json', big);
+    await expectErrorAnswer(res, 413, 'payload_too_large');
   });
 
   it('accepts a body just under 1 MiB', async () => {
     const body = JSON.stringify({ query: '{ health { status } }', variables: { pad: 'x'.repeat(1024 * 1024 - 100) } });
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
-    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await postGraphql('application/json', body);
     expect(res.status).toBe(200);
   });
 
   it('415 for a non-JSON body', async () => {
-    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
-    expect(res.status).toBe(415);
-    const body = await res.json();
-    expectErrorBody(body, 415, 'unsupported_media_type');
+    const res = await postGraphql('text/plain', 'hello');
+    const body = await expectErrorAnswer(res, 415, 'unsupported_media_type');
     expect(body.error.message).toContain('text/plain');
   });
 
   it('415 for a form body where JSON is required', async () => {
-    const res = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'query=x',
-    });
+    const res = await postGraphql('application/x-www-form-urlencoded', 'query=x');
     expect(res.status).toBe(415);
   });
 
   it('400 for malformed JSON', async () => {
-    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
-    expect(res.status).toBe(400);
-    const body = await res.json();
-    expectErrorBody(body, 400, 'bad_request');
+    const res = await postGraphql('application/json', '{"query": ');
+    const body = await expectErrorAnswer(res, 400, 'bad_request');
     expect(body.error.message).toMatch(/not valid JSON/);
   });
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startTestServer, useTestServer, type TestServer } from './helpers/server.js';
-import { createTenant, type Tenant } from './helpers/auth.js';
+import { createTenant, useTenantServer } from './helpers/auth.js';
 import { minimal, webhookBusiness, type WebhookBusiness } from './ingest/ingest-helpers.js';
 
 // Small quotas so a handful of requests reach them. The per-second quotas are fixed windows: a test sends more than
@@ -35,22 +35,17 @@ async function burst<T extends { status: number }>(n: number, send: (i: number) 
 }
 
 describe('rate limits (memory)', () => {
-  let server: TestServer;
-  let tenant: Tenant;
-  useTestServer(async (s) => {
-    server = s;
-    tenant = await createTenant(server);
-  }, { env: LIMITS });
+  const fx = useTenantServer({ server: { env: LIMITS } });
 
   it('GraphQL: every answer carries RateLimit-Policy and RateLimit, the result its cost; past the quota a 429 with Retry-After', async () => {
-    const first = await graphql(server, `query Health { health { status } }`, tenant.headers);
+    const first = await graphql(fx.server, `query Health { health { status } }`, fx.tenant.headers);
     expect(first.status).toBe(200);
     expect(first.headers.get('ratelimit-policy')).toBe('"api";q=2;w=1, "api-burst";q=2;w=60');
     expect(first.headers.get('ratelimit')).toMatch(/^"api";r=\d+;t=\d+$/);
     // One root field: its base cost (it reaches the database), itself and its one selected field; weight 1.
     expect(first.body.extensions.cost).toEqual({ requested: 12, weight: 1, remaining: expect.any(Number) });
 
-    const answers = await burst(12, () => graphql(server, `{ health { status } }`, tenant.headers));
+    const answers = await burst(12, () => graphql(fx.server, `{ health { status } }`, fx.tenant.headers));
     const refused = answers.find((a) => a.status === 429)!;
     expect(refused).toBeDefined();
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -61,7 +56,7 @@ describe('rate limits (memory)', () => {
   });
 
   it('REST shares the quota of the same credential and business, and answers a refusal with the error body', async () => {
-    const answers = await burst(12, () => call(`${server.url}/v2/businesses/${tenant.businessId}/surveys`, { headers: tenant.headers }));
+    const answers = await burst(12, () => call(`${fx.server.url}/v2/businesses/${fx.tenant.businessId}/surveys`, { headers: fx.tenant.headers }));
     const ok = answers.find((a) => a.status === 200);
     if (ok) expect(ok.headers.get('ratelimit-policy')).toContain('"api";q=2;w=1');
     const refused = answers.find((a) => a.status === 429)!;
@@ -71,16 +66,16 @@ describe('rate limits (memory)', () => {
   });
 
   it('keeps each credential to its own quota, and callers without a token to their address', async () => {
-    const other = await createTenant(server);
-    const answer = await graphql(server, `{ health { status } }`, other.headers);
+    const other = await createTenant(fx.server);
+    const answer = await graphql(fx.server, `{ health { status } }`, other.headers);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('ratelimit')).toBeTruthy();
   });
 
   it('weighs an operation by its estimated cost: one unit per 100', async () => {
-    const fresh = await createTenant(server);
+    const fresh = await createTenant(fx.server);
     const query = `{ surveys(business: "${fresh.businessId}", pageSize: 100) { data { id name description status } } }`;
-    const { status, body } = await graphql(server, query, fresh.headers);
+    const { status, body } = await graphql(fx.server, query, fresh.headers);
     expect(status).toBe(200);
     // 10 (root) + 1 (surveys) + 1 (data) + 100 x 4 fields = 412: 5 units, more than this quota's 2 a second, so
     // counted as the whole quota.
@@ -88,9 +83,9 @@ describe('rate limits (memory)', () => {
   });
 
   it('custom order webhook: orders per business; a refusal is 429 with the error body', async () => {
-    const shop = await webhookBusiness(server);
+    const shop = await webhookBusiness(fx.server);
     const send = () =>
-      call(`${server.url}/webhooks/custom/${shop.businessId}`, {
+      call(`${fx.server.url}/webhooks/custom/${shop.businessId}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${shop.secret}` },
         body: JSON.stringify(minimal()),
@@ -145,11 +140,9 @@ describe('failed authentications', () => {
 });
 
 describe('failed webhook secrets', () => {
-  let server: TestServer;
   let shop: WebhookBusiness;
   useTestServer(async (s) => {
-    server = s;
-    shop = await webhookBusiness(server);
+    shop = await webhookBusiness(s);
   }, { env: LIMITS });
 
   it('after 3 wrong secrets for a business from one address, its webhook answers 429 there before comparing secrets', async () => {

@@ -70,10 +70,11 @@ const MAX_SHAPES = 2_000;
 
 /**
  * The texts PostgreSQL keeps parsed and planned on each connection, each with its statement name (a hash of the
- * text, so a name always means one text). Only statements whose shape the code fixes are prepared: a connection
- * keeps what it prepared for its whole life, so a shape a caller can vary (a list's filters) is never one.
+ * text, so a name always means one text). A connection keeps what it prepared for its whole life, so only the first
+ * MAX_PREPARED texts asked for are prepared, whatever documents or options callers send; later ones run unnamed.
  */
 const prepared = new Map<string, string>();
+export const MAX_PREPARED = 500;
 
 /**
  * node-postgres's client, naming the statements the service prepares (see `prepared`): PostgreSQL then parses and
@@ -91,7 +92,7 @@ export class PreparingClient extends pg.Client {
 }
 
 export interface ShapedOptions {
-  /** Keep it parsed and planned on each connection (see `prepared`): for shapes the code fixes, never a caller. */
+  /** Keep it parsed and planned on each connection (see `prepared`): for statements run again and again. */
   prepare?: boolean;
 }
 
@@ -109,7 +110,7 @@ export async function runShaped<R>(em: EntityManager, shape: string, parameters:
     }
     if (texts.size >= MAX_SHAPES) texts.delete(texts.keys().next().value as string);
     texts.set(shape, (text = compiled.sql));
-    if (options.prepare) prepared.set(text, `s${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`);
+    if (options.prepare && prepared.size < MAX_PREPARED) prepared.set(text, `s${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`);
   }
   const started = performance.now();
   // In a transaction, on its connection. Outside one, straight on the ORM's pool: Kysely's connection handling, run

@@ -141,7 +141,7 @@ export async function rowsWhere<T>(
   const shape = `${table.name}|${key}|${JSON.stringify(orderBy)}|${properties?.join() ?? '*'}`;
   const rows = await runShaped(em, shape, [values], () =>
     orderedBy(table, db(em).selectFrom(table.table).select(selections(table, wanted)).where(conditionSql(table, { property: key, op: 'in', value: values })), orderBy),
-    // The code fixes a loader's shapes (entity, key, order, the columns a document selects): prepared.
+    // Every page runs its loaders' statements: prepared.
     { prepare: true },
   );
   return readRows<T>(table, wanted, rows);

@@ -1,9 +1,8 @@
 import { jest } from '@jest/globals';
 import { SurveyStep } from '../../src/modules/survey/survey-step.entity.js';
-import { createTenant, type Tenant } from '../helpers/auth.js';
+import { useTenantServer } from '../helpers/auth.js';
 import { ATTACKER, healthzDuring, postJsonFrom, requestFrom, RIGHTFUL } from '../helpers/from-address.js';
 import { client, type Client } from '../helpers/graphql.js';
-import { useTestServer, type TestServer } from '../helpers/server.js';
 import { webhookBusiness, type WebhookBusiness } from '../ingest/ingest-helpers.js';
 
 /**
@@ -13,23 +12,21 @@ import { webhookBusiness, type WebhookBusiness } from '../ingest/ingest-helpers.
  */
 jest.setTimeout(60_000);
 
-let server: TestServer;
-let tenant: Tenant;
 let c: Client;
 let b: string;
 let shop: WebhookBusiness;
-useTestServer(async (s) => {
-  server = s;
-  tenant = await createTenant(s, { businessName: 'Bounded Bistro' });
-  c = client(s, tenant.headers);
+const fx = useTenantServer({ tenant: { businessName: 'Bounded Bistro' } }, async ({ server, tenant }) => {
+  c = client(server, tenant.headers);
   b = tenant.businessId;
-  shop = await webhookBusiness(s);
+  shop = await webhookBusiness(server);
 });
 
-const v2 = (path: string) => `${server.url}/v2/businesses/${b}${path}`;
+const v2 = (path: string) => `${fx.server.url}/v2/businesses/${b}${path}`;
 const newSurvey = async (name: string) => (await c.data(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: {name: $n}) { id } }`, { b, n: name })).createSurvey.id as string;
 const newMetric = async (name: string) => (await c.data(`mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id } }`, { b, n: name })).createMetric.id as string;
 const stepCount = async (survey: string) => (await c.data(`query($b: ID!, $s: ID!) { surveySteps(business: $b, survey: $s) { total } }`, { b, s: survey })).surveySteps.total as number;
+/** The ordering system's POST of `order` to the shop's custom order webhook, from `address`. */
+const webhookOrderFrom = (address: string, order: object) => postJsonFrom(address, `${fx.server.url}/webhooks/custom/${shop.businessId}`, order, { authorization: `Bearer ${shop.secret}` });
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `Item ${i}`, quantity: 1, unitPrice: 10 }));
 
 describe('REST is held to the cost limit of /graphql', () => {
@@ -37,8 +34,8 @@ describe('REST is held to the cost limit of /graphql', () => {
     const survey = await newSurvey('Costly');
     await c.data(`mutation($b: ID!, $s: ID!, $m: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: [$m]}}) { id } }`, { b, s: survey, m: await newMetric('Food') });
     const costly = `/surveys?pageSize=100&expand=${encodeURIComponent('steps.metrics.metrics')}`;
-    const { result, p99 } = await healthzDuring(server.url, () =>
-      Promise.all([requestFrom(ATTACKER, v2(costly), { headers: tenant.headers }), requestFrom(RIGHTFUL, v2('/surveys?pageSize=50&expand=steps.metrics.metrics'), { headers: tenant.headers })]),
+    const { result, p99 } = await healthzDuring(fx.server.url, () =>
+      Promise.all([requestFrom(ATTACKER, v2(costly), { headers: fx.tenant.headers }), requestFrom(RIGHTFUL, v2('/surveys?pageSize=50&expand=steps.metrics.metrics'), { headers: fx.tenant.headers })]),
     );
     expect(p99).toBeLessThan(200);
     const [refused, served] = result;
@@ -58,10 +55,10 @@ describe('REST is held to the cost limit of /graphql', () => {
   it('refuses the deepest expand of submissions at the largest page; a page of 10 is served', async () => {
     const survey = await newSurvey('Answers');
     const path = (size: number) => `/surveys/${survey}/submissions?pageSize=${size}&expand=${encodeURIComponent('survey.steps.metrics.metrics')}`;
-    const refused = await requestFrom(ATTACKER, v2(path(100)), { headers: tenant.headers });
+    const refused = await requestFrom(ATTACKER, v2(path(100)), { headers: fx.tenant.headers });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'bad_request', details: [{ field: 'expand', message: expect.stringMatching(/over the limit of 100000/) }] });
-    const served = await requestFrom(RIGHTFUL, v2(path(10)), { headers: tenant.headers });
+    const served = await requestFrom(RIGHTFUL, v2(path(10)), { headers: fx.tenant.headers });
     expect(served.status).toBe(200);
   });
 });
@@ -69,16 +66,16 @@ describe('REST is held to the cost limit of /graphql', () => {
 describe('steps per survey', () => {
   it('takes a survey to 100 steps and refuses the 101st at every door, naming steps and the limit', async () => {
     const survey = await newSurvey('Long');
-    const em = server.orm.em.fork();
+    const em = fx.server.orm.em.fork();
     for (let position = 0; position < 99; position++) {
       em.create(SurveyStep, { business: b, survey, position, type: 'info', required: false, content: { title: `Step ${position}` }, inputType: null, validation: null, logic: null, metricIds: [] });
     }
     await em.flush();
-    const hundredth = await postJsonFrom(RIGHTFUL, v2(`/surveys/${survey}/steps`), { type: 'text' }, tenant.headers);
+    const hundredth = await postJsonFrom(RIGHTFUL, v2(`/surveys/${survey}/steps`), { type: 'text' }, fx.tenant.headers);
     expect(hundredth.status).toBe(201);
     expect(hundredth.body.data.position).toBe(99);
 
-    const rest = await postJsonFrom(ATTACKER, v2(`/surveys/${survey}/steps`), { type: 'text', position: 0 }, tenant.headers);
+    const rest = await postJsonFrom(ATTACKER, v2(`/surveys/${survey}/steps`), { type: 'text', position: 0 }, fx.tenant.headers);
     expect(rest.status).toBe(400);
     expect(rest.body.error).toMatchObject({ code: 'validation_failed', details: [{ field: 'steps', message: 'the survey has 100 steps, the most a survey may have (100)' }] });
     const graphql = await c.error(`mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: text}) { id } }`, { b, s: survey });
@@ -92,10 +89,10 @@ describe('metrics per step', () => {
     const survey = await newSurvey('Ratings');
     const metrics: string[] = [];
     for (let i = 0; i < 11; i++) metrics.push(await newMetric(`Metric ${i}`));
-    const ten = await postJsonFrom(RIGHTFUL, v2(`/surveys/${survey}/steps`), { type: 'metrics', metrics: { metrics: metrics.slice(0, 10) } }, tenant.headers);
+    const ten = await postJsonFrom(RIGHTFUL, v2(`/surveys/${survey}/steps`), { type: 'metrics', metrics: { metrics: metrics.slice(0, 10) } }, fx.tenant.headers);
     expect(ten.status).toBe(201);
 
-    const eleven = await postJsonFrom(ATTACKER, v2(`/surveys/${survey}/steps`), { type: 'metrics', metrics: { metrics } }, tenant.headers);
+    const eleven = await postJsonFrom(ATTACKER, v2(`/surveys/${survey}/steps`), { type: 'metrics', metrics: { metrics } }, fx.tenant.headers);
     expect(eleven.status).toBe(400);
     expect(eleven.body.error.details).toEqual([{ field: 'metrics.metrics', message: 'lists 11 metrics; a step rates at most 10' }]);
     const update = await c.error(
@@ -111,7 +108,7 @@ describe('metrics per step', () => {
 
 describe('items per order', () => {
   const ordersWithId = async (externalOrderId: string) =>
-    (await server.orm.em.getConnection().execute(`select count(*)::int as count from customer_order where external_order_id = ?`, [externalOrderId]))[0].count as number;
+    (await fx.server.orm.em.getConnection().execute(`select count(*)::int as count from customer_order where external_order_id = ?`, [externalOrderId]))[0].count as number;
 
   it('refuses 501 items at GraphQL, REST and the order webhook, naming items and the limit, storing nothing; takes 500', async () => {
     const message = 'has 501 items; an order has at most 500';
@@ -120,29 +117,19 @@ describe('items per order', () => {
       i: { externalOrderId: 'G-501', total: 10, currency: 'PKR', items: items(501) },
     });
     expect(viaGraphql).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'items', message }] });
-    const viaRest = await postJsonFrom(ATTACKER, v2('/orders'), { externalOrderId: 'R-501', total: 10, currency: 'PKR', items: items(501) }, tenant.headers);
+    const viaRest = await postJsonFrom(ATTACKER, v2('/orders'), { externalOrderId: 'R-501', total: 10, currency: 'PKR', items: items(501) }, fx.tenant.headers);
     expect(viaRest.status).toBe(400);
     expect(viaRest.body.error).toMatchObject({ status: 400, code: 'validation_failed', details: [{ field: 'items', message }] });
-    const viaWebhook = await postJsonFrom(
-      ATTACKER,
-      `${server.url}/webhooks/custom/${shop.businessId}`,
-      { externalOrderId: 'W-501', total: '10', currency: 'PKR', metadata: { source: 'pos' }, items: items(501) },
-      { authorization: `Bearer ${shop.secret}` },
-    );
+    const viaWebhook = await webhookOrderFrom(ATTACKER, { externalOrderId: 'W-501', total: '10', currency: 'PKR', metadata: { source: 'pos' }, items: items(501) });
     expect(viaWebhook.status).toBe(400);
     expect(viaWebhook.body.error).toMatchObject({ status: 400, code: 'validation_failed', details: [{ field: 'items', message }] });
     for (const id of ['G-501', 'R-501', 'W-501']) expect(await ordersWithId(id)).toBe(0);
 
     // The ordering system's largest order is taken whole.
-    const fiveHundred = await postJsonFrom(
-      RIGHTFUL,
-      `${server.url}/webhooks/custom/${shop.businessId}`,
-      { externalOrderId: 'W-500', total: '5000', currency: 'PKR', metadata: { source: 'pos' }, items: items(500) },
-      { authorization: `Bearer ${shop.secret}` },
-    );
+    const fiveHundred = await webhookOrderFrom(RIGHTFUL, { externalOrderId: 'W-500', total: '5000', currency: 'PKR', metadata: { source: 'pos' }, items: items(500) });
     expect(fiveHundred.status).toBeLessThan(300);
     expect(await ordersWithId('W-500')).toBe(1);
-    const [{ count }] = await server.orm.em.getConnection().execute(`select count(*)::int as count from order_item i join customer_order o on o.id = i.order_id where o.external_order_id = 'W-500'`);
+    const [{ count }] = await fx.server.orm.em.getConnection().execute(`select count(*)::int as count from order_item i join customer_order o on o.id = i.order_id where o.external_order_id = 'W-500'`);
     expect(count).toBe(500);
   });
 });

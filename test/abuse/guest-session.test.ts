@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { rotateKeysCommand } from '../../src/cli/rotate-keys.command.js';
-import { GuestAgent, guestSurvey, h1, type GuestPage, type GuestSurveyFixture } from '../helpers/guest.js';
+import { GuestAgent, h1, useGuestSurvey, type GuestPage } from '../helpers/guest.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createHook, WEBHOOK_TEST_ENV } from '../webhooks/webhook-helpers.js';
 
 /**
@@ -14,18 +13,11 @@ import { createHook, WEBHOOK_TEST_ENV } from '../webhooks/webhook-helpers.js';
  */
 jest.setTimeout(60_000);
 
-let server: TestServer;
-let fx: GuestSurveyFixture;
 let hooks: Receiver;
-useTestServer(
-  async (s) => {
-    server = s;
-    fx = await guestSurvey(s);
-    hooks = await startReceiver(() => ({ status: 204 }));
-    await createHook(fx.c, fx.business, `${hooks.url}/hooks`, ['submission.created']);
-  },
-  { env: WEBHOOK_TEST_ENV, workers: true },
-);
+const fx = useGuestSurvey({ server: { env: WEBHOOK_TEST_ENV, workers: true } }, async () => {
+  hooks = await startReceiver(() => ({ status: 204 }));
+  await createHook(fx.c, fx.business, `${hooks.url}/hooks`, ['submission.created']);
+});
 afterAll(() => hooks?.close());
 
 const COOKIE = 'guest_session';
@@ -38,7 +30,7 @@ async function answersOf(submission: string) {
 
 /** A guest who answered the first two steps (ratings, NPS 9): their sessionId as a webhook receiver gets it. */
 async function halfwayGuest() {
-  const guest = new GuestAgent(server.url);
+  const guest = new GuestAgent(fx.server.url);
   let page = await guest.get(fx.path);
   page = (await guest.answer(page, RATINGS())).next;
   page = (await guest.answer(page, { value: '9' })).next;
@@ -55,7 +47,7 @@ const seen = new Set<string>();
 
 /** A device with only this cookie, opening the survey page. */
 async function withCookie(value: string): Promise<{ agent: GuestAgent; page: GuestPage }> {
-  const agent = new GuestAgent(server.url);
+  const agent = new GuestAgent(fx.server.url);
   agent.cookies.set(COOKIE, value);
   return { agent, page: await agent.get(fx.path) };
 }
@@ -88,7 +80,7 @@ describe('the guest_session cookie', () => {
     const g = await halfwayGuest();
     const forged = `${g.sessionId}.${Date.now() - 60_000}`;
     // Through the pages, as a browser would: open the NPS step under the forged cookie and answer 0.
-    const forger = new GuestAgent(server.url);
+    const forger = new GuestAgent(fx.server.url);
     forger.cookies.set(COOKIE, forged);
     const npsPage = await forger.get(`${fx.path}?step=${fx.steps.nps}`);
     expect(npsPage.status).toBe(200);
@@ -96,7 +88,7 @@ describe('the guest_session cookie', () => {
     const npsOf = async () => (await answersOf(g.submission)).answers.find((a) => a.step === fx.steps.nps)?.value;
     expect(await npsOf()).toBe(9);
     // Straight to the form with yesterday's CSRF token (a hash of the session id) and the forged cookie.
-    const post = await new GuestAgent(server.url).post(
+    const post = await new GuestAgent(fx.server.url).post(
       fx.path,
       { csrf: createHash('sha256').update(`csrf:${g.sessionId}`).digest('base64url'), step: fx.steps.nps, value: '0' },
       { cookie: `${COOKIE}=${forged}`, 'sec-fetch-site': 'same-origin' },
@@ -134,7 +126,7 @@ describe('the guest_session cookie', () => {
   it('rotate-keys: a new guest-session key signs; cookies signed by the previous one still resume', async () => {
     const g = await halfwayGuest();
     const kid = g.cookie.split('.')[2];
-    const rotated = (await rotateKeysCommand.run({}, server.orm)) as { guestSession?: { kid: string; retired: string[] } };
+    const rotated = (await rotateKeysCommand.run({}, fx.server.orm)) as { guestSession?: { kid: string; retired: string[] } };
     expect(rotated.guestSession?.retired).toContain(kid);
     expect(rotated.guestSession?.kid).not.toBe(kid);
     expect(h1((await g.guest.get(fx.path)).html)).toBe('How did you order?');

@@ -3,9 +3,9 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
 import { createCredential } from '../../src/modules/oauth/credential.service.js';
-import { createTenant, tokenServiceFor, TEST_REDIRECT_URI, type Tenant } from '../helpers/auth.js';
+import { tokenServiceFor, TEST_REDIRECT_URI, useTenantServer } from '../helpers/auth.js';
 import { ATTACKER, healthzDuring } from '../helpers/from-address.js';
-import { API_LIMIT_ON, useTestServer, type TestServer } from '../helpers/server.js';
+import { API_LIMIT_ON } from '../helpers/server.js';
 
 /**
  * Issue 33, the QR probe: 8 concurrent `GET …/qr?format=png&size=2048` with a surveys:read token froze /healthz for
@@ -31,27 +31,23 @@ async function drawnByTheEncoder(codes: Array<{ text: string; format: Format; si
   return (JSON.parse(stdout) as string[]).map((b) => Buffer.from(b, 'base64'));
 }
 
-let server: TestServer;
-let tenant: Tenant;
 let survey: string;
 // The service's default API quota (100 units/s, bursts to 200): what a partner gets.
-useTestServer(async (s) => {
-  server = s;
-  tenant = await createTenant(s, { businessName: 'QR Cafe' });
-  const res = await s.graphql(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Tables", status: active}) { id } }`, { b: tenant.businessId }, tenant.headers);
+const fx = useTenantServer({ tenant: { businessName: 'QR Cafe' }, server: { env: API_LIMIT_ON } }, async ({ server, tenant }) => {
+  const res = await server.graphql(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Tables", status: active}) { id } }`, { b: tenant.businessId }, tenant.headers);
   survey = res.body.data.createSurvey.id;
   // A running service has answered before: the first request of a process compiles the ORM's and the route's code
   // paths on the event loop, whatever it asks for. A small SVG, so no code the tests ask for is cached.
-  const warm = await fetch(`${s.url}/v2/businesses/${tenant.businessId}/surveys/${survey}/qr?format=svg&size=64`, { headers: tenant.headers });
+  const warm = await fetch(`${server.url}/v2/businesses/${tenant.businessId}/surveys/${survey}/qr?format=svg&size=64`, { headers: tenant.headers });
   expect(warm.status).toBe(200);
-}, { env: API_LIMIT_ON });
+});
 
 /** A surveys:read token of a credential of its own, so each test draws on a quota of its own. */
 async function readToken(): Promise<string> {
-  const em = server.orm.em.fork();
-  const { credential } = await createCredential(em, { business: tenant.businessId, name: 'QR printer', validRedirectUris: [TEST_REDIRECT_URI], createdBy: tenant.userId });
+  const em = fx.server.orm.em.fork();
+  const { credential } = await createCredential(em, { business: fx.tenant.businessId, name: 'QR printer', validRedirectUris: [TEST_REDIRECT_URI], createdBy: fx.tenant.userId });
   const issued = await em.transactional((tx) =>
-    tokenServiceFor(server).issue(tx, { credential: credential.id, clientId: credential.clientId, business: tenant.businessId, user: tenant.userId, scopes: ['surveys:read'], withRefreshToken: false }),
+    tokenServiceFor(fx.server).issue(tx, { credential: credential.id, clientId: credential.clientId, business: fx.tenant.businessId, user: fx.tenant.userId, scopes: ['surveys:read'], withRefreshToken: false }),
   );
   return issued.accessToken;
 }
@@ -76,14 +72,14 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
 }
 
 const qr = (token: string, format: Format, size: number) =>
-  getFrom(ATTACKER, `${server.url}/v2/businesses/${tenant.businessId}/surveys/${survey}/qr?format=${format}&size=${size}`, { authorization: `Bearer ${token}` });
+  getFrom(ATTACKER, `${fx.server.url}/v2/businesses/${fx.tenant.businessId}/surveys/${survey}/qr?format=${format}&size=${size}`, { authorization: `Bearer ${token}` });
 
 /** Each answer (but refusals) is the code of the link it names, at its size, exactly as the encoder draws it. */
 async function expectTheCodes(answers: Answer[], format: Format, sizes: number[]) {
   const drawn = answers.map((answer, i) => ({ answer, size: sizes[i] })).filter(({ answer }) => answer.status !== 429);
   for (const { answer, size } of drawn) {
     expect(answer.status).toBe(200);
-    expect(answer.headers['x-survey-link']).toContain(`/survey/${tenant.businessId}/${survey}?ch=qr`);
+    expect(answer.headers['x-survey-link']).toContain(`/survey/${fx.tenant.businessId}/${survey}?ch=qr`);
     if (format === 'png') {
       expect(answer.headers['content-type']).toBe('image/png');
       expect(answer.body.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -106,7 +102,7 @@ function expectQuotaRefusal(answer: Answer) {
 describe('QR codes under a flood', () => {
   it('8 concurrent 2048 px PNGs leave /healthz answering within 200 ms (p99), and every answer is the right PNG', async () => {
     const token = await readToken();
-    const { result, p99 } = await healthzDuring(server.url, () => Promise.all(Array.from({ length: 8 }, () => qr(token, 'png', 2048))));
+    const { result, p99 } = await healthzDuring(fx.server.url, () => Promise.all(Array.from({ length: 8 }, () => qr(token, 'png', 2048))));
     for (const answer of result.filter((a) => a.status === 429)) expectQuotaRefusal(answer);
     expect(result.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
     await expectTheCodes(result, 'png', result.map(() => 2048));
@@ -116,7 +112,7 @@ describe('QR codes under a flood', () => {
   it('12 different 2048 px PNGs at once: drawn off the event loop, and past the caller’s quota a 429, not a queue of work', async () => {
     const token = await readToken();
     const sizes = Array.from({ length: 12 }, (_, i) => 2048 - i);
-    const { result, p99 } = await healthzDuring(server.url, () => Promise.all(sizes.map((size) => qr(token, 'png', size))));
+    const { result, p99 } = await healthzDuring(fx.server.url, () => Promise.all(sizes.map((size) => qr(token, 'png', size))));
     // Twelve big codes cost far more than a second's quota (and its reserve): some are refused before being drawn.
     expect(result.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(1);
     for (const answer of result.filter((a) => a.status === 429)) expectQuotaRefusal(answer);

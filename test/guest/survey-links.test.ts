@@ -1,28 +1,21 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
-import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
+import { useGuestSurvey } from '../helpers/guest.js';
 
 /** Links and QR codes a business prints: Survey.url, surveyLink, REST `url` and GET .../qr. */
-let server: TestServer;
-let fx: GuestSurveyFixture;
 let loc: string;
 let order: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await guestSurvey(server);
+const fx = useGuestSurvey({}, async () => {
   loc = await fx.location('Clifton', { branch: 'KHI-01', code: '7' });
   order = await fx.order('Z-9', 'KHI-01');
 });
-afterAll(() => server?.stop());
 
-const base = () => `${server.config.surveyUrl}/survey/${fx.business}/${fx.survey}`;
+const base = () => `${fx.server.config.surveyUrl}/survey/${fx.business}/${fx.survey}`;
 
 describe('survey links', () => {
   it('Survey.url and REST url point at the survey page under SURVEY_URL', async () => {
     const d = await fx.c.data(`query($b: ID!, $s: ID!) { survey(business: $b, id: $s) { url } }`, { b: fx.business, s: fx.survey });
     expect(d.survey.url).toBe(base());
-    const res = await fetch(`${server.url}/v2/businesses/${fx.business}/surveys/${fx.survey}`, { headers: fx.tenant.headers });
+    const res = await fetch(`${fx.server.url}/v2/businesses/${fx.business}/surveys/${fx.survey}`, { headers: fx.tenant.headers });
     expect((await res.json()).data.url).toBe(base());
   });
 
@@ -38,7 +31,7 @@ describe('survey links', () => {
 });
 
 describe('GET /v2/businesses/{b}/surveys/{s}/qr', () => {
-  const qr = (query: string, headers = fx.tenant.headers) => fetch(`${server.url}/v2/businesses/${fx.business}/surveys/${fx.survey}/qr${query}`, { headers });
+  const qr = (query: string, headers = fx.tenant.headers) => fetch(`${fx.server.url}/v2/businesses/${fx.business}/surveys/${fx.survey}/qr${query}`, { headers });
 
   it('answers an SVG of the link with ch=qr and the location, named for printing', async () => {
     const res = await qr(`?location=${loc}`);
@@ -61,12 +54,12 @@ describe('GET /v2/businesses/{b}/surveys/{s}/qr', () => {
     const bad = await qr('?format=gif&size=9');
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.details.map((d: any) => d.field)).toEqual(['format', 'size']);
-    const weak = await createTenant(server, { scopes: ['orders:read'] });
+    const weak = await createTenant(fx.server, { scopes: ['orders:read'] });
     expect((await qr('', { authorization: `Bearer ${weak.token}` })).status).toBe(403);
     expect((await qr('', {})).status).toBe(401);
-    const other = await createTenant(server);
+    const other = await createTenant(fx.server);
     expect((await qr('', other.headers)).status).toBe(403);
-    const missing = await fetch(`${server.url}/v2/businesses/${fx.business}/surveys/sur_01ARZ3NDEKTSV4RRFFQ69G5FAV/qr`, { headers: fx.tenant.headers });
+    const missing = await fetch(`${fx.server.url}/v2/businesses/${fx.business}/surveys/sur_01ARZ3NDEKTSV4RRFFQ69G5FAV/qr`, { headers: fx.tenant.headers });
     expect(missing.status).toBe(404);
   });
 });

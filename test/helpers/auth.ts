@@ -5,7 +5,7 @@ import { createBusiness } from '../../src/modules/member/member.service.js';
 import { createCredential } from '../../src/modules/oauth/credential.service.js';
 import { KeyStore } from '../../src/modules/oauth/signing-key.service.js';
 import { TokenService } from '../../src/modules/oauth/token.service.js';
-import type { TestServer } from './server.js';
+import { useTestServer, type startTestServer, type TestServer } from './server.js';
 
 export const TEST_PASSWORD = 'correct horse battery staple';
 export const TEST_REDIRECT_URI = 'http://localhost:8765/callback';
@@ -77,4 +77,28 @@ export async function createTenant(
     clientSecret,
     redirectUri: options.redirectUri ?? TEST_REDIRECT_URI,
   };
+}
+
+/** This file's server and a tenant on it: what most test files start from. */
+export interface TenantServer {
+  server: TestServer;
+  tenant: Tenant;
+}
+
+/**
+ * This file's server (useTestServer, with `options.server`) and a tenant on it (createTenant, with `options.tenant`):
+ * the returned object's `server` and `tenant` are set before the first test runs, so tests and hooks read them there;
+ * `ready` receives them and may prepare more.
+ */
+export function useTenantServer(
+  options: { tenant?: Parameters<typeof createTenant>[1]; server?: Parameters<typeof startTestServer>[0] } = {},
+  ready?: (fx: TenantServer) => unknown,
+): TenantServer {
+  const fx = {} as TenantServer;
+  useTestServer(async (server) => {
+    fx.server = server;
+    fx.tenant = await createTenant(server, options.tenant);
+    await ready?.(fx);
+  }, options.server);
+  return fx;
 }

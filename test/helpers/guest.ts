@@ -1,9 +1,10 @@
-import type { TestServer } from './server.js';
+import { useTestServer, type startTestServer, type TestServer } from './server.js';
 import { createTenant, type Tenant } from './auth.js';
 import { client, sleep, type Client } from './graphql.js';
 
 /** A business with an active survey of the four steps issue 12's tests walk through, plus whatever `extra` adds. */
 export interface GuestSurveyFixture {
+  server: TestServer;
   tenant: Tenant;
   c: Client;
   business: string;
@@ -17,7 +18,12 @@ export interface GuestSurveyFixture {
   location(name: string, metadata: Record<string, string>): Promise<string>;
 }
 
-export async function guestSurvey(server: TestServer, options: { name?: string; steps?: Array<[string, object]> } = {}): Promise<GuestSurveyFixture> {
+export interface GuestSurveyOptions {
+  name?: string;
+  steps?: Array<[string, object]>;
+}
+
+export async function guestSurvey(server: TestServer, options: GuestSurveyOptions = {}): Promise<GuestSurveyFixture> {
   const tenant = await createTenant(server, { businessName: 'Karachi Kitchen' });
   const c = client(server, tenant.headers);
   const business = tenant.businessId;
@@ -36,6 +42,7 @@ export async function guestSurvey(server: TestServer, options: { name?: string; 
   ];
   for (const [key, input] of wanted) steps[key] = await addStep(input);
   return {
+    server,
     tenant,
     c,
     business,
@@ -66,6 +73,23 @@ export async function guestSurvey(server: TestServer, options: { name?: string; 
       return (await c.data(`mutation($b: ID!, $i: CreateLocationInput!) { createLocation(business: $b, input: $i) { id } }`, { b: business, i: { name, metadata } })).createLocation.id;
     },
   };
+}
+
+/**
+ * This file's server (useTestServer, with `options.server`) and a guest survey on it (guestSurvey, with
+ * `options.survey`): the returned fixture is filled in before the first test runs, so tests and hooks read it there;
+ * `ready` receives it and may prepare more.
+ */
+export function useGuestSurvey(
+  options: { survey?: GuestSurveyOptions; server?: Parameters<typeof startTestServer>[0] } = {},
+  ready?: (fx: GuestSurveyFixture) => unknown,
+): GuestSurveyFixture {
+  const fx = {} as GuestSurveyFixture;
+  useTestServer(async (server) => {
+    Object.assign(fx, await guestSurvey(server, options.survey));
+    await ready?.(fx);
+  }, options.server);
+  return fx;
 }
 
 export interface GuestPage {

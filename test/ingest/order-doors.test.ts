@@ -1,5 +1,4 @@
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, type Tenant } from '../helpers/auth.js';
+import { useTenantServer } from '../helpers/auth.js';
 import { client } from '../helpers/graphql.js';
 import { rest } from '../rest/rest.helpers.js';
 import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
@@ -10,21 +9,16 @@ import { minimal, postWebhook, uniqueId } from './ingest-helpers.js';
  * through the webhook and through createOrder (here by REST, which runs it through GraphQL), and the webhook's
  * answer is the order exactly as the orders API shows it.
  */
-let server: TestServer;
-let tenant: Tenant;
 let secret: string;
 let orders: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  tenant = await createTenant(server);
+const fx = useTenantServer({}, async ({ server, tenant }) => {
   await server.orm.em.fork().getConnection().execute(`update business set country = 'PK' where id = ?`, [tenant.businessId]);
   ({ secret } = await connectCustomIntegration(server.orm.em.fork(), tenant.businessId));
   orders = `/v2/businesses/${tenant.businessId}/orders`;
 });
-afterAll(() => server?.stop());
 
-const webhook = (body: object) => postWebhook(server, tenant.businessId, body, { secret });
-const getOrder = (id: string) => rest(server, 'GET', `${orders}/${id}?expand=items`, { tenant });
+const webhook = (body: object) => postWebhook(fx.server, fx.tenant.businessId, body, { secret });
+const getOrder = (id: string) => rest(fx.server, 'GET', `${orders}/${id}?expand=items`, { tenant: fx.tenant });
 
 describe('the webhook answer is the order as the orders API shows it', () => {
   it('creation: data deep-equals GET /v2/businesses/{b}/orders/{id}?expand=items, every key', async () => {
@@ -53,8 +47,8 @@ describe('the webhook answer is the order as the orders API shows it', () => {
   it('a repeat (PENDING -> ACCEPTED, and unchanged), with feedback linked meanwhile: data deep-equals the API too', async () => {
     const body = minimal({ items: [{ name: `Chai ${uniqueId()}`, quantity: 1 }] });
     await webhook(body);
-    const gql = client(server, tenant.headers).data;
-    const b = tenant.businessId;
+    const gql = client(fx.server, fx.tenant.headers).data;
+    const b = fx.tenant.businessId;
     const survey = (await gql('mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit"}) { id } }', { b })).createSurvey.id;
     const step = (await gql('mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }', { b, s: survey, i: { type: 'text' } }))
       .createSurveyStep.id;
@@ -78,7 +72,7 @@ const at = (order: any, path: string) => path.split('.').reduce((o, k) => o?.[k]
 
 async function outcome(door: 'webhook' | 'api', patch: Patch, path: string): Promise<Outcome> {
   const body = minimal(typeof patch === 'function' ? patch() : patch);
-  const answer = door === 'webhook' ? await webhook(body) : await rest(server, 'POST', `${orders}?expand=items`, { tenant, body });
+  const answer = door === 'webhook' ? await webhook(body) : await rest(fx.server, 'POST', `${orders}?expand=items`, { tenant: fx.tenant, body });
   if (answer.status === 200 || answer.status === 201) return { value: at(answer.body.data, path) };
   expect([answer.status, answer.body.error.code]).toEqual([400, 'validation_failed']);
   return { refused: answer.body.error.details };

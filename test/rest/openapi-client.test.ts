@@ -3,8 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import createClient from 'openapi-fetch';
-import { useTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, type Tenant } from '../helpers/auth.js';
+import { useTenantServer } from '../helpers/auth.js';
 
 /**
  * A partner's view of /openapi.json: a typed client generated from the served document (openapi-typescript), compiled
@@ -12,13 +11,8 @@ import { createTenant, type Tenant } from '../helpers/auth.js';
  * those calls made over HTTP with openapi-fetch. Generated at test time, so the document can never go stale against it.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-let server: TestServer;
-let tenant: Tenant;
+const fx = useTenantServer({ tenant: { businessName: 'Typed Cafe' } });
 let dir: string;
-useTestServer(async (s) => {
-  server = s;
-  tenant = await createTenant(s, { businessName: 'Typed Cafe' });
-});
 beforeAll(() => {
   // Inside the repository (test-results/ is ignored by git), so the generated file resolves openapi-fetch.
   fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
@@ -49,7 +43,7 @@ export async function run(baseUrl: string, clientId: string, clientSecret: strin
 `;
 
 it('generates a typed client from the served document, which compiles and calls three routes', async () => {
-  const document = await (await fetch(`${server.url}/openapi.json`)).json();
+  const document = await (await fetch(`${fx.server.url}/openapi.json`)).json();
   const types = astToString(await openapiTS(document));
   fs.writeFileSync(path.join(dir, 'api.d.ts'), types);
   fs.writeFileSync(path.join(dir, 'calls.ts'), CALLS);
@@ -68,13 +62,13 @@ it('generates a typed client from the served document, which compiles and calls 
 
   // The same calls, run: openapi-fetch is plain JavaScript at run time (the types above are what a partner compiles).
   type Call = (path: string, init: object) => Promise<{ data?: any; response: Response }>;
-  const api = createClient({ baseUrl: server.url }) as unknown as { GET: Call; POST: Call };
-  const token = await api.POST('/oauth/token', { body: { grantType: 'client_credentials', clientId: tenant.clientId, clientSecret: tenant.clientSecret, scope: 'surveys:read metrics:write' } });
+  const api = createClient({ baseUrl: fx.server.url }) as unknown as { GET: Call; POST: Call };
+  const token = await api.POST('/oauth/token', { body: { grantType: 'client_credentials', clientId: fx.tenant.clientId, clientSecret: fx.tenant.clientSecret, scope: 'surveys:read metrics:write' } });
   expect(token.response.status).toBe(200);
   const headers = { authorization: `Bearer ${token.data.accessToken}` };
-  const metric = await api.POST('/v2/businesses/{business}/metrics', { params: { path: { business: tenant.businessId } }, headers, body: { name: 'Taste', scale: { min: 1, max: 5 } } });
+  const metric = await api.POST('/v2/businesses/{business}/metrics', { params: { path: { business: fx.tenant.businessId } }, headers, body: { name: 'Taste', scale: { min: 1, max: 5 } } });
   expect([metric.response.status, metric.data.data.name]).toEqual([201, 'Taste']);
-  const surveys = await api.GET('/v2/businesses/{business}/surveys', { params: { path: { business: tenant.businessId }, query: { pageSize: 5 } }, headers });
+  const surveys = await api.GET('/v2/businesses/{business}/surveys', { params: { path: { business: fx.tenant.businessId }, query: { pageSize: 5 } }, headers });
   expect(surveys.response.status).toBe(200);
   expect(surveys.data).toMatchObject({ object: 'list', total: 0, links: { next: null, previous: null } });
 });

@@ -47,6 +47,11 @@ const insertWebhook = (c: pg.Client, business: string) =>
 /** Whether a query is waiting on a lock now. */
 const waiting = async (c: pg.Client) =>
   (await server.orm.em.getConnection().execute(`select wait_event_type from pg_stat_activity where pid = ?`, [(c as unknown as { processID: number }).processID]))[0]?.wait_event_type === 'Lock';
+/** Waits (up to a second) for `c`'s query to wait on a lock, and expects it to. */
+async function expectWaiting(c: pg.Client) {
+  for (let i = 0; i < 50 && !(await waiting(c)); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(await waiting(c)).toBe(true);
+}
 
 it('marks events pending only for a business with an enabled webhook', async () => {
   const { api, business } = await tenant();
@@ -70,8 +75,7 @@ it('an event inserted while a webhook is being created waits for it and is pendi
   await hooks.query('begin');
   await insertWebhook(hooks, business);
   const inserting = insertEvent(events, business);
-  for (let i = 0; i < 50 && !(await waiting(events)); i++) await new Promise((r) => setTimeout(r, 20));
-  expect(await waiting(events)).toBe(true);
+  await expectWaiting(events);
   await hooks.query('commit');
   await inserting;
   expect(await pending('metric.created', business)).toEqual([true]);
@@ -83,8 +87,7 @@ it('a webhook created while an event is being written commits after it, and ever
   await events.query('begin');
   await insertEvent(events, business);
   const creating = insertWebhook(hooks, business);
-  for (let i = 0; i < 50 && !(await waiting(hooks)); i++) await new Promise((r) => setTimeout(r, 20));
-  expect(await waiting(hooks)).toBe(true);
+  await expectWaiting(hooks);
   await events.query('commit'); // committed before the webhook: not its event
   await creating;
   await insertEvent(events, business);
@@ -100,8 +103,7 @@ it("an event inserted while a process registers a live subscriber of its busines
   await registry.query('begin');
   await registry.query(`insert into event_subscriber (business_id, process, expires_at) values ($1, 'race', now() + interval '1 minute')`, [business]);
   const inserting = insertEvent(events, business);
-  for (let i = 0; i < 50 && !(await waiting(events)); i++) await new Promise((r) => setTimeout(r, 20));
-  expect(await waiting(events)).toBe(true);
+  await expectWaiting(events);
   await registry.query('commit');
   await inserting;
   for (let i = 0; i < 50 && !heard.length; i++) await new Promise((r) => setTimeout(r, 20));

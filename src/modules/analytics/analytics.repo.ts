@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
 import { db, runShaped } from '../../kit/db.js';
 import { orderLocations } from '../location/location.repo.js';
@@ -26,18 +25,12 @@ interface AnalyticsTables {
 const analyticsDb = (em: EntityManager) => db<AnalyticsTables>(em);
 
 /**
- * The rollup statements' texts PostgreSQL keeps parsed and planned on each connection (runShaped's `prepare`): a
- * dashboard asks the same few shapes again and again, and parsing and planning one anew costs more than reading a
- * total. The shapes follow the query's options, so only the first PREPARED_SHAPES met are kept; the rest run unnamed.
+ * A statement built with `sql`, run by its text (its shape) and prepared: a dashboard asks the same few shapes again
+ * and again, and parsing and planning one anew costs more than reading a total (the kit bounds how many are kept).
  */
-const preparedShapes = new Set<string>();
-const PREPARED_SHAPES = 100;
-
-/** A statement built with `sql`, run by its text (its shape): prepared while PREPARED_SHAPES allows. */
 function run<R>(em: EntityManager, query: RawBuilder<R>): Promise<R[]> {
-  const compiled = query.compile((em as SqlEntityManager).getKysely());
-  if (preparedShapes.size < PREPARED_SHAPES) preparedShapes.add(compiled.sql);
-  return runShaped<R>(em, compiled.sql, compiled.parameters, () => ({ compile: () => compiled }), { prepare: preparedShapes.has(compiled.sql) });
+  const compiled = query.compile(analyticsDb(em));
+  return runShaped<R>(em, compiled.sql, compiled.parameters, () => ({ compile: () => compiled }), { prepare: true });
 }
 
 /** What a rollup statement reads: the query's filters and keys, its bucket, the time zone of its periods. */

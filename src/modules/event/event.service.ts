@@ -26,9 +26,7 @@ function asJson(value: object): Record<string, unknown> {
 
 export function presentEvent(event: Event) {
   return {
-    id: event.id,
-    object: 'event' as const,
-    business: event.business,
+    id: event.id, object: 'event', business: event.business,
     type: event.type,
     createdAt: event.createdAt,
     data: event.data,

@@ -1,7 +1,6 @@
 import type { FeedbackFlow } from './feedback-flow.entity.js';
 import type { FeedbackRequest } from './feedback-request.entity.js';
 import type { FeedbackFlowType, FeedbackRequestType } from './feedback-flow.type.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 
 /** The stored fields a request is presented from (entities, and rows the SQL writers read or wrote). */
 export type RequestRecord = Pick<
@@ -11,7 +10,8 @@ export type RequestRecord = Pick<
 >;
 
 export function presentRequest(r: RequestRecord): FeedbackRequestType {
-  return presentOwned(r, 'feedbackrequest', {
+  return {
+    id: r.id, object: 'feedbackrequest', business: r.business,
     flow: r.flow ?? null,
     order: r.order,
     survey: r.survey,
@@ -26,11 +26,13 @@ export function presentRequest(r: RequestRecord): FeedbackRequestType {
     openedAt: r.openedAt ?? null,
     completedAt: r.completedAt ?? null,
     expiresAt: r.expiresAt,
-  });
+    createdAt: r.createdAt, updatedAt: r.updatedAt,
+  };
 }
 
 export function presentFlow(f: FeedbackFlow): FeedbackFlowType {
-  return presentOwned(f, 'feedbackflow', {
+  return {
+    id: f.id, object: 'feedbackflow', business: f.business,
     name: f.name,
     enabled: f.enabled,
     priority: f.priority,
@@ -44,5 +46,6 @@ export function presentFlow(f: FeedbackFlow): FeedbackFlowType {
     reminderAfterHours: f.reminderAfterHours ?? null,
     expiresAfterHours: f.expiresAfterHours,
     templates: f.templates as Record<string, unknown>,
-  });
+    createdAt: f.createdAt, updatedAt: f.updatedAt,
+  };
 }

@@ -5,18 +5,19 @@ import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
 import { checkTimeZone } from '../../shared/time-zone.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { Location } from './location.entity.js';
 import { locationIdByMetadata, orderZoneOf } from './location.repo.js';
 import type { LocationType } from './location.type.js';
 import type { CreateLocationInput, UpdateLocationInput } from './location.inputs.js';
 
 export function presentLocation(location: Location): LocationType {
-  return presentOwned(location, 'location', {
+  return {
+    id: location.id, object: 'location', business: location.business,
     name: location.name,
     metadata: location.metadata,
     timeZone: location.timeZone ?? null,
-  });
+    createdAt: location.createdAt, updatedAt: location.updatedAt,
+  };
 }
 
 /** String keys to string values; the link syntax `<key>.<value>` splits at the first dot, so keys hold none. */

@@ -4,7 +4,6 @@ import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } fr
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import type { ListArgsValue, OrderByValue, Page } from '../../kit/list.args.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
 import { forgetMemberTokens, revokeTokens } from '../oauth/revocation.service.js';
@@ -25,12 +24,14 @@ export type MemberActor = { userId: string } | null | undefined;
 type UserFields = Pick<User, 'email' | 'name'>;
 
 export function presentMember(membership: Membership, user: UserFields): MemberType {
-  return presentOwned(membership, 'member', {
+  return {
+    id: membership.id, object: 'member', business: membership.business,
     user: membership.user,
     email: user.email,
     name: user.name ?? null,
     role: membership.role,
-  });
+    createdAt: membership.createdAt, updatedAt: membership.updatedAt,
+  };
 }
 
 /** A membership with its user, as the API shows it. */

@@ -2,16 +2,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { MenuItem } from './menu-item.entity.js';
 import type { MenuItemType } from './menu-item.type.js';
 import { MENU_ITEM_COLUMNS } from './menu-item.inputs.js';
 
 export function presentMenuItem(item: MenuItem): MenuItemType {
-  return presentOwned(item, 'menuitem', {
+  return {
+    id: item.id, object: 'menuitem', business: item.business,
     name: item.name,
     itemId: item.externalItemId ?? null,
-  });
+    createdAt: item.createdAt, updatedAt: item.updatedAt,
+  };
 }
 
 export const findMenuItem = (em: EntityManager, business: string, id: string) => findOwned(em, MenuItem, { kind: 'menuItem', label: 'Menu item', business, id });

@@ -5,7 +5,6 @@ import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { forgetMetricRatings } from '../analytics/analytics.rebuild.js';
 import { Metric } from './metric.entity.js';
 import { stepIdsRatingMetric } from './metric.repo.js';
@@ -13,11 +12,13 @@ import type { MetricType } from './metric.type.js';
 import type { CreateMetricInput, UpdateMetricInput } from './metric.inputs.js';
 
 export function presentMetric(metric: Metric): MetricType {
-  return presentOwned(metric, 'metric', {
+  return {
+    id: metric.id, object: 'metric', business: metric.business,
     name: metric.name,
     description: metric.description ?? null,
     scale: { min: metric.scaleMin, max: metric.scaleMax },
-  });
+    createdAt: metric.createdAt, updatedAt: metric.updatedAt,
+  };
 }
 
 // smallint columns; a scale wider than 0..100 is almost surely a mistake.

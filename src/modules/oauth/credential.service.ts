@@ -3,7 +3,6 @@ import { Checks } from '../../shared/validation.js';
 import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { recordEvent, deleteRecorded } from '../event/event.service.js';
 import { findOwned } from '../../kit/resource.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { Credential } from './credential.entity.js';
 import { randomBytes } from 'node:crypto';
 import { revokeTokens } from './revocation.service.js';
@@ -92,13 +91,15 @@ export async function createCredential(
 
 /** The public shape: never the secret or its hash. */
 export function presentCredential(credential: Credential) {
-  return presentOwned(credential, 'credential', {
+  return {
+    id: credential.id, object: 'credential', business: credential.business,
     name: credential.name,
     clientId: credential.clientId,
     validRedirectUris: credential.validRedirectUris,
     createdBy: credential.createdBy,
     scopes: credential.scopes,
-  });
+    createdAt: credential.createdAt, updatedAt: credential.updatedAt,
+  };
 }
 
 /**

@@ -38,7 +38,7 @@ export interface IssuedToken {
 export function presentToken(issued: IssuedToken) {
   return {
     id: issued.row.id,
-    object: 'token' as const,
+    object: 'token',
     accessToken: issued.accessToken,
     refreshToken: issued.refreshToken,
     tokenType: 'Bearer' as const,

@@ -1,7 +1,6 @@
 import type { Order } from './order.entity.js';
 import type { OrderItem } from './order-item.entity.js';
 import type { OrderItemType, OrderType } from './order.type.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 
 /**
  * The one shape of an order and its lines, whichever door shows it: GraphQL and REST (through the schema), the
@@ -26,7 +25,8 @@ type Ms<T> = Omit<T, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt
 export type OrderJson = Ms<OrderWithItems>;
 
 export function presentOrder(order: OrderRecord): OrderType {
-  return presentOwned(order, 'order', {
+  return {
+    id: order.id, object: 'order', business: order.business,
     externalOrderId: order.externalOrderId,
     externalLocationId: order.externalLocationId ?? null,
     externalBrandId: order.externalBrandId ?? null,
@@ -41,14 +41,13 @@ export function presentOrder(order: OrderRecord): OrderType {
     customerEmail: order.customerEmail ?? null,
     customerPhoneNumber: order.customerPhone ?? null,
     metadata: order.metadata,
-  });
+    createdAt: order.createdAt, updatedAt: order.updatedAt,
+  };
 }
 
 export function presentOrderItem(item: OrderItemRecord): OrderItemType {
   return {
-    id: item.id,
-    object: 'orderitem',
-    business: item.business,
+    id: item.id, object: 'orderitem', business: item.business,
     menuItem: item.menuItem ?? null,
     position: item.position,
     itemId: item.externalItemId ?? null,

@@ -5,7 +5,6 @@ import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { Metric } from '../metric/metric.entity.js';
 import { Order } from '../order/order.entity.js';
 import { findLocation, findLocationByMetadata } from '../location/location.service.js';
@@ -18,7 +17,8 @@ import type { AnswerInput, CreateSubmissionInput, UpdateSubmissionInput } from '
 import { checkAnswers } from './submission.answers.js';
 
 export function presentSubmission(s: Submission): SubmissionType {
-  return presentOwned(s, 'submission', {
+  return {
+    id: s.id, object: 'submission', business: s.business,
     surveyId: s.survey ?? null,
     orderId: s.order ?? null,
     locationId: s.location ?? null,
@@ -30,7 +30,8 @@ export function presentSubmission(s: Submission): SubmissionType {
     completedAt: s.completedAt ?? null,
     source: s.source,
     channel: s.channel ?? null,
-  });
+    createdAt: s.createdAt, updatedAt: s.updatedAt,
+  };
 }
 
 /** Events and REST show relations as ids. */

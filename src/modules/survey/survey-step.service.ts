@@ -7,7 +7,6 @@ import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { Metric } from '../metric/metric.entity.js';
 import { SurveyStep, type StepType } from './survey-step.entity.js';
 import type { SurveyStepType } from './survey-step.type.js';
@@ -18,7 +17,8 @@ import { checkLogic } from './survey-step.logic.js';
 import { patternProblem } from './survey-step.pattern.js';
 
 export function presentStep(step: SurveyStep): SurveyStepType {
-  return presentOwned(step, 'surveystep', {
+  return {
+    id: step.id, object: 'surveystep', business: step.business,
     survey: step.survey,
     metricIds: step.metricIds,
     position: step.position,
@@ -28,7 +28,8 @@ export function presentStep(step: SurveyStep): SurveyStepType {
     inputType: step.inputType ?? null,
     validation: step.validation ?? null,
     logic: step.logic ?? null,
-  });
+    createdAt: step.createdAt, updatedAt: step.updatedAt,
+  };
 }
 
 /**

@@ -4,19 +4,20 @@ import { findPage } from '../../kit/list.query.js';
 import { definedOnly, findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue, Page } from '../../kit/list.args.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { Survey } from './survey.entity.js';
 import type { SurveyType } from './survey.type.js';
 import type { CreateSurveyInput, UpdateSurveyInput } from './survey.inputs.js';
 
 export function presentSurvey(survey: Survey): SurveyType {
-  return presentOwned(survey, 'survey', {
+  return {
+    id: survey.id, object: 'survey', business: survey.business,
     name: survey.name,
     description: survey.description ?? null,
     status: survey.status,
     closingText: survey.closingText ?? null,
     reviewUrl: survey.reviewUrl ?? null,
-  });
+    createdAt: survey.createdAt, updatedAt: survey.updatedAt,
+  };
 }
 
 function isWebAddress(value: string) {

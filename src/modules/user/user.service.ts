@@ -34,7 +34,7 @@ export async function createUser(em: EntityManager, input: { email: string; pass
 export function presentUser(user: User) {
   return {
     id: user.id,
-    object: 'user' as const,
+    object: 'user',
     email: user.email,
     name: user.name ?? null,
     createdAt: user.createdAt.getTime(),

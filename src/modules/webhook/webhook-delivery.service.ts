@@ -3,7 +3,6 @@ import { AppError } from '../../shared/errors.js';
 import { findOwned } from '../../kit/resource.js';
 import { findPage } from '../../kit/list.query.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { recordEvent } from '../event/event.service.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import type { WebhookDeliveryType, WebhookRecoveryType } from './webhook-delivery.type.js';
@@ -17,7 +16,8 @@ type DeliveryRow = Pick<WebhookDelivery, 'id' | 'business' | 'webhook' | 'event'
 
 /** Plain rows (findPage) and entities alike; the lease columns stay inside. */
 export function presentDelivery(row: DeliveryRow): WebhookDeliveryType {
-  return presentOwned(row, 'webhookdelivery', {
+  return {
+    id: row.id, object: 'webhookdelivery', business: row.business,
     webhook: row.webhook,
     event: row.event,
     eventType: row.eventType,
@@ -25,7 +25,8 @@ export function presentDelivery(row: DeliveryRow): WebhookDeliveryType {
     attemptCount: row.attemptCount,
     nextAttemptAt: row.nextAttemptAt ?? null,
     attempts: row.attempts,
-  });
+    createdAt: row.createdAt, updatedAt: row.updatedAt,
+  };
 }
 
 export async function listDeliveries(em: EntityManager, business: string, webhook: string, args: ListArgsValue<object, OrderByValue>) {

@@ -9,7 +9,6 @@ import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
-import { presentOwned } from '../../kit/owned.presenter.js';
 import { Webhook } from './webhook.entity.js';
 import type { WebhookType } from './webhook.type.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
@@ -21,13 +20,15 @@ export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Never the secret: the create answer adds it, once. */
 export function presentWebhook(webhook: Webhook): WebhookType {
-  return presentOwned(webhook, 'webhook', {
+  return {
+    id: webhook.id, object: 'webhook', business: webhook.business,
     url: webhook.url,
     events: webhook.events,
     description: webhook.description ?? null,
     enabled: webhook.enabled,
     secret: null,
-  });
+    createdAt: webhook.createdAt, updatedAt: webhook.updatedAt,
+  };
 }
 
 async function check(input: Partial<CreateWebhookInput>, creating: boolean) {
