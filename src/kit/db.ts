@@ -129,3 +129,19 @@ export async function runShaped<R>(em: EntityManager, shape: string, parameters:
 export function ormPool(em: EntityManager): Promise<pg.Pool> {
   return (em.getConnection() as unknown as PostgreSqlConnection).getNativeClient() as unknown as Promise<pg.Pool>;
 }
+
+/**
+ * `work` in one transaction, given an EntityManager whose transaction it is: the ORM, db(tx) and runShaped all run
+ * in it. For writers of statements only (the order writer): no unit of work is flushed at commit, which is what makes
+ * it lighter than em.transactional. Rolled back when `work` throws.
+ */
+export function inTransaction<E extends EntityManager, T>(em: E, work: (tx: E) => Promise<T>): Promise<T> {
+  return (em as unknown as SqlEntityManager)
+    .getKysely()
+    .transaction()
+    .execute((trx) => {
+      const tx = em.fork() as E;
+      tx.setTransactionContext(trx);
+      return work(tx);
+    });
+}

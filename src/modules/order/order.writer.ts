@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/id.js';
 import { rowOf } from '../../kit/entity.table.js';
+import { inTransaction } from '../../kit/db.js';
 import type { OrderSource } from './order.entity.js';
 import type { OrderFields } from './order.rules.js';
 import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderRecord, type OrderWithItems } from './order.presenter.js';
@@ -66,21 +67,12 @@ export class OrderWriter {
     return new OrderWriter(em);
   }
 
-  /**
-   * One transaction; retried when a concurrent writer got in the way. Begun and ended on a fork of its own (never a
-   * request's context): `transactional` would fork that again and merge back what it loaded, and a write loads no entity.
-   */
+  /** One transaction (the kit's inTransaction: the writer only runs statements); retried when a concurrent writer got in the way. */
   async write(business: string, fields: OrderFields, mode: WriteMode): Promise<WriteResult> {
     for (let attempt = 1; ; attempt++) {
-      const tx = this.em.fork();
       try {
-        await tx.begin();
-        const result = await this.writeIn(tx, business, fields, mode);
-        await tx.commit();
-        return result;
+        return await inTransaction(this.em, (tx) => this.writeIn(tx, business, fields, mode));
       } catch (err) {
-        // What failed the write is what counts, not a rollback that fails after it (or finds no transaction begun).
-        await tx.rollback().catch(() => {});
         const code = (err as { code?: string }).code;
         if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(code)) throw err;
       }
