@@ -5,7 +5,7 @@ import { countStatements } from './helpers/sql-counter.js';
 import { findPage } from '../src/kit/list.query.js';
 import { Loaders } from '../src/kit/loaders.js';
 import { sql } from 'kysely';
-import { db, MAX_PREPARED, runShaped } from '../src/kit/db.js';
+import { db, inTransaction, MAX_PREPARED, runShaped } from '../src/kit/db.js';
 import { Survey } from '../src/modules/survey/survey.entity.js';
 import { Order } from '../src/modules/order/order.entity.js';
 import { newId } from '../src/shared/id.js';
@@ -48,6 +48,25 @@ describe('one data path', () => {
     release();
     await transaction;
     expect((await surveysOf(server.orm.em.fork(), business)).data.map((s) => s.name)).toEqual(['Written in the transaction']);
+  });
+
+  it('inTransaction hands its work an EntityManager in the transaction: its reads see its writes, and a throw undoes them', async () => {
+    const { businessId: business } = await createTenant(server);
+    const insert = (tx: EntityManager, id: string, name: string) =>
+      db(tx).insertInto('survey').values({ id, business_id: business, name, status: 'draft', created_at: new Date(), updated_at: new Date() }).execute();
+    const kept = newId('survey');
+    await inTransaction(server.orm.em, async (tx) => {
+      await insert(tx, kept, 'Kept');
+      expect((await surveysOf(tx, business)).data.map((s) => s.name)).toEqual(['Kept']);
+    });
+    await expect(
+      inTransaction(server.orm.em, async (tx) => {
+        await insert(tx, newId('survey'), 'Undone');
+        expect((await surveysOf(tx, business)).total).toBe(2);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect((await surveysOf(server.orm.em.fork(), business)).data.map((s) => s.name)).toEqual(['Kept']);
   });
 
   it('reads each column as its entity declares it (decimals as numbers, JSON as objects, timestamps as Dates), on every path', async () => {
