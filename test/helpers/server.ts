@@ -74,5 +74,7 @@ export function useTestServer(ready: (server: TestServer) => unknown, options: P
     server = await startTestServer(options);
     await ready(server);
   });
-  afterAll(() => server?.stop());
+  // A stop waits for requests still being handled (up to 10 s for Apollo's drain and 10 s for the app's), more than
+  // jest's default 30 s for a hook on a loaded machine: seen once, on a fresh CI clone's first run.
+  afterAll(() => server?.stop(), 60_000);
 }
