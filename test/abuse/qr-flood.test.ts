@@ -99,25 +99,34 @@ function expectQuotaRefusal(answer: Answer) {
   expect(JSON.parse(answer.body.toString('utf8')).error).toEqual(expect.objectContaining({ status: 429, code: 'rate_limited' }));
 }
 
+/**
+ * The service's event loop's CPU during a flood, at most: about what drawing one 2048 px PNG costs. Drawn on the loop,
+ * the flood's codes would cost it seconds; answering them and the /healthz probe costs about a tenth of a second.
+ */
+const LOOP_CPU_MS = 250;
+
 describe('QR codes under a flood', () => {
   it('8 concurrent 2048 px PNGs leave /healthz answering within 200 ms (p99), and every answer is the right PNG', async () => {
     const token = await readToken();
-    const { result, p99 } = await healthzDuring(fx.server.url, () => Promise.all(Array.from({ length: 8 }, () => qr(token, 'png', 2048))));
+    const { result, p99, loopCpuMs } = await healthzDuring(fx.server.url, () => Promise.all(Array.from({ length: 8 }, () => qr(token, 'png', 2048))));
     for (const answer of result.filter((a) => a.status === 429)) expectQuotaRefusal(answer);
     expect(result.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
     await expectTheCodes(result, 'png', result.map(() => 2048));
     expect(p99).toBeLessThan(200);
+    expect(loopCpuMs).toBeLessThan(LOOP_CPU_MS);
   });
 
   it('12 different 2048 px PNGs at once: drawn off the event loop, and past the caller’s quota a 429, not a queue of work', async () => {
     const token = await readToken();
     const sizes = Array.from({ length: 12 }, (_, i) => 2048 - i);
-    const { result, p99 } = await healthzDuring(fx.server.url, () => Promise.all(sizes.map((size) => qr(token, 'png', size))));
+    const { result, loopCpuMs } = await healthzDuring(fx.server.url, () => Promise.all(sizes.map((size) => qr(token, 'png', size))));
     // Twelve big codes cost far more than a second's quota (and its reserve): some are refused before being drawn.
     expect(result.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(1);
     for (const answer of result.filter((a) => a.status === 429)) expectQuotaRefusal(answer);
     await expectTheCodes(result, 'png', sizes);
-    expect(p99).toBeLessThan(200);
+    // Drawn off the loop. The test above asserts the user's view, /healthz's latency; this one what makes it hold, as a
+    // latency may also mean that another test file had the machine's two cores.
+    expect(loopCpuMs).toBeLessThan(LOOP_CPU_MS);
   });
 
   it('an SVG weighs far less than a big PNG: 12 different SVGs at once are all answered', async () => {

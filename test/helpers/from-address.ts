@@ -49,22 +49,31 @@ export const postJsonFrom = (localAddress: string, url: string, body: unknown, h
  * thread of its own (so a frozen service shows as late answers even though the test server runs in this process),
  * each latency measured from the moment it was asked; a refused or failed answer counts as Infinity. It asks at least
  * MIN_SAMPLES times (going on after a short attack), so the p99 is a percentile and not one scheduling hiccup of a
- * shared machine; a frozen service still shows, as every answer asked during the freeze is late.
+ * shared machine; a frozen service still shows, as every answer asked during the freeze is late. `loopCpuMs` is the
+ * CPU time the service's event loop (this thread: the test server runs here) spent during the attack: work done on the
+ * loop shows there whatever else the machine is doing, where a late answer may only mean another process had the cores.
  */
-export async function healthzDuring<T>(baseUrl: string, attack: () => Promise<T>, everyMs = 10): Promise<{ result: T; latencies: number[]; p99: number }> {
+export async function healthzDuring<T>(
+  baseUrl: string,
+  attack: () => Promise<T>,
+  everyMs = 10,
+): Promise<{ result: T; latencies: number[]; p99: number; loopCpuMs: number }> {
   const probe = new Worker(new URL('./healthz-probe.worker.mjs', import.meta.url), {
     workerData: { url: `${baseUrl}/healthz`, localAddress: RIGHTFUL, everyMs, minSamples: MIN_SAMPLES },
   });
   await new Promise((resolve) => probe.once('online', resolve));
+  const before = process.threadCpuUsage();
   let result: T;
   try {
     result = await attack();
   } finally {
     probe.postMessage('stop');
   }
+  const used = process.threadCpuUsage(before);
+  const loopCpuMs = (used.user + used.system) / 1000;
   const latencies: number[] = await new Promise((resolve) => probe.once('message', resolve));
   await probe.terminate();
-  return { result, latencies, p99: p99(latencies) };
+  return { result, latencies, p99: p99(latencies), loopCpuMs };
 }
 
 const MIN_SAMPLES = 100;
