@@ -5,7 +5,7 @@ import type { GraphQLContext } from '../src/kit/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
-import { executorFor } from '../src/graphql/executor.js';
+import { executorFor, releaseAnswer } from '../src/graphql/executor.js';
 import { DocumentCache } from './document.cache.js';
 import { isForbidden, pickError } from './errors.mapper.js';
 import { checkInput } from './input.validation.js';
@@ -30,7 +30,8 @@ export interface RestDeps {
 /**
  * The answer as JSON text at once, as Koa would write it (same bytes, same Content-Type), rather than the object for
  * Koa to serialize once the middleware has unwound: Koa's context, made when the request came, holds its body until
- * the response is finished, so with text there the answer's objects can go as soon as they are written.
+ * the response is finished, so with text there the answer's objects can go as soon as they are written (see
+ * releaseAnswer).
  */
 function sendJson(ctx: Context, value: unknown): void {
   ctx.type = 'application/json';
@@ -190,6 +191,7 @@ export function restRouter(deps: RestDeps): Router {
       } else {
         sendJson(ctx, { data: compiled.plan ? flatten(answer, compiled.plan, params) : answer, object: route.object });
       }
+      releaseAnswer(data);
     });
   }
 

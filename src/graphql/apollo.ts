@@ -11,7 +11,7 @@ import { DEFAULT_LIMITS, documentShapeRule, queryCostPlugin, queryDepthRule } fr
 import { rateLimitPlugin } from './rate-limit.plugin.js';
 import type { ApiLimit } from '../http/rate-limit/rate-limits.js';
 import { storableTextPlugin } from './storable-text.plugin.js';
-import { executorFor } from './executor.js';
+import { executorFor, releaseAnswer } from './executor.js';
 
 /**
  * Compiled queries (./executor.ts) through Apollo's documented seam for answering an operation without its own
@@ -53,7 +53,12 @@ export async function createApolloServer(schema: GraphQLSchema, httpServer: http
     validationRules: [queryDepthRule(), documentShapeRule()],
     parseOptions: { maxTokens: DEFAULT_LIMITS.maxTokens },
     // Apollo's default appends a newline, a second string joined to the answer before Koa writes it. JSON needs none.
-    stringifyResult: (result: FormattedExecutionResult) => JSON.stringify(result),
+    // Once written, the answer's data is let go of (releaseAnswer).
+    stringifyResult: (result: FormattedExecutionResult) => {
+      const json = JSON.stringify(result);
+      releaseAnswer(result.data);
+      return json;
+    },
     plugins: [
       { requestDidStart: async () => RELEASE_ON_ANSWER },
       queryCostPlugin(),

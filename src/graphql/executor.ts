@@ -186,6 +186,16 @@ function asGraphQLJs(result: ExecutionResult): ExecutionResult {
   return { ...result, errors };
 }
 
+/**
+ * Lets go of an answer's data once it is written as JSON (every door writes it at once): its top-level fields become
+ * null. A request outlives young collections while it waits on PostgreSQL, so the answer's root, made when execution
+ * starts, is often promoted to the old generation before the rows arrive; whatever it still points to is then copied
+ * by every young collection until the next full one. Cut loose, the page's objects die young.
+ */
+export function releaseAnswer(data: Record<string, unknown> | null | undefined): void {
+  if (data) for (const key of Object.keys(data)) data[key] = null;
+}
+
 const executors = new WeakMap<GraphQLSchema, CompiledExecutor>();
 
 /** One executor (one compile cache) per schema, shared by /graphql and the REST adapter. */
