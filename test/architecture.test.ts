@@ -201,7 +201,7 @@ describe('import direction', () => {
     expect(violation('src/modules/health/health.resolver.ts', 'src/db/database')).toBe('a module file imports the composition src/db');
     expect(violation('src/db/entities.ts', 'src/oauth/oauth.module')).toBe('a composition file imports the door src/oauth');
     expect(violation('src/modules/flow/feedback-request.task.ts', 'src/senders/mail.sender')).toBe('a module file imports the adapter src/senders');
-    expect(violation('src/senders/mail.sender.ts', 'src/modules/flow/feedback-message')).toBe('an adapter file imports a module file');
+    expect(violation('src/senders/mail.sender.ts', 'src/modules/flow/feedback-request.task')).toBe('an adapter file imports a module file');
     expect(violation('src/senders/http.sender.ts', 'src/kit/metrics')).toBe('an adapter file imports a kit file');
     expect(violation('src/shared/errors.ts', 'src/kit/context')).toBe('a shared file imports a kit file');
     expect(violation('src/auth/principal.ts', 'src/config')).toBeUndefined();

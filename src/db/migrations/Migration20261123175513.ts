@@ -21,7 +21,7 @@ export class Migration20261123175513 extends Migration {
 
     // The analytics rule, in one place that every writer of `submission` passes through (API, guest pages, ON DELETE
     // SET NULL cascades, raw SQL, rebuilds): a trigger keeps analytics_rollup and analytics_menu_rollup exact in the
-    // transaction of each write. See src/modules/analytics/analytics.service.ts for the queries that read them.
+    // transaction of each write. See src/modules/analytics/analytics.repo.ts for the queries that read them.
 
     // The values a submission's answers contribute: every metric rating (integers 0 to 100, the metric scales' limits),
     // and the value of each answer to an `nps` step (0 to 10).

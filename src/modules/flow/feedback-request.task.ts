@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { recordEvent } from '../event/event.service.js';
 import type { FlowTemplate, QuietHours } from './feedback-flow.entity.js';
 import { afterQuietHours, render, templateFor } from './feedback-flow.rules.js';
-import type { Mailer, SendOutcome, SmsProvider } from './feedback-message.js';
+import type { Mailer, SendOutcome, SmsProvider } from '../../shared/sender.ports.js';
 import { presentRequest } from './feedback-request.presenter.js';
 import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
 import { claimRequests, finishLeased, leasedRequest, releaseRequests, type LeasedRequest, type RequestChange } from './flow.repo.js';
