@@ -183,6 +183,8 @@ export const ROUTES: RouteDef[] = [
   ...resource({ base: `${BUSINESS}/menu-items`, idParam: 'menuItem', object: 'menuitem', tag: 'Menu items', label: 'menu item', list: 'menuItems', get: 'menuItem' }),
   ...resource({ base: `${BUSINESS}/members`, idParam: 'member', object: 'member', tag: 'Members', label: 'member', ...crud('member', 'members') }),
   ...analyticsReports(),
+  ...resource({ base: `${BUSINESS}/alert-rules`, idParam: 'rule', object: 'alertrule', tag: 'Alerts and cases', label: 'alert rule', ...crud('alertRule', 'alertRules') }),
+  ...resource({ base: `${BUSINESS}/cases`, idParam: 'case', object: 'case', tag: 'Alerts and cases', label: 'case', list: 'cases', get: 'case', update: 'updateCase' }),
   {
     method: 'GET',
     path: '/v1/businesses/{business}/locations',

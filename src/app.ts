@@ -19,6 +19,8 @@ import { createOAuth } from './oauth/oauth.module.js';
 import { WebhookAuth } from './ingest/custom-order.auth.js';
 import { OrderWriter, followOrderWrites } from './modules/order/order.writer.js';
 import { createFeedbackRequests } from './modules/flow/feedback-request.create.js';
+import { followSubmissionCompletions } from './modules/submission/submission.completed.js';
+import { openCaseFor } from './modules/case/case.service.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
@@ -48,6 +50,8 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   configureWebhookPolicy(deps.config.webhooks);
   // Every order write (both doors, the API's status update) creates the requests of matching feedback flows.
   followOrderWrites(createFeedbackRequests);
+  // Every completed submission is matched against its business's alert rules: a match opens a case (issue 35).
+  followSubmissionCompletions(openCaseFor);
   // proxy: X-Forwarded-Proto and -Host are read (PUBLIC_URL's scheme behind a TLS proxy); the client's address is
   // not taken from X-Forwarded-For here but by trustedClientAddress, with TRUST_PROXY_HOPS.
   const app = new Koa({ proxy: true });

@@ -20,6 +20,10 @@ export const SCOPES = [
   'members:write',
   'flows:read',
   'flows:write',
+  'alerts:read',
+  'alerts:write',
+  'cases:read',
+  'cases:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

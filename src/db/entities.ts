@@ -20,6 +20,8 @@ import { FeedbackFlow } from '../modules/flow/feedback-flow.entity.js';
 import { FeedbackRequest } from '../modules/flow/feedback-request.entity.js';
 import { FeedbackSuppression } from '../modules/flow/feedback-suppression.entity.js';
 import { oauthEntities } from '../modules/oauth/oauth.entities.js';
+import { AlertRule } from '../modules/alert/alert-rule.entity.js';
+import { GuestCase } from '../modules/case/case.entity.js';
 import { GuestSessionKey } from '../modules/guest-session/guest-session-key.entity.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
@@ -48,4 +50,6 @@ export const entities = [
   FeedbackSuppression,
   ...oauthEntities,
   GuestSessionKey,
+  AlertRule,
+  GuestCase,
 ];

@@ -26,6 +26,11 @@ export const ID_PREFIXES = {
   feedbackRequest: 'fr',
   feedbackSuppression: 'fsup',
   request: 'req',
+  alertRule: 'alr',
+  guestCase: 'case',
+  caseMessage: 'msg',
+  offer: 'off',
+  caseAlert: 'cal',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -35,7 +35,10 @@ beforeAll(async () => {
   ids.metric = await post('/metrics', { name: 'Food' });
   ids.survey = await post('/surveys', { name: 'Visit' });
   ids.step = await post(`/surveys/${ids.survey}/steps`, { type: 'metrics', metrics: { metrics: [ids.metric] } });
+  // A rule the seeded submission matches, so that it opens the case the cases' routes are fuzzed on.
+  ids.rule = await post('/alert-rules', { name: 'Low', when: { maxRating: 4 }, notify: [{ role: 'owner' }] });
   ids.submission = await post(`/surveys/${ids.survey}/submissions`, { answers: [{ step: ids.step, ratings: { [ids.metric]: 4 } }] });
+  ids.case = (await rest(server, 'GET', `${b}/cases`, { tenant })).body.data[0].id;
   ids.location = await post('/locations', { name: 'Main', metadata: { code: 'M1' } });
   ids.order = await post('/orders', { externalOrderId: 'A-1', total: 10, currency: 'PKR' });
   ids.webhook = await post('/webhooks', { url: 'https://example.com/hook', events: ['*'] });
@@ -161,6 +164,24 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
     },
     { requiredKeys: ['name', 'survey'] },
   ),
+  'alert-rules': fc.record(
+    {
+      name: mostly(fc.string({ minLength: 1, maxLength: 30 }), text),
+      enabled: fc.boolean(),
+      severity: mostly(fc.constantFrom('normal', 'urgent'), text),
+      when: mostly(
+        opt({ maxRating: fc.integer({ min: 0, max: 5 }), maxNps: fc.integer({ min: 0, max: 10 }), keywords: fc.array(fc.constantFrom('cold', 'rude', 'بیمار'), { maxLength: 2 }), locations: fc.constant([ids.location]).map(() => [ids.location]), surveys: fc.array(idOf('survey'), { maxLength: 2 }) }),
+        fc.oneof(json, opt({ maxRating: num, maxNps: num, keywords: fc.array(text, { maxLength: 3 }), locations: fc.array(text, { maxLength: 2 }) })),
+      ),
+      notify: mostly(
+        fc.constantFrom([{ role: 'owner' }], [{ channel: 'email', to: 'alerts@example.com' }, { channel: 'sms', to: '+923001234567' }]),
+        fc.array(opt({ channel: fc.oneof(fc.constantFrom('email', 'sms', 'fax'), text), to: text, role: fc.oneof(fc.constantFrom('owner', 'staff'), text) }), { maxLength: 3 }),
+      ),
+      escalateAfterMinutes: mostly(fc.option(fc.integer({ min: 1, max: 60 })), int),
+    },
+    { requiredKeys: ['name', 'when', 'notify'] },
+  ),
+  cases: opt({ status: mostly(fc.constantFrom('open', 'replied', 'resolved', 'recovered'), text), assignee: mostly(fc.option(fc.constant('').map(() => ids.member)), idOf('member')) }),
 };
 
 /** Updates take fewer fields where a resource's identity or links are fixed at creation. */

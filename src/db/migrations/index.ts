@@ -19,6 +19,7 @@ import { Migration20261125174500 } from './Migration20261125174500.js';
 import { Migration20261126231900 } from './Migration20261126231900.js';
 import { Migration20261127004500 } from './Migration20261127004500.js';
 import { Migration20261127005000 } from './Migration20261127005000.js';
+import { Migration20261127045125 } from './Migration20261127045125.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -43,4 +44,5 @@ export const migrationsList = [
   { name: 'Migration20261126231900', class: Migration20261126231900 },
   { name: 'Migration20261127004500', class: Migration20261127004500 },
   { name: 'Migration20261127005000', class: Migration20261127005000 },
+  { name: 'Migration20261127045125', class: Migration20261127045125 },
 ];

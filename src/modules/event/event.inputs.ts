@@ -15,4 +15,8 @@ export const EVENT_TYPES = [
   'webhook.disabled',
   ...['created', 'updated', 'deleted'].map((e) => `feedbackflow.${e}`),
   ...['created', 'sent', 'reminded', 'opened', 'completed', 'suppressed', 'failed', 'expired', 'cancelled'].map((e) => `feedbackrequest.${e}`),
+  ...['created', 'updated', 'deleted'].map((e) => `alertrule.${e}`),
+  'case.opened',
+  'case.updated',
+  'case.recovered',
 ];

@@ -17,6 +17,8 @@ const SCOPE_OF_RESOURCE: Record<string, Scope> = {
   order: 'orders:read',
   feedbackflow: 'flows:read',
   feedbackrequest: 'flows:read',
+  alertrule: 'alerts:read',
+  case: 'cases:read',
 };
 
 /** The read scope of an event type's resource; events:read for a type of no known resource. */

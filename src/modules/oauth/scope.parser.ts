@@ -37,4 +37,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'members:write': 'Add and remove the staff of your business and change their roles',
   'flows:read': 'See your feedback flows and the feedback requests they sent',
   'flows:write': 'Create, change and delete feedback flows',
+  'alerts:read': 'See your alert rules',
+  'alerts:write': 'Create, change and delete alert rules',
+  'cases:read': 'See unhappy guests\' cases, their messages and offers',
+  'cases:write': 'Answer, assign and resolve cases, and send offers',
 };

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type ErrorDetail } from '../../shared/errors.js';
 import { isId } from '../../shared/id.js';
 import { Checks } from '../../shared/validation.js';
+import { submissionCompleted } from './submission.completed.js';
 import { recordEvent } from '../event/event.service.js';
 import { settleForOrder } from '../flow/feedback-request.service.js';
 import { Location } from '../location/location.entity.js';
@@ -250,6 +251,7 @@ export function answerStep(
     recordEvent(tx, business, 'submission.completed', submissionEventObject(submission));
     // The guest answered for this order, whatever way they came: its feedback requests are done (issue 16).
     if (submission.order) await settleForOrder(tx, business, submission.order);
+    await submissionCompleted(tx, submission, guest);
     try {
       await tx.flush();
     } catch (err) {

@@ -11,6 +11,7 @@ import { findLocation, findLocationByMetadata } from '../location/location.servi
 import { findOrder } from '../order/order.service.js';
 import { SurveyStep } from '../survey/survey-step.entity.js';
 import { findSurvey } from '../survey/survey.service.js';
+import { submissionCompleted } from './submission.completed.js';
 import { Submission } from './submission.entity.js';
 import type { SubmissionType } from './submission.type.js';
 import type { AnswerInput, CreateSubmissionInput, UpdateSubmissionInput } from './submission.inputs.js';
@@ -50,11 +51,12 @@ export async function listSubmissions(em: EntityManager, business: string, surve
   return findPage<Submission, SubmissionType>(em, Submission, { scope: { business, survey }, args, present: presentSubmission });
 }
 
+/** The answers checked against the survey's steps (checkAnswers), with the steps and metrics they were read with. */
 async function validatedAnswers(em: EntityManager, checks: Checks, survey: string, answers: AnswerInput[], locationKnown: boolean) {
   const steps = await em.find(SurveyStep, { survey }, { orderBy: { position: 'asc' } });
   const metricIds = [...new Set(steps.flatMap((s) => s.metricIds))];
-  const metrics = metricIds.length ? await em.find(Metric, { id: { $in: metricIds } }) : [];
-  return checkAnswers(checks, answers, steps, new Map(metrics.map((m) => [m.id, m])), { locationKnown });
+  const metrics = new Map((metricIds.length ? await em.find(Metric, { id: { $in: metricIds } }) : []).map((m) => [m.id, m]));
+  return { answers: checkAnswers(checks, answers, steps, metrics, { locationKnown }), survey: { steps, metrics } };
 }
 
 /**
@@ -112,7 +114,7 @@ export function createSubmission(em: EntityManager, business: string, surveyId: 
     const checks = new Checks();
     checkCommon(checks, input);
     const link = await resolveLink(tx, business, input, checks);
-    const answers = await validatedAnswers(tx, checks, survey.id, input.answers, link.location != null);
+    const { answers, survey: answered } = await validatedAnswers(tx, checks, survey.id, input.answers, link.location != null);
     checks.throwIfAny();
     const submission = tx.create(Submission, {
       business,
@@ -128,6 +130,7 @@ export function createSubmission(em: EntityManager, business: string, surveyId: 
     recordEvent(tx, business, 'submission.created', submissionEventObject(submission));
     // An answer for the order completes its feedback requests (issue 16).
     if (link.order) await settleForOrder(tx, business, link.order);
+    await submissionCompleted(tx, submission, answered);
     return presentSubmission(submission);
   });
 }
@@ -153,7 +156,7 @@ export function updateSubmission(
     if (input.location !== undefined) {
       submission.location = input.location === null ? null : (await findLocation(tx, business, input.location)).id;
     }
-    if (input.answers) submission.answers = await validatedAnswers(tx, checks, surveyId, input.answers, submission.location != null);
+    if (input.answers) submission.answers = (await validatedAnswers(tx, checks, surveyId, input.answers, submission.location != null)).answers;
     checks.throwIfAny();
     if (input.guestId !== undefined) submission.guestId = input.guestId;
     if (input.sessionId !== undefined) submission.sessionId = input.sessionId;

@@ -1,0 +1,44 @@
+import type { Opt } from '@mikro-orm/core';
+import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
+import { newId } from '../../shared/id.js';
+import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+
+export const ALERT_SEVERITIES = ['normal', 'urgent'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+/** What a completed submission must show to match: any one of the kinds given, within the locations and surveys given. */
+export interface AlertWhen {
+  maxRating?: number;
+  maxNps?: number;
+  keywords?: string[];
+  locations?: string[];
+  surveys?: string[];
+}
+
+/** Who hears of a match: an address of a channel, or every member with a role. */
+export type AlertRecipient = { channel: 'email' | 'sms'; to: string } | { role: 'owner' | 'manager' };
+
+@Entity({ tableName: 'alert_rule' })
+@Index({ name: 'alert_rule_business_created_idx', properties: ['business', 'createdAt', 'id'] })
+export class AlertRule extends BusinessOwnedEntity {
+  id = newId('alertRule');
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  @Property({ type: 'boolean' })
+  enabled: Opt<boolean> = true;
+
+  @Enum({ items: () => ALERT_SEVERITIES })
+  severity: Opt<AlertSeverity> = 'normal';
+
+  @Property({ type: 'json' })
+  when!: AlertWhen;
+
+  @Property({ type: 'json' })
+  notify!: AlertRecipient[];
+
+  /** An urgent case still open and unassigned this long after it opened notifies the owners, once. */
+  @Property({ type: 'integer', nullable: true })
+  escalateAfterMinutes?: number | null;
+}

@@ -1,0 +1,166 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { Checks } from '../../shared/validation.js';
+import { wordsOf } from '../../shared/keywords.js';
+import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
+import { ALERT_SEVERITIES, AlertRule, type AlertRecipient, type AlertSeverity, type AlertWhen } from './alert-rule.entity.js';
+import { ownedIds } from './alert.repo.js';
+import type { AlertRuleType } from './alert-rule.type.js';
+import type { AlertRecipientInput, AlertRuleWhenInput, CreateAlertRuleInput, UpdateAlertRuleInput } from './alert-rule.inputs.js';
+
+export function presentAlertRule(rule: AlertRule): AlertRuleType {
+  const when = rule.when;
+  return {
+    id: rule.id, object: 'alertrule', business: rule.business,
+    name: rule.name,
+    enabled: rule.enabled,
+    severity: rule.severity,
+    when: { maxRating: when.maxRating ?? null, maxNps: when.maxNps ?? null, keywords: when.keywords ?? null, locations: when.locations ?? null, surveys: when.surveys ?? null },
+    notify: rule.notify.map((r) => ('role' in r ? { channel: null, to: null, role: r.role } : { channel: r.channel, to: r.to, role: null })),
+    escalateAfterMinutes: rule.escalateAfterMinutes ?? null,
+    createdAt: rule.createdAt, updatedAt: rule.updatedAt,
+  };
+}
+
+const MAX_KEYWORDS = 50;
+const MAX_RECIPIENTS = 20;
+const MAX_IDS = 100;
+const MAX_ESCALATION_MINUTES = 10_080;
+
+/** A rule's condition as stored, or the fields that are wrong (each named `when.<field>`). */
+async function checkedWhen(em: EntityManager, business: string, checks: Checks, when: AlertRuleWhenInput | null | undefined): Promise<AlertWhen> {
+  if (!when) {
+    checks.fail('when', 'is required');
+    return {};
+  }
+  const out: AlertWhen = {};
+  if (when.maxRating != null) {
+    if (when.maxRating < 0 || when.maxRating > 100) checks.fail('when.maxRating', 'must be from 0 to 100');
+    else out.maxRating = when.maxRating;
+  }
+  if (when.maxNps != null) {
+    if (when.maxNps < 0 || when.maxNps > 10) checks.fail('when.maxNps', 'must be from 0 to 10');
+    else out.maxNps = when.maxNps;
+  }
+  if (when.keywords != null) {
+    if (when.keywords.length > MAX_KEYWORDS) checks.fail('when.keywords', `at most ${MAX_KEYWORDS} keywords`);
+    when.keywords.forEach((keyword, i) => {
+      if (checks.text(`when.keywords[${i}]`, keyword, { required: true, max: 100 }) && !wordsOf(keyword).length) checks.fail(`when.keywords[${i}]`, 'must hold a word (letters or digits)');
+    });
+    const keywords = [...new Set(when.keywords.map((k) => k.trim()))];
+    if (keywords.length) out.keywords = keywords;
+  }
+  if (out.maxRating == null && out.maxNps == null && !out.keywords && !checks.details.some((d) => d.field.startsWith('when.'))) {
+    checks.fail('when', 'give at least one of maxRating, maxNps and keywords');
+  }
+  for (const [field, kind] of [['locations', 'location'], ['surveys', 'survey']] as const) {
+    const ids = when[field];
+    if (ids == null) continue;
+    if (ids.length > MAX_IDS) {
+      checks.fail(`when.${field}`, `at most ${MAX_IDS} ids`);
+      continue;
+    }
+    const known = await ownedIds(em, kind, business, ids);
+    ids.forEach((id, i) => {
+      if (!known.has(id)) checks.fail(`when.${field}[${i}]`, `'${id}' is not a ${kind} of this business`);
+    });
+    if (ids.length) out[field] = [...new Set(ids)];
+  }
+  return out;
+}
+
+function checkedRecipients(checks: Checks, notify: AlertRecipientInput[] | null | undefined): AlertRecipient[] {
+  if (!notify?.length) {
+    checks.fail('notify', 'give at least one recipient');
+    return [];
+  }
+  if (notify.length > MAX_RECIPIENTS) checks.fail('notify', `at most ${MAX_RECIPIENTS} recipients`);
+  const out: AlertRecipient[] = [];
+  notify.forEach((r, i) => {
+    const at = `notify[${i}]`;
+    if (r.role != null) {
+      if (r.channel != null || r.to != null) checks.fail(at, 'either role, or channel and to');
+      else if (r.role !== 'owner' && r.role !== 'manager') checks.fail(`${at}.role`, 'must be owner or manager');
+      else out.push({ role: r.role });
+      return;
+    }
+    if (r.channel !== 'email' && r.channel !== 'sms') return checks.fail(`${at}.channel`, 'must be email or sms (or give a role)');
+    const to = r.channel === 'email' ? normaliseEmail(r.to) : normalisePhone(r.to);
+    if (!to) return checks.fail(`${at}.to`, r.channel === 'email' ? 'must be an e-mail address' : 'must be a phone number in E.164 (+923001234567)');
+    out.push({ channel: r.channel, to });
+  });
+  return out;
+}
+
+function checkSeverity(checks: Checks, severity: string | null | undefined): severity is AlertSeverity | undefined | null {
+  if (severity != null && !ALERT_SEVERITIES.includes(severity as AlertSeverity)) {
+    checks.fail('severity', 'must be normal or urgent');
+    return false;
+  }
+  return true;
+}
+
+function checkEscalation(checks: Checks, minutes: number | null | undefined, severity: AlertSeverity) {
+  if (minutes == null) return;
+  if (minutes < 1 || minutes > MAX_ESCALATION_MINUTES) checks.fail('escalateAfterMinutes', `must be from 1 to ${MAX_ESCALATION_MINUTES}`);
+  else if (severity !== 'urgent') checks.fail('escalateAfterMinutes', 'only urgent rules escalate');
+}
+
+export const findAlertRule = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, AlertRule, { kind: 'alertRule', label: 'Alert rule', business, id, lock });
+
+const recorded: RecordedResource<AlertRule, AlertRuleType> = { resource: 'alertrule', find: findAlertRule, present: presentAlertRule };
+
+export function listAlertRules(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+  return findPage<AlertRule, AlertRuleType>(em, AlertRule, { scope: { business }, args, present: presentAlertRule });
+}
+
+export async function createAlertRule(em: EntityManager, business: string, input: CreateAlertRuleInput): Promise<AlertRuleType> {
+  const checks = new Checks();
+  checks.text('name', input.name, { required: true, max: 200 });
+  const severity = checkSeverity(checks, input.severity) ? ((input.severity as AlertSeverity | undefined) ?? 'normal') : 'normal';
+  const when = await checkedWhen(em, business, checks, input.when);
+  const notify = checkedRecipients(checks, input.notify);
+  checkEscalation(checks, input.escalateAfterMinutes, severity);
+  checks.throwIfAny();
+  return em.transactional(async (tx) => {
+    const rule = tx.create(AlertRule, { business, name: input.name.trim(), enabled: input.enabled ?? true, severity, when, notify, escalateAfterMinutes: input.escalateAfterMinutes ?? null });
+    const presented = presentAlertRule(rule);
+    recordEvent(tx, business, 'alertrule.created', presented);
+    return presented;
+  });
+}
+
+export function updateAlertRule(em: EntityManager, business: string, id: string, input: UpdateAlertRuleInput): Promise<AlertRuleType> {
+  return updateRecorded(em, recorded, business, id, async (rule, tx) => {
+    const checks = new Checks();
+    if (input.name !== undefined) checks.text('name', input.name, { required: true, max: 200 });
+    const severityOk = checkSeverity(checks, input.severity);
+    const severity = (severityOk && (input.severity as AlertSeverity | null | undefined)) || rule.severity;
+    const when = input.when !== undefined ? await checkedWhen(tx, business, checks, input.when) : undefined;
+    const notify = input.notify !== undefined ? checkedRecipients(checks, input.notify) : undefined;
+    const escalate = input.escalateAfterMinutes !== undefined ? input.escalateAfterMinutes : rule.escalateAfterMinutes;
+    checkEscalation(checks, escalate, severity);
+    checks.throwIfAny();
+    if (input.name != null) rule.name = input.name.trim();
+    if (input.enabled != null) rule.enabled = input.enabled;
+    rule.severity = severity;
+    if (when) rule.when = when;
+    if (notify) rule.notify = notify;
+    rule.escalateAfterMinutes = escalate ?? null;
+  });
+}
+
+/** Cases it opened keep their severity and reason and lose only the link (foreign key set null). */
+export function deleteAlertRule(em: EntityManager, business: string, id: string): Promise<string> {
+  return deleteRecorded(em, recorded, business, id);
+}
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver). */
+export const crud = { list: listAlertRules, find: findAlertRule, present: presentAlertRule, create: createAlertRule, update: updateAlertRule, delete: deleteAlertRule };
+
+/** A business's enabled rules, oldest first: what each completed submission is matched against. */
+export const enabledAlertRules = (em: EntityManager, business: string) => em.find(AlertRule, { business, enabled: true }, { orderBy: { createdAt: 'asc', id: 'asc' } });

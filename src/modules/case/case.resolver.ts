@@ -1,0 +1,41 @@
+import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../../kit/context.js';
+import { loadRelated, loadRequired } from '../../kit/relation.load.js';
+import type { Parent } from '../../kit/resource.type.js';
+import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { SubmissionType } from '../submission/submission.type.js';
+import { Submission } from '../submission/submission.entity.js';
+import { presentSubmission } from '../submission/submission.service.js';
+import { OrderType } from '../order/order.type.js';
+import { Order } from '../order/order.entity.js';
+import { presentOrder } from '../order/order.presenter.js';
+import { LocationType } from '../location/location.type.js';
+import { Location } from '../location/location.entity.js';
+import { presentLocation } from '../location/location.service.js';
+import { CaseType } from './case.type.js';
+import * as inputs from './case.inputs.js';
+import * as cases from './case.service.js';
+
+@Resolver(() => CaseType)
+export class CaseResolver extends OwnedCrudResolver(CaseType, inputs, cases.crud, {
+  names: ['case', 'cases'],
+  descriptions: { list: 'Newest first unless orderBy says otherwise.', update: 'Status (resolved, recovered, back to open) and assignee.' },
+}) {
+  @Authorized('submissions:read')
+  @FieldResolver(() => SubmissionType, { description: "The guest's answer that opened it. Needs submissions:read." })
+  submission(@Root() c: Parent<CaseType>, @Ctx() { loaders }: GraphQLContext) {
+    return loadRequired(loaders.byId(Submission), c.submissionId, 'Submission', presentSubmission);
+  }
+
+  @Authorized('orders:read')
+  @FieldResolver(() => OrderType, { nullable: true, description: 'The order the answer was about. Needs orders:read.' })
+  order(@Root() c: Parent<CaseType>, @Ctx() { loaders }: GraphQLContext) {
+    return loadRelated(loaders.byId(Order), c.orderId, presentOrder);
+  }
+
+  @Authorized('locations:read')
+  @FieldResolver(() => LocationType, { nullable: true, description: 'Needs locations:read.' })
+  location(@Root() c: Parent<CaseType>, @Ctx() { loaders }: GraphQLContext) {
+    return loadRelated(loaders.byId(Location), c.locationId, presentLocation);
+  }
+}

@@ -1,0 +1,146 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent, updateRecorded, type RecordedResource } from '../event/event.service.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { Checks } from '../../shared/validation.js';
+import { isId } from '../../shared/id.js';
+import { Order } from '../order/order.entity.js';
+import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
+import { Membership } from '../user/membership.entity.js';
+import type { Submission } from '../submission/submission.entity.js';
+import type { AnsweredSurvey } from '../submission/submission.completed.js';
+import { enabledAlertRules } from '../alert/alert-rule.service.js';
+import { matchRules, type MatchedAnswers, type RuleMatch } from '../alert/alert-rule.match.js';
+import { CASE_STATUSES, GuestCase, type CaseStatus } from './case.entity.js';
+import type { CaseType } from './case.type.js';
+import type { UpdateCaseInput } from './case.inputs.js';
+
+export function presentCase(c: GuestCase): CaseType {
+  return {
+    id: c.id, object: 'case', business: c.business,
+    submissionId: c.submission,
+    orderId: c.order ?? null,
+    locationId: c.location ?? null,
+    survey: c.survey ?? null,
+    rule: c.rule ?? null,
+    severity: c.severity,
+    status: c.status,
+    assignee: c.assignee ?? null,
+    reason: c.reason,
+    guest: { name: c.guestName ?? null, email: c.guestEmail ?? null, phone: c.guestPhone ?? null },
+    openedAt: c.openedAt,
+    firstReplyAt: c.firstReplyAt ?? null,
+    resolvedAt: c.resolvedAt ?? null,
+    recoveredAt: c.recoveredAt ?? null,
+    recoveredBy: c.recoveredOrder ? { order: c.recoveredOrder, offer: c.recoveredOffer ?? null } : null,
+    createdAt: c.createdAt, updatedAt: c.updatedAt,
+  };
+}
+
+/** Events and webhooks show relations as ids, in the API's field order. */
+export function caseEventObject(c: GuestCase) {
+  const { submissionId, orderId, locationId, ...rest } = presentCase(c);
+  return {
+    id: rest.id, object: rest.object, business: rest.business,
+    submission: submissionId, order: orderId, location: locationId, survey: rest.survey, rule: rest.rule,
+    severity: rest.severity, status: rest.status, assignee: rest.assignee, reason: rest.reason, guest: rest.guest,
+    openedAt: rest.openedAt, firstReplyAt: rest.firstReplyAt, resolvedAt: rest.resolvedAt, recoveredAt: rest.recoveredAt, recoveredBy: rest.recoveredBy,
+    createdAt: rest.createdAt, updatedAt: rest.updatedAt,
+  };
+}
+
+export const findCase = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, GuestCase, { kind: 'guestCase', label: 'Case', business, id, lock });
+
+const recorded: RecordedResource<GuestCase, CaseType> = { resource: 'case', find: findCase, present: presentCase, eventObject: caseEventObject };
+
+export function listCases(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+  return findPage<GuestCase, CaseType>(em, GuestCase, { scope: { business }, args, present: presentCase });
+}
+
+/** The answers a rule looks at: each rating with its metric's name and scale, each NPS score, each text. */
+function answersOf(submission: Submission, survey: AnsweredSurvey): MatchedAnswers {
+  const types = new Map(survey.steps.map((s) => [s.id, s.type]));
+  const matched: MatchedAnswers = { location: submission.location ?? null, survey: submission.survey ?? null, ratings: [], nps: [], texts: [] };
+  for (const answer of submission.answers) {
+    const type = types.get(answer.step);
+    if (type === 'metrics') {
+      for (const [metric, rating] of Object.entries(answer.ratings ?? {})) {
+        const known = survey.metrics.get(metric);
+        if (known) matched.ratings.push({ metric, name: known.name, rating, scaleMax: known.scaleMax });
+      }
+    } else if (type === 'nps' && typeof answer.value === 'number') matched.nps.push(answer.value);
+    else if (type === 'text' && typeof answer.value === 'string') matched.texts.push(answer.value);
+  }
+  return matched;
+}
+
+/** Who answered: the order's customer, else what the guest wrote in a contact step (an e-mail address or a phone number). */
+async function guestOf(tx: EntityManager, submission: Submission, survey: AnsweredSurvey) {
+  const order = submission.order ? await tx.findOne(Order, { id: submission.order }) : null;
+  if (order) return { guestName: order.customerName ?? null, guestEmail: order.customerEmail ?? null, guestPhone: order.customerPhone ?? null };
+  const contactSteps = new Set(survey.steps.filter((s) => s.type === 'contact').map((s) => s.id));
+  const written = submission.answers.filter((a) => contactSteps.has(a.step) && typeof a.value === 'string').map((a) => a.value as string);
+  return {
+    guestName: null,
+    guestEmail: written.map((v) => normaliseEmail(v)).find(Boolean) ?? null,
+    guestPhone: written.map((v) => (v.includes('@') ? null : normalisePhone(v))).find(Boolean) ?? null,
+  };
+}
+
+/**
+ * Opens the case of a submission just completed in `tx` when one of its business's enabled alert rules matches (the
+ * submission module's completion step, bound at start). One statement for the rules when none matches; the case is
+ * written with the submission, and the unique constraint on its submission keeps it one.
+ */
+export async function openCaseFor(tx: EntityManager, submission: Submission, survey: AnsweredSurvey): Promise<{ opened: GuestCase; matches: RuleMatch[] } | null> {
+  const rules = await enabledAlertRules(tx, submission.business);
+  if (!rules.length) return null;
+  const matches = matchRules(rules, answersOf(submission, survey));
+  if (!matches.length) return null;
+  const [first] = matches;
+  const now = new Date();
+  const opened = tx.create(GuestCase, {
+    business: submission.business,
+    submission: submission.id,
+    order: submission.order ?? null,
+    location: submission.location ?? null,
+    survey: submission.survey ?? null,
+    rule: first.rule.id,
+    severity: first.rule.severity,
+    reason: first.reason.slice(0, 300),
+    ...(await guestOf(tx, submission, survey)),
+    openedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+  recordEvent(tx, submission.business, 'case.opened', caseEventObject(opened));
+  return { opened, matches };
+}
+
+/** Moving to a status stamps when it happened; moving back to open clears the resolution. */
+function applyStatus(c: GuestCase, status: CaseStatus, now: Date) {
+  if (status === c.status) return;
+  c.status = status;
+  if (status === 'resolved') c.resolvedAt = now;
+  if (status === 'recovered') c.recoveredAt ??= now;
+  if (status === 'open') c.resolvedAt = null;
+}
+
+export function updateCase(em: EntityManager, business: string, id: string, input: UpdateCaseInput): Promise<CaseType> {
+  return updateRecorded(em, recorded, business, id, async (c, tx) => {
+    const checks = new Checks();
+    if (input.status != null && !CASE_STATUSES.includes(input.status as CaseStatus)) checks.fail('status', `must be one of ${CASE_STATUSES.join(', ')}`);
+    if (input.assignee != null) {
+      const member = isId('membership', input.assignee) ? await tx.findOne(Membership, { id: input.assignee, business }) : null;
+      if (!member) checks.fail('assignee', `'${input.assignee}' is not a member of this business`);
+    }
+    checks.throwIfAny();
+    if (input.status != null) applyStatus(c, input.status as CaseStatus, new Date());
+    if (input.assignee !== undefined) c.assignee = input.assignee;
+  });
+}
+
+/** The operations by role, for the GraphQL resolver (OwnedCrudResolver): cases are opened by answers, never created. */
+export const crud = { list: listCases, find: findCase, present: presentCase, update: updateCase };

@@ -1,0 +1,35 @@
+/**
+ * Whole-word keyword matching that a restaurant's staff would expect: case- and accent-insensitive ("Allergic",
+ * "allérgic"), words not parts of words ("ill" is not in "grill"), several words as a phrase, and Urdu written
+ * with its harakat or without, in Arabic or Urdu letter forms (ي/ی, ك/ک, ه/ہ).
+ */
+
+// Arabic letter forms an Urdu keyboard may write, folded to the Urdu ones (hamza and madda forms decompose under
+// NFKD and lose their mark). Do-chashmi he (ھ) stays apart: کھانا (food) is not کہانا.
+const LETTER_FOLDS: Record<string, string> = { 'ي': 'ی', 'ى': 'ی', 'ك': 'ک', 'ه': 'ہ', 'ة': 'ہ' };
+const FOLDABLE = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'gu');
+
+/** The words of a text, folded: decomposed, marks and joiners dropped, lower case, Urdu letter forms unified. */
+export function wordsOf(text: string): string[] {
+  const folded = text
+    .normalize('NFKD')
+    .replace(/[\p{M}\u200c\u200d\u0640]/gu, '')
+    .toLowerCase()
+    .replace(FOLDABLE, (c) => LETTER_FOLDS[c]);
+  return folded.match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** A matcher for some keywords (each a word or a phrase): the first one the text holds as whole words, or null. */
+export function keywordMatcher(keywords: readonly string[]): (text: string) => string | null {
+  const phrases = keywords.map((keyword) => ({ keyword, words: wordsOf(keyword) })).filter((p) => p.words.length);
+  return (text) => {
+    if (!phrases.length) return null;
+    const words = wordsOf(text);
+    for (const { keyword, words: phrase } of phrases) {
+      for (let i = 0; i + phrase.length <= words.length; i++) {
+        if (phrase.every((word, j) => words[i + j] === word)) return keyword;
+      }
+    }
+    return null;
+  };
+}
