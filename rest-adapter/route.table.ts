@@ -111,6 +111,7 @@ function analyticsReports(): RouteDef[] {
     row('response-rate', 'analyticsResponseRate', 'Orders per bucket, and those with a completed submission'),
     row('menu-items', 'analyticsMenuItems', 'Metric ratings per menu item through the orders behind the feedback'),
     row('funnel', 'analyticsFunnel', "Per step of a survey: responses that reached it, answered it, stopped at it"),
+    row('recovery', 'analyticsRecovery', "Unhappy guests' cases per bucket: replies and how fast, resolutions, recoveries, recovered revenue"),
   ];
 }
 
@@ -185,6 +186,19 @@ export const ROUTES: RouteDef[] = [
   ...analyticsReports(),
   ...resource({ base: `${BUSINESS}/alert-rules`, idParam: 'rule', object: 'alertrule', tag: 'Alerts and cases', label: 'alert rule', ...crud('alertRule', 'alertRules') }),
   ...resource({ base: `${BUSINESS}/cases`, idParam: 'case', object: 'case', tag: 'Alerts and cases', label: 'case', list: 'cases', get: 'case', update: 'updateCase' }),
+  ...resource({
+    base: `${BUSINESS}/cases/{case}/messages`,
+    idParam: 'message',
+    parents: ['case'],
+    object: 'casemessage',
+    tag: 'Alerts and cases',
+    label: 'case message',
+    list: 'caseMessages',
+    get: 'caseMessage',
+    create: 'createCaseMessage',
+  }),
+  ...resource({ base: `${BUSINESS}/reply-templates`, idParam: 'template', object: 'replytemplate', tag: 'Alerts and cases', label: 'reply template', ...crud('replyTemplate', 'replyTemplates') }),
+  ...resource({ base: `${BUSINESS}/cases/{case}/offers`, idParam: 'offer', parents: ['case'], object: 'offer', tag: 'Alerts and cases', label: 'offer', list: 'offers', get: 'offer', create: 'createOffer' }),
   {
     method: 'GET',
     path: '/v1/businesses/{business}/locations',

@@ -21,6 +21,7 @@ import { OrderWriter, followOrderWrites } from './modules/order/order.writer.js'
 import { createFeedbackRequests } from './modules/flow/feedback-request.create.js';
 import { followSubmissionCompletions } from './modules/submission/submission.completed.js';
 import { openCaseFor } from './modules/case/case.service.js';
+import { recoverCasesFor } from './modules/case/case.recovery.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
@@ -48,8 +49,12 @@ export interface App {
 export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
   const { orm, logger } = deps;
   configureWebhookPolicy(deps.config.webhooks);
-  // Every order write (both doors, the API's status update) creates the requests of matching feedback flows.
-  followOrderWrites(createFeedbackRequests);
+  // Every order write (both doors, the API's status update) creates the requests of matching feedback flows, and a
+  // new order may bring an unhappy guest back (an offer's code, the same guest ordering again: issue 35).
+  followOrderWrites(async (tx, business, order, triggers, now) => {
+    await createFeedbackRequests(tx, business, order, triggers, now);
+    await recoverCasesFor(tx, business, order, triggers, now);
+  });
   // Every completed submission is matched against its business's alert rules: a match opens a case (issue 35).
   followSubmissionCompletions(openCaseFor);
   // proxy: X-Forwarded-Proto and -Host are read (PUBLIC_URL's scheme behind a TLS proxy); the client's address is

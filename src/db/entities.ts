@@ -22,6 +22,10 @@ import { FeedbackSuppression } from '../modules/flow/feedback-suppression.entity
 import { oauthEntities } from '../modules/oauth/oauth.entities.js';
 import { AlertRule } from '../modules/alert/alert-rule.entity.js';
 import { GuestCase } from '../modules/case/case.entity.js';
+import { CaseMessage } from '../modules/case/case-message.entity.js';
+import { CaseAlert } from '../modules/case/case-alert.entity.js';
+import { Offer } from '../modules/case/offer.entity.js';
+import { ReplyTemplate } from '../modules/case/reply-template.entity.js';
 import { GuestSessionKey } from '../modules/guest-session/guest-session-key.entity.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
@@ -52,4 +56,8 @@ export const entities = [
   GuestSessionKey,
   AlertRule,
   GuestCase,
+  CaseMessage,
+  CaseAlert,
+  Offer,
+  ReplyTemplate,
 ];

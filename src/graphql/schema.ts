@@ -20,10 +20,13 @@ import { AnalyticsResolver } from '../modules/analytics/analytics.resolver.js';
 import { FeedbackFlowResolver, FeedbackRequestResolver } from '../modules/flow/feedback-flow.resolver.js';
 import { AlertRuleResolver } from '../modules/alert/alert-rule.resolver.js';
 import { CaseResolver } from '../modules/case/case.resolver.js';
+import { CaseMessageResolver } from '../modules/case/case-message.resolver.js';
+import { OfferResolver } from '../modules/case/offer.resolver.js';
+import { ReplyTemplateResolver } from '../modules/case/reply-template.resolver.js';
 import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver, AlertRuleResolver, CaseResolver] as const;
+export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver, AlertRuleResolver, CaseResolver, CaseMessageResolver, OfferResolver, ReplyTemplateResolver] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 

@@ -85,9 +85,13 @@ export class PreparingClient extends pg.Client {
   // node-postgres's query() has many overloads; Kysely calls the (text, values) one.
   query(...args: unknown[]): never {
     const [text, values, ...rest] = args;
-    const name = typeof text === 'string' && Array.isArray(values) ? prepared.get(text) : undefined;
+    const name = typeof text === 'string' && Array.isArray(values) && !rest.length ? prepared.get(text) : undefined;
     const call = super.query as (...a: unknown[]) => never;
-    return name ? call.call(this, { name, text, values }, ...rest) : call.apply(this, args);
+    if (!name) return call.apply(this, args);
+    // A Query of pg's own, named: a config object would be copied property by property on every run.
+    return new Promise((resolve, reject) => {
+      call.call(this, new pg.Query({ name, text: text as string, values: values as unknown[] }, undefined, (err: Error | undefined, result: unknown) => (err ? reject(err) : resolve(result))));
+    }) as never;
   }
 }
 

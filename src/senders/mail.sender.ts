@@ -12,11 +12,14 @@ const require = createRequire(import.meta.url);
  */
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
+  /** The bare address of the configured From, under another display name when a message gives one. */
+  private readonly address: string;
 
   constructor(
     smtpUrl: string,
     private readonly from: string,
   ) {
+    this.address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
     const nodemailer = require('nodemailer') as typeof import('nodemailer');
     this.transport = nodemailer.createTransport(smtpUrl.includes('?') ? smtpUrl : `${smtpUrl}?pool=true&maxConnections=16`, {
       connectionTimeout: 10_000,
@@ -27,7 +30,16 @@ export class SmtpMailer implements Mailer {
 
   async send(message: MailMessage): Promise<SendOutcome> {
     try {
-      await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, headers: message.headers });
+      await this.transport.sendMail({
+        from: message.fromName ? { name: oneLine(message.fromName), address: this.address } : this.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        headers: message.headers,
+        messageId: message.messageId,
+        inReplyTo: message.inReplyTo,
+        references: message.references,
+      });
       return { ok: true };
     } catch (err) {
       const e = err as { responseCode?: number; message?: string; code?: string };
@@ -41,3 +53,6 @@ export class SmtpMailer implements Mailer {
     this.transport.close();
   }
 }
+
+/** A display name on one line: a line break in a header would start another header. */
+const oneLine = (name: string) => name.replace(/[\r\n]+/g, ' ').trim().slice(0, 200);

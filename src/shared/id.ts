@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   caseMessage: 'msg',
   offer: 'off',
   caseAlert: 'cal',
+  replyTemplate: 'rtpl',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -16,6 +16,12 @@ export interface MailMessage {
   subject: string;
   text: string;
   headers?: Record<string, string>;
+  /** The display name of the From (the restaurant's), on the configured address; default: the configured From. */
+  fromName?: string;
+  /** Threading (RFC 5322), each with its angle brackets: this message's id, the one it answers, the thread's ids. */
+  messageId?: string;
+  inReplyTo?: string;
+  references?: string[];
 }
 
 export interface Mailer {

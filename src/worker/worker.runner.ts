@@ -9,6 +9,7 @@ import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery } from '../m
 import { RateLimiter } from './rate.limiter.js';
 import { IdlePoll } from './idle.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
+import { startCaseOutbox } from './case-outbox.runner.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 
 export interface Workers {
@@ -198,6 +199,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   };
   const running = loop();
   const feedbackRequests = await startFeedbackRequests(deps);
+  const caseOutbox = await startCaseOutbox(deps);
   logger.info({ workerId, concurrency: config.workers }, 'workers started');
 
   return {
@@ -215,6 +217,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       await task.release(notStarted).catch((err) => logger.warn({ err }, 'could not give back leases; they expire by themselves'));
       await Promise.allSettled([...attempts]);
       await feedbackRequests.stop();
+      await caseOutbox.stop();
       sender.close();
       await listener.stop();
       logger.info({ givenBack: notStarted.length }, 'workers stopped');

@@ -37,8 +37,11 @@ beforeAll(async () => {
   ids.step = await post(`/surveys/${ids.survey}/steps`, { type: 'metrics', metrics: { metrics: [ids.metric] } });
   // A rule the seeded submission matches, so that it opens the case the cases' routes are fuzzed on.
   ids.rule = await post('/alert-rules', { name: 'Low', when: { maxRating: 4 }, notify: [{ role: 'owner' }] });
-  ids.submission = await post(`/surveys/${ids.survey}/submissions`, { answers: [{ step: ids.step, ratings: { [ids.metric]: 4 } }] });
+  // About an order with the guest's e-mail and phone, so that the case's messages can reach them.
+  ids.guestOrder = await post('/orders', { externalOrderId: 'G-1', total: 10, currency: 'PKR', customerEmail: 'guest@example.com', customerPhoneNumber: '+923001112233' });
+  ids.submission = await post(`/surveys/${ids.survey}/submissions`, { answers: [{ step: ids.step, ratings: { [ids.metric]: 4 } }], order: ids.guestOrder });
   ids.case = (await rest(server, 'GET', `${b}/cases`, { tenant })).body.data[0].id;
+  ids.template = await post('/reply-templates', { name: 'Sorry', body: 'We are sorry.' });
   ids.location = await post('/locations', { name: 'Main', metadata: { code: 'M1' } });
   ids.order = await post('/orders', { externalOrderId: 'A-1', total: 10, currency: 'PKR' });
   ids.webhook = await post('/webhooks', { url: 'https://example.com/hook', events: ['*'] });
@@ -181,7 +184,13 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
     },
     { requiredKeys: ['name', 'when', 'notify'] },
   ),
+  'reply-templates': fc.record({ name: mostly(fc.string({ minLength: 1, maxLength: 30 }), text), body: mostly(fc.string({ minLength: 1, maxLength: 300 }), text) }, { requiredKeys: [] }),
+  offers: fc.record(
+    { description: mostly(fc.string({ minLength: 1, maxLength: 100 }), text), expiresInDays: mostly(fc.integer({ min: 1, max: 365 }), int), send: fc.boolean() },
+    { requiredKeys: ['description'] },
+  ),
   cases: opt({ status: mostly(fc.constantFrom('open', 'replied', 'resolved', 'recovered'), text), assignee: mostly(fc.option(fc.constant('').map(() => ids.member)), idOf('member')) }),
+  messages: fc.record({ body: mostly(fc.string({ minLength: 1, maxLength: 200 }), text), channel: mostly(fc.option(fc.constantFrom('email', 'sms')), text) }, { requiredKeys: [] }),
 };
 
 /** Updates take fewer fields where a resource's identity or links are fixed at creation. */

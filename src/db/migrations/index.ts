@@ -20,6 +20,8 @@ import { Migration20261126231900 } from './Migration20261126231900.js';
 import { Migration20261127004500 } from './Migration20261127004500.js';
 import { Migration20261127005000 } from './Migration20261127005000.js';
 import { Migration20261127045125 } from './Migration20261127045125.js';
+import { Migration20261127045603 } from './Migration20261127045603.js';
+import { Migration20261127060000 } from './Migration20261127060000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -45,4 +47,6 @@ export const migrationsList = [
   { name: 'Migration20261127004500', class: Migration20261127004500 },
   { name: 'Migration20261127005000', class: Migration20261127005000 },
   { name: 'Migration20261127045125', class: Migration20261127045125 },
+  { name: 'Migration20261127045603', class: Migration20261127045603 },
+  { name: 'Migration20261127060000', class: Migration20261127060000 },
 ];

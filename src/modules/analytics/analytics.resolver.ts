@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { Timestamp } from '../../kit/scalars.js';
 import type { GroupKey, Interval } from './analytics.rules.js';
-import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, responseRate, type AnalyticsQuery } from './analytics.service.js';
+import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, recoveryAnalytics, responseRate, type AnalyticsQuery } from './analytics.service.js';
 import {
   AnalyticsCompareEnum,
   AnalyticsFunnelStepType,
@@ -11,6 +11,7 @@ import {
   AnalyticsMenuItemType,
   AnalyticsMetricType,
   AnalyticsNpsType,
+  AnalyticsRecoveryType,
   AnalyticsResponseRateType,
   MenuItemSortEnum,
   SortOrderEnum,
@@ -70,6 +71,20 @@ export class AnalyticsResolver {
     @Ctx() { em }: GraphQLContext,
   ) {
     return responseRate(em, business, { from: ms(from), to: ms(to), interval, groupBy, location, channel });
+  }
+
+  @Authorized('analytics:read')
+  @Query(() => [AnalyticsRecoveryType], { description: "Unhappy guests' cases per bucket of the day they opened: replies and how fast, resolutions, recoveries and the revenue they brought back." })
+  analyticsRecovery(
+    @Arg('business', () => ID) business: string,
+    @Arg('from', () => Timestamp) from: Date,
+    @Arg('to', () => Timestamp) to: Date,
+    @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
+    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: "location (the case's)." }) groupBy: GroupKey[],
+    @Arg('location', () => ID, { nullable: true, description: 'Only cases of this location.' }) location: string | null,
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return recoveryAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, location });
   }
 
   @Authorized('analytics:read')

@@ -97,6 +97,43 @@ export async function responseRate(
   }));
 }
 
+export interface RecoveryRow {
+  period: number;
+  location?: string | null;
+  opened: number;
+  replied: number;
+  repliedWithinHour: number;
+  medianFirstReplyMinutes: number | null;
+  resolved: number;
+  recovered: number;
+  recoveryRate: number | null;
+  recoveredRevenue: Array<{ currency: string; amount: number }>;
+}
+
+/** Cases per bucket of their opening day: replies, their speed, resolutions and recoveries with the revenue they brought back. */
+export async function recoveryAnalytics(
+  em: EntityManager,
+  business: string,
+  q: Pick<AnalyticsQuery, 'from' | 'to' | 'interval' | 'location'> & { groupBy?: GroupKey[] },
+): Promise<RecoveryRow[]> {
+  const groupBy = q.groupBy ?? [];
+  const timeZone = await businessTimeZone(em, business);
+  const range = checkRange({ ...q, groupBy }, timeZone, repo.RECOVERY_GROUPS);
+  const rows = await repo.casesPerBucket(em, business, { ...q, groupBy }, range, timeZone);
+  return rows.map((r) => ({
+    period: Number(r.period),
+    ...(groupBy.includes('location') ? { location: r.location ?? null } : {}),
+    opened: Number(r.opened),
+    replied: Number(r.replied),
+    repliedWithinHour: Number(r.replied_within_hour),
+    medianFirstReplyMinutes: r.median_first_reply_minutes == null ? null : Number(r.median_first_reply_minutes),
+    resolved: Number(r.resolved),
+    recovered: Number(r.recovered),
+    recoveryRate: Number(r.opened) ? Number(r.recovered) / Number(r.opened) : null,
+    recoveredRevenue: (r.revenue ?? []).map((m) => ({ currency: m.currency, amount: Number(m.amount) })),
+  }));
+}
+
 export async function menuItemAnalytics(
   em: EntityManager,
   business: string,

@@ -50,6 +50,26 @@ export class AnalyticsNpsType extends AnalyticsBucketType {
   @Field(() => AnalyticsNpsType, { nullable: true }) previous?: AnalyticsNpsType | null;
 }
 
+@ObjectType('MoneyAmount', { simpleResolvers: true })
+export class MoneyAmountType {
+  @Field({ description: 'ISO 4217.' }) currency!: string;
+  @Field(() => Float) amount!: number;
+}
+
+@ObjectType('AnalyticsRecovery', { simpleResolvers: true, description: 'Cases of unhappy guests per bucket of the day they opened.' })
+export class AnalyticsRecoveryType {
+  @Field(() => Timestamp) period!: number;
+  @Field(() => ID, { nullable: true, description: "When grouped by location: the case's location (null: none)." }) location?: string | null;
+  @Field(() => Int) opened!: number;
+  @Field(() => Int, { description: 'Cases the restaurant has answered.' }) replied!: number;
+  @Field(() => Int, { description: 'Answered within an hour of opening.' }) repliedWithinHour!: number;
+  @Field(() => Float, { nullable: true, description: 'Median minutes from opening to the first reply, of the answered cases.' }) medianFirstReplyMinutes!: number | null;
+  @Field(() => Int, { description: 'Cases resolved (at some point).' }) resolved!: number;
+  @Field(() => Int, { description: 'Cases whose guest came back.' }) recovered!: number;
+  @Field(() => Float, { nullable: true, description: 'recovered / opened.' }) recoveryRate!: number | null;
+  @Field(() => [MoneyAmountType], { description: "The totals of the orders that recovered them, per currency." }) recoveredRevenue!: MoneyAmountType[];
+}
+
 @ObjectType('AnalyticsResponseRate', { simpleResolvers: true })
 export class AnalyticsResponseRateType {
   @Field(() => Timestamp) period!: number;

@@ -15,6 +15,8 @@ import { matchRules, type MatchedAnswers, type RuleMatch } from '../alert/alert-
 import { CASE_STATUSES, GuestCase, type CaseStatus } from './case.entity.js';
 import type { CaseType } from './case.type.js';
 import type { UpdateCaseInput } from './case.inputs.js';
+import { recoveryMayWait } from './case-recovery.cache.js';
+import { queueAlerts } from './case-alert.service.js';
 
 export function presentCase(c: GuestCase): CaseType {
   return {
@@ -116,6 +118,9 @@ export async function openCaseFor(tx: EntityManager, submission: Submission, sur
     updatedAt: now,
   });
   recordEvent(tx, submission.business, 'case.opened', caseEventObject(opened));
+  recoveryMayWait(submission.business);
+  // Durable: the alerts are jobs written with the case, sent by the case workers once this commits.
+  await queueAlerts(tx, opened, matches);
   return { opened, matches };
 }
 

@@ -15,8 +15,12 @@ export const EVENT_TYPES = [
   'webhook.disabled',
   ...['created', 'updated', 'deleted'].map((e) => `feedbackflow.${e}`),
   ...['created', 'sent', 'reminded', 'opened', 'completed', 'suppressed', 'failed', 'expired', 'cancelled'].map((e) => `feedbackrequest.${e}`),
-  ...['created', 'updated', 'deleted'].map((e) => `alertrule.${e}`),
+  ...['alertrule', 'replytemplate'].flatMap((r) => ['created', 'updated', 'deleted'].map((e) => `${r}.${e}`)),
   'case.opened',
   'case.updated',
   'case.recovered',
+  'casemessage.created',
+  'casemessage.updated',
+  'offer.created',
+  'offer.redeemed',
 ];

@@ -19,6 +19,9 @@ const SCOPE_OF_RESOURCE: Record<string, Scope> = {
   feedbackrequest: 'flows:read',
   alertrule: 'alerts:read',
   case: 'cases:read',
+  casemessage: 'cases:read',
+  offer: 'cases:read',
+  replytemplate: 'cases:read',
 };
 
 /** The read scope of an event type's resource; events:read for a type of no known resource. */

@@ -200,13 +200,16 @@ export async function unsubscribeByToken(em: EntityManager, token: string): Prom
   });
 }
 
-/** An inbound STOP from a phone: every business that has asked that number stops asking it by SMS. */
-export async function stopFromPhone(em: EntityManager, phone: string): Promise<number> {
+/**
+ * An inbound STOP from a phone: every business that has asked that number stops asking it by SMS, and so do `also`
+ * (those whose case replies texted it: the inbound door knows them, this module does not).
+ */
+export async function stopFromPhone(em: EntityManager, phone: string, also: readonly string[] = []): Promise<number> {
   const normal = normalisePhone(phone, null);
   if (!normal) throw AppError.validation([{ field: 'from', message: 'must be a phone number in E.164 (+923001234567)' }]);
   const hash = contactHash('sms', normal)!;
   return em.transactional(async (tx) => {
-    const businesses = await businessesAskingPhone(tx, hash);
+    const businesses = [...new Set([...(await businessesAskingPhone(tx, hash)), ...also])];
     for (const business of businesses) await suppress(tx, business, 'sms', hash, 'stop');
     return businesses.length;
   });

@@ -1,0 +1,19 @@
+import { Field, InputType } from 'type-graphql';
+import { StringFilter } from '../../kit/list.args.js';
+import { listInputs } from '../../kit/list.inputs.js';
+import { CaseMessageType } from './case-message.type.js';
+
+@InputType('CreateCaseMessageInput')
+export class CreateCaseMessageInput {
+  @Field({ description: 'The text the guest receives (at most 5000 characters; 1600 by SMS).' }) body!: string;
+  @Field(() => String, { nullable: true, description: "email or sms; default: e-mail when the guest left an address, else SMS." }) channel?: string | null;
+}
+
+export const [CaseMessageList, CaseMessageListArgs] = listInputs('CaseMessage', CaseMessageType, {
+  where: {
+    direction: { filter: StringFilter, description: 'out or in.' },
+    channel: { filter: StringFilter, description: 'email or sms.' },
+    status: { filter: StringFilter, description: 'queued, sent or failed.' },
+  },
+  orderBy: ['createdAt'],
+});

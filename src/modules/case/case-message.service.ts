@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../../auth/principal.js';
+import { AppError } from '../../shared/errors.js';
+import { Checks } from '../../shared/validation.js';
+import { findOwned } from '../../kit/resource.js';
+import { findPage } from '../../kit/list.query.js';
+import { SortOrder, type ListArgsValue, type OrderByValue } from '../../kit/list.args.js';
+import { recordEvent } from '../event/event.service.js';
+import { contactHash } from '../flow/feedback-flow.rules.js';
+import { suppressionOf } from '../flow/feedback-request.service.js';
+import { caseEventObject, findCase } from './case.service.js';
+import type { GuestCase } from './case.entity.js';
+import { CaseMessage, MESSAGE_CHANNELS, type MessageChannel } from './case-message.entity.js';
+import type { CaseMessageType } from './case-message.type.js';
+import type { CreateCaseMessageInput } from './case-message.inputs.js';
+import { casesTextedTo, wakeCaseWorkers } from './case.repo.js';
+import { normalisePhone } from '../order/order.normalise.js';
+
+/** An e-mail reply's longest body; an SMS is cut by carriers into parts, and providers refuse past 1600 characters. */
+export const MAX_MESSAGE_BODY = { email: 5_000, sms: 1_600 } as const;
+
+type MessageRow = Pick<CaseMessage, 'id' | 'business' | 'case' | 'direction' | 'channel' | 'body' | 'status' | 'author' | 'createdAt' | 'updatedAt'>;
+
+/** Plain rows (findPage) and entities alike; the job's columns (lease, attempts, address) stay inside. */
+export function presentMessage(m: MessageRow): CaseMessageType {
+  return {
+    id: m.id, object: 'casemessage', business: m.business,
+    case: m.case,
+    direction: m.direction,
+    channel: m.channel,
+    body: m.body,
+    status: m.status,
+    author: m.author ?? null,
+    createdAt: m.createdAt, updatedAt: m.updatedAt,
+  };
+}
+
+/** A thread reads from its first message: oldest first unless orderBy says otherwise. */
+const THREAD_ORDER = [{ field: 'createdAt', order: SortOrder.asc }];
+
+export async function listMessages(em: EntityManager, business: string, caseId: string, args: ListArgsValue<object, OrderByValue>) {
+  await findCase(em, business, caseId);
+  return findPage<CaseMessage, CaseMessageType>(em, CaseMessage, { scope: { business, case: caseId }, args, present: presentMessage, defaultOrder: THREAD_ORDER });
+}
+
+export async function findMessage(em: EntityManager, business: string, caseId: string, id: string) {
+  await findCase(em, business, caseId);
+  return findOwned(em, CaseMessage, { kind: 'caseMessage', label: 'Case message', business, id, where: { case: caseId } });
+}
+
+const CHANNEL_WORDS = { email: 'e-mail', sms: 'SMS' } as const;
+
+/** The channel asked for, else e-mail when the guest left an address, else SMS; and the address on it. */
+function reachOf(c: GuestCase, asked: string | null | undefined): { channel: MessageChannel; address: string } {
+  if (asked != null && !MESSAGE_CHANNELS.includes(asked as MessageChannel)) throw AppError.validation([{ field: 'channel', message: `must be one of ${MESSAGE_CHANNELS.join(', ')}` }]);
+  const channel = (asked as MessageChannel | null | undefined) ?? (c.guestEmail ? 'email' : c.guestPhone ? 'sms' : null);
+  if (!channel) throw new AppError('conflict', `Case ${c.id}: the guest left no e-mail address and no phone number, so there is no way to reply`);
+  const address = channel === 'email' ? c.guestEmail : c.guestPhone;
+  if (!address) throw new AppError('conflict', `Case ${c.id}: the guest left no ${channel === 'email' ? 'e-mail address' : 'phone number'}; reply by ${channel === 'email' ? 'SMS' : 'e-mail'} instead`);
+  return { channel, address };
+}
+
+/**
+ * The restaurant's reply to a case's guest, inside the caller's transaction `tx` (the offers' `send: true` too):
+ * checked, refused when the guest opted out of that channel (409, nothing written), queued as its own job (sent after
+ * the commit by the case workers), the first reply stamping `firstReplyAt` and moving an open case to `replied`.
+ * `c` should be locked by the caller (findCase with lock) when replies may race; `author` is a user id or null.
+ */
+export async function queueCaseMessage(tx: EntityManager, c: GuestCase, input: { body: string; channel?: string | null }, author: string | null): Promise<CaseMessage> {
+  const checks = new Checks();
+  checks.text('body', input.body, { required: true, max: MAX_MESSAGE_BODY.email });
+  checks.text('channel', input.channel);
+  checks.throwIfAny();
+  const { channel, address } = reachOf(c, input.channel);
+  if (input.body.length > MAX_MESSAGE_BODY[channel]) throw AppError.validation([{ field: 'body', message: `must be at most ${MAX_MESSAGE_BODY[channel]} characters by ${CHANNEL_WORDS[channel]}` }]);
+  const reach = await suppressionOf(tx, c.business, [channel], { email: contactHash('email', c.guestEmail), sms: contactHash('sms', c.guestPhone) });
+  if (reach.reason === 'opted_out') throw new AppError('conflict', `The guest has opted out of ${CHANNEL_WORDS[channel]} from this business: the reply was not sent`);
+  const now = new Date();
+  const message = tx.create(CaseMessage, {
+    business: c.business, case: c.id, direction: 'out', channel, body: input.body, status: 'queued', author, address, dueAt: now, createdAt: now, updatedAt: now,
+  });
+  recordEvent(tx, c.business, 'casemessage.created', presentMessage(message));
+  if (!c.firstReplyAt || c.status === 'open') {
+    c.firstReplyAt ??= now;
+    if (c.status === 'open') c.status = 'replied';
+    c.updatedAt = now;
+    recordEvent(tx, c.business, 'case.updated', caseEventObject(c));
+  }
+  // Delivered at commit: the case workers start on it at once rather than at their next poll.
+  await wakeCaseWorkers(tx);
+  return message;
+}
+
+/** The CRUD create (POST …/cases/{case}/messages, createCaseMessage), in its own transaction. */
+export function createCaseMessage(em: EntityManager, business: string, caseId: string, input: CreateCaseMessageInput | { body: string; channel?: string | null }, actor?: Principal): Promise<CaseMessageType> {
+  return em.transactional(async (tx) => {
+    const c = await findCase(tx, business, caseId, true);
+    return presentMessage(await queueCaseMessage(tx, c, input, actor?.userId ?? null));
+  });
+}
+
+/** The operations by role, for the GraphQL resolver (NestedCrudResolver under `case`): messages are not edited nor deleted. */
+export const crud = { list: listMessages, find: findMessage, present: presentMessage, create: createCaseMessage };
+
+/**
+ * An SMS from a guest (the inbound endpoint): attached as `in` to the thread of each business's latest case that
+ * texted that number within INBOUND_WINDOW_DAYS (case.repo.ts). Answers the businesses it reached (a STOP opts out of them too).
+ */
+export async function attachInboundSms(em: EntityManager, from: string, body: string): Promise<string[]> {
+  const phone = normalisePhone(from, null);
+  if (!phone || !body.trim()) return [];
+  return em.transactional(async (tx) => {
+    const threads = await casesTextedTo(tx, phone, new Date());
+    for (const { business_id: business, case_id: caseId } of threads) {
+      const message = tx.create(CaseMessage, { business, case: caseId, direction: 'in', channel: 'sms', body: body.slice(0, MAX_MESSAGE_BODY.sms), status: 'sent', author: null, address: phone, sentAt: new Date() });
+      recordEvent(tx, business, 'casemessage.created', presentMessage(message));
+    }
+    return threads.map((t) => t.business_id);
+  });
+}

@@ -1,0 +1,229 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import { db } from '../../kit/db.js';
+import type { TableOf } from '../../kit/entity.table.js';
+import { WEBHOOK_WORK_CHANNEL } from '../event/event.signal.js';
+import type { CaseAlert } from './case-alert.entity.js';
+import type { CaseMessage } from './case-message.entity.js';
+
+/** The case module's statements. */
+
+/** How long after its case opened a guest's next order still counts as coming back. */
+export const CAME_BACK_DAYS = 60;
+
+/**
+ * Whether an order of this business may recover anything: a case still waiting for its guest (open or replied,
+ * opened within CAME_BACK_DAYS), or an offer not yet redeemed nor expired. Two index probes.
+ */
+export async function mayRecover(em: EntityManager, business: string, now: Date): Promise<boolean> {
+  const { rows } = await sql<{ waiting: boolean }>`
+    select exists (select 1 from guest_case where business_id = ${business} and status in ('open', 'replied') and opened_at > ${now}::timestamptz - make_interval(days => ${CAME_BACK_DAYS}))
+        or exists (select 1 from offer where business_id = ${business} and redeemed_at is null and expires_at > ${now}) as waiting`.execute(db(em));
+  return rows[0].waiting;
+}
+
+/**
+ * What a new order recovers, in one statement: the offers whose code it carries (not yet redeemed, not expired) are
+ * redeemed by it, and their cases, with every case still waiting for the same guest (by e-mail or phone, opened in
+ * the last CAME_BACK_DAYS), become recovered by it. A concurrent order with the same code waits for the row lock and
+ * then finds the offer redeemed: an offer is redeemed once. Answers the ids changed.
+ */
+export async function recoverBy(
+  em: EntityManager,
+  q: { business: string; order: string; codes: string[]; email: string | null; phone: string | null; now: Date },
+): Promise<{ offers: string[]; cases: string[] }> {
+  const { rows } = await sql<{ offers: string[] | null; cases: string[] | null }>`
+    with o as (
+      update offer set redeemed_at = ${q.now}, redeemed_order_id = ${q.order}, updated_at = ${q.now}
+       where business_id = ${q.business} and code = any(${q.codes}::text[]) and redeemed_at is null and expires_at > ${q.now}
+      returning id, case_id
+    ), c as (
+      update guest_case g set status = 'recovered', recovered_at = ${q.now}, recovered_order_id = ${q.order}, updated_at = ${q.now},
+             recovered_offer = (select o.id from o where o.case_id = g.id order by o.id limit 1)
+       where g.business_id = ${q.business} and g.status <> 'recovered'
+         and (g.id in (select case_id from o)
+              or (g.status in ('open', 'replied') and g.opened_at > ${q.now}::timestamptz - make_interval(days => ${CAME_BACK_DAYS})
+                  and (g.guest_email = ${q.email} or g.guest_phone = ${q.phone})))
+      returning g.id
+    )
+    select (select array_agg(id order by id) from o) as offers, (select array_agg(id order by id) from c) as cases`.execute(db(em));
+  return { offers: rows[0].offers ?? [], cases: rows[0].cases ?? [] };
+}
+
+// ---- Alerts and replies: the case workers' outbox (case_alert, case_message), issue 35 items 3 and 4. ----
+
+interface CaseWorkDB {
+  case_alert: TableOf<CaseAlert, 'business' | 'case'>;
+  case_message: TableOf<CaseMessage, 'business' | 'case'>;
+}
+
+const work = (em: EntityManager) => db<CaseWorkDB>(em);
+
+/** The tables whose rows are the case workers' jobs. */
+export type CaseWorkTable = keyof CaseWorkDB;
+export interface CaseJob {
+  table: CaseWorkTable;
+  id: string;
+}
+
+/**
+ * Wakes the case workers of every process, at the commit of `em`'s transaction (a NOTIFY waits for it). The channel
+ * the webhook and feedback-request workers already listen on: no connection more per process, and the cost of a
+ * NOTIFY is paid only when a case opens or a reply is written.
+ */
+export async function wakeCaseWorkers(em: EntityManager) {
+  await sql`select pg_notify(${WEBHOOK_WORK_CHANNEL}, '')`.execute(db(em));
+}
+
+/** The e-mail addresses of a business's members with one of `roles`, each once. */
+export async function memberEmails(em: EntityManager, business: string, roles: readonly string[]): Promise<string[]> {
+  if (!roles.length) return [];
+  const { rows } = await sql<{ email: string }>`
+    select distinct u.email from membership m join app_user u on u.id = m.user_id
+     where m.business_id = ${business} and m.role = any(${roles}::text[]) order by u.email`.execute(db(em));
+  return rows.map((r) => r.email);
+}
+
+/** Leases up to `limit` due jobs of `table` to `worker` for `leaseMs` (SKIP LOCKED: workers take disjoint sets). */
+export async function claimCaseJobs(em: EntityManager, table: CaseWorkTable, q: { leaseMs: number; worker: string; now: Date; limit: number }): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    update ${sql.table(table)} set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
+     where id in (select id from ${sql.table(table)}
+                   where due_at <= ${q.now} and (locked_until is null or locked_until < now())
+                   order by due_at limit ${q.limit} for update skip locked)
+    returning id`.execute(db(em));
+  return rows.map((r) => r.id);
+}
+
+/** Gives back `worker`'s leases of these jobs (shutdown). */
+export async function releaseCaseJobs(em: EntityManager, table: CaseWorkTable, worker: string, ids: string[]) {
+  if (!ids.length) return;
+  await sql`update ${sql.table(table)} set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
+}
+
+/** A leased alert (or check) with what its message needs: its case, the business's and the location's names. */
+export interface LeasedAlert {
+  id: string;
+  business_id: string;
+  case_id: string;
+  kind: string;
+  channel: string;
+  address: string;
+  reason: string;
+  attempts: number;
+  business_name: string;
+  location_name: string | null;
+  case_status: string;
+  case_severity: string;
+  case_reason: string;
+  assignee_id: string | null;
+  opened_at: Date;
+  submission_id: string;
+}
+
+/** The alert, while `worker` holds its lease; `lock` also locks its case (a check decides on the case as it stands). */
+export async function leasedAlert(em: EntityManager, id: string, worker: string, lock = false): Promise<LeasedAlert | undefined> {
+  const { rows } = await sql<LeasedAlert>`
+    select a.id, a.business_id, a.case_id, a.kind, a.channel, a.address, a.reason, a.attempts,
+           b.name as business_name, l.name as location_name,
+           c.status as case_status, c.severity as case_severity, c.reason as case_reason, c.assignee_id, c.opened_at, c.submission_id
+      from case_alert a
+      join guest_case c on c.id = a.case_id
+      join business b on b.id = a.business_id
+      left join location l on l.id = c.location_id
+     where a.id = ${id} and a.locked_by = ${worker}
+     ${lock ? sql`for update of a, c` : sql``}`.execute(db(em));
+  return rows[0];
+}
+
+/** What the guest wrote in the submission's text steps, in the order of their answers. */
+export async function guestWords(em: EntityManager, submission: string): Promise<string[]> {
+  const { rows } = await sql<{ value: string }>`
+    select a.value #>> '{}' as value
+      from submission s
+      cross join lateral jsonb_array_elements(s.answers) with ordinality as x(answer, n)
+      join survey_step st on st.id = x.answer ->> 'step' and st.type = 'text'
+      cross join lateral (select x.answer -> 'value') as a(value)
+     where s.id = ${submission} and jsonb_typeof(a.value) = 'string'
+     order by x.n`.execute(db(em));
+  return rows.map((r) => r.value).filter((v) => v.trim());
+}
+
+/** One alert row per recipient; a recipient already there for this case and kind is skipped (the unique key). */
+export async function insertAlerts(em: EntityManager, rows: Array<Insertable<CaseWorkDB['case_alert']>>) {
+  if (!rows.length) return;
+  await work(em).insertInto('case_alert').values(rows).onConflict((oc) => oc.constraint('case_alert_recipient_uq').doNothing()).execute();
+}
+
+/** Applies `change` and gives the lease back, only while `worker` holds it. */
+export async function finishAlert(em: EntityManager, id: string, worker: string, change: Updateable<CaseWorkDB['case_alert']>) {
+  await work(em)
+    .updateTable('case_alert')
+    .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('locked_by', '=', worker)
+    .execute();
+}
+
+/** A leased outbound message with what its sending needs: the business's name and the guest's contact hashes' inputs. */
+export interface LeasedMessage {
+  id: string;
+  business_id: string;
+  case_id: string;
+  channel: 'email' | 'sms';
+  address: string;
+  body: string;
+  attempts: number;
+  created_at: Date;
+  message_id: string | null;
+  business_name: string;
+  case_reason: string;
+}
+
+export async function leasedMessage(em: EntityManager, id: string, worker: string): Promise<LeasedMessage | undefined> {
+  const { rows } = await sql<LeasedMessage>`
+    select m.id, m.business_id, m.case_id, m.channel, m.address, m.body, m.attempts, m.created_at, m.message_id, b.name as business_name, c.reason as case_reason
+      from case_message m join business b on b.id = m.business_id join guest_case c on c.id = m.case_id
+     where m.id = ${id} and m.locked_by = ${worker} and m.status = 'queued'`.execute(db(em));
+  return rows[0];
+}
+
+/** The case's earlier outbound e-mails (not failed), oldest first: the thread a new e-mail replies to. */
+export async function earlierEmails(em: EntityManager, caseId: string, before: { createdAt: Date; id: string }) {
+  return work(em)
+    .selectFrom('case_message')
+    .select(['id', 'message_id'])
+    .where('case_id', '=', caseId)
+    .where('direction', '=', 'out')
+    .where('channel', '=', 'email')
+    .where('status', '<>', 'failed')
+    .where((eb) => eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Applies `change` and gives the lease back while `worker` holds it; answers the message as it now stands. */
+export async function finishMessage(em: EntityManager, id: string, worker: string, change: Updateable<CaseWorkDB['case_message']>) {
+  return work(em)
+    .updateTable('case_message')
+    .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('locked_by', '=', worker)
+    .returning(['id', 'business_id', 'case_id', 'direction', 'channel', 'body', 'status', 'author', 'created_at', 'updated_at'])
+    .executeTakeFirst();
+}
+
+/** How long after an outbound SMS of a case the guest's SMS from that number is still part of its thread. */
+export const INBOUND_WINDOW_DAYS = 30;
+
+/** Per business, the latest case that sent an SMS to `phone` within INBOUND_WINDOW_DAYS of `now`. */
+export async function casesTextedTo(em: EntityManager, phone: string, now: Date): Promise<Array<{ business_id: string; case_id: string }>> {
+  const { rows } = await sql<{ business_id: string; case_id: string }>`
+    select distinct on (business_id) business_id, case_id
+      from case_message
+     where address = ${phone} and direction = 'out' and channel = 'sms' and status <> 'failed'
+       and created_at > ${now}::timestamptz - make_interval(days => ${INBOUND_WINDOW_DAYS})
+     order by business_id, created_at desc, id desc`.execute(db(em));
+  return rows;
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import type { TestServer } from '../helpers/server.js';
+import { createTenant, TEST_PASSWORD } from '../helpers/auth.js';
+import { rest } from '../rest/rest.helpers.js';
+import { createUser } from '../../src/modules/user/user.service.js';
+
+/**
+ * A restaurant over REST for the alert and reply tests: a survey of a 1-10 metric, an NPS and a text step, a
+ * location, and `member(role)` adding a user of that role. Answers go through the API, orders too.
+ */
+export async function restaurant(server: TestServer, name: string) {
+  const tenant = await createTenant(server, { businessName: name });
+  const b = `/v2/businesses/${tenant.businessId}`;
+  const call = (method: string, path: string, body?: unknown) => rest(server, method, `${b}${path}`, { tenant, body });
+  const made = async (path: string, body: unknown) => {
+    const answer = await call('POST', path, body);
+    if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.data.id as string;
+  };
+  const taste = await made('/metrics', { name: 'Taste', scale: { min: 1, max: 10 } });
+  const survey = await made('/surveys', { name: 'Visit', status: 'active' });
+  const steps = {
+    rate: await made(`/surveys/${survey}/steps`, { type: 'metrics', metrics: { metrics: [taste] } }),
+    nps: await made(`/surveys/${survey}/steps`, { type: 'nps' }),
+    text: await made(`/surveys/${survey}/steps`, { type: 'text' }),
+  };
+  const location = await made('/locations', { name: 'Gulberg' });
+  /** Completes a submission; answers its id. */
+  const answer = async (a: { taste?: number; nps?: number; text?: string; order?: string; location?: string }) => {
+    const res = await call('POST', `/surveys/${survey}/submissions`, {
+      answers: [
+        ...(a.taste != null ? [{ step: steps.rate, ratings: { [taste]: a.taste } }] : []),
+        ...(a.nps != null ? [{ step: steps.nps, value: a.nps }] : []),
+        ...(a.text != null ? [{ step: steps.text, value: a.text }] : []),
+      ],
+      ...(a.order ? { order: a.order } : {}),
+      ...(a.location ? { location: a.location } : {}),
+    });
+    if (res.status !== 201) throw new Error(`answer: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data.id as string;
+  };
+  /** The case a submission opened. */
+  const caseOf = async (submission: string) => {
+    const listed = (await call('GET', '/cases?pageSize=100')).body.data as Array<{ id: string; submission: string }>;
+    const found = listed.find((c) => c.submission === submission);
+    if (!found) throw new Error(`no case for ${submission}`);
+    return found as any;
+  };
+  /** A user of `role` in this business; answers their e-mail and membership id. */
+  const member = async (role: 'owner' | 'manager' | 'staff') => {
+    const email = `${role}-${randomBytes(5).toString('hex')}@example.com`;
+    await createUser(server.orm.em.fork(), { email, password: TEST_PASSWORD, name: `A ${role}` });
+    const added = await call('POST', '/members', { email, role });
+    if (added.status !== 201) throw new Error(`member: ${added.status} ${JSON.stringify(added.body)}`);
+    return { email, id: added.body.data.id as string };
+  };
+  return { tenant, b, call, made, taste, survey, steps, location, answer, caseOf, member };
+}
+
+export type Restaurant = Awaited<ReturnType<typeof restaurant>>;
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
