@@ -10,6 +10,7 @@ import { Failure, Loading, message, setTimeZone } from './ui';
 /** The navigation: plain links, one per screen, in the order a manager's day goes. */
 const NAV: { href: string; label: string }[] = [
   { href: '/portal', label: 'Overview' },
+  { href: '/portal/cases', label: 'Inbox' },
   { href: '/portal/surveys', label: 'Surveys' },
   { href: '/portal/feedback', label: 'Feedback' },
   { href: '/portal/orders', label: 'Orders' },
@@ -34,6 +35,8 @@ type Loader = () => Promise<{ default: ComponentType<ScreenProps> }>;
  */
 const ROUTES: [RegExp, Loader, string, Scope][] = [
   [/^\/portal$/, () => import('./screens/overview'), 'Overview', 'analytics:read'],
+  [/^\/portal\/cases$/, () => import('./screens/inbox'), 'Inbox', 'cases:read'],
+  [/^\/portal\/cases\/([^/]+)$/, () => import('./screens/inbox').then((m) => ({ default: m.CaseDetail })), 'Inbox', 'cases:read'],
   [/^\/portal\/surveys$/, () => import('./screens/surveys'), 'Surveys', 'surveys:read'],
   [/^\/portal\/surveys\/([^/]+)$/, () => import('./screens/survey-editor'), 'Surveys', 'surveys:read'],
   [/^\/portal\/feedback$/, () => import('./screens/feedback'), 'Feedback', 'submissions:read'],

@@ -216,3 +216,22 @@ export function download(name: string, content: Blob) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** "12 min", "3 h", "4 d": how long ago, or how long, rounded down to the unit a person reads at a glance. */
+export function formatMinutes(minutes: number): string {
+  const m = Math.max(0, Math.floor(minutes));
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  return h < 48 ? `${h} h` : `${Math.floor(h / 24)} d`;
+}
+export const formatAge = (since: number, now: number) => formatMinutes((now - since) / 60_000);
+
+/** The time now, moving on every `everyMs` (a minute by default), so ages shown on a screen left open stay true. */
+export function useNow(everyMs = 60_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}

@@ -23,7 +23,7 @@ let browser: Browser;
 let receiver: Receiver;
 let tenant: Tenant;
 
-const NAV = ['Overview', 'Surveys', 'Feedback', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Members'];
+const NAV = ['Overview', 'Inbox', 'Surveys', 'Feedback', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Members'];
 
 beforeAll(async () => {
   const port = await freePort();
@@ -98,7 +98,7 @@ describe('the business portal in a real browser', () => {
     const nav = page.getByRole('navigation', { name: 'Portal' }).getByRole('link');
     expect(await nav.allTextContents()).toEqual(NAV);
     expect(await nav.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(
-      ['', '/surveys', '/feedback', '/orders', '/integrations', '/webhooks', '/credentials', '/flows', '/members'].map((p) => `/portal${p}`),
+      ['', '/cases', '/surveys', '/feedback', '/orders', '/integrations', '/webhooks', '/credentials', '/flows', '/members'].map((p) => `/portal${p}`),
     );
 
     // Two metrics, by the keyboard: type, then Enter submits.

@@ -61,6 +61,12 @@ describe('offers', () => {
     expect((await r.call('GET', `/cases/${c.id}/offers`)).body.data).toEqual([offer]);
     expect(await r.events('offer.created')).toEqual([expect.objectContaining({ id: offer.id, code: offer.code })]);
 
+    // send: true puts it in the guest's thread as a reply (the messages' own tests follow it to the mailbox).
+    const sent = (await r.call('POST', `/cases/${c.id}/offers`, { description: 'Dessert on us', send: true })).body.data;
+    const thread = (await r.call('GET', `/cases/${c.id}/messages`)).body.data;
+    expect(thread).toEqual([expect.objectContaining({ direction: 'out', channel: 'email', body: expect.stringContaining(`Your code: ${sent.code}`) })]);
+    expect(await r.getCase(c.id)).toMatchObject({ status: 'replied', firstReplyAt: expect.any(Number) });
+
     const refused = await r.call('POST', `/cases/${c.id}/offers`, { description: ' ', expiresInDays: 0 });
     expectError(refused, 400, 'validation_failed');
     expect(refused.body.error.details.map((d: { field: string }) => d.field)).toEqual(['description', 'expiresInDays']);

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'preact/compat';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Field, Loaded, dayStart, dayOf, formatDay, useLoad } from '../ui';
+import { Empty, Field, Loaded, dayStart, dayOf, formatDay, formatMinutes, useLoad } from '../ui';
 import { useLiveEvents } from '../live';
 import type { Series } from '../charts/line-chart';
 
@@ -94,10 +94,76 @@ export default function Overview({ session, query }: ScreenProps) {
           )}
         </Field>
       </form>
+      {session.scopes.includes('cases:read') && <UnhappyGuests business={business} location={location} range={range} />}
       <Loaded state={state} what="the figures">
         {(data) => <Figures data={data} range={range} />}
       </Loaded>
     </>
+  );
+}
+
+const UnhappyData = graphql(`
+  query UnhappyGuests($business: ID!, $where: CaseWhere!, $unanswered: CaseWhere!, $from: Timestamp!, $to: Timestamp!, $location: ID) {
+    waiting: cases(business: $business, where: $where, pageSize: 1) { total }
+    unanswered: cases(business: $business, where: $unanswered, pageSize: 1) { total }
+    recovery: analyticsRecovery(business: $business, from: $from, to: $to, location: $location, interval: total) {
+      opened replied medianFirstReplyMinutes recovered recoveryRate
+    }
+  }
+`);
+const CASE_TYPES = ['case.opened', 'case.updated', 'case.recovered'];
+
+/**
+ * The Inbox at a glance: cases still open now (and how many nobody has answered), and for the cases opened in the
+ * range, the median time to the first reply and the share of guests who came back. Read again as cases change.
+ */
+function UnhappyGuests({ business, location, range }: { business: string; location?: string; range: ReturnType<typeof rangeOf> }) {
+  const at = location ? { location: { eq: location } } : {};
+  const state = useLoad(
+    () =>
+      request(UnhappyData, {
+        business,
+        where: { ...at, status: { in: ['open', 'replied'] } },
+        unanswered: { ...at, status: { eq: 'open' } },
+        from: range.start,
+        to: range.end,
+        location,
+      }),
+    `${business}/${location}/${range.start}/${range.end}`,
+  );
+  useLiveEvents(business, CASE_TYPES, state.reload);
+  const data = state.data;
+  const recovery = data?.recovery[0];
+  return (
+    <section class="unhappy" aria-labelledby="unhappy-guests" data-testid="unhappy-guests">
+      <div class="unhappy-head">
+        <h2 id="unhappy-guests">Unhappy guests</h2>
+        <a href="/portal/cases">Open the Inbox</a>
+      </div>
+      {state.error ? (
+        <p class="muted">The cases could not be read just now.</p>
+      ) : !data ? (
+        <p class="muted">Reading the cases…</p>
+      ) : (
+        <dl class="unhappy-figures">
+          <div>
+            <dt>Open cases</dt>
+            <dd><strong>{data.waiting.total}</strong> {data.unanswered.total ? `${data.unanswered.total} not yet answered` : 'every one answered'}</dd>
+          </div>
+          <div>
+            <dt>First reply (median)</dt>
+            <dd>
+              <strong>{recovery?.medianFirstReplyMinutes == null ? '—' : formatMinutes(recovery.medianFirstReplyMinutes)}</strong>{' '}
+              {recovery?.opened ? `${recovery.replied} of ${recovery.opened} answered, of the cases opened in these dates` : 'no case opened in these dates'}
+            </dd>
+          </div>
+          <div>
+            <dt>Recovery rate</dt>
+            <dd><strong>{percent(recovery?.recoveryRate)}</strong> {recovery?.opened ? `${recovery.recovered} of ${recovery.opened} guests came back` : 'no case opened in these dates'}</dd>
+          </div>
+        </dl>
+      )}
+    </section>
   );
 }
 

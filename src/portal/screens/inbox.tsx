@@ -1,0 +1,610 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ScreenProps } from '../main';
+import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
+import { navigate, withQuery } from '../router';
+import { Empty, Failure, Field, FormError, Loaded, Pager, formatAge, formatDate, useLoad, useNow, useSubmit } from '../ui';
+import { useLiveEvents } from '../live';
+
+const InboxCases = graphql(`
+  query InboxCases($business: ID!, $active: CaseWhere!, $closed: CaseWhere!, $page: Int!, $withActive: Boolean!, $withClosed: Boolean!) {
+    active: cases(business: $business, where: $active, pageSize: 100, orderBy: [{ field: openedAt, order: desc }]) @include(if: $withActive) {
+      total hasMore
+      data { id severity status reason assignee openedAt recoveredBy { order offer } guest { name email phone } location { id name } }
+    }
+    closed: cases(business: $business, where: $closed, page: $page, pageSize: 20, orderBy: [{ field: openedAt, order: desc }]) @include(if: $withClosed) {
+      total page hasMore
+      data { id severity status reason assignee openedAt recoveredBy { order offer } guest { name email phone } location { id name } }
+    }
+  }
+`);
+
+const InboxFilters = graphql(`
+  query InboxFilters($business: ID!) {
+    locations(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
+  }
+`);
+
+const MemberNames = graphql(`
+  query CaseMembers($business: ID!) {
+    members(business: $business, pageSize: 100, orderBy: [{ field: createdAt, order: asc }]) { data { id user email name role } }
+  }
+`);
+
+const CaseItem = graphql(`
+  query CaseItem($business: ID!, $id: ID!) {
+    case(business: $business, id: $id) {
+      id severity status reason assignee openedAt firstReplyAt resolvedAt recoveredAt
+      recoveredBy { order offer }
+      guest { name email phone }
+      location { id name }
+      submission {
+        id createdAt completedAt
+        answers { step value ratings }
+        survey { id name steps { id position type content metrics { metrics { id name scale { min max } } } } }
+      }
+      order {
+        id externalOrderId total currency status channel createdAt
+        items { id name itemId quantity unitPrice totalPrice itemComment }
+      }
+    }
+    caseMessages(business: $business, case: $id, pageSize: 100, orderBy: [{ field: createdAt, order: desc }]) {
+      total
+      data { id direction channel body status author createdAt }
+    }
+    offers(business: $business, case: $id, pageSize: 100, orderBy: [{ field: createdAt, order: desc }]) {
+      data { id description code expiresAt redeemedAt redeemedOrder }
+    }
+    replyTemplates(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name body } }
+  }
+`);
+
+const RecoveringOrder = graphql(`
+  query RecoveringOrder($business: ID!, $id: ID!) {
+    order(business: $business, id: $id) { id externalOrderId }
+  }
+`);
+
+const CreateCaseMessage = graphql(`
+  mutation CreateCaseMessage($business: ID!, $case: ID!, $input: CreateCaseMessageInput!) {
+    createCaseMessage(business: $business, case: $case, input: $input) { id status channel }
+  }
+`);
+
+const CreateOffer = graphql(`
+  mutation CreateOffer($business: ID!, $case: ID!, $input: CreateOfferInput!) {
+    createOffer(business: $business, case: $case, input: $input) { id code expiresAt }
+  }
+`);
+
+const UpdateCase = graphql(`
+  mutation UpdateCase($business: ID!, $id: ID!, $input: UpdateCaseInput!) {
+    updateCase(business: $business, id: $id, input: $input) { id status assignee resolvedAt }
+  }
+`);
+
+/** Every change to a case, from this screen, another member's or the service's own (a reply, a recovery). */
+const LIVE_TYPES = ['case.opened', 'case.updated', 'case.recovered'];
+/** A case's screen also follows its thread (a reply queued, then sent or failed; the guest's SMS) and its offers. */
+const CASE_LIVE_TYPES = [...LIVE_TYPES, 'casemessage.created', 'casemessage.updated', 'offer.created', 'offer.redeemed'];
+const ACTIVE = ['open', 'replied'];
+const CLOSED = ['resolved', 'recovered'];
+const STATUSES = [...ACTIVE, ...CLOSED];
+const STATUS_LABEL: Record<string, string> = { open: 'Open', replied: 'Replied', resolved: 'Resolved', recovered: 'Recovered' };
+const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;
+
+type CaseWhere = NonNullable<VariablesOf<typeof InboxCases>['active']>;
+type Row = NonNullable<ResultOf<typeof InboxCases>['active']>['data'][number];
+type Member = ResultOf<typeof MemberNames>['members']['data'][number];
+
+const memberLabel = (m: Member) => m.name || m.email;
+const guestLabel = (g: { name?: string | null; email?: string | null; phone?: string | null }) => g.name || g.email || g.phone || 'A guest';
+
+/** The members of the business, for naming assignees (a role without members:read sees "a member"). */
+function useMembers(session: ScreenProps['session']) {
+  const allowed = session.scopes.includes('members:read');
+  return useLoad(() => (allowed ? request(MemberNames, { business: session.business }).then((r) => r.members.data) : Promise.resolve([] as Member[])), `${session.business}/${allowed}`);
+}
+
+function whereOf(query: URLSearchParams): { active?: CaseWhere; closed?: CaseWhere } {
+  const base: CaseWhere = {};
+  if (query.get('severity')) base.severity = { eq: query.get('severity')! };
+  if (query.get('location')) base.location = { eq: query.get('location')! };
+  if (query.get('assignee')) base.assignee = { eq: query.get('assignee')! };
+  const status = query.get('status');
+  if (status && ACTIVE.includes(status)) return { active: { ...base, status: { eq: status } } };
+  if (status && CLOSED.includes(status)) return { closed: { ...base, status: { eq: status } } };
+  return { active: { ...base, status: { in: ACTIVE } }, closed: { ...base, status: { in: CLOSED } } };
+}
+
+/** Urgent on top, then cases not yet answered, then the newest. */
+const byUrgency = (a: Row, b: Row) =>
+  Number(b.severity === 'urgent') - Number(a.severity === 'urgent') || Number(b.status === 'open') - Number(a.status === 'open') || b.openedAt - a.openedAt;
+
+/** A case's status as a badge; a recovered one is green. */
+function CaseStatus({ status }: { status: string }) {
+  return <span class={`status case-${status}`}>{statusLabel(status)}</span>;
+}
+
+function Severity({ severity }: { severity: string }) {
+  return severity === 'urgent' ? <span class="status urgent">Urgent</span> : null;
+}
+
+/**
+ * What arrived live since the list was first shown with these filters, in words (also said by screen readers): "New
+ * case: Ayesha Khan, Food 1 of 5". A change of filters starts again without announcing anything.
+ */
+function useArrivals(rows: Row[] | undefined, key: string): string {
+  const seen = useRef<{ key: string; ids: Set<string> } | undefined>(undefined);
+  const [said, setSaid] = useState('');
+  useEffect(() => {
+    if (!rows) return;
+    const before = seen.current;
+    seen.current = { key, ids: new Set(rows.map((r) => r.id)) };
+    if (!before || before.key !== key) return setSaid('');
+    const fresh = rows.filter((r) => !before.ids.has(r.id));
+    if (fresh.length === 1) setSaid(`New case: ${guestLabel(fresh[0].guest)}, ${fresh[0].reason}.`);
+    else if (fresh.length > 1) setSaid(`${fresh.length} new cases.`);
+  }, [rows, key]);
+  return said;
+}
+
+/** The unhappy guests' cases: open ones first (urgent on top), then the closed ones, a page at a time. */
+export default function Inbox({ session, query }: ScreenProps) {
+  const business = session.business;
+  const page = Number(query.get('page') ?? 0) || 0;
+  const where = whereOf(query);
+  const list = useLoad(
+    () => request(InboxCases, { business, active: where.active ?? {}, closed: where.closed ?? {}, page, withActive: !!where.active, withClosed: !!where.closed }),
+    `${business}/${query}`,
+  );
+  // New cases and every change (another member's reply, a guest coming back) show up while the Inbox is open.
+  useLiveEvents(business, LIVE_TYPES, list.reload);
+  const arrived = useArrivals(list.loading ? undefined : list.data?.active?.data, `${business}/${query}`);
+  const filters = useLoad(() => request(InboxFilters, { business }), business);
+  const members = useMembers(session);
+  const now = useNow();
+  const memberName = (id: string | null | undefined) => (id ? (members.data?.find((m) => m.id === id) ? memberLabel(members.data.find((m) => m.id === id)!) : 'a member') : null);
+  const select = (name: string, label: string, options: { value: string; label: string }[]) => (
+    <Field label={label}>
+      {(id) => (
+        <select id={id} value={query.get(name) ?? ''} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value }), { replace: true })}>
+          <option value="">Any</option>
+          {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        </select>
+      )}
+    </Field>
+  );
+  const cases = (rows: Row[], label: string) => (
+    <ol class="cases" aria-label={label}>
+      {rows.map((c) => (
+        <li key={c.id} class={`case ${c.severity} ${c.status}`}>
+          <div class="case-head">
+            <a href={`/portal/cases/${c.id}`}>{guestLabel(c.guest)}: {c.reason}</a>
+            <span class="badges">{c.severity === 'urgent' && <><Severity severity={c.severity} />{' '}</>}<CaseStatus status={c.status} /></span>
+          </div>
+          <p class="muted case-meta">
+            <span title={formatDate(c.openedAt)}>Opened {formatAge(c.openedAt, now)} ago</span>
+            {c.location && <> · {c.location.name}</>}
+            {' · '}{c.assignee ? <>Assigned to {memberName(c.assignee)}</> : 'Unassigned'}
+            {c.status === 'recovered' && <> · <span class="ok">{c.recoveredBy?.offer ? 'Came back with an offer' : c.recoveredBy ? 'Came back on their own' : 'Marked recovered'}</span></>}
+          </p>
+        </li>
+      ))}
+    </ol>
+  );
+  return (
+    <>
+      <h1 tabIndex={-1}>Inbox</h1>
+      <p>Guests whose answers matched an alert rule: answer them, make it right, and see who came back.</p>
+      <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        {select('status', 'Status', STATUSES.map((s) => ({ value: s, label: statusLabel(s) })))}
+        {select('severity', 'Severity', [{ value: 'urgent', label: 'Urgent' }, { value: 'normal', label: 'Normal' }])}
+        {select('location', 'Location', filters.data?.locations.data.map((l) => ({ value: l.id, label: l.name })) ?? [])}
+        {session.scopes.includes('members:read') && select('assignee', 'Assigned to', members.data?.map((m) => ({ value: m.id, label: memberLabel(m) })) ?? [])}
+      </form>
+      <p class="muted" role="status" data-testid="arrivals">{arrived}</p>
+      <Loaded state={list} what="cases">
+        {(r) => {
+          const active = r.active ? [...r.active.data].sort(byUrgency) : undefined;
+          if (!active?.length && !r.closed?.data.length) {
+            return (
+              <Empty>
+                {query.toString() ? <>No case matches. <a href="/portal/cases">Clear the filters</a></> : <>No unhappy guest so far. Cases open here when an answer matches one of your alert rules.</>}
+              </Empty>
+            );
+          }
+          return (
+            <>
+              {active && (
+                <section aria-labelledby="active-cases">
+                  <h2 id="active-cases">Open <span class="muted">({r.active!.total})</span></h2>
+                  {active.length ? cases(active, 'Open cases') : <p class="muted">Nothing waiting: every case is answered and closed.</p>}
+                  {r.active!.hasMore && <p class="muted">The 100 newest are shown; filter by location or severity to see the others.</p>}
+                </section>
+              )}
+              {r.closed && (
+                <section aria-labelledby="closed-cases">
+                  <h2 id="closed-cases">Closed <span class="muted">({r.closed.total})</span></h2>
+                  {r.closed.data.length ? (
+                    <>
+                      {cases(r.closed.data, 'Closed cases')}
+                      <Pager page={r.closed.page} hasMore={r.closed.hasMore} total={r.closed.total} href={(p) => withQuery(query, { page: String(p) })} />
+                    </>
+                  ) : (
+                    <p class="muted">None yet.</p>
+                  )}
+                </section>
+              )}
+            </>
+          );
+        }}
+      </Loaded>
+    </>
+  );
+}
+
+type Detail = ResultOf<typeof CaseItem>['case'];
+type Thread = ResultOf<typeof CaseItem>['caseMessages'];
+type OfferRow = ResultOf<typeof CaseItem>['offers']['data'][number];
+type Template = ResultOf<typeof CaseItem>['replyTemplates']['data'][number];
+const CHANNEL_WORDS: Record<string, string> = { email: 'e-mail', sms: 'SMS' };
+const channelWord = (c: string) => CHANNEL_WORDS[c] ?? c;
+
+/** What the guest answered, each answer beside its question; ratings with their metric's name and scale. */
+function Answers({ submission }: { submission: Detail['submission'] }) {
+  const steps = [...(submission.survey?.steps ?? [])].sort((a, b) => a.position - b.position);
+  const position = new Map(steps.map((s, i) => [s.id, i]));
+  const answers = [...submission.answers].sort((a, b) => (position.get(a.step) ?? 999) - (position.get(b.step) ?? 999));
+  if (!answers.length) return <Empty>No answer recorded.</Empty>;
+  return (
+    <dl class="answers">
+      {answers.map((a) => {
+        const step = steps.find((s) => s.id === a.step);
+        const title = step && typeof step.content.title === 'string' ? step.content.title : (step?.type ?? 'Answer');
+        return (
+          <div key={a.step}>
+            <dt>{title}</dt>
+            <dd>
+              {a.ratings
+                ? Object.entries(a.ratings).map(([metric, rating]) => {
+                    const m = step?.metrics?.metrics.find((x) => x.id === metric);
+                    return <span key={metric} class="rating">{m?.name ?? 'Rating'}: {String(rating)}{m ? ` of ${m.scale.max}` : ''}</span>;
+                  })
+                : step?.type === 'nps'
+                  ? `${String(a.value)} of 10`
+                  : Array.isArray(a.value)
+                    ? a.value.join(', ')
+                    : a.value == null ? '—' : String(a.value)}
+            </dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}
+
+/** What recovered the case: the order that brought the guest back, and the offer it redeemed if any. */
+function Recovery({ business, session, c, offers }: { business: string; session: ScreenProps['session']; c: Detail; offers: OfferRow[] }) {
+  const by = c.recoveredBy;
+  const order = useLoad(
+    () => (by && session.scopes.includes('orders:read') ? request(RecoveringOrder, { business, id: by.order }).then((r) => r.order) : Promise.resolve(null)),
+    `${business}/${by?.order}`,
+  );
+  if (c.status !== 'recovered') return null;
+  const orderLink = by ? <a href={`/portal/orders/${by.order}`}>order {order.data?.externalOrderId ?? by.order}</a> : null;
+  return (
+    <p class="recovered" role="note" data-testid="recovered-by">
+      <strong>Recovered</strong>{c.recoveredAt ? ` on ${formatDate(c.recoveredAt)}` : ''}:{' '}
+      {by ? (by.offer ? <>the guest came back with {orderLink}, redeeming the offer <code>{offers.find((o) => o.id === by.offer)?.code ?? by.offer}</code>.</> : <>the guest came back on their own with {orderLink}.</>) : 'marked recovered by a member.'}
+    </p>
+  );
+}
+
+/** The thread with the guest, oldest first: the restaurant's replies (who wrote them, how they went) and the guest's. */
+function ThreadList({ thread, members }: { thread: Thread; members: Member[] }) {
+  if (!thread.data.length) return <p class="muted">No message yet: the guest has heard nothing from you about this.</p>;
+  const author = (user: string | null) => {
+    const m = user ? members.find((x) => x.user === user) : undefined;
+    return m ? memberLabel(m) : 'Your team';
+  };
+  return (
+    <>
+      {thread.total > thread.data.length && <p class="muted">The {thread.data.length} latest of {thread.total} messages.</p>}
+      <ol class="thread" aria-label="Messages">
+        {[...thread.data].reverse().map((m) => (
+          <li key={m.id} class={m.direction}>
+            <p class="muted">
+              <strong>{m.direction === 'in' ? 'The guest' : author(m.author)}</strong> · {channelWord(m.channel)} · {formatDate(m.createdAt)}
+              {m.direction === 'out' && <> · <span class={`status ${m.status === 'sent' ? 'succeeded' : m.status}`}>{m.status === 'queued' ? 'sending' : m.status}</span></>}
+            </p>
+            <p class="body">{m.body}</p>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+/** How a reply reaches the guest: e-mail when they left an address, else SMS; either when they left both. */
+function channelsOf(guest: Detail['guest']): string[] {
+  return [...(guest.email ? ['email'] : []), ...(guest.phone ? ['sms'] : [])];
+}
+
+/** The reply box: start from a saved reply (or not), write, send by the guest's channel. */
+function ReplyForm({ business, c, templates, onSent }: { business: string; c: Detail; templates: Template[]; onSent: (done: string) => void }) {
+  const [body, setBody] = useState('');
+  const [template, setTemplate] = useState('');
+  const channels = channelsOf(c.guest);
+  const [channel, setChannel] = useState(channels[0] ?? 'email');
+  const submit = useSubmit();
+  const f = submit.fields;
+  if (!channels.length) return <p class="empty" role="note">The guest left no e-mail address and no phone number, so there is no way to reply from here.</p>;
+  const to = channel === 'email' ? c.guest.email : c.guest.phone;
+  return (
+    <form
+      class="card case-card"
+      aria-label="Reply to the guest"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const r = await submit.run(() => request(CreateCaseMessage, { business, case: c.id, input: { body, channel } }));
+        if (r) {
+          setBody('');
+          setTemplate('');
+          onSent(`Reply sent by ${channelWord(r.createCaseMessage.channel)} to ${to}.`);
+        }
+      }}
+    >
+      <h3>Reply to the guest</h3>
+      {templates.length > 0 && (
+        <Field label="Start from a saved reply">
+          {(id) => (
+            <select
+              id={id}
+              value={template}
+              onChange={(e) => {
+                const chosen = templates.find((t) => t.id === e.currentTarget.value);
+                setTemplate(e.currentTarget.value);
+                if (chosen) setBody(chosen.body);
+              }}
+            >
+              <option value="">None</option>
+              {templates.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+            </select>
+          )}
+        </Field>
+      )}
+      <Field label="Your reply" error={f.body} hint={`From your restaurant's name, to ${to}.`}>
+        {(id, d) => <textarea id={id} rows={5} aria-describedby={d} aria-invalid={!!f.body} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
+      </Field>
+      {channels.length > 1 && (
+        <fieldset>
+          <legend>Send by</legend>
+          {channels.map((ch) => (
+            <label class="check" key={ch}>
+              <input type="radio" name="reply-channel" value={ch} checked={channel === ch} onChange={() => setChannel(ch)} /> {channelWord(ch)} ({ch === 'email' ? c.guest.email : c.guest.phone})
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <FormError error={submit.error} shown={['body']} />
+      <button type="submit" disabled={submit.busy || !body.trim()}>{submit.busy ? 'Sending…' : 'Send reply'}</button>
+    </form>
+  );
+}
+
+/** The case's offers: each code, what it gives, until when, and whether an order redeemed it. */
+function OfferList({ offers, now }: { offers: OfferRow[]; now: number }) {
+  if (!offers.length) return null;
+  return (
+    <ul class="offers" aria-label="Offers">
+      {offers.map((o) => (
+        <li key={o.id}>
+          <code>{o.code}</code> {o.description}{' '}
+          {o.redeemedAt ? (
+            <span class="status case-recovered">Redeemed {formatDate(o.redeemedAt)}{o.redeemedOrder && <> by <a href={`/portal/orders/${o.redeemedOrder}`}>the order</a></>}</span>
+          ) : o.expiresAt < now ? (
+            <span class="status">Expired {formatDate(o.expiresAt)}</span>
+          ) : (
+            <span class="muted">valid until {formatDate(o.expiresAt)}</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** "Send an offer": a code unique to the business that closes the case when a later order carries it. */
+function OfferForm({ business, c, onCreated }: { business: string; c: Detail; onCreated: (done: string) => void }) {
+  const [description, setDescription] = useState('');
+  const [days, setDays] = useState('30');
+  const reachable = channelsOf(c.guest).length > 0;
+  const [send, setSend] = useState(reachable);
+  const submit = useSubmit();
+  const f = submit.fields;
+  return (
+    <form
+      class="card case-card"
+      aria-label="Send an offer"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const r = await submit.run(() => request(CreateOffer, { business, case: c.id, input: { description, expiresInDays: Number(days) || null, send } }));
+        if (r) {
+          setDescription('');
+          onCreated(`Offer ${r.createOffer.code} created${send ? ' and sent to the guest' : ''}.`);
+        }
+      }}
+    >
+      <h3>Send an offer</h3>
+      <p class="muted">The guest gets a code; their next order carrying it (in any order field your system passes on) marks this case recovered.</p>
+      <div class="row">
+        <Field label="What the guest gets" error={f.description} hint='For example "A free dessert on your next order".'>
+          {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.description} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Valid for (days)" error={f.expiresInDays}>
+          {(id, d) => <input id={id} type="number" min={1} max={365} inputMode="numeric" aria-describedby={d} aria-invalid={!!f.expiresInDays} value={days} onInput={(e) => setDays(e.currentTarget.value)} />}
+        </Field>
+      </div>
+      {reachable && (
+        <label class="check">
+          <input type="checkbox" checked={send} onChange={(e) => setSend(e.currentTarget.checked)} /> Send it to the guest now, as a message
+        </label>
+      )}
+      <FormError error={submit.error} shown={['description', 'expiresInDays']} />
+      <button type="submit" disabled={submit.busy || !description.trim()}>{submit.busy ? 'Creating…' : send ? 'Send the offer' : 'Create the offer'}</button>
+    </form>
+  );
+}
+
+/** Assign to a member, or to nobody: a select and a button, so moving through the list by keyboard assigns nothing. */
+function AssignForm({ business, c, members, onChanged }: { business: string; c: Detail; members: Member[]; onChanged: (done: string) => void }) {
+  // The member picked, shown while the case's assignee is still the one it was picked over (until the case is read
+  // again after assigning); another member's change in between shows instead. Derived rather than synchronised by an
+  // effect, which runs after the paint and could undo a pick made meanwhile.
+  const current = c.assignee ?? '';
+  const [picked, setPicked] = useState<{ value: string; over: string }>();
+  const assignee = picked && picked.over === current ? picked.value : current;
+  const submit = useSubmit();
+  const known = !c.assignee || members.some((m) => m.id === c.assignee);
+  return (
+    <form
+      class="actions assign"
+      aria-label="Assign"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const r = await submit.run(() => request(UpdateCase, { business, id: c.id, input: { assignee: assignee || null } }));
+        if (r) {
+          const m = members.find((x) => x.id === assignee);
+          onChanged(m ? `Assigned to ${memberLabel(m)}.` : 'Unassigned.');
+        }
+      }}
+    >
+      <Field label="Assigned to" error={submit.fields.assignee}>
+        {(id, d) => (
+          <select
+            id={id}
+            aria-describedby={d}
+            value={assignee}
+            onChange={(e) => setPicked({ value: e.currentTarget.value, over: current })}
+          >
+            <option value="">Nobody</option>
+            {!known && <option value={c.assignee!}>A former member</option>}
+            {members.map((m) => <option key={m.id} value={m.id}>{memberLabel(m)}{m.role ? ` (${m.role})` : ''}</option>)}
+          </select>
+        )}
+      </Field>
+      <button type="submit" class="secondary" disabled={submit.busy || assignee === current}>{submit.busy ? 'Assigning…' : 'Assign'}</button>
+      {submit.error && !submit.fields.assignee ? <Failure error={submit.error} /> : null}
+    </form>
+  );
+}
+
+/** Resolve an answered (or unanswered) case; reopen a closed one. */
+function StatusActions({ business, c, onChanged }: { business: string; c: Detail; onChanged: (done: string) => void }) {
+  const submit = useSubmit();
+  const closed = CLOSED.includes(c.status);
+  const set = async (status: string, done: string) => {
+    if (await submit.run(() => request(UpdateCase, { business, id: c.id, input: { status } }))) onChanged(done);
+  };
+  return (
+    <div class="actions">
+      {closed ? (
+        <button type="button" class="secondary" disabled={submit.busy} onClick={() => set(c.firstReplyAt ? 'replied' : 'open', 'Reopened.')}>Reopen</button>
+      ) : (
+        <button type="button" disabled={submit.busy} onClick={() => set('resolved', 'Resolved.')}>Resolve</button>
+      )}
+      {submit.error ? <Failure error={submit.error} /> : null}
+    </div>
+  );
+}
+
+/** One case: what the guest said and ordered, who they are, who handles it; assign, resolve, reopen. */
+export function CaseDetail({ session, params }: ScreenProps) {
+  const business = session.business;
+  const id = params[0];
+  const state = useLoad(() => request(CaseItem, { business, id }), `${business}/${id}`);
+  useLiveEvents(business, CASE_LIVE_TYPES, state.reload);
+  const members = useMembers(session);
+  const now = useNow();
+  const [done, setDone] = useState<string>();
+  const mayChange = session.scopes.includes('cases:write');
+  const changed = (text: string) => {
+    setDone(text);
+    state.reload();
+  };
+  return (
+    <>
+      <p><a href="/portal/cases">← Inbox</a></p>
+      <Loaded state={state} what="the case">
+        {({ case: c, caseMessages: thread, offers, replyTemplates }) => {
+          const assignee = c.assignee ? members.data?.find((m) => m.id === c.assignee) : undefined;
+          return (
+            <>
+              <h1 tabIndex={-1}>{guestLabel(c.guest)}: {c.reason}</h1>
+              <p class="badges">
+                <Severity severity={c.severity} /> <CaseStatus status={c.status} /> <span class="muted">opened {formatAge(c.openedAt, now)} ago</span>
+              </p>
+              <Recovery business={business} session={session} c={c} offers={offers.data} />
+              <p class="ok" role="status">{done ?? ''}</p>
+              <dl class="facts">
+                <dt>Why</dt><dd>{c.reason}</dd>
+                <dt>Opened</dt><dd>{formatDate(c.openedAt)}</dd>
+                <dt>First reply</dt><dd>{c.firstReplyAt ? formatDate(c.firstReplyAt) : 'Not yet'}</dd>
+                {c.resolvedAt && <><dt>Resolved</dt><dd>{formatDate(c.resolvedAt)}</dd></>}
+                <dt>Location</dt><dd>{c.location?.name ?? '—'}</dd>
+                <dt>Guest</dt>
+                <dd>
+                  {c.guest.name ?? 'Name not given'}
+                  {c.guest.email && <> · <a href={`mailto:${c.guest.email}`}>{c.guest.email}</a></>}
+                  {c.guest.phone && <> · <a href={`tel:${c.guest.phone}`}>{c.guest.phone}</a></>}
+                  {!c.guest.email && !c.guest.phone && <span class="muted"> · no contact given</span>}
+                </dd>
+                {!mayChange && <><dt>Assigned to</dt><dd>{c.assignee ? (assignee ? memberLabel(assignee) : 'a member') : 'Nobody'}</dd></>}
+              </dl>
+              {mayChange && (
+                <section class="card case-card" aria-labelledby="handle">
+                  <h2 id="handle">Handle it</h2>
+                  <AssignForm business={business} c={c} members={members.data ?? []} onChanged={changed} />
+                  <StatusActions business={business} c={c} onChanged={changed} />
+                </section>
+              )}
+              <h2>What the guest answered</h2>
+              <p class="muted">
+                {c.submission.survey?.name ?? 'Survey deleted'} · {formatDate(c.submission.completedAt ?? c.submission.createdAt)}
+                {c.submission.survey && <> · <a href={`/portal/feedback/${c.submission.survey.id}/${c.submission.id}`}>Open the feedback</a></>}
+              </p>
+              <Answers submission={c.submission} />
+              <h2>The order</h2>
+              {c.order ? (
+                <>
+                  <p>
+                    <a href={`/portal/orders/${c.order.id}`}>Order {c.order.externalOrderId}</a> · {c.order.total} {c.order.currency} · {c.order.status}
+                    {c.order.channel ? ` · ${c.order.channel}` : ''} · {formatDate(c.order.createdAt)}
+                  </p>
+                  <table>
+                    <caption class="sr-only">Order lines</caption>
+                    <thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Price</th></tr></thead>
+                    <tbody>
+                      {c.order.items.map((i) => (
+                        <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td>{i.quantity ?? '—'}</td><td>{i.totalPrice ?? i.unitPrice ?? '—'}</td></tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </>
+              ) : (
+                <p class="muted">The answer is not linked to an order.</p>
+              )}
+              <section aria-labelledby="thread">
+                <h2 id="thread">Conversation</h2>
+                <ThreadList thread={thread} members={members.data ?? []} />
+                {offers.data.length > 0 && <h3>Offers</h3>}
+                <OfferList offers={offers.data} now={now} />
+                {mayChange && <ReplyForm business={business} c={c} templates={replyTemplates.data} onSent={changed} />}
+                {mayChange && c.status !== 'recovered' && <OfferForm business={business} c={c} onCreated={changed} />}
+              </section>
+            </>
+          );
+        }}
+      </Loaded>
+    </>
+  );
+}
