@@ -30,7 +30,7 @@ export function securitySchemes(): Record<string, JsonSchema> {
       },
     },
     bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from /oauth/token.' },
-    webhookSecret: { type: 'http', scheme: 'bearer', description: "The custom integration's secret (`whsec_...`), from connecting it; only for POST /webhooks/custom/{business}." },
+    webhookSecret: { type: 'http', scheme: 'bearer', description: "The custom integration's secret (`cisec_...`; one issued before as `whsec_...` keeps working), from connecting it; only for POST /webhooks/custom/{business}." },
     clientSecretBasic: { type: 'http', scheme: 'basic', description: 'OAuth client authentication: client id and secret (or send clientId/clientSecret in the body).' },
   };
 }

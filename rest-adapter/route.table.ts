@@ -127,7 +127,17 @@ function customIntegration(): RouteDef[] {
   ];
 }
 
+/** The business itself (issue 36): its id is the path's {business}; the logo's upload is rest-adapter/logo.routes.ts. */
+function businessItself(): RouteDef[] {
+  const common = { path: BUSINESS, object: 'business', tag: 'Business' };
+  return [
+    { ...common, method: 'GET', kind: 'get', field: 'businessProfile', params: { business: 'business' }, status: 200, summary: 'The business: its name and its face to guests' },
+    { ...common, method: 'PATCH', kind: 'update', field: 'updateBusiness', params: { business: 'id' }, status: 200, summary: 'Change the name, display name, brand colour (white text on it must reach 4.5:1), review link or Reply-To' },
+  ];
+}
+
 export const ROUTES: RouteDef[] = [
+  ...businessItself(),
   ...resource({ base: `${BUSINESS}/surveys`, idParam: 'survey', object: 'survey', tag: 'Surveys', label: 'survey', ...crud('survey', 'surveys') }),
   ...resource({
     base: `${BUSINESS}/surveys/{survey}/submissions`,
@@ -183,6 +193,7 @@ export const ROUTES: RouteDef[] = [
   ...feedbackFlows(),
   ...resource({ base: `${BUSINESS}/menu-items`, idParam: 'menuItem', object: 'menuitem', tag: 'Menu items', label: 'menu item', list: 'menuItems', get: 'menuItem' }),
   ...resource({ base: `${BUSINESS}/members`, idParam: 'member', object: 'member', tag: 'Members', label: 'member', ...crud('member', 'members') }),
+  ...resource({ base: `${BUSINESS}/invitations`, idParam: 'invitation', object: 'invitation', tag: 'Members', label: 'invitation', ...crud('invitation', 'invitations'), update: undefined }),
   ...analyticsReports(),
   ...resource({ base: `${BUSINESS}/alert-rules`, idParam: 'rule', object: 'alertrule', tag: 'Alerts and cases', label: 'alert rule', ...crud('alertRule', 'alertRules') }),
   ...resource({ base: `${BUSINESS}/cases`, idParam: 'case', object: 'case', tag: 'Alerts and cases', label: 'case', list: 'cases', get: 'case', update: 'updateCase' }),

@@ -19,6 +19,7 @@ import { createOAuth } from './oauth/oauth.module.js';
 import { WebhookAuth } from './ingest/custom-order.auth.js';
 import { OrderWriter, followOrderWrites } from './modules/order/order.writer.js';
 import { createFeedbackRequests } from './modules/flow/feedback-request.create.js';
+import { configureFlowSenders } from './modules/flow/feedback-flow.service.js';
 import { followSubmissionCompletions } from './modules/submission/submission.completed.js';
 import { openCaseFor } from './modules/case/case.service.js';
 import { recoverCasesFor } from './modules/case/case.recovery.js';
@@ -27,6 +28,7 @@ import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
 import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
 import { qrRoutes } from '../rest-adapter/qr.routes.js';
+import { logoRoutes } from '../rest-adapter/logo.routes.js';
 import { guestRoutes } from './guest/guest.routes.js';
 import { homeRoutes } from './http/home.routes.js';
 import { graphiqlRoutes } from './http/graphiql.routes.js';
@@ -34,6 +36,7 @@ import { createRateLimits, type RateLimits } from './http/rate-limit/rate-limits
 import { httpMetrics, metricsRoute } from './http/metrics.routes.js';
 import { feedbackLinkRoutes } from './guest/feedback-link.routes.js';
 import { portalRoutes } from './http/portal.routes.js';
+import { faviconRoutes } from './http/favicon.routes.js';
 import { graphqlSubscriptions } from './graphql/subscriptions.js';
 import { EventFeed } from './modules/event/event.feed.js';
 
@@ -49,6 +52,7 @@ export interface App {
 export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
   const { orm, logger } = deps;
   configureWebhookPolicy(deps.config.webhooks);
+  configureFlowSenders({ email: !!deps.config.feedback.smtpUrl, sms: !!(deps.config.feedback.twilio || deps.config.feedback.smsGatewayUrl) });
   // Every order write (both doors, the API's status update) creates the requests of matching feedback flows, and a
   // new order may bring an unhappy guest back (an offer's code, the same guest ordering again: issue 35).
   followOrderWrites(async (tx, business, order, triggers, now) => {
@@ -86,6 +90,9 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(errorHandler(logger));
   app.use(oauth.errors);
   app.use(guest.pages);
+  // The logo's upload is an image, not JSON: routed before the body parser, which answers other types with a 415.
+  const logos = logoRoutes({ orm, contextFor, limit: limits.api });
+  app.use(logos.router.routes());
   app.use(bodyMiddleware({ formPaths: [/^\/oauth\//, /^\/survey\//, /^\/r\//, /^\/webhooks\/sms\//] }));
   // The two API doors come before the other routers, which answer none of their paths and would each match their
   // routes against every API request first. GraphQL ends the chain there (Apollo's Koa middleware calls next() once it
@@ -108,6 +115,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(health.routes()).use(health.allowedMethods());
   // The home page (/) and GraphiQL (/graphiql): exploring the service, also offline.
   app.use(homeRoutes().routes());
+  app.use(faviconRoutes().routes());
   app.use(graphiqlRoutes().routes());
   app.use(metricsRoute({ orm, token: deps.config.metricsToken }));
   app.use(oauth.router.routes()).use(oauth.router.allowedMethods());
@@ -150,6 +158,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
       await limits.close();
       await guest.stop();
       await qr.stop();
+      await logos.stop();
     },
   };
 }

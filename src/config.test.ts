@@ -8,6 +8,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       publicUrl: 'http://localhost:4000',
       surveyUrl: 'http://localhost:4000',
+      signup: 'open',
       logLevel: 'info',
       embeddedPgPort: 54329,
       dataDir: '.data',

@@ -27,7 +27,12 @@ export interface Config {
   metricsToken?: string;
   feedback: FeedbackSettings;
   oauth: OAuthSettings;
+  /** SIGNUP: open, anyone may create an account; invite, only an invitation's link; off, neither (the operator's CLI). */
+  signup: SignupMode;
 }
+
+export const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
+export type SignupMode = (typeof SIGNUP_MODES)[number];
 
 export interface OAuthSettings {
   /**
@@ -173,6 +178,8 @@ export function loadConfig(env: Env = process.env): Config {
   const rateLimits = readRateLimits(env, problems);
   const feedback = feedbackSettings(env, publicUrl, problems);
   const allowConfidentialWithoutPkce = flag(env, 'OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE', problems);
+  const signup = (env.SIGNUP?.trim().toLowerCase() || 'open') as SignupMode;
+  if (!SIGNUP_MODES.includes(signup)) problems.push(`SIGNUP must be one of ${SIGNUP_MODES.join(', ')}, got "${env.SIGNUP}"`);
   if (problems.length) throw new ConfigError(problems);
   return {
     port: listenPort,
@@ -191,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     feedback,
     oauth: { allowConfidentialWithoutPkce },
+    signup,
   };
 }
 

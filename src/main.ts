@@ -5,6 +5,7 @@ import { DatabaseUnavailableError, openDatabase, type Database } from './db/data
 import { createApp, type App } from './app.js';
 import { startWorkers, type Workers } from './worker/worker.runner.js';
 import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
+import { recordRunningService } from './cli/running-service.js';
 
 /** `npm run worker`: only the workers, no HTTP (to scale them apart from the API). */
 const workersOnly = process.argv.includes('--workers-only');
@@ -26,6 +27,7 @@ async function main() {
   let db: Database | undefined;
   let app: App | undefined;
   let workers: Workers | undefined;
+  let forgetRunningService: (() => void) | undefined;
   let stopping = false;
 
   // Order matters: stop taking requests and finish those in flight (and whatever else the app started: its timers run
@@ -33,6 +35,7 @@ async function main() {
   // back), then close the ORM, then stop PostgreSQL.
   const stopAll = async () => {
     if (app) {
+      forgetRunningService?.();
       await app.stop();
       logger.info('http server closed');
     }
@@ -111,16 +114,21 @@ async function main() {
     return;
   }
   if (config.workers > 0 && !stopping) workers = await startWorkers({ orm: db.orm, logger, config });
+  // The admin CLI beside this service (on its embedded database) prints links to this address, not to its defaults.
+  if (db.embedded && !stopping) forgetRunningService = recordRunningService(config);
+  // Pages that work offline: the portal, GraphiQL (served from the npm packages) and the home page listing every door.
+  const links = { home: `${config.publicUrl}/`, portal: `${config.publicUrl}/portal`, graphiql: `${config.publicUrl}/graphiql` };
   logger.info(
     {
       port: config.port,
+      ...links,
       graphql: `${config.publicUrl}/graphql`,
       database: db.embedded ? `embedded PostgreSQL on port ${db.embedded.port}` : 'DATABASE_URL',
       startupMs: Math.round(performance.now() - startedAt),
       rssMb: Math.round(process.memoryUsage.rss() / 1048576),
       heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1048576),
     },
-    `ready: open ${config.publicUrl}/graphql for Apollo Sandbox`,
+    `ready: the portal at ${links.portal}, GraphiQL at ${links.graphiql}, every door on the home page ${links.home}`,
   );
 }
 

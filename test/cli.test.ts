@@ -86,7 +86,7 @@ describe('admin CLI on DATABASE_URL', () => {
     const first = await admin('connect-custom', '--business', businessId);
     expect(first.code).toBe(0);
     const one = parse(first.stdout).data;
-    expect(one).toMatchObject({ business: businessId, secret: expect.stringMatching(/^whsec_/), rotated: false, webhookPath: `/webhooks/custom/${businessId}` });
+    expect(one).toMatchObject({ business: businessId, secret: expect.stringMatching(/^cisec_/), rotated: false, webhookPath: `/webhooks/custom/${businessId}` });
     const hashBefore = (await sql.query('select secret_hash from custom_integration where business_id = $1', [businessId])).rows[0].secret_hash;
 
     const second = await admin('connect-custom', '--business', businessId);
@@ -106,7 +106,11 @@ describe('admin CLI on DATABASE_URL', () => {
     expect(out.user.password).toEqual(expect.any(String));
     expect(out.survey.metrics).toHaveLength(3);
     expect(out.credential.clientSecret).toMatch(/^cs_/);
-    expect(out.customIntegration.secret).toMatch(/^whsec_/);
+    expect(out.customIntegration.secret).toMatch(/^cisec_/);
+    // The business's face (issue 36): a display name, a brand colour white text reads on, a logo served by the service.
+    expect(out.business).toMatchObject({ displayName: 'Demo Bistro · Karahi & Grill', brandColor: '#14532D', logoUrl: expect.stringMatching(/\/logos\/bus_\w+\/[0-9a-f]{64}\.png$/) });
+    const logo = await sql.query('select content_type, width, height from business_logo where business_id = $1', [out.business.id]);
+    expect(logo.rows).toEqual([{ content_type: 'image/png', width: 128, height: 128 }]);
     const steps = await sql.query('select type, metric_ids, position from survey_step where survey_id = $1 order by position', [out.survey.id]);
     expect(steps.rows[0]).toEqual({ type: 'metrics', metric_ids: out.survey.metrics.map((m: { id: string }) => m.id), position: 0 });
     const members = await sql.query('select role from membership where user_id = $1 and business_id = $2', [out.user.id, out.business.id]);
@@ -114,7 +118,21 @@ describe('admin CLI on DATABASE_URL', () => {
     // Made through the services, as the API would: each change recorded as an event.
     const events = await sql.query('select type from event where business_id = $1 order by id', [out.business.id]);
     expect(events.rows.map((r) => r.type)).toEqual([
-      'metric.created', 'metric.created', 'metric.created', 'survey.created', 'surveystep.created', 'surveystep.created', 'location.created', 'credential.created',
+      'metric.created', 'metric.created', 'metric.created', 'survey.created', 'surveystep.created', 'surveystep.created', 'surveystep.created', 'location.created', 'credential.created',
+    ]);
+  });
+
+  it('demo builds its links from PUBLIC_URL, else PORT, as the service does', async () => {
+    const links = (out: { customIntegration: { webhookUrl: string }; surveyLink: string; business: { id: string } }) => [out.customIntegration.webhookUrl, out.surveyLink];
+    const onPort = parse((await runAdmin(['demo'], { DATABASE_URL: db.url, PORT: '5123' })).stdout);
+    expect(links(onPort)).toEqual([
+      `http://localhost:5123/webhooks/custom/${onPort.business.id}`,
+      expect.stringMatching(new RegExp(`^http://localhost:5123/survey/${onPort.business.id}/sur_`)),
+    ]);
+    const behindProxy = parse((await runAdmin(['demo'], { DATABASE_URL: db.url, PORT: '5123', PUBLIC_URL: 'https://feedback.example.com/', SURVEY_URL: 'https://s.example.com' })).stdout);
+    expect(links(behindProxy)).toEqual([
+      `https://feedback.example.com/webhooks/custom/${behindProxy.business.id}`,
+      expect.stringMatching(new RegExp(`^https://s\\.example\\.com/survey/${behindProxy.business.id}/sur_`)),
     ]);
   });
 
@@ -195,6 +213,35 @@ describe('admin CLI on the embedded database', () => {
       service.child.kill('SIGTERM');
       await service.exited;
     }
+    expect(postgresProcessesFor(dataDir)).toEqual([]);
+  });
+
+  it("prints links to the running server's address, not its own default port, unless told one", async () => {
+    const port = await freePort();
+    const service = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()) });
+    try {
+      await waitForReady(service);
+      // Another terminal: no PORT, no PUBLIC_URL.
+      const beside = await runAdmin(['demo'], { DATA_DIR: dataDir });
+      expect(beside.code).toBe(0);
+      const demo = parse(beside.stdout);
+      expect(demo.customIntegration.webhookUrl).toBe(`http://localhost:${port}/webhooks/custom/${demo.business.id}`);
+      expect(demo.surveyLink).toMatch(new RegExp(`^http://localhost:${port}/survey/${demo.business.id}/`));
+      // The link works: the server answers it (on 127.0.0.1, the address the tests reach it at).
+      const survey = await fetch(`${service.url}${new URL(demo.surveyLink).pathname}`);
+      expect(survey.status).toBe(200);
+
+      // Told where the service is (behind a proxy, say): that address.
+      const told = parse((await runAdmin(['demo'], { DATA_DIR: dataDir, PUBLIC_URL: 'https://feedback.example.com' })).stdout);
+      expect(told.customIntegration.webhookUrl).toBe(`https://feedback.example.com/webhooks/custom/${told.business.id}`);
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+    // Once the server has stopped, its address is forgotten: the CLI on its own uses its own configuration.
+    expect(fs.readdirSync(dataDir)).not.toContain('running-service.json');
+    const alone = parse((await runAdmin(['demo'], { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) })).stdout);
+    expect(alone.customIntegration.webhookUrl).toBe(`http://localhost:4000/webhooks/custom/${alone.business.id}`);
     expect(postgresProcessesFor(dataDir)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import http from 'node:http';
 import fs from 'node:fs';
 import { freePort } from './helpers/ports.js';
 import { postgresProcessesFor, startService, tempDataDir, waitForReady, runAdmin } from './helpers/process.js';
@@ -59,6 +60,28 @@ describe('embedded PostgreSQL lifecycle', () => {
     await waitForReady(service);
     expect(postgresProcessesFor(dataDir).length).toBeGreaterThan(0);
 
+    // The ready line sends people to pages that work offline: the portal, GraphiQL and the home page (not Apollo
+    // Sandbox, which loads from a CDN), at PUBLIC_URL's default, http://localhost:$PORT.
+    const publicUrl = `http://localhost:${new URL(service.url).port}`;
+    // /readyz answers once the port listens; the line follows when the workers have started.
+    const readyLine = () => service.logs().find((l) => String(l.msg).startsWith('ready'));
+    for (let i = 0; i < 100 && !readyLine(); i++) await new Promise((r) => setTimeout(r, 100));
+    const ready = readyLine()!;
+    expect(ready).toMatchObject({ portal: `${publicUrl}/portal`, graphiql: `${publicUrl}/graphiql`, home: `${publicUrl}/` });
+    expect(ready.msg).toBe(`ready: the portal at ${publicUrl}/portal, GraphiQL at ${publicUrl}/graphiql, every door on the home page ${publicUrl}/`);
+    // Each answers (asked as PUBLIC_URL's host, on a connection of its own: none left open for the drain below).
+    for (const link of [ready.portal, ready.graphiql, ready.home].map(String)) {
+      const status = await new Promise((resolve, reject) =>
+        http
+          .get(`${service.url}${new URL(link).pathname}`, { agent: false, headers: { host: new URL(link).host } }, (res) => resolve(res.resume().statusCode))
+          .on('error', reject),
+      );
+      expect([link, status]).toEqual([link, 200]);
+    }
+    // Its address is left for the admin CLI run beside it (test/cli.test.ts), and removed when it stops.
+    const record = `${dataDir}/running-service.json`;
+    expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual({ pid: service.child.pid, PORT: new URL(service.url).port, PUBLIC_URL: publicUrl, SURVEY_URL: publicUrl });
+
     // A request whose body is still arriving when the signal comes: it must still get its answer.
     const body = JSON.stringify({ query: '{ health { status } }' });
     const socket = net.connect(Number(new URL(service.url).port), '127.0.0.1');
@@ -84,6 +107,7 @@ describe('embedded PostgreSQL lifecycle', () => {
     );
     expect(order).toEqual(['shutting down', 'http server closed', 'database connections closed', 'embedded PostgreSQL stopped']);
     expect(postgresProcessesFor(dataDir)).toEqual([]);
+    expect(fs.existsSync(record)).toBe(false);
   });
 
   it('recovers after kill -9: the orphaned postmaster is stopped, the data is still there', async () => {

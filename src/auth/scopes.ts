@@ -24,6 +24,8 @@ export const SCOPES = [
   'alerts:write',
   'cases:read',
   'cases:write',
+  'business:read',
+  'business:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -5,6 +5,7 @@ import { openDatabase, type Database } from '../db/database.js';
 import { AppError } from '../shared/errors.js';
 import { stringifyWithMillis } from '../shared/timestamps.js';
 import { UsageError, type AdminCommand } from './command.js';
+import { configBesideRunningService } from './running-service.js';
 import { createUserCommand } from './users.command.js';
 import { createBusinessCommand } from './businesses.command.js';
 import { createCredentialCommand } from './credentials.command.js';
@@ -18,7 +19,8 @@ import { feedbackSendersCommand } from './feedback.command.js';
 /**
  * `npm run admin -- <command> [options]`: JSON on stdout, messages on stderr; exit 0 on success, 2 on bad arguments
  * (including input the service refuses), 1 when something else failed. Works with the server running (it reuses the
- * embedded PostgreSQL the server started) or not (it starts and stops one itself).
+ * embedded PostgreSQL the server started, and builds its links with the server's PORT, PUBLIC_URL and SURVEY_URL unless
+ * given its own) or not (it starts and stops one itself).
  */
 export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand, rotateKeysCommand, addMemberCommand, removeMemberCommand, rebuildAnalyticsCommand, feedbackSendersCommand];
 
@@ -55,9 +57,10 @@ async function main(argv: string[]): Promise<number> {
 
   let db: Database | undefined;
   try {
-    const config = loadConfig();
+    let config = loadConfig();
     db = await openDatabase(config, undefined, { reuseRunning: true });
-    const result = await command.run(values, db.orm);
+    if (db.embedded && !db.embedded.owned) config = configBesideRunningService(config);
+    const result = await command.run(values, db.orm, config);
     process.stdout.write(`${json(result)}\n`);
     return 0;
   } catch (err) {

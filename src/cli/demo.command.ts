@@ -10,18 +10,22 @@ import { createSurvey } from '../modules/survey/survey.service.js';
 import { createStep } from '../modules/survey/survey-step.service.js';
 import { createLocation } from '../modules/location/location.service.js';
 import { surveyUrl } from '../modules/survey/survey-link.js';
-import { loadConfig } from '../config.js';
+import { setLogo, updateBusiness } from '../modules/business/business.service.js';
+import { logoPath } from '../modules/business/brand.rules.js';
+import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from './demo-brand.js';
 
 /** Everything a newcomer needs to try the APIs at once, printed with the secrets they will need. */
 export const demoCommand = adminCommand({
   usage: 'demo',
   summary: 'Create a demo user, business, survey with metric steps, credential and custom integration',
-  async run(_values, em) {
-    const config = loadConfig();
+  async run(_values, em, config) {
     const suffix = randomBytes(3).toString('hex');
     const password = randomBytes(12).toString('base64url');
     const user = await createUser(em, { email: `demo-${suffix}@example.com`, password, name: 'Demo Owner' });
-    const { business } = await createBusiness(em, { name: `Demo Bistro ${suffix}`, owner: user.id, country: 'PK' });
+    const { business: created } = await createBusiness(em, { name: `Demo Bistro ${suffix}`, owner: user.id, country: 'PK' });
+    // The business's face (issue 36): what guests see on the survey pages, in e-mails and SMS.
+    await updateBusiness(em, created.id, { displayName: DEMO_DISPLAY_NAME, brandColor: DEMO_BRAND_COLOR, replyTo: `demo-${suffix}@example.com` });
+    const business = await setLogo(em, created.id, demoLogo());
 
     // Through the services, as the API would: inputs checked, an event recorded for each.
     const metrics = [];
@@ -33,6 +37,8 @@ export const demoCommand = adminCommand({
       content: { title: 'Rate your experience' },
       metrics: { metrics: metrics.map((m) => m.id) },
     });
+    // Rate what you ate (issue 36): shown when the link names an order with dishes, skipped otherwise.
+    await createStep(em, business.id, survey.id, { type: 'items', content: { title: 'How was each dish?', scale: '5' } });
     await createStep(em, business.id, survey.id, {
       type: 'text',
       content: { title: 'Anything else you would like to tell us?' },
@@ -49,7 +55,7 @@ export const demoCommand = adminCommand({
     const { secret } = await connectCustomIntegration(em, business.id);
     return {
       user: { ...presentUser(user), password },
-      business: presentBusiness(business),
+      business: { ...presentBusiness(business), logoFile: undefined, logoUrl: `${config.surveyUrl}${logoPath(business.id, business.logoFile!)}` },
       survey: { id: survey.id, name: survey.name, metrics: metrics.map((m) => ({ id: m.id, name: m.name })) },
       location: { id: location.id, name: location.name, metadata: location.metadata },
       credential: { ...presentCredential(credential), clientSecret },

@@ -1,5 +1,4 @@
 import { adminCommand } from './command.js';
-import { loadConfig } from '../config.js';
 import { countFailedForNoSender } from '../modules/flow/flow.repo.js';
 
 /**
@@ -10,8 +9,7 @@ import { countFailedForNoSender } from '../modules/flow/flow.repo.js';
 export const feedbackSendersCommand = adminCommand({
   usage: 'feedback-senders',
   summary: 'Show the e-mail and SMS senders of feedback flows, and what is missing',
-  async run(_values, em) {
-    const { feedback } = loadConfig();
+  async run(_values, em, { feedback }) {
     const email = feedback.smtpUrl ? { configured: true, via: 'smtp', from: feedback.mailFrom } : { configured: false, missing: 'SMTP_URL' };
     const sms = feedback.twilio
       ? { configured: true, via: 'twilio', from: feedback.twilio.from }

@@ -1,6 +1,9 @@
 import { Business } from '../modules/business/business.entity.js';
+import { BusinessLogo } from '../modules/business/business-logo.entity.js';
 import { User } from '../modules/user/user.entity.js';
 import { Membership } from '../modules/user/membership.entity.js';
+import { Invitation } from '../modules/user/invitation.entity.js';
+import { AccountMail } from '../modules/user/account-mail.entity.js';
 import { Location } from '../modules/location/location.entity.js';
 import { Metric } from '../modules/metric/metric.entity.js';
 import { Survey } from '../modules/survey/survey.entity.js';
@@ -31,6 +34,7 @@ import { GuestSessionKey } from '../modules/guest-session/guest-session-key.enti
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
 export const entities = [
   Business,
+  BusinessLogo,
   User,
   Membership,
   Location,
@@ -60,4 +64,6 @@ export const entities = [
   CaseAlert,
   Offer,
   ReplyTemplate,
+  Invitation,
+  AccountMail,
 ];

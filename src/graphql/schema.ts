@@ -16,6 +16,7 @@ import { EventResolver } from '../modules/event/event.resolver.js';
 import { CredentialResolver } from '../modules/oauth/credential.resolver.js';
 import { CustomIntegrationResolver } from '../modules/integration/integration.resolver.js';
 import { MemberResolver } from '../modules/member/member.resolver.js';
+import { InvitationResolver } from '../modules/member/invitation.resolver.js';
 import { AnalyticsResolver } from '../modules/analytics/analytics.resolver.js';
 import { FeedbackFlowResolver, FeedbackRequestResolver } from '../modules/flow/feedback-flow.resolver.js';
 import { AlertRuleResolver } from '../modules/alert/alert-rule.resolver.js';
@@ -26,7 +27,7 @@ import { ReplyTemplateResolver } from '../modules/case/reply-template.resolver.j
 import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver, AlertRuleResolver, CaseResolver, CaseMessageResolver, OfferResolver, ReplyTemplateResolver] as const;
+export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, InvitationResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver, AlertRuleResolver, CaseResolver, CaseMessageResolver, OfferResolver, ReplyTemplateResolver] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 

@@ -3,6 +3,9 @@ import { escapeHtml as e } from '../http/html.js';
 import type { Location } from '../modules/location/location.entity.js';
 import type { Metric } from '../modules/metric/metric.entity.js';
 import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
+import type { OrderDish } from '../modules/submission/response.service.js';
+import { itemRatings } from '../modules/submission/submission.answers.js';
+import type { GuestBrand } from '../modules/business/brand.cache.js';
 import { format, type Messages } from './messages/index.js';
 
 /**
@@ -16,9 +19,12 @@ body{font:17px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Nastaliq Urdu
 main{max-width:34rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh}
 header{display:flex;justify-content:space-between;align-items:baseline;gap:1rem;flex-wrap:wrap;color:#374151;font-size:.95rem}
 header p{margin:0;font-weight:600}
-nav a{color:#1d4ed8;margin-inline-start:.6rem}
+.brand{flex-basis:100%;display:flex;align-items:center;gap:.7rem;min-height:2.5rem}
+.brand img{height:40px;width:auto;max-width:160px;object-fit:contain}
+.brand .name{font-size:1.15rem;font-weight:700;color:#111827}
+nav a{color:var(--brand,#1d4ed8);margin-inline-start:.6rem}
 .progress{margin:.8rem 0 .2rem;color:#374151;font-size:.95rem}
-progress{width:100%;height:.5rem;accent-color:#1d4ed8}
+progress{width:100%;height:.5rem;accent-color:var(--brand,#1d4ed8)}
 h1{font-size:1.45rem;line-height:1.3;margin:1rem 0 .6rem}
 h2{font-size:1.15rem;margin:.2rem 0 .5rem}
 .body{color:#1f2937;white-space:pre-line}
@@ -31,9 +37,9 @@ legend h1{margin:0 0 .4rem}
 .options{display:grid;gap:.5rem}
 .scale label,.options label{display:flex;align-items:center;justify-content:center;gap:.5rem;min-height:3rem;padding:.4rem .6rem;border:2px solid #6b7280;border-radius:10px;cursor:pointer;background:#fff}
 .options label{justify-content:flex-start}
-.scale input,.options input{width:1.2rem;height:1.2rem;margin:0;accent-color:#1d4ed8}
-label:has(input:checked){border-color:#1d4ed8;background:#eff6ff}
-label:has(input:focus-visible){outline:3px solid #f59e0b;outline-offset:2px}
+.scale input,.options input{width:1.2rem;height:1.2rem;margin:0;accent-color:var(--brand,#1d4ed8)}
+label:has(input:checked){border-color:var(--brand,#1d4ed8);background:#eff6ff}
+label:has(input:focus-visible){outline:3px solid var(--brand,#1d4ed8);outline-offset:2px}
 .ends{display:flex;justify-content:space-between;color:#4b5563;font-size:.88rem;margin-top:.3rem}
 input[type=text],input[type=number],input[type=email],input[type=tel],textarea{width:100%;font:inherit;padding:.7rem;border:2px solid #6b7280;border-radius:10px}
 textarea{min-height:8rem}
@@ -43,25 +49,53 @@ textarea{min-height:8rem}
 .error-summary:focus{outline:3px solid #f59e0b}
 .error-summary a{color:#b91c1c;font-weight:600}
 .actions{display:flex;gap:.8rem;align-items:center;margin-top:1.2rem}
-button{font:inherit;font-weight:600;padding:.8rem 1.4rem;border-radius:10px;border:0;background:#1d4ed8;color:#fff;min-width:8rem;cursor:pointer}
-button:focus-visible,a:focus-visible,textarea:focus-visible,input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
-.actions a{color:#1d4ed8}
+button{font:inherit;font-weight:600;padding:.8rem 1.4rem;border-radius:10px;border:0;background:var(--brand,#1d4ed8);color:#fff;min-width:8rem;cursor:pointer}
+button:focus-visible,a:focus-visible,textarea:focus-visible,input:focus-visible{outline:3px solid var(--brand,#1d4ed8);outline-offset:2px}
+.actions a{color:var(--brand,#1d4ed8)}
 .hp{position:absolute;inset-inline-start:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
 .visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.review{display:inline-block;margin-top:1rem;padding:.8rem 1.2rem;border-radius:10px;background:#1d4ed8;color:#fff;font-weight:600;text-decoration:none}
+.review{display:inline-block;margin-top:1rem;padding:.8rem 1.2rem;border-radius:10px;background:var(--brand,#1d4ed8);color:#fff;font-weight:600;text-decoration:none}
 `;
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 /** The guest pages' policy (survey pages and feedback links alike): their one stylesheet by hash, no script at all. */
-export const GUEST_CSP = `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+export const GUEST_CSP = `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+
+/** The brand's colour as the page's one variable, in a second style allowed by its own hash (kept per colour). */
+const brandStyles = new Map<string, { css: string; csp: string }>();
+function brandStyle(color: string): { css: string; csp: string } {
+  let style = brandStyles.get(color);
+  if (!style) {
+    const css = `:root{--brand:${color}}`;
+    const hash = `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+    style = { css, csp: GUEST_CSP.replace(`style-src ${STYLE_HASH}`, `style-src ${STYLE_HASH} ${hash}`) };
+    if (brandStyles.size < 10_000) brandStyles.set(color, style);
+  }
+  return style;
+}
+
+/** The policy of a page showing `brand`: the brand colour's style allowed beside the page's own. */
+export function guestCsp(brand?: GuestBrand | null): string {
+  const color = brand?.color && /^#[0-9A-Fa-f]{6}$/.test(brand.color) ? brand.color : null;
+  return color ? brandStyle(color).csp : GUEST_CSP;
+}
 
 export interface Frame {
   lang: string;
   dir: 'ltr' | 'rtl';
   t: Messages;
   surveyName?: string;
+  /** The business's face (issue 36): its display name, logo and colour in the header, buttons and focus rings. */
+  brand?: GuestBrand | null;
   /** Links to the same page in each other language. */
   languages: Array<{ code: string; name: string; href: string }>;
+}
+
+/** The logo (decorative: the name beside it says who is asking, also with images off) and the display name. */
+function brandHeader(brand?: GuestBrand | null): string {
+  if (!brand) return '';
+  const logo = brand.logo ? `<img src="${e(brand.logo)}" alt="" width="40" height="40">` : '';
+  return `<div class="brand">${logo}<p class="name" dir="auto">${e(brand.name)}</p></div>`;
 }
 
 function layout(frame: Frame, title: string, body: string): string {
@@ -75,11 +109,12 @@ function layout(frame: Frame, title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${e(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}</style>${frame.brand?.color && /^#[0-9A-Fa-f]{6}$/.test(frame.brand.color) ? `<style>${brandStyle(frame.brand.color).css}</style>` : ''}
 </head>
 <body><main>
-<header>${frame.surveyName ? `<p dir="auto">${e(frame.surveyName)}</p>` : '<span></span>'}${langs}</header>
+<header>${brandHeader(frame.brand)}${frame.surveyName ? `<p dir="auto">${e(frame.surveyName)}</p>` : '<span></span>'}${langs}</header>
 ${body}
 </main></body>
 </html>`;
@@ -106,6 +141,7 @@ export interface FieldError {
 export interface Shown {
   value?: unknown;
   ratings?: Record<string, unknown>;
+  items?: Record<string, unknown>;
 }
 
 export interface StepView {
@@ -117,6 +153,8 @@ export interface StepView {
   backHref?: string;
   metrics: Map<string, Metric>;
   locations: Location[];
+  /** The order's dishes, for an items step: one question each. */
+  dishes?: OrderDish[];
   errors: FieldError[];
   shown: Shown;
 }
@@ -207,6 +245,28 @@ ${errorLine('value')}${list}
 </fieldset>`;
       break;
     }
+    case 'items': {
+      // One radio group per dish (lines of the same menu item asked once), the dish as its legend.
+      heading = `<h1 dir="auto">${e(title || t.itemsDefaultTitle)}</h1>${bodyHtml}`;
+      const thumbs = itemRatings(step).length === 2;
+      const options = thumbs
+        ? [{ value: '5', label: `👍 ${t.thumbsUp}` }, { value: '1', label: `👎 ${t.thumbsDown}` }]
+        : itemRatings(step).map((n) => ({ value: String(n), label: String(n) }));
+      controls = (v.dishes ?? [])
+        .map((dish) => {
+          const key = `i-${dish.menuItem}`;
+          const hintId = `hint-${key}`;
+          const current = v.shown.items?.[dish.menuItem];
+          const hint = [dish.quantity > 1 ? format(t.itemQuantity, { quantity: dish.quantity }) : '', thumbs ? '' : format(t.scaleHint, { min: 1, max: 5 })].filter(Boolean).join(' · ');
+          return `<fieldset${describedBy(key, hint ? hintId : undefined)}${errorFor(key) ? ' class="invalid"' : ''}>
+<legend><span dir="auto">${e(dish.name)}</span>${requiredMark}</legend>
+${hint ? `<p class="hint" id="${e(hintId)}">${e(hint)}</p>` : ''}
+${errorLine(key)}${radios(`item-${dish.menuItem}`, key, options, (o) => String(current ?? '') === o, 'scale')}
+</fieldset>`;
+        })
+        .join('\n');
+      break;
+    }
     case 'info':
       heading = `<h1 dir="auto">${e(title || frame.surveyName || '')}</h1>${bodyHtml}`;
       controls = '';
@@ -237,7 +297,7 @@ ${errorLine('value')}${input}
     frame,
     `${v.errors.length ? 'Error: ' : ''}${title || frame.surveyName || ''} (${progressText})`,
     `<p class="progress" id="progress-text">${e(progressText)}</p>
-<progress max="${v.total}" value="${v.index + 1}" aria-labelledby="progress-text"></progress>
+<progress max="${v.total}" value="${v.index}" aria-labelledby="progress-text"></progress>
 ${summary}
 <form method="post" action="${e(v.action)}" novalidate>
 <input type="hidden" name="csrf" value="${e(v.csrf)}">

@@ -9,16 +9,19 @@ import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
 import {
   answerStep,
   findDeviceResponse,
+  guestDishes,
   linkTargets,
   orderAnswered,
   resumeStep,
   visibleSteps,
   type GuestSurvey,
+  type OrderDish,
   type SurveyLink,
 } from '../modules/submission/response.service.js';
 import { GuestSurveyCache } from '../modules/submission/guest-survey.cache.js';
+import { BrandCache, type GuestBrand } from '../modules/business/brand.cache.js';
 import { chooseLanguage, format, LANGUAGES } from './messages/index.js';
-import { isMultipleChoice, isNumberText, GUEST_CSP, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
+import { isMultipleChoice, isNumberText, GUEST_CSP, guestCsp, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
 import { csrfFor, csrfMatches, GuestSessions, surveyPath } from './guest.session.js';
 import { GuestSessionKeys } from '../modules/guest-session/guest-session-key.service.js';
 import { limitHeaders, refusal, type Limiter } from '../http/rate-limit/limiter.js';
@@ -61,13 +64,13 @@ function urlWith(ctx: Context, path: string, changes: Record<string, string | nu
   return qs ? `${path}?${qs}` : path;
 }
 
-function frameFor(ctx: Context, path: string, surveyName?: string): Frame {
+function frameFor(ctx: Context, path: string, surveyName?: string, brand?: GuestBrand | null): Frame {
   const lang = chooseLanguage(ctx, first(ctx.query.lang));
   const { messages, dir } = LANGUAGES[lang];
   const languages = Object.entries(LANGUAGES)
     .filter(([code]) => code !== lang)
     .map(([code, l]) => ({ code, name: l.messages.languageName, href: urlWith(ctx, path, { lang: code }) }));
-  return { lang, dir, t: messages, surveyName, languages };
+  return { lang, dir, t: messages, surveyName, brand, languages };
 }
 
 /** The posted form as the module's answer: numbers where the step takes numbers, lists for multiple choice. */
@@ -94,6 +97,15 @@ function answerFrom(step: SurveyStep, body: Record<string, unknown>): AnswerInpu
       }
       return { step: step.id, value: text(body.value) || undefined };
     }
+    case 'items': {
+      // One radio group per dish, named `item-<menu item id>`.
+      const items: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(body)) {
+        const v = name.startsWith('item-') ? text(value) : '';
+        if (v) items[name.slice(5)] = number(v);
+      }
+      return { step: step.id, items: Object.keys(items).length ? items : undefined };
+    }
     case 'info':
       return { step: step.id };
     default: {
@@ -104,7 +116,7 @@ function answerFrom(step: SurveyStep, body: Record<string, unknown>): AnswerInpu
 }
 
 /** The module's details, in the guest's language, each linked to the control it concerns. */
-function fieldErrors(frame: Frame, guest: GuestSurvey, step: SurveyStep, posted: AnswerInput, details: ErrorDetail[]): FieldError[] {
+function fieldErrors(frame: Frame, guest: GuestSurvey, step: SurveyStep, posted: AnswerInput, details: ErrorDetail[], dishes: OrderDish[] = []): FieldError[] {
   const { t } = frame;
   const out: FieldError[] = [];
   const add = (key: string, anchor: string, message: string) => {
@@ -112,7 +124,14 @@ function fieldErrors(frame: Frame, guest: GuestSurvey, step: SurveyStep, posted:
   };
   for (const d of details) {
     const rating = /^answers\[0\]\.ratings\.(.+)$/.exec(d.field);
-    if (rating) {
+    const item = /^answers\[0\]\.items\.(.+)$/.exec(d.field);
+    if (item) {
+      add(`i-${item[1]}`, `i-${item[1]}-0`, t.errorInvalid);
+    } else if (d.field === 'answers[0].items') {
+      for (const dish of dishes) {
+        if (posted.items?.[dish.menuItem] === undefined) add(`i-${dish.menuItem}`, `i-${dish.menuItem}-0`, format(t.errorRateMetric, { metric: dish.name }));
+      }
+    } else if (rating) {
       add(`r-${rating[1]}`, `r-${rating[1]}-0`, t.errorInvalid);
     } else if (d.field === 'answers[0].ratings') {
       for (const id of step.metricIds) {
@@ -132,6 +151,8 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
   // Until its LISTEN connection is up, the cache reads the database for every request: no need to wait for it.
   const surveys = new GuestSurveyCache(deps.orm, deps.logger);
   void surveys.start();
+  const brands = new BrandCache(deps.orm, deps.logger);
+  void brands.start();
   const sessions = new GuestSessions(new GuestSessionKeys(deps.orm.em));
 
   /** The survey, or the page that says why there is none (404 unknown or draft, 410 closed). */
@@ -146,7 +167,10 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
       sendHtml(ctx, 404, messagePage(frame, frame.t.notFoundTitle, frame.t.notFoundBody));
       return null;
     }
-    const frame = frameFor(ctx, path, state.survey.name);
+    // The business's face: its name, logo and colour (the colour's style allowed by the page's policy).
+    const brand = await brands.get(em, business);
+    if (brand?.color) ctx.set('Content-Security-Policy', guestCsp(brand));
+    const frame = frameFor(ctx, path, state.survey.name, brand);
     if (state.state === 'closed') {
       sendHtml(ctx, 410, messagePage(frame, frame.t.closedTitle, frame.t.closedBody));
       return null;
@@ -169,16 +193,17 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     if (targets && (await orderAnswered(em, guest.survey.id, targets.order))) return answered(ctx, frame);
 
     const locationKnown = response ? response.location != null : targets?.location != null;
-    const shown = visibleSteps(guest, response?.answers ?? [], link, locationKnown, deps.logger);
+    const dishes = await guestDishes(em, guest, response ? response.order : targets?.order);
+    const shown = visibleSteps(guest, response?.answers ?? [], link, locationKnown, deps.logger, dishes.length > 0);
     const asked = first(ctx.query.step);
-    const step = shown.find((s) => s.id === asked) ?? resumeStep(guest, response, link, locationKnown, deps.logger);
-    if (!step) return sendHtml(ctx, 200, thanksPage(frame, { text: guest.survey.closingText ?? undefined, reviewUrl: guest.survey.reviewUrl ?? undefined }));
+    const step = shown.find((s) => s.id === asked) ?? resumeStep(guest, response, link, locationKnown, deps.logger, dishes.length > 0);
+    if (!step) return sendHtml(ctx, 200, thanksPage(frame, { text: guest.survey.closingText ?? undefined, reviewUrl: guest.survey.reviewUrl ?? frame.brand?.reviewUrl ?? undefined }));
     const index = shown.findIndex((s) => s.id === step.id);
     const earlier = response?.answers.find((a) => a.step === step.id);
-    sendHtml(ctx, 200, render(ctx, loaded, step, shown, index, csrfFor(device), [], earlier ?? {}));
+    sendHtml(ctx, 200, render(ctx, loaded, step, shown, index, csrfFor(device), [], earlier ?? {}, dishes));
   });
 
-  function render(ctx: Context, loaded: { guest: GuestSurvey; path: string; frame: Frame }, step: SurveyStep, shown: SurveyStep[], index: number, csrf: string, errors: FieldError[], values: Shown) {
+  function render(ctx: Context, loaded: { guest: GuestSurvey; path: string; frame: Frame }, step: SurveyStep, shown: SurveyStep[], index: number, csrf: string, errors: FieldError[], values: Shown, dishes: OrderDish[] = []) {
     const { guest, path, frame } = loaded;
     return stepPage(frame, {
       step,
@@ -189,6 +214,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
       backHref: index > 0 ? urlWith(ctx, path, { step: shown[index - 1].id }) : undefined,
       metrics: guest.metrics,
       locations: guest.locations,
+      dishes,
       errors,
       shown: values,
     });
@@ -235,9 +261,9 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
       throw err;
     }
     if (outcome.kind === 'invalid') {
-      const errors = fieldErrors(frame, guest, step, answer, outcome.details);
+      const errors = fieldErrors(frame, guest, step, answer, outcome.details, outcome.dishes);
       const index = outcome.shown.findIndex((s) => s.id === step.id);
-      return sendHtml(ctx, 422, render(ctx, loaded, step, outcome.shown, index, csrfFor(device), errors, answer));
+      return sendHtml(ctx, 422, render(ctx, loaded, step, outcome.shown, index, csrfFor(device), errors, answer, outcome.dishes));
     }
     ctx.status = 303;
     ctx.redirect(outcome.kind === 'next' ? urlWith(ctx, path, { step: outcome.step }) : thanks);
@@ -246,7 +272,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
   router.get('/survey/:business/:survey/thanks', async (ctx) => {
     const loaded = await load(ctx);
     if (!loaded) return;
-    sendHtml(ctx, 200, thanksPage(loaded.frame, { text: loaded.guest.survey.closingText ?? undefined, reviewUrl: loaded.guest.survey.reviewUrl ?? undefined }));
+    sendHtml(ctx, 200, thanksPage(loaded.frame, { text: loaded.guest.survey.closingText ?? undefined, reviewUrl: loaded.guest.survey.reviewUrl ?? loaded.frame.brand?.reviewUrl ?? undefined }));
   });
 
   /** Everything else under /survey, and any failure there, is a page for a person, never JSON. */
@@ -270,5 +296,5 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     }
   };
 
-  return { router, pages, stop: () => surveys.stop() };
+  return { router, pages, stop: () => Promise.all([surveys.stop(), brands.stop()]).then(() => undefined) };
 }

@@ -5,7 +5,7 @@ import { escapeHtml } from '../http/html.js';
 
 /** Server-rendered pages of the authorization endpoint: plain HTML forms, no JavaScript, readable on a phone. */
 
-function layout(title: string, body: string): string {
+export function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -18,13 +18,15 @@ function layout(title: string, body: string): string {
   main { max-width: 26rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
   h1 { font-size: 1.3rem; margin-top: 0; }
   label { display: block; margin: .8rem 0 .2rem; font-weight: 600; }
-  input[type=email], input[type=password] { box-sizing: border-box; width: 100%; padding: .7rem; font-size: 1rem; border: 1px solid #b8bfcc; border-radius: 8px; }
+  input[type=email], input[type=password], input[type=text], select { box-sizing: border-box; width: 100%; padding: .7rem; font-size: 1rem; border: 1px solid #b8bfcc; border-radius: 8px; }
   button { font-size: 1rem; padding: .75rem 1rem; border-radius: 8px; border: 1px solid #2952cc; background: #2952cc; color: #fff; width: 100%; margin-top: 1rem; cursor: pointer; }
   button.secondary { background: #fff; color: #2952cc; }
   button.link { background: none; border: none; color: #2952cc; padding: 0; width: auto; margin: 0; text-decoration: underline; font-size: .9rem; }
   .error { background: #fdecea; color: #8a1c12; padding: .7rem; border-radius: 8px; }
   ul { padding-left: 1.2rem; } li { margin: .3rem 0; } small, .muted { color: #5b6475; }
   .actions { display: flex; gap: .75rem; } .actions button { flex: 1; }
+  .error a { color: #8a1c12; } .hint { font-size: .9rem; color: #5b6475; margin: .2rem 0 0; } .field-error { color: #8a1c12; font-size: .9rem; margin: .2rem 0 0; }
+  nav.more { margin-top: 1.2rem; font-size: .95rem; } nav.more a { color: #2952cc; } nav.more p { margin: .4rem 0; }
 </style>
 </head>
 <body><main>
@@ -33,7 +35,17 @@ ${body}
 </html>`;
 }
 
-export function signInPage(p: { action: string; csrf: string; appName: string; email?: string; error?: string }): string {
+export function signInPage(p: {
+  action: string;
+  csrf: string;
+  appName: string;
+  email?: string;
+  error?: string;
+  /** The address has an account not yet verified (shown after its right password): offers the link again. */
+  unverified?: boolean;
+  signupHref?: string;
+  forgotHref?: string;
+}): string {
   return layout(
     'Sign in',
     `<h1>Sign in to continue to ${escapeHtml(p.appName)}</h1>
@@ -46,7 +58,20 @@ ${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+${
+  p.unverified
+    ? `<form method="post" action="/oauth/verify/resend">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="email" value="${escapeHtml(p.email ?? '')}">
+<button type="submit" class="secondary">Send the confirmation link again</button>
+</form>`
+    : ''
+}
+<nav class="more" aria-label="Other ways in">
+${p.forgotHref ? `<p><a href="${escapeHtml(p.forgotHref)}">Forgot your password?</a></p>` : ''}
+${p.signupHref ? `<p>New here? <a href="${escapeHtml(p.signupHref)}">Create an account</a></p>` : ''}
+</nav>`,
   );
 }
 

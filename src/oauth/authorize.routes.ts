@@ -22,7 +22,7 @@ import { orderScopes, splitScopes, unknownScopes } from '../modules/oauth/scope.
 import { pkceRequired } from '../modules/oauth/pkce.js';
 import type { OAuthSettings } from '../config.js';
 
-const SESSION_COOKIE = 'oauth_session';
+export const SESSION_COOKIE = 'oauth_session';
 const CSRF_COOKIE = 'oauth_csrf';
 
 /** A request we must not redirect for (unknown client, unregistered redirect URI): an error page instead. */
@@ -113,14 +113,14 @@ function redirectTo(ctx: Context, base: string, params: Record<string, string | 
 }
 
 // No form-action: consent answers its post with a redirect to the client's own address.
-const secureHeaders = (ctx: Context) => pageHeaders(ctx, "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+export const secureHeaders = (ctx: Context) => pageHeaders(ctx, "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
 
-function cookieOptions(ctx: Context, maxAgeS: number) {
+export function cookieOptions(ctx: Context, maxAgeS: number) {
   return { httpOnly: true, sameSite: 'lax' as const, secure: ctx.secure, path: '/oauth', maxAge: maxAgeS * 1000, overwrite: true };
 }
 
 /** Double-submit CSRF token: a random value in an HttpOnly SameSite cookie that each form echoes in a hidden field. */
-function csrfToken(ctx: Context): string {
+export function csrfToken(ctx: Context): string {
   let token = ctx.cookies.get(CSRF_COOKIE);
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) {
     token = randomBytes(32).toString('base64url');
@@ -130,7 +130,7 @@ function csrfToken(ctx: Context): string {
 }
 
 /** The double-submit token, and a browser's word that the post came from our own pages. */
-function csrfValid(ctx: Context, sent: unknown, publicOrigin: string): boolean {
+export function csrfValid(ctx: Context, sent: unknown, publicOrigin: string): boolean {
   const cookie = ctx.cookies.get(CSRF_COOKIE);
   if (!cookie || typeof sent !== 'string' || !constantTimeEqual(sent, cookie)) return false;
   return postFromOwnPages(ctx, publicOrigin);
@@ -139,7 +139,7 @@ function csrfValid(ctx: Context, sent: unknown, publicOrigin: string): boolean {
 let dummyHash: Promise<string> | undefined;
 
 /** Same work whether or not the e-mail exists, so timing does not reveal accounts. */
-async function checkPassword(em: EntityManager, email: string, password: string): Promise<User | undefined> {
+export async function checkPassword(em: EntityManager, email: string, password: string): Promise<User | undefined> {
   const user = await em.findOne(User, { email: normaliseEmail(email) }, { populate: ['passwordHash'] });
   if (!user) {
     dummyHash ??= hashPassword('not a real password');
@@ -147,6 +147,13 @@ async function checkPassword(em: EntityManager, email: string, password: string)
     return undefined;
   }
   return (await verifyPassword(password, user.passwordHash)) ? user : undefined;
+}
+
+/** A session stands while its user's address is proved and no password reset came after it was issued. */
+export function sessionStands(user: User, issuedAtS: number): boolean {
+  if (!user.emailVerifiedAt) return false;
+  // `iat` is in whole seconds: one issued in the reset's own second counts as before it (sign in again, at worst).
+  return !user.sessionsValidAfter || issuedAtS * 1000 > user.sessionsValidAfter.getTime();
 }
 
 /** GET and POST /oauth/authorize: sign in, consent, then redirect with a code (or an error) to the client. */
@@ -178,6 +185,8 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
     const action = `/oauth/authorize?${query}`;
     if (promptLogin) ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx, 0), maxAge: 0 });
     const csrf = csrfToken(ctx);
+    // Sign-up comes back here when done (a partner's request; the portal starts afresh: see account.routes.ts).
+    const links = { signupHref: deps.config.signup === 'open' ? `/oauth/signup?${new URLSearchParams({ continue: action })}` : undefined, forgotHref: '/oauth/password/forgot' };
     const body = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
 
     if (ctx.method === 'POST') {
@@ -196,14 +205,18 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
           const wait = Number(err.headers?.['Retry-After'] ?? 1);
           ctx.set('Retry-After', String(wait));
           const minutes = Math.ceil(wait / 60);
-          return sendHtml(ctx, 429, signInPage({ action, csrf, appName: client.name, email, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
+          return sendHtml(ctx, 429, signInPage({ ...links, action, csrf, appName: client.name, email, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
         }
         const user = email && password && password.length <= 1024 ? await checkPassword(em, email, password) : undefined;
         if (!user) {
           await signIn.failed(account, ctx.ip);
-          return sendHtml(ctx, 401, signInPage({ action, csrf, appName: client.name, email, error: 'Wrong e-mail or password.' }));
+          return sendHtml(ctx, 401, signInPage({ ...links, action, csrf, appName: client.name, email, error: 'Wrong e-mail or password.' }));
         }
         await signIn.succeeded(admission);
+        // The right password of an account whose address is not proved yet: said only to who knows the password.
+        if (!user.emailVerifiedAt) {
+          return sendHtml(ctx, 403, signInPage({ ...links, action, csrf, appName: client.name, email, unverified: true, error: `Confirm your e-mail address first: open the link we sent to ${user.email}.` }));
+        }
         ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user.id), cookieOptions(ctx, SESSION_TTL_S));
         ctx.status = 303;
         return ctx.redirect(action);
@@ -215,9 +228,9 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
       }
     }
 
-    const userId = promptLogin ? undefined : await deps.tokens.verifySession(ctx.cookies.get(SESSION_COOKIE));
-    const user = userId ? await em.findOne(User, { id: userId }) : null;
-    if (!user) return sendHtml(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ action, csrf, appName: client.name }));
+    const session = promptLogin ? undefined : await deps.tokens.verifySessionClaims(ctx.cookies.get(SESSION_COOKIE));
+    const user = session ? await em.findOne(User, { id: session.user }) : null;
+    if (!user || !sessionStands(user, session!.issuedAt)) return sendHtml(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ ...links, action, csrf, appName: client.name }));
 
     if (firstParty(client)) return chooseBusiness(ctx, em, { request, user, action, csrf, body, issuer });
 

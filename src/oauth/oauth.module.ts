@@ -11,6 +11,7 @@ import { tokenRoutes } from './token.routes.js';
 import { metadataRoutes } from './metadata.routes.js';
 import { revocationRoutes } from './revocation.routes.js';
 import { authorizeRoutes } from './authorize.routes.js';
+import { accountRoutes } from './account.routes.js';
 import { schedulePurge } from '../modules/oauth/purge.service.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 
@@ -57,6 +58,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; logger:
   metadataRoutes(router, ctx);
   revocationRoutes(router, ctx);
   authorizeRoutes(router, ctx);
+  accountRoutes(router, ctx);
   const stopPurge = schedulePurge(deps.orm.em, deps.logger);
   return { keys, tokens, router, errors: oauthErrors, stop: stopPurge };
 }

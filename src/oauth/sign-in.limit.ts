@@ -55,3 +55,17 @@ export function signInFailures(em: EntityManager): FailureLimit {
     identifier: new TableCounter(em, policy('email', MAX_FAILURES.emailAndAddress)),
   });
 }
+
+/**
+ * Requests that send an account e-mail (sign-up, password reset, a new confirmation link), each counted as a sign-in
+ * failure is: 5 per (e-mail, address) and 50 per address in the window, then 429 for that address; per e-mail only
+ * delays. Nobody can flood an inbox at speed, and a stranger's requests never refuse the address's owner elsewhere.
+ */
+export function accountRequests(em: EntityManager): FailureLimit {
+  const policy = (name: string, points: number): Policy => ({ name, points, seconds: THROTTLE_WINDOW_MS / 1000 });
+  return new FailureLimit({
+    pair: new TableCounter(em, policy('mail-email-ip', MAX_FAILURES.emailAndAddress)),
+    address: new TableCounter(em, policy('mail-ip', MAX_FAILURES.address)),
+    identifier: new TableCounter(em, policy('mail-email', MAX_FAILURES.emailAndAddress)),
+  });
+}

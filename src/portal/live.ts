@@ -32,13 +32,16 @@ const RESUBSCRIBE_MS = 3_000;
 const COALESCE_MS = 300;
 
 /**
- * Calls `heard` whenever one of `types` is recorded for the business, by any process of the service, while the
- * screen is open: lists refresh themselves without a reload. When the subscription ends with an error (events may
- * have been missed meanwhile), it listens again and calls `heard` once to catch up.
+ * Calls `heard` whenever one of `types` (none: every type the session may hear) is recorded for the business, by any
+ * process of the service, while the screen is open: lists refresh themselves without a reload. `accept` narrows the
+ * events further by type. When the subscription ends with an error (events may have been missed meanwhile), it
+ * listens again and calls `heard` once to catch up.
  */
-export function useLiveEvents(business: string, types: string[], heard: () => void) {
+export function useLiveEvents(business: string, types: string[], heard: () => void, accept?: (type: string) => boolean) {
   const latest = useRef(heard);
   latest.current = heard;
+  const accepts = useRef(accept);
+  accepts.current = accept;
   const key = types.join(',');
   useEffect(() => {
     let stop: (() => void) | undefined;
@@ -55,7 +58,10 @@ export function useLiveEvents(business: string, types: string[], heard: () => vo
       stop = liveClient().subscribe(
         { query: textOf(EventRecorded), variables: { business, types } },
         {
-          next: heardSoon,
+          next: (answer) => {
+            const type = (answer.data as { eventRecorded?: { type: string } } | null | undefined)?.eventRecorded?.type;
+            if (!accepts.current || (type && accepts.current(type))) heardSoon();
+          },
           error: () => {
             if (closed) return;
             retry = setTimeout(() => {

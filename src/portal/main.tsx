@@ -19,6 +19,7 @@ const NAV: { href: string; label: string }[] = [
   { href: '/portal/credentials', label: 'API credentials' },
   { href: '/portal/flows', label: 'Feedback flows' },
   { href: '/portal/members', label: 'Members' },
+  { href: '/portal/brand', label: 'Brand' },
 ];
 
 export interface ScreenProps {
@@ -50,11 +51,12 @@ const ROUTES: [RegExp, Loader, string, Scope][] = [
   [/^\/portal\/flows$/, () => import('./screens/flows'), 'Feedback flows', 'flows:read'],
   [/^\/portal\/flows\/([^/]+)$/, () => import('./screens/flows').then((m) => ({ default: m.FlowEditor })), 'Feedback flows', 'flows:read'],
   [/^\/portal\/members$/, () => import('./screens/members'), 'Members', 'members:read'],
+  [/^\/portal\/brand$/, () => import('./screens/brand'), 'Brand', 'business:read'],
 ];
 
 const BusinessQuery = graphql(`
   query PortalBusiness($id: ID!) {
-    business(id: $id) { id name timeZone }
+    business(id: $id) { id name timeZone country }
   }
 `);
 
@@ -96,7 +98,7 @@ function App({ session }: { session: Session }) {
   useEffect(() => {
     request(BusinessQuery, { id: session.business }).then(
       (r) => {
-        setTimeZone(r.business.timeZone);
+        setTimeZone(r.business.timeZone, r.business.country);
         setBusinessName(r.business.name);
         setZoneKnown(true);
       },

@@ -163,20 +163,78 @@ export function CopyText({ value, label }: { value: string; label: string }) {
 }
 
 /**
- * Dates in the business's time zone (its setting, else UTC), named beside each date and date filter so nobody
- * wonders whose midnight a day starts at. Set once when the portal has read the business.
+ * Dates, numbers and words in the business's locale (English as written in its country, else en-GB) and dates in its
+ * time zone (its setting, else UTC), named beside each date and date filter so nobody wonders whose midnight a day
+ * starts at. Set once when the portal has read the business; every date the portal shows or reads goes through here.
  */
 let timeZone = 'UTC';
-let dateTime = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
-let dayParts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-export function setTimeZone(zone: string | null | undefined) {
-  timeZone = zone || 'UTC';
-  dateTime = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+let zoneSet = false;
+let locale = 'en-GB';
+let dateTime!: Intl.DateTimeFormat;
+let dayOnly!: Intl.DateTimeFormat;
+let dayParts!: Intl.DateTimeFormat;
+let plurals!: Intl.PluralRules;
+let counts!: Intl.NumberFormat;
+const moneyFormats = new Map<string, (n: number) => string>();
+function setFormats() {
+  dateTime = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  dayOnly = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
   dayParts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  plurals = new Intl.PluralRules(locale);
+  counts = new Intl.NumberFormat(locale);
+  moneyFormats.clear();
+}
+setFormats();
+/** The business's locale: English as its country writes it (en-PK, en-US...), when the browser knows that locale. */
+export function localeOf(country: string | null | undefined): string {
+  const wanted = country && /^[A-Z]{2}$/i.test(country) ? `en-${country.toUpperCase()}` : undefined;
+  return wanted && Intl.DateTimeFormat.supportedLocalesOf(wanted).length ? wanted : 'en-GB';
+}
+export function setTimeZone(zone: string | null | undefined, country?: string | null) {
+  zoneSet = !!zone;
+  timeZone = zone || 'UTC';
+  locale = localeOf(country);
+  setFormats();
 }
 export const zoneName = () => timeZone;
+/** Whether the business has a time zone of its own (else dates are read in UTC, a guess). */
+export const zoneKnown = () => zoneSet;
 export const formatDate = (ms: number | null | undefined) => (ms == null ? '—' : `${dateTime.format(ms)} ${timeZone}`);
-export const formatDay = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium' }).format(ms);
+export const formatDay = (ms: number) => dayOnly.format(ms);
+
+/** A count in the business's locale: 2,350. */
+export const formatCount = (n: number) => counts.format(n);
+/** "1 order", "2 orders", "1,250 orders": the word's form for `n` (Intl.PluralRules), `many` when not just `one` + s. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${counts.format(n)} ${plurals.select(n) === 'one' ? one : many}`;
+}
+/**
+ * An amount of money in its currency, as the business's locale writes it ("PKR 2,350", "US$25.50"): the currency's
+ * own decimals, none for a whole amount, and every decimal the amount has (never rounded away). A currency the
+ * browser does not know is written after the number.
+ */
+export function formatMoney(amount: number | string | null | undefined, currency: string | null | undefined): string {
+  if (amount == null || amount === '') return '—';
+  const value = Number(amount);
+  if (!Number.isFinite(value)) return String(amount);
+  const decimals = (String(amount).split('.')[1] ?? '').length;
+  const key = `${currency}/${decimals}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    let money: Intl.NumberFormat | undefined;
+    try {
+      const digits = new Intl.NumberFormat(locale, { style: 'currency', currency: currency ?? '' }).resolvedOptions().maximumFractionDigits ?? 2;
+      const options = { style: 'currency', currency, maximumFractionDigits: Math.min(Math.max(digits, decimals), 6), trailingZeroDisplay: 'stripIfInteger' };
+      money = new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions);
+    } catch {
+      // Not an ISO 4217 code the browser knows: the number, then the code as given.
+    }
+    const plain = new Intl.NumberFormat(locale, { maximumFractionDigits: 6 });
+    format = money ? (n) => money.format(n) : (n) => `${plain.format(n)}${currency ? ` ${currency}` : ''}`;
+    moneyFormats.set(key, format);
+  }
+  return format(value);
+}
 
 /** The wall clock of the business's zone at `ms`, as if it were UTC (so its difference from `ms` is the offset). */
 function wallClock(ms: number): number {
@@ -194,6 +252,85 @@ export function zonedTime(local: string): number {
 }
 /** A yyyy-mm-dd of a date input, as the start of that day in the business's time zone (ms). */
 export const dayStart = (day: string) => zonedTime(`${day}T00:00:00`);
+
+/** A line's total: as the order gave it, else its quantity times its unit price (2 × 490 is 980, not "—"). */
+export function lineTotal(line: { quantity?: number | null; unitPrice?: number | string | null; totalPrice?: number | string | null }): number | string | null {
+  if (line.totalPrice != null) return line.totalPrice;
+  if (line.unitPrice == null) return null;
+  const total = Number(line.unitPrice) * (line.quantity ?? 1);
+  // Cents as integers, so 3 × 0.1 is 0.3.
+  return Number.isFinite(total) ? Math.round(total * 1e6) / 1e6 : null;
+}
+
+/** A calendar day (yyyy-mm-dd) as the business's locale writes one: "30 Oct 2026". */
+export const formatIsoDay = (day: string) => {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', dateStyle: 'medium' }).format(Date.UTC(y, m - 1, d));
+};
+
+/**
+ * The day a person typed, as yyyy-mm-dd: "2026-10-30", "30 Oct 2026", "October 30, 2026", or three numbers in the
+ * order the business's locale writes them (30/10/2026 in en-GB). Undefined until it is a whole date (a 4-digit year).
+ */
+export function parseDay(text: string): string | undefined {
+  const t = text.trim();
+  let y: number, m: number, d: number;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else {
+    const parts = t.split(/[\s,./-]+/).filter(Boolean);
+    if (parts.length !== 3) return undefined;
+    const year = parts.findIndex((p) => /^\d{4}$/.test(p));
+    if (year < 0) return undefined;
+    y = Number(parts[year]);
+    const rest = parts.filter((_, i) => i !== year);
+    const word = rest.findIndex((p) => /^\p{L}+$/u.test(p));
+    if (word >= 0) {
+      const name = rest[word].toLowerCase();
+      const months = Array.from({ length: 12 }, (_, i) => new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'long' }).format(Date.UTC(2000, i, 1)).toLowerCase());
+      m = name.length >= 3 ? months.findIndex((month) => month.startsWith(name)) + 1 : 0;
+      const day = rest[1 - word];
+      if (!/^\d{1,2}$/.test(day)) return undefined;
+      d = Number(day);
+    } else {
+      if (!rest.every((p) => /^\d{1,2}$/.test(p))) return undefined;
+      const order = new Intl.DateTimeFormat(locale, { timeZone: 'UTC' }).formatToParts(0).map((p) => p.type).filter((p) => p === 'day' || p === 'month');
+      [d, m] = order[0] === 'day' ? [Number(rest[0]), Number(rest[1])] : [Number(rest[1]), Number(rest[0])];
+    }
+  }
+  const at = new Date(Date.UTC(y, m - 1, d));
+  if (y < 1000 || at.getUTCFullYear() !== y || at.getUTCMonth() !== m - 1 || at.getUTCDate() !== d) return undefined;
+  return at.toISOString().slice(0, 10);
+}
+
+/**
+ * A day typed as the business's locale writes dates (the browser's own date field would show the browser's format,
+ * mm/dd/yyyy beside the portal's "30 Oct 2026"): `value` and `onChange` speak yyyy-mm-dd ('' for none). What is typed
+ * stays as typed while the field has focus; a whole date is taken at once, and written the locale's way on leaving.
+ */
+export function DateInput({ id, value, onChange, describedBy }: { id: string; value: string; onChange: (day: string) => void; describedBy?: string }) {
+  const [typed, setTyped] = useState<string>();
+  const bad = typed !== undefined && typed.trim() !== '' && parseDay(typed) === undefined;
+  return (
+    <input
+      id={id}
+      type="text"
+      autoComplete="off"
+      class="date"
+      placeholder={formatIsoDay('2026-10-30')}
+      aria-describedby={describedBy}
+      aria-invalid={bad}
+      value={typed ?? (value ? formatIsoDay(value) : '')}
+      onInput={(e) => {
+        const text = e.currentTarget.value;
+        setTyped(text);
+        const day = text.trim() === '' ? '' : parseDay(text);
+        if (day !== undefined && day !== value) onChange(day);
+      }}
+      onBlur={() => !bad && setTyped(undefined)}
+    />
+  );
+}
 
 export function Pager({ page, hasMore, total, href }: { page: number; hasMore: boolean; total: number; href: (page: number) => string }) {
   return (

@@ -35,6 +35,8 @@ export class SmtpMailer implements Mailer {
         to: message.to,
         subject: message.subject,
         text: message.text,
+        html: message.html,
+        replyTo: message.replyTo,
         headers: message.headers,
         messageId: message.messageId,
         inReplyTo: message.inReplyTo,

@@ -32,6 +32,8 @@ export const ID_PREFIXES = {
   offer: 'off',
   caseAlert: 'cal',
   replyTemplate: 'rtpl',
+  invitation: 'inv',
+  accountMail: 'amail',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

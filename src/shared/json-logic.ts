@@ -83,7 +83,8 @@ const PLAIN: Record<string, Plain> = {
   '!!': (a) => truthy(a),
   '!': (a) => !truthy(a),
   '%': (a, b) => a % b,
-  in: (a, b) => (typeof b === 'string' || Array.isArray(b) ? b.indexOf(a) !== -1 : false),
+  // As json-logic-js: an empty string holds nothing (it answers false for a falsy `b` before looking inside).
+  in: (a, b) => ((typeof b === 'string' && b !== '') || Array.isArray(b) ? b.indexOf(a) !== -1 : false),
   cat: (...args) => args.join(''),
   substr: (source, start, end) => {
     // A negative end counts from the end (PHP's substr), as json-logic-js does.

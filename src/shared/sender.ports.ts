@@ -15,6 +15,10 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative of `text` (multipart/alternative): the same words, readable without its images. */
+  html?: string;
+  /** Where the guest's answer goes (the restaurant's own address). */
+  replyTo?: string;
   headers?: Record<string, string>;
   /** The display name of the From (the restaurant's), on the configured address; default: the configured From. */
   fromName?: string;

@@ -3,16 +3,12 @@ import os from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { PgListener } from '../kit/pg-listener.js';
-import { IdlePoll } from './idle.poll.js';
+import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
 import { SmtpMailer } from '../senders/mail.sender.js';
 import { GatewaySms, TwilioSms } from '../senders/sms.sender.js';
-import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 
-export interface FeedbackRequestWorkers {
-  stop(): Promise<void>;
-}
+export type FeedbackRequestWorkers = OutboxLoop;
 
 const IDLE_POLL_MS = 250;
 const CONCURRENCY = 16;
@@ -28,10 +24,8 @@ export function feedbackSenders(settings: Config['feedback']): FeedbackSenders {
 }
 
 /**
- * Runs due feedback requests (send, reminder, expiry) from the feedback_request table itself, the same outbox
- * design as webhook deliveries: rows leased with FOR UPDATE SKIP LOCKED, so any number of processes share the work
- * and none loses or doubles a request. Woken by the `webhook_work` notification an event insert raises when its
- * business has a webhook (a new request records feedbackrequest.created), else by a poll. `clock` is injectable so quiet hours can be tested.
+ * Runs due feedback requests (send, reminder, expiry) from the feedback_request table itself on the outbox loop
+ * (outbox.loop.ts), the same design as webhook deliveries. `clock` is injectable so quiet hours can be tested.
  */
 export async function startFeedbackRequests(deps: {
   orm: MikroORM;
@@ -46,62 +40,11 @@ export async function startFeedbackRequests(deps: {
   if (!senders.sms) logger.warn('no SMS sender: set TWILIO_* or SMS_GATEWAY_URL, or feedback requests by SMS end failed');
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:fr:${randomBytes(4).toString('hex')}`;
   const task = new FeedbackRequestTask(deps.orm, senders, { surveyUrl: deps.config.surveyUrl, workerId, clock: deps.clock ?? (() => new Date()), logger });
-  const inFlight = new Set<Promise<void>>();
-  let stopping = false;
-  let wanted = true;
-  const idle = new IdlePoll(IDLE_POLL_MS);
-  const nudge = () => {
-    wanted = true;
-    idle.wake();
-  };
-
-  // Woken at once by a notification, and after a reconnection (whatever was missed meanwhile); polled otherwise.
-  const listener = new PgListener(deps.orm, [WEBHOOK_WORK_CHANNEL], { notification: nudge, ready: nudge }, logger, 'feedback request workers (polling meanwhile)');
-  await listener.start();
-
-  const loop = async () => {
-    let lastClaim = 0;
-    while (!stopping) {
-      try {
-        if (idle.due()) wanted = true;
-        const room = CONCURRENCY - inFlight.size;
-        if (wanted && room > 0) {
-          const gap = MIN_CLAIM_GAP_MS - (Date.now() - lastClaim);
-          if (gap > 0) await new Promise((r) => setTimeout(r, gap));
-          wanted = false;
-          lastClaim = Date.now();
-          const ids = await task.claim(room);
-          for (const id of ids) {
-            const p = task
-              .run(id)
-              .catch((err) => logger.error({ err, request: id }, 'feedback request step failed; its lease expires and it runs again'))
-              .finally(() => {
-                inFlight.delete(p);
-                nudge();
-              });
-            inFlight.add(p);
-          }
-          if (ids.length === room) wanted = true;
-        }
-      } catch (err) {
-        if (stopping) break;
-        logger.error({ err }, 'feedback request worker step failed; retrying');
-        await new Promise((r) => setTimeout(r, 1_000));
-      }
-      if (!(wanted && inFlight.size < CONCURRENCY) && !stopping) await idle.sleep();
-    }
-  };
-  const running = loop();
-
+  const loop = await startOutboxLoop(task, { name: 'feedback request workers', orm: deps.orm, logger, concurrency: CONCURRENCY, idlePollMs: IDLE_POLL_MS, minClaimGapMs: MIN_CLAIM_GAP_MS });
   return {
     async stop() {
-      if (stopping) return;
-      stopping = true;
-      idle.wake();
-      await running;
-      await Promise.allSettled([...inFlight]);
+      await loop.stop();
       senders.mail?.close();
-      await listener.stop();
     },
   };
 }

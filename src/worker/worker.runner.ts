@@ -10,6 +10,7 @@ import { RateLimiter } from './rate.limiter.js';
 import { IdlePoll } from './idle.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
 import { startCaseOutbox } from './case-outbox.runner.js';
+import { startAccountMail } from './account-mail.runner.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 
 export interface Workers {
@@ -200,6 +201,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   const running = loop();
   const feedbackRequests = await startFeedbackRequests(deps);
   const caseOutbox = await startCaseOutbox(deps);
+  const accountMail = await startAccountMail(deps);
   logger.info({ workerId, concurrency: config.workers }, 'workers started');
 
   return {
@@ -218,6 +220,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       await Promise.allSettled([...attempts]);
       await feedbackRequests.stop();
       await caseOutbox.stop();
+      await accountMail.stop();
       sender.close();
       await listener.stop();
       logger.info({ givenBack: notStarted.length }, 'workers stopped');

@@ -23,7 +23,7 @@ let browser: Browser;
 let receiver: Receiver;
 let tenant: Tenant;
 
-const NAV = ['Overview', 'Inbox', 'Surveys', 'Feedback', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Members'];
+const NAV = ['Overview', 'Inbox', 'Surveys', 'Feedback', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Members', 'Brand'];
 
 beforeAll(async () => {
   const port = await freePort();
@@ -98,7 +98,7 @@ describe('the business portal in a real browser', () => {
     const nav = page.getByRole('navigation', { name: 'Portal' }).getByRole('link');
     expect(await nav.allTextContents()).toEqual(NAV);
     expect(await nav.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(
-      ['', '/cases', '/surveys', '/feedback', '/orders', '/integrations', '/webhooks', '/credentials', '/flows', '/members'].map((p) => `/portal${p}`),
+      ['', '/cases', '/surveys', '/feedback', '/orders', '/integrations', '/webhooks', '/credentials', '/flows', '/members', '/brand'].map((p) => `/portal${p}`),
     );
 
     // Two metrics, by the keyboard: type, then Enter submits.
@@ -247,7 +247,7 @@ describe('the business portal in a real browser', () => {
 
     await open(page, 'Orders');
     await page.getByRole('link', { name: 'A-1001' }).click();
-    await expect(page.getByRole('row').filter({ hasText: 'Chicken Karahi' }).textContent()).resolves.toContain('1250');
+    await expect(page.getByRole('row').filter({ hasText: 'Chicken Karahi' }).textContent()).resolves.toMatch(/PKR\s1,250/);
     await checkScreen(page, 'order-detail');
     await open(page, 'Orders');
     await checkScreen(page, 'orders');

@@ -165,7 +165,7 @@ describe('requests', () => {
     await statusOf(order.id, 'sent');
     expect(mailsTo(email)).toHaveLength(1);
     expect(sent.headers.from).toContain('feedback@example.com');
-    expect(sent.subject).toBe('How was your order?');
+    expect(sent.subject).toBe('How was your order at Karachi Kitchen?'); // the default names the restaurant (issue 36)
     expect(sent.body).toContain('Hi Ada');
     expect(sent.body).toContain(order.externalOrderId);
     expect(sent.headers['list-unsubscribe']).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/r\/[A-Za-z0-9_-]{16}\/unsubscribe>$/);
@@ -384,7 +384,9 @@ describe('SMS', () => {
     const message = JSON.parse(got.body);
     expect(message.to).toBe(phone);
     expect(message.body).toMatch(/\/r\/[A-Za-z0-9_-]{16} Reply STOP to opt out\.$/);
-    expect(message.body.length).toBeLessThanOrEqual(160);
+    expect(message.body).toMatch(/^Karachi Kitchen: /); // who is asking, first (issue 36)
+    // With the restaurant's name first (issue 36) the default text no longer fits one segment: at most two (GSM 7-bit).
+    expect(message.body.length).toBeLessThanOrEqual(306);
     expect((await statusOf(order.id, 'sent'))[0].channel).toBe('sms');
 
     const inbound = (headers: Record<string, string>, body: string) =>
@@ -439,7 +441,7 @@ describe('simulate and opt-out API', () => {
     expect(yes.status).toBe(200);
     expect(yes.body).toEqual({
       object: 'feedbackflowsimulation',
-      data: expect.objectContaining({ object: 'feedbackflowsimulation', matches: true, reasons: [], channel: 'email', suppression: null, subject: 'How was your order?', body: expect.stringMatching(/Hi Sim.*SIM-1.*\/r\//) }),
+      data: expect.objectContaining({ object: 'feedbackflowsimulation', matches: true, reasons: [], channel: 'email', suppression: null, subject: 'How was your order at Karachi Kitchen?', body: expect.stringMatching(/Hi Sim.*SIM-1.*\/r\//) }),
     });
     expect(yes.body.data.sendAt).toBeGreaterThan(Date.now() + 29 * 60_000);
     const no = await sim({ externalOrderId: 'SIM-2', total: 10, currency: 'PKR' });

@@ -126,6 +126,24 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   });
 }
 
+/**
+ * axe on a copy of what `page` shows (its HTML as it stands, served at the same address) in a context of its own with
+ * JavaScript on: axe-core is itself a script, and in a context with JavaScript off its run does not settle on some
+ * pages. For the pages tested with JavaScript off, including those a form's POST answered.
+ */
+export async function axeViolationsOfCopy(page: Page): Promise<AxeViolation[]> {
+  const html = await page.content();
+  const context = await page.context().browser()!.newContext({ viewport: page.viewportSize() ?? undefined });
+  try {
+    const copy = await context.newPage();
+    await copy.route(page.url(), (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+    await copy.goto(page.url());
+    return await axeViolations(copy);
+  } finally {
+    await context.close();
+  }
+}
+
 /** Whether the page fits its viewport's width (nothing to scroll sideways on a phone). */
 export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 

@@ -1,5 +1,6 @@
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { connectCustomIntegration, disconnectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
+import { generateSecret, hashSecret } from '../../src/shared/secrets.js';
 import { minimal, postWebhook, rows, uniqueId, webhookBusiness, type WebhookBusiness } from './ingest-helpers.js';
 
 let server: TestServer;
@@ -23,6 +24,16 @@ describe('authentication (401)', () => {
     for (const res of [missing, wrong, basic, unknown, malformed]) expect401(res);
     // Nothing tells the caller which case it was.
     expect(new Set([missing, wrong, basic, unknown, malformed].map((r) => r.body.error.message)).size).toBe(1);
+  });
+
+  it('issues cisec_ secrets, unlike the outbound signing secrets (whsec_); a whsec_ secret issued before keeps working', async () => {
+    const b = await webhookBusiness(server);
+    expect(b.secret).toMatch(/^cisec_[A-Za-z0-9_-]{40,}$/);
+    // A secret from before the prefix changed: only its hash is stored, and it is still the business's secret.
+    const old = generateSecret('whsec_');
+    await server.orm.em.getConnection().execute('update custom_integration set secret_hash = ? where business_id = ?', [hashSecret(old), b.businessId]);
+    expect((await b.post(minimal(), { secret: old })).status).toBe(200);
+    expect401(await b.post(minimal()));
   });
 
   it('refuses the secret of another business', async () => {

@@ -21,7 +21,7 @@ it('connect returns the secret once; connecting again rotates it and the old sec
     connectedAt: expect.any(Number),
     rotatedAt: null,
     webhookPath: `/webhooks/custom/${b}`,
-    secret: expect.stringMatching(/^whsec_/),
+    secret: expect.stringMatching(/^cisec_/),
     rotated: false,
   });
   expect((await postWebhook(server, b, minimal(), { secret: first.secret })).status).toBe(200);

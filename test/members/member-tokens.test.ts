@@ -78,7 +78,7 @@ describe('client credentials of a credential a member created', () => {
     const staff = await member('staff');
     const { credential, clientSecret } = await createCredential(server.orm.em.fork(), { business: owner.businessId, name: 'Staff app', validRedirectUris: ['https://app.example.com/cb'], createdBy: staff.id });
     const all = await postJson(server, '/oauth/token', { clientId: credential.clientId, clientSecret, grantType: 'client_credentials' });
-    expect(all.body.scope).toEqual(['surveys:read', 'submissions:read', 'metrics:read', 'orders:read', 'locations:read', 'analytics:read', 'flows:read']);
+    expect(all.body.scope).toEqual(['surveys:read', 'submissions:read', 'metrics:read', 'orders:read', 'locations:read', 'analytics:read', 'flows:read', 'alerts:read', 'cases:read', 'business:read']);
     const beyond = await postJson(server, '/oauth/token', { clientId: credential.clientId, clientSecret, grantType: 'client_credentials', scope: 'orders:read orders:write' });
     expect(beyond.status).toBe(400);
     expect(beyond.body).toEqual({ error: 'invalid_scope', error_description: "The role of the credential's creator (staff) does not allow: orders:write" });

@@ -161,7 +161,7 @@ describe('roles', () => {
   it('scopesForRole: owner everything, manager all but members:write, staff reads without credentials, webhooks, members, events', () => {
     expect(scopesForRole('owner')).toEqual([...SCOPES]);
     expect(scopesForRole('manager')).toEqual(SCOPES.filter((s) => s !== 'members:write'));
-    expect(scopesForRole('staff')).toEqual(['surveys:read', 'submissions:read', 'metrics:read', 'orders:read', 'locations:read', 'analytics:read', 'flows:read']);
+    expect(scopesForRole('staff')).toEqual(['surveys:read', 'submissions:read', 'metrics:read', 'orders:read', 'locations:read', 'analytics:read', 'flows:read', 'alerts:read', 'cases:read', 'business:read']);
   });
 });
 

@@ -29,6 +29,7 @@ import { createTenant, type Tenant } from '../helpers/auth.js';
  */
 const OVERRIDES: Record<string, { variables?: (t: Tenant) => Record<string, unknown> }> = {
   business: { variables: (t) => ({ id: t.businessId }) },
+  updateBusiness: { variables: (t) => ({ id: t.businessId, input: {} }) },
 };
 /** Operations that need no token at all. */
 const PUBLIC_OPERATIONS = new Set(['health']);
@@ -209,7 +210,7 @@ it("a manager's or staff member's token with every scope: FORBIDDEN wherever the
     }
     expect([role, wrong]).toEqual([role, []]);
   }
-  expect(ops.filter((o) => o.scopes.includes('members:write')).map((o) => o.name).sort()).toEqual(['createMember', 'deleteMember', 'updateMember']);
+  expect(ops.filter((o) => o.scopes.includes('members:write')).map((o) => o.name).sort()).toEqual(['createInvitation', 'createMember', 'deleteInvitation', 'deleteMember', 'updateMember']);
 });
 
 /** A token for the owner's business and user, with these scopes. */

@@ -49,6 +49,7 @@ beforeAll(async () => {
   // Users who may be added as members (each once: then a conflict), one of them a member already to change.
   for (const email of PEOPLE) await createUser(server.orm.em.fork(), { email, password: 'a long passphrase' });
   ids.member = await post('/members', { email: PEOPLE[0], role: 'staff' });
+  ids.invitation = await post('/invitations', { email: 'invited@example.com', role: 'staff' });
   ids.flow = await post('/feedback-flows', { name: 'Flow', survey: ids.survey });
 });
 afterAll(() => server?.stop());
@@ -71,6 +72,7 @@ const opt = <T>(record: { [K in keyof T]: fc.Arbitrary<T[K]> }) => fc.record(rec
 const PEOPLE = ['fuzz-a@example.com', 'fuzz-b@example.com', 'fuzz-c@example.com', 'fuzz-d@example.com', 'fuzz-e@example.com'];
 
 const BODIES: Record<string, fc.Arbitrary<unknown>> = {
+  invitations: opt({ email: mostly(fc.emailAddress(), text), role: mostly(fc.constantFrom('owner', 'manager', 'staff'), fc.oneof(fc.constantFrom('admin', ''), text)) }),
   members: opt({ email: mostly(fc.constantFrom(...PEOPLE), fc.oneof(fc.emailAddress(), text)), role: mostly(fc.constantFrom('owner', 'manager', 'staff'), fc.oneof(fc.constantFrom('admin', ''), text)) }),
   surveys: opt({ name: text, description: fc.option(text), status: fc.constantFrom('draft', 'active', 'archived', 'deleted') }),
   metrics: opt({ name: text, description: fc.option(text), scale: opt({ min: int, max: int }) }),
@@ -191,6 +193,14 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
   ),
   cases: opt({ status: mostly(fc.constantFrom('open', 'replied', 'resolved', 'recovered'), text), assignee: mostly(fc.option(fc.constant('').map(() => ids.member)), idOf('member')) }),
   messages: fc.record({ body: mostly(fc.string({ minLength: 1, maxLength: 200 }), text), channel: mostly(fc.option(fc.constantFrom('email', 'sms')), text) }, { requiredKeys: [] }),
+  // PATCH /v2/businesses/{business} (issue 36): colours light and dark (the contrast check), URLs of any scheme.
+  businesses: opt({
+    name: mostly(fc.string({ minLength: 1, maxLength: 60 }), text),
+    displayName: mostly(fc.option(fc.string({ maxLength: 90 })), text),
+    brandColor: mostly(fc.option(fc.stringMatching(/^#[0-9A-Fa-f]{6}$/)), fc.oneof(fc.constantFrom('#FFF', 'red', '#GGGGGG', '#1d4ed8 '), text)),
+    reviewUrl: mostly(fc.option(fc.webUrl({ validSchemes: ['https'] })), fc.oneof(fc.webUrl(), fc.constantFrom('javascript:alert(1)', 'https://'), text)),
+    replyTo: mostly(fc.option(fc.emailAddress()), text),
+  }),
 };
 
 /** Updates take fewer fields where a resource's identity or links are fixed at creation. */

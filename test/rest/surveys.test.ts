@@ -266,7 +266,7 @@ describe('submissions', () => {
     expect(plain.status).toBe(200);
     expect(plain.body).toEqual({
       object: 'submission',
-      data: expect.objectContaining({ id: submissionId, survey: surveyId, order: orderId, location: null, business: t.businessId, guestId: 'g-1', answers: [{ step: stepId, value: null, ratings: { [metricIds[0]]: 5 } }] }),
+      data: expect.objectContaining({ id: submissionId, survey: surveyId, order: orderId, location: null, business: t.businessId, guestId: 'g-1', answers: [{ step: stepId, value: null, ratings: { [metricIds[0]]: 5 }, items: null }] }),
     });
     const deep = await rest(server, 'GET', `${base()}/${submissionId}?expand=survey.steps.metrics.metrics,order`, { tenant: t });
     const survey = deep.body.data.survey;

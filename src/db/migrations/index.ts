@@ -22,6 +22,9 @@ import { Migration20261127005000 } from './Migration20261127005000.js';
 import { Migration20261127045125 } from './Migration20261127045125.js';
 import { Migration20261127045603 } from './Migration20261127045603.js';
 import { Migration20261127060000 } from './Migration20261127060000.js';
+import { Migration20261127070000 } from './Migration20261127070000.js';
+import { Migration20261127083000 } from './Migration20261127083000.js';
+import { Migration20261127083600 } from './Migration20261127083600.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -49,4 +52,7 @@ export const migrationsList = [
   { name: 'Migration20261127045125', class: Migration20261127045125 },
   { name: 'Migration20261127045603', class: Migration20261127045603 },
   { name: 'Migration20261127060000', class: Migration20261127060000 },
+  { name: 'Migration20261127070000', class: Migration20261127070000 },
+  { name: 'Migration20261127083000', class: Migration20261127083000 },
+  { name: 'Migration20261127083600', class: Migration20261127083600 },
 ];

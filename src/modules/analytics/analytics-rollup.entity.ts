@@ -52,6 +52,10 @@ export class AnalyticsRollup extends RatingMoments {
   @PrimaryKey({ type: 'string', length: 20 })
   channel!: string;
 
+  /** The server or cashier of the submission's order (its analyticsStaff); '' for none, and in the whole-location rows. */
+  @PrimaryKey({ type: 'string', length: 100, default: '' })
+  staff!: string;
+
   @Property({ type: 'integer' }) h0!: number;
   @Property({ type: 'integer' }) h1!: number;
   @Property({ type: 'integer' }) h2!: number;
@@ -69,7 +73,8 @@ export class AnalyticsRollup extends RatingMoments {
 }
 
 /**
- * Metric ratings per menu item, through the lines of the order the submission answers: "which dishes get low scores".
+ * Ratings per menu item: metric ratings through the lines of the order the submission answers (subject: the metric
+ * id), and the guest's own ratings of each dish on an `items` step (subject `items`, Migration20261127083000).
  * Maintained by the same trigger as AnalyticsRollup.
  */
 @Entity({ tableName: 'analytics_menu_rollup' })

@@ -1,4 +1,4 @@
-import { bucketIndex, distributionOf, histogram, menuItemFigures, metricFigures, npsFigures, previousRange, quartiles, type RollupSums } from './analytics.figures.js';
+import { bucketIndex, distributionOf, histogram, menuItemFigures, rankGroups, metricFigures, npsFigures, previousRange, quartiles, type RollupSums } from './analytics.figures.js';
 
 const sums = (low: number[], extra: Partial<RollupSums> = {}): RollupSums => {
   const n = low.reduce((a, c) => a + c, 0);
@@ -48,9 +48,9 @@ describe('analytics figures', () => {
   it('shrinks a dish mean toward the overall mean and keeps dishes rated often enough', () => {
     const rows = menuItemFigures(
       [
-        { menuItem: 'a', name: 'A', n: 10, s: 50 },
-        { menuItem: 'b', name: null, n: 10, s: 10 },
-        { menuItem: 'c', name: 'C', n: 1, s: 5 },
+        { menuItem: 'a', name: 'A', source: 'order', n: 10, s: 50 },
+        { menuItem: 'b', name: null, source: 'order', n: 10, s: 10 },
+        { menuItem: 'c', name: 'C', source: 'order', n: 1, s: 5 },
       ],
       null,
       2,
@@ -59,5 +59,35 @@ describe('analytics figures', () => {
     );
     expect(rows.map((r) => r.menuItem)).toEqual(['a', 'b']);
     expect(rows[0].shrunkMean).toBeCloseTo((50 + 10 * (65 / 21)) / 20);
+  });
+
+  it('shrinks direct and order ratings each toward their own mean, direct rows first', () => {
+    const rows = menuItemFigures(
+      [
+        { menuItem: 'a', name: 'A', source: 'order', n: 10, s: 90 },
+        { menuItem: 'a', name: 'A', source: 'direct', n: 4, s: 8 },
+        { menuItem: 'b', name: 'B', source: 'direct', n: 6, s: 30 },
+      ],
+      null,
+      1,
+      'shrunkMean',
+      'desc',
+    );
+    expect(rows.map((r) => `${r.source}:${r.menuItem}`)).toEqual(['direct:b', 'direct:a', 'order:a']);
+    expect(rows[0].shrunkMean).toBeCloseTo((30 + 10 * (38 / 10)) / 16);
+    expect(rows[2].shrunkMean).toBeCloseTo(9);
+  });
+
+  it('ranks locations or staff with enough answers and marks the others insufficient', () => {
+    const row = (staff: string, count: number, mean: number): { staff: string; period: number; count: number; mean: number; insufficient?: boolean; rank?: number | null } => ({ staff, period: 0, count, mean });
+    const rows = rankGroups([row('Ali', 12, 4.5), row('Sara', 3, 5), row('Omar', 10, 4.5), row('Zed', 20, 3)], ['staff'], ['staff'], 10, (r) => r.mean);
+    expect(rows.map((r) => [r.staff, r.insufficient, r.rank])).toEqual([
+      ['Ali', false, 1],
+      ['Sara', true, null],
+      ['Omar', false, 1],
+      ['Zed', false, 3],
+    ]);
+    const plain = rankGroups([row('', 3, 4)], [], [], 10, (r) => r.mean);
+    expect(plain[0]).toMatchObject({ insufficient: false, rank: null });
   });
 });

@@ -12,8 +12,13 @@ interface BucketRow {
   location?: string | null;
   survey?: string | null;
   channel?: string | null;
+  staff?: string | null;
   period: number;
   count: number;
+  /** In a comparison across locations or staff: fewer than minCount answers, so left out of the ranking. */
+  insufficient?: boolean;
+  /** In a comparison across locations or staff: 1 for the best mean (NPS: score) among the groups of the same bucket and other keys. */
+  rank?: number | null;
 }
 
 export interface MetricRow extends BucketRow {
@@ -209,6 +214,8 @@ export interface ResponseRateRow {
 export interface MenuItemRow {
   menuItem: string;
   name: string | null;
+  /** `direct`: the guests' own ratings of the dish (items steps, 1 to 5); `order`: metric ratings of the orders that had it. */
+  source: 'direct' | 'order';
   metric: string | null;
   count: number;
   mean: number;
@@ -219,21 +226,59 @@ export interface MenuItemRow {
 export const SHRINK_WEIGHT = 10;
 export const MENU_SORTS = ['shrunkMean', 'mean', 'count'] as const;
 
-/** Each dish's mean, shrunk toward the mean of every dish; those with at least minCount ratings, sorted. */
+/**
+ * Each dish's mean, shrunk toward the mean of every dish of the same source (direct ratings are on 1 to 5, order ones
+ * on the metrics' scales: never mixed); those with at least minCount ratings, by source (direct first), then sorted.
+ */
 export function menuItemFigures(
-  sums: Array<{ menuItem: string; name: string | null; n: number; s: number }>,
+  sums: Array<{ menuItem: string; name: string | null; source: 'direct' | 'order'; n: number; s: number }>,
   metric: string | null,
   minCount: number,
   sort: (typeof MENU_SORTS)[number],
   order: 'asc' | 'desc',
 ): MenuItemRow[] {
-  const total = sums.reduce((acc, r) => ({ n: acc.n + r.n, s: acc.s + r.s }), { n: 0, s: 0 });
-  const overall = total.n ? total.s / total.n : 0;
+  const totals = new Map<string, { n: number; s: number }>();
+  for (const r of sums) {
+    const t = totals.get(r.source) ?? { n: 0, s: 0 };
+    totals.set(r.source, { n: t.n + r.n, s: t.s + r.s });
+  }
+  const overall = (source: string) => {
+    const t = totals.get(source)!;
+    return t.n ? t.s / t.n : 0;
+  };
   const sign = order === 'desc' ? -1 : 1;
   return sums
-    .map(({ menuItem, name, n, s }) => ({ menuItem, name, metric, count: n, mean: s / n, shrunkMean: (s + SHRINK_WEIGHT * overall) / (n + SHRINK_WEIGHT) }))
+    .map(({ menuItem, name, source, n, s }) => ({
+      menuItem, name, source, metric: source === 'order' ? metric : null,
+      count: n, mean: s / n, shrunkMean: (s + SHRINK_WEIGHT * overall(source)) / (n + SHRINK_WEIGHT),
+    }))
     .filter((r) => r.count >= minCount)
-    .sort((a, b) => sign * (a[sort] - b[sort]) || a.menuItem.localeCompare(b.menuItem));
+    .sort((a, b) => (a.source === b.source ? 0 : a.source < b.source ? -1 : 1) || sign * (a[sort] - b[sort]) || (a.menuItem < b.menuItem ? -1 : a.menuItem > b.menuItem ? 1 : 0));
+}
+
+/**
+ * A comparison across locations or staff (`compared`: the group keys compared): each row is `insufficient` under
+ * minCount answers, and the others are ranked by `score` (higher first, ties sharing a rank) among the rows of the
+ * same bucket and the same other keys. Rows of other reports are left as they are (`insufficient` false, `rank` null).
+ */
+export function rankGroups<T extends BucketRow>(rows: T[], keys: GroupKey[], compared: GroupKey[], minCount: number, score: (row: T) => number | null): T[] {
+  const comparing = compared.length > 0;
+  const others = keys.filter((k) => !compared.includes(k));
+  const peers = new Map<string, T[]>();
+  for (const row of rows) {
+    row.insufficient = comparing && row.count < minCount;
+    row.rank = null;
+    if (!comparing || row.insufficient || score(row) == null) continue;
+    const key = [row.period, ...others.map((k) => (row as Record<string, unknown>)[k] ?? '')].join('\u0000');
+    const list = peers.get(key);
+    if (list) list.push(row);
+    else peers.set(key, [row]);
+  }
+  for (const list of peers.values()) {
+    list.sort((a, b) => score(b)! - score(a)!);
+    list.forEach((row, i) => (row.rank = i > 0 && score(list[i - 1]) === score(row) ? list[i - 1].rank! : i + 1));
+  }
+  return rows;
 }
 
 export interface FunnelStep {

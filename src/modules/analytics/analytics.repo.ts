@@ -40,6 +40,7 @@ export interface RollupQuery {
   survey?: string | null;
   location?: string | null;
   channel?: string | null;
+  staff?: string | null;
   metric?: string | null;
 }
 
@@ -79,7 +80,7 @@ export async function isSurveyOf(em: EntityManager, business: string, survey: st
   return !!(await analyticsDb(em).selectFrom('survey').select('id').where('id', '=', survey).where('business_id', '=', business).executeTakeFirst());
 }
 
-const COLUMN: Record<GroupKey, string> = { metric: 'subject', step: 'subject', location: 'location_id', survey: 'survey_id', channel: 'channel' };
+const COLUMN: Record<GroupKey, string> = { metric: 'subject', step: 'subject', location: 'location_id', survey: 'survey_id', channel: 'channel', staff: 'staff' };
 
 /** A bucket's first day, from a rollup row's day (`r.day`) or an order's local day. */
 function bucketOf(interval: Interval, day: RawBuilder<unknown>, fromDay: string): RawBuilder<unknown> {
@@ -149,8 +150,8 @@ function rowSource(q: RollupQuery, kind: 'metric' | 'nps', scales: Scales | null
     kind === 'metric'
       ? { grains: GRAINS.detailed, subjects: sql.raw("r.subject like 'mtr\\_%'"), top: topBoxes('m.scale_max'), join: sql.raw('join metric m on m.id = r.subject') }
       : { grains: GRAINS.detailed, subjects: sql.raw("r.subject like 'step\\_%'"), top: sql.raw('0'), join: none };
-  const detailedRows = { ...detailed, keys: [subject, 'location', 'survey', 'channel'] as GroupKey[] };
-  if (q.groupBy.some((k) => k !== 'location') || q.metric != null || q.survey != null || q.channel != null) return detailedRows;
+  const detailedRows = { ...detailed, keys: [subject, 'location', 'survey', 'channel', 'staff'] as GroupKey[] };
+  if (q.groupBy.some((k) => k !== 'location') || q.metric != null || q.survey != null || q.channel != null || q.staff != null) return detailedRows;
   if (kind === 'nps') return { grains: GRAINS.whole, subjects: sql.raw("r.subject = 'nps'"), top: sql.raw('0'), join: none, keys: ['location'] as GroupKey[] };
   const highest = new Set([...(scales ?? []).values()].map((s) => s.max));
   if (highest.size > 1) return detailedRows;
@@ -180,11 +181,12 @@ export async function rollupSums(
       ['survey_id', q.survey],
       ['location_id', q.location],
       ['channel', q.channel],
+      ['staff', q.staff],
     ] as const
   ).flatMap(([column, value]) => (value == null ? [] : [sql`and ${sql.ref(`r.${column}`)} = ${value}`]));
   // A daily bucket of rows keyed by nothing but the query's keys (or fixed by its filters) is one row: read as stored,
   // not regrouped (a daily series by location from the whole-location rows is one stored row per group).
-  const fixed: Partial<Record<GroupKey, unknown>> = { metric: q.metric, step: q.metric, location: q.location, survey: q.survey, channel: q.channel };
+  const fixed: Partial<Record<GroupKey, unknown>> = { metric: q.metric, step: q.metric, location: q.location, survey: q.survey, channel: q.channel, staff: q.staff };
   const asStored = q.interval === 'day' && source.keys.every((key) => keys.includes(key) || fixed[key] != null);
   const keyColumns = keys.map((k) => sql.ref(`r.${COLUMN[k]}`));
   const keyOutputs = sql.join([...keyColumns.map((column, i) => sql`${column} as ${sql.id(`k${i}`)}`), sql``]);
@@ -289,16 +291,31 @@ export async function ordersPerBucket(
   return rows;
 }
 
-/** Sums of ratings per menu item over the range's days, of one metric or every one. */
-export async function menuItemSums(em: EntityManager, business: string, range: DayRange, metric: string | null | undefined) {
-  let query = analyticsDb(em)
+/** Where a dish's ratings come from: the guest's own rating of it (`direct`, items steps) or the metric ratings of orders that had it (`order`). */
+export const MENU_SOURCES = ['direct', 'order'] as const;
+export type MenuSource = (typeof MENU_SOURCES)[number];
+
+/**
+ * Sums of ratings per menu item and source over the range's days: direct ratings (subject `items`) and metric ratings
+ * through the orders' lines (of one metric or every one), as `sources` asks.
+ */
+export async function menuItemSums(em: EntityManager, business: string, range: DayRange, metric: string | null | undefined, sources: readonly MenuSource[]) {
+  const source = sql<MenuSource>`case when r.subject = 'items' then 'direct' else 'order' end`;
+  const subjects = [
+    ...(sources.includes('direct') ? [sql<boolean>`r.subject = 'items'`] : []),
+    ...(sources.includes('order') ? [metric != null ? sql<boolean>`r.subject = ${metric}` : sql<boolean>`r.subject like 'mtr\\_%'`] : []),
+  ];
+  if (!subjects.length) return [];
+  return analyticsDb(em)
     .selectFrom('analytics_menu_rollup as r')
     .leftJoin('menu_item as mi', 'mi.id', 'r.menu_item_id')
-    .select(['r.menu_item_id', 'mi.name', sql<string>`sum(r.count)`.as('n'), sql<string>`sum(r.sum)`.as('s')])
+    .select(['r.menu_item_id', 'mi.name', source.as('source'), sql<string>`sum(r.count)`.as('n'), sql<string>`sum(r.sum)`.as('s')])
     .where('r.business_id', '=', business)
-    .where(sql<boolean>`r.day between ${range.fromDay}::date and ${range.lastDay}::date`);
-  if (metric != null) query = query.where('r.subject', '=', metric);
-  return query.groupBy(['r.menu_item_id', 'mi.name']).having(sql<boolean>`sum(r.count) > 0`).execute();
+    .where(sql<boolean>`r.day between ${range.fromDay}::date and ${range.lastDay}::date`)
+    .where(sql<boolean>`(${sql.join(subjects, sql` or `)})`)
+    .groupBy([sql`1`, sql`2`, sql`3`])
+    .having(sql<boolean>`sum(r.count) > 0`)
+    .execute();
 }
 
 /**
@@ -354,15 +371,18 @@ export async function recomputeRollups(tx: EntityManager, business: string) {
   await sql`set local analytics.rebuild = 'on'`.execute(run);
   const days = await sql`update submission set analytics_day = analytics_day_of(business_id, location_id, created_at)
      where business_id = ${business} and analytics_day is distinct from analytics_day_of(business_id, location_id, created_at)`.execute(run);
+  // Each submission's staff by the business's current staff key (Migration20261127083000).
+  await sql`update submission set analytics_staff = analytics_staff_of(order_id)
+     where business_id = ${business} and analytics_staff is distinct from analytics_staff_of(order_id)`.execute(run);
   await sql`delete from analytics_rollup where business_id = ${business}`.execute(run);
   await sql`delete from analytics_menu_rollup where business_id = ${business}`.execute(run);
-  const rollups = await sql`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, count, sum, sum_sq, ${SLOT_LIST}, hist_high)
-     select a.business_id, a.grain, a.day, a.subject, a.location_id, a.survey_id, a.channel, s.*
+  const rollups = await sql`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, staff, count, sum, sum_sq, ${SLOT_LIST}, hist_high)
+     select a.business_id, a.grain, a.day, a.subject, a.location_id, a.survey_id, a.channel, a.staff, s.*
        from (select s.business_id, g.grain, g.day, x.subject, coalesce(s.location_id, '') as location_id, coalesce(s.survey_id, '') as survey_id,
-                    coalesce(s.channel, '') as channel, array_agg(x.value) as vals
+                    coalesce(s.channel, '') as channel, coalesce(s.analytics_staff, '') as staff, array_agg(x.value) as vals
                from submission s cross join lateral analytics_ratings(s.answers) x cross join lateral analytics_grains(s.analytics_day) g
               where s.business_id = ${business}
-              group by 1, 2, 3, 4, 5, 6, 7) a
+              group by 1, 2, 3, 4, 5, 6, 7, 8) a
        cross join lateral analytics_slots(a.vals, 1) s`.execute(run);
   // The whole-location rows (Migration20261125150000): every metric or NPS step of a location, across surveys and channels.
   const whole = await sql`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, count, sum, sum_sq, ${SLOT_LIST}, hist_high)
@@ -379,7 +399,13 @@ export async function recomputeRollups(tx: EntityManager, business: string) {
        cross join lateral analytics_ratings(s.answers) x
       where s.business_id = ${business} and s.order_id is not null and x.subject like 'mtr\\_%'
       group by 1, 2, 3, 4`.execute(run);
-  return { daysRecomputed: affected(days), rollupRows: affected(rollups) + affected(whole), menuRollupRows: affected(menu) };
+  // The dishes rated directly on items steps (subject `items`).
+  const direct = await sql`insert into analytics_menu_rollup (business_id, day, subject, menu_item_id, count, sum, sum_sq)
+     select s.business_id, s.analytics_day, 'items', x.menu_item_id, count(*), sum(x.value), sum(x.value * x.value)
+       from submission s cross join lateral analytics_item_ratings(s.answers) x
+      where s.business_id = ${business}
+      group by 1, 2, 3, 4`.execute(run);
+  return { daysRecomputed: affected(days), rollupRows: affected(rollups) + affected(whole), menuRollupRows: affected(menu) + affected(direct) };
 }
 
 /** What recovery figures may be grouped and filtered by: the case's location. */

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { Timestamp } from '../../kit/scalars.js';
 import type { GroupKey, Interval } from './analytics.rules.js';
-import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, recoveryAnalytics, responseRate, type AnalyticsQuery } from './analytics.service.js';
+import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, recoveryAnalytics, responseRate, type AnalyticsQuery, type MenuSource } from './analytics.service.js';
 import {
   AnalyticsCompareEnum,
   AnalyticsFunnelStepType,
@@ -14,6 +14,7 @@ import {
   AnalyticsRecoveryType,
   AnalyticsResponseRateType,
   MenuItemSortEnum,
+  MenuItemSourceEnum,
   SortOrderEnum,
 } from './analytics.type.js';
 
@@ -35,9 +36,11 @@ export class AnalyticsResolver {
     @Arg('channel', () => String, { nullable: true }) channel: string | null,
     @Arg('metric', () => ID, { nullable: true }) metric: string | null,
     @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
+    @Arg('staff', () => String, { nullable: true, description: 'Only the submissions whose order names this server or cashier.' }) staff: string | null,
+    @Arg('minCount', () => Int, { defaultValue: 10, description: 'Grouped by location or staff: groups with fewer ratings are `insufficient` and not ranked.' }) minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
-    return metricAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, metric, compare });
+    return metricAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, staff, metric, compare, minCount });
   }
 
   @Authorized('analytics:read')
@@ -53,9 +56,11 @@ export class AnalyticsResolver {
     @Arg('channel', () => String, { nullable: true }) channel: string | null,
     @Arg('step', () => ID, { nullable: true }) step: string | null,
     @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
+    @Arg('staff', () => String, { nullable: true, description: 'Only the submissions whose order names this server or cashier.' }) staff: string | null,
+    @Arg('minCount', () => Int, { defaultValue: 10, description: 'Grouped by location or staff: groups with fewer answers are `insufficient` and not ranked.' }) minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
-    return npsAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, metric: step, compare });
+    return npsAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, staff, metric: step, compare, minCount });
   }
 
   @Authorized('analytics:read')
@@ -88,7 +93,7 @@ export class AnalyticsResolver {
   }
 
   @Authorized('analytics:read')
-  @Query(() => [AnalyticsMenuItemType], { description: 'Metric ratings per menu item, through the orders behind the feedback.' })
+  @Query(() => [AnalyticsMenuItemType], { description: "Ratings per menu item: the guests' own (items steps, `direct`) and metric ratings through the orders behind the feedback (`order`)." })
   analyticsMenuItems(
     @Arg('business', () => ID) business: string,
     @Arg('from', () => Timestamp) from: Date,
@@ -97,9 +102,10 @@ export class AnalyticsResolver {
     @Arg('minCount', () => Int, { defaultValue: 10 }) minCount: number,
     @Arg('sort', () => MenuItemSortEnum, { defaultValue: 'shrunkMean' }) sort: 'shrunkMean' | 'mean' | 'count',
     @Arg('order', () => SortOrderEnum, { defaultValue: 'desc' }) order: 'asc' | 'desc',
+    @Arg('source', () => MenuItemSourceEnum, { nullable: true, description: 'Only this source; both when unset (with `metric`: `order` only).' }) source: MenuSource | null,
     @Ctx() { em }: GraphQLContext,
   ) {
-    return menuItemAnalytics(em, business, { from: ms(from), to: ms(to), metric, minCount, sort, order });
+    return menuItemAnalytics(em, business, { from: ms(from), to: ms(to), metric, minCount, sort, order, source });
   }
 
   @Authorized('analytics:read')

@@ -4,7 +4,7 @@ import { localDate } from '../../shared/time-zone.js';
 
 export const INTERVALS = ['day', 'week', 'month', 'total'] as const;
 export type Interval = (typeof INTERVALS)[number];
-export const GROUP_KEYS = ['metric', 'step', 'location', 'survey', 'channel'] as const;
+export const GROUP_KEYS = ['metric', 'step', 'location', 'survey', 'channel', 'staff'] as const;
 export type GroupKey = (typeof GROUP_KEYS)[number];
 /** A daily series longer than this is a 400: a dashboard asks for weeks or months instead. */
 export const MAX_DAILY_DAYS = 400;
@@ -35,6 +35,9 @@ export function checkRange(input: RangeInput, timeZone: string, allowedGroups: r
   checks.throwIfAny();
   return { fromDay: localDate(input.from, timeZone), lastDay: localDate(input.to - 1, timeZone) };
 }
+
+/** Groups compared against each other (locations, staff) with fewer answers than this are marked insufficient and not ranked. */
+export const DEFAULT_MIN_COUNT = 10;
 
 export function badInput(field: string, message: string): never {
   throw AppError.validation([{ field, message }]);

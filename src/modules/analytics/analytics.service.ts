@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { badInput, checkRange, type GroupKey, type Interval } from './analytics.rules.js';
+import { badInput, checkRange, DEFAULT_MIN_COUNT, type GroupKey, type Interval } from './analytics.rules.js';
 import * as repo from './analytics.repo.js';
 import {
   byKeysThenBucket,
@@ -8,6 +8,7 @@ import {
   metricFigures,
   npsFigures,
   previousRange,
+  rankGroups,
   withPreviousRows,
   MENU_SORTS,
   type FunnelStep,
@@ -21,13 +22,34 @@ import {
 
 export type { Distribution, FunnelStep, MenuItemRow, MetricRow, NpsRow, ResponseRateRow } from './analytics.figures.js';
 export { MENU_SORTS, SHRINK_WEIGHT } from './analytics.figures.js';
-export { RESPONSE_RATE_GROUPS } from './analytics.repo.js';
+export { RESPONSE_RATE_GROUPS, MENU_SOURCES, type MenuSource } from './analytics.repo.js';
 
 /** The analytics answers: checks, then the repository's sums, then the figures (analytics.figures). */
 export interface AnalyticsQuery extends repo.RollupQuery {
   from: number;
   to: number;
   compare?: 'previous' | null;
+  /** Groups of a comparison across locations or staff with fewer answers are `insufficient` and not ranked. */
+  minCount?: number | null;
+}
+
+/** Groups that are compared with each other: locations and staff. */
+const COMPARED: readonly GroupKey[] = ['location', 'staff'];
+
+/** Marks and ranks a comparison across locations or staff (rankGroups), the previous period's rows marked too. */
+function compared<T extends { count: number; period: number; previous?: T | null; insufficient?: boolean; rank?: number | null }>(
+  rows: T[],
+  q: AnalyticsQuery,
+  score: (row: T) => number | null,
+): T[] {
+  const minCount = q.minCount ?? DEFAULT_MIN_COUNT;
+  if (!Number.isInteger(minCount) || minCount < 1) badInput('minCount', 'must be a positive integer');
+  const keys = [...new Set(q.groupBy)];
+  const comparing = keys.filter((k) => COMPARED.includes(k));
+  rankGroups(rows, keys, comparing, minCount, score);
+  const previous = rows.flatMap((r) => (r.previous ? [r.previous] : []));
+  rankGroups(previous, keys, comparing, minCount, score);
+  return rows;
 }
 
 /**
@@ -69,12 +91,14 @@ async function withPrevious<T extends { period: number }>(
 
 export async function metricAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<MetricRow[]> {
   const { timeZone, scales } = await zoneAndScales(em, business, q.metric);
-  return withPrevious<MetricRow>(em, business, q, 'metric', timeZone, ['metric', 'location', 'survey', 'channel'], scales, (row, keys) => metricFigures(row, scales, keys, q.metric));
+  const rows = await withPrevious<MetricRow>(em, business, q, 'metric', timeZone, ['metric', 'location', 'survey', 'channel', 'staff'], scales, (row, keys) => metricFigures(row, scales, keys, q.metric));
+  return compared(rows, q, (row) => row.mean);
 }
 
 export async function npsAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<NpsRow[]> {
   if (q.metric != null && !(await repo.isNpsStep(em, business, q.metric))) badInput('step', `'${q.metric}' is not an NPS step of this business`);
-  return withPrevious<NpsRow>(em, business, q, 'nps', await businessTimeZone(em, business), ['step', 'location', 'survey', 'channel'], null, npsFigures);
+  const rows = await withPrevious<NpsRow>(em, business, q, 'nps', await businessTimeZone(em, business), ['step', 'location', 'survey', 'channel', 'staff'], null, npsFigures);
+  return compared(rows, q, (row) => row.score);
 }
 
 /** Orders per bucket and those with at least one completed submission, by the order's location and channel when asked. */
@@ -137,15 +161,22 @@ export async function recoveryAnalytics(
 export async function menuItemAnalytics(
   em: EntityManager,
   business: string,
-  q: Pick<AnalyticsQuery, 'from' | 'to' | 'metric'> & { minCount?: number | null; sort?: (typeof MENU_SORTS)[number] | null; order?: 'asc' | 'desc' | null },
+  q: Pick<AnalyticsQuery, 'from' | 'to' | 'metric'> & {
+    minCount?: number | null;
+    sort?: (typeof MENU_SORTS)[number] | null;
+    order?: 'asc' | 'desc' | null;
+    /** Only this source; both when unset (a `metric` filter means order ratings only: direct ones rate no metric). */
+    source?: repo.MenuSource | null;
+  },
 ): Promise<MenuItemRow[]> {
   const { timeZone } = await zoneAndScales(em, business, q.metric);
   const range = checkRange({ ...q, interval: 'total', groupBy: [] }, timeZone, []);
   const minCount = q.minCount ?? 10;
   if (!Number.isInteger(minCount) || minCount < 1) badInput('minCount', 'must be a positive integer');
-  const sums = await repo.menuItemSums(em, business, range, q.metric);
+  const sources = q.source ? [q.source] : q.metric != null ? (['order'] as const) : repo.MENU_SOURCES;
+  const sums = await repo.menuItemSums(em, business, range, q.metric, sources);
   return menuItemFigures(
-    sums.map((r) => ({ menuItem: r.menu_item_id, name: r.name, n: Number(r.n), s: Number(r.s) })),
+    sums.map((r) => ({ menuItem: r.menu_item_id, name: r.name, source: r.source, n: Number(r.n), s: Number(r.s) })),
     q.metric ?? null,
     minCount,
     q.sort ?? 'shrunkMean',

@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphq
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Timestamp } from '../../kit/scalars.js';
 import { GROUP_KEYS, INTERVALS } from './analytics.rules.js';
-import { MENU_SORTS } from './analytics.service.js';
+import { MENU_SORTS, MENU_SOURCES } from './analytics.service.js';
 
 export const AnalyticsIntervalEnum = Object.fromEntries(INTERVALS.map((v) => [v, v])) as { [K in (typeof INTERVALS)[number]]: K };
 registerEnumType(AnalyticsIntervalEnum, { name: 'AnalyticsInterval', description: 'Bucket size: calendar days, ISO weeks (from Monday) or months of the business time zone, or one bucket for the whole range.' });
@@ -12,6 +12,11 @@ export const AnalyticsCompareEnum = { previous: 'previous' } as const;
 registerEnumType(AnalyticsCompareEnum, { name: 'AnalyticsCompare', description: '`previous`: the same figures for the period of the same length just before.' });
 export const MenuItemSortEnum = Object.fromEntries(MENU_SORTS.map((v) => [v, v])) as { [K in (typeof MENU_SORTS)[number]]: K };
 registerEnumType(MenuItemSortEnum, { name: 'AnalyticsMenuItemSort' });
+export const MenuItemSourceEnum = Object.fromEntries(MENU_SOURCES.map((v) => [v, v])) as { [K in (typeof MENU_SOURCES)[number]]: K };
+registerEnumType(MenuItemSourceEnum, {
+  name: 'AnalyticsMenuItemSource',
+  description: "`direct`: guests' own ratings of the dish on items steps (1 to 5; a thumbs-up 5, a thumbs-down 1); `order`: metric ratings of the submissions whose order had it.",
+});
 export const SortOrderEnum = { asc: 'asc', desc: 'desc' } as const;
 registerEnumType(SortOrderEnum, { name: 'AnalyticsSortOrder' });
 
@@ -21,8 +26,13 @@ abstract class AnalyticsBucketType {
   @Field(() => ID, { nullable: true }) location?: string | null;
   @Field(() => ID, { nullable: true }) survey?: string | null;
   @Field(() => String, { nullable: true }) channel?: string | null;
+  @Field(() => String, { nullable: true, description: "When grouped by staff: the server or cashier of the submissions' orders (null: none)." }) staff?: string | null;
   @Field(() => Timestamp) period!: number;
   @Field(() => Int) count!: number;
+  @Field({ description: 'Grouped by location or staff: fewer answers than minCount (default 10), so not ranked and not to be compared. False otherwise.' })
+  insufficient!: boolean;
+  @Field(() => Int, { nullable: true, description: 'Grouped by location or staff: 1 for the best mean (NPS: score) among the groups of the same period and other keys; null when insufficient or not compared.' })
+  rank?: number | null;
 }
 
 @ObjectType('AnalyticsMetric', { simpleResolvers: true, description: 'Metric ratings of one bucket; the key fields are set for the requested grouping.' })
@@ -80,14 +90,15 @@ export class AnalyticsResponseRateType {
   @Field(() => Float, { nullable: true }) rate!: number | null;
 }
 
-@ObjectType('AnalyticsMenuItem', { simpleResolvers: true, description: 'Metric ratings of the submissions whose order had this menu item.' })
+@ObjectType('AnalyticsMenuItem', { simpleResolvers: true, description: "A dish's ratings: the guests' own (`direct`) or the metric ratings of the submissions whose order had it (`order`)." })
 export class AnalyticsMenuItemType {
   @Field(() => ID) menuItem!: string;
   @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => MenuItemSourceEnum) source!: 'direct' | 'order';
   @Field(() => ID, { nullable: true }) metric!: string | null;
   @Field(() => Int) count!: number;
   @Field(() => Float) mean!: number;
-  @Field(() => Float, { description: 'Mean shrunk toward the overall mean by 10 ratings: (sum + 10 × overall) / (count + 10).' }) shrunkMean!: number;
+  @Field(() => Float, { description: 'Mean shrunk toward the overall mean (of its source) by 10 ratings: (sum + 10 × overall) / (count + 10).' }) shrunkMean!: number;
 }
 
 @ObjectType('AnalyticsFunnelStep', { simpleResolvers: true })

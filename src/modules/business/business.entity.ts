@@ -1,8 +1,11 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
+import { surveyPagesTrigger } from '../../kit/survey-page.signal.js';
 
-@Entity({ tableName: 'business' })
+/** A write notifies `survey_pages` (kit/survey-page.signal.ts): the guest pages show the brand (issue 36). */
+@Entity({ tableName: 'business', triggers: [surveyPagesTrigger] })
 export class Business extends Timestamped {
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('business');
@@ -17,4 +20,28 @@ export class Business extends Timestamped {
   /** IANA name: the default time zone of its locations (analytics days); unset means UTC. */
   @Property({ type: 'string', length: 64, nullable: true })
   timeZone?: string | null;
+
+  /** The order `metadata` key that names the server or cashier (orders' `staff`, analytics by staff; issue 36). */
+  @Property({ type: 'string', length: 100, default: 'server' })
+  staffKey: Opt<string> = 'server';
+
+  /** What guests see (survey pages, e-mail From, SMS); unset means `name`. */
+  @Property({ type: 'string', length: 80, nullable: true })
+  displayName?: string | null;
+
+  /** `#RRGGBB`, dark enough for white text (WCAG AA 4.5:1): the guest pages' buttons and focus rings. */
+  @Property({ type: 'string', length: 7, nullable: true })
+  brandColor?: string | null;
+
+  /** The current logo's address part `<sha256 hex>.<png|jpg|webp>`; its bytes are in business_logo. */
+  @Property({ type: 'string', length: 80, nullable: true })
+  logoFile?: string | null;
+
+  /** https: where the thank-you page sends every guest to review the business (a survey's own reviewUrl wins). */
+  @Property({ type: 'string', length: 2000, nullable: true })
+  reviewUrl?: string | null;
+
+  /** Reply-To of feedback e-mails. */
+  @Property({ type: 'string', length: 254, nullable: true })
+  replyTo?: string | null;
 }

@@ -182,7 +182,7 @@ export interface LeasedMessage {
 
 export async function leasedMessage(em: EntityManager, id: string, worker: string): Promise<LeasedMessage | undefined> {
   const { rows } = await sql<LeasedMessage>`
-    select m.id, m.business_id, m.case_id, m.channel, m.address, m.body, m.attempts, m.created_at, m.message_id, b.name as business_name, c.reason as case_reason
+    select m.id, m.business_id, m.case_id, m.channel, m.address, m.body, m.attempts, m.created_at, m.message_id, coalesce(b.display_name, b.name) as business_name, c.reason as case_reason
       from case_message m join business b on b.id = m.business_id join guest_case c on c.id = m.case_id
      where m.id = ${id} and m.locked_by = ${worker} and m.status = 'queued'`.execute(db(em));
   return rows[0];

@@ -61,7 +61,11 @@ export function listCases(em: EntityManager, business: string, args: ListArgsVal
   return findPage<GuestCase, CaseType>(em, GuestCase, { scope: { business }, args, present: presentCase });
 }
 
-/** The answers a rule looks at: each rating with its metric's name and scale, each NPS score, each text. */
+/**
+ * The answers a rule looks at: each rating with its metric's name and scale, each NPS score, each text. A dish rated
+ * on an items step counts as a rating on its 1-to-5 scale, named after the dish (a thumbs-down is 1 of 5): "the
+ * biryani 1 of 5" is as much an unhappy guest as "Food 1 of 5", so a rule's maxRating catches both.
+ */
 function answersOf(submission: Submission, survey: AnsweredSurvey): MatchedAnswers {
   const types = new Map(survey.steps.map((s) => [s.id, s.type]));
   const matched: MatchedAnswers = { location: submission.location ?? null, survey: submission.survey ?? null, ratings: [], nps: [], texts: [] };
@@ -71,6 +75,10 @@ function answersOf(submission: Submission, survey: AnsweredSurvey): MatchedAnswe
       for (const [metric, rating] of Object.entries(answer.ratings ?? {})) {
         const known = survey.metrics.get(metric);
         if (known) matched.ratings.push({ metric, name: known.name, rating, scaleMax: known.scaleMax });
+      }
+    } else if (type === 'items') {
+      for (const [menuItem, rating] of Object.entries(answer.items ?? {})) {
+        if (typeof rating === 'number') matched.ratings.push({ metric: menuItem, name: survey.dishes?.get(menuItem) ?? 'A dish', rating, scaleMax: 5 });
       }
     } else if (type === 'nps' && typeof answer.value === 'number') matched.nps.push(answer.value);
     else if (type === 'text' && typeof answer.value === 'string') matched.texts.push(answer.value);

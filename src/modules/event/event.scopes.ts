@@ -14,6 +14,7 @@ const SCOPE_OF_RESOURCE: Record<string, Scope> = {
   submission: 'submissions:read',
   credential: 'credentials:read',
   member: 'members:read',
+  invitation: 'members:read',
   order: 'orders:read',
   feedbackflow: 'flows:read',
   feedbackrequest: 'flows:read',

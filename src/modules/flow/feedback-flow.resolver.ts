@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { OwnedCrudResolver } from '../business/business.resolver.js';
 import { FeedbackFlowSimulationType, FeedbackFlowType, FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
@@ -8,6 +8,12 @@ import * as requests from './feedback-request.service.js';
 
 @Resolver(() => FeedbackFlowType)
 export class FeedbackFlowResolver extends OwnedCrudResolver(FeedbackFlowType, inputs, flows.crud, { names: ['feedbackFlow', 'feedbackFlows'], scope: 'flows' }) {
+  @Authorized('flows:read')
+  @Query(() => [String], { description: 'The channels feedback requests can go by on this service: email with an SMTP server configured, sms with Twilio or an SMS gateway (a flow\'s other channels are skipped at send time).' })
+  feedbackChannels(@Arg('business', () => ID) _business: string): string[] {
+    return flows.channelsWithSender();
+  }
+
   @Authorized('flows:write')
   @Mutation(() => FeedbackFlowSimulationType, { description: 'A dry run of the flow on an order (an id or order fields): nothing is stored or sent.' })
   simulateFeedbackFlow(

@@ -198,13 +198,22 @@ export function contactHash(channel: 'email' | 'sms', contact: string | null | u
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /**
- * When a send due at `at` may go: `at` itself, or the end of the quiet hours it falls inside (a window may wrap past
- * midnight, 21:00 to 09:00), read in the hours' own time zone if they name one, else in `localZone`: the order's
- * location's (see localZoneOfOrder).
+ * The zone quiet hours are read in: their own, else the one the order is local to (its location's, else its
+ * business's); null when there are none, or no zone is known, and then they do not apply: hours read in a guessed zone
+ * (UTC) would hold messages back at the wrong time of day.
  */
-export function afterQuietHours(at: Date, quiet: QuietHours | null | undefined, localZone: string): Date {
-  if (!quiet) return at;
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: quiet.timeZone || localZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+export function quietHoursZone(quiet: QuietHours | null | undefined, localZone: string | null): string | null {
+  return quiet ? quiet.timeZone || localZone || null : null;
+}
+
+/**
+ * When a send due at `at` may go: `at` itself, or the end of the quiet hours it falls inside (a window may wrap past
+ * midnight, 21:00 to 09:00), read in quietHoursZone: `at` itself when no zone is known.
+ */
+export function afterQuietHours(at: Date, quiet: QuietHours | null | undefined, localZone: string | null): Date {
+  const zone = quietHoursZone(quiet, localZone);
+  if (!quiet || !zone) return at;
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
   const local = Number(parts.find((p) => p.type === 'hour')!.value) * 60 + Number(parts.find((p) => p.type === 'minute')!.value);
   const from = minutesOf(quiet.from);
   const to = minutesOf(quiet.to);

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
 import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
 import { findPage } from '../../kit/list.query.js';
-import { localZoneOfOrder } from '../location/location.service.js';
 import { findOwned } from '../../kit/resource.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
@@ -20,6 +19,7 @@ import {
   contactHash,
   DEFAULT_QUIET_HOURS,
   DEFAULT_TEMPLATES,
+  quietHoursZone,
   render,
   templateFor,
   unmetConditions,
@@ -32,8 +32,17 @@ import type { CreateFeedbackFlowInput, UpdateFeedbackFlowInput } from './feedbac
 import { flowsChanged } from './feedback-request.create.js';
 import { presentFlow } from './feedback-request.presenter.js';
 import { cancelScheduled, suppressionOf, throttledBy } from './feedback-request.service.js';
+import { orderTimeZone } from '../location/location.service.js';
+import { feedbackSubject } from './feedback-mail.js';
 
 export { presentFlow };
+
+/** The channels a feedback request can go by here: those with a sender configured (createApp sets them). */
+let sendersConfigured: Record<'email' | 'sms', boolean> = { email: false, sms: false };
+export function configureFlowSenders(senders: Record<'email' | 'sms', boolean>) {
+  sendersConfigured = senders;
+}
+export const channelsWithSender = (): string[] => (['email', 'sms'] as const).filter((c) => sendersConfigured[c]);
 
 export const findFlow = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', business, id, lock });
@@ -125,6 +134,12 @@ export async function deleteFlow(em: EntityManager, business: string, id: string
  * A dry run: whether the order matches, why not, when and on which channel it would go, the message, and any
  * suppression that would apply now. Nothing is stored or sent.
  */
+/** What guests are told the business is called: its display name, else its name. */
+const displayNameOf = async (em: EntityManager, business: string) => {
+  const row = await em.findOne(Business, { id: business }, { fields: ['name', 'displayName'] });
+  return row?.displayName || row?.name || '';
+};
+
 export async function simulateFlow(em: EntityManager, business: string, id: string, given: unknown, surveyBase: string): Promise<FeedbackFlowSimulationType> {
   const flow = await findFlow(em, business, id);
   let order: FlowOrder;
@@ -142,7 +157,7 @@ export async function simulateFlow(em: EntityManager, business: string, id: stri
   const now = new Date();
   const reasons = unmetConditions(flow.conditions, order);
   if (!flow.enabled) reasons.unshift('the flow is disabled');
-  const zone = await localZoneOfOrder(em, business, order.externalLocationId);
+  const zone = await orderTimeZone(em, business, order.externalLocationId);
   const sendAt = afterQuietHours(new Date(Math.max(now.getTime(), order.createdAt.getTime() + flow.delayMinutes * 60_000)), flow.quietHours, zone);
   const expiresAt = order.createdAt.getTime() + flow.expiresAfterHours * 3_600_000;
   let suppression: string | null = null;
@@ -164,9 +179,11 @@ export async function simulateFlow(em: EntityManager, business: string, id: stri
     reasons,
     sendAt: reasons.length ? null : sendAt,
     channel: reasons.length ? null : (channel ?? null),
-    subject: channel === 'sms' ? null : template.subject ? render(template.subject, values) : null,
+    // As the e-mail will say it: the default subject names the restaurant (issue 36).
+    subject: channel === 'sms' ? null : render(feedbackSubject(template.subject, order.metadata.lang, await displayNameOf(em, business)), values),
     body: render(template.body, values),
     suppression,
+    quietHoursTimeZone: quietHoursZone(flow.quietHours, zone),
   };
 }
 

@@ -63,6 +63,11 @@ export class FeedbackFlowSimulationType {
   @Field(() => String, { nullable: true }) subject!: string | null;
   @Field(() => String, { nullable: true }) body!: string | null;
   @Field(() => String, { nullable: true, description: 'throttled, opted_out, no_contact, quiet_hours or order_too_old, when one would apply.' }) suppression!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The time zone the flow's quiet hours are read in for this order (their own, else the order's location's, else the business's); null when they do not apply: the flow has none, or no time zone is known.",
+  })
+  quietHoursTimeZone!: string | null;
 }
 
 @ObjectType('FeedbackSuppression', { simpleResolvers: true, description: 'A contact that asked not to be asked again, on one channel (stored as a hash only).' })

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Expression, type Insertable, type Updateable } from 'kysely';
 import { db } from '../../kit/db.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { Event } from '../event/event.entity.js';
+import type { Business } from '../business/business.entity.js';
 import type { Order } from '../order/order.entity.js';
 import { orderLocation, orderZone } from '../location/location.repo.js';
 import type { FlowTemplate, QuietHours } from './feedback-flow.entity.js';
@@ -20,6 +21,7 @@ interface FlowDB {
   feedback_suppression: TableOf<FeedbackSuppression, 'business'>;
   event: TableOf<Event, 'business'>;
   customer_order: TableOf<Order, 'business'>;
+  business: TableOf<Business>;
 }
 
 export type RequestRow = Insertable<FlowDB['feedback_request']>;
@@ -114,11 +116,16 @@ export interface LeasedRequest {
   flow_enabled: boolean | null;
   channels: string[] | null;
   quiet_hours: QuietHours | null;
-  /** Where the guest ordered: quiet hours without a time zone of their own are read in it. */
-  local_zone: string;
+  /** Where the guest ordered (location.repo's orderZone): quiet hours without a time zone of their own are read in it; null: none apply. */
+  local_zone: string | null;
   throttle_days: number | null;
   reminder_after_hours: number | null;
   templates: Record<string, FlowTemplate> | null;
+  /** The business's face in the message (issue 36): display name (else name), colour, logo file, Reply-To. */
+  business_name: string;
+  brand_color: string | null;
+  logo_file: string | null;
+  reply_to: string | null;
 }
 
 /** The request, while `worker` holds its lease. */
@@ -127,11 +134,13 @@ export async function leasedRequest(em: EntityManager, id: string, worker: strin
     .selectFrom('feedback_request as r')
     .innerJoin('customer_order as o', 'o.id', 'r.order_id')
     .leftJoin('feedback_flow as f', 'f.id', 'r.flow_id')
+    .innerJoin('business as b', 'b.id', 'r.business_id')
     .select([
       'r.id', 'r.business_id', 'r.order_id', 'r.status', 'r.token', 'r.attempts', 'r.channel', 'r.email_hash', 'r.phone_hash',
       'r.created_at', 'r.expires_at', 'r.reminded_at',
       'o.external_order_id', 'o.customer_name', 'o.customer_email', 'o.customer_phone', 'o.metadata as order_metadata',
       'f.enabled as flow_enabled', 'f.channels', 'f.quiet_hours', 'f.throttle_days', 'f.reminder_after_hours', 'f.templates',
+      sql<string>`coalesce(b.display_name, b.name)`.as('business_name'), 'b.brand_color', 'b.logo_file', 'b.reply_to',
       orderZone(sql.ref('r.business_id'), sql.ref('o.external_location_id')).as('local_zone'),
     ])
     .where('r.id', '=', id)

@@ -19,7 +19,9 @@ export interface ConnectedIntegration {
  * secret stops working as soon as this commits. Row-locked so two concurrent connects cannot both "win".
  */
 export async function connectCustomIntegration(em: EntityManager, business: string): Promise<ConnectedIntegration> {
-  const secret = generateSecret('whsec_');
+  // cisec_ (custom integration secret), unlike the signing secrets of outbound webhooks (whsec_): a secret pasted into
+  // the wrong system says so at a glance. Secrets issued as whsec_ before keep working: only their hash is compared.
+  const secret = generateSecret('cisec_');
   return em.transactional(async (tx) => {
     // Insert-or-rotate in one statement: safe against a concurrent connect for the same business.
     const now = new Date();

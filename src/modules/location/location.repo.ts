@@ -17,12 +17,16 @@ export const orderLocations = (business: Expression<string>) =>
 export const orderLocation = (business: Expression<string>, externalId: Expression<string | null>) =>
   sql`(select m.id, m.time_zone, m.metadata from (${orderLocations(business)}) m where m.external_id = ${externalId})`;
 
-/** The time zone an order is local to: its location's (orderLocation), else its business's, else UTC. */
+/**
+ * The time zone an order is known to be local to: its location's (orderLocation), else its business's; null when
+ * neither names one (a caller that needs a day picks its own fallback: quiet hours then do not apply at all, rather
+ * than being read in UTC, which would hold a guest's message back all evening in Karachi's afternoon).
+ */
 export const orderZone = (business: Expression<string>, externalId: Expression<string | null>) =>
-  sql<string>`coalesce((select loc.time_zone from ${orderLocation(business, externalId)} loc), (select b.time_zone from business b where b.id = ${business}), 'UTC')`;
+  sql<string | null>`coalesce((select loc.time_zone from ${orderLocation(business, externalId)} loc), (select b.time_zone from business b where b.id = ${business}))`;
 
-export async function orderZoneOf(em: EntityManager, business: string, externalLocationId: string | null): Promise<string> {
-  const { rows } = await sql<{ zone: string }>`select ${orderZone(sql.val(business), sql.val(externalLocationId))} as zone`.execute(db(em));
+export async function orderZoneOf(em: EntityManager, business: string, externalLocationId: string | null): Promise<string | null> {
+  const { rows } = await sql<{ zone: string | null }>`select ${orderZone(sql.val(business), sql.val(externalLocationId))} as zone`.execute(db(em));
   return rows[0].zone;
 }
 

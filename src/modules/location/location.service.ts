@@ -42,8 +42,8 @@ export function listLocations(em: EntityManager, business: string, args: ListArg
   return findPage<Location, LocationType>(em, Location, { scope: { business }, args, present: presentLocation });
 }
 
-/** The time zone an order is local to: its location's, else its business's, else UTC (location.repo's orderZone). */
-export const localZoneOfOrder = (em: EntityManager, business: string, externalLocationId: string | null): Promise<string> =>
+/** The time zone an order is known to be local to: its location's, else its business's; null: neither names one. */
+export const orderTimeZone = (em: EntityManager, business: string, externalLocationId: string | null): Promise<string | null> =>
   orderZoneOf(em, business, externalLocationId);
 
 /** `location:metadata` of a survey link: the oldest location whose metadata holds key = value, or null. */

@@ -56,7 +56,7 @@ export async function getMember(em: EntityManager, business: string, id: string)
   return withUser(em, await findMember(em, business, id));
 }
 
-function checkRole(checks: Checks, role: unknown, required: boolean) {
+export function checkRole(checks: Checks, role: unknown, required: boolean) {
   if (role === undefined || role === null) {
     if (required) checks.fail('role', `is required: one of ${MEMBERSHIP_ROLES.join(', ')}`);
   } else if (!(MEMBERSHIP_ROLES as readonly unknown[]).includes(role)) {
@@ -69,7 +69,7 @@ function checkRole(checks: Checks, role: unknown, required: boolean) {
  * one business's members run one at a time and "the last owner" cannot be removed by two owners removing each other
  * at once; then the actor must be an owner (read under that lock, so a just-demoted owner cannot act).
  */
-async function lockForChange(tx: EntityManager, business: string, actor: MemberActor): Promise<void> {
+export async function lockForChange(tx: EntityManager, business: string, actor: MemberActor): Promise<void> {
   const locked = await tx.findOne(Business, { id: business }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
   if (!locked) throw AppError.notFound('Business', business);
   if (!actor) return;
@@ -112,7 +112,8 @@ export async function createMember(em: EntityManager, business: string, input: {
       await lockForChange(tx, business, actor);
       const user = await tx.findOne(User, { email }, { fields: ['email', 'name'] });
       if (!user) {
-        throw new AppError('validation_failed', `No user has the e-mail ${email}: they need an account first`, [{ field: 'email', message: 'no user has this e-mail address' }]);
+        // An address without an account is invited instead (createInvitation, POST .../invitations): docs/accounts.md.
+        throw new AppError('validation_failed', `No user has the e-mail ${email}: invite them with createInvitation (POST /v2/businesses/${business}/invitations)`, [{ field: 'email', message: 'no user has this e-mail address' }]);
       }
       if (await tx.count(Membership, { business, user: user.id })) {
         throw new AppError('conflict', `${email} is already a member of the business`, [{ field: 'email', message: 'already a member' }]);

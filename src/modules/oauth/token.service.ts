@@ -225,6 +225,11 @@ export class TokenService {
   }
 
   async verifySession(token: string | undefined): Promise<string | undefined> {
+    return (await this.verifySessionClaims(token))?.user;
+  }
+
+  /** The session's user and when it was issued (seconds), so a password reset can void older sessions. */
+  async verifySessionClaims(token: string | undefined): Promise<{ user: string; issuedAt: number } | undefined> {
     if (!token) return undefined;
     try {
       const { payload } = await jwtVerify(
@@ -236,7 +241,7 @@ export class TokenService {
         },
         { issuer: this.issuer, audience: `${this.issuer}/oauth/authorize`, algorithms: [JWT_ALG], typ: SESSION_TYP },
       );
-      return isId('user', payload.sub) ? payload.sub : undefined;
+      return isId('user', payload.sub) ? { user: payload.sub, issuedAt: payload.iat ?? 0 } : undefined;
     } catch {
       return undefined;
     }

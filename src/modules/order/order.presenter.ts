@@ -76,3 +76,12 @@ export function orderJson<T extends OrderType>(order: T): Ms<T> {
 
 /** The order's address in the orders API (spec 4.9: the webhook answer's `url`). */
 export const orderPath = (business: string, id: string) => `/v2/businesses/${business}/orders/${id}`;
+
+/**
+ * An order's server or cashier: the value its `metadata` holds under its business's `staffKey`, trimmed, at most 100
+ * characters (as the analytics' analytics_staff_of reads it). Derived when read, so a new staffKey applies to every order.
+ */
+export function staffOf(metadata: Record<string, unknown> | null | undefined, staffKey: string): string | null {
+  const value = metadata?.[staffKey];
+  return typeof value === 'string' && value.trim() ? value.trim().slice(0, 100) : null;
+}

@@ -307,3 +307,24 @@ export async function insertEvent(em: EntityManager, event: EventRow, at: Date) 
       .expression(rowsOf('event', 'v', EVENT_COLUMNS, row, [stamp], false));
   await runShaped(em, 'order.event', [stamp, row], build, { prepare: true });
 }
+
+/** A dish of an order as an `items` step asks about it: its menu item, the name of its first line, the quantities summed. */
+export interface OrderDish {
+  menuItem: string;
+  name: string;
+  quantity: number;
+}
+
+/**
+ * The order's lines that name a menu item, one per menu item (lines of the same dish asked once), in the order of
+ * their first line. One statement through the lines' (order, position) index.
+ */
+export async function orderDishes(em: EntityManager, order: string): Promise<OrderDish[]> {
+  const { rows } = await sql<{ menu_item: string; name: string | null; menu_name: string | null; quantity: string | null }>`
+    select oi.menu_item_id as menu_item, (array_agg(oi.name order by oi.position, oi.id))[1] as name, min(mi.name) as menu_name,
+           sum(coalesce(oi.quantity, 1)) as quantity
+      from order_item oi left join menu_item mi on mi.id = oi.menu_item_id
+     where oi.order_id = ${order} and oi.menu_item_id is not null
+     group by oi.menu_item_id order by min(oi.position), oi.menu_item_id`.execute(db(em));
+  return rows.map((r) => ({ menuItem: r.menu_item, name: r.name ?? r.menu_name ?? r.menu_item, quantity: Number(r.quantity ?? 1) }));
+}

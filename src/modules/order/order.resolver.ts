@@ -9,8 +9,9 @@ import { OrderItem } from './order-item.entity.js';
 import { OrderItemType, OrderType } from './order.type.js';
 import * as inputs from './order.inputs.js';
 import * as orders from './order.service.js';
-import { presentOrderItem } from './order.presenter.js';
+import { presentOrderItem, staffOf } from './order.presenter.js';
 import type { Parent } from '../../kit/resource.type.js';
+import { loadBusiness } from '../business/business.resolver.js';
 
 const ITEM_ORDER: Record<string, 'asc' | 'desc'>[] = [{ position: 'asc' }, { id: 'asc' }];
 
@@ -23,6 +24,12 @@ export class OrderResolver extends OwnedCrudResolver(OrderType, inputs, orders.c
   @FieldResolver(() => [OrderItemType], { description: 'In the order sent.' })
   async items(@Root() order: Parent<OrderType>, @Ctx() { loaders }: GraphQLContext) {
     return (await loaders.byForeignKey(OrderItem, 'order', { orderBy: ITEM_ORDER }).load(order.id)).map(presentOrderItem);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: "The server or cashier: the order's `metadata` value of its business's `staffKey` (default `server`)." })
+  async staff(@Root() order: Parent<OrderType>, @Ctx() { loaders }: GraphQLContext): Promise<string | null> {
+    const { staffKey } = await loadBusiness(loaders, order.business);
+    return staffOf(order.metadata, staffKey);
   }
 }
 

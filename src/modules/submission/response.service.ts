@@ -17,6 +17,9 @@ import type { AnswerInput } from './submission.inputs.js';
 import { checkAnswers } from './submission.answers.js';
 import { latestDeviceResponse, surveyWithSteps } from './submission.repo.js';
 import { presentSubmission, resolveLink, submissionEventObject } from './submission.service.js';
+import { orderDishes, type OrderDish } from '../order/order.repo.js';
+
+export type { OrderDish } from '../order/order.repo.js';
 
 /**
  * A guest's response, built one step at a time on the survey page (spec 4.9's link, issue 12's rules): created
@@ -123,41 +126,52 @@ export async function findDeviceResponse(em: EntityManager, survey: string, sess
   return found;
 }
 
+/**
+ * The dishes an items step asks about: the order's lines with a menu item, one per menu item. Read only when the
+ * survey has an items step and the response has an order: other surveys' pages pay nothing for it.
+ */
+export async function guestDishes(em: EntityManager, guest: GuestSurvey, order: string | null | undefined): Promise<OrderDish[]> {
+  if (!order || !guest.steps.some((s) => s.type === 'items')) return [];
+  return orderDishes(em, order);
+}
+
 function logicData(answers: Answer[], link: SurveyLink) {
   const { extra, ...known } = normaliseLink(link);
   return {
-    answers: Object.fromEntries(answers.map((a) => [a.step, a.ratings ?? a.value ?? null])),
+    answers: Object.fromEntries(answers.map((a) => [a.step, a.ratings ?? a.items ?? a.value ?? null])),
     link: { ...extra, ...known },
   };
 }
 
 /**
- * The steps this guest sees, in order: the location step goes when the link names the location; logic decides the
- * rest. `log` hears of the tenant's rules the service refuses to run.
+ * The steps this guest sees, in order: the location step goes when the link names the location, an items step when
+ * the order has no dish to rate (`hasDishes`: no order, or no line with a menu item); logic decides the rest. `log`
+ * hears of the tenant's rules the service refuses to run.
  */
-export function visibleSteps(guest: GuestSurvey, answers: Answer[], link: SurveyLink, locationKnown: boolean, log: RuleLog): SurveyStep[] {
+export function visibleSteps(guest: GuestSurvey, answers: Answer[], link: SurveyLink, locationKnown: boolean, log: RuleLog, hasDishes = false): SurveyStep[] {
   const data = logicData(answers, link);
-  return guest.steps.filter((s) => !(s.type === 'location' && locationKnown) && stepShown(s, data, log));
+  return guest.steps.filter((s) => !(s.type === 'location' && locationKnown) && !(s.type === 'items' && !hasDishes) && stepShown(s, data, log));
 }
 
 /** Where a returning guest goes on: the first shown step after the last one answered. */
-export function resumeStep(guest: GuestSurvey, response: Submission | null, link: SurveyLink, locationKnown: boolean, log: RuleLog): SurveyStep | undefined {
+export function resumeStep(guest: GuestSurvey, response: Submission | null, link: SurveyLink, locationKnown: boolean, log: RuleLog, hasDishes = false): SurveyStep | undefined {
   const answers = response?.answers ?? [];
-  const shown = visibleSteps(guest, answers, link, locationKnown, log);
+  const shown = visibleSteps(guest, answers, link, locationKnown, log, hasDishes);
   const answered = new Set(answers.map((a) => a.step));
   const last = Math.max(-1, ...shown.filter((s) => answered.has(s.id)).map((s) => s.position));
   return shown.find((s) => s.position > last) ?? shown.at(-1);
 }
 
 export type StepOutcome =
-  | { kind: 'invalid'; details: ErrorDetail[]; shown: SurveyStep[] }
+  | { kind: 'invalid'; details: ErrorDetail[]; shown: SurveyStep[]; dishes: OrderDish[] }
   | { kind: 'next'; step: string }
   | { kind: 'done'; submission: ReturnType<typeof presentSubmission> | null };
 
 /** Longer than this on one step is a guest who left and came back, not time spent on it: not timed. */
 const MAX_TIMED_MS = 3_600_000;
 
-const hasAnswer = (a: AnswerInput) => (a.value !== undefined && a.value !== null) || (a.ratings != null && Object.keys(a.ratings).length > 0);
+const hasAnswer = (a: AnswerInput) =>
+  (a.value !== undefined && a.value !== null) || (a.ratings != null && Object.keys(a.ratings).length > 0) || (a.items != null && Object.keys(a.items).length > 0);
 
 /**
  * One step's answer from the page: checked as the API checks answers; the first answer creates the response (with
@@ -188,17 +202,23 @@ export function answerStep(
     let submission = existing;
     let targets: Awaited<ReturnType<typeof linkTargets>> | undefined;
     const targetsOfLink = async () => (targets ??= await linkTargets(tx, business, link));
+    // The order's dishes, for an items step: the response's order, else the link's (read once, only for such surveys).
+    let dishes: OrderDish[] | undefined;
+    const dishesOf = async () =>
+      (dishes ??= await guestDishes(tx, guest, submission ? submission.order : guest.steps.some((s) => s.type === 'items') ? (await targetsOfLink()).order : null));
 
     if (step.type !== 'info') {
       const checks = new Checks();
       const given = { ...input.answer, step: step.id };
-      const [answer] = checkAnswers(checks, [given], [step], guest.metrics, { locationKnown: true, log: input.log });
+      const dishIds = step.type === 'items' ? new Set((await dishesOf()).map((d) => d.menuItem)) : undefined;
+      const [answer] = checkAnswers(checks, [given], [step], guest.metrics, { locationKnown: true, log: input.log, dishes: dishIds });
       if (step.type === 'location' && typeof given.value === 'string' && !guest.locations.some((l) => l.id === given.value)) {
         checks.fail('answers[0].value', `step ${step.id}: not one of the business's locations`);
       }
       if (checks.details.length) {
         const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
-        return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, submission?.answers ?? [], link, locationKnown, input.log) };
+        const hasDishes = (await dishesOf()).length > 0;
+        return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, submission?.answers ?? [], link, locationKnown, input.log, hasDishes), dishes: dishes ?? [] };
       }
       if (hasAnswer(given)) {
         // Timed for the funnel: from the page's first view (startedAt) or the previous answer, to this one.
@@ -233,7 +253,7 @@ export function answerStep(
 
     // Before anything is stored (an info step, a skipped optional one), the link alone says whether the location is known.
     const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
-    const shown = visibleSteps(guest, submission?.answers ?? [], link, locationKnown, input.log);
+    const shown = visibleSteps(guest, submission?.answers ?? [], link, locationKnown, input.log, (await dishesOf()).length > 0);
     const next = shown.find((s) => s.position > step.position);
     if (next) return { kind: 'next', step: next.id };
     if (!submission) return { kind: 'done', submission: null };
@@ -251,7 +271,7 @@ export function answerStep(
     recordEvent(tx, business, 'submission.completed', submissionEventObject(submission));
     // The guest answered for this order, whatever way they came: its feedback requests are done (issue 16).
     if (submission.order) await settleForOrder(tx, business, submission.order);
-    await submissionCompleted(tx, submission, guest);
+    await submissionCompleted(tx, submission, { ...guest, dishes: new Map((await dishesOf()).map((d) => [d.menuItem, d.name])) });
     try {
       await tx.flush();
     } catch (err) {

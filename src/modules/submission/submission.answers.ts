@@ -6,17 +6,21 @@ import { compiledPattern } from '../survey/survey-step.pattern.js';
 import type { Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
 
+/** The ratings an `items` step takes for a dish: 1 or 5 on a thumbs scale (down, up), 1 to 5 on a five scale. */
+export const itemRatings = (step: Pick<SurveyStep, 'content'>): readonly number[] => (String(step.content.scale ?? '5') === 'thumbs' ? [1, 5] : [1, 2, 3, 4, 5]);
+
 /**
  * Answers checked against the survey's steps: each names a step of the survey, at most once, with a value of the
- * step's kind (ratings within each metric's scale); every required step is answered. A location step is not required
- * when the submission already has its location (from the link).
+ * step's kind (ratings within each metric's scale; dish ratings for menu items of the linked order's lines, `dishes`);
+ * every required step is answered. A location step is not required when the submission already has its location
+ * (from the link), an items step when there is no order or no dish on it (the guest never sees it).
  */
 export function checkAnswers(
   checks: Checks,
   answers: AnswerInput[],
   steps: SurveyStep[],
   metrics: Map<string, Metric>,
-  options: { locationKnown: boolean; log?: RuleLog },
+  options: { locationKnown: boolean; log?: RuleLog; dishes?: ReadonlySet<string> },
 ): Answer[] {
   const byId = new Map(steps.map((s) => [s.id, s]));
   const seen = new Set<string>();
@@ -30,6 +34,7 @@ export function checkAnswers(
     const value = answer.value;
     if (step.type === 'info') return checks.fail(at, `step ${step.id} (info) takes no answer`);
     if (step.type === 'metrics') {
+      if (answer.items != null) checks.fail(`${at}.items`, `step ${step.id} (metrics) takes no items`);
       if (value != null) checks.fail(`${at}.value`, `step ${step.id} takes ratings, not a value`);
       const ratings = answer.ratings ?? {};
       for (const [metricId, rating] of Object.entries(ratings)) {
@@ -48,6 +53,23 @@ export function checkAnswers(
       return;
     }
     if (answer.ratings != null) checks.fail(`${at}.ratings`, `step ${step.id} (${step.type}) takes no ratings`);
+    if (step.type === 'items') {
+      if (value != null) checks.fail(`${at}.value`, `step ${step.id} takes items (menu item id -> rating), not a value`);
+      const items = answer.items ?? {};
+      const dishes = options.dishes ?? new Set<string>();
+      const allowed = itemRatings(step);
+      for (const [menuItem, rating] of Object.entries(items)) {
+        if (!dishes.has(menuItem)) checks.fail(`${at}.items.${menuItem}`, `step ${step.id}: '${menuItem}' is not a menu item of the order's lines`);
+        else if (typeof rating !== 'number' || !allowed.includes(rating)) checks.fail(`${at}.items.${menuItem}`, `step ${step.id}: rating ${JSON.stringify(rating)} is not one of ${allowed.join(', ')}`);
+      }
+      if (step.required) {
+        const missing = [...dishes].filter((id) => !(id in items));
+        if (missing.length) checks.fail(`${at}.items`, `step ${step.id} requires a rating of ${missing.join(', ')}`);
+      }
+      out.push(Object.keys(items).length ? { step: step.id, items: items as Record<string, number> } : { step: step.id });
+      return;
+    }
+    if (answer.items != null) checks.fail(`${at}.items`, `step ${step.id} (${step.type}) takes no items`);
     if (value == null) {
       if (step.required) checks.fail(`${at}.value`, `step ${step.id} requires a value`);
       out.push({ step: step.id });
@@ -59,6 +81,7 @@ export function checkAnswers(
   for (const step of steps) {
     if (!step.required || seen.has(step.id) || step.type === 'info') continue;
     if (step.type === 'location' && options.locationKnown) continue;
+    if (step.type === 'items' && !options.dishes?.size) continue;
     checks.fail('answers', `step ${step.id} (position ${step.position}) is required`);
   }
   return out;

@@ -7,6 +7,8 @@ import type { Submission } from './submission.entity.js';
 export interface AnsweredSurvey {
   steps: readonly SurveyStep[];
   metrics: ReadonlyMap<string, Metric>;
+  /** The linked order's dishes an items step may rate: menu item id -> name (absent: none read). */
+  dishes?: ReadonlyMap<string, string>;
 }
 
 /**

@@ -10,6 +10,8 @@ export interface Answer {
   step: string;
   value?: string | number | string[];
   ratings?: Record<string, number>;
+  /** `items` steps: menu item id -> rating (1 to 5; a thumbs-up is 5, a thumbs-down 1), for dishes on the linked order. */
+  items?: Record<string, number>;
   /** Survey page only, for the funnel's time per step (never shown by the API): when the guest answered (ms). */
   answeredAt?: number;
   /** Survey page only: how long the guest spent on the step before answering it (ms; absent when over an hour). */
@@ -80,6 +82,13 @@ export class Submission extends BusinessOwnedEntity {
    */
   @Property({ type: 'date', nullable: true, lazy: true, hidden: true })
   analyticsDay?: string | null;
+
+  /**
+   * The server or cashier its ratings count for in the analytics rollups: its order's `metadata[<business staffKey>]`,
+   * set by the table's trigger when it is written or its order changes, and kept like analyticsDay.
+   */
+  @Property({ type: 'string', length: 100, nullable: true, lazy: true, hidden: true })
+  analyticsStaff?: string | null;
 
   /** The lowest metric rating in its answers (null: none), kept by PostgreSQL from `answers` for the list filter. */
   @Property({ type: 'double', nullable: true, lazy: true, hidden: true, generated: '(submission_lowest_rating(answers)) stored' })

@@ -10,6 +10,11 @@ export class AnswerInput {
   @Field(() => ID) step!: string;
   @Field(() => GraphQLJSON, { nullable: true, description: 'A string, a number or an array of strings.' }) value?: unknown;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'metric id -> rating, for metrics steps.' }) ratings?: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: "menu item id -> rating, for items steps: dishes of the order's lines only; 1 to 5 (`content.scale` thumbs: 1 down, 5 up).",
+  })
+  items?: Record<string, unknown>;
 }
 
 @InputType('SubmissionLinkInput', { description: "The survey link's `custom.*` parameters (spec 4.9)." })

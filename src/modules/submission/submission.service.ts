@@ -9,6 +9,7 @@ import { Metric } from '../metric/metric.entity.js';
 import { Order } from '../order/order.entity.js';
 import { findLocation, findLocationByMetadata } from '../location/location.service.js';
 import { findOrder } from '../order/order.service.js';
+import { orderDishes } from '../order/order.repo.js';
 import { SurveyStep } from '../survey/survey-step.entity.js';
 import { findSurvey } from '../survey/survey.service.js';
 import { submissionCompleted } from './submission.completed.js';
@@ -23,7 +24,7 @@ export function presentSubmission(s: Submission): SubmissionType {
     surveyId: s.survey ?? null,
     orderId: s.order ?? null,
     locationId: s.location ?? null,
-    answers: s.answers.map((a) => ({ step: a.step, value: a.value ?? null, ratings: a.ratings ?? null })),
+    answers: s.answers.map((a) => ({ step: a.step, value: a.value ?? null, ratings: a.ratings ?? null, items: a.items ?? null })),
     guestId: s.guestId ?? null,
     sessionId: s.sessionId ?? null,
     metadata: s.metadata,
@@ -51,12 +52,16 @@ export async function listSubmissions(em: EntityManager, business: string, surve
   return findPage<Submission, SubmissionType>(em, Submission, { scope: { business, survey }, args, present: presentSubmission });
 }
 
-/** The answers checked against the survey's steps (checkAnswers), with the steps and metrics they were read with. */
-async function validatedAnswers(em: EntityManager, checks: Checks, survey: string, answers: AnswerInput[], locationKnown: boolean) {
+/**
+ * The answers checked against the survey's steps (checkAnswers), with the steps and metrics they were read with, and
+ * the dishes of the linked order (by menu item id: their names) when the survey has an items step.
+ */
+async function validatedAnswers(em: EntityManager, checks: Checks, survey: string, answers: AnswerInput[], locationKnown: boolean, order: string | null) {
   const steps = await em.find(SurveyStep, { survey }, { orderBy: { position: 'asc' } });
   const metricIds = [...new Set(steps.flatMap((s) => s.metricIds))];
   const metrics = new Map((metricIds.length ? await em.find(Metric, { id: { $in: metricIds } }) : []).map((m) => [m.id, m]));
-  return { answers: checkAnswers(checks, answers, steps, metrics, { locationKnown }), survey: { steps, metrics } };
+  const dishes = new Map(order && steps.some((s) => s.type === 'items') ? (await orderDishes(em, order)).map((d) => [d.menuItem, d.name]) : []);
+  return { answers: checkAnswers(checks, answers, steps, metrics, { locationKnown, dishes: new Set(dishes.keys()) }), survey: { steps, metrics, dishes } };
 }
 
 /**
@@ -114,7 +119,7 @@ export function createSubmission(em: EntityManager, business: string, surveyId: 
     const checks = new Checks();
     checkCommon(checks, input);
     const link = await resolveLink(tx, business, input, checks);
-    const { answers, survey: answered } = await validatedAnswers(tx, checks, survey.id, input.answers, link.location != null);
+    const { answers, survey: answered } = await validatedAnswers(tx, checks, survey.id, input.answers, link.location != null, link.order);
     checks.throwIfAny();
     const submission = tx.create(Submission, {
       business,
@@ -156,7 +161,9 @@ export function updateSubmission(
     if (input.location !== undefined) {
       submission.location = input.location === null ? null : (await findLocation(tx, business, input.location)).id;
     }
-    if (input.answers) submission.answers = (await validatedAnswers(tx, checks, surveyId, input.answers, submission.location != null)).answers;
+    if (input.answers) {
+      submission.answers = (await validatedAnswers(tx, checks, surveyId, input.answers, submission.location != null, submission.order ?? null)).answers;
+    }
     checks.throwIfAny();
     if (input.guestId !== undefined) submission.guestId = input.guestId;
     if (input.sessionId !== undefined) submission.sessionId = input.sessionId;

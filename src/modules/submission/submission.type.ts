@@ -13,6 +13,9 @@ export class SubmissionAnswerType {
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'metric id -> rating, on metrics steps.' })
   ratings?: Record<string, number> | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'menu item id -> rating (1 to 5), on items steps.' })
+  items?: Record<string, number> | null;
 }
 
 @ObjectType('Submission', { simpleResolvers: true, description: "One customer's response to a survey." })

@@ -5,7 +5,7 @@ import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 import { Survey } from './survey.entity.js';
 import { surveyPagesTrigger } from '../../kit/survey-page.signal.js';
 
-export const STEP_TYPES = ['metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact'] as const;
+export const STEP_TYPES = ['metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact', 'items'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
 // Signals the survey pages' caches when it changes (kit/survey-page.signal.ts).

@@ -54,12 +54,21 @@ export const MAX_STEPS_PER_SURVEY = 100;
 /** A metrics step is one screen of rating rows: at most this many (the GraphQL cost counts exactly this many). */
 export const MAX_METRICS_PER_STEP = 10;
 
+/**
+ * How an `items` step asks about each dish (`content.scale`, default `5`): `thumbs` (up or down, stored as 5 or 1) or
+ * `5` (1 to 5). Either way a dish rating is 1 to 5 (submission.answers.ts).
+ */
+export const ITEM_SCALES = ['thumbs', '5'];
+
 /** Shape rules for the JSON parts; `type` is the step's type after the change. */
 function checkContent(checks: Checks, type: StepType, input: Partial<CreateSurveyStepInput>) {
   const content = input.content;
   if (content) {
     for (const key of ['title', 'body']) {
       if (content[key] !== undefined && typeof content[key] !== 'string') checks.fail(`content.${key}`, 'must be a string');
+    }
+    if (type === 'items' && content.scale !== undefined && !ITEM_SCALES.includes(String(content.scale))) {
+      checks.fail('content.scale', "must be 'thumbs' or '5'");
     }
     if (type === 'choice' || content.choices !== undefined) {
       const choices = content.choices;

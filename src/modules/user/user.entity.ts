@@ -18,4 +18,12 @@ export class User extends Timestamped {
   /** scrypt, self-describing (see hashPassword in shared/secrets.ts); never leaves the server. */
   @Property({ type: 'string', length: 255, lazy: true })
   passwordHash!: string;
+
+  /** When the owner of the address proved it (a link we mailed); null: signed up, not yet verified, cannot sign in. */
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  emailVerifiedAt?: Date | null;
+
+  /** Sign-in sessions issued before this are void (set by a password reset). */
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  sessionsValidAfter?: Date | null;
 }

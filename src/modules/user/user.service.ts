@@ -6,19 +6,20 @@ import { hashPassword } from '../../shared/secrets.js';
 import { User } from './user.entity.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export async function createUser(em: EntityManager, input: { email: string; password: string; name?: string }): Promise<User> {
+/** `verified: false` for a sign-up (the address is proved by the link mailed to it); the operator's users are trusted. */
+export async function createUser(em: EntityManager, input: { email: string; password: string; name?: string; verified?: boolean }): Promise<User> {
   const email = normaliseEmail(input.email ?? '');
   const checks = new Checks();
   if (!EMAIL.test(email) || email.length > 320) checks.fail('email', `'${input.email}' is not an e-mail address`);
   if ((input.password ?? '').length < MIN_PASSWORD_LENGTH) checks.fail('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
   checks.throwIfAny();
-  const user = em.create(User, { email, name: input.name?.trim() || null, passwordHash: await hashPassword(input.password) });
+  const user = em.create(User, { email, name: input.name?.trim() || null, passwordHash: await hashPassword(input.password), emailVerifiedAt: input.verified === false ? null : new Date() });
   try {
     await em.flush();
   } catch (err) {

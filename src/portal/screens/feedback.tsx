@@ -1,12 +1,12 @@
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Failure, Field, Loaded, Pager, dayStart, download, formatDate, useLoad, zoneName, useSubmit, Table } from '../ui';
+import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, formatCount, formatDate, formatMoney, lineTotal, useLoad, zoneName, useSubmit, Table } from '../ui';
 import { useLiveEvents } from '../live';
 
 const FeedbackFilters = graphql(`
   query FeedbackFilters($business: ID!) {
-    surveys(business: $business, pageSize: 100) { data { id name steps { id position type content } } }
+    surveys(business: $business, pageSize: 100) { data { id name steps { id position type content metrics { metrics { id scale { min max } } } } } }
     locations(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
   }
 `);
@@ -33,10 +33,20 @@ const FeedbackItem = graphql(`
 `);
 
 const STATUSES = ['completed', 'partial'];
-const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.deleted'];
+/** A guest's first answer creates a partial submission; the last completes it (submission.completed). */
+const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.completed', 'submission.deleted'];
 const CHANNELS = ['qr', 'link', 'sms', 'email'];
-/** "Who rated anything this low?": the filter a manager reaches for first. */
-const RATINGS = [1, 2, 3, 4, 5, 6];
+/**
+ * "Who rated anything this low?": the filter a manager reaches for first, offering the ratings the survey's metrics
+ * can have (1 to 5 on 1-5 scales); none when the survey rates nothing.
+ */
+function ratingsOf(survey: SurveyRow): number[] {
+  const scales = survey.steps.flatMap((s) => s.metrics?.metrics.map((m) => m.scale) ?? []);
+  if (!scales.length) return [];
+  const min = Math.min(...scales.map((s) => s.min));
+  const max = Math.max(...scales.map((s) => s.max));
+  return Array.from({ length: Math.max(0, max - min + 1) }, (_, i) => min + i);
+}
 
 function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['where'] {
   const where: NonNullable<VariablesOf<typeof FeedbackList>['where']> = {};
@@ -80,6 +90,7 @@ function FeedbackFor({ business, survey, surveys, locations, query }: { business
   // New and changed feedback shows up while the list is open.
   useLiveEvents(business, LIVE_TYPES, list.reload);
   const exporting = useSubmit();
+  const ratings = ratingsOf(survey);
   const select = (name: string, label: string, options: { value: string; label: string }[], value: string) => (
     <Field label={label}>
       {(id) => (
@@ -111,9 +122,9 @@ function FeedbackFor({ business, survey, surveys, locations, query }: { business
         {select('status', 'Status', STATUSES.map((s) => ({ value: s, label: s })), query.get('status') ?? '')}
         {select('channel', 'Channel', CHANNELS.map((s) => ({ value: s, label: s })), query.get('channel') ?? '')}
         {select('location', 'Location', locations.map((l) => ({ value: l.id, label: l.name })), query.get('location') ?? '')}
-        {select('ratingAtMost', 'A rating at most', RATINGS.map((n) => ({ value: String(n), label: `${n} (any metric)` })), query.get('ratingAtMost') ?? '')}
-        <Field label={`From (${zoneName()})`}>{(id) => <input id={id} type="date" value={query.get('from') ?? ''} onChange={(e) => navigate(withQuery(query, { from: e.currentTarget.value }), { replace: true })} />}</Field>
-        <Field label={`To (${zoneName()})`}>{(id) => <input id={id} type="date" value={query.get('to') ?? ''} onChange={(e) => navigate(withQuery(query, { to: e.currentTarget.value }), { replace: true })} />}</Field>
+        {ratings.length > 0 && select('ratingAtMost', 'A rating at most', ratings.map((n) => ({ value: String(n), label: `${n} (any metric)` })), query.get('ratingAtMost') ?? '')}
+        <Field label={`From (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}</Field>
+        <Field label={`To (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}</Field>
       </form>
       <p>
         <button type="button" class="secondary" disabled={exporting.busy} onClick={exportCsv}>{exporting.busy ? 'Exporting…' : 'Export CSV'}</button>
@@ -191,9 +202,9 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
               <h2>Order</h2>
               {s.order ? (
                 <>
-                  <p><a href={`/portal/orders/${s.order.id}`}>Order {s.order.externalOrderId}</a> · {s.order.total} {s.order.currency} · {s.order.status} · {formatDate(s.order.createdAt)}</p>
+                  <p><a href={`/portal/orders/${s.order.id}`}>Order {s.order.externalOrderId}</a> · {formatMoney(s.order.total, s.order.currency)} · {s.order.status} · {formatDate(s.order.createdAt)}</p>
                   <Table caption="Order lines" columns={['Item', 'Quantity', 'Price']}>
-                    {s.order.items.map((i) => <tr key={i.id}><td>{i.name ?? '—'}</td><td>{i.quantity ?? '—'}</td><td>{i.totalPrice ?? i.unitPrice ?? '—'}</td></tr>)}
+                    {s.order.items.map((i) => <tr key={i.id}><td>{i.name ?? '—'}</td><td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td><td class="number">{formatMoney(lineTotal(i), s.order!.currency)}</td></tr>)}
                   </Table>
                 </>
               ) : (

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate } from '../router';
-import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit, Table, CardForm } from '../ui';
+import { Empty, Failure, Field, FormError, Loaded, Loading, formatCount, formatDate, useLoad, useSubmit, Table, CardForm, zoneKnown } from '../ui';
 
 const FlowsList = graphql(`
   query FlowsList($business: ID!) {
@@ -18,26 +18,32 @@ const FlowScreen = graphql(`
       id name enabled priority trigger conditions survey channels delayMinutes quietHours { from to timeZone } throttleDays reminderAfterHours expiresAfterHours templates
     }
     surveys(business: $business, pageSize: 100) { data { id name status } }
+    feedbackChannels(business: $business)
   }
 `);
 const CreateFlow = graphql(`
   mutation CreateFlow($business: ID!, $input: CreateFeedbackFlowInput!) { createFeedbackFlow(business: $business, input: $input) { id } }
 `);
 const UpdateFlow = graphql(`
-  mutation UpdateFlow($business: ID!, $id: ID!, $input: UpdateFeedbackFlowInput!) { updateFeedbackFlow(business: $business, id: $id, input: $input) { id } }
+  mutation UpdateFlow($business: ID!, $id: ID!, $input: UpdateFeedbackFlowInput!) { updateFeedbackFlow(business: $business, id: $id, input: $input) { id quietHours { from to timeZone } } }
 `);
 const DeleteFlow = graphql(`
   mutation DeleteFlow($business: ID!, $id: ID!) { deleteFeedbackFlow(business: $business, id: $id) }
 `);
 const SimulateFlow = graphql(`
   mutation SimulateFlow($business: ID!, $id: ID!, $input: SimulateFeedbackFlowInput!) {
-    simulateFeedbackFlow(business: $business, id: $id, input: $input) { matches reasons sendAt channel subject body suppression }
+    simulateFeedbackFlow(business: $business, id: $id, input: $input) { matches reasons sendAt channel subject body suppression quietHoursTimeZone }
   }
 `);
 
 const ORDER_CHANNELS = ['WEBSITE', 'ANDROID', 'IOS', 'CALL-IN', 'QR', 'FOODPANDA', 'GOLOOTLO', 'OTHER'];
 
-const delayText = (minutes: number) => (minutes === 0 ? 'at once' : minutes % 60 === 0 ? `${minutes / 60} h after` : `${minutes} min after`);
+/** "As soon as the order arrives", "2 h after the order is accepted". */
+function whenText(minutes: number, trigger: string): string {
+  const event = trigger === 'order.accepted' ? 'the order is accepted' : 'the order arrives';
+  if (minutes === 0) return `As soon as ${event}`;
+  return `${minutes % 60 === 0 ? `${formatCount(minutes / 60)} h` : `${formatCount(minutes)} min`} after ${event}`;
+}
 
 /** The flows that turn orders into feedback requests, first match by priority. */
 export default function Flows({ session }: ScreenProps) {
@@ -57,7 +63,7 @@ export default function Flows({ session }: ScreenProps) {
                 <tr key={f.id}>
                   <td>{f.priority}</td>
                   <td><a href={`/portal/flows/${f.id}`}>{f.name}</a></td>
-                  <td>{delayText(f.delayMinutes)} {f.trigger === 'order.accepted' ? 'the order is accepted' : 'the order arrives'}</td>
+                  <td>{whenText(f.delayMinutes, f.trigger)}</td>
                   <td>{surveyName.get(f.survey) ?? f.survey}</td>
                   <td>{f.channels.join(', then ')}</td>
                   <td><span class={`status ${f.enabled ? 'active' : ''}`}>{f.enabled ? 'enabled' : 'disabled'}</span></td>
@@ -80,8 +86,12 @@ export default function Flows({ session }: ScreenProps) {
 
 type Flow = NonNullable<ResultOf<typeof FlowScreen>['feedbackFlow']>;
 
-/** The form's own state: text as typed (numbers included), so nothing typed is lost on an error. */
-function formOf(flow: Flow | null | undefined, firstSurvey: string) {
+/**
+ * The form's own state: text as typed (numbers included), so nothing typed is lost on an error. A new flow starts so
+ * that a first test works at once: only the channels this service has a sender for, no delay, and quiet hours only
+ * when the business has a time zone (else they would be read in UTC: evening there may be lunch time here).
+ */
+function formOf(flow: Flow | null | undefined, firstSurvey: string, senders: string[]) {
   const en = (flow?.templates as Record<string, { subject?: string; body?: string }> | undefined)?.en;
   const c = (flow?.conditions ?? {}) as { channel?: string[]; location?: string[]; minTotal?: number; hasEmail?: boolean; hasPhone?: boolean };
   return {
@@ -90,11 +100,11 @@ function formOf(flow: Flow | null | undefined, firstSurvey: string) {
     priority: String(flow?.priority ?? 0),
     trigger: flow?.trigger ?? 'order.created',
     survey: flow?.survey ?? firstSurvey,
-    email: flow ? flow.channels.includes('email') : true,
-    sms: flow ? flow.channels.includes('sms') : true,
+    email: flow ? flow.channels.includes('email') : senders.includes('email') || !senders.includes('sms'),
+    sms: flow ? flow.channels.includes('sms') : senders.includes('sms'),
     smsFirst: flow ? flow.channels[0] === 'sms' : false,
-    delayMinutes: String(flow?.delayMinutes ?? 45),
-    quiet: flow ? flow.quietHours != null : true,
+    delayMinutes: String(flow?.delayMinutes ?? 0),
+    quiet: flow ? flow.quietHours != null : zoneKnown(),
     quietFrom: flow?.quietHours?.from ?? '21:00',
     quietTo: flow?.quietHours?.to ?? '09:00',
     throttleDays: String(flow?.throttleDays ?? 14),
@@ -162,16 +172,22 @@ export function FlowEditor({ session, params }: ScreenProps) {
               </>
             );
           }
-          return <FlowForm key={id} business={business} flow={data.feedbackFlow} surveys={data.surveys.data} mayChange={session.scopes.includes('flows:write')} />;
+          // Keyed by the flow the data is of, not the address: right after "Create flow" the address names the new flow
+          // while the data shown is still the new-flow screen's, and a form made then would start empty.
+          const flow = data.feedbackFlow ?? undefined;
+          if (existing && flow?.id !== id) return <Loading what="the flow" />;
+          return <FlowForm key={flow?.id ?? 'new'} business={business} flow={flow} surveys={data.surveys.data} senders={data.feedbackChannels} mayChange={session.scopes.includes('flows:write')} />;
         }}
       </Loaded>
     </>
   );
 }
 
-function FlowForm({ business, flow, surveys, mayChange }: { business: string; flow: Flow | null | undefined; surveys: { id: string; name: string; status: string }[]; mayChange: boolean }) {
-  const [form, setForm] = useState(() => formOf(flow, surveys.find((s) => s.status === 'active')?.id ?? surveys[0]?.id ?? ''));
+function FlowForm({ business, flow, surveys, senders, mayChange }: { business: string; flow: Flow | null | undefined; surveys: { id: string; name: string; status: string }[]; senders: string[]; mayChange: boolean }) {
+  const [form, setForm] = useState(() => formOf(flow, surveys.find((s) => s.status === 'active')?.id ?? surveys[0]?.id ?? '', senders));
   const [saved, setSaved] = useState(false);
+  // The quiet hours as stored (the dry run runs the stored flow, not the form).
+  const [storedQuiet, setStoredQuiet] = useState(flow?.quietHours ?? null);
   const [deleting, setDeleting] = useState(false);
   const save = useSubmit();
   const remove = useSubmit();
@@ -212,7 +228,10 @@ function FlowForm({ business, flow, surveys, mayChange }: { business: string; fl
             ? await save.run(() => request(UpdateFlow, { business, id: flow.id, input }))
             : await save.run(() => request(CreateFlow, { business, input }));
           if (r && 'createFeedbackFlow' in r) navigate(`/portal/flows/${r.createFeedbackFlow.id}`, { replace: true });
-          else if (r) setSaved(true);
+          else if (r) {
+            setStoredQuiet(r.updateFeedbackFlow.quietHours ?? null);
+            setSaved(true);
+          }
         }}
       >
         <div class="row">
@@ -240,14 +259,15 @@ function FlowForm({ business, flow, surveys, mayChange }: { business: string; fl
         </div>
         <fieldset>
           <legend>Channels</legend>
-          {check('email', 'E-mail')}
-          {check('sms', 'SMS')}
+          {check('email', senders.includes('email') ? 'E-mail' : 'E-mail (no e-mail sender is configured on this service yet)')}
+          {check('sms', senders.includes('sms') ? 'SMS' : 'SMS (no SMS sender is configured on this service yet)')}
           {form.email && form.sms && check('smsFirst', 'Try SMS first (else e-mail first)')}
           {prefixed('channels') && <span class="field-error">{prefixed('channels')}</span>}
         </fieldset>
         <fieldset>
           <legend>Timing</legend>
-          {check('quiet', 'Wait out quiet hours (in the time zone of the order’s location)')}
+          {check('quiet', 'Wait out quiet hours (in the time zone of the order’s location, else the business’s)')}
+          {form.quiet && !zoneKnown() && <p class="muted">Your business has no time zone: quiet hours apply only to orders of locations that have one.</p>}
           {form.quiet && (
             <div class="row">
               {text('quietFrom', 'Quiet from', { type: 'time', error: prefixed('quietHours') })}
@@ -291,7 +311,7 @@ function FlowForm({ business, flow, surveys, mayChange }: { business: string; fl
           </div>
         )}
       </CardForm>
-      {flow && <DryRun business={business} flow={flow.id} />}
+      {flow && <DryRun business={business} flow={flow.id} quietHours={storedQuiet} />}
       {flow && mayChange && (
         <section class="card" aria-labelledby="delete-flow">
           <h2 id="delete-flow">Delete</h2>
@@ -312,7 +332,7 @@ function FlowForm({ business, flow, surveys, mayChange }: { business: string; fl
 }
 
 /** The dry run: an order (its id, or a few fields typed here) and what the flow would do with it now. */
-function DryRun({ business, flow }: { business: string; flow: string }) {
+function DryRun({ business, flow, quietHours }: { business: string; flow: string; quietHours: Flow['quietHours'] }) {
   const [order, setOrder] = useState({ id: '', total: '25', currency: 'USD', email: 'guest@example.com', phone: '', location: '', channel: 'WEBSITE' });
   const run = useSubmit();
   const [result, setResult] = useState<ResultOf<typeof SimulateFlow>['simulateFeedbackFlow']>();
@@ -369,6 +389,13 @@ function DryRun({ business, flow }: { business: string; flow: string }) {
             )
           ) : (
             <p><strong>It does not match:</strong> {result.reasons.join('; ')}.</p>
+          )}
+          {result.matches && quietHours && (
+            <p data-testid="dry-run-quiet">
+              {result.quietHoursTimeZone
+                ? `Quiet hours ${quietHours.from}–${quietHours.to} are read in ${result.quietHoursTimeZone}.`
+                : `Quiet hours ${quietHours.from}–${quietHours.to} do not apply: neither this order’s location nor the business has a time zone.`}
+            </p>
           )}
           {result.matches && (
             <>

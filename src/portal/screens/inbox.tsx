@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Failure, Field, FormError, Loaded, Pager, formatAge, formatDate, useLoad, useNow, useSubmit } from '../ui';
+import { Empty, Failure, Field, FormError, Loaded, Pager, formatAge, formatCount, formatDate, formatMoney, lineTotal, useLoad, useNow, useSubmit } from '../ui';
 import { useLiveEvents } from '../live';
 
 const InboxCases = graphql(`
@@ -577,7 +577,7 @@ export function CaseDetail({ session, params }: ScreenProps) {
               {c.order ? (
                 <>
                   <p>
-                    <a href={`/portal/orders/${c.order.id}`}>Order {c.order.externalOrderId}</a> · {c.order.total} {c.order.currency} · {c.order.status}
+                    <a href={`/portal/orders/${c.order.id}`}>Order {c.order.externalOrderId}</a> · {formatMoney(c.order.total, c.order.currency)} · {c.order.status}
                     {c.order.channel ? ` · ${c.order.channel}` : ''} · {formatDate(c.order.createdAt)}
                   </p>
                   <table>
@@ -585,7 +585,7 @@ export function CaseDetail({ session, params }: ScreenProps) {
                     <thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Price</th></tr></thead>
                     <tbody>
                       {c.order.items.map((i) => (
-                        <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td>{i.quantity ?? '—'}</td><td>{i.totalPrice ?? i.unitPrice ?? '—'}</td></tr>
+                        <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td><td class="number">{formatMoney(lineTotal(i), c.order!.currency)}</td></tr>
                       ))}
                     </tbody>
                   </table>

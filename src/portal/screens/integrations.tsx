@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
-import { CopyText, Empty, FormError, Loaded, SecretOnce, formatDate, useLoad, useSubmit } from '../ui';
+import { CopyText, Empty, FormError, Loaded, SecretOnce, formatDate, formatMoney, useLoad, useSubmit } from '../ui';
 
 const IntegrationsScreen = graphql(`
   query IntegrationsScreen($business: ID!) {
@@ -86,7 +86,7 @@ export default function Integrations({ session }: ScreenProps) {
               <h3>Latest orders received</h3>
               {data.orders.data.length ? (
                 <ul>
-                  {data.orders.data.map((o) => <li key={o.id}><a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a> · {o.total} {o.currency} · {formatDate(o.createdAt)}</li>)}
+                  {data.orders.data.map((o) => <li key={o.id}><a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a> · {formatMoney(o.total, o.currency)} · {formatDate(o.createdAt)}</li>)}
                 </ul>
               ) : (
                 <p class="muted">None yet.</p>

@@ -1,7 +1,7 @@
 import type { ScreenProps } from '../main';
 import { graphql, request, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Field, Loaded, Pager, dayStart, formatDate, useLoad, zoneName, Table } from '../ui';
+import { DateInput, Empty, Field, Loaded, Pager, dayStart, formatCount, formatDate, formatMoney, lineTotal, useLoad, zoneName, Table } from '../ui';
 import { useLiveEvents } from '../live';
 
 const OrdersList = graphql(`
@@ -63,8 +63,8 @@ export default function Orders({ session, query }: ScreenProps) {
         <Field label="Location (its id in your system)">
           {(id) => <input id={id} value={query.get('externalLocationId') ?? ''} onChange={(e) => navigate(withQuery(query, { externalLocationId: e.currentTarget.value.trim() }), { replace: true })} />}
         </Field>
-        <Field label={`From (${zoneName()})`}>{(id) => <input id={id} type="date" value={query.get('from') ?? ''} onChange={(e) => navigate(withQuery(query, { from: e.currentTarget.value }), { replace: true })} />}</Field>
-        <Field label={`To (${zoneName()})`}>{(id) => <input id={id} type="date" value={query.get('to') ?? ''} onChange={(e) => navigate(withQuery(query, { to: e.currentTarget.value }), { replace: true })} />}</Field>
+        <Field label={`From (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}</Field>
+        <Field label={`To (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}</Field>
       </form>
       <Loaded state={state} what="orders">
         {(r) =>
@@ -75,7 +75,7 @@ export default function Orders({ session, query }: ScreenProps) {
                   <tr key={o.id}>
                     <td><a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a></td>
                     <td>{formatDate(o.createdAt)}</td>
-                    <td>{o.total} {o.currency}</td>
+                    <td class="number">{formatMoney(o.total, o.currency)}</td>
                     <td>{o.status}</td>
                     <td>{o.channel ?? '—'}</td>
                     <td>{o.externalLocationId ?? '—'}</td>
@@ -144,7 +144,7 @@ export function OrderDetail({ session, params }: ScreenProps) {
             <h1 tabIndex={-1}>Order {o.externalOrderId}</h1>
             <dl class="facts">
               <dt>Received</dt><dd>{formatDate(o.createdAt)}</dd>
-              <dt>Total</dt><dd>{o.total} {o.currency}{o.deliveryCharge ? ` (delivery ${o.deliveryCharge})` : ''}</dd>
+              <dt>Total</dt><dd>{formatMoney(o.total, o.currency)}{o.deliveryCharge ? ` (delivery ${formatMoney(o.deliveryCharge, o.currency)})` : ''}</dd>
               <dt>Status</dt><dd>{o.status}</dd>
               <dt>Channel</dt><dd>{o.channel ?? '—'} · via {o.source}</dd>
               <dt>Location</dt><dd>{o.externalLocationId ?? '—'}</dd>
@@ -153,7 +153,7 @@ export function OrderDetail({ session, params }: ScreenProps) {
             <h2>Lines</h2>
             <Table caption="Order lines" columns={['Item', 'Quantity', 'Unit price', 'Total']}>
               {o.items.map((i) => (
-                <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td>{i.quantity ?? '—'}</td><td>{i.unitPrice ?? '—'}</td><td>{i.totalPrice ?? '—'}</td></tr>
+                <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td><td class="number">{formatMoney(i.unitPrice, o.currency)}</td><td class="number">{formatMoney(lineTotal(i), o.currency)}</td></tr>
               ))}
             </Table>
             <h2>Feedback</h2>

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'preact/compat';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Field, Loaded, dayStart, dayOf, formatDay, formatMinutes, useLoad } from '../ui';
+import { DateInput, Empty, Field, Loaded, dayStart, dayOf, formatCount, formatDay, formatMinutes, plural, useLoad } from '../ui';
 import { useLiveEvents } from '../live';
 import type { Series } from '../charts/line-chart';
 
@@ -33,7 +33,8 @@ const OverviewData = graphql(`
     rate: analyticsResponseRate(business: $business, from: $from, to: $to, location: $location, interval: total) { orders answered rate }
     previousRate: analyticsResponseRate(business: $business, from: $previousFrom, to: $from, location: $location, interval: total) { orders answered rate }
     rateSeries: analyticsResponseRate(business: $business, from: $from, to: $to, location: $location, interval: $interval) { period orders answered rate }
-    byLocation: analyticsMetrics(business: $business, from: $from, to: $to, location: $location, interval: total, groupBy: [location]) { location count csat }
+    byLocation: analyticsMetrics(business: $business, from: $from, to: $to, location: $location, interval: total, groupBy: [location]) { location count csat insufficient }
+    byStaff: analyticsMetrics(business: $business, from: $from, to: $to, location: $location, interval: total, groupBy: [staff]) { staff count csat insufficient rank }
     byChannel: analyticsMetrics(business: $business, from: $from, to: $to, location: $location, interval: total, groupBy: [channel]) { channel count csat }
     rateByChannel: analyticsResponseRate(business: $business, from: $from, to: $to, location: $location, interval: total, groupBy: [channel]) { channel orders answered rate }
   }
@@ -42,7 +43,7 @@ type Data = ResultOf<typeof OverviewData>;
 
 const DAY = 86_400_000;
 /** New feedback or orders change the figures: they are read again. */
-const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.deleted', 'order.created'];
+const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.completed', 'submission.deleted', 'order.created'];
 
 /** The range the URL asks for (yyyy-mm-dd, both days included), else the last 28 days up to today. */
 function rangeOf(query: URLSearchParams) {
@@ -83,8 +84,8 @@ export default function Overview({ session, query }: ScreenProps) {
     <>
       <h1 tabIndex={-1}>Overview</h1>
       <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="From">{(id) => <input id={id} type="date" value={range.from} max={range.to} onChange={(e) => setQuery({ from: e.currentTarget.value })} />}</Field>
-        <Field label="To">{(id) => <input id={id} type="date" value={range.to} min={range.from} onChange={(e) => setQuery({ to: e.currentTarget.value })} />}</Field>
+        <Field label="From">{(id) => <DateInput id={id} value={range.from} onChange={(day) => setQuery({ from: day })} />}</Field>
+        <Field label="To">{(id) => <DateInput id={id} value={range.to} onChange={(day) => setQuery({ to: day })} />}</Field>
         <Field label="Location">
           {(id) => (
             <select id={id} value={location ?? ''} onChange={(e) => setQuery({ location: e.currentTarget.value })}>
@@ -148,18 +149,18 @@ function UnhappyGuests({ business, location, range }: { business: string; locati
         <dl class="unhappy-figures">
           <div>
             <dt>Open cases</dt>
-            <dd><strong>{data.waiting.total}</strong> {data.unanswered.total ? `${data.unanswered.total} not yet answered` : 'every one answered'}</dd>
+            <dd><strong>{formatCount(data.waiting.total)}</strong> {data.unanswered.total ? `${formatCount(data.unanswered.total)} not yet answered` : 'every one answered'}</dd>
           </div>
           <div>
             <dt>First reply (median)</dt>
             <dd>
               <strong>{recovery?.medianFirstReplyMinutes == null ? '—' : formatMinutes(recovery.medianFirstReplyMinutes)}</strong>{' '}
-              {recovery?.opened ? `${recovery.replied} of ${recovery.opened} answered, of the cases opened in these dates` : 'no case opened in these dates'}
+              {recovery?.opened ? `${formatCount(recovery.replied)} of ${formatCount(recovery.opened)} answered, of the cases opened in these dates` : 'no case opened in these dates'}
             </dd>
           </div>
           <div>
             <dt>Recovery rate</dt>
-            <dd><strong>{percent(recovery?.recoveryRate)}</strong> {recovery?.opened ? `${recovery.recovered} of ${recovery.opened} guests came back` : 'no case opened in these dates'}</dd>
+            <dd><strong>{percent(recovery?.recoveryRate)}</strong> {recovery?.opened ? `${formatCount(recovery.recovered)} of ${plural(recovery.opened, 'guest')} came back` : 'no case opened in these dates'}</dd>
           </div>
         </dl>
       )}
@@ -168,12 +169,13 @@ function UnhappyGuests({ business, location, range }: { business: string; locati
 }
 
 /** One split of the range's figures (by location, by channel): a row per key. */
-function Split({ head, rows }: { head: string[]; rows: (string | number)[][] }) {
+/** `muted`: rows with too few answers to compare (the API's `insufficient`), shown greyed. */
+function Split({ head, rows, muted }: { head: string[]; rows: (string | number)[][]; muted?: boolean[] }) {
   if (!rows.length) return <p class="muted">Nothing in these dates.</p>;
   return (
     <table>
       <thead><tr>{head.map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
-      <tbody>{rows.map((row) => <tr key={String(row[0])}>{row.map((cell, i) => <td key={i}>{cell}</td>)}</tr>)}</tbody>
+      <tbody>{rows.map((row, r) => <tr key={String(row[0])} class={muted?.[r] ? 'muted' : undefined}>{row.map((cell, i) => <td key={i}>{cell}</td>)}</tr>)}</tbody>
     </table>
   );
 }
@@ -208,22 +210,22 @@ function Figures({ data, range }: { data: Data; range: ReturnType<typeof rangeOf
     <dl class="tiles">
       <div>
         <dt>Satisfied guests (CSAT)</dt>
-        <dd><strong>{percent(overall?.csat)}</strong> of {overall?.count ?? 0} ratings <Change now={overall?.csat} before={overall?.previous?.csat} unit=" pts" digits={0} scale={100} /></dd>
+        <dd><strong>{percent(overall?.csat)}</strong> of {plural(overall?.count ?? 0, 'rating')} <Change now={overall?.csat} before={overall?.previous?.csat} unit=" pts" digits={0} scale={100} /></dd>
       </div>
       <div>
         <dt>Net Promoter Score</dt>
-        <dd><strong>{nps?.score == null ? '—' : Math.round(nps.score)}</strong> from {nps?.count ?? 0} answers <Change now={nps?.score} before={nps?.previous?.score} digits={0} /></dd>
+        <dd><strong>{nps?.score == null ? '—' : Math.round(nps.score)}</strong> from {plural(nps?.count ?? 0, 'answer')} <Change now={nps?.score} before={nps?.previous?.score} digits={0} /></dd>
       </div>
       <div>
         <dt>Response rate</dt>
-        <dd>{rate?.orders ? <><strong>{percent(rate.rate)}</strong> of {rate.orders} orders got feedback</> : <><strong>—</strong> no orders in these dates</>} <Change now={rate?.rate} before={previousRate?.rate} unit=" pts" digits={0} scale={100} /></dd>
+        <dd>{rate?.orders ? <><strong>{percent(rate.rate)}</strong> of {plural(rate.orders, 'order')} got feedback</> : <><strong>—</strong> no orders in these dates</>} <Change now={rate?.rate} before={previousRate?.rate} unit=" pts" digits={0} scale={100} /></dd>
       </div>
       {data.perMetric.map((m) => {
         const metric = metricName.get(m.metric!);
         return (
           <div key={m.metric}>
             <dt>{metric?.name ?? m.metric}</dt>
-            <dd><strong>{fixed(m.mean)}</strong>{metric ? ` / ${metric.scale.max}` : ''} from {m.count} ratings <Change now={m.mean} before={m.previous?.mean} /></dd>
+            <dd><strong>{fixed(m.mean)}</strong>{metric ? ` / ${metric.scale.max}` : ''} from {plural(m.count, 'rating')} <Change now={m.mean} before={m.previous?.mean} /></dd>
           </div>
         );
       })}
@@ -243,7 +245,19 @@ function Figures({ data, range }: { data: Data; range: ReturnType<typeof rangeOf
       <div class="row">
         <section class="card split" aria-labelledby="by-location">
           <h2 id="by-location">By location</h2>
-          <Split head={['Location', 'Ratings', 'CSAT']} rows={data.byLocation.map((r) => [r.location ? (locationName.get(r.location) ?? r.location) : 'No location', r.count, percent(r.csat)])} />
+          <Split
+            head={['Location', 'Ratings', 'CSAT']}
+            rows={data.byLocation.map((r) => [r.location ? (locationName.get(r.location) ?? r.location) : 'No location', r.count, r.insufficient ? 'not enough answers' : percent(r.csat)])}
+            muted={data.byLocation.map((r) => r.insufficient)}
+          />
+        </section>
+        <section class="card split" aria-labelledby="by-staff">
+          <h2 id="by-staff">By server</h2>
+          <Split
+            head={['Server', 'Ratings', 'CSAT']}
+            rows={data.byStaff.map((r) => [r.staff ?? 'Not recorded', r.count, r.insufficient ? 'not enough answers' : percent(r.csat)])}
+            muted={data.byStaff.map((r) => r.insufficient)}
+          />
         </section>
         <section class="card split" aria-labelledby="by-channel">
           <h2 id="by-channel">By channel</h2>

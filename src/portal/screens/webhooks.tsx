@@ -1,8 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, useLoad, useSubmit, zoneName, zonedTime, Table, CardForm } from '../ui';
+import { DateInput, Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, plural, useLoad, useSubmit, zoneName, zonedTime, Table, CardForm } from '../ui';
+import { useLiveEvents } from '../live';
 
 const WebhooksList = graphql(`
   query WebhooksList($business: ID!) {
@@ -40,6 +41,21 @@ const DeleteWebhook = graphql(`
   mutation DeleteWebhook($business: ID!, $id: ID!) { deleteWebhook(business: $business, id: $id) }
 `);
 
+/**
+ * When to read the delivery log again by itself, or undefined: a delivery's attempt is not an event (it would be
+ * delivered in turn), so the log follows the workers by reading again while a delivery is under way: soon after an
+ * attempt falls due (1 s apart while one is due now, slower the longer it stays so: a stopped worker is not polled
+ * hard), and at the next retry's time.
+ */
+function nextLogRead(deliveries: { status: string; nextAttemptAt?: number | null }[], now: number, reads: number): number | undefined {
+  const due = deliveries.filter((d) => d.nextAttemptAt != null || d.status === 'pending').map((d) => d.nextAttemptAt ?? now);
+  if (!due.length) return undefined;
+  const soonest = Math.min(...due);
+  if (soonest > now + 15 * 60_000) return undefined; // a retry hours away: the Refresh button, or the next visit
+  const wait = reads < 10 ? 1_000 : reads < 20 ? 5_000 : 30_000;
+  return Math.max(soonest + 1_000 - now, wait);
+}
+
 const splitEvents = (text: string) => text.split(/[\s,]+/).map((e) => e.trim()).filter(Boolean);
 
 /** Webhooks: each endpoint with its events; a new one's signing secret is shown once. */
@@ -56,7 +72,7 @@ export default function Webhooks({ session }: ScreenProps) {
             <Table caption="Webhooks" columns={['Endpoint', 'Events', 'State', 'Created']}>
               {data.webhooks.data.map((w) => (
                 <tr key={w.id}>
-                  <td><a href={`/portal/webhooks/${w.id}`}>{w.url}</a>{w.description ? <div class="muted">{w.description}</div> : null}</td>
+                  <td><a class="url" href={`/portal/webhooks/${w.id}`}>{w.url}</a>{w.description ? <div class="muted">{w.description}</div> : null}</td>
                   <td>{w.events.join(', ')}</td>
                   <td>{w.enabled ? 'enabled' : 'disabled'}</td>
                   <td>{formatDate(w.createdAt)}</td>
@@ -137,8 +153,23 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
   const business = session.business;
   const page = Number(query.get('page') ?? 0) || 0;
   const state = useLoad(() => request(WebhookScreen, { business, id, page }), `${business}/${id}/${page}`);
+  // New deliveries: the events this webhook receives, heard live; their attempts: read again while under way.
+  const hooked = state.data?.webhook.events;
+  useLiveEvents(business, [], state.reload, (type) => !!hooked && (hooked.includes('*') ? type !== 'webhook.test' : hooked.includes(type)));
+  const reads = useRef({ shown: '', count: 0 });
+  useEffect(() => {
+    const deliveries = state.data?.webhookDeliveries.data;
+    if (!deliveries || state.loading) return;
+    const shown = deliveries.map((d) => `${d.id}:${d.status}:${d.attemptCount}`).join();
+    reads.current = shown === reads.current.shown ? { shown, count: reads.current.count + 1 } : { shown, count: 0 };
+    const wait = nextLogRead(deliveries, Date.now(), reads.current.count);
+    if (wait === undefined) return;
+    const timer = setTimeout(state.reload, wait);
+    return () => clearTimeout(timer);
+  }, [state.data, state.loading]);
   const [secret, setSecret] = useState<string>();
-  const [since, setSince] = useState('');
+  const [sinceDay, setSinceDay] = useState('');
+  const [sinceTime, setSinceTime] = useState('00:00');
   const [recovered, setRecovered] = useState<number>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const act = useSubmit();
@@ -193,7 +224,7 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                     {data.webhookDeliveries.data.map((d) => (
                       <li key={d.id} class="card">
                         <div class="step-head">
-                          <span><strong>{d.eventType}</strong> · <span class={`status ${d.status}`}>{d.status}</span> · {formatDate(d.createdAt)} · {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}{d.nextAttemptAt ? ` · next ${formatDate(d.nextAttemptAt)}` : ''}</span>
+                          <span><strong>{d.eventType}</strong> · <span class={`status ${d.status}`}>{d.status}</span> · {formatDate(d.createdAt)} · {plural(d.attemptCount, 'attempt')}{d.nextAttemptAt ? ` · next ${formatDate(d.nextAttemptAt)}` : ''}</span>
                           <button type="button" class="secondary" disabled={act.busy} onClick={() => run(() => request(Redeliver, { business, webhook: id, id: d.id }))}>Redeliver</button>
                         </div>
                         {d.attempts.length > 0 && (
@@ -217,7 +248,7 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
               <CardForm
                 label="Recover failed deliveries"
                 onSubmit={async () => {
-                  const r = await recover.run(() => request(Recover, { business, id, input: { since: zonedTime(since) } }));
+                  const r = await recover.run(() => request(Recover, { business, id, input: { since: zonedTime(`${sinceDay}T${sinceTime || '00:00'}`) } }));
                   if (r) {
                     setRecovered(r.recoverWebhook.redelivered);
                     state.reload();
@@ -225,12 +256,18 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                 }}
               >
                 <h3>Recover</h3>
-                <Field label={`Send again every failed delivery since (${zoneName()})`} error={recover.fields.since}>
-                  {(fid, d) => <input id={fid} aria-describedby={d} type="datetime-local" required value={since} onInput={(e) => setSince(e.currentTarget.value)} />}
-                </Field>
+                <p class="muted">Send again every failed delivery since this day and time ({zoneName()}).</p>
+                <div class="row">
+                  <Field label={`Since the day (${zoneName()})`} error={recover.fields.since}>
+                    {(fid, d) => <DateInput id={fid} describedBy={d} value={sinceDay} onChange={setSinceDay} />}
+                  </Field>
+                  <Field label="At (hh:mm)">
+                    {(fid, d) => <input id={fid} aria-describedby={d} type="text" inputMode="numeric" pattern="[0-2][0-9]:[0-5][0-9]" value={sinceTime} onInput={(e) => setSinceTime(e.currentTarget.value)} />}
+                  </Field>
+                </div>
                 <FormError error={recover.error} shown={['since']} />
-                <button type="submit" disabled={recover.busy}>Recover</button>
-                {recovered !== undefined && <span role="status"> {recovered} deliver{recovered === 1 ? 'y' : 'ies'} sent again.</span>}
+                <button type="submit" disabled={recover.busy || !sinceDay}>Recover</button>
+                {recovered !== undefined && <span role="status"> {plural(recovered, 'delivery', 'deliveries')} sent again.</span>}
               </CardForm>
             </>
           );

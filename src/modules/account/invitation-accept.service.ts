@@ -1,0 +1,74 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import { AppError } from '../../shared/errors.js';
+import { hashPassword, verifyPassword } from '../../shared/secrets.js';
+import { Business } from '../business/business.entity.js';
+import { recordEvent } from '../event/event.service.js';
+import { presentMember } from '../member/member.service.js';
+import { presentInvitation } from '../member/invitation.service.js';
+import { Invitation } from '../user/invitation.entity.js';
+import { Membership } from '../user/membership.entity.js';
+import { User } from '../user/user.entity.js';
+import { weakPassword } from './password.rules.js';
+import { findLink, type LinkProblem } from './account-link.service.js';
+
+export interface InvitationView {
+  invitation: Invitation;
+  businessName: string;
+  /** The invited address already has an account: accepting signs in rather than up. */
+  hasAccount: boolean;
+}
+
+/** What an invitation link shows, or why it cannot be used. */
+export async function viewInvitation(em: EntityManager, token: unknown): Promise<InvitationView | { problem: LinkProblem }> {
+  const found = await findLink(em, 'invitation', token);
+  if (!found.mail) return { problem: found.problem };
+  const invitation = await em.findOne(Invitation, { id: found.mail.invitation! });
+  if (!invitation) return { problem: 'revoked' };
+  if (invitation.expiresAt.getTime() <= Date.now()) return { problem: 'expired' };
+  const business = await em.findOneOrFail(Business, { id: invitation.business }, { fields: ['name'] });
+  return { invitation, businessName: business.name, hasAccount: (await em.count(User, { email: invitation.email })) > 0 };
+}
+
+export type AcceptOutcome = { user: string; business: string } | { problem: LinkProblem } | { wrongPassword: true };
+
+/**
+ * Accepts an invitation, once: with the password of the invited address's account when it has one (checked by the
+ * caller's throttle), else creating that account (verified: the link proves the address). The membership, the
+ * events and the link's use commit together; the invitation row goes.
+ */
+export async function acceptInvitation(em: EntityManager, token: unknown, p: { password: string; name?: string }): Promise<AcceptOutcome> {
+  const view = await viewInvitation(em.fork(), token);
+  if ('problem' in view) return view;
+  const existing = await em.findOne(User, { email: view.invitation.email }, { populate: ['passwordHash'] });
+  let newHash: string | undefined;
+  if (existing) {
+    if (!(await verifyPassword(p.password, existing.passwordHash))) return { wrongPassword: true };
+  } else {
+    const checks: { field: string; message: string }[] = [];
+    if (!p.name?.trim() || p.name.trim().length > 200) checks.push({ field: 'name', message: 'Enter your name (at most 200 characters)' });
+    const weak = weakPassword(p.password, { email: view.invitation.email, name: p.name });
+    if (weak) checks.push({ field: 'password', message: `The password ${weak}` });
+    if (checks.length) throw AppError.validation(checks);
+    newHash = await hashPassword(p.password);
+  }
+  return em.fork().transactional(async (tx): Promise<AcceptOutcome> => {
+    const found = await findLink(tx, 'invitation', token, true);
+    if (!found.mail) return { problem: found.problem };
+    const invitation = await tx.findOne(Invitation, { id: found.mail.invitation! }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!invitation) return { problem: 'revoked' };
+    if (invitation.expiresAt.getTime() <= Date.now()) return { problem: 'expired' };
+    const now = new Date();
+    let user = await tx.findOne(User, { email: invitation.email });
+    if (!user) user = tx.create(User, { email: invitation.email, name: p.name!.trim(), passwordHash: newHash!, emailVerifiedAt: now });
+    else user.emailVerifiedAt ??= now;
+    found.mail.usedAt = now;
+    if (!(await tx.count(Membership, { business: invitation.business, user: user.id }))) {
+      const membership = tx.create(Membership, { business: invitation.business, user: user.id, role: invitation.role });
+      recordEvent(tx, invitation.business, 'member.created', presentMember(membership, user));
+    }
+    recordEvent(tx, invitation.business, 'invitation.accepted', presentInvitation(invitation));
+    tx.remove(invitation);
+    return { user: user.id, business: invitation.business };
+  });
+}

@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../shared/errors.js';
+import { hashPassword } from '../../shared/secrets.js';
+import { User } from '../user/user.entity.js';
+import { normaliseEmail } from '../user/user.service.js';
+import { AccountMail } from '../user/account-mail.entity.js';
+import { wakeAccountMail } from '../user/account-mail.repo.js';
+import { revokeTokens } from '../oauth/revocation.service.js';
+import { weakPassword } from './password.rules.js';
+import { findLink, type LinkProblem } from './account-link.service.js';
+
+export const RESET_TTL_MS = 30 * 60_000;
+
+/** A reset link to the address when it has an account; nothing otherwise. The page answers the same either way. */
+export async function requestPasswordReset(em: EntityManager, email: string): Promise<void> {
+  const address = normaliseEmail(email);
+  const user = await em.findOne(User, { email: address }, { fields: ['id'] });
+  await em.fork().transactional(async (tx) => {
+    if (user) tx.create(AccountMail, { kind: 'reset', email: address, user: user.id, expiresAt: new Date(Date.now() + RESET_TTL_MS), dueAt: new Date() });
+    // Written either way (a notify costs the same), so the two answers take about as long.
+    await wakeAccountMail(tx);
+  });
+}
+
+/**
+ * Sets a new password through a reset link, once: every refresh and access token of the user is revoked and every
+ * sign-in session issued before now is void; the link also proves the address (an unverified account is verified).
+ */
+export async function resetPassword(em: EntityManager, token: unknown, password: string): Promise<{ user: string } | { problem: LinkProblem }> {
+  const peek = await findLink(em.fork(), 'reset', token);
+  if (!peek.mail) return { problem: peek.problem };
+  const owner = await em.findOne(User, { id: peek.mail.user! }, { fields: ['email', 'name'] });
+  const weak = weakPassword(password, { email: owner?.email, name: owner?.name ?? undefined });
+  if (weak) throw AppError.validation([{ field: 'password', message: `The password ${weak}` }]);
+  const passwordHash = await hashPassword(password);
+  return em.fork().transactional(async (tx) => {
+    const found = await findLink(tx, 'reset', token, true);
+    if (!found.mail?.user) return { problem: found.problem ?? 'unknown' };
+    const user = found.mail.user;
+    const now = new Date();
+    await tx.nativeUpdate(AccountMail, { user, kind: 'reset', usedAt: null }, { usedAt: now });
+    const row = await tx.findOneOrFail(User, { id: user });
+    row.passwordHash = passwordHash;
+    row.sessionsValidAfter = now;
+    row.emailVerifiedAt ??= now;
+    await revokeTokens(tx, { user });
+    return { user };
+  });
+}
+

@@ -1,0 +1,88 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { recordEvent } from '../event/event.service.js';
+import { findPage } from '../../kit/list.query.js';
+import { findOwned } from '../../kit/resource.js';
+import type { ListArgsValue, OrderByValue, Page } from '../../kit/list.args.js';
+import { AppError } from '../../shared/errors.js';
+import { Checks } from '../../shared/validation.js';
+import { Membership, type MembershipRole } from '../user/membership.entity.js';
+import { User } from '../user/user.entity.js';
+import { EMAIL, normaliseEmail } from '../user/user.service.js';
+import { INVITATION_TTL_MS, Invitation } from '../user/invitation.entity.js';
+import { AccountMail } from '../user/account-mail.entity.js';
+import { wakeAccountMail } from '../user/account-mail.repo.js';
+import { checkRole, lockForChange, type MemberActor } from './member.service.js';
+import type { InvitationType } from './invitation.type.js';
+
+export function presentInvitation(i: Invitation): InvitationType {
+  return {
+    id: i.id, object: 'invitation', business: i.business,
+    email: i.email,
+    role: i.role,
+    invitedBy: i.invitedBy ?? null,
+    expiresAt: i.expiresAt,
+    createdAt: i.createdAt, updatedAt: i.updatedAt,
+  };
+}
+
+const findInvitation = (em: EntityManager, business: string, id: string, lock = false) =>
+  findOwned(em, Invitation, { kind: 'invitation', label: 'Invitation', business, id, lock });
+
+export function listInvitations(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<InvitationType>> {
+  return findPage<Invitation, InvitationType>(em, Invitation, { scope: { business }, args, present: presentInvitation });
+}
+
+/**
+ * Invites an address (owners only, as every change of members): the invitation and the e-mail carrying its link are
+ * written in one transaction, and a worker sends the e-mail. An address already a member is a conflict; so is one
+ * with a pending invitation (delete it to send a new one).
+ */
+export async function createInvitation(em: EntityManager, business: string, input: { email: string; role: MembershipRole }, actor?: MemberActor): Promise<InvitationType> {
+  const checks = new Checks();
+  const email = normaliseEmail(typeof input.email === 'string' ? input.email : '');
+  if (!EMAIL.test(email) || email.length > 320) checks.fail('email', 'must be an e-mail address');
+  checkRole(checks, input.role, true);
+  checks.throwIfAny();
+  try {
+    return await em.transactional(async (tx) => {
+      await lockForChange(tx, business, actor);
+      const user = await tx.findOne(User, { email }, { fields: ['id'] });
+      if (user && (await tx.count(Membership, { business, user: user.id }))) {
+        throw new AppError('conflict', `${email} is already a member of the business`, [{ field: 'email', message: 'already a member' }]);
+      }
+      const pending = await tx.findOne(Invitation, { business, email }, { fields: ['id'] });
+      if (pending) {
+        throw new AppError('conflict', `${email} already has a pending invitation (${pending.id}): delete it to send a new one`, [{ field: 'email', message: 'already invited' }]);
+      }
+      const invitation = tx.create(Invitation, { business, email, role: input.role, invitedBy: actor?.userId ?? null, expiresAt: new Date(Date.now() + INVITATION_TTL_MS) });
+      tx.create(AccountMail, { kind: 'invitation', email, invitation: invitation.id, expiresAt: invitation.expiresAt, dueAt: new Date() });
+      const presented = presentInvitation(invitation);
+      recordEvent(tx, business, 'invitation.created', presented);
+      await wakeAccountMail(tx);
+      return presented;
+    });
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw new AppError('conflict', `${email} already has a pending invitation`, [{ field: 'email', message: 'already invited' }]);
+    throw err;
+  }
+}
+
+/** Revokes an invitation: its link then answers that it was withdrawn. */
+export function deleteInvitation(em: EntityManager, business: string, id: string, actor?: MemberActor): Promise<string> {
+  return em.transactional(async (tx) => {
+    await lockForChange(tx, business, actor);
+    const invitation = await findInvitation(tx, business, id, true);
+    recordEvent(tx, business, 'invitation.deleted', presentInvitation(invitation));
+    await tx.nativeDelete(Invitation, { id: invitation.id });
+    return invitation.id;
+  });
+}
+
+export const crud = {
+  list: listInvitations,
+  find: findInvitation,
+  present: presentInvitation,
+  create: createInvitation,
+  delete: deleteInvitation,
+};

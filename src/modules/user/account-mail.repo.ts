@@ -1,0 +1,82 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { sql, type Updateable } from 'kysely';
+import { db } from '../../kit/db.js';
+import type { TableOf } from '../../kit/entity.table.js';
+import { WEBHOOK_WORK_CHANNEL } from '../event/event.signal.js';
+import type { AccountMail, AccountMailKind } from './account-mail.entity.js';
+
+/** The account mails' statements: the worker's outbox (claim, lease, finish). */
+
+interface AccountMailDB {
+  account_mail: TableOf<AccountMail, 'user' | 'invitation'>;
+}
+
+const work = (em: EntityManager) => db<AccountMailDB>(em);
+
+/** Wakes the workers at the commit of `em`'s transaction: the channel they already listen on. */
+export async function wakeAccountMail(em: EntityManager) {
+  await sql`select pg_notify(${WEBHOOK_WORK_CHANNEL}, '')`.execute(db(em));
+}
+
+/** Leases up to `limit` due mails to `worker` (SKIP LOCKED: workers take disjoint sets). */
+export async function claimAccountMails(em: EntityManager, q: { leaseMs: number; worker: string; now: Date; limit: number }): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    update account_mail set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
+     where id in (select id from account_mail
+                   where due_at <= ${q.now} and (locked_until is null or locked_until < now())
+                   order by due_at limit ${q.limit} for update skip locked)
+    returning id`.execute(db(em));
+  return rows.map((r) => r.id);
+}
+
+export async function releaseAccountMails(em: EntityManager, worker: string, ids: string[]) {
+  if (!ids.length) return;
+  await sql`update account_mail set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
+}
+
+/** A leased mail with what its text needs: the invitation's business, role and inviter, when it is one. */
+export interface LeasedAccountMail {
+  id: string;
+  kind: AccountMailKind;
+  email: string;
+  attempts: number;
+  expires_at: Date | null;
+  invitation_id: string | null;
+  business_name: string | null;
+  role: string | null;
+  inviter: string | null;
+}
+
+export async function leasedAccountMail(em: EntityManager, id: string, worker: string): Promise<LeasedAccountMail | undefined> {
+  const { rows } = await sql<LeasedAccountMail>`
+    select m.id, m.kind, m.email, m.attempts, m.expires_at, m.invitation_id, b.name as business_name, i.role,
+           coalesce(u.name, u.email) as inviter
+      from account_mail m
+      left join invitation i on i.id = m.invitation_id
+      left join business b on b.id = i.business_id
+      left join app_user u on u.id = i.invited_by_id
+     where m.id = ${id} and m.locked_by = ${worker} and m.locked_until > now()`.execute(db(em));
+  return rows[0];
+}
+
+/** The link's token, made now: only its hash is kept, and only while `worker` holds the lease and it is unused. */
+export async function setAccountMailToken(em: EntityManager, id: string, worker: string, tokenHash: string): Promise<boolean> {
+  const result = await work(em)
+    .updateTable('account_mail')
+    .set({ token_hash: tokenHash, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('locked_by', '=', worker)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Applies `change` and gives the lease back, only while `worker` holds it. */
+export async function finishAccountMail(em: EntityManager, id: string, worker: string, change: Updateable<AccountMailDB['account_mail']>) {
+  await work(em)
+    .updateTable('account_mail')
+    .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('locked_by', '=', worker)
+    .execute();
+}

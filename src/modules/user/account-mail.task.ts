@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Mailer, SendOutcome } from '../../shared/sender.ports.js';
+import { hashSecret } from '../../shared/secrets.js';
+import { claimAccountMails, finishAccountMail, leasedAccountMail, releaseAccountMails, setAccountMailToken, type LeasedAccountMail } from './account-mail.repo.js';
+import type { AccountMailKind } from './account-mail.entity.js';
+
+export const ACCOUNT_MAIL_LEASE_MS = 60_000;
+/** Waits before the 2nd to 5th try of a send that may pass; a reset link lives 30 minutes, so the tries stay short. */
+const RETRY_MS = [10_000, 30_000, 120_000, 600_000];
+
+/** Each link's token prefix: readable in a log line, never confused with another secret. */
+export const TOKEN_PREFIX: Record<Exclude<AccountMailKind, 'exists'>, string> = { verify: 'ev_', reset: 'pr_', invitation: 'iv_' };
+/** The page each link opens (under PUBLIC_URL). */
+export const LINK_PATH: Record<Exclude<AccountMailKind, 'exists'>, string> = { verify: '/oauth/verify', reset: '/oauth/password/reset', invitation: '/oauth/invitation' };
+
+/**
+ * Sends account e-mails from account_mail, one leased row at a time. A link's token is made here, when it is sent,
+ * and only its hash stored: a retry makes a new one (the previous send failed, or at worst its link stops working).
+ */
+export class AccountMailTask {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly mailer: Mailer | undefined,
+    private readonly options: { publicUrl: string; workerId: string; clock: () => Date; logger: Logger },
+  ) {}
+
+  claim(limit: number): Promise<string[]> {
+    return claimAccountMails(this.orm.em.fork(), { leaseMs: ACCOUNT_MAIL_LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
+  }
+
+  release(ids: string[]) {
+    return releaseAccountMails(this.orm.em.fork(), this.options.workerId, ids);
+  }
+
+  async run(id: string): Promise<void> {
+    const em = this.orm.em.fork();
+    const worker = this.options.workerId;
+    const mail = await leasedAccountMail(em, id, worker);
+    if (!mail) return;
+    const finish = (change: Parameters<typeof finishAccountMail>[3]) => finishAccountMail(em, id, worker, change);
+    if (!this.mailer) return finish({ status: 'failed', error: 'no sender configured for e-mail (set SMTP_URL)', due_at: null });
+    if (mail.kind === 'invitation' && !mail.invitation_id) return finish({ status: 'failed', error: 'the invitation was revoked before it was sent', due_at: null });
+    let link: string | undefined;
+    if (mail.kind !== 'exists') {
+      const token = `${TOKEN_PREFIX[mail.kind]}${randomBytes(32).toString('base64url')}`;
+      if (!(await setAccountMailToken(em, id, worker, hashSecret(token)))) return; // used meanwhile, or the lease is gone
+      link = `${this.options.publicUrl}${LINK_PATH[mail.kind]}?token=${token}`;
+    }
+    const outcome = await this.mailer.send({ to: mail.email, ...this.compose(mail, link) });
+    await this.settle(mail.attempts, outcome, finish, { mail: id, kind: mail.kind });
+  }
+
+  private compose(m: LeasedAccountMail, link: string | undefined): { subject: string; text: string } {
+    const portal = `${this.options.publicUrl}/portal/`;
+    const until = m.expires_at ? new Date(m.expires_at).toUTCString() : '';
+    switch (m.kind) {
+      case 'verify':
+        return {
+          subject: 'Confirm your e-mail address',
+          text: `Welcome! Open this link to confirm your address and finish creating your account:\n\n${link}\n\nThe link works once, until ${until}. If you did not sign up, ignore this e-mail: no account is used without it.\n`,
+        };
+      case 'reset':
+        return {
+          subject: 'Reset your password',
+          text: `Someone (we hope you) asked to reset the password of the account with this address. To choose a new password, open:\n\n${link}\n\nThe link works once, for 30 minutes (until ${until}). If you did not ask, ignore this e-mail: your password stays as it is.\n`,
+        };
+      case 'exists':
+        return {
+          subject: 'You already have an account',
+          text: `Someone (perhaps you) tried to create an account with this address, which already has one. Sign in at:\n\n${portal}\n\nForgot your password? Reset it at ${this.options.publicUrl}/oauth/password/forgot\n\nIf it was not you, you need do nothing.\n`,
+        };
+      case 'invitation':
+        return {
+          subject: `You are invited to ${m.business_name ?? 'a business'}`,
+          text: `${m.inviter ? `${m.inviter} invites` : 'You are invited'} you to join ${m.business_name} as ${m.role}. To accept, open:\n\n${link}\n\nThe invitation is valid until ${until}.\n`,
+        };
+    }
+  }
+
+  private async settle(before: number, outcome: SendOutcome, finish: (change: Parameters<typeof finishAccountMail>[3]) => Promise<unknown>, log: Record<string, string>) {
+    const now = this.options.clock();
+    const attempts = before + 1;
+    if (outcome.ok) return finish({ status: 'sent', attempts, error: null, due_at: null, sent_at: now });
+    if (!outcome.permanent && attempts <= RETRY_MS.length) {
+      this.options.logger.warn({ ...log, error: outcome.error }, 'account mail send failed; will retry');
+      return finish({ attempts, error: outcome.error ?? null, due_at: new Date(now.getTime() + RETRY_MS[attempts - 1]) });
+    }
+    return finish({ status: 'failed', attempts, error: outcome.error ?? null, due_at: null });
+  }
+}

@@ -1,0 +1,143 @@
+import { escapeHtml } from '../http/html.js';
+import type { ErrorDetail } from '../shared/errors.js';
+import { PASSWORD_RULE } from '../modules/account/password.rules.js';
+import { layout } from './authorize.pages.js';
+
+/** The account pages (sign-up, verification, password reset, invitations): plain forms, no script, like sign-in. */
+
+type Values = Record<string, string | undefined>;
+
+/** The error summary at the top of a form: each problem a link to its field, announced at once. */
+function errorSummary(errors: ErrorDetail[]): string {
+  if (!errors.length) return '';
+  return `<div class="error" role="alert" aria-labelledby="error-summary-title">
+<p id="error-summary-title"><strong>There ${errors.length === 1 ? 'is a problem' : `are ${errors.length} problems`}</strong></p>
+<ul>${errors.map((e) => `<li><a href="#${escapeHtml(e.field)}">${escapeHtml(e.message)}</a></li>`).join('')}</ul>
+</div>`;
+}
+
+/** One labelled input, its hint and its error tied to it for screen readers. */
+function field(p: { name: string; label: string; type: string; autocomplete: string; values?: Values; errors: ErrorDetail[]; hint?: string; keep?: boolean }): string {
+  const error = p.errors.find((e) => e.field === p.name);
+  const described = [p.hint ? `${p.name}-hint` : '', error ? `${p.name}-error` : ''].filter(Boolean).join(' ');
+  const value = p.keep === false ? '' : (p.values?.[p.name] ?? '');
+  return `<label for="${p.name}">${escapeHtml(p.label)}</label>
+${p.hint ? `<p class="hint" id="${p.name}-hint">${escapeHtml(p.hint)}</p>` : ''}
+${error ? `<p class="field-error" id="${p.name}-error">${escapeHtml(error.message)}</p>` : ''}
+<input id="${p.name}" name="${p.name}" type="${p.type}" autocomplete="${p.autocomplete}" required${described ? ` aria-describedby="${described}"` : ''}${error ? ' aria-invalid="true"' : ''} value="${escapeHtml(value)}">`;
+}
+
+const hidden = (name: string, value: string | undefined) => (value ? `<input type="hidden" name="${name}" value="${escapeHtml(value)}">` : '');
+
+let zoneOptions: string[] | undefined;
+
+function timeZoneSelect(selected: string | undefined, errors: ErrorDetail[]): string {
+  zoneOptions ??= ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+  const chosen = selected || 'UTC';
+  const error = errors.find((e) => e.field === 'timeZone');
+  return `<label for="timeZone">Time zone</label>
+<p class="hint" id="timeZone-hint">Where your business is: reports and quiet hours follow it. You can change it later.</p>
+${error ? `<p class="field-error" id="timeZone-error">${escapeHtml(error.message)}</p>` : ''}
+<select id="timeZone" name="timeZone" aria-describedby="timeZone-hint${error ? ' timeZone-error' : ''}">
+${zoneOptions.map((z) => `<option${z === chosen ? ' selected' : ''}>${escapeHtml(z)}</option>`).join('')}
+</select>`;
+}
+
+export function signUpPage(p: { csrf: string; continueTo?: string; values?: Values; errors?: ErrorDetail[] }): string {
+  const errors = p.errors ?? [];
+  return layout(
+    errors.length ? 'Error: Create an account' : 'Create an account',
+    `<h1>Create an account</h1>
+${errorSummary(errors)}
+<form method="post" action="/oauth/signup" novalidate>
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+${hidden('continue', p.continueTo)}
+${field({ name: 'name', label: 'Your name', type: 'text', autocomplete: 'name', values: p.values, errors })}
+${field({ name: 'email', label: 'E-mail', type: 'email', autocomplete: 'email', values: p.values, errors, hint: 'We send a link to confirm it.' })}
+${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', errors, hint: PASSWORD_RULE, keep: false })}
+${field({ name: 'businessName', label: 'Business name', type: 'text', autocomplete: 'organization', values: p.values, errors })}
+${timeZoneSelect(p.values?.timeZone, errors)}
+<button type="submit">Create account</button>
+</form>
+<nav class="more" aria-label="Other ways in"><p>Already have an account? <a href="/portal/">Sign in</a></p></nav>`,
+  );
+}
+
+/** A page that only says something (check your e-mail, done), with an optional way on. */
+export function messagePage(p: { title: string; message: string; link?: { href: string; text: string } }): string {
+  return layout(
+    p.title,
+    `<h1>${escapeHtml(p.title)}</h1>
+<p role="status">${escapeHtml(p.message)}</p>
+${p.link ? `<p><a href="${escapeHtml(p.link.href)}">${escapeHtml(p.link.text)}</a></p>` : ''}`,
+  );
+}
+
+/** A link's page asks for a press of a button: a mail scanner that fetches links must not use them up. */
+export function confirmEmailPage(p: { csrf: string; token: string }): string {
+  return layout(
+    'Confirm your e-mail address',
+    `<h1>Confirm your e-mail address</h1>
+<form method="post" action="/oauth/verify">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="token" value="${escapeHtml(p.token)}">
+<button type="submit">Confirm and continue</button>
+</form>`,
+  );
+}
+
+export function forgotPasswordPage(p: { csrf: string; email?: string; errors?: ErrorDetail[] }): string {
+  const errors = p.errors ?? [];
+  return layout(
+    errors.length ? 'Error: Reset your password' : 'Reset your password',
+    `<h1>Reset your password</h1>
+${errorSummary(errors)}
+<p>Enter the e-mail address of your account: we send it a link to choose a new password.</p>
+<form method="post" action="/oauth/password/forgot" novalidate>
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+${field({ name: 'email', label: 'E-mail', type: 'email', autocomplete: 'username', values: { email: p.email }, errors })}
+<button type="submit">Send the link</button>
+</form>`,
+  );
+}
+
+export function newPasswordPage(p: { csrf: string; token: string; errors?: ErrorDetail[] }): string {
+  const errors = p.errors ?? [];
+  return layout(
+    errors.length ? 'Error: Choose a new password' : 'Choose a new password',
+    `<h1>Choose a new password</h1>
+${errorSummary(errors)}
+<form method="post" action="/oauth/password/reset" novalidate>
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="token" value="${escapeHtml(p.token)}">
+${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', errors, hint: PASSWORD_RULE, keep: false })}
+<button type="submit">Save the new password</button>
+</form>
+<p class="muted">Every device signed in to your account is signed out.</p>`,
+  );
+}
+
+export function invitationPage(p: { csrf: string; token: string; businessName: string; role: string; email: string; hasAccount: boolean; name?: string; errors?: ErrorDetail[] }): string {
+  const errors = p.errors ?? [];
+  const title = `Join ${p.businessName}`;
+  return layout(
+    errors.length ? `Error: ${title}` : title,
+    `<h1>${escapeHtml(title)}</h1>
+<p>You are invited to join ${escapeHtml(p.businessName)} as <strong>${escapeHtml(p.role)}</strong>, as ${escapeHtml(p.email)}.</p>
+${errorSummary(errors)}
+<form method="post" action="/oauth/invitation" novalidate>
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="token" value="${escapeHtml(p.token)}">
+${
+  p.hasAccount
+    ? `<p>You already have an account: sign in to accept.</p>
+${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', errors, keep: false })}
+<button type="submit">Sign in and join</button>`
+    : `${field({ name: 'name', label: 'Your name', type: 'text', autocomplete: 'name', values: { name: p.name }, errors })}
+${field({ name: 'password', label: 'Choose a password', type: 'password', autocomplete: 'new-password', errors, hint: PASSWORD_RULE, keep: false })}
+<button type="submit">Create account and join</button>`
+}
+</form>
+${p.hasAccount ? '<nav class="more" aria-label="Other ways in"><p><a href="/oauth/password/forgot">Forgot your password?</a></p></nav>' : ''}`,
+  );
+}

@@ -1,0 +1,89 @@
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
+import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
+import { axeViolationsOfCopy, fitsWidth, PHONE, screenshot, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
+
+/**
+ * Issue 36's items step in Debian's Chromium on a phone (390×844), keyboard only and JavaScript off: one radio group
+ * per dish of the order (3 lines, 2 of the same dish: 2 groups), each a fieldset named by its dish; a dish left out
+ * is an error linked to its group; axe finds nothing on any page.
+ */
+let server: TestServer;
+let fx: GuestSurveyFixture;
+let dishes: { biryani: string; raita: string };
+const newPage = useServerAndBrowser(async (started) => {
+  server = started.server;
+  fx = await guestSurvey(server, { steps: [] });
+  fx.steps.items = await fx.addStep({ type: 'items', required: true, content: { title: 'How was each dish?', scale: '5' } });
+  fx.steps.text = await fx.addStep({ type: 'text', inputType: 'long', content: { title: 'Anything else?' } });
+  const d = await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { items { menuItem { id } } } }`, {
+    b: fx.business,
+    i: {
+      externalOrderId: 'BR-1', total: 2400, currency: 'PKR',
+      items: [{ name: 'Chicken Biryani', quantity: 1 }, { name: 'Raita', quantity: 2 }, { name: 'Chicken Biryani', quantity: 1 }],
+    },
+  });
+  dishes = { biryani: d.createOrder.items[0].menuItem.id, raita: d.createOrder.items[1].menuItem.id };
+});
+
+async function checkPage(page: Page, name: string) {
+  expect({ page: name, violations: await axeViolationsOfCopy(page) }).toEqual({ page: name, violations: [] });
+  expect(await fitsWidth(page)).toBe(true);
+  await screenshot(page, `guest-items-${name}`);
+}
+
+async function tabTo(page: Page, selector: string) {
+  for (let i = 0; i < 40; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+async function submitByKeyboard(page: Page) {
+  await tabTo(page, 'button[type=submit]');
+  await untilNextPage(page, () => page.keyboard.press('Enter'));
+}
+
+it('a guest rates each dish of their order with the keyboard alone, JavaScript off', async () => {
+  const { page } = await newPage({ ...PHONE, javaScriptEnabled: false });
+  await page.goto(`${server.url}${fx.path}?custom.customOrderId=BR-1`);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('How was each dish?');
+  expect(await page.locator('.progress').textContent()).toBe('Step 1 of 2');
+  const groups = page.getByRole('group');
+  expect(await groups.count()).toBe(2);
+  expect(await page.getByRole('group', { name: /Chicken Biryani/ }).getByRole('radio').count()).toBe(5);
+  expect(await page.getByRole('group', { name: /Raita/ }).getByRole('radio').count()).toBe(5);
+  await checkPage(page, '1-dishes');
+
+  // Only the biryani rated: the error summary names the raita and links to its first radio.
+  await tabTo(page, `#i-${dishes.biryani}-0`);
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await submitByKeyboard(page);
+  expect(await page.locator('.error-summary').textContent()).toContain('Choose a rating for Raita');
+  expect(await page.isChecked(`#i-${dishes.biryani}-3`)).toBe(true);
+  await checkPage(page, '2-error');
+
+  await tabTo(page, `#i-${dishes.raita}-0`);
+  await page.keyboard.press('ArrowRight');
+  await submitByKeyboard(page);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Anything else?');
+  await tabTo(page, 'textarea#value');
+  await page.keyboard.type('Raita was warm');
+  await submitByKeyboard(page);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you');
+  await checkPage(page, '3-thanks');
+
+  const d = await fx.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s) { data { status answers { step items value } } } }`, { b: fx.business, s: fx.survey });
+  expect(d.submissions.data).toEqual([
+    { status: 'completed', answers: [{ step: fx.steps.items, items: { [dishes.biryani]: 4, [dishes.raita]: 2 }, value: null }, { step: fx.steps.text, items: null, value: 'Raita was warm' }] },
+  ]);
+});
+
+it('skips the step for a guest whose link names no order', async () => {
+  const { page } = await newPage({ ...PHONE, javaScriptEnabled: false });
+  await page.goto(`${server.url}${fx.path}?ch=qr`);
+  expect(await page.locator('.progress').textContent()).toBe('Step 1 of 1');
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Anything else?');
+  await checkPage(page, '4-no-order');
+});
