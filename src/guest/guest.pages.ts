@@ -5,7 +5,7 @@ import type { Metric } from '../modules/metric/metric.entity.js';
 import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
 import type { OrderDish } from '../modules/submission/response.service.js';
 import { itemRatings } from '../modules/submission/submission.answers.js';
-import type { GuestBrand } from '../modules/business/brand.cache.js';
+import type { GuestBrand } from '../modules/business/brand.read.js';
 import { format, type Messages } from './messages/index.js';
 
 /**

@@ -11,6 +11,7 @@ import {
   findDeviceResponse,
   guestDishes,
   linkTargets,
+  openGuestSurvey,
   orderAnswered,
   resumeStep,
   visibleSteps,
@@ -18,8 +19,8 @@ import {
   type OrderDish,
   type SurveyLink,
 } from '../modules/submission/response.service.js';
-import { GuestSurveyCache } from '../modules/submission/guest-survey.cache.js';
-import { BrandCache, type GuestBrand } from '../modules/business/brand.cache.js';
+import { SurveyPageMemo } from '../kit/survey-page.memo.js';
+import { readBrand, type GuestBrand } from '../modules/business/brand.read.js';
 import { chooseLanguage, format, LANGUAGES } from './messages/index.js';
 import { isMultipleChoice, isNumberText, GUEST_CSP, guestCsp, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
 import { csrfFor, csrfMatches, GuestSessions, surveyPath } from './guest.session.js';
@@ -148,11 +149,9 @@ function fieldErrors(frame: Frame, guest: GuestSurvey, step: SurveyStep, posted:
 export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: string; limiter: Limiter }) {
   const router = new Router();
   const limiter = deps.limiter;
-  // Until its LISTEN connection is up, the cache reads the database for every request: no need to wait for it.
-  const surveys = new GuestSurveyCache(deps.orm, deps.logger);
-  void surveys.start();
-  const brands = new BrandCache(deps.orm, deps.logger);
-  void brands.start();
+  // Until its LISTEN connection is up, the memo reads the database for every request: no need to wait for it.
+  const memo = new SurveyPageMemo(deps.orm, deps.logger);
+  void memo.start();
   const sessions = new GuestSessions(new GuestSessionKeys(deps.orm.em));
 
   /** The survey, or the page that says why there is none (404 unknown or draft, 410 closed). */
@@ -161,14 +160,14 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     const { business, survey } = ctx.params as { business: string; survey: string };
     const path = surveyPath(business, survey);
     const em = deps.orm.em.fork();
-    const state = await surveys.open(em, business, survey);
+    const state = await memo.get(`survey:${business}/${survey}`, () => openGuestSurvey(em, business, survey));
     if (state.state === 'missing') {
       const frame = frameFor(ctx, path);
       sendHtml(ctx, 404, messagePage(frame, frame.t.notFoundTitle, frame.t.notFoundBody));
       return null;
     }
     // The business's face: its name, logo and colour (the colour's style allowed by the page's policy).
-    const brand = await brands.get(em, business);
+    const brand = await memo.get(`brand:${business}`, () => readBrand(em, business));
     if (brand?.color) ctx.set('Content-Security-Policy', guestCsp(brand));
     const frame = frameFor(ctx, path, state.survey.name, brand);
     if (state.state === 'closed') {
@@ -296,5 +295,5 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     }
   };
 
-  return { router, pages, stop: () => Promise.all([surveys.stop(), brands.stop()]).then(() => undefined) };
+  return { router, pages, stop: () => memo.stop() };
 }

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, axeViolationsOfCopy, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, untilNextPage } from '../helpers/browser.js';
+import { axeViolations, axeViolationsOfCopy, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, signInOnPage, untilNextPage } from '../helpers/browser.js';
 import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from '../../src/cli/demo-brand.js';
 import { setLogo, updateBusiness } from '../../src/modules/business/business.service.js';
 
@@ -102,9 +102,7 @@ describe('the portal Brand screen', () => {
   it('previews the guest page and the e-mail live, refuses a light colour, saves, and uploads a logo', async () => {
     const { page } = await newPage();
     await page.goto(`${server.url}/portal/brand`);
-    await page.getByLabel('E-mail').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInOnPage(page, owner);
     await page.waitForURL(`${server.url}/portal/brand`);
     await page.getByRole('heading', { level: 1, name: 'Brand' }).waitFor();
     await page.getByLabel('Name shown to guests').waitFor();

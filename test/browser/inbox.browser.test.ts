@@ -6,7 +6,7 @@ import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { freePort } from '../helpers/ports.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
-import { axeViolations, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, launchBrowser, offsiteRequests, pagesChecked, PHONE, screenshot, signInOnPage } from '../helpers/browser.js';
 
 /** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
 const buildPortal = () => promisify(execFile)(process.execPath, ['scripts/build-portal.js'], { cwd: new URL('../..', import.meta.url).pathname });
@@ -76,19 +76,10 @@ afterAll(async () => {
 /** A page whose every request is recorded: none may leave 127.0.0.1. */
 async function portalPage() {
   const p = await newPage();
-  const offsite: string[] = [];
-  p.page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (!['blob:', 'data:'].includes(url.protocol) && url.hostname !== '127.0.0.1') offsite.push(r.url());
-  });
-  return { ...p, offsite };
+  return { ...p, offsite: offsiteRequests(p.page) };
 }
 
-async function signIn(page: Page) {
-  await page.getByLabel('E-mail').fill(tenant.email);
-  await page.getByLabel('Password').fill(tenant.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const signIn = (page: Page) => signInOnPage(page, tenant);
 
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 const loaded = (page: Page) => page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));

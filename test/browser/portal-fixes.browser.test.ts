@@ -6,7 +6,7 @@ import { createTenant, type Tenant } from '../helpers/auth.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, launchBrowser, pagesChecked, untilNextPage } from '../helpers/browser.js';
+import { axeViolations, launchBrowser, pagesChecked, signInOnPage, untilNextPage } from '../helpers/browser.js';
 
 /** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
 const buildPortal = () => promisify(execFile)(process.execPath, ['scripts/build-portal.js'], { cwd: new URL('../..', import.meta.url).pathname });
@@ -70,9 +70,7 @@ async function portalAt(path: string, locale = 'en-GB') {
   const p = await newPage({ locale });
   await p.page.setViewportSize({ width: 1280, height: 900 });
   await p.page.goto(`${server.url}${path}`);
-  await p.page.getByLabel('E-mail').fill(tenant.email);
-  await p.page.getByLabel('Password').fill(tenant.password);
-  await p.page.getByRole('button', { name: 'Sign in' }).click();
+  await signInOnPage(p.page, tenant);
   await p.page.waitForURL((url) => url.pathname === path.split('?')[0]);
   await h1(p.page).waitFor();
   await loaded(p.page);

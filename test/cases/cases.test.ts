@@ -2,52 +2,27 @@ import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { guestSurvey, GuestAgent } from '../helpers/guest.js';
 import { rest, expectError, qs } from '../rest/rest.helpers.js';
+import { restaurant } from './case.fixtures.js';
 
 // Issue 35: a completed answer that an alert rule matches opens one case, in the answer's own transaction.
 let server: TestServer;
 useTestServer((s) => (server = s));
 
-/** A business with a survey of a 1-10 metric, an NPS and a text step, over REST. */
-async function restaurant() {
-  const tenant = await createTenant(server, { businessName: 'Lahore Grill' });
-  const b = `/v2/businesses/${tenant.businessId}`;
-  const call = async (method: string, path: string, body?: unknown) => rest(server, method, `${b}${path}`, { tenant, body });
-  const made = async (path: string, body: unknown) => {
-    const answer = await call('POST', path, body);
-    if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body.data.id as string;
-  };
-  const taste = await made('/metrics', { name: 'Taste', scale: { min: 1, max: 10 } });
-  const survey = await made('/surveys', { name: 'Visit', status: 'active' });
-  const steps = {
-    rate: await made(`/surveys/${survey}/steps`, { type: 'metrics', metrics: { metrics: [taste] } }),
-    nps: await made(`/surveys/${survey}/steps`, { type: 'nps' }),
-    text: await made(`/surveys/${survey}/steps`, { type: 'text' }),
-  };
-  const location = await made('/locations', { name: 'Gulberg', metadata: { code: 'LHR-1' } });
-  const answer = (a: { taste?: number; nps?: number; text?: string; order?: string; location?: string }) =>
-    call('POST', `/surveys/${survey}/submissions`, {
-      answers: [
-        ...(a.taste != null ? [{ step: steps.rate, ratings: { [taste]: a.taste } }] : []),
-        ...(a.nps != null ? [{ step: steps.nps, value: a.nps }] : []),
-        ...(a.text != null ? [{ step: steps.text, value: a.text }] : []),
-      ],
-      ...(a.order ? { order: a.order } : {}),
-      ...(a.location ? { location: a.location } : {}),
-    });
-  const cases = async (query = '') => (await call('GET', `/cases${query}`)).body;
-  return { tenant, b, call, made, taste, survey, steps, location, answer, cases };
+/** The alert tests' restaurant (case.fixtures.ts), with its cases as a list answer. */
+async function restaurantWithCases() {
+  const r = await restaurant(server, 'Lahore Grill');
+  return { ...r, cases: async (query = '') => (await r.call('GET', `/cases${query}`)).body };
 }
 
 describe('alert rules open cases', () => {
   it('a rating at most maxRating on the metric\'s own scale, an NPS at most maxNps, a keyword as a whole word; each within its locations and surveys', async () => {
-    const r = await restaurant();
+    const r = await restaurantWithCases();
     await r.made('/alert-rules', { name: 'Low taste', when: { maxRating: 3 }, notify: [{ role: 'owner' }] });
     await r.made('/alert-rules', { name: 'Detractor', severity: 'urgent', when: { maxNps: 6, locations: [r.location] }, notify: [{ role: 'owner' }] });
     await r.made('/alert-rules', { name: 'Health', when: { keywords: ['allergic', 'بیمار'], surveys: [r.survey] }, notify: [{ role: 'manager' }] });
 
     const opened = async (a: Parameters<typeof r.answer>[0]) => {
-      const submission = (await r.answer(a)).body.data.id;
+      const submission = await r.answer(a);
       return (await r.cases()).data.find((c: { submission: string }) => c.submission === submission) ?? null;
     };
     // 3 of 10 matches maxRating 3; 4 of 10 does not (a 4 would be low on a 1-5 scale, not on this one).
@@ -66,13 +41,13 @@ describe('alert rules open cases', () => {
   });
 
   it('a disabled rule opens nothing; a case has the conventions of every resource and the guest of its order', async () => {
-    const r = await restaurant();
+    const r = await restaurantWithCases();
     const rule = await r.made('/alert-rules', { name: 'Low', when: { maxRating: 5 }, notify: [{ role: 'owner' }], enabled: false });
     await r.answer({ taste: 1 });
     expect((await r.cases()).data).toEqual([]);
     await r.call('PATCH', `/alert-rules/${rule}`, { enabled: true });
     const order = await r.made('/orders', { externalOrderId: 'G-7', total: 1250, currency: 'PKR', customerName: 'Ayesha', customerEmail: 'Ayesha@Example.com', customerPhoneNumber: '+923001112233' });
-    const submission = (await r.answer({ taste: 2, order, location: r.location })).body.data.id;
+    const submission = await r.answer({ taste: 2, order, location: r.location });
     const [opened] = (await r.cases()).data;
     expect(opened).toEqual({
       id: expect.stringMatching(/^case_/),
@@ -133,10 +108,10 @@ describe('alert rules open cases', () => {
 });
 
 describe('cases', () => {
-  let r: Awaited<ReturnType<typeof restaurant>>;
+  let r: Awaited<ReturnType<typeof restaurantWithCases>>;
   let other: Tenant;
   beforeAll(async () => {
-    r = await restaurant();
+    r = await restaurantWithCases();
     other = await createTenant(server);
     await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ role: 'owner' }] });
     await r.made('/alert-rules', { name: 'Urgent', severity: 'urgent', when: { maxNps: 2 }, notify: [{ role: 'owner' }] });

@@ -29,6 +29,23 @@ export interface BrowserPage {
   problems: string[];
 }
 
+/** Records every request of `page` that leaves 127.0.0.1 (the list stays empty for a page that loads nothing from elsewhere). */
+export function offsiteRequests(page: Page): string[] {
+  const offsite: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (!['blob:', 'data:'].includes(url.protocol) && url.hostname !== '127.0.0.1') offsite.push(r.url());
+  });
+  return offsite;
+}
+
+/** Fills in and sends the sign-in page the portal sent `page` to. */
+export async function signInOnPage(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
 /** A fresh context (its own cookies) and page; phone-sized with `PHONE`. */
 export async function openPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserPage> {
   const context = await browser.newContext({ locale: 'en-GB', ...options });

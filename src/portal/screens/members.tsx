@@ -1,15 +1,20 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
+import { useLiveEvents } from '../live';
 import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
 
 const MembersList = graphql(`
   query MembersList($business: ID!) {
     members(business: $business, pageSize: 100, orderBy: [{ field: createdAt, order: asc }]) { data { id user email name role createdAt } }
+    invitations(business: $business, pageSize: 100, orderBy: [{ field: createdAt, order: asc }]) { data { id email role expiresAt createdAt } }
   }
 `);
-const CreateMember = graphql(`
-  mutation CreateMember($business: ID!, $input: CreateMemberInput!) { createMember(business: $business, input: $input) { id email role } }
+const CreateInvitation = graphql(`
+  mutation CreateInvitation($business: ID!, $input: CreateInvitationInput!) { createInvitation(business: $business, input: $input) { id email role expiresAt } }
+`);
+const DeleteInvitation = graphql(`
+  mutation DeleteInvitation($business: ID!, $id: ID!) { deleteInvitation(business: $business, id: $id) }
 `);
 const UpdateMember = graphql(`
   mutation UpdateMember($business: ID!, $id: ID!, $input: UpdateMemberInput!) { updateMember(business: $business, id: $id, input: $input) { id role } }
@@ -46,18 +51,26 @@ function RolesTable() {
   );
 }
 
+/** What the screen hears live: a member joins (an invitation accepted), changes or goes; an invitation is sent or revoked. */
+const LIVE_TYPES = ['member.created', 'member.updated', 'member.deleted', 'invitation.created', 'invitation.deleted', 'invitation.accepted'];
+
 /**
- * Who works for the business. Owners invite (an existing account, by its e-mail), change roles and remove; everyone
- * else sees the list read-only, with the reason. The API keeps the last owner.
+ * Who works for the business, and who is invited. Owners invite by e-mail and role (every invitation is e-mailed: the
+ * link signs the person up, or in when the address has an account, and joins them), revoke invitations, change roles
+ * and remove; everyone else sees the lists read-only, with the reason. The API keeps the last owner. The lists follow
+ * live: an invitation accepted elsewhere becomes a member here without a reload.
  */
 export default function Members({ session }: ScreenProps) {
   const business = session.business;
   const mayChange = session.scopes.includes('members:write');
   const state = useLoad(() => request(MembersList, { business }), business);
+  useLiveEvents(business, LIVE_TYPES, state.reload);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('staff');
   const [removing, setRemoving] = useState<string>();
+  const [revoking, setRevoking] = useState<string>();
   const [done, setDone] = useState<string>();
+  const invitationsHeading = useRef<HTMLHeadingElement>(null);
   const invite = useSubmit();
   const change = useSubmit();
   const f = invite.fields;
@@ -67,86 +80,156 @@ export default function Members({ session }: ScreenProps) {
       {!mayChange && <p class="empty" role="note">Only owners invite, change and remove members. You can see who works here.</p>}
       {done && <p class="ok" role="status">{done}</p>}
       <Loaded state={state} what="members">
-        {(data) =>
-          data.members.data.length ? (
-            <table>
-              <thead><tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col">Since</th>{mayChange && <th scope="col">Remove</th>}</tr></thead>
-              <tbody>
-                {data.members.data.map((m) => {
-                  const label = m.name ? `${m.name} (${m.email})` : m.email;
-                  const you = m.user === session.user;
-                  return (
-                    <tr key={m.id}>
-                      <td>{label}{you && <span class="muted"> · you</span>}</td>
-                      <td>
-                        {mayChange ? (
-                          <select
-                            aria-label={`Role of ${m.email}`}
-                            value={m.role}
-                            disabled={change.busy}
-                            onChange={async (e) => {
-                              const next = e.currentTarget.value as Role;
-                              const r = await change.run(() => request(UpdateMember, { business, id: m.id, input: { role: next } }));
-                              if (r) setDone(`${m.email} is now ${next}.`);
-                              state.reload();
-                            }}
-                          >
-                            {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
-                          </select>
-                        ) : (
-                          m.role
-                        )}
-                      </td>
-                      <td>{formatDate(m.createdAt)}</td>
-                      {mayChange && (
+        {(data) => (
+          <>
+            {data.members.data.length ? (
+              <table>
+                <caption class="sr-only">Members</caption>
+                <thead><tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col">Since</th>{mayChange && <th scope="col">Remove</th>}</tr></thead>
+                <tbody>
+                  {data.members.data.map((m) => {
+                    const label = m.name ? `${m.name} (${m.email})` : m.email;
+                    const you = m.user === session.user;
+                    return (
+                      <tr key={m.id}>
+                        <td>{label}{you && <span class="muted"> · you</span>}</td>
                         <td>
-                          {removing === m.id ? (
-                            <div class="confirm" role="alertdialog" aria-labelledby={`rm-${m.id}`}>
-                              <p id={`rm-${m.id}`}>Remove {m.email}? They lose access to this business at once: every token they hold for it is revoked.</p>
-                              <button
-                                type="button"
-                                class="danger"
-                                disabled={change.busy}
-                                onClick={async () => {
-                                  if (await change.run(() => request(DeleteMember, { business, id: m.id }))) setDone(`${m.email} was removed.`);
-                                  setRemoving(undefined);
-                                  state.reload();
-                                }}
-                              >
-                                Remove them
-                              </button>{' '}
-                              <button type="button" class="secondary" onClick={() => setRemoving(undefined)}>Cancel</button>
-                            </div>
+                          {mayChange ? (
+                            <select
+                              aria-label={`Role of ${m.email}`}
+                              value={m.role}
+                              disabled={change.busy}
+                              onChange={async (e) => {
+                                const next = e.currentTarget.value as Role;
+                                setDone(undefined);
+                                const r = await change.run(() => request(UpdateMember, { business, id: m.id, input: { role: next } }));
+                                if (r) setDone(`${m.email} is now ${next}.`);
+                                state.reload();
+                              }}
+                            >
+                              {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                            </select>
                           ) : (
-                            <button type="button" class="danger" aria-label={`Remove ${m.email}…`} onClick={() => setRemoving(m.id)}>Remove…</button>
+                            m.role
                           )}
                         </td>
-                      )}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          ) : (
-            <Empty>No member yet.</Empty>
-          )
-        }
+                        <td>{formatDate(m.createdAt)}</td>
+                        {mayChange && (
+                          <td>
+                            {removing === m.id ? (
+                              <div class="confirm" role="alertdialog" aria-labelledby={`rm-${m.id}`}>
+                                <p id={`rm-${m.id}`}>Remove {m.email}? They lose access to this business at once: every token they hold for it is revoked.</p>
+                                <button
+                                  type="button"
+                                  class="danger"
+                                  disabled={change.busy}
+                                  onClick={async () => {
+                                    if (await change.run(() => request(DeleteMember, { business, id: m.id }))) setDone(`${m.email} was removed.`);
+                                    setRemoving(undefined);
+                                    state.reload();
+                                  }}
+                                >
+                                  Remove them
+                                </button>{' '}
+                                <button type="button" class="secondary" onClick={() => setRemoving(undefined)}>Cancel</button>
+                              </div>
+                            ) : (
+                              <button type="button" class="danger" aria-label={`Remove ${m.email}…`} onClick={() => { setDone(undefined); setRemoving(m.id); }}>Remove…</button>
+                            )}
+                          </td>
+                        )}
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            ) : (
+              <Empty>No member yet.</Empty>
+            )}
+            <h2 id="invitations" tabIndex={-1} ref={invitationsHeading}>Pending invitations</h2>
+            {data.invitations.data.length ? (
+              <table aria-labelledby="invitations">
+                <thead><tr><th scope="col">Invited</th><th scope="col">Role</th><th scope="col">Sent</th><th scope="col">Link works until</th>{mayChange && <th scope="col">Revoke</th>}</tr></thead>
+                <tbody>
+                  {data.invitations.data.map((inv) => {
+                    const expired = inv.expiresAt <= Date.now();
+                    return (
+                      <tr key={inv.id}>
+                        <td>{inv.email}</td>
+                        <td>{inv.role}</td>
+                        <td>{formatDate(inv.createdAt)}</td>
+                        <td>{expired ? <><span class="status failed">expired</span> {formatDate(inv.expiresAt)}</> : formatDate(inv.expiresAt)}</td>
+                        {mayChange && (
+                          <td>
+                            {revoking === inv.id ? (
+                              <div class="confirm" role="alertdialog" aria-labelledby={`rv-${inv.id}`}>
+                                <p id={`rv-${inv.id}`}>
+                                  {expired
+                                    ? `Delete the expired invitation of ${inv.email}? You can then invite them again.`
+                                    : `Revoke the invitation of ${inv.email}? The link e-mailed to them stops working at once: opening it says the invitation was withdrawn. You can invite them again later.`}
+                                </p>
+                                <button
+                                  type="button"
+                                  class="danger"
+                                  disabled={change.busy}
+                                  onClick={async () => {
+                                    if (await change.run(() => request(DeleteInvitation, { business, id: inv.id }))) {
+                                      setDone(expired ? `The expired invitation of ${inv.email} was deleted.` : `The invitation of ${inv.email} was revoked: its link no longer works.`);
+                                    }
+                                    setRevoking(undefined);
+                                    state.reload();
+                                    invitationsHeading.current?.focus();
+                                  }}
+                                >
+                                  {expired ? 'Delete it' : 'Revoke it'}
+                                </button>{' '}
+                                <button
+                                  type="button"
+                                  class="secondary"
+                                  onClick={() => {
+                                    setRevoking(undefined);
+                                    invitationsHeading.current?.focus();
+                                  }}
+                                >
+                                  Cancel
+                                </button>
+                              </div>
+                            ) : (
+                              <button type="button" class="danger" aria-label={`Revoke the invitation of ${inv.email}…`} onClick={() => { setDone(undefined); setRevoking(inv.id); }}>Revoke…</button>
+                            )}
+                          </td>
+                        )}
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            ) : (
+              <Empty>No invitation is waiting for an answer.</Empty>
+            )}
+          </>
+        )}
       </Loaded>
       {change.error ? <Failure error={change.error} /> : null}
       {mayChange && (
         <CardForm
           label="Invite a member"
           onSubmit={async () => {
-            const r = await invite.run(() => request(CreateMember, { business, input: { email, role } }));
+            setDone(undefined);
+            const r = await invite.run(() => request(CreateInvitation, { business, input: { email, role } }));
             if (r) {
-              setDone(`${r.createMember.email} joined as ${r.createMember.role}. They sign in with their own password and choose this business.`);
+              const inv = r.createInvitation;
+              setDone(`Invitation sent to ${inv.email} as ${inv.role}. The link in the e-mail works until ${formatDate(inv.expiresAt)}; they join when they open it.`);
               setEmail('');
               state.reload();
             }
           }}
         >
           <h2>Invite a member</h2>
-          <p class="muted">The person needs an account of their own on this service; they then find this business when they sign in.</p>
+          <p class="muted">
+            We e-mail the address a link, valid for 7 days. With it the person creates their account (or signs in, if the address has one
+            already) and joins with the role you choose. Until then the invitation is listed above, where you can revoke it.
+          </p>
           <div class="row">
             <Field label="E-mail" error={f.email}>
               {(id, d) => <input id={id} type="email" autoComplete="off" aria-describedby={d} aria-invalid={!!f.email} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
