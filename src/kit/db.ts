@@ -88,9 +88,12 @@ export class PreparingClient extends pg.Client {
     const name = typeof text === 'string' && Array.isArray(values) && !rest.length ? prepared.get(text) : undefined;
     const call = super.query as (...a: unknown[]) => never;
     if (!name) return call.apply(this, args);
-    // A Query of pg's own, named: a config object would be copied property by property on every run.
+    // A Query of pg's own made from the text, then named: a config object would be copied property by property on
+    // every run (pg's normalizeQueryConfig).
     return new Promise((resolve, reject) => {
-      call.call(this, new pg.Query({ name, text: text as string, values: values as unknown[] }, undefined, (err: Error | undefined, result: unknown) => (err ? reject(err) : resolve(result))));
+      const query = new pg.Query(text as string, values as unknown[], (err: Error | undefined, result: unknown) => (err ? reject(err) : resolve(result)));
+      (query as unknown as { name: string }).name = name;
+      call.call(this, query);
     }) as never;
   }
 }

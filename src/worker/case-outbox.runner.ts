@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { feedbackSenders } from './feedback-request.runner.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 import { CaseOutboxTask, type CaseSenders } from '../modules/case/case-outbox.task.js';
+import { CASE_WORK_CHANNEL } from '../modules/case/case.repo.js';
 
 /** Retries and escalation checks fall due between notifications: looked for every second. */
 const IDLE_POLL_MS = 1_000;
@@ -32,7 +33,7 @@ export async function startCaseOutbox(deps: {
     clock: deps.clock ?? (() => new Date()),
     logger,
   });
-  const loop = await startOutboxLoop(task, { name: 'case workers', orm: deps.orm, logger, concurrency: CONCURRENCY, idlePollMs: IDLE_POLL_MS });
+  const loop = await startOutboxLoop(task, { name: 'case workers', channel: CASE_WORK_CHANNEL, orm: deps.orm, logger, concurrency: CONCURRENCY, idlePollMs: IDLE_POLL_MS });
   return {
     async stop() {
       await loop.stop();

@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
+import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
 import { SmtpMailer } from '../senders/mail.sender.js';
 import { GatewaySms, TwilioSms } from '../senders/sms.sender.js';
@@ -40,7 +41,7 @@ export async function startFeedbackRequests(deps: {
   if (!senders.sms) logger.warn('no SMS sender: set TWILIO_* or SMS_GATEWAY_URL, or feedback requests by SMS end failed');
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:fr:${randomBytes(4).toString('hex')}`;
   const task = new FeedbackRequestTask(deps.orm, senders, { surveyUrl: deps.config.surveyUrl, workerId, clock: deps.clock ?? (() => new Date()), logger });
-  const loop = await startOutboxLoop(task, { name: 'feedback request workers', orm: deps.orm, logger, concurrency: CONCURRENCY, idlePollMs: IDLE_POLL_MS, minClaimGapMs: MIN_CLAIM_GAP_MS });
+  const loop = await startOutboxLoop(task, { name: 'feedback request workers', channel: WEBHOOK_WORK_CHANNEL, orm: deps.orm, logger, concurrency: CONCURRENCY, idlePollMs: IDLE_POLL_MS, minClaimGapMs: MIN_CLAIM_GAP_MS });
   return {
     async stop() {
       await loop.stop();

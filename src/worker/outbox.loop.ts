@@ -1,7 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { PgListener } from '../kit/pg-listener.js';
-import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 import { IdlePoll } from './idle.poll.js';
 
 /** A table of jobs as a runner sees it: leased in batches, each run on its own, leases given back at a stop. */
@@ -16,6 +15,8 @@ export interface OutboxJobs<J> {
 export interface OutboxLoopOptions {
   /** Names the loop in logs: 'feedback requests'. */
   name: string;
+  /** The LISTEN channel the commits that queue its jobs notify. */
+  channel: string;
   orm: MikroORM;
   logger: Logger;
   /** Jobs run at once at most. */
@@ -34,7 +35,8 @@ export interface OutboxLoop {
 /**
  * The loop every outbox table here runs on (feedback requests, case alerts and replies, account e-mails): jobs are
  * rows leased with FOR UPDATE SKIP LOCKED, so any number of processes share the work and none loses or doubles a job.
- * A LISTEN on `webhook_work` wakes it at the commit of what queued a job; a poll every `idlePollMs` is the safety net.
+ * A LISTEN on `channel` wakes it at the commit of what queued a job; a poll every `idlePollMs` is the safety net. A
+ * table's own channel keeps the others' commits from waking it: each wake-up is a claim statement.
  */
 export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoopOptions): Promise<OutboxLoop> {
   const { logger, concurrency } = options;
@@ -47,7 +49,7 @@ export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoo
     idle.wake();
   };
   // Woken at once by a notification, and after a reconnection (whatever was missed meanwhile); polled otherwise.
-  const listener = new PgListener(options.orm, [WEBHOOK_WORK_CHANNEL], { notification: nudge, ready: nudge }, logger, `${options.name} (polling meanwhile)`);
+  const listener = new PgListener(options.orm, [options.channel], { notification: nudge, ready: nudge }, logger, `${options.name} (polling meanwhile)`);
   await listener.start();
 
   const start = (job: J) => {

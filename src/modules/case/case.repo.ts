@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/core';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { db } from '../../kit/db.js';
 import type { TableOf } from '../../kit/entity.table.js';
-import { WEBHOOK_WORK_CHANNEL } from '../event/event.signal.js';
 import type { CaseAlert } from './case-alert.entity.js';
 import type { CaseMessage } from './case-message.entity.js';
 
@@ -66,13 +65,15 @@ export interface CaseJob {
   id: string;
 }
 
+/** The case workers' LISTEN channel: only what queues their work notifies it. */
+export const CASE_WORK_CHANNEL = 'case_work';
+
 /**
- * Wakes the case workers of every process, at the commit of `em`'s transaction (a NOTIFY waits for it). The channel
- * the webhook and feedback-request workers already listen on: no connection more per process, and the cost of a
- * NOTIFY is paid only when a case opens or a reply is written.
+ * Wakes the case workers of every process, at the commit of `em`'s transaction (a NOTIFY waits for it): paid only
+ * when a case opens or a reply is written.
  */
 export async function wakeCaseWorkers(em: EntityManager) {
-  await sql`select pg_notify(${WEBHOOK_WORK_CHANNEL}, '')`.execute(db(em));
+  await sql`select pg_notify(${CASE_WORK_CHANNEL}, '')`.execute(db(em));
 }
 
 /** The e-mail addresses of a business's members with one of `roles`, each once. */

@@ -25,16 +25,13 @@ interface OrderDB {
 
 /**
  * The rows of a write, typed by the tables they go to. Each one fills every column of its type (the writer builds
- * them whole), listed once below; the event's fanout_pending is the trigger's (event.signal.ts). The timestamps are
- * the write's one instant, a parameter of its own (`at`): a Date in each row would take JSON.stringify off its fast
- * path.
+ * them whole), listed once below; the event's fanout_pending is the trigger's (event.signal.ts).
  */
-type Stamped = 'created_at' | 'updated_at';
-export type OrderRow = Omit<Insertable<OrderDB['customer_order']>, Stamped>;
+export type OrderRow = Insertable<OrderDB['customer_order']>;
 /** A line as written: its menu item is found by the statement (menuKey: the lower-cased name it goes by, if any). */
-export type LineRow = Omit<Insertable<OrderDB['order_item']>, 'menu_item_id' | Stamped> & { menuKey: string | null };
-export type MenuRow = Omit<Insertable<OrderDB['menu_item']>, Stamped>;
-export type EventRow = Omit<Insertable<OrderDB['event']>, 'fanout_pending' | 'created_at'>;
+export type LineRow = Omit<Insertable<OrderDB['order_item']>, 'menu_item_id'> & { menuKey: string | null };
+export type MenuRow = Insertable<OrderDB['menu_item']>;
+export type EventRow = Omit<Insertable<OrderDB['event']>, 'fanout_pending'>;
 
 /**
  * `columns`, which must name every key of R: the statements' text is fixed (built once, prepared), so their columns
@@ -47,16 +44,15 @@ const allOf =
 
 const ORDER_COLUMNS = allOf<OrderRow>()([
   'id', 'business_id', 'external_order_id', 'external_location_id', 'external_brand_id', 'source', 'channel', 'status', 'currency',
-  'subtotal', 'delivery_charge', 'total', 'customer_name', 'customer_email', 'customer_phone', 'metadata',
+  'subtotal', 'delivery_charge', 'total', 'customer_name', 'customer_email', 'customer_phone', 'metadata', 'created_at', 'updated_at',
 ]);
 // order_id is the upserted order's (o.id), menu_item_id what the statement finds.
 const LINE_COLUMNS = allOf<Omit<LineRow, 'menuKey' | 'order_id'>>()([
   'id', 'business_id', 'position', 'external_item_id', 'name', 'quantity', 'unit_price', 'total_price', 'sales_tax_percent',
-  'sales_tax_amount', 'item_comment',
+  'sales_tax_amount', 'item_comment', 'created_at', 'updated_at',
 ]);
-const MENU_COLUMNS = allOf<MenuRow>()(['id', 'business_id', 'name', 'external_item_id']);
-const EVENT_COLUMNS = allOf<EventRow>()(['id', 'business_id', 'type', 'data']);
-const STAMPED = ['created_at', 'updated_at'] as const;
+const MENU_COLUMNS = allOf<MenuRow>()(['id', 'business_id', 'name', 'external_item_id', 'created_at', 'updated_at']);
+const EVENT_COLUMNS = allOf<EventRow>()(['id', 'business_id', 'type', 'data', 'created_at']);
 
 /** MikroORM's own Kysely (kit/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
 const orderKysely = (em: EntityManager) => db<OrderDB>(em);
@@ -82,16 +78,11 @@ export interface OrderWrite {
   /** Lower-cased name -> the itemId the order gives it, for the existing entries whose reference changed. */
   references: Map<string, string>;
   event: EventRow;
-  /** The write's instant: every row's created_at (and updated_at where it has one). */
-  at: Date;
 }
 
-/**
- * `select <the columns> from <the rows of a JSON parameter, as the table's own row type reads them> <alias>`, then
- * `stamps` as many times as the table has timestamp columns (the `at` parameter, an ISO string).
- */
-const rowsOf = (table: string, alias: string, columns: readonly string[], json: string, stamps: readonly string[], many = true) =>
-  sql`select ${sql.join([...columns.map((c) => sql.ref(`${alias}.${c}`)), ...stamps.map((at) => sql`${at}::timestamptz`)])}
+/** `select <the columns> from <the rows of a JSON parameter, as the table's own row type reads them> <alias>`. */
+const rowsOf = (table: string, alias: string, columns: readonly string[], json: string, many = true) =>
+  sql`select ${sql.join(columns.map((c) => sql.ref(`${alias}.${c}`)))}
     from ${sql.raw(many ? 'jsonb_populate_recordset' : 'jsonb_populate_record')}(null::${sql.table(table)}, ${json}::jsonb) ${sql.raw(alias)}`;
 const created = sql<boolean>`exists (select 1 from o where o.inserted)`;
 
@@ -121,17 +112,16 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
   const lines = JSON.stringify(w.lines);
   const event = JSON.stringify(w.event);
   const business = w.order.business_id;
-  const at = w.at.toISOString();
   // The built statement's parameters, in the order the text carries them (runShaped checks it on the first build).
-  const parameters = [at, at, order, w.mayAccept, at, at, menu, business, menuKeys, refKeys, refs, business, at, at, lines, at, event];
+  const parameters = [order, w.mayAccept, menu, business, menuKeys, refKeys, refs, business, lines, event];
   const build = () =>
     // The chain is built untyped: its rows' types are checked by OrderWrite and the column lists above.
     (orderKysely(em) as unknown as Kysely<any>)
       .with('o', (k) =>
         k
           .insertInto('customer_order')
-          .columns([...ORDER_COLUMNS, ...STAMPED])
-          .expression(rowsOf('customer_order', 'r', ORDER_COLUMNS, order, [at, at], false))
+          .columns(ORDER_COLUMNS)
+          .expression(rowsOf('customer_order', 'r', ORDER_COLUMNS, order, false))
           .onConflict((oc) =>
             oc
               .expression(ORDER_KEY)
@@ -143,8 +133,8 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
       .with('ins_menu', (k) =>
         k
           .insertInto('menu_item')
-          .columns([...MENU_COLUMNS, ...STAMPED])
-          .expression(sql`${rowsOf('menu_item', 'm', MENU_COLUMNS, menu, [at, at])} where ${created} order by lower(m.name)`)
+          .columns(MENU_COLUMNS)
+          .expression(sql`${rowsOf('menu_item', 'm', MENU_COLUMNS, menu)} where ${created} order by lower(m.name)`)
           .onConflict((oc) => oc.expression(sql`business_id, lower(name)`).doNothing())
           .returning(['id', sql<string>`lower(name)`.as('key')]),
       )
@@ -166,9 +156,9 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
       .with('items', (k) =>
         k
           .insertInto('order_item')
-          .columns([...LINE_COLUMNS, ...STAMPED, 'order_id', 'menu_item_id'])
+          .columns([...LINE_COLUMNS, 'order_id', 'menu_item_id'])
           .expression(
-            sql`select ${sql.join(LINE_COLUMNS.map((c) => sql.ref(`l.${c}`)))}, ${at}::timestamptz, ${at}::timestamptz, o.id,
+            sql`select ${sql.join(LINE_COLUMNS.map((c) => sql.ref(`l.${c}`)))}, o.id,
               case
                 when e->>'menuKey' is not null
                 then coalesce((select id from ins_menu where key = e->>'menuKey'), (select id from old_menu where key = e->>'menuKey'))
@@ -184,8 +174,8 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
       .with('ev', (k) =>
         k
           .insertInto('event')
-          .columns([...EVENT_COLUMNS, 'created_at'])
-          .expression(sql`${rowsOf('event', 'v', EVENT_COLUMNS, event, [at], false)} where ${created}`),
+          .columns(EVENT_COLUMNS)
+          .expression(sql`${rowsOf('event', 'v', EVENT_COLUMNS, event, false)} where ${created}`),
       )
       .selectFrom('o')
       .select(['o.id', 'o.inserted', sql`(select coalesce(json_agg(items), '[]') from items)`.as('items')]);
@@ -297,15 +287,11 @@ export async function findOrderByKey(
 }
 
 /** An event of the order's change, in the writer's transaction (a repeat that accepts the order: the ingest path). */
-export async function insertEvent(em: EntityManager, event: EventRow, at: Date) {
+export async function insertEvent(em: EntityManager, event: EventRow) {
   const row = JSON.stringify(event);
-  const stamp = at.toISOString();
-  const build = () =>
-    orderKysely(em)
-      .insertInto('event')
-      .columns([...EVENT_COLUMNS, 'created_at'])
-      .expression(rowsOf('event', 'v', EVENT_COLUMNS, row, [stamp], false));
-  await runShaped(em, 'order.event', [stamp, row], build, { prepare: true });
+  await runShaped(em, 'order.event', [row], () => orderKysely(em).insertInto('event').columns(EVENT_COLUMNS).expression(rowsOf('event', 'v', EVENT_COLUMNS, row, false)), {
+    prepare: true,
+  });
 }
 
 /** A dish of an order as an `items` step asks about it: its menu item, the name of its first line, the quantities summed. */

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/id.js';
+import { rowOf } from '../../kit/entity.table.js';
 import { inTransaction } from '../../kit/db.js';
 import type { OrderSource } from './order.entity.js';
 import type { OrderFields } from './order.rules.js';
@@ -85,28 +86,19 @@ export class OrderWriter {
     const record: OrderRecord = { ...orderFields, id: newId('order'), business, source: SOURCE[mode], createdAt: now, updatedAt: now };
     const order = presentOrder(record);
     const items: OrderItemRecord[] = lines.map(({ itemId, ...line }) => ({ ...line, id: newId('orderItem'), business, externalItemId: itemId, menuItem: null }));
-    const { menu, references } = menuOf(items, business);
+    const { menu, references } = menuOf(items, business, now);
     const keyOfReference = new Map([...references].map(([key, ref]) => [ref, key]));
-    // Rows written as literals, one per table's row type: the type lists every column, so none is left out.
     const written = await writeOrder(tx, {
-      order: {
-        id: record.id, business_id: business, external_order_id: record.externalOrderId, external_location_id: record.externalLocationId,
-        external_brand_id: record.externalBrandId, source: record.source, channel: record.channel, status: record.status, currency: record.currency,
-        subtotal: record.subtotal, delivery_charge: record.deliveryCharge, total: record.total, customer_name: record.customerName,
-        customer_email: record.customerEmail, customer_phone: record.customerPhone, metadata: record.metadata,
-      },
+      order: rowOf(record, ['business']),
       mayAccept: mode === 'ingest',
-      lines: items.map((item) => ({
-        id: item.id, business_id: business, order_id: record.id, position: item.position, external_item_id: item.externalItemId, name: item.name,
-        quantity: item.quantity, unit_price: item.unitPrice, total_price: item.totalPrice, sales_tax_percent: item.salesTaxPercent,
-        sales_tax_amount: item.salesTaxAmount, item_comment: item.itemComment,
+      lines: items.map(({ menuItem: _menuItem, ...item }) => ({
+        ...rowOf({ ...item, order: record.id, createdAt: now, updatedAt: now }, ['business', 'order']),
         // An itemId-only line takes the entry a named line of this same order gives that reference, if any.
         menuKey: item.name ? item.name.toLowerCase() : (item.externalItemId && keyOfReference.get(item.externalItemId)) || null,
       })),
       menu,
       references,
-      event: { id: newId('event'), business_id: business, type: 'order.created', data: { object: orderJson(order) } },
-      at: now,
+      event: { id: newId('event'), business_id: business, type: 'order.created', data: { object: orderJson(order) }, created_at: now },
     });
 
     if (written?.inserted) {
@@ -127,7 +119,7 @@ export class OrderWriter {
     const changed = !!written; // the upsert returned the row: it moved PENDING -> ACCEPTED
     if (changed) {
       const { items: _items, submissions: _submissions, ...updated } = current;
-      await insertEvent(tx, { id: newId('event'), business_id: business, type: 'order.updated', data: { object: orderJson(updated) } }, now);
+      await insertEvent(tx, { id: newId('event'), business_id: business, type: 'order.updated', data: { object: orderJson(updated) }, created_at: now });
       await orderWritten(tx, business, existing.order, ['order.accepted'], now);
     }
     return { order: current, created: false, changed };
@@ -138,7 +130,7 @@ export class OrderWriter {
  * One menu entry per name (case-insensitive): the last itemId sent for that name is its reference, in key order (the
  * statement inserts them in this order, so two orders with the same new names cannot deadlock).
  */
-function menuOf(items: OrderItemRecord[], business: string) {
+function menuOf(items: OrderItemRecord[], business: string, now: Date) {
   const menu = new Map<string, MenuRow>();
   for (const item of items) {
     if (!item.name) continue;
@@ -149,6 +141,8 @@ function menuOf(items: OrderItemRecord[], business: string) {
       business_id: business,
       name: previous?.name ?? item.name,
       external_item_id: item.externalItemId ?? previous?.external_item_id ?? null,
+      created_at: now,
+      updated_at: now,
     });
   }
   const sorted = [...menu.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/core';
 import { sql, type Updateable } from 'kysely';
 import { db } from '../../kit/db.js';
 import type { TableOf } from '../../kit/entity.table.js';
-import { WEBHOOK_WORK_CHANNEL } from '../event/event.signal.js';
 import type { AccountMail, AccountMailKind } from './account-mail.entity.js';
 
 /** The account mails' statements: the worker's outbox (claim, lease, finish). */
@@ -13,9 +12,12 @@ interface AccountMailDB {
 
 const work = (em: EntityManager) => db<AccountMailDB>(em);
 
-/** Wakes the workers at the commit of `em`'s transaction: the channel they already listen on. */
+/** The account-mail workers' LISTEN channel: only what queues an account e-mail notifies it. */
+export const ACCOUNT_MAIL_CHANNEL = 'account_mail';
+
+/** Wakes the workers at the commit of `em`'s transaction. */
 export async function wakeAccountMail(em: EntityManager) {
-  await sql`select pg_notify(${WEBHOOK_WORK_CHANNEL}, '')`.execute(db(em));
+  await sql`select pg_notify(${ACCOUNT_MAIL_CHANNEL}, '')`.execute(db(em));
 }
 
 /** Leases up to `limit` due mails to `worker` (SKIP LOCKED: workers take disjoint sets). */
