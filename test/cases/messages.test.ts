@@ -74,16 +74,20 @@ describe('replies to the guest', () => {
 
     const one = await mail.waitFor((m) => m.to.includes(guest), 30_000);
     expect(one.headers.from).toBe('Karahi House <feedback@example.com>');
+    expect(one.headers['reply-to']).toBeUndefined();
     expect(one.subject).toBe('Your feedback to Karahi House');
     expect(one.body).toContain('We are so sorry about your biryani.');
     expect(one.headers['message-id']).toBe(`<${first.body.data.id}@example.com>`);
     expect(one.headers['in-reply-to']).toBeUndefined();
     await statusOf(c.id, first.body.data.id, 'sent');
 
+    // With a Reply-To of its own, the guest's answer goes to the restaurant's inbox.
+    expect((await rest(server, 'PATCH', `/v2/businesses/${r.tenant.businessId}`, { tenant: r.tenant, body: { replyTo: 'manager@karahi.example' } })).status).toBe(200);
     const second = await reply(c.id, { body: 'A free dessert is waiting for you.', channel: 'email' });
     expect(second.status).toBe(201);
     const two = await mail.waitFor((m) => m.to.includes(guest) && m.body.includes('free dessert'), 30_000);
     expect(two.subject).toBe('Re: Your feedback to Karahi House');
+    expect(two.headers['reply-to']).toBe('manager@karahi.example');
     expect(two.headers['message-id']).toBe(`<${second.body.data.id}@example.com>`);
     expect(two.headers['in-reply-to']).toBe(one.headers['message-id']);
     expect(two.headers.references).toBe(one.headers['message-id']);

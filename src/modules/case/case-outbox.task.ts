@@ -172,6 +172,7 @@ export class CaseOutboxTask {
       outcome = await this.senders.mail!.send({
         to: m.address,
         fromName: m.business_name,
+        replyTo: m.reply_to ?? undefined,
         subject: `${thread.length ? 'Re: ' : ''}Your feedback to ${clip(m.business_name, 150)}`,
         text: `${m.body}\n`,
         messageId,

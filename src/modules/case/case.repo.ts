@@ -178,12 +178,14 @@ export interface LeasedMessage {
   created_at: Date;
   message_id: string | null;
   business_name: string;
+  /** The business's Reply-To (its own inbox): the guest's answer to the reply goes there. */
+  reply_to: string | null;
   case_reason: string;
 }
 
 export async function leasedMessage(em: EntityManager, id: string, worker: string): Promise<LeasedMessage | undefined> {
   const { rows } = await sql<LeasedMessage>`
-    select m.id, m.business_id, m.case_id, m.channel, m.address, m.body, m.attempts, m.created_at, m.message_id, coalesce(b.display_name, b.name) as business_name, c.reason as case_reason
+    select m.id, m.business_id, m.case_id, m.channel, m.address, m.body, m.attempts, m.created_at, m.message_id, coalesce(b.display_name, b.name) as business_name, b.reply_to, c.reason as case_reason
       from case_message m join business b on b.id = m.business_id join guest_case c on c.id = m.case_id
      where m.id = ${id} and m.locked_by = ${worker} and m.status = 'queued'`.execute(db(em));
   return rows[0];
