@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import { BusinessOwnedJob } from '../business/business-owned.entity.js';
 import { GuestCase } from './case.entity.js';
 
 /**
@@ -22,7 +22,7 @@ export type CaseAlertStatus = 'pending' | 'sent' | 'failed' | 'skipped';
 @Entity({ tableName: 'case_alert' })
 @Unique({ name: 'case_alert_recipient_uq', properties: ['case', 'kind', 'channel', 'address'] })
 @Index({ name: 'case_alert_due_idx', expression: 'create index "case_alert_due_idx" on "case_alert" ("due_at") where "due_at" is not null' })
-export class CaseAlert extends BusinessOwnedEntity {
+export class CaseAlert extends BusinessOwnedJob {
   id = newId('caseAlert');
 
   @ManyToOne(() => GuestCase, { mapToPk: true, deleteRule: 'cascade' })
@@ -46,21 +46,4 @@ export class CaseAlert extends BusinessOwnedEntity {
   @Property({ type: 'string', length: 10 })
   status: Opt<CaseAlertStatus> = 'pending';
 
-  @Property({ type: 'text', nullable: true })
-  error?: string | null;
-
-  @Property({ type: 'integer' })
-  attempts: Opt<number> = 0;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  dueAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  lockedUntil?: Date | null;
-
-  @Property({ type: 'string', length: 60, nullable: true })
-  lockedBy?: string | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  sentAt?: Date | null;
 }

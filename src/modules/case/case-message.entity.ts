@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import { BusinessOwnedJob } from '../business/business-owned.entity.js';
 import { GuestCase } from './case.entity.js';
 
 export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
@@ -19,7 +19,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Index({ name: 'case_message_due_idx', expression: 'create index "case_message_due_idx" on "case_message" ("due_at") where "due_at" is not null' })
 // An inbound SMS is matched to the last outbound SMS to its number.
 @Index({ name: 'case_message_sms_address_idx', expression: `create index "case_message_sms_address_idx" on "case_message" ("address", "created_at") where "direction" = 'out' and "channel" = 'sms'` })
-export class CaseMessage extends BusinessOwnedEntity {
+export class CaseMessage extends BusinessOwnedJob {
   id = newId('caseMessage');
 
   @ManyToOne(() => GuestCase, { mapToPk: true, deleteRule: 'cascade' })
@@ -49,21 +49,4 @@ export class CaseMessage extends BusinessOwnedEntity {
   @Property({ type: 'string', length: 200, nullable: true })
   messageId?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  error?: string | null;
-
-  @Property({ type: 'integer' })
-  attempts: Opt<number> = 0;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  dueAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  lockedUntil?: Date | null;
-
-  @Property({ type: 'string', length: 60, nullable: true })
-  lockedBy?: string | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  sentAt?: Date | null;
 }

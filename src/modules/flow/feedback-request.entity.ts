@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import { BusinessOwnedJob } from '../business/business-owned.entity.js';
 import { Order } from '../order/order.entity.js';
 import { Survey } from '../survey/survey.entity.js';
 import { FeedbackFlow } from './feedback-flow.entity.js';
@@ -21,7 +21,7 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 @Index({ name: 'feedback_request_due_idx', expression: 'create index "feedback_request_due_idx" on "feedback_request" ("due_at") where "due_at" is not null' })
 @Index({ name: 'feedback_request_email_idx', expression: 'create index "feedback_request_email_idx" on "feedback_request" ("business_id", "email_hash", "created_at") where "email_hash" is not null' })
 @Index({ name: 'feedback_request_phone_idx', expression: 'create index "feedback_request_phone_idx" on "feedback_request" ("phone_hash", "business_id", "created_at") where "phone_hash" is not null' })
-export class FeedbackRequest extends BusinessOwnedEntity {
+export class FeedbackRequest extends BusinessOwnedJob {
   id = newId('feedbackRequest');
 
   @ManyToOne(() => FeedbackFlow, { mapToPk: true, deleteRule: 'set null', nullable: true })
@@ -43,10 +43,6 @@ export class FeedbackRequest extends BusinessOwnedEntity {
   @Property({ type: 'string', length: 40, nullable: true })
   reason?: string | null;
 
-  /** The sender's error, for a failed request. */
-  @Property({ type: 'text', nullable: true })
-  error?: string | null;
-
   /** The channel it was sent on. */
   @Property({ type: 'string', length: 10, nullable: true })
   channel?: string | null;
@@ -65,22 +61,6 @@ export class FeedbackRequest extends BusinessOwnedEntity {
   /** When it is (or was) to be sent. */
   @Property({ type: 'datetime', length: 3 })
   sendAt!: Date;
-
-  /** When the worker has something to do with it next (send, remind, expire); null when nothing. */
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  dueAt?: Date | null;
-
-  @Property({ type: 'integer' })
-  attempts: Opt<number> = 0;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  lockedUntil?: Date | null;
-
-  @Property({ type: 'string', length: 60, nullable: true })
-  lockedBy?: string | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  sentAt?: Date | null;
 
   @Property({ type: 'datetime', length: 3, nullable: true })
   remindedAt?: Date | null;

@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Timestamped } from '../../shared/timestamps.js';
+import { OutboxJob } from '../../kit/outbox-job.entity.js';
 import { Invitation } from './invitation.entity.js';
 import { User } from './user.entity.js';
 
@@ -20,7 +20,7 @@ export type AccountMailStatus = 'pending' | 'sent' | 'failed';
  */
 @Entity({ tableName: 'account_mail' })
 @Index({ name: 'account_mail_due_idx', expression: 'create index "account_mail_due_idx" on "account_mail" ("due_at") where "due_at" is not null' })
-export class AccountMail extends Timestamped {
+export class AccountMail extends OutboxJob {
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('accountMail');
 
@@ -57,21 +57,4 @@ export class AccountMail extends Timestamped {
   @Property({ type: 'string', length: 10 })
   status: Opt<AccountMailStatus> = 'pending';
 
-  @Property({ type: 'text', nullable: true })
-  error?: string | null;
-
-  @Property({ type: 'integer' })
-  attempts: Opt<number> = 0;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  dueAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  lockedUntil?: Date | null;
-
-  @Property({ type: 'string', length: 60, nullable: true })
-  lockedBy?: string | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  sentAt?: Date | null;
 }
