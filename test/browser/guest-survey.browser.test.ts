@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
-import { axeViolations, fitsWidth, PHONE, screenshot, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, PHONE, screenshot, submitByKeyboard, tabTo, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * A guest on a phone, in Debian's Chromium: keyboard only, JavaScript off, errors, resume, Urdu, axe on every page.
@@ -25,20 +25,6 @@ async function checkPage(page: Page, name: string) {
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent().then((t) => t?.trim());
 const progress = (page: Page) => page.locator('.progress').textContent();
-
-/** Presses Tab until the element matching `selector` has the focus. */
-async function tabTo(page: Page, selector: string) {
-  for (let i = 0; i < 40; i++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
-async function submitByKeyboard(page: Page) {
-  await tabTo(page, 'button[type=submit]');
-  await untilNextPage(page, () => page.keyboard.press('Enter'));
-}
 
 const SUB = 'id status completedAt channel metadata order { id } location { id } answers { step value ratings }';
 async function submissions(f: GuestSurveyFixture) {

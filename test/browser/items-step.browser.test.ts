@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
-import { axeViolationsOfCopy, fitsWidth, PHONE, screenshot, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
+import { axeViolationsOfCopy, fitsWidth, PHONE, screenshot, submitByKeyboard, tabTo, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Issue 36's items step in Debian's Chromium on a phone (390×844), keyboard only and JavaScript off: one radio group
@@ -30,19 +30,6 @@ async function checkPage(page: Page, name: string) {
   expect({ page: name, violations: await axeViolationsOfCopy(page) }).toEqual({ page: name, violations: [] });
   expect(await fitsWidth(page)).toBe(true);
   await screenshot(page, `guest-items-${name}`);
-}
-
-async function tabTo(page: Page, selector: string) {
-  for (let i = 0; i < 40; i++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
-async function submitByKeyboard(page: Page) {
-  await tabTo(page, 'button[type=submit]');
-  await untilNextPage(page, () => page.keyboard.press('Enter'));
 }
 
 it('a guest rates each dish of their order with the keyboard alone, JavaScript off', async () => {

@@ -172,3 +172,18 @@ export const fitsWidth = (page: Page) => page.evaluate(() => document.documentEl
 export async function untilNextPage(page: Page, act: () => Promise<unknown>): Promise<void> {
   await Promise.all([page.waitForEvent('load'), act()]);
 }
+
+/** Presses Tab until the element matching `selector` has the focus (a keyboard-only user's way to it). */
+export async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/** Tabs to the form's submit button and presses Enter, waiting for the page the form leads to. */
+export async function submitByKeyboard(page: Page): Promise<void> {
+  await tabTo(page, 'button[type=submit]');
+  await untilNextPage(page, () => page.keyboard.press('Enter'));
+}
