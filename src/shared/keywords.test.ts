@@ -1,7 +1,7 @@
 import { keywordMatcher, wordsOf } from './keywords.js';
 
 describe('keywordMatcher', () => {
-  const match = (keywords: string[], text: string) => keywordMatcher(keywords)(text);
+  const match = (keywords: string[], text: string) => keywordMatcher(keywords)(wordsOf(text));
 
   it('matches whole words whatever their case and accents', () => {
     expect(match(['allergic'], 'I was ALLERGIC to it.')).toBe('allergic');

@@ -19,12 +19,14 @@ export function wordsOf(text: string): string[] {
   return folded.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-/** A matcher for some keywords (each a word or a phrase): the first one the text holds as whole words, or null. */
-export function keywordMatcher(keywords: readonly string[]): (text: string) => string | null {
+/**
+ * A matcher for some keywords (each a word or a phrase): the first one a text holds as whole words, or null. It takes
+ * the text's words (wordsOf), so a text matched against several rules is folded once.
+ */
+export function keywordMatcher(keywords: readonly string[]): (words: readonly string[]) => string | null {
   const phrases = keywords.map((keyword) => ({ keyword, words: wordsOf(keyword) })).filter((p) => p.words.length);
-  return (text) => {
+  return (words) => {
     if (!phrases.length) return null;
-    const words = wordsOf(text);
     for (const { keyword, words: phrase } of phrases) {
       for (let i = 0; i + phrase.length <= words.length; i++) {
         if (phrase.every((word, j) => words[i + j] === word)) return keyword;

@@ -77,6 +77,18 @@ describe('alert rules', () => {
     expect((await call('GET', base())).body.data.filter((r: { name: string }) => ['Nothing', 'Normal'].includes(r.name))).toEqual([]);
   });
 
+  it('are at most 100 per business: the 101st is a 409 saying so, and another business is not counted', async () => {
+    const t = await createTenant(fx.server);
+    const b = `/v2/businesses/${t.businessId}/alert-rules`;
+    const rule = (i: number) => ({ name: `Rule ${i}`, when: { keywords: [`word${i}`] }, notify: [{ role: 'owner' }] });
+    for (let i = 0; i < 100; i++) expect((await rest(fx.server, 'POST', b, { tenant: t, body: rule(i) })).status).toBe(201);
+    const refused = await rest(fx.server, 'POST', b, { tenant: t, body: rule(100) });
+    expectError(refused, 409, 'conflict');
+    expect(refused.body.error.message).toContain('at most 100 alert rules');
+    expect((await rest(fx.server, 'GET', `${b}?pageSize=100`, { tenant: t })).body.total).toBe(100);
+    expect((await call('POST', base(), rule(0))).status).toBe(201);
+  });
+
   it("are another business's 404, and need alerts:read and alerts:write", async () => {
     const rule = (await call('POST', base(), { name: 'Mine', when: { maxRating: 1 }, notify: [{ role: 'owner' }] })).body.data;
     const other = await createTenant(fx.server);

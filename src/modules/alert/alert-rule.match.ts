@@ -9,8 +9,8 @@ export interface MatchedAnswers {
   ratings: Array<{ metric: string; name: string; rating: number; scaleMax: number }>;
   /** Each NPS answer (0 to 10). */
   nps: number[];
-  /** Each free-text answer, as the guest wrote it. */
-  texts: string[];
+  /** Each free-text answer's words, folded once (shared/keywords.ts wordsOf). */
+  texts: string[][];
 }
 
 export interface RuleMatch {

@@ -4,6 +4,7 @@ import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Checks } from '../../shared/validation.js';
+import { AppError } from '../../shared/errors.js';
 import { wordsOf } from '../../shared/keywords.js';
 import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
 import { ALERT_SEVERITIES, AlertRule, type AlertRecipient, type AlertSeverity, type AlertWhen } from './alert-rule.entity.js';
@@ -29,6 +30,8 @@ const MAX_KEYWORDS = 50;
 const MAX_RECIPIENTS = 20;
 const MAX_IDS = 100;
 const MAX_ESCALATION_MINUTES = 10_080;
+/** Every completed answer is matched against each enabled rule on the request's thread: a business's rules are bounded. */
+export const MAX_ALERT_RULES = 100;
 
 /** A rule's condition as stored, or the fields that are wrong (each named `when.<field>`). */
 async function checkedWhen(em: EntityManager, business: string, checks: Checks, when: AlertRuleWhenInput | null | undefined): Promise<AlertWhen> {
@@ -127,6 +130,9 @@ export async function createAlertRule(em: EntityManager, business: string, input
   checkEscalation(checks, input.escalateAfterMinutes, severity);
   checks.throwIfAny();
   return em.transactional(async (tx) => {
+    if ((await tx.count(AlertRule, { business })) >= MAX_ALERT_RULES) {
+      throw new AppError('conflict', `A business has at most ${MAX_ALERT_RULES} alert rules: change or delete one first`);
+    }
     const rule = tx.create(AlertRule, { business, name: input.name.trim(), enabled: input.enabled ?? true, severity, when, notify, escalateAfterMinutes: input.escalateAfterMinutes ?? null });
     const presented = presentAlertRule(rule);
     recordEvent(tx, business, 'alertrule.created', presented);

@@ -4,6 +4,7 @@ import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Checks } from '../../shared/validation.js';
+import { wordsOf } from '../../shared/keywords.js';
 import { isId } from '../../shared/id.js';
 import { Order } from '../order/order.entity.js';
 import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
@@ -81,7 +82,7 @@ function answersOf(submission: Submission, survey: AnsweredSurvey): MatchedAnswe
         if (typeof rating === 'number') matched.ratings.push({ metric: menuItem, name: survey.dishes?.get(menuItem) ?? 'A dish', rating, scaleMax: 5 });
       }
     } else if (type === 'nps' && typeof answer.value === 'number') matched.nps.push(answer.value);
-    else if (type === 'text' && typeof answer.value === 'string') matched.texts.push(answer.value);
+    else if (type === 'text' && typeof answer.value === 'string') matched.texts.push(wordsOf(answer.value));
   }
   return matched;
 }
