@@ -148,6 +148,41 @@ describe('sign-up in a real browser', () => {
   }, 60_000);
 });
 
+describe('password reset in a real browser', () => {
+  it('"Forgot your password?" on the sign-in page, the e-mailed link, a new password; the old one stops working (on a phone)', async () => {
+    const { page } = await newPage({ ...PHONE });
+    const user = await createTenant(server, { businessName: 'Cafe Reset' });
+    await page.goto(`${server.url}/portal/`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect(h1(page).textContent()).resolves.toBe('Reset your password');
+    await checkPage(page, 'forgot');
+    await page.getByLabel('E-mail').fill(user.email);
+    await untilNextPage(page, () => page.getByRole('button', { name: 'Send the link' }).click());
+    await expect(h1(page).textContent()).resolves.toBe('Check your e-mail');
+
+    await page.goto(await linkTo(user.email, 'Reset your password'));
+    await expect(h1(page).textContent()).resolves.toBe('Choose a new password');
+    await checkPage(page, 'new-password');
+    // A weak one is refused beside the field; a good one is saved.
+    await page.getByLabel('New password').fill('1234567890');
+    await untilNextPage(page, () => page.getByRole('button', { name: 'Save the new password' }).click());
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/password/i);
+    await checkPage(page, 'new-password-error');
+    await page.getByLabel('New password').fill(PASSWORD);
+    await untilNextPage(page, () => page.getByRole('button', { name: 'Save the new password' }).click());
+    await expect(h1(page).textContent()).resolves.toBe('Password changed');
+    await checkPage(page, 'password-changed');
+
+    // The sign-in page takes the new password and no longer the old one.
+    const fresh = await newPage({ ...PHONE });
+    await fresh.page.goto(`${server.url}/portal/`);
+    await untilNextPage(fresh.page, () => signInOnPage(fresh.page, { email: user.email, password: user.password }));
+    await expect(fresh.page.getByRole('alert').textContent()).resolves.toMatch(/\S/);
+    await signInOnPage(fresh.page, { email: user.email, password: PASSWORD });
+    await fresh.page.getByTestId('business-name').filter({ hasText: /^Cafe Reset$/ }).waitFor();
+  }, 90_000);
+});
+
 describe('invitations from the Members screen', () => {
   it('invites, revokes without a reload, and the invitee signs up through the link and arrives as a member with the role', async () => {
     const { page } = await newPage();
