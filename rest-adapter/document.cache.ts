@@ -7,6 +7,8 @@ export interface CompiledDocument {
   document: DocumentNode;
   /** undefined when the answer is a scalar (delete, disconnect). */
   plan?: ObjectPlan;
+  /** A union answer's plan for each of its types, by `__typename`. */
+  plans?: Record<string, ObjectPlan>;
 }
 
 /** Variables each kind passes besides the path parameters. */
@@ -39,7 +41,7 @@ function reportSelection(type: GraphQLObjectType, depth = 0): string {
 }
 
 /** The GraphQL document of one route and one expand set. */
-export function documentText(model: RouteModel, expand: string[]): { text: string; plan?: ObjectPlan } {
+export function documentText(model: RouteModel, expand: string[]): { text: string; plan?: ObjectPlan; plans?: Record<string, ObjectPlan> } {
   const { route, field } = model;
   const names = [...new Set([...Object.values(route.params), ...extraArguments(model)])];
   const definitions = names.map((name) => {
@@ -54,7 +56,16 @@ export function documentText(model: RouteModel, expand: string[]): { text: strin
     .map(([param]) => param);
   let body = '';
   let plan: ObjectPlan | undefined;
-  if (route.kind === 'report' && model.itemType) {
+  let plans: Record<string, ObjectPlan> | undefined;
+  if (model.variants) {
+    plans = {};
+    const fragments = model.variants.map((type) => {
+      const selection = buildSelection(type, new Map(), pathParams);
+      plans![type.name] = selection.plan;
+      return `... on ${type.name} { ${selection.text} }`;
+    });
+    body = ` { __typename ${fragments.join(' ')} }`;
+  } else if (route.kind === 'report' && model.itemType) {
     body = ` { ${reportSelection(model.itemType)} }`;
   } else if (model.itemType) {
     const selection = buildSelection(model.itemType, expandTree(expand), pathParams);
@@ -62,7 +73,7 @@ export function documentText(model: RouteModel, expand: string[]): { text: strin
     body = route.kind === 'list' ? ` { page pageSize total hasMore data { ${selection.text} } }` : ` { ${selection.text} }`;
   }
   const text = `${model.operation} Rest(${definitions.join(', ')}) { r: ${field.name}(${args.join(', ')})${body} }`;
-  return { text, plan };
+  return { text, plan, plans };
 }
 
 /**
@@ -84,12 +95,12 @@ export class DocumentCache {
     const key = expand.length ? `${routeKey}?${expand.join(',')}` : routeKey;
     let compiled = this.cache.get(key);
     if (compiled) return compiled;
-    const { text, plan } = documentText(model, expand);
+    const { text, plan, plans } = documentText(model, expand);
     const document = parse(text);
     const errors = validate(this.schema, document, specifiedRules);
     // Built from the schema itself: a failure is a bug in the adapter, not the client's mistake.
     if (errors.length) throw new Error(`REST document for ${routeKey} is invalid: ${errors.map((e) => e.message).join('; ')}`);
-    compiled = { text, document, plan };
+    compiled = { text, document, plan, plans };
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, compiled);
     return compiled;

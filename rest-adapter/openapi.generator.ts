@@ -43,6 +43,8 @@ const SCALARS: Record<string, JsonSchema> = {
   MoneyInput: { oneOf: [{ type: 'number' }, { type: 'string', description: 'A money string such as "Rs. 1,250.00"' }] },
 };
 
+/** A resource's `object` value is its type's name in lower case (FeedbackFlow: feedbackflow). */
+const objectOf = (type: { name: string }) => type.name.toLowerCase();
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 function nullable(schema: JsonSchema): JsonSchema {
@@ -158,7 +160,7 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const model = routeModel(schema, route);
-    const item = model.itemType ? named(model.itemType) : undefined;
+    const item = model.itemType ? named(model.itemType) : model.variants ? { oneOf: model.variants.map((t) => named(t)) } : undefined;
     const parameters: unknown[] = Object.keys(route.params).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     for (const name of model.parameters) {
       if (route.kind === 'report') {
@@ -215,7 +217,7 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     } else {
       success = {
         description: `The ${route.object}`,
-        content: { 'application/json': { schema: { type: 'object', required: ['data', 'object'], properties: { data: item, object: { const: route.object } } } } },
+        content: { 'application/json': { schema: { type: 'object', required: ['data', 'object'], properties: { data: item, object: model.variants ? { type: 'string', enum: model.variants.map(objectOf) } : { const: route.object } } } } },
       };
     }
     const operation: Record<string, unknown> = {

@@ -188,6 +188,9 @@ export function restRouter(deps: RestDeps): Router {
         if (compiled.plan) for (const item of items) flatten(item, compiled.plan, params);
         const links = { next: answer.hasMore ? pageLink(ctx, answer.page + 1) : null, previous: answer.page > 0 ? pageLink(ctx, answer.page - 1) : null };
         sendJson(ctx, { object: 'list', data: items, page: answer.page, pageSize: answer.pageSize, total: answer.total, hasMore: answer.hasMore, links });
+      } else if (compiled.plans) {
+        const { __typename, ...object } = answer;
+        sendJson(ctx, { data: flatten(object, compiled.plans[__typename], params), object: object.object });
       } else {
         sendJson(ctx, { data: compiled.plan ? flatten(answer, compiled.plan, params) : answer, object: route.object });
       }

@@ -45,6 +45,8 @@ interface ResourceSpec {
   create?: string;
   update?: string;
   delete?: string;
+  /** The POST's summary when it is more than "Create a <label>". */
+  createSummary?: string;
 }
 
 const BUSINESS = '/v2/businesses/{business}';
@@ -57,7 +59,7 @@ function resource(spec: ResourceSpec): RouteDef[] {
   const common = { object: spec.object, tag: spec.tag };
   const rows: RouteDef[] = [];
   if (spec.list) rows.push({ ...common, method: 'GET', path: spec.base, kind: 'list', field: spec.list, params: collection, status: 200, summary: `List ${spec.label}s` });
-  if (spec.create) rows.push({ ...common, method: 'POST', path: spec.base, kind: 'create', field: spec.create, params: collection, status: 201, summary: `Create a ${spec.label}` });
+  if (spec.create) rows.push({ ...common, method: 'POST', path: spec.base, kind: 'create', field: spec.create, params: collection, status: 201, summary: spec.createSummary ?? `Create a ${spec.label}` });
   if (spec.get) rows.push({ ...common, method: 'GET', path: one, kind: 'get', field: spec.get, params: item, status: 200, summary: `Get a ${spec.label}` });
   if (spec.update) rows.push({ ...common, method: 'PATCH', path: one, kind: 'update', field: spec.update, params: item, status: 200, summary: `Update a ${spec.label}` });
   if (spec.delete) rows.push({ ...common, method: 'DELETE', path: one, kind: 'delete', field: spec.delete, params: item, status: 204, summary: `Delete a ${spec.label}` });
@@ -192,7 +194,8 @@ export const ROUTES: RouteDef[] = [
   ...resource({ base: `${BUSINESS}/locations`, idParam: 'location', object: 'location', tag: 'Locations', label: 'location', ...crud('location', 'locations') }),
   ...feedbackFlows(),
   ...resource({ base: `${BUSINESS}/menu-items`, idParam: 'menuItem', object: 'menuitem', tag: 'Menu items', label: 'menu item', list: 'menuItems', get: 'menuItem' }),
-  ...resource({ base: `${BUSINESS}/members`, idParam: 'member', object: 'member', tag: 'Members', label: 'member', ...crud('member', 'members') }),
+  // An address without an account is invited: the answer is then an invitation (its `object` says which).
+  ...resource({ base: `${BUSINESS}/members`, idParam: 'member', object: 'member', tag: 'Members', label: 'member', ...crud('member', 'members'), create: 'addMember', createSummary: 'Add a member by e-mail (an address without an account is invited)' }),
   ...resource({ base: `${BUSINESS}/invitations`, idParam: 'invitation', object: 'invitation', tag: 'Members', label: 'invitation', ...crud('invitation', 'invitations'), update: undefined }),
   ...analyticsReports(),
   ...resource({ base: `${BUSINESS}/alert-rules`, idParam: 'rule', object: 'alertrule', tag: 'Alerts and cases', label: 'alert rule', ...crud('alertRule', 'alertRules') }),

@@ -5,6 +5,7 @@ import {
   isInputObjectType,
   isListType,
   isObjectType,
+  isUnionType,
   type GraphQLField,
   type GraphQLInputObjectType,
   type GraphQLObjectType,
@@ -20,6 +21,8 @@ export interface RouteModel {
   field: GraphQLField<unknown, unknown>;
   /** The resource type of each item (SurveyList.data's Survey), or undefined for scalar answers (delete). */
   itemType?: GraphQLObjectType;
+  /** The types a union answer may be (POST members: a Member or an Invitation); each names itself in `object`. */
+  variants?: readonly GraphQLObjectType[];
   conventions?: ListConventions;
   whereType?: GraphQLInputObjectType;
   inputType?: GraphQLInputObjectType;
@@ -104,6 +107,8 @@ export function routeModel(schema: GraphQLSchema, route: RouteDef): RouteModel {
     model.itemType = returned;
     model.graph = expandGraph(returned);
     if (route.kind !== 'list' && objectFields(returned).length) model.parameters = ['expand'];
+  } else if (isUnionType(returned)) {
+    model.variants = returned.getTypes();
   }
   const input = field.args.find((a) => a.name === 'input');
   if (input) {

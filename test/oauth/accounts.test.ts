@@ -258,6 +258,30 @@ describe('invitations', () => {
     expect(await e.text()).toContain('expired');
   });
 
+  it('POST /members for an address without an account invites it (e-mailed); with an account, adds the member', async () => {
+    const tenant = await createTenant(server);
+    const email = newEmail();
+    const post = (body: object) =>
+      fetch(`${server.url}/v2/businesses/${tenant.businessId}/members`, { method: 'POST', headers: { 'content-type': 'application/json', ...tenant.headers }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const invited = await post({ email: email.toUpperCase(), role: 'staff' });
+    expect(invited.status).toBe(201);
+    expect(invited.body).toEqual({ object: 'invitation', data: expect.objectContaining({ id: expect.stringMatching(/^inv_/), object: 'invitation', business: tenant.businessId, email, role: 'staff' }) });
+    expect(invited.body.data.__typename).toBeUndefined();
+    expect(linkIn(await mailTo(email, 'invited'))).toContain('/oauth/invitation');
+    const pending = await fetch(`${server.url}/v2/businesses/${tenant.businessId}/invitations/${invited.body.data.id}`, { headers: tenant.headers }).then((r) => r.json());
+    expect(pending.data).toMatchObject({ email, role: 'staff' });
+    // The same address again: already invited, nothing new stored.
+    expect((await post({ email, role: 'manager' })).status).toBe(409);
+    expect((await post({ email: 'not an address', role: 'manager' })).body.error.details).toEqual([{ field: 'email', message: 'must be an e-mail address' }]);
+
+    const other = await createTenant(server);
+    const added = await post({ email: other.email, role: 'manager' });
+    expect(added.status).toBe(201);
+    expect(added.body).toEqual({ object: 'member', data: expect.objectContaining({ object: 'member', business: tenant.businessId, user: other.userId, email: other.email, role: 'manager' }) });
+    const invitations = await server.graphql('query($b: ID!) { invitations(business: $b) { data { email } } }', { b: tenant.businessId }, tenant.headers);
+    expect(invitations.body.data.invitations.data).toEqual([{ email }]);
+  });
+
   it('only owners invite; a member cannot be invited again', async () => {
     const tenant = await createTenant(server);
     const other = await createTenant(server);

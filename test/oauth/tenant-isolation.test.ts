@@ -210,7 +210,7 @@ it("a manager's or staff member's token with every scope: FORBIDDEN wherever the
     }
     expect([role, wrong]).toEqual([role, []]);
   }
-  expect(ops.filter((o) => o.scopes.includes('members:write')).map((o) => o.name).sort()).toEqual(['createInvitation', 'createMember', 'deleteInvitation', 'deleteMember', 'updateMember']);
+  expect(ops.filter((o) => o.scopes.includes('members:write')).map((o) => o.name).sort()).toEqual(['addMember', 'createInvitation', 'createMember', 'deleteInvitation', 'deleteMember', 'updateMember']);
 });
 
 /** A token for the owner's business and user, with these scopes. */

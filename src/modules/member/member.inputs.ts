@@ -4,9 +4,9 @@ import { listInputs } from '../../kit/list.inputs.js';
 import type { MembershipRole } from '../user/membership.entity.js';
 import { MemberRoleEnum, MemberType } from './member.type.js';
 
-@InputType('CreateMemberInput', { description: 'Adds an existing user (found by e-mail) to the business.' })
+@InputType('CreateMemberInput', { description: 'Someone to add by e-mail, with a role.' })
 export class CreateMemberInput {
-  @Field({ description: 'The e-mail of a user who already has an account.' }) email!: string;
+  @Field({ description: 'An e-mail address: createMember needs a user who has an account; addMember invites an address without one.' }) email!: string;
   @Field(() => MemberRoleEnum) role!: MembershipRole;
 }
 

@@ -112,8 +112,8 @@ export async function createMember(em: EntityManager, business: string, input: {
       await lockForChange(tx, business, actor);
       const user = await tx.findOne(User, { email }, { fields: ['email', 'name'] });
       if (!user) {
-        // An address without an account is invited instead (createInvitation, POST .../invitations): docs/accounts.md.
-        throw new AppError('validation_failed', `No user has the e-mail ${email}: invite them with createInvitation (POST /v2/businesses/${business}/invitations)`, [{ field: 'email', message: 'no user has this e-mail address' }]);
+        // An address without an account is invited instead (addMember, createInvitation): docs/accounts.md.
+        throw new AppError('validation_failed', `No user has the e-mail ${email}: add them with addMember (POST /v2/businesses/${business}/members), which invites them, or createInvitation`, [{ field: 'email', message: 'no user has this e-mail address' }]);
       }
       if (await tx.count(Membership, { business, user: user.id })) {
         throw new AppError('conflict', `${email} is already a member of the business`, [{ field: 'email', message: 'already a member' }]);
