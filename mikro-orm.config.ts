@@ -4,14 +4,35 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './src/db/entities.js';
 import { migrationsList } from './src/db/migrations/index.js';
 import { PreparingClient } from './src/kit/db.js';
+import { afterCommitSignals } from './src/kit/signals.js';
+import { replicaAwareDriver, type ReplicaDriverOptions } from './src/kit/replica.driver.js';
+
+/** DATABASE_REPLICA_URLS and REPLICA_MAX_LAG, and who hears when a replica is skipped or used again. */
+export interface ReplicaSettings extends ReplicaDriverOptions {
+  urls?: readonly string[];
+}
+
+/** A replica that does not answer is given up on sooner than the primary: its reads have the primary to go to. */
+const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 
 /**
  * The one ORM configuration, used by the server, the admin CLI, the tests and the migration generator.
  * Migrations are listed explicitly (no folder scan) so they run the same from sources, tests or a bundle.
  */
-export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): Options {
+export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}, replicas: ReplicaSettings = {}): Options {
+  const { urls = [], ...driverOptions } = replicas;
   return defineConfig({
     clientUrl,
+    // MikroORM's PostgreSQL driver, choosing among `replicas` by health and lag (src/kit/replica.driver.ts).
+    driver: replicaAwareDriver(driverOptions),
+    replicas: urls.map((url, i) => ({
+      name: `replica-${i + 1}`,
+      clientUrl: url,
+      driverOptions: { Client: PreparingClient, connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS },
+    })),
+    // Reads run on the primary unless marked lag-tolerant (src/kit/read.routing.ts): not every read outside a
+    // transaction tolerates lag (a token's revocation, a link just e-mailed, the read after a write).
+    preferReadReplicas: false,
     entities,
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
@@ -21,6 +42,9 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): 
       migrationsList,
       snapshot: false,
       silent: true,
+      // Each migration in its own transaction, not all of them in one: a migration that must not hold its locks
+      // throughout (Migration20261127220000 validates a constraint between two short transactions) can then run.
+      allOrNothing: false,
     },
     // Discovery validation happens in tests; start-up skips the cost.
     discovery: { warnWhenNoEntities: false },
@@ -30,6 +54,8 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): 
     schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
     // Request handlers use em.fork(); touching the global context by mistake should fail loudly.
     allowGlobalContext: false,
+    // Wake-ups and live events leave once their transaction commits, never inside it (src/kit/signals.ts).
+    subscribers: [afterCommitSignals],
     debug: false,
     ...overrides,
     // node-postgres's client, naming the statements the kit prepares (src/kit/db.ts), whatever else is set.

@@ -48,7 +48,7 @@ try {
   const tokenAnswer = await fetch(`${service.base}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope: 'webhooks:read webhooks:write' }),
+    body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope: 'webhooks:read webhooks:write orders:read' }),
   });
   const token = (await tokenAnswer.json()).accessToken;
   if (!token) throw new Error(`no token: ${tokenAnswer.status}`);

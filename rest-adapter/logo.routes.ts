@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
-import type { GraphQLContext } from '../src/kit/context.js';
+import { noteWrite, type GraphQLContext } from '../src/kit/context.js';
 import { authChecker } from '../src/graphql/auth-checker.js';
 import type { Scope } from '../src/auth/scopes.js';
 import { AppError } from '../src/shared/errors.js';
@@ -67,6 +67,8 @@ export function logoRoutes(deps: { orm: MikroORM; contextFor: (requestId: string
       throw new AppError('bad_request', `The logo was refused: ${message}`, [{ field: 'body', message }]);
     }
     const saved = await setLogo(deps.orm.em.fork(), business, { data, contentType: image.type, width: image.width, height: image.height });
+    context.clientAddress = ctx.ip;
+    await noteWrite(context);
     const { replyTo, logoFile, ...shown } = presentBusiness(saved);
     const logoUrl = `${context.surveyUrl}${logoPath(business, logoFile!)}`;
     ctx.type = 'application/json';

@@ -3,7 +3,7 @@ import { execute, parse, type GraphQLSchema } from 'graphql';
 import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
-import type { GraphQLContext } from '../src/kit/context.js';
+import { routeReads, type GraphQLContext } from '../src/kit/context.js';
 import { pickError } from './errors.mapper.js';
 import { QrCache } from './qr.cache.js';
 import { drawingCost, QrPool, type QrFormat, type QrOptions } from './qr.pool.js';
@@ -41,8 +41,10 @@ export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: (requestId: 
     checks.throwIfAny();
 
     const contextValue = await deps.contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
+    contextValue.clientAddress = ctx.ip;
     const charge = await deps.limit?.charge(contextValue.auth, ctx.ip, 1);
     if (charge) ctx.set(charge.headers);
+    await routeReads(contextValue, 'query');
     const variableValues = { b: ctx.params.business, s: ctx.params.survey, l: location };
     const result = await execute({ schema: deps.schema, document: DOCUMENT, contextValue, variableValues });
     // The Koa error handler answers it as every REST error (src/shared/error-answer.ts).

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { Kind, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Context } from 'koa';
-import type { GraphQLContext } from '../src/kit/context.js';
+import { noteWrite, routeReads, type GraphQLContext } from '../src/kit/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
@@ -153,11 +153,15 @@ export function restRouter(deps: RestDeps): Router {
       const cost = costOf(schema, compiled.document, operation, variables);
       checkCost(cost, query.expand);
       const contextValue = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
+      contextValue.clientAddress = ctx.ip;
       if (deps.limit) {
         const charge = await deps.limit.charge(contextValue.auth, ctx.ip, cost);
         if (charge) ctx.set(charge.headers);
       }
+      // GET routes (lists, single objects, reports and their CSV) are queries: their reads may go to a replica.
+      await routeReads(contextValue, operation.operation);
       const result = await executor.execute({ document: compiled.document, source: compiled.text, contextValue, variableValues: variables });
+      if (operation.operation === 'mutation') await noteWrite(contextValue);
       const data = result.data as { r?: any } | null | undefined;
       // Rendered by the service's error handler like any failure: domain errors as they are, nothing raw from GraphQL.
       if (result.errors?.length && !(data?.r != null && withhold(data, result.errors, query.expand))) throw pickError(result.errors);

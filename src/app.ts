@@ -15,6 +15,7 @@ import { Drain } from './http/drain.middleware.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createContextFactory } from './kit/context.js';
+import { MemoryRecentWrites, ReadRouting, SharedRecentWrites } from './kit/read.routing.js';
 import { createOAuth } from './oauth/oauth.module.js';
 import { WebhookAuth } from './ingest/custom-order.auth.js';
 import { OrderWriter, followOrderWrites } from './modules/order/order.writer.js';
@@ -73,14 +74,17 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const schema = await buildAppSchema();
   const apollo = await createApolloServer(schema, httpServer, logger, limits.api);
   const oauth = await createOAuth({ orm, config: deps.config, logger, failures: limits.oauthFailures });
-  const contextFor = createContextFactory(orm.em, logger, oauth.tokens, deps.config.surveyUrl);
+  // Queries' reads on the replicas (DATABASE_REPLICA_URLS); a client's writes seen by its next reads, on every process
+  // when they share Redis.
+  const reads = new ReadRouting(limits.redis ? new SharedRecentWrites(limits.redis, deps.config.redisKeyPrefix) : new MemoryRecentWrites());
+  const contextFor = createContextFactory(orm.em, logger, oauth.tokens, deps.config.surveyUrl, reads);
   const customOrders = customOrderRoutes(await WebhookAuth.create(orm), await OrderWriter.of(orm.em), {
     orders: limits.webhook,
     failures: limits.webhookFailures,
   });
   const feedbackLinks = feedbackLinkRoutes({ orm });
   const smsInbound = smsInboundRoutes({ orm, secret: deps.config.feedback.smsInboundSecret });
-  const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl, limiter: limits.guest });
+  const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl, limiter: limits.guest, reads });
 
   app.use(trustedClientAddress(deps.config.trustProxyHops));
   app.use(requestContext(logger));

@@ -6,6 +6,8 @@ describe('loadConfig', () => {
       port: 4000,
       trustProxyHops: 0,
       databaseUrl: undefined,
+      databaseReplicaUrls: [],
+      replicaMaxLagMs: 5_000,
       publicUrl: 'http://localhost:4000',
       surveyUrl: 'http://localhost:4000',
       signup: 'open',
@@ -13,6 +15,7 @@ describe('loadConfig', () => {
       embeddedPgPort: 54329,
       dataDir: '.data',
       workers: 64,
+      eventRetentionDays: 90,
       webhooks: {
         retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
         allowPrivateNetworks: false,
@@ -52,6 +55,25 @@ describe('loadConfig', () => {
       smsInboundSecret: 'a-long-enough-secret',
     });
     expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'AC123', SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL must be a smtp: or smtps: URL[\s\S]*TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together/);
+  });
+
+  it('reads the replicas and their lag in seconds or with a unit', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgresql://p@db:5432/f', DATABASE_REPLICA_URLS: 'postgresql://r@r1:5432/f, postgres://r@r2:5432/f', REPLICA_MAX_LAG: '2.5' });
+    expect(config.databaseReplicaUrls).toEqual(['postgresql://r@r1:5432/f', 'postgres://r@r2:5432/f']);
+    expect(config.replicaMaxLagMs).toBe(2_500);
+    expect(loadConfig({ REPLICA_MAX_LAG: '500ms' }).replicaMaxLagMs).toBe(500);
+    expect(loadConfig({ REPLICA_MAX_LAG: '5s' }).replicaMaxLagMs).toBe(5_000);
+    expect(() => loadConfig({ REPLICA_MAX_LAG: 'soon' })).toThrow(/REPLICA_MAX_LAG must be one duration/);
+    expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgresql://r@r1/f' })).toThrow(/DATABASE_REPLICA_URLS needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://p@db/f', DATABASE_REPLICA_URLS: 'mysql://r@r1/f' })).toThrow(/DATABASE_REPLICA_URLS must be a postgres: or postgresql: URL/);
+  });
+
+  it('reads how long events are kept: whole days, at least as long as the deliveries that show them', () => {
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '365' }).eventRetentionDays).toBe(365);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '30' }).eventRetentionDays).toBe(30);
+    for (const bad of ['29', '0', '-5', '7.5', '90d', 'forever', '36501']) {
+      expect(() => loadConfig({ EVENT_RETENTION_DAYS: bad })).toThrow(`EVENT_RETENTION_DAYS must be a whole number of days from 30 (webhook deliveries, kept 30 days, show their events) to 36500, got "${bad}"`);
+    }
   });
 
   it('reads the webhook settings', () => {

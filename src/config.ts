@@ -10,6 +10,10 @@ export interface Config {
    */
   trustProxyHops: number;
   databaseUrl?: string;
+  /** DATABASE_REPLICA_URLS: streaming replicas of DATABASE_URL's server for lag-tolerant reads (src/kit/replica.driver.ts). */
+  databaseReplicaUrls: string[];
+  /** REPLICA_MAX_LAG: a replica further behind than this is skipped until it catches up. */
+  replicaMaxLagMs: number;
   publicUrl: string;
   surveyUrl: string;
   logLevel: LogLevel;
@@ -17,6 +21,8 @@ export interface Config {
   dataDir: string;
   /** Delivery attempts this process runs at once; 0 = no workers in this process (API only). */
   workers: number;
+  /** EVENT_RETENTION_DAYS: events are dropped a week at a time once this old (kit/time-partitions.ts). */
+  eventRetentionDays: number;
   webhooks: WebhookSettings;
   /** Redis shared by every process (rate limits); unset: each process keeps its limits in memory. */
   redisUrl?: string;
@@ -160,6 +166,8 @@ export function loadConfig(env: Env = process.env): Config {
   const trustProxyHops = count(env, 'TRUST_PROXY_HOPS', 0, 10, problems);
   const embeddedPgPort = port(env, 'EMBEDDED_PG_PORT', 54329, problems);
   const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:'], problems);
+  const databaseReplicaUrls = replicaUrls(env, databaseUrl, problems);
+  const replicaMaxLagMs = seconds(env, 'REPLICA_MAX_LAG', 5_000, 3_600_000, problems);
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${listenPort}`, ['http:', 'https:'], problems)!;
   const surveyUrl = url(env, 'SURVEY_URL', publicUrl, ['http:', 'https:'], problems)!;
   const rawLevel = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
@@ -171,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as "5s,5m,2h" (units ms, s, m, h, d; at most 50), got "${env.WEBHOOK_RETRY_SCHEDULE}"`);
   }
   const workers = count(env, 'WORKERS', 64, 1000, problems);
+  const eventRetentionDays = retentionDays(env, problems);
   const ratePerSecond = count(env, 'WEBHOOK_RATE_LIMIT', 10, 100_000, problems);
   if (ratePerSecond === 0) problems.push('WEBHOOK_RATE_LIMIT must be at least 1');
   const allowPrivateNetworks = flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', problems);
@@ -185,12 +194,15 @@ export function loadConfig(env: Env = process.env): Config {
     port: listenPort,
     trustProxyHops,
     databaseUrl,
+    databaseReplicaUrls,
+    replicaMaxLagMs,
     publicUrl,
     surveyUrl,
     logLevel: rawLevel as LogLevel,
     embeddedPgPort,
     dataDir: env.DATA_DIR?.trim() || '.data',
     workers,
+    eventRetentionDays,
     webhooks: { retrySchedule: retrySchedule!, allowPrivateNetworks, ratePerSecond },
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'feedback:',
@@ -200,6 +212,43 @@ export function loadConfig(env: Env = process.env): Config {
     oauth: { allowConfidentialWithoutPkce },
     signup,
   };
+}
+
+/** DATABASE_REPLICA_URLS: comma-separated PostgreSQL URLs; they need DATABASE_URL (the embedded server has no replica). */
+function replicaUrls(env: Env, primary: string | undefined, problems: string[]): string[] {
+  const raw = env.DATABASE_REPLICA_URLS?.trim();
+  if (!raw) return [];
+  const urls = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  urls.forEach((_, i) => url({ DATABASE_REPLICA_URLS: urls[i] }, 'DATABASE_REPLICA_URLS', undefined, ['postgres:', 'postgresql:'], problems));
+  if (!primary) problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL: replicas stream from your own primary, not from the embedded PostgreSQL');
+  if (urls.length > 16) problems.push(`DATABASE_REPLICA_URLS lists ${urls.length} URLs; at most 16`);
+  return urls;
+}
+
+/** A duration in seconds (`5`) or with a unit (`5s`, `500ms`, `1m`), from 0 to `max` ms. */
+function seconds(env: Env, name: string, fallback: number, max: number, problems: string[]): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const withUnit = parseDurations(raw);
+  const ms = /^\d+(\.\d+)?$/.test(raw) ? Math.round(Number(raw) * 1_000) : withUnit?.length === 1 ? withUnit[0] : undefined;
+  if (ms === undefined || ms > max) {
+    problems.push(`${name} must be one duration from 0 to ${max / 1_000} s, in seconds ("5") or with a unit ("5s", "500ms"), got "${raw}"`);
+    return fallback;
+  }
+  return ms;
+}
+
+/** How long webhook deliveries are kept; they show their events, so events are kept at least as long. */
+export const DELIVERY_RETENTION_DAYS = 30;
+
+function retentionDays(env: Env, problems: string[]): number {
+  const raw = env.EVENT_RETENTION_DAYS?.trim();
+  if (!raw) return 90;
+  if (!/^\d+$/.test(raw) || Number(raw) < DELIVERY_RETENTION_DAYS || Number(raw) > 36_500) {
+    problems.push(`EVENT_RETENTION_DAYS must be a whole number of days from ${DELIVERY_RETENTION_DAYS} (webhook deliveries, kept ${DELIVERY_RETENTION_DAYS} days, show their events) to 36500, got "${raw}"`);
+    return 90;
+  }
+  return Number(raw);
 }
 
 function readRateLimits(env: Env, problems: string[]): RateLimitSettings {

@@ -39,9 +39,9 @@ export const nodeFlags = () => startArgs().slice(0, -1);
 /** Extra node flags from the environment variable `name` (space-separated), put before the start script's own. */
 export const extraNodeArgs = (name) => process.env[name]?.split(/\s+/).filter(Boolean) ?? [];
 
-/** The node arguments of package.json's start script, read from it so the two cannot drift apart. */
-function startArgs() {
-  const script = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+/** The node arguments of a package.json script (`start`, `worker`), read from it so the two cannot drift apart. */
+export function startArgs(name = 'start') {
+  const script = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts[name];
   const last = script.split('&&').at(-1).trim().split(/\s+/);
   return last.slice(last.indexOf('node') + 1);
 }
@@ -49,7 +49,7 @@ function startArgs() {
 const TICKS_PER_SECOND = 100; // Linux USER_HZ, what /proc/<pid>/stat counts in
 
 /** CPU seconds used by a process (user + system), and with `children` also by its children it has reaped. */
-function cpuSeconds(pid, children = false) {
+export function cpuSeconds(pid, children = false) {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     // After the command: state is field 3, so utime/stime/cutime/cstime (14-17) sit at 11-14 here.
@@ -61,7 +61,7 @@ function cpuSeconds(pid, children = false) {
 }
 
 /** The PostgreSQL server's CPU seconds so far: the postmaster, its live backends and those that already exited. */
-function postgresCpu(postmaster) {
+export function postgresCpu(postmaster) {
   let total = cpuSeconds(postmaster, true);
   for (const pid of fs.readdirSync('/proc').filter((f) => /^\d+$/.test(f))) {
     try {
@@ -149,14 +149,7 @@ export async function startService(name, extraEnv = {}, { limitSeconds, traceGc 
     await sleep(50);
   }
   /** The admin CLI against this service's database; returns its parsed JSON. */
-  const admin = (...args) =>
-    JSON.parse(
-      execFileSync(nodeBin, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', ...args], {
-        cwd: root,
-        env,
-        encoding: 'utf8',
-      }),
-    );
+  const admin = adminCli(env);
   const deadline =
     limitSeconds &&
     setTimeout(async () => {
@@ -198,23 +191,45 @@ export async function startService(name, extraEnv = {}, { limitSeconds, traceGc 
       const postmaster = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : undefined;
       return { node: cpuSeconds(child.pid), postgres: postmaster ? postgresCpu(postmaster) : 0 };
     },
+    ...tenants(base, admin),
+  };
+}
+
+/** The admin CLI with `env` (its DATABASE_URL, or DATA_DIR for an embedded database); returns its parsed JSON. */
+export const adminCli =
+  (env) =>
+  (...args) =>
+    JSON.parse(
+      execFileSync(nodeBin, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli/admin.ts', ...args], {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+      }),
+    );
+
+/** Tenants for a bench: made with the admin CLI `admin`, their tokens asked of the service at `base`. */
+export function tenants(base, admin) {
+  /** A client-credentials token with `scope` for an existing business (a new credential each time). */
+  const businessToken = async (businessId, scope) => {
+    const credential = admin('create-credential', '--business', businessId, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb').data;
+    // The CLI blocked this process: let it see the kept-alive sockets the service closed meanwhile before reusing one.
+    await new Promise((resolve) => setImmediate(resolve));
+    const res = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope }),
+    });
+    const { accessToken } = await res.json();
+    if (!accessToken) throw new Error(`no token: ${res.status}`);
+    return { accessToken, business: { id: businessId } };
+  };
+  return {
+    businessToken,
     /** A new user, business and credential, and a client_credentials access token with these scopes. */
     async tenantToken(scope) {
       const user = admin('create-user', '--email', `bench-${Date.now()}@example.com`, '--password', 'bench password 123').data;
       const business = admin('create-business', '--name', 'Bench Cafe', '--owner', user.id).data;
-      return { ...(await this.businessToken(business.id, scope)), business };
-    },
-    /** A client-credentials token with `scope` for an existing business (a new credential each time). */
-    async businessToken(businessId, scope) {
-      const credential = admin('create-credential', '--business', businessId, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb').data;
-      const res = await fetch(`${base}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope }),
-      });
-      const { accessToken } = await res.json();
-      if (!accessToken) throw new Error(`no token: ${res.status}`);
-      return { accessToken, business: { id: businessId } };
+      return { ...(await businessToken(business.id, scope)), business };
     },
   };
 }

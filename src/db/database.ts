@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ormConfig } from '../../mikro-orm.config.js';
 import { redactUrl, type Config } from '../config.js';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
+import { flushSignals } from '../kit/signals.js';
 
 export interface Database {
   orm: MikroORM;
@@ -26,7 +27,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * only ever changed by committed migrations, never by schema:update.
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedPgPort'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedPgPort'> & Partial<Pick<Config, 'databaseReplicaUrls' | 'replicaMaxLagMs'>>,
   logger?: Logger,
   options: { reuseRunning?: boolean; ephemeral?: boolean } = {},
 ): Promise<Database> {
@@ -46,7 +47,12 @@ export async function openDatabase(
   }
   try {
     const orm = await MikroORM.init(
-      ormConfig(url, { driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } }),
+      ormConfig(
+        url,
+        { driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } },
+        // Migrations run on the primary and reach the replicas by streaming; reads use them (src/kit/read.routing.ts).
+        { urls: config.databaseReplicaUrls, maxLagMs: config.replicaMaxLagMs, log: (level, message, fields) => logger?.[level](fields, message) },
+      ),
     );
     await checkConnection(orm, url);
     await orm.migrator.up();
@@ -56,6 +62,7 @@ export async function openDatabase(
       embedded,
       close: () =>
         (closing ??= (async () => {
+          await flushSignals(orm.em);
           await orm.close(true);
           logger?.info('database connections closed');
           if (embedded?.owned) {

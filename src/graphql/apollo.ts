@@ -5,7 +5,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { GraphQLContext } from '../kit/context.js';
+import { noteWrite, routeReads, type GraphQLContext } from '../kit/context.js';
 import { formatError } from './errors.js';
 import { DEFAULT_LIMITS, documentShapeRule, queryCostPlugin, queryDepthRule } from './limits.js';
 import { rateLimitPlugin } from './rate-limit.plugin.js';
@@ -31,6 +31,19 @@ function compiledQueries(schema: GraphQLSchema): ApolloServerPlugin<GraphQLConte
   };
   return { requestDidStart: async () => listener };
 }
+
+/**
+ * Where the operation's reads go, once its type is known (src/kit/context.ts routeReads); after a mutation, its
+ * client's next reads stay on the primary for the read-your-writes window.
+ */
+const READ_ROUTING: GraphQLRequestListener<GraphQLContext> = {
+  async didResolveOperation({ operation, contextValue }) {
+    if (operation) await routeReads(contextValue, operation.operation);
+  },
+  async willSendResponse({ operation, contextValue }) {
+    if (operation?.operation === 'mutation') await noteWrite(contextValue);
+  },
+};
 
 /**
  * A request lets go of its loaders and identity map once its answer is made: the answer is all that is left to write.
@@ -64,6 +77,8 @@ export async function createApolloServer(schema: GraphQLSchema, httpServer: http
       queryCostPlugin(),
       rateLimitPlugin(limit),
       storableTextPlugin(),
+      // After the limits and checks that may refuse the request: a refused one costs no replica check.
+      { requestDidStart: async () => READ_ROUTING },
       // Last among the request's plugins: the cost and rate limits have had their say before a query is answered.
       compiledQueries(schema),
       // No cache hints are used; the plugin would otherwise wrap every field resolution.

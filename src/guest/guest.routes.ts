@@ -20,6 +20,7 @@ import {
   type SurveyLink,
 } from '../modules/submission/response.service.js';
 import { SurveyPageMemo } from '../kit/survey-page.memo.js';
+import type { ReadRouting } from '../kit/read.routing.js';
 import { readBrand, type GuestBrand } from '../modules/business/brand.read.js';
 import { chooseLanguage, format, LANGUAGES } from './messages/index.js';
 import { isMultipleChoice, isNumberText, GUEST_CSP, guestCsp, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
@@ -146,11 +147,12 @@ function fieldErrors(frame: Frame, guest: GuestSurvey, step: SurveyStep, posted:
   return out;
 }
 
-export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: string; limiter: Limiter }) {
+export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: string; limiter: Limiter; reads?: ReadRouting }) {
   const router = new Router();
   const limiter = deps.limiter;
   // Until its LISTEN connection is up, the memo reads the database for every request: no need to wait for it.
-  const memo = new SurveyPageMemo(deps.orm, deps.logger);
+  // Its reads (the survey, the brand) go to a replica when one is usable; the guest's own response, on `em` below, never.
+  const memo = new SurveyPageMemo(deps.orm, deps.logger, deps.reads);
   void memo.start();
   const sessions = new GuestSessions(new GuestSessionKeys(deps.orm.em));
 
@@ -160,14 +162,14 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     const { business, survey } = ctx.params as { business: string; survey: string };
     const path = surveyPath(business, survey);
     const em = deps.orm.em.fork();
-    const state = await memo.get(`survey:${business}/${survey}`, () => openGuestSurvey(em, business, survey));
+    const state = await memo.get(`survey:${business}/${survey}`, (reader) => openGuestSurvey(reader, business, survey));
     if (state.state === 'missing') {
       const frame = frameFor(ctx, path);
       sendHtml(ctx, 404, messagePage(frame, frame.t.notFoundTitle, frame.t.notFoundBody));
       return null;
     }
     // The business's face: its name, logo and colour (the colour's style allowed by the page's policy).
-    const brand = await memo.get(`brand:${business}`, () => readBrand(em, business));
+    const brand = await memo.get(`brand:${business}`, (reader) => readBrand(reader, business));
     if (brand?.color) ctx.set('Content-Security-Policy', guestCsp(brand));
     const frame = frameFor(ctx, path, state.survey.name, brand);
     if (state.state === 'closed') {

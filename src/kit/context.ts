@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { Loaders } from './loaders.js';
+import type { ReadRouting } from './read.routing.js';
 import type { Principal } from '../auth/principal.js';
 import { AppError } from '../shared/errors.js';
 import { bearerToken } from '../shared/bearer.js';
@@ -21,6 +22,30 @@ export interface GraphQLContext {
   clientAddress?: string;
   /** On a subscription's connection (src/graphql/subscriptions.ts): the live events of every process. */
   liveEvents?: LiveEvents;
+  /** Where the operation's reads go (routeReads); absent, everything runs on the primary. */
+  reads?: ReadRouting;
+}
+
+/** The client whose writes its own reads must see: the token's (user, business, credential), else its address. */
+function clientKey(context: GraphQLContext): string | undefined {
+  const { auth, clientAddress } = context;
+  if (auth) return `${auth.credentialId}|${auth.businessId}|${auth.userId}`;
+  return clientAddress ? `address|${clientAddress}` : undefined;
+}
+
+/**
+ * Called by each door once the operation's type is known (Apollo's didResolveOperation, the REST adapter before it
+ * runs a route): a query reads where lag is tolerated (a replica, unless the client wrote within the read-your-writes
+ * window), a mutation stays on the primary, inside and outside its transactions. The one place a request's reads are
+ * routed.
+ */
+export async function routeReads(context: GraphQLContext, operation: 'query' | 'mutation' | 'subscription'): Promise<void> {
+  if (operation === 'query' && context.reads) await context.reads.lagTolerant(context.em, clientKey(context));
+}
+
+/** After a mutation has answered (its transactions committed): the client's next reads go to the primary. */
+export async function noteWrite(context: GraphQLContext): Promise<void> {
+  await context.reads?.wrote(context.em, clientKey(context));
 }
 
 /** Events of one business as they commit, whichever process wrote them (src/modules/event/event.feed.ts). */
@@ -38,10 +63,10 @@ export interface AccessTokenVerifier {
  * `authorization` is the request's Authorization header. A valid bearer token sets `auth`; a missing one sets
  * nothing; a bad one sets `authError`, raised only when an operation needs a token (so public queries still work).
  */
-export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier, surveyUrl: string) {
+export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier, surveyUrl: string, reads?: ReadRouting) {
   return async (requestId: string, authorization?: string): Promise<GraphQLContext> => {
     const em = rootEm.fork();
-    const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger, surveyUrl };
+    const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger, surveyUrl, reads };
     if (authorization) {
       const token = bearerToken(authorization);
       if (!token) {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { EntityManager } from '@mikro-orm/core';
+import { EventType, type EntityManager, type TransactionEventArgs } from '@mikro-orm/core';
 import type { PostgreSqlConnection, SqlEntityManager } from '@mikro-orm/postgresql';
+import { readsOnReplicas, ReplicaConnection } from './replica.driver.js';
 import {
   CompiledQuery,
   PostgresQueryCompiler,
@@ -61,7 +62,9 @@ export function db<DB = any>(em: EntityManager): Kysely<DB> {
   const connection = log(em);
   let plugin = plugins.get(connection);
   if (!plugin) plugins.set(connection, (plugin = new StatementLogPlugin(connection)));
-  return (em as SqlEntityManager).getKysely<DB>().withPlugin(plugin) as Kysely<DB>;
+  // A lag-tolerant read (read.routing.ts) asks for a read connection: a replica's, or the primary's when none is usable.
+  const kysely = (em as SqlEntityManager).getKysely<DB>(readsOnReplicas(em) ? { type: 'read' } : undefined);
+  return kysely.withPlugin(plugin) as Kysely<DB>;
 }
 
 /** SQL text by statement shape; bounded, as shapes come partly from callers (which filters a list is given). */
@@ -124,14 +127,21 @@ export async function runShaped<R>(em: EntityManager, shape: string, parameters:
   // for every statement, cost a list page more CPU than its statements did (bench/graphql-list.js measures it).
   const rows = em.getTransactionContext()
     ? (await (em as SqlEntityManager).getKysely().executeQuery<R>(CompiledQuery.raw(text, [...parameters]))).rows
-    : ((await (await ormPool(em)).query(text, parameters as unknown[])).rows as R[]);
+    : await onPool<R>(em, text, parameters as unknown[]);
   log(em).logQuery(text, { took: Math.round(performance.now() - started), results: rows.length });
   return rows;
 }
 
+/** A statement outside a transaction: on the primary's pool, or for a lag-tolerant read on the replica chosen for it. */
+async function onPool<R>(em: EntityManager, text: string, parameters: unknown[]): Promise<R[]> {
+  const connection = readsOnReplicas(em) ? em.getConnection('read') : undefined;
+  if (connection instanceof ReplicaConnection) return connection.query<R>(text, parameters);
+  return (await (await ormPool(em)).query(text, parameters)).rows as R[];
+}
+
 /**
- * The ORM's own `pg` pool (MikroORM's public `getNativeClient()`): for runShaped outside a transaction, and for
- * what is not a statement (LISTEN's own connection, the pool's gauges).
+ * The ORM's own `pg` pool (MikroORM's public `getNativeClient()`): for runShaped outside a transaction, the NOTIFY
+ * sent after commits (kit/signals.ts), and what is not a statement (LISTEN's own connection, the pool's gauges).
  */
 export function ormPool(em: EntityManager): Promise<pg.Pool> {
   return (em.getConnection() as unknown as PostgreSqlConnection).getNativeClient() as unknown as Promise<pg.Pool>;
@@ -140,15 +150,28 @@ export function ormPool(em: EntityManager): Promise<pg.Pool> {
 /**
  * `work` in one transaction, given an EntityManager whose transaction it is: the ORM, db(tx) and runShaped all run
  * in it. For writers of statements only (the order writer): no unit of work is flushed at commit, which is what makes
- * it lighter than em.transactional. Rolled back when `work` throws.
+ * it lighter than em.transactional. Rolled back when `work` throws. Its end is told to the ORM's transaction
+ * subscribers as the ORM's own transactions' is (what waits for the commit: kit/signals.ts).
  */
-export function inTransaction<E extends EntityManager, T>(em: E, work: (tx: E) => Promise<T>): Promise<T> {
-  return (em as unknown as SqlEntityManager)
-    .getKysely()
-    .transaction()
-    .execute((trx) => {
-      const tx = em.fork() as E;
-      tx.setTransactionContext(trx);
-      return work(tx);
-    });
+export async function inTransaction<E extends EntityManager, T>(em: E, work: (tx: E) => Promise<T>): Promise<T> {
+  let transaction: unknown;
+  const ended = (event: EventType.afterTransactionCommit | EventType.afterTransactionRollback) =>
+    em.getEventManager().dispatchEvent(event, { em, transaction: transaction as TransactionEventArgs['transaction'] });
+  let result: T;
+  try {
+    result = await (em as unknown as SqlEntityManager)
+      .getKysely()
+      .transaction()
+      .execute((trx) => {
+        transaction = trx;
+        const tx = em.fork() as E;
+        tx.setTransactionContext(trx);
+        return work(tx);
+      });
+  } catch (err) {
+    if (transaction) await ended(EventType.afterTransactionRollback);
+    throw err;
+  }
+  await ended(EventType.afterTransactionCommit);
+  return result;
 }

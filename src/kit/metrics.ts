@@ -33,6 +33,29 @@ export const rateLimitRefusals = counter('rate_limit_refusals_total', 'Requests 
 
 export const ordersIngested = counter('orders_ingested_total', 'Orders received on the custom order webhook, by result (created, updated, unchanged)', ['result']);
 
+export const dbReads = counter(
+  'db_reads_total',
+  'Lag-tolerant reads (GraphQL queries, REST GETs and exports, guest survey pages) by where they were sent: replica, or primary (no replica usable, or the client wrote within the read-your-writes window)',
+  ['target'],
+);
+
+export const replicaFallbacks = counter('db_replica_fallbacks_total', 'Statements of lag-tolerant reads retried on the primary because their replica failed them, by replica', ['replica']);
+
+/** Set when a replica is checked (reads come), never by a scrape: an idle process sends nothing to check it. */
+export const replicaLag = new Gauge({
+  name: 'db_replica_lag_seconds',
+  help: 'How far each read replica was behind the primary at its last check (0: it had replayed all the primary had; +Inf: down or unknown)',
+  labelNames: ['replica'] as const,
+  registers: [registry],
+});
+
+export const replicaUsable = new Gauge({
+  name: 'db_replica_usable',
+  help: 'Whether each read replica took reads after its last check (1) or was skipped: down, or behind by more than REPLICA_MAX_LAG (0)',
+  labelNames: ['replica'] as const,
+  registers: [registry],
+});
+
 /** Client-chosen operation names are bounded: plain names only, and at most this many distinct ones. */
 const MAX_OPERATION_NAMES = 500;
 const seenNames = new Set<string>();

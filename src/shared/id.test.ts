@@ -1,4 +1,4 @@
-import { isId, newId, ulid } from './id.js';
+import { idAt, idFor, idTime, isId, newId, ulid } from './id.js';
 
 describe('ids', () => {
   it('are <prefix>_<26 Crockford base32 chars>', () => {
@@ -12,6 +12,23 @@ describe('ids', () => {
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ulid(1_000) < ulid(2_000)).toBe(true);
+  });
+
+  it('carry their time: idTime reads it back, idAt is a prefix that sorts first among the ids of its millisecond', () => {
+    const ms = Date.UTC(2026, 10, 30);
+    expect(idTime(newId('event'))).toBeGreaterThanOrEqual(Date.now() - 1_000);
+    expect(idTime(idAt('event', ms))).toBe(ms);
+    expect(idTime(idFor('webhookDelivery', ms, 'k'))).toBe(ms);
+    expect(idAt('event', ms) < idFor('event', ms, 'a')).toBe(true);
+    expect(idFor('event', ms - 1, 'b') < idAt('event', ms)).toBe(true);
+    expect(idTime('evt_flag_1')).toBeUndefined();
+  });
+
+  it('idFor makes the same id of the same key, a well-formed one', () => {
+    const ms = Date.UTC(2026, 10, 30, 12);
+    expect(idFor('webhookDelivery', ms, 'evt_1 wh_1')).toBe(idFor('webhookDelivery', ms, 'evt_1 wh_1'));
+    expect(idFor('webhookDelivery', ms, 'evt_1 wh_2')).not.toBe(idFor('webhookDelivery', ms, 'evt_1 wh_1'));
+    expect(isId('webhookDelivery', idFor('webhookDelivery', ms, 'x'))).toBe(true);
   });
 
   it('isId checks the prefix and the body', () => {

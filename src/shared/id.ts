@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 /**
  * Ids are `<prefix>_<26 chars>`: a 48-bit millisecond timestamp then 80 random bits in Crockford base32 (ULID
@@ -109,6 +109,28 @@ export function ulid(now = Date.now()): string {
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${ulid()}`;
+}
+
+/**
+ * The id of `kind` made at `ms` whose random part is a hash of `key`: the same key gives the same id, so the primary
+ * key also keeps what the key names unique (a webhook delivery: one per event and webhook).
+ */
+export function idFor(kind: IdKind, ms: number, key: string): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(ms)}${encodeRandom(createHash('sha256').update(key).digest().subarray(0, 10))}`;
+}
+
+/** The least id of `kind` made at `ms` or later (a prefix of them all): a bound of a time-partitioned table. */
+export function idAt(kind: IdKind, ms: number): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(ms)}`;
+}
+
+/** When an id (or a bound made by idAt) was made, in ms since the epoch; undefined for anything else. */
+export function idTime(value: string): number | undefined {
+  const time = /^[a-z]+_([0-9A-HJKMNP-TV-Z]{10})/.exec(value)?.[1];
+  if (!time) return undefined;
+  let ms = 0;
+  for (const char of time) ms = ms * 32 + ALPHABET.indexOf(char);
+  return ms;
 }
 
 const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -6,21 +6,22 @@ import type { Config } from '../config.js';
 import { SmtpMailer } from '../senders/mail.sender.js';
 import type { Mailer } from '../shared/sender.ports.js';
 import { AccountMailTask } from '../modules/user/account-mail.task.js';
-import { ACCOUNT_MAIL_CHANNEL } from '../modules/user/account-mail.repo.js';
+import { ACCOUNT_MAIL_CHANNEL, nextAccountMailDue } from '../modules/user/account-mail.repo.js';
+import type { DuePoll } from './due.poll.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 
-const IDLE_POLL_MS = 1_000;
 const CONCURRENCY = 4;
 
 /** Sends account e-mails (verification, password reset, invitations) from the account_mail table on the outbox loop. */
-export async function startAccountMail(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'publicUrl' | 'feedback'>; mailer?: Mailer; clock?: () => Date }): Promise<OutboxLoop> {
+export async function startAccountMail(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'publicUrl' | 'feedback'>; mailer?: Mailer; clock?: () => Date; poll?: DuePoll }): Promise<OutboxLoop> {
   const logger = deps.logger.child({ component: 'account-mail' });
   const { smtpUrl, mailFrom } = deps.config.feedback;
   const mailer = deps.mailer ?? (smtpUrl ? new SmtpMailer(smtpUrl, mailFrom) : undefined);
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:acct:${randomBytes(4).toString('hex')}`;
   const task = new AccountMailTask(deps.orm, mailer, { publicUrl: deps.config.publicUrl, workerId, clock: deps.clock ?? (() => new Date()), logger });
-  const loop = await startOutboxLoop(task, { name: 'account mail workers', channel: ACCOUNT_MAIL_CHANNEL, orm: deps.orm, logger, concurrency: CONCURRENCY, idlePollMs: IDLE_POLL_MS });
+  const loop = await startOutboxLoop(task, { name: 'account mail workers', channel: ACCOUNT_MAIL_CHANNEL, due: nextAccountMailDue, orm: deps.orm, logger, concurrency: CONCURRENCY, poll: deps.poll, clock: deps.clock });
   return {
+    wake: loop.wake,
     async stop() {
       await loop.stop();
       if (!deps.mailer) mailer?.close();

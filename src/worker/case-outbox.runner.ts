@@ -6,10 +6,9 @@ import type { Config } from '../config.js';
 import { feedbackSenders } from './feedback-request.runner.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 import { CaseOutboxTask, type CaseSenders } from '../modules/case/case-outbox.task.js';
-import { CASE_WORK_CHANNEL } from '../modules/case/case.repo.js';
+import { CASE_WORK_CHANNEL, nextCaseJobDue } from '../modules/case/case.repo.js';
+import type { DuePoll } from './due.poll.js';
 
-/** Retries and escalation checks fall due between notifications: looked for every second. */
-const IDLE_POLL_MS = 1_000;
 const CONCURRENCY = 8;
 
 /**
@@ -22,6 +21,8 @@ export async function startCaseOutbox(deps: {
   config: Pick<Config, 'publicUrl' | 'feedback'>;
   clock?: () => Date;
   senders?: CaseSenders;
+  /** The process's look at every queue (worker.runner.ts); alone, the loop looks for its own. */
+  poll?: DuePoll;
 }): Promise<OutboxLoop> {
   const logger = deps.logger.child({ component: 'case-outbox' });
   const senders = deps.senders ?? feedbackSenders(deps.config.feedback);
@@ -33,8 +34,9 @@ export async function startCaseOutbox(deps: {
     clock: deps.clock ?? (() => new Date()),
     logger,
   });
-  const loop = await startOutboxLoop(task, { name: 'case workers', channel: CASE_WORK_CHANNEL, orm: deps.orm, logger, concurrency: CONCURRENCY, idlePollMs: IDLE_POLL_MS });
+  const loop = await startOutboxLoop(task, { name: 'case workers', channel: CASE_WORK_CHANNEL, due: nextCaseJobDue, orm: deps.orm, logger, concurrency: CONCURRENCY, poll: deps.poll, clock: deps.clock });
   return {
+    wake: loop.wake,
     async stop() {
       await loop.stop();
       if (!deps.senders) senders.mail?.close();

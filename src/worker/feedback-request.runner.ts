@@ -4,16 +4,16 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
-import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
+import { FEEDBACK_WORK_CHANNEL, nextRequestDue } from '../modules/flow/flow.repo.js';
+import type { DuePoll } from './due.poll.js';
 import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
 import { SmtpMailer } from '../senders/mail.sender.js';
 import { GatewaySms, TwilioSms } from '../senders/sms.sender.js';
 
 export type FeedbackRequestWorkers = OutboxLoop;
 
-const IDLE_POLL_MS = 250;
 const CONCURRENCY = 16;
-/** An event of a business with webhooks notifies webhook_work: under a burst of its orders, lease at most once per this many ms. */
+/** Every order that queues a request wakes the loop: under a burst of orders, lease at most once per this many ms. */
 const MIN_CLAIM_GAP_MS = 20;
 
 /** The senders the configuration names; a channel without one ends its requests `failed` with the reason. */
@@ -34,6 +34,8 @@ export async function startFeedbackRequests(deps: {
   config: Pick<Config, 'surveyUrl' | 'feedback'>;
   clock?: () => Date;
   senders?: FeedbackSenders;
+  /** The process's look at every queue (worker.runner.ts); alone, the loop looks for its own. */
+  poll?: DuePoll;
 }): Promise<FeedbackRequestWorkers> {
   const logger = deps.logger.child({ component: 'feedback-requests' });
   const senders = deps.senders ?? feedbackSenders(deps.config.feedback);
@@ -41,8 +43,19 @@ export async function startFeedbackRequests(deps: {
   if (!senders.sms) logger.warn('no SMS sender: set TWILIO_* or SMS_GATEWAY_URL, or feedback requests by SMS end failed');
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:fr:${randomBytes(4).toString('hex')}`;
   const task = new FeedbackRequestTask(deps.orm, senders, { surveyUrl: deps.config.surveyUrl, workerId, clock: deps.clock ?? (() => new Date()), logger });
-  const loop = await startOutboxLoop(task, { name: 'feedback request workers', channel: WEBHOOK_WORK_CHANNEL, orm: deps.orm, logger, concurrency: CONCURRENCY, idlePollMs: IDLE_POLL_MS, minClaimGapMs: MIN_CLAIM_GAP_MS });
+  const loop = await startOutboxLoop(task, {
+    name: 'feedback request workers',
+    channel: FEEDBACK_WORK_CHANNEL,
+    due: nextRequestDue,
+    orm: deps.orm,
+    logger,
+    concurrency: CONCURRENCY,
+    minClaimGapMs: MIN_CLAIM_GAP_MS,
+    poll: deps.poll,
+    clock: deps.clock,
+  });
   return {
+    wake: loop.wake,
     async stop() {
       await loop.stop();
       senders.mail?.close();

@@ -1,7 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { RawBuilder } from 'kysely';
 import type { Logger } from 'pino';
 import { PgListener } from '../kit/pg-listener.js';
-import { IdlePoll } from './idle.poll.js';
+import { DueClock, DuePoll, Sleeper } from './due.poll.js';
 
 /** A table of jobs as a runner sees it: leased in batches, each run on its own, leases given back at a stop. */
 export interface OutboxJobs<J> {
@@ -15,42 +16,58 @@ export interface OutboxJobs<J> {
 export interface OutboxLoopOptions {
   /** Names the loop in logs: 'feedback requests'. */
   name: string;
-  /** The LISTEN channel the commits that queue its jobs notify. */
+  /** The LISTEN channel the commits that queue its jobs notify (kit/signals.ts), with the due time when it is later. */
   channel: string;
+  /** The part of the look at every queue that answers when this table's first job falls due (due.poll.ts). */
+  due: RawBuilder<Date | null>;
   orm: MikroORM;
   logger: Logger;
   /** Jobs run at once at most. */
   concurrency: number;
-  /** The safety net's poll: work falling due, notifications lost with a connection. */
-  idlePollMs: number;
   /** Leases at most once per this many ms, so a burst of notifications does not become a burst of claims. */
   minClaimGapMs?: number;
+  /** The process's look at every queue; without one the loop looks for its table alone. */
+  poll?: DuePoll;
+  /** The clock its claims compare due times with (tests fix it). */
+  clock?: () => Date;
 }
 
 export interface OutboxLoop {
   /** Stops claiming, lets the jobs in flight finish and gives back what was claimed but not started. */
   stop(): Promise<void>;
+  /** Claims what is due now (a test that moved its clock says so). */
+  wake(): void;
 }
 
 /**
  * The loop every outbox table here runs on (feedback requests, case alerts and replies, account e-mails): jobs are
  * rows leased with FOR UPDATE SKIP LOCKED, so any number of processes share the work and none loses or doubles a job.
- * A LISTEN on `channel` wakes it at the commit of what queued a job; a poll every `idlePollMs` is the safety net. A
- * table's own channel keeps the others' commits from waking it: each wake-up is a claim statement.
+ * Idle, it sends nothing: it claims when a notification on `channel` says a job was queued (at its commit, in any
+ * process), when a job's due time comes (told by the notification or by the look at every queue), and when the look
+ * finds work nobody told of. A table's own channel keeps the others' commits from waking it.
  */
 export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoopOptions): Promise<OutboxLoop> {
   const { logger, concurrency } = options;
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
-  let wanted = true;
-  const idle = new IdlePoll(options.idlePollMs);
-  const nudge = () => {
-    wanted = true;
-    idle.wake();
+  const sleeper = new Sleeper();
+  const now = options.clock ? () => options.clock!().getTime() : Date.now;
+  const due = new DueClock(sleeper, now);
+  const ownPoll = options.poll ? undefined : new DuePoll(options.orm, logger);
+  const poll = options.poll ?? ownPoll!;
+  poll.add(options.due, due);
+  // Each line of a payload is a job queued: '' due now, else its due time (ms since the epoch).
+  const heard = (payload: string) => {
+    for (const line of payload.split('\n')) {
+      const at = Number(line);
+      if (line && Number.isFinite(at)) due.dueAt(at);
+      else due.wake();
+    }
   };
-  // Woken at once by a notification, and after a reconnection (whatever was missed meanwhile); polled otherwise.
-  const listener = new PgListener(options.orm, [options.channel], { notification: nudge, ready: nudge }, logger, `${options.name} (polling meanwhile)`);
+  // After a reconnection, what was notified meanwhile is lost: the look finds it.
+  const listener = new PgListener(options.orm, [options.channel], { notification: (_, payload) => heard(payload), ready: () => poll.soon() }, logger, `${options.name} (the safety poll finds work meanwhile)`);
   await listener.start();
+  ownPoll?.start();
 
   const start = (job: J) => {
     const p = Promise.resolve()
@@ -58,7 +75,9 @@ export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoo
       .catch((err) => logger.error({ err, job }, `${options.name}: a job failed; its lease expires and it runs again`))
       .then(() => {
         inFlight.delete(p);
-        nudge();
+        // A job may have scheduled its next step (a retry, a reminder): the look tells when.
+        poll.soon();
+        sleeper.poke();
       });
     inFlight.add(p);
   };
@@ -66,34 +85,38 @@ export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoo
   const loop = async () => {
     let lastClaim = 0;
     while (!stopping) {
+      const room = concurrency - inFlight.size;
       try {
-        if (idle.due()) wanted = true;
-        const room = concurrency - inFlight.size;
-        if (wanted && room > 0) {
+        if (room > 0 && due.take()) {
           const gap = (options.minClaimGapMs ?? 0) - (Date.now() - lastClaim);
           if (gap > 0) await new Promise((r) => setTimeout(r, gap));
-          wanted = false;
           lastClaim = Date.now();
           const claimed = await jobs.claim(room);
           if (stopping) await jobs.release?.(claimed);
           else for (const job of claimed) start(job);
-          if (claimed.length === room) wanted = true;
+          due.claimed(claimed.length, room);
+          continue;
         }
       } catch (err) {
         if (stopping) break;
         logger.error({ err }, `${options.name}: a worker step failed; retrying`);
         await new Promise((r) => setTimeout(r, 1_000));
+        due.failed();
+        continue;
       }
-      if (!(wanted && inFlight.size < concurrency) && !stopping) await idle.sleep();
+      // No room: until a job ends. Room: until work is due.
+      if (!stopping) await sleeper.sleep(room > 0 ? due.idleFor() : Infinity);
     }
   };
   const running = loop();
 
   return {
+    wake: () => due.wake(),
     async stop() {
       if (stopping) return;
       stopping = true;
-      idle.wake();
+      ownPoll?.stop();
+      sleeper.poke();
       await running;
       await Promise.allSettled([...inFlight]);
       await listener.stop();

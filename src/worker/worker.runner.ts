@@ -7,11 +7,13 @@ import type { Config } from '../config.js';
 import { HttpSender } from '../senders/http.sender.js';
 import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery } from '../modules/webhook/webhook-delivery.task.js';
 import { RateLimiter } from './rate.limiter.js';
-import { IdlePoll } from './idle.poll.js';
+import { DueClock, DuePoll, Sleeper } from './due.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
 import { startCaseOutbox } from './case-outbox.runner.js';
 import { startAccountMail } from './account-mail.runner.js';
+import { startPartitionMaintenance } from './partition.runner.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
+import { fanOutDue, nextDeliveryDue } from '../modules/webhook/webhook.repo.js';
 
 export interface Workers {
   /** Stops leasing, lets the attempts in flight finish (at most their timeout) and gives back what did not start. */
@@ -20,9 +22,6 @@ export interface Workers {
   readonly inFlight: number;
 }
 
-/** How often an idle worker looks for work when no notification wakes it first. */
-const IDLE_POLL_MS = 250;
-const PURGE_EVERY_MS = 3_600_000;
 const FAN_OUT_BATCH = 500;
 const CLAIM_GATHER_MS = 3;
 /** Leased ahead per webhook at most (fewer with a low rate: a second's worth, and never fewer than the cap in flight). */
@@ -47,13 +46,13 @@ interface Lane {
  * The job queue's runner in this process: fans recorded events out into deliveries and runs due deliveries, up to
  * `config.workers` attempts at once, at most 4 per webhook and its rate. The queue is the database itself
  * (event.fanout_pending, webhook_delivery.next_attempt_at): several processes share it with SKIP LOCKED leases.
- * A LISTEN on `webhook_work` (notified by the event trigger) wakes it as soon as an event commits.
+ * A LISTEN on `webhook_work` (told after the commit of an event pending fan-out: kit/signals.ts) wakes it at once.
  *
  * Each webhook is a lane: its deliveries are leased a batch ahead (one claim for many attempts), started as its
  * in-flight cap and rate allow, and each attempt's slot frees when the receiver has answered; the outcome is written
  * afterwards, a batch at a time. One slow webhook fills only its own lane.
  */
-export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'workers' | 'webhooks' | 'publicUrl' | 'surveyUrl' | 'feedback'> }): Promise<Workers> {
+export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'workers' | 'webhooks' | 'publicUrl' | 'surveyUrl' | 'feedback' | 'eventRetentionDays'> }): Promise<Workers> {
   const { orm, config } = deps;
   const logger = deps.logger.child({ component: 'worker' });
   const sender = new HttpSender({
@@ -76,26 +75,30 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   let started = 0;
   let leased = 0;
   let stopping = false;
-  const idle = new IdlePoll(IDLE_POLL_MS);
-  const nudge = () => idle.wake();
-  // What the next turn of the loop should do: fan out (an event committed) and/or lease (a lane ran low).
-  let fanOutWanted = true;
-  let claimWanted = true;
+  // What the next turn of the loop should do: fan out (an event committed) and/or lease (a lane ran low, a retry's
+  // time came). Idle, neither: the loop sleeps until a notification, a known due time or the look at every queue
+  // (one statement for all of this process's queues, due.poll.ts) says there is work.
+  const sleeper = new Sleeper();
+  const fanOut = new DueClock(sleeper);
+  const deliveries = new DueClock(sleeper);
+  const poll = new DuePoll(orm, logger);
+  poll.add(fanOutDue, fanOut);
+  poll.add(nextDeliveryDue, deliveries);
   // The last claim found nothing due: lanes running low need not ask again until new work is announced.
   let dry = false;
   let soon: NodeJS.Timeout | undefined;
   // Lanes run low one attempt at a time: gather for a few ms, then lease once for all of them.
   const claimSoon = () => {
-    claimWanted = true;
-    soon ??= setTimeout(() => ((soon = undefined), nudge()), CLAIM_GATHER_MS);
+    soon ??= setTimeout(() => ((soon = undefined), deliveries.wake()), CLAIM_GATHER_MS);
   };
 
-  // Woken at each event's commit; while the connection is lost (it reconnects), the poll still finds the work.
-  const eventCommitted = () => {
-    fanOutWanted = true;
-    nudge();
+  // Woken after each commit of an event pending fan-out, or of a delivery made due (a redelivery, a test), in any
+  // process; while the connection is lost (it reconnects), the look at every queue still finds the work.
+  const workCommitted = () => {
+    fanOut.wake();
+    deliveries.wake();
   };
-  const listener = new PgListener(orm, [WEBHOOK_WORK_CHANNEL], { notification: eventCommitted, ready: eventCommitted }, logger, 'webhook workers');
+  const listener = new PgListener(orm, [WEBHOOK_WORK_CHANNEL], { notification: workCommitted, ready: () => poll.soon() }, logger, 'webhook workers');
   await listener.start();
 
   const laneOf = (webhook: string) => {
@@ -134,13 +137,16 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
         if (stopping || Date.now() + DELIVERY_LIMITS.timeoutMs + LEASE_MARGIN_MS > item.leasedAt + DELIVERY_LIMITS.leaseMs) {
           // Not attempted: back to the queue for any worker (stopping, or waited too long to finish within the lease).
           await task.release([item.delivery.id]);
+          if (!stopping) deliveries.wake();
           return;
         }
         const { outcome, recorded } = await task.attempt(item.delivery);
         if (outcome.durationMs > SLOW_MS || outcome.error === 'timeout' || outcome.error === 'connect') slowUntil.set(webhook, Date.now() + SLOW_FOR_MS);
         else slowUntil.delete(webhook);
         freeSlot();
-        await recorded;
+        // Its retry, if any, falls due then (another process may take it: this one claims at that time anyway).
+        const retryAt = await recorded;
+        if (retryAt) deliveries.dueAt(retryAt.getTime());
       } catch (err) {
         logger.error({ err, delivery: item.delivery.id }, 'webhook attempt could not be recorded');
       } finally {
@@ -149,6 +155,8 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
         leased--;
         if (!lane.leased) lanes.delete(webhook);
         else if (lane.queue.length < depth / 2 && !dry) claimSoon();
+        // Room again, maybe: a loop that had none looks whether a claim is wanted.
+        sleeper.poke();
       }
     })();
     attempts.add(attempt);
@@ -156,20 +164,15 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   };
 
   const loop = async () => {
-    let lastPurge = 0;
     while (!stopping) {
       try {
-        // The poll is the safety net: retries falling due, notifications lost with a connection.
-        if (idle.due()) fanOutWanted = claimWanted = true;
-        if (fanOutWanted) {
-          fanOutWanted = false;
+        if (fanOut.take()) {
           const events = await task.fanOut(FAN_OUT_BATCH);
-          if (events === FAN_OUT_BATCH) fanOutWanted = true;
-          if (events) claimWanted = true;
+          fanOut.claimed(events, FAN_OUT_BATCH);
+          if (events) deliveries.wake();
         }
         const room = maxLeased - leased;
-        if (claimWanted && room > 0) {
-          claimWanted = false;
+        if (room > 0 && deliveries.take()) {
           const heldBack = rate.heldBack();
           for (const [webhook, until] of slowUntil) if (until < Date.now()) slowUntil.delete(webhook);
           const slow = [...slowUntil.keys()];
@@ -181,27 +184,32 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
             leased++;
           }
           dry = claimed.length === 0;
-          if (claimed.length === room) claimWanted = true;
+          deliveries.claimed(claimed.length, room);
+          // A webhook out of tokens got nothing this time: its deliveries are due again when a token is back.
+          if (heldBack.length && claimed.length < room) deliveries.dueAt(Date.now() + Math.ceil(1_000 / config.webhooks.ratePerSecond));
           pump();
-        }
-        if (Date.now() - lastPurge > PURGE_EVERY_MS) {
-          lastPurge = Date.now();
-          const purged = await task.purge();
-          if (purged) logger.info({ purged }, 'old webhook deliveries purged');
         }
       } catch (err) {
         if (stopping) break;
         logger.error({ err }, 'worker step failed; retrying');
         await sleep(1_000);
+        fanOut.failed();
+        deliveries.failed();
       }
-      const more = fanOutWanted || (claimWanted && leased < maxLeased);
-      if (!more && !stopping) await idle.sleep();
+      if (stopping) break;
+      const room = leased < maxLeased;
+      if (!fanOut.ready() && !(room && deliveries.ready())) await sleeper.sleep(Math.min(fanOut.idleFor(), room ? deliveries.idleFor() : Infinity));
     }
   };
   const running = loop();
-  const feedbackRequests = await startFeedbackRequests(deps);
-  const caseOutbox = await startCaseOutbox(deps);
-  const accountMail = await startAccountMail(deps);
+  // One look at every queue of the process (these and the outbox tables'): at start, then as the safety poll.
+  const shared = { ...deps, poll };
+  const feedbackRequests = await startFeedbackRequests(shared);
+  const caseOutbox = await startCaseOutbox(shared);
+  const accountMail = await startAccountMail(shared);
+  poll.start();
+  // Old events and deliveries age out by the week (replacing a row-by-row purge of deliveries).
+  const partitions = await startPartitionMaintenance(deps);
   logger.info({ workerId, concurrency: config.workers }, 'workers started');
 
   return {
@@ -212,7 +220,8 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       if (stopping) return;
       stopping = true;
       clearTimeout(soon);
-      nudge();
+      poll.stop();
+      sleeper.poke();
       await running;
       // Leased but not started: given back at once, for any process. Those waiting for a rate token give theirs back.
       const notStarted = [...lanes.values()].flatMap((lane) => lane.queue.splice(0).map((item) => item.delivery.id));
@@ -221,6 +230,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       await feedbackRequests.stop();
       await caseOutbox.stop();
       await accountMail.stop();
+      await partitions.stop();
       sender.close();
       await listener.stop();
       logger.info({ givenBack: notStarted.length }, 'workers stopped');

@@ -24,6 +24,11 @@ let sms: Receiver;
 let worker: FeedbackRequestWorkers | undefined;
 let fixedNow: Date | null = null;
 const clock = () => fixedNow ?? new Date();
+/** Moves the worker's clock and tells it so: asleep until the next due time it knows of, it would not look again. */
+const setNow = (at: Date) => {
+  fixedNow = at;
+  worker?.wake();
+};
 
 const startWorker = async (options: { senders?: object } = {}) =>
   startFeedbackRequests({ orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url }, clock, ...(options as object) });
@@ -160,7 +165,7 @@ describe('requests', () => {
     expect(listed.body.data).toEqual([expect.objectContaining({ object: 'feedbackrequest', order: order.id, status: 'scheduled', flow: s.flow })]);
     expect(mailsTo(email)).toEqual([]);
 
-    fixedNow = new Date(Date.now() + 3 * 60_000);
+    setNow(new Date(Date.now() + 3 * 60_000));
     const sent = await mail.waitFor((m) => m.to.includes(email));
     await statusOf(order.id, 'sent');
     expect(mailsTo(email)).toHaveLength(1);
@@ -253,7 +258,7 @@ describe('requests', () => {
     const at = new Date();
     at.setUTCHours(22, 0, 0, 0);
     if (at.getTime() <= Date.now()) at.setUTCDate(at.getUTCDate() + 1);
-    fixedNow = at;
+    setNow(at);
     const email = `${uniqueId('night')}@example.com`;
     const order = await s.order({ customerEmail: email });
     const morning = new Date(at);
@@ -262,7 +267,7 @@ describe('requests', () => {
     const [deferred] = await until(() => requestsOf(order.id), (r) => new Date(r[0].send_at).getTime() === morning.getTime());
     expect(deferred.status).toBe('scheduled');
     expect(mailsTo(email)).toEqual([]);
-    fixedNow = new Date(morning.getTime() + 1_000);
+    setNow(new Date(morning.getTime() + 1_000));
     await mail.waitFor((m) => m.to.includes(email));
     await statusOf(order.id, 'sent');
   });
@@ -275,7 +280,7 @@ describe('requests', () => {
     const at = new Date();
     at.setUTCHours(17, 0, 0, 0);
     if (at.getTime() <= Date.now()) at.setUTCDate(at.getUTCDate() + 1);
-    fixedNow = at;
+    setNow(at);
     const karachi = `${uniqueId('khi')}@example.com`;
     const there = await s.order({ customerEmail: karachi, externalLocationId: 'KHI-CLIFTON' });
     const morning = new Date(at.getTime() + 11 * 3_600_000); // 09:00 in Karachi, 04:00 UTC
@@ -301,7 +306,7 @@ describe('requests', () => {
       expect(sendAt).toBeGreaterThanOrEqual(before - 1_000);
       expect(sendAt).toBeLessThanOrEqual(Date.now());
     }
-    fixedNow = new Date(morning.getTime() + 1_000);
+    setNow(new Date(morning.getTime() + 1_000));
     await mail.waitFor((m) => m.to.includes(karachi));
     await statusOf(there.id, 'sent');
   });
@@ -311,13 +316,13 @@ describe('requests', () => {
     const email = `${uniqueId('remind')}@example.com`;
     const order = await s.order({ customerEmail: email });
     await statusOf(order.id, 'sent');
-    fixedNow = new Date(Date.now() + 61 * 60_000);
+    setNow(new Date(Date.now() + 61 * 60_000));
     const reminder = await mail.waitFor((m) => m.to.includes(email) && m.subject.startsWith('Reminder:'));
     expect(linkIn(reminder)).toBe(linkIn(mailsTo(email)[0]));
     await until(() => requestsOf(order.id), (r) => r[0].reminded_at != null && r[0].locked_by == null);
-    fixedNow = new Date(Date.now() + 3 * 3_600_000);
+    setNow(new Date(Date.now() + 3 * 3_600_000));
     await until(() => requestsOf(order.id), (r) => r[0].locked_by == null && new Date(r[0].due_at).getTime() > fixedNow!.getTime());
-    fixedNow = new Date(Date.now() + 25 * 3_600_000);
+    setNow(new Date(Date.now() + 25 * 3_600_000));
     await statusOf(order.id, 'expired');
     expect(mailsTo(email)).toHaveLength(2);
   });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { ormPool } from '../../src/kit/db.js';
+import { LISTENER_APPLICATION_NAME } from '../../src/kit/pg-listener.js';
 import { codeBlocks, readDoc } from '../helpers/docs.js';
 import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
@@ -125,7 +126,7 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
     const killed = await server.orm.em
       .getConnection()
       // This server's own: other test files' servers listen too, each in its own database.
-      .execute(`select pg_terminate_backend(pid) as gone from pg_stat_activity where query = 'listen events' and datname = current_database()`);
+      .execute(`select pg_terminate_backend(pid) as gone from pg_stat_activity where application_name = ? and datname = current_database()`, [LISTENER_APPLICATION_NAME]);
     expect(killed.length).toBeGreaterThan(0);
     const errors = (await ended) as any[];
     expect(errors[0]).toMatchObject({ message: 'Live events were interrupted: subscribe again', extensions: { code: 'SERVICE_UNAVAILABLE' } });
@@ -145,7 +146,8 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
     const sql = server.orm.em.getConnection();
     const spy = await pool.connect();
     const heard: string[] = [];
-    spy.on('notification', (n) => n.channel === 'events' && heard.push(n.payload!.split(' ')[0]));
+    // Each payload: "@<sending process> " then a line "<business> <event id> <type>" per event (kit/signals.ts).
+    spy.on('notification', (n) => n.channel === 'events' && heard.push(...n.payload!.replace(/^@\S* /, '').split('\n').map((line) => line.split(' ')[0])));
     await spy.query('listen events');
     const t = await createTenant(server);
     const c = client(server, t.headers);

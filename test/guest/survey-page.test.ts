@@ -1,5 +1,6 @@
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { GuestAgent, guestSurvey, h1, type GuestSurveyFixture } from '../helpers/guest.js';
+import { LISTENER_APPLICATION_NAME } from '../../src/kit/pg-listener.js';
 
 /** Issue 12's rules over plain HTTP: what a guest's phone sends, and what the database keeps. */
 let server: TestServer;
@@ -354,7 +355,7 @@ describe('the survey kept in memory for the pages', () => {
   };
   // This server's own: test files run side by side on one PostgreSQL, each server listening in its own database.
   const listeners = async () =>
-    (await server.orm.em.fork().getConnection().execute(`select pid from pg_stat_activity where query = 'listen survey_pages' and datname = current_database()`)) as {
+    (await server.orm.em.fork().getConnection().execute(`select pid from pg_stat_activity where application_name = ? and datname = current_database()`, [LISTENER_APPLICATION_NAME])) as {
       pid: number;
     }[];
 

@@ -1,8 +1,5 @@
 import http from 'node:http';
-import pino from 'pino';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { HttpSender } from '../../src/senders/http.sender.js';
-import { WebhookDeliveryTask } from '../../src/modules/webhook/webhook-delivery.task.js';
 import { createHook, deliveriesOf, eventually, makeEvent, startDeliveryServer, type TestServer } from './webhook-helpers.js';
 import type { Client } from '../helpers/graphql.js';
 
@@ -69,24 +66,3 @@ it('graceful shutdown lets an attempt in flight finish and record it', async () 
     await own.stop();
   }
 }, 30_000);
-
-it('purges finished deliveries after 30 days, never pending ones', async () => {
-  const inbox = await startReceiver();
-  receivers.push(inbox);
-  const hook = await createHook(api, business, inbox.url, ['metric.created']);
-  await makeEvent(api, business, 'Old 1');
-  await makeEvent(api, business, 'Old 2');
-  await eventually(async () => expect((await deliveriesOf(api, business, hook.id, { status: { eq: 'succeeded' } })).total).toBe(2));
-  const ids = (await deliveriesOf(api, business, hook.id)).data.map((d: any) => d.id);
-  await sql(`update webhook_delivery set created_at = now() - interval '31 days' where id in (?, ?)`, ids);
-  // One old delivery still has a retry to come: kept.
-  await sql(`update webhook_delivery set next_attempt_at = now() + interval '1 hour', status = 'failed' where id = ?`, [ids[1]]);
-  const sender = new HttpSender({ timeoutMs: 1_000, allowPrivateNetworks: true, userAgent: 'test' });
-  const task = new WebhookDeliveryTask(server.orm, sender, server.config.webhooks, pino({ level: 'silent' }), 'test');
-  try {
-    expect(await task.purge()).toBe(1);
-  } finally {
-    sender.close();
-  }
-  expect((await deliveriesOf(api, business, hook.id)).data.map((d: any) => d.id)).toEqual([ids[1]]);
-});

@@ -25,6 +25,8 @@ import { Migration20261127060000 } from './Migration20261127060000.js';
 import { Migration20261127070000 } from './Migration20261127070000.js';
 import { Migration20261127083000 } from './Migration20261127083000.js';
 import { Migration20261127083600 } from './Migration20261127083600.js';
+import { Migration20261127210000 } from './Migration20261127210000.js';
+import { Migration20261127220000 } from './Migration20261127220000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -55,4 +57,6 @@ export const migrationsList = [
   { name: 'Migration20261127070000', class: Migration20261127070000 },
   { name: 'Migration20261127083000', class: Migration20261127083000 },
   { name: 'Migration20261127083600', class: Migration20261127083600 },
+  { name: 'Migration20261127210000', class: Migration20261127210000 },
+  { name: 'Migration20261127220000', class: Migration20261127220000 },
 ];

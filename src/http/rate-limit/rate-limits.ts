@@ -62,6 +62,8 @@ export interface RateLimits {
   webhookFailures: FailureLimit;
   /** New guest responses per address and survey (the guest pages). */
   guest: Limiter;
+  /** The Redis client of REDIS_URL, when set: others share it (the read-your-writes window, src/kit/read.routing.ts). */
+  redis?: Redis;
   /** Quits Redis, if any. */
   close(): Promise<void>;
 }
@@ -111,6 +113,7 @@ export function createRateLimits(options: { settings: RateLimitSettings; redisUr
     oauthFailures: failures('auth-client', 'auth-address'),
     webhookFailures: failures('webhook-secret', 'webhook-secret-address'),
     guest: new Limiter({ name: 'guest-responses', points: 10, seconds: 600 }, store),
+    redis,
     async close() {
       if (redis) await redis.quit().catch(() => redis?.disconnect());
     },

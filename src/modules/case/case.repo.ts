@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { db } from '../../kit/db.js';
+import { wakeAfterCommit } from '../../kit/signals.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { CaseAlert } from './case-alert.entity.js';
 import type { CaseMessage } from './case-message.entity.js';
@@ -68,13 +69,15 @@ export interface CaseJob {
 /** The case workers' LISTEN channel: only what queues their work notifies it. */
 export const CASE_WORK_CHANNEL = 'case_work';
 
-/**
- * Wakes the case workers of every process, at the commit of `em`'s transaction (a NOTIFY waits for it): paid only
- * when a case opens or a reply is written.
- */
+/** Wakes the case workers of every process once `em`'s transaction commits (kit/signals.ts). */
 export async function wakeCaseWorkers(em: EntityManager) {
-  await sql`select pg_notify(${CASE_WORK_CHANNEL}, '')`.execute(db(em));
+  wakeAfterCommit(em, CASE_WORK_CHANNEL);
 }
+
+/** When the first case job not leased falls due (null: none), for the workers' look at every queue (due.poll.ts). */
+export const nextCaseJobDue = sql<Date | null>`least(
+  (select due_at from case_alert where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1),
+  (select due_at from case_message where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1))`;
 
 /** The e-mail addresses of a business's members with one of `roles`, each once. */
 export async function memberEmails(em: EntityManager, business: string, roles: readonly string[]): Promise<string[]> {

@@ -1,10 +1,15 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { OptionalProps } from '@mikro-orm/core';
+import { AfterCreate, Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { OptionalProps, type EventArgs } from '@mikro-orm/core';
 import { newId } from '../../shared/id.js';
 import { Business } from '../business/business.entity.js';
-import { eventAudienceTrigger } from './event.signal.js';
+import { eventAudienceTrigger, eventRecorded } from './event.signal.js';
 
-/** An immutable record of a change, written in the transaction of the change itself. */
+/**
+ * An immutable record of a change, written in the transaction of the change itself. Partitioned by range of id, a
+ * week a partition, dropped EVENT_RETENTION_DAYS after (Migration20261127220000, kit/time-partitions.ts); the ORM's
+ * `partitionBy` is not declared, since its schema diff would compare a fixed list of partitions with the ones the
+ * workers create and drop.
+ */
 @Entity({
   tableName: 'event',
   // Marks the event pending fan-out and wakes the delivery workers, and tells the live subscriptions, when someone
@@ -36,8 +41,15 @@ export class Event {
 
   /**
    * The outbox flag: set by the insert trigger (event.signal.ts) when the business has an enabled webhook, cleared by the
-   * fan-out to webhook deliveries. Left unset here; the default only matters if the trigger is ever dropped.
+   * fan-out to webhook deliveries; null when it has none but live subscribers. Left unset here, so the ORM's insert
+   * returns the trigger's value; the default only matters if the trigger is ever dropped.
    */
-  @Property({ type: 'boolean', default: true })
-  fanoutPending?: boolean;
+  @Property({ type: 'boolean', nullable: true, defaultRaw: 'true' })
+  fanoutPending?: boolean | null;
+
+  /** Whom to tell once the transaction commits (event.signal.ts), as the trigger decided. */
+  @AfterCreate()
+  recorded(args: EventArgs<Event>) {
+    eventRecorded(args.em as Parameters<typeof eventRecorded>[0], this);
+  }
 }

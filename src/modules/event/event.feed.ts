@@ -50,11 +50,11 @@ interface Listener {
 }
 
 /**
- * The live events of this process's subscribers, whoever wrote them: fed by LISTEN on EVENTS_CHANNEL, each event
- * read once (one primary-key lookup) however many subscribers want it, then handed to each in commit order. Events
- * notify that channel only for businesses some process has registered in event_subscriber (event.signal.ts): this
- * process registers a business when its first subscriber of it arrives, refreshes while any stays, and removes the row
- * when the last leaves. Those writes run one after another (`registry`), so a removal never overtakes a later
+ * The live events of this process's subscribers, whoever wrote them: fed by LISTEN on EVENTS_CHANNEL (the events of
+ * this process's own writes without a round trip), each notification's events read in one statement however many
+ * subscribers want them, then handed to each in the order told. Events are told on that channel only for businesses
+ * some process has registered in event_subscriber, or with a webhook (event.signal.ts): this process registers a
+ * business when its first subscriber of it arrives, refreshes while any stays, and removes the row when the last leaves. Those writes run one after another (`registry`), so a removal never overtakes a later
  * registration of the same business.
  */
 export class EventFeed {
@@ -199,16 +199,26 @@ export class EventFeed {
     return run;
   }
 
+  /** A payload lists events committed, a line "<business> <id> <type>" each: those some subscriber here wants are read at once. */
   private notified(payload: string) {
-    const [business, id, type] = payload.split(' ');
-    const wanted = [...this.listeners].filter((l) => l.business === business && l.wants(type));
+    const byBusiness = new Map<string, Listener[]>();
+    for (const l of this.listeners) byBusiness.set(l.business, [...(byBusiness.get(l.business) ?? []), l]);
+    const wanted: Array<{ id: string; business: string; listeners: Listener[] }> = [];
+    for (const line of payload.split('\n')) {
+      const [business, id, type] = line.split(' ');
+      const listeners = byBusiness.get(business)?.filter((l) => l.wants(type));
+      if (id && listeners?.length) wanted.push({ id, business, listeners });
+    }
     if (!wanted.length) return;
-    const read = this.orm.em.fork().findOne(Event, { id, business });
+    const read = this.orm.em.fork().find(Event, { id: { $in: wanted.map((w) => w.id) } });
     this.chain = this.chain.then(async () => {
-      const event = await read.catch(() => null);
-      if (!event) return;
-      const presented = presentEvent(event);
-      for (const l of wanted) if (this.listeners.has(l)) l.push(presented);
+      const events = new Map((await read.catch(() => [] as Event[])).map((e) => [e.id, e]));
+      for (const w of wanted) {
+        const event = events.get(w.id);
+        if (event?.business !== w.business) continue;
+        const presented = presentEvent(event);
+        for (const l of w.listeners) if (this.listeners.has(l)) l.push(presented);
+      }
     });
   }
 

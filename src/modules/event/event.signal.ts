@@ -1,14 +1,18 @@
 import type { TriggerDef } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { announceAfterCommit, wakeAfterCommit } from '../../kit/signals.js';
 
 /**
- * Who hears of an event as it commits, beyond the event log: the delivery workers (LISTEN webhook_work) when its
- * business has an enabled webhook, and every process's live subscriptions (LISTEN events, with "<business> <event id>
- * <type>": ids and types hold no spaces) when a process has a subscriber of that business (event_subscriber).
+ * Who hears of an event once it commits, beyond the event log: the delivery workers (channel webhook_work) when its
+ * business has an enabled webhook, and every process's live subscriptions (channel events, one line "<business>
+ * <event id> <type>" per event: ids and types hold no spaces) when a process has a subscriber of that business
+ * (event_subscriber).
  *
- * Only then, because a NOTIFY is not free: PostgreSQL serialises the commits of all transactions that notify (one
- * lock on the notification queue, held through the commit's WAL flush), which halved the rate of concurrent event
- * writes (pgbench, 8 clients: 2,100-2,400 commits/s notifying, 4,700-5,200 not). An order or submission of a
- * business nobody listens to now commits without it.
+ * The insert trigger decides, under the business's audience lock, and writes its decision on the row itself:
+ * `fanout_pending` true (an enabled webhook: pending fan-out, and maybe live subscribers), null (no webhook, live
+ * subscribers) or false (nobody). The writer reads it back with the insert (RETURNING) and tells after commit
+ * (kit/signals.ts): no NOTIFY runs in the writer's transaction, since PostgreSQL serialises the commits of all
+ * transactions that notify on one lock; and an event of a business nobody listens to tells nobody anything.
  */
 export const EVENTS_CHANNEL = 'events';
 export const WEBHOOK_WORK_CHANNEL = 'webhook_work';
@@ -33,7 +37,7 @@ export function audienceLock(when?: string) {
  * transaction holding it exclusively to end) and only then looks, with a snapshot taken after the lock; holding it
  * until commit, it makes a later newcomer wait for this event to commit first. Outside read committed (one snapshot
  * for the whole transaction) it cannot look afresh, so it assumes both. `fanout_pending` is the delivery workers'
- * outbox flag. Two statements in all: one lock, one look at both tables.
+ * outbox flag and the writer's note of whom to tell. Two statements in all: one lock, one look at both tables.
  */
 const AUDIENCE_SQL = [
   'declare',
@@ -48,11 +52,28 @@ const AUDIENCE_SQL = [
   '    webhooks := true;',
   '    subscribers := true;',
   '  end if;',
-  '  new.fanout_pending := webhooks;',
-  `  if webhooks then perform pg_notify('${WEBHOOK_WORK_CHANNEL}', ''); end if;`,
-  `  if subscribers then perform pg_notify('${EVENTS_CHANNEL}', new.business_id || ' ' || new.id || ' ' || new.type); end if;`,
+  '  new.fanout_pending := case when webhooks then true when subscribers then null else false end;',
   '  return new;',
   'end;',
 ].join(' ');
 
 export const eventAudienceTrigger: TriggerDef = { name: 'event_audience', timing: 'before', events: ['insert'], forEach: 'row', body: AUDIENCE_SQL };
+
+/** An event as inserted, with the trigger's decision read back (`fanout_pending`). */
+export interface RecordedEvent {
+  id: string;
+  business: string;
+  type: string;
+  fanoutPending?: boolean | null;
+}
+
+/**
+ * Registers, in the event's transaction (`em`'s), whom to tell once it commits: the delivery workers when it is
+ * pending fan-out, the live subscriptions when a process may have a subscriber of its business. Every writer of
+ * events calls it with what its insert returned (the ORM's insert returns the column by itself: event.entity.ts).
+ */
+export function eventRecorded(em: EntityManager, event: RecordedEvent): void {
+  if (event.fanoutPending === false) return;
+  if (event.fanoutPending === true) wakeAfterCommit(em, WEBHOOK_WORK_CHANNEL);
+  announceAfterCommit(em, EVENTS_CHANNEL, `${event.business} ${event.id} ${event.type}`);
+}

@@ -6,7 +6,8 @@ import type { OrderRecord } from '../order/order.presenter.js';
 import type { FlowConditions, FlowTrigger } from './feedback-flow.entity.js';
 import { contactHash, flowOrderOf, unmetConditions } from './feedback-flow.rules.js';
 import { presentRequest, type RequestRecord } from './feedback-request.presenter.js';
-import { enabledFlows, insertRequest } from './flow.repo.js';
+import { eventRecorded } from '../event/event.signal.js';
+import { enabledFlows, insertRequest, wakeFeedbackWorkers } from './flow.repo.js';
 
 /**
  * Feedback requests are written in the order's own transaction (the order writer's, for both doors, and the API's
@@ -90,6 +91,7 @@ export async function createFeedbackRequests(tx: EntityManager, business: string
       createdAt: now,
       updatedAt: now,
     };
+    const event = { id: newId('event'), json: stringifyWithMillis({ object: presentRequest(record) }) };
     const written = await insertRequest(
       tx,
       {
@@ -111,9 +113,12 @@ export async function createFeedbackRequests(tx: EntityManager, business: string
         created_at: now,
         updated_at: now,
       },
-      { id: newId('event'), json: stringifyWithMillis({ object: presentRequest(record) }) },
+      event,
     );
-    created += written ? 1 : 0;
+    if (!written) continue;
+    created++;
+    eventRecorded(tx, { id: event.id, business, type: 'feedbackrequest.created', fanoutPending: written.fanout_pending });
+    if (hasContact) wakeFeedbackWorkers(tx, sendAt);
   }
   return created;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Expression, type Insertable, type Updateable } from 'kysely';
 import { db } from '../../kit/db.js';
+import { wakeAfterCommit } from '../../kit/signals.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { Event } from '../event/event.entity.js';
 import type { Business } from '../business/business.entity.js';
@@ -29,6 +30,18 @@ export type RequestRow = Insertable<FlowDB['feedback_request']>;
 /** MikroORM's own Kysely (kit/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
 const flowKysely = (em: EntityManager) => db<FlowDB>(em);
 
+/** The feedback-request workers' LISTEN channel: only what queues a request notifies it. */
+export const FEEDBACK_WORK_CHANNEL = 'feedback_work';
+
+/** Tells the workers of every process, once `em`'s transaction commits, that a request falls due at `dueAt`. */
+export function wakeFeedbackWorkers(em: EntityManager, dueAt: Date) {
+  wakeAfterCommit(em, FEEDBACK_WORK_CHANNEL, dueAt);
+}
+
+/** When the first request not leased falls due (null: none), for the workers' look at every queue (due.poll.ts). */
+export const nextRequestDue = sql<Date | null>`(select due_at from feedback_request
+  where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
+
 /** A business's enabled flows, by priority: what a new order is matched against. */
 export function enabledFlows(em: EntityManager, business: string) {
   return flowKysely(em)
@@ -44,10 +57,10 @@ export function enabledFlows(em: EntityManager, business: string) {
 
 /**
  * A request and its `feedbackrequest.created` event, in one statement: the unique (order, flow) index makes a
- * repeated or concurrent order create one request, and only a request written records its event. Answers whether it
- * was written.
+ * repeated or concurrent order create one request, and only a request written records its event. Answers, when it
+ * was written, its event's `fanout_pending` (whom to tell: event.signal.ts).
  */
-export async function insertRequest(em: EntityManager, request: RequestRow, event: { id: string; json: string }): Promise<boolean> {
+export async function insertRequest(em: EntityManager, request: RequestRow, event: { id: string; json: string }): Promise<{ fanout_pending: boolean | null } | undefined> {
   const rows = await flowKysely(em)
     .with('r', (k) => k.insertInto('feedback_request').values(request).onConflict((oc) => oc.columns(['order_id', 'flow_id']).doNothing()).returning('id'))
     .insertInto('event')
@@ -63,9 +76,9 @@ export async function insertRequest(em: EntityManager, request: RequestRow, even
           sql<Date>`${request.created_at}::timestamptz`.as('created_at'),
         ]),
     )
-    .returning('id')
+    .returning('fanout_pending')
     .execute();
-  return rows.length > 0;
+  return rows[0];
 }
 
 /** Leases up to `limit` requests due at `now` to `worker` for `leaseMs` (SKIP LOCKED: workers take disjoint sets). */

@@ -6,6 +6,7 @@ import { deleteEndedThrottles, deleteExpiredCodes, deleteExpiredTokens, whileLoc
 /** Rows kept this long after they stop mattering (expired codes, tokens whose access and refresh both expired). */
 const GRACE = '1 day';
 const EVERY_MS = 60 * 60_000;
+const FIRST_AFTER_MS = 5 * 60_000;
 
 /**
  * Deletes what can no longer be used: authorization codes and tokens a day after their last expiry (a replayed code
@@ -30,13 +31,19 @@ export async function purgeOnce(em: EntityManager): Promise<Awaited<ReturnType<t
   return whileLocked(em, PURGE_LOCK, () => purgeExpired(em));
 }
 
-/** Runs the purge now and hourly; returns the function that stops it (before the ORM closes). */
+/**
+ * Runs the purge hourly, the first time at a random moment between FIRST_AFTER_MS and an hour later: a process just
+ * started (or idle) sends nothing meanwhile, and a fleet started at once spreads its purges over the hour. Returns
+ * the function that stops it (before the ORM closes).
+ */
 export function schedulePurge(em: EntityManager, logger: Logger): () => void {
   const run = () =>
     purgeOnce(em.fork())
       .then((removed) => logger.debug(removed ?? { skipped: 'another process is purging' }, 'expired OAuth rows purged'))
       .catch((err) => logger.warn({ err }, 'purging expired OAuth rows failed; will retry'));
-  const timer = setInterval(run, EVERY_MS).unref();
-  void run();
-  return () => clearInterval(timer);
+  let timer = setTimeout(() => {
+    timer = setInterval(run, EVERY_MS).unref();
+    void run();
+  }, FIRST_AFTER_MS + Math.random() * EVERY_MS).unref();
+  return () => clearTimeout(timer);
 }

@@ -97,13 +97,14 @@ const created = sql<boolean>`exists (select 1 from o where o.inserted)`;
  *              reference of those whose itemId changed (the only case that locks one).
  *  - items:    the lines; a named line takes its name's entry, an itemId-only line the entry of this order holding that
  *              reference (menuKey), else the oldest one of the business holding it.
- *  - ev:       order.created.
+ *  - ev:       order.created, answering the trigger's fanout_pending (whom to tell once it commits: event.signal.ts).
  * Everything but `o` only when the order was created. One text whatever the order: every CTE is always there, and
  * what varies (the rows as JSON, read by the tables' own row types, and the names and references as arrays) is
  * parameters, so it is built once and PostgreSQL keeps it parsed and planned (runShaped, prepared). Answers the
- * order's id, whether it was created, and each line's menu item (a named line left without one is for linkRacedLines).
+ * order's id, whether it was created, each line's menu item (a named line left without one is for linkRacedLines)
+ * and the event's fanout_pending.
  */
-export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id: string; inserted: boolean; items: WrittenLine[] } | undefined> {
+export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id: string; inserted: boolean; items: WrittenLine[]; fanout_pending: boolean | null } | undefined> {
   const order = JSON.stringify(w.order);
   const menu = JSON.stringify(w.menu);
   const menuKeys = w.menu.map((m) => m.name.toLowerCase());
@@ -175,11 +176,12 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
         k
           .insertInto('event')
           .columns(EVENT_COLUMNS)
-          .expression(sql`${rowsOf('event', 'v', EVENT_COLUMNS, event, false)} where ${created}`),
+          .expression(sql`${rowsOf('event', 'v', EVENT_COLUMNS, event, false)} where ${created}`)
+          .returning('fanout_pending'),
       )
       .selectFrom('o')
-      .select(['o.id', 'o.inserted', sql`(select coalesce(json_agg(items), '[]') from items)`.as('items')]);
-  const [row] = await runShaped<{ id: string; inserted: boolean; items: WrittenLine[] }>(em, 'order.write', parameters, build, { prepare: true });
+      .select(['o.id', 'o.inserted', sql`(select coalesce(json_agg(items), '[]') from items)`.as('items'), sql`(select fanout_pending from ev)`.as('fanout_pending')]);
+  const [row] = await runShaped<{ id: string; inserted: boolean; items: WrittenLine[]; fanout_pending: boolean | null }>(em, 'order.write', parameters, build, { prepare: true });
   return row;
 }
 
@@ -286,12 +288,20 @@ export async function findOrderByKey(
   return { order, items: row.items, submissions: row.submissions.map((s) => s.id) };
 }
 
-/** An event of the order's change, in the writer's transaction (a repeat that accepts the order: the ingest path). */
-export async function insertEvent(em: EntityManager, event: EventRow) {
+/**
+ * An event of the order's change, in the writer's transaction (a repeat that accepts the order: the ingest path).
+ * Answers the trigger's `fanout_pending` (whom to tell: event.signal.ts).
+ */
+export async function insertEvent(em: EntityManager, event: EventRow): Promise<boolean | null> {
   const row = JSON.stringify(event);
-  await runShaped(em, 'order.event', [row], () => orderKysely(em).insertInto('event').columns(EVENT_COLUMNS).expression(rowsOf('event', 'v', EVENT_COLUMNS, row, false)), {
-    prepare: true,
-  });
+  const [inserted] = await runShaped<{ fanout_pending: boolean | null }>(
+    em,
+    'order.event',
+    [row],
+    () => orderKysely(em).insertInto('event').columns(EVENT_COLUMNS).expression(rowsOf('event', 'v', EVENT_COLUMNS, row, false)).returning('fanout_pending'),
+    { prepare: true },
+  );
+  return inserted.fanout_pending;
 }
 
 /** A dish of an order as an `items` step asks about it: its menu item, the name of its first line, the quantities summed. */

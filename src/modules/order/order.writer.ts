@@ -6,6 +6,7 @@ import { inTransaction } from '../../kit/db.js';
 import type { OrderSource } from './order.entity.js';
 import type { OrderFields } from './order.rules.js';
 import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderRecord, type OrderWithItems } from './order.presenter.js';
+import { eventRecorded } from '../event/event.signal.js';
 import { findOrderByKey, insertEvent, linkRacedLines, writeOrder, type MenuRow } from './order.repo.js';
 
 /**
@@ -88,6 +89,7 @@ export class OrderWriter {
     const items: OrderItemRecord[] = lines.map(({ itemId, ...line }) => ({ ...line, id: newId('orderItem'), business, externalItemId: itemId, menuItem: null }));
     const { menu, references } = menuOf(items, business, now);
     const keyOfReference = new Map([...references].map(([key, ref]) => [ref, key]));
+    const event = { id: newId('event'), business_id: business, type: 'order.created', data: { object: orderJson(order) }, created_at: now };
     const written = await writeOrder(tx, {
       order: rowOf(record, ['business']),
       mayAccept: mode === 'ingest',
@@ -98,10 +100,11 @@ export class OrderWriter {
       })),
       menu,
       references,
-      event: { id: newId('event'), business_id: business, type: 'order.created', data: { object: orderJson(order) }, created_at: now },
+      event,
     });
 
     if (written?.inserted) {
+      eventRecorded(tx, { id: event.id, business, type: event.type, fanoutPending: written.fanout_pending });
       const linked = new Map(written.items.map((i) => [i.id, i]));
       if (written.items.some((i) => i.named && !i.menu_item_id)) {
         for (const r of await linkRacedLines(tx, record.id, business)) linked.get(r.id)!.menu_item_id = r.menu_item_id;
@@ -119,7 +122,9 @@ export class OrderWriter {
     const changed = !!written; // the upsert returned the row: it moved PENDING -> ACCEPTED
     if (changed) {
       const { items: _items, submissions: _submissions, ...updated } = current;
-      await insertEvent(tx, { id: newId('event'), business_id: business, type: 'order.updated', data: { object: orderJson(updated) }, created_at: now });
+      const id = newId('event');
+      const fanoutPending = await insertEvent(tx, { id, business_id: business, type: 'order.updated', data: { object: orderJson(updated) }, created_at: now });
+      eventRecorded(tx, { id, business, type: 'order.updated', fanoutPending });
       await orderWritten(tx, business, existing.order, ['order.accepted'], now);
     }
     return { order: current, created: false, changed };

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type Updateable } from 'kysely';
 import { db } from '../../kit/db.js';
+import { wakeAfterCommit } from '../../kit/signals.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { AccountMail, AccountMailKind } from './account-mail.entity.js';
 
@@ -15,10 +16,14 @@ const work = (em: EntityManager) => db<AccountMailDB>(em);
 /** The account-mail workers' LISTEN channel: only what queues an account e-mail notifies it. */
 export const ACCOUNT_MAIL_CHANNEL = 'account_mail';
 
-/** Wakes the workers at the commit of `em`'s transaction. */
+/** Wakes the workers once `em`'s transaction commits (kit/signals.ts). */
 export async function wakeAccountMail(em: EntityManager) {
-  await sql`select pg_notify(${ACCOUNT_MAIL_CHANNEL}, '')`.execute(db(em));
+  wakeAfterCommit(em, ACCOUNT_MAIL_CHANNEL);
 }
+
+/** When the first mail not leased falls due (null: none), for the workers' look at every queue (due.poll.ts). */
+export const nextAccountMailDue = sql<Date | null>`(select due_at from account_mail
+  where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
 
 /** Leases up to `limit` due mails to `worker` (SKIP LOCKED: workers take disjoint sets). */
 export async function claimAccountMails(em: EntityManager, q: { leaseMs: number; worker: string; now: Date; limit: number }): Promise<string[]> {

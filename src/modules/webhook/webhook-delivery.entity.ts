@@ -1,6 +1,6 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
-import { newId } from '../../shared/id.js';
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { idFor, idTime } from '../../shared/id.js';
 import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 import { Event } from '../event/event.entity.js';
 import { Webhook } from './webhook.entity.js';
@@ -17,13 +17,27 @@ export interface DeliveryAttempt {
 }
 
 /**
+ * A delivery's id: its event's time, then a hash of its event and webhook. The primary key so keeps one delivery per
+ * (event, webhook), a key the table could not hold itself (a partitioned table's unique keys include its partition
+ * key, the id), and a delivery lands in the week of its event, which it never outlives.
+ */
+export function deliveryId(event: string, webhook: string): string {
+  // An event's id always carries its time; the fallback only keeps a malformed one from stopping the fan-out.
+  return idFor('webhookDelivery', idTime(event) ?? Date.now(), `${event} ${webhook}`);
+}
+
+/**
  * One event to one webhook, and its job: due when `nextAttemptAt` is set and past, leased to one worker while
- * `lockedUntil` is in the future. Its id is the `webhook-id` header, the same on every retry and redelivery.
+ * `lockedUntil` is in the future. Its id (deliveryId) is the `webhook-id` header, the same on every retry and
+ * redelivery.
+ *
+ * Partitioned by range of id, a week a partition (Migration20261127220000, kit/time-partitions.ts): the ORM's own
+ * `partitionBy` is not declared, since its schema diff would compare a fixed list of partitions with the ones the
+ * workers create and drop. No foreign key to the event either: one referencing a partitioned table would make every
+ * partition's creation and drop check or lock the other table; the partitions' order keeps each delivery's event.
  */
 @Entity({ tableName: 'webhook_delivery' })
 @Index({ name: 'webhook_delivery_webhook_created_idx', properties: ['webhook', 'createdAt', 'id'] })
-@Index({ name: 'webhook_delivery_created_idx', properties: ['createdAt'] })
-@Unique({ name: 'webhook_delivery_event_webhook_unique', properties: ['event', 'webhook'] })
 // The queue's partial indexes: due deliveries per webhook, and leases held.
 @Index({
   name: 'webhook_delivery_due_idx',
@@ -31,12 +45,10 @@ export interface DeliveryAttempt {
 })
 @Index({ name: 'webhook_delivery_leased_idx', expression: 'create index "webhook_delivery_leased_idx" on "webhook_delivery" ("webhook_id") where "locked_until" is not null' })
 export class WebhookDelivery extends BusinessOwnedEntity {
-  id = newId('webhookDelivery');
-
   @ManyToOne(() => Webhook, { mapToPk: true, deleteRule: 'cascade' })
   webhook!: string;
 
-  @ManyToOne(() => Event, { mapToPk: true, deleteRule: 'cascade' })
+  @ManyToOne(() => Event, { mapToPk: true, createForeignKeyConstraint: false })
   event!: string;
 
   @Property({ type: 'string', length: 100 })

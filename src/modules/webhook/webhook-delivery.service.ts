@@ -4,7 +4,7 @@ import { findOwned } from '../../kit/resource.js';
 import { findPage } from '../../kit/list.query.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { recordEvent } from '../event/event.service.js';
-import { WebhookDelivery } from './webhook-delivery.entity.js';
+import { deliveryId, WebhookDelivery } from './webhook-delivery.entity.js';
 import type { WebhookDeliveryType, WebhookRecoveryType } from './webhook-delivery.type.js';
 import type { RecoverWebhookInput } from './webhook-delivery.inputs.js';
 import { findWebhook, presentWebhook } from './webhook.service.js';
@@ -42,7 +42,7 @@ function assertEnabled(webhook: Webhook) {
   if (!webhook.enabled) throw new AppError('conflict', `Webhook ${webhook.id} is disabled: enable it (enabled: true) first`);
 }
 
-/** The workers LISTEN on this; the notification leaves when the transaction commits. */
+/** The workers LISTEN on this; the notification leaves once the transaction has committed. */
 const wakeWorkers = (tx: EntityManager) => notifyWorkers(tx, WEBHOOK_WORK_CHANNEL);
 
 /** A new attempt now, with the same `webhook-id`. */
@@ -81,7 +81,7 @@ export function sendTest(em: EntityManager, business: string, webhookId: string)
     const webhook = await findWebhook(tx, business, webhookId);
     assertEnabled(webhook);
     const event = recordEvent(tx, business, 'webhook.test', presentWebhook(webhook));
-    const delivery = tx.create(WebhookDelivery, { business, webhook: webhook.id, event: event.id, eventType: event.type, nextAttemptAt: new Date() });
+    const delivery = tx.create(WebhookDelivery, { id: deliveryId(event.id, webhook.id), business, webhook: webhook.id, event: event.id, eventType: event.type, nextAttemptAt: new Date() });
     await tx.flush();
     await wakeWorkers(tx);
     return presentDelivery(delivery);

@@ -3,9 +3,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { WebhookSettings } from '../../config.js';
 import type { HttpOutcome, HttpSender } from '../../shared/sender.ports.js';
-import { newId } from '../../shared/id.js';
 import { recordEvent } from '../event/event.service.js';
-import type { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity.js';
+import { deliveryId, type DeliveryAttempt, type DeliveryStatus } from './webhook-delivery.entity.js';
 import { Webhook } from './webhook.entity.js';
 import { presentWebhook } from './webhook.service.js';
 import { signatureHeader } from './webhook.signature.js';
@@ -25,7 +24,6 @@ export const DELIVERY_LIMITS = {
   jitter: 0.2,
   disableAfterMs: 5 * 86_400_000,
   disableAfterExhausted: 3,
-  retentionMs: 30 * 86_400_000,
 };
 
 const RECORD_BATCH = 64;
@@ -73,8 +71,8 @@ export class WebhookDeliveryTask {
 
   /**
    * One delivery per (event, enabled webhook subscribed to its type or to `*`), in one transaction with marking
-   * the events done: a crash in between leaves the events pending, and the unique (event, webhook) key makes a
-   * repeat harmless. Answers how many events it took.
+   * the events done: a crash in between leaves the events pending, and a delivery's id, made from its event and
+   * webhook, makes a repeat harmless. Answers how many events it took.
    */
   async fanOut(limit = 500): Promise<number> {
     return this.orm.em.fork().transactional(async (tx) => {
@@ -87,7 +85,7 @@ export class WebhookDeliveryTask {
       for (const event of events) {
         for (const hook of hooks) {
           if (hook.business_id === event.business_id && subscribes(hook.events, event.type)) {
-            deliveries.push({ id: newId('webhookDelivery'), business_id: event.business_id, webhook_id: hook.id, event_id: event.id, event_type: event.type, status: 'pending', attempt_count: 0, attempts: [], next_attempt_at: now, created_at: now, updated_at: now });
+            deliveries.push({ id: deliveryId(event.id, hook.id), business_id: event.business_id, webhook_id: hook.id, event_id: event.id, event_type: event.type, status: 'pending', attempt_count: 0, attempts: [], next_attempt_at: now, created_at: now, updated_at: now });
           }
         }
       }
@@ -120,10 +118,10 @@ export class WebhookDeliveryTask {
 
   /**
    * One attempt of a leased delivery; never throws for the receiver's failures. Answers once the exchange is over,
-   * with `recorded`, settled once its outcome is written (a batch at a time; the lease ends there): the caller's
-   * slot for the webhook frees at the answer, not after the write.
+   * with `recorded`, settled once its outcome is written (a batch at a time; the lease ends there) with the time of
+   * the retry it scheduled, if any: the caller's slot for the webhook frees at the answer, not after the write.
    */
-  async attempt(delivery: ClaimedDelivery): Promise<{ outcome: HttpOutcome; recorded: Promise<void> }> {
+  async attempt(delivery: ClaimedDelivery): Promise<{ outcome: HttpOutcome; recorded: Promise<Date | null> }> {
     const body = deliveryBody({
       id: delivery.event_id,
       type: delivery.event_type,
@@ -147,7 +145,7 @@ export class WebhookDeliveryTask {
     return { outcome, recorded: this.record(delivery, at, outcome) };
   }
 
-  private async record(delivery: ClaimedDelivery, at: number, outcome: HttpOutcome) {
+  private async record(delivery: ClaimedDelivery, at: number, outcome: HttpOutcome): Promise<Date | null> {
     const attempt: DeliveryAttempt = {
       at,
       durationMs: outcome.durationMs,
@@ -168,13 +166,14 @@ export class WebhookDeliveryTask {
     }
     webhookAttempts.inc({ outcome: outcome.error ? status : 'succeeded' });
     await this.recordSoon({ id: delivery.id, status, attempt, next_attempt_at: next, ok: !outcome.error });
-    if (!outcome.error) return;
+    if (!outcome.error) return null;
     this.logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempt: number, error: outcome.error, status: outcome.status, message: outcome.message, nextAttemptAt: next }, 'webhook attempt failed');
     if (outcome.status === 410) await this.disable(delivery.webhook_id, 'gone');
     else if (status === 'exhausted') {
       const due = await repo.shouldDisable(this.orm.em.fork(), delivery.webhook_id, DELIVERY_LIMITS.disableAfterMs, DELIVERY_LIMITS.disableAfterExhausted);
       if (due) await this.disable(delivery.webhook_id, 'failing');
     }
+    return next;
   }
 
   private batch: Array<{ row: AttemptRecord; done: (err?: unknown) => void }> = [];
@@ -216,17 +215,6 @@ export class WebhookDeliveryTask {
       recordEvent(tx, webhook.business, 'webhook.disabled', { ...presentWebhook(webhook), disabledReason: reason });
     });
     this.logger.warn({ webhook: webhookId, reason }, 'webhook disabled');
-  }
-
-  /** Deletes finished deliveries past the retention; answers how many. */
-  async purge(now = Date.now(), batch = 5_000): Promise<number> {
-    const cutoff = new Date(now - DELIVERY_LIMITS.retentionMs);
-    let total = 0;
-    for (;;) {
-      const purged = await repo.purgeDeliveries(this.orm.em.fork(), cutoff, batch);
-      total += purged;
-      if (purged < batch) return total;
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Insertable } from 'kysely';
 import { db } from '../../kit/db.js';
+import { wakeAfterCommit } from '../../kit/signals.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { Event } from '../event/event.entity.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity.js';
@@ -41,11 +42,14 @@ export function subscribedWebhooks(em: EntityManager, businesses: string[]) {
   return webhookKysely(em).selectFrom('webhook').select(['id', 'business_id', 'events']).where('business_id', 'in', businesses).where('enabled', '=', true).execute();
 }
 
-/** The unique (event, webhook) key makes a repeated fan-out harmless. */
+/**
+ * A repeated fan-out is harmless: a delivery's id is made from its event and webhook (deliveryId), so the primary key
+ * refuses a second one (and, in the partition of the rows from before partitioning, their unique (event, webhook) key).
+ */
 export async function insertDeliveries(em: EntityManager, deliveries: DeliveryRow[]) {
   // pg would send a JS array as a PostgreSQL array: the attempts' JSON array is written as JSON.
   const rows = deliveries.map((d) => ({ ...d, attempts: sql<DeliveryAttempt[]>`${JSON.stringify(d.attempts ?? [])}::jsonb` }));
-  await webhookKysely(em).insertInto('webhook_delivery').values(rows).onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing()).execute();
+  await webhookKysely(em).insertInto('webhook_delivery').values(rows).onConflict((oc) => oc.doNothing()).execute();
 }
 
 export async function markFannedOut(em: EntityManager, events: string[]) {
@@ -194,19 +198,26 @@ export async function shouldDisable(em: EntityManager, webhook: string, failingM
   return !!row;
 }
 
-/** Finished deliveries created before `cutoff`, up to `batch` of them; answers how many. */
-export async function purgeDeliveries(em: EntityManager, cutoff: Date, batch: number): Promise<number> {
-  const result = await webhookKysely(em)
-    .deleteFrom('webhook_delivery')
-    .where('id', 'in', (eb) => eb.selectFrom('webhook_delivery').select('id').where('created_at', '<', cutoff).where('next_attempt_at', 'is', null).limit(batch))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+/** Whether a partition of webhook_delivery holds a delivery due again for an enabled webhook (its retries go on). */
+export async function hasDeliveriesInRetry(em: EntityManager, partition: string): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`
+    select exists (select 1 from ${sql.table(partition)} d join webhook w on w.id = d.webhook_id
+                    where d.next_attempt_at is not null and w.enabled) as found`.execute(webhookKysely(em));
+  return rows[0].found;
 }
 
-/** Wakes the delivery workers (they LISTEN on `channel`); the notification leaves when `em`'s transaction commits. */
+/** Wakes the delivery workers (they LISTEN on `channel`) once `em`'s transaction commits (kit/signals.ts). */
 export async function notifyWorkers(em: EntityManager, channel: string) {
-  await sql`select pg_notify(${channel}, '')`.execute(webhookKysely(em));
+  wakeAfterCommit(em, channel);
 }
+
+/**
+ * For the workers' look at every queue (src/worker/due.poll.ts): when the first delivery not leased falls due for
+ * an enabled webhook (null: none), and since when an event waits for its fan-out (null: none).
+ */
+export const nextDeliveryDue = sql<Date | null>`(select min(d.next_attempt_at) from webhook_delivery d join webhook w on w.id = d.webhook_id
+  where d.next_attempt_at is not null and (d.locked_until is null or d.locked_until < now()) and w.enabled)`;
+export const fanOutDue = sql<Date | null>`(select min(created_at) from event where fanout_pending)`;
 
 /** Deliveries due and not yet attempted: how many, and how long the oldest has waited (seconds). */
 export async function dueDeliveries(em: EntityManager): Promise<{ depth: number; oldest: number }> {

@@ -1,0 +1,83 @@
+import { DueClock, SAFETY_POLL_MS, Sleeper, type DuePoll } from './due.poll.js';
+
+/** A queue's clock on a time the test moves, and the looks it asks for. */
+function clockAt(start = 1_000_000) {
+  let now = start;
+  const looks: number[] = [];
+  const clock = new DueClock(new Sleeper(), () => now);
+  clock.poll = { soon: () => looks.push(now) } as unknown as DuePoll;
+  return { clock, looks, move: (ms: number) => (now += ms), get now() { return now; } };
+}
+
+describe('DueClock', () => {
+  it('wants a claim at a wake, and at a due time once it comes, not before', () => {
+    const t = clockAt();
+    expect(t.clock.take()).toBe(false);
+    t.clock.wake();
+    expect(t.clock.take()).toBe(true);
+    expect(t.clock.take()).toBe(false);
+    t.clock.dueAt(t.now + 5_000);
+    expect(t.clock.ready()).toBe(false);
+    expect(t.clock.idleFor()).toBe(5_000);
+    t.move(4_999);
+    expect(t.clock.take()).toBe(false);
+    t.move(1);
+    expect(t.clock.take()).toBe(true);
+    expect(t.clock.idleFor()).toBe(Infinity);
+  });
+
+  it('keeps the earliest due time it is told of', () => {
+    const t = clockAt();
+    t.clock.dueAt(t.now + 9_000);
+    t.clock.polled(t.now + 3_000);
+    t.clock.dueAt(t.now + 6_000);
+    expect(t.clock.idleFor()).toBe(3_000);
+  });
+
+  it('asks for a look after a claim for a due time leaves nothing due, and not after a claim for a wake', () => {
+    const t = clockAt();
+    t.clock.wake();
+    t.clock.take();
+    t.clock.claimed(0, 8);
+    expect(t.looks).toEqual([]);
+    t.clock.dueAt(t.now + 1_000);
+    t.move(1_000);
+    t.clock.take();
+    t.clock.claimed(3, 8);
+    expect(t.looks).toEqual([t.now]);
+  });
+
+  it('claims again at once when a claim was full', () => {
+    const t = clockAt();
+    t.clock.wake();
+    t.clock.take();
+    t.clock.claimed(8, 8);
+    expect(t.clock.take()).toBe(true);
+  });
+
+  it('backs off when the looks keep finding work due that its claims do not get', () => {
+    const t = clockAt();
+    const fruitless = () => {
+      t.clock.polled(t.now - 10);
+      t.move(Math.max(0, t.clock.idleFor()));
+      expect(t.clock.take()).toBe(true);
+      t.clock.claimed(0, 8);
+      return t.clock;
+    };
+    fruitless();
+    t.clock.polled(t.now - 10);
+    expect(t.clock.idleFor()).toBe(1_000);
+    fruitless();
+    t.clock.polled(t.now - 10);
+    expect(t.clock.idleFor()).toBe(2_000);
+    for (let i = 0; i < 10; i++) fruitless();
+    t.clock.polled(t.now - 10);
+    expect(t.clock.idleFor()).toBe(SAFETY_POLL_MS);
+    // A claim that gets work ends the back-off.
+    t.move(SAFETY_POLL_MS);
+    t.clock.take();
+    t.clock.claimed(1, 8);
+    t.clock.polled(t.now - 10);
+    expect(t.clock.ready()).toBe(true);
+  });
+});
