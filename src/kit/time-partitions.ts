@@ -127,6 +127,8 @@ async function dropPartition(em: EntityManager, spec: TimePartitioning, referrin
 export interface MaintenanceOutcome {
   created: string[];
   dropped: string[];
+  /** Partitioned tables whose planner statistics were refreshed. */
+  analyzed: string[];
   /** Partitions past their retention that stay for now, and why. */
   kept: Array<{ name: string; reason: string }>;
 }
@@ -138,7 +140,7 @@ export interface MaintenanceOutcome {
  * checks again; the DDL gives up after LOCK_TIMEOUT and the next run tries again.
  */
 export async function maintainPartitions(em: EntityManager, specs: TimePartitioning[], now = Date.now()): Promise<MaintenanceOutcome> {
-  const outcome: MaintenanceOutcome = { created: [], dropped: [], kept: [] };
+  const outcome: MaintenanceOutcome = { created: [], dropped: [], analyzed: [], kept: [] };
   for (const spec of specs) {
     const partitions = await timePartitions(em, spec.table);
     let from = partitions.length ? partitions[partitions.length - 1].to : nextBoundary(now) - PARTITION_WIDTH_MS;
@@ -164,7 +166,41 @@ export async function maintainPartitions(em: EntityManager, specs: TimePartition
       }
     }
   }
+  outcome.analyzed = await refreshStatistics(em, specs);
   return outcome;
+}
+
+/**
+ * Autovacuum analyzes each partition but never a partitioned table itself, and without the parent's statistics, or
+ * with statistics taken when it was far smaller, the planner misjudges every statement that spans partitions (the
+ * delivery claim turned to sequential scans). So the parent is analyzed, one process at a time, when the rows its
+ * partitions hold now (their live counts, kept by PostgreSQL as rows come and go) differ from what its last ANALYZE saw
+ * by more than a fifth (and STATS_SLACK_ROWS), or when that was more than a day ago.
+ */
+const STATS_SLACK_ROWS = 1_000;
+
+export async function refreshStatistics(em: EntityManager, specs: TimePartitioning[]): Promise<string[]> {
+  const analyzed: string[] = [];
+  for (const { table } of specs) {
+    await underTableLock(em, table, async (tx) => {
+      const { rows } = await sql<{ stale: boolean }>`
+        select s.last_analyze is null or s.last_analyze < now() - interval '1 day'
+            or abs(c.reltuples - coalesce(sum(l.n_live_tup), 0)) > greatest(c.reltuples, 0) / 5 + ${STATS_SLACK_ROWS} as stale
+        from pg_class c
+        join pg_stat_user_tables s on s.relid = c.oid
+        left join pg_inherits i on i.inhparent = c.oid
+        left join pg_stat_user_tables l on l.relid = i.inhrelid
+        where c.oid = ${table}::regclass
+        group by c.reltuples, s.last_analyze`.execute(db(tx));
+      if (!rows[0]?.stale) return;
+      await sql`select set_config('lock_timeout', '0', true)`.execute(db(tx));
+      await sql.raw(`analyze "${table}"`).execute(db(tx));
+      // Its last_analyze is then visible to the other processes at this commit, not a second or so later.
+      await sql`select pg_stat_force_next_flush()`.execute(db(tx));
+      analyzed.push(table);
+    });
+  }
+  return analyzed;
 }
 
 async function whyKeep(em: EntityManager, spec: TimePartitioning, referring: TimePartitioning[], partition: TimePartition): Promise<string | undefined> {

@@ -11,7 +11,7 @@ import { DueClock, DuePoll, Sleeper } from './due.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
 import { startCaseOutbox } from './case-outbox.runner.js';
 import { startAccountMail } from './account-mail.runner.js';
-import { startPartitionMaintenance } from './partition.runner.js';
+import { startPartitionMaintenance, type PartitionMaintenance } from './partition.runner.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 import { fanOutDue, nextDeliveryDue } from '../modules/webhook/webhook.repo.js';
 
@@ -163,6 +163,8 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
     void attempt.finally(() => attempts.delete(attempt));
   };
 
+  // Told of the rows the loop writes (deliveries fanned out and leased), so their tables' statistics keep up.
+  let partitions: PartitionMaintenance | undefined;
   const loop = async () => {
     while (!stopping) {
       try {
@@ -170,6 +172,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
           const events = await task.fanOut(FAN_OUT_BATCH);
           fanOut.claimed(events, FAN_OUT_BATCH);
           if (events) deliveries.wake();
+          partitions?.wrote(events);
         }
         const room = maxLeased - leased;
         if (room > 0 && deliveries.take()) {
@@ -177,6 +180,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
           for (const [webhook, until] of slowUntil) if (until < Date.now()) slowUntil.delete(webhook);
           const slow = [...slowUntil.keys()];
           const claimed = await task.claim(room, { heldBack, slow, depth });
+          partitions?.wrote(claimed.length);
           const leasedAt = Date.now();
           for (const delivery of claimed) {
             laneOf(delivery.webhook_id).queue.push({ delivery, leasedAt });
@@ -209,7 +213,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   const accountMail = await startAccountMail(shared);
   poll.start();
   // Old events and deliveries age out by the week (replacing a row-by-row purge of deliveries).
-  const partitions = await startPartitionMaintenance(deps);
+  partitions = await startPartitionMaintenance(deps);
   logger.info({ workerId, concurrency: config.workers }, 'workers started');
 
   return {

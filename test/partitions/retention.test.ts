@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../mikro-orm.config.js';
-import { maintainPartitions, PARTITIONS_AHEAD_MS, timePartitions, type TimePartition } from '../../src/kit/time-partitions.js';
+import { maintainPartitions, refreshStatistics, PARTITIONS_AHEAD_MS, timePartitions, type TimePartition } from '../../src/kit/time-partitions.js';
 import { idFor } from '../../src/shared/id.js';
 import { deliveryId } from '../../src/modules/webhook/webhook-delivery.entity.js';
 import { partitionedTables } from '../../src/worker/partition.runner.js';
@@ -70,6 +70,25 @@ it('creates partitions ahead when the workers start', async () => {
   const workers = await startWorkers({ orm: server.orm, logger: createLogger('silent'), config: server.config });
   await workers.stop();
   for (const table of ['event', 'webhook_delivery']) expectContiguous(await partitionsOf(table), Date.now());
+});
+
+it('gives the partitioned tables themselves planner statistics (autovacuum never analyzes them), once an hour at most', async () => {
+  const lastAnalyze = async (table: string) => (await sql(`select last_analyze from pg_stat_user_tables where relname = ?`, [table]))[0]?.last_analyze as Date | null;
+  await sql(`select pg_stat_reset_single_table_counters('event'::regclass), pg_stat_reset_single_table_counters('webhook_delivery'::regclass)`);
+  expect(await lastAnalyze('webhook_delivery')).toBeNull();
+  const first = await maintainPartitions(em(), tables());
+  expect(first.analyzed.sort()).toEqual(['event', 'webhook_delivery']);
+  for (const table of ['event', 'webhook_delivery']) expect(await lastAnalyze(table)).not.toBeNull();
+  expect((await maintainPartitions(em(), tables())).analyzed).toEqual([]);
+  // A table that grew well past what its statistics saw is analyzed again, without waiting for the hour.
+  const base = idFor('event', Date.now(), randomUUID());
+  await sql(
+    `with added as (insert into event (id, business_id, type, data, created_at) select ? || lpad(g::text, 6, '0'), ?, 'metric.created', '{}', now() from generate_series(1, 3000) g)
+     select pg_stat_force_next_flush()`,
+    [base, business],
+  );
+  expect(await refreshStatistics(em(), tables())).toEqual(['event']);
+  expect(await refreshStatistics(em(), tables())).toEqual([]);
 });
 
 it('drops whole partitions past their retention and keeps every recent row and its API reads', async () => {
