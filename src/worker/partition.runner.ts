@@ -14,8 +14,8 @@ export interface PartitionMaintenance {
 }
 
 /** Between two checks of the partitioned tables' statistics: at least this many rows written, and this long. */
-const STATS_CHECK_ROWS = 5_000;
-const STATS_CHECK_GAP_MS = 60_000;
+const STATS_CHECK_ROWS = 2_000;
+const STATS_CHECK_GAP_MS = 10_000;
 
 /** The time-partitioned tables and their retention. */
 export const partitionedTables = (config: Pick<Config, 'eventRetentionDays'>): TimePartitioning[] => [eventPartitioning(config.eventRetentionDays), deliveryPartitioning];
