@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type Insertable } from 'kysely';
-import { db } from '../../kit/db.js';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
+import { db, runShaped } from '../../kit/db.js';
 import { wakeAfterCommit } from '../../kit/signals.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { Event } from '../event/event.entity.js';
@@ -89,7 +89,7 @@ export async function claimDeliveries(
   em: EntityManager,
   q: { limit: number; leaseMs: number; worker: string; cap: number; heldBack: string[]; slow: string[]; depth: number },
 ): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<ClaimedDelivery>`
+  const claim = sql<ClaimedDelivery>`
 with recursive queued(webhook_id) as (
   (select webhook_id from webhook_delivery where next_attempt_at is not null order by webhook_id limit 1)
   union all
@@ -130,8 +130,8 @@ where d.id in (select id from leased) and e.id = d.event_id and w.id = d.webhook
 returning d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempt_count,
   e.data as event_data, e.created_at as event_created_at,
   w.url, w.secret,
-  case when w.secret_previous_until > now() then w.secret_previous end as secret_previous`.execute(webhookKysely(em));
-  return rows;
+  case when w.secret_previous_until > now() then w.secret_previous end as secret_previous`;
+  return prepared(em, 'webhook.claim', claim);
 }
 
 /** An attempt's outcome, as recordAttempts writes it. */
@@ -149,7 +149,7 @@ export interface AttemptRecord {
  * starts one if none is running.
  */
 export async function recordAttempts(em: EntityManager, worker: string, batch: AttemptRecord[]) {
-  await sql`
+  const record = sql`
 with r as (
   select * from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(id text, status text, attempt jsonb, next_attempt_at timestamptz, ok boolean)
 ),
@@ -164,7 +164,17 @@ d as (
 s as (select webhook_id, bool_or(ok) as ok from d group by webhook_id)
 update webhook w set failing_since = case when s.ok then null else now() end
 from s
-where w.id = s.webhook_id and (w.failing_since is null) = not s.ok`.execute(webhookKysely(em));
+where w.id = s.webhook_id and (w.failing_since is null) = not s.ok`;
+  await prepared(em, 'webhook.record', record);
+}
+
+/**
+ * The delivery loop's own statements, run several times a second under load, prepared on each connection (runShaped):
+ * over the partitioned delivery and event tables, planning one costs about what running it does.
+ */
+function prepared<R>(em: EntityManager, shape: string, statement: RawBuilder<R>): Promise<R[]> {
+  const compiled = statement.compile(webhookKysely(em));
+  return runShaped<R>(em, shape, compiled.parameters, () => ({ compile: () => compiled }), { prepare: true });
 }
 
 /** Gives back leases of attempts that will not run (shutdown): due again at once, for any process. */
