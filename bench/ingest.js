@@ -9,6 +9,7 @@ import http from 'node:http';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { cpuPer, freePort, loadPhase, sleep, startService } from './lib/service.js';
+import { benchOrder } from './lib/orders.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const NEW_SECONDS = Number(process.env.NEW_SECONDS ?? 10);
@@ -29,29 +30,9 @@ try {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${secret}` };
   if (AUDIENCE) audience = await listenTo(business, demo.credential ?? demo.data?.credential);
 
-  // A menu of 40 dishes: orders share names, as real ones do (the menu sync must not serialise them).
-  const menu = Array.from({ length: 40 }, (_, i) => ({ name: `Dish ${i}`, itemId: `SKU-${i}` }));
   const run = `${Date.now().toString(36)}`;
   let seq = 0;
-  const orderBody = (n) =>
-    JSON.stringify({
-      externalOrderId: `bench-${run}-${n}`,
-      externalLocationId: `branch-${n % 5}`,
-      total: 'Rs. 1,250.00',
-      subtotal: '1,100',
-      deliveryCharge: '150',
-      currency: 'PKR',
-      channel: 'Food Panda',
-      payment: n % 2 === 0,
-      customerName: 'Bench Customer',
-      customerEmail: `Customer${n}@Example.com`,
-      customerPhoneNumber: '0300 1234567',
-      metadata: { orderType: 'delivery', bench: run },
-      items: [0, 1, 2].map((k) => {
-        const dish = menu[(n * 7 + k * 13) % menu.length];
-        return { ...dish, quantity: 1 + k, unitPrice: `Rs. ${100 + k * 50}`, totalPrice: (100 + k * 50) * (1 + k) };
-      }),
-    });
+  const orderBody = (n) => JSON.stringify(benchOrder(`bench-${run}`, n));
 
   const phase = (title, duration, setupRequest) =>
     loadPhase({ url, method: 'POST', headers, connections: CONNECTIONS, duration, requests: [{ setupRequest }] }).then((result) => ({ title, result }));

@@ -32,6 +32,7 @@ import { adminCli, freePort, nodeBin, root, sleep, tenants } from './lib/service
 import { startPrimaryAndReplica } from './lib/pg-cluster.js';
 import { fleet as startFleet } from './lib/fleet.js';
 import { seedSurveyPage, SURVEYS } from './lib/seed.js';
+import { benchOrder } from './lib/orders.js';
 import { THREE_LEVEL_QUERY } from '../test/helpers/queries.js';
 
 const SCALE_SECONDS = Number(process.env.SCALE_SECONDS ?? 60);
@@ -221,27 +222,9 @@ try {
 
   // --- the kinds of work ------------------------------------------------------------------------------------------
   const run = Date.now().toString(36);
-  const menu = Array.from({ length: 40 }, (_, i) => ({ name: `Dish ${i}`, itemId: `SKU-${i}` }));
   let orderSerial = 0;
   const accepted = new Map(); // orderKey -> business
-  const orderBody = (n) => ({
-    externalOrderId: `scale-${run}-${n}`,
-    externalLocationId: `branch-${n % 5}`,
-    total: 'Rs. 1,250.00',
-    subtotal: '1,100',
-    deliveryCharge: '150',
-    currency: 'PKR',
-    channel: 'Food Panda',
-    payment: n % 2 === 0,
-    customerName: 'Bench Customer',
-    customerEmail: `Customer${n}@Example.com`,
-    customerPhoneNumber: '0300 1234567',
-    metadata: { orderType: 'delivery', bench: run },
-    items: [0, 1, 2].map((k) => {
-      const dish = menu[(n * 7 + k * 13) % menu.length];
-      return { ...dish, quantity: 1 + k, unitPrice: `Rs. ${100 + k * 50}`, totalPrice: (100 + k * 50) * (1 + k) };
-    }),
-  });
+  const orderBody = (n) => benchOrder(`scale-${run}`, n);
   const postOrder = (business) => async (api, attempt) => {
     const n = attempt.n ?? (attempt.n = orderSerial++);
     const order = orderBody(n);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../mikro-orm.config.js';
+import { flushSignals } from '../../src/kit/signals.js';
 
 export interface TestDatabase {
   url: string;
@@ -45,6 +46,8 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
     name,
     orm,
     async drop() {
+      // What the service still has to NOTIFY goes first, as at a service's stop (db/database.ts): not after the close.
+      await flushSignals(orm.em);
       await orm.close(true);
       await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
