@@ -5,7 +5,9 @@ import { countStatements } from './helpers/sql-counter.js';
 import { findPage } from '../src/kit/list.query.js';
 import { Loaders } from '../src/kit/loaders.js';
 import { sql } from 'kysely';
-import { db, inTransaction, MAX_PREPARED, runShaped } from '../src/kit/db.js';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { ormConfig } from '../mikro-orm.config.js';
+import { db, inTransaction, MAX_PREPARED, ormPool, runShaped } from '../src/kit/db.js';
 import { Survey } from '../src/modules/survey/survey.entity.js';
 import { Order } from '../src/modules/order/order.entity.js';
 import { newId } from '../src/shared/id.js';
@@ -93,6 +95,21 @@ describe('one data path', () => {
       expect(counter.statements).toEqual([expect.stringMatching(/^select "id" from "business" limit \$1$/)]);
     } finally {
       counter.restore();
+    }
+  });
+
+  it('prepares a statement run with `prepare` outside a transaction too (straight on the pool)', async () => {
+    // A pool of one connection, so the look at pg_prepared_statements is on the connection that ran the statement.
+    const orm = await MikroORM.init(ormConfig(server.db.url, { pool: { min: 1, max: 1 } }));
+    try {
+      const em = orm.em.fork();
+      const run = () => runShaped(em, 'test.prepared.pool', [7], () => db(em).selectNoFrom(sql<number>`${7}::int * 6`.as('n')), { prepare: true });
+      expect(await run()).toEqual([{ n: 42 }]);
+      expect(await run()).toEqual([{ n: 42 }]);
+      const { rows } = await (await ormPool(em)).query(`select statement from pg_prepared_statements`);
+      expect(rows.map((r: { statement: string }) => r.statement).filter((text: string) => text.includes('* 6'))).toHaveLength(1);
+    } finally {
+      await orm.close(true);
     }
   });
 

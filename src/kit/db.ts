@@ -85,19 +85,23 @@ export const MAX_PREPARED = 500;
  * other statement goes on as it came. Set as the ORM pool's client class in mikro-orm.config.ts.
  */
 export class PreparingClient extends pg.Client {
-  // node-postgres's query() has many overloads; Kysely calls the (text, values) one.
+  // node-postgres's query() has many overloads: Kysely calls (text, values), the pool's own query() (runShaped outside
+  // a transaction) calls (text, values, callback).
   query(...args: unknown[]): never {
-    const [text, values, ...rest] = args;
-    const name = typeof text === 'string' && Array.isArray(values) && !rest.length ? prepared.get(text) : undefined;
+    const [text, values, callback, ...rest] = args;
+    const plain = typeof text === 'string' && Array.isArray(values) && (callback === undefined || typeof callback === 'function') && !rest.length;
+    const name = plain ? prepared.get(text) : undefined;
     const call = super.query as (...a: unknown[]) => never;
     if (!name) return call.apply(this, args);
     // A Query of pg's own made from the text, then named: a config object would be copied property by property on
     // every run (pg's normalizeQueryConfig).
-    return new Promise((resolve, reject) => {
-      const query = new pg.Query(text as string, values as unknown[], (err: Error | undefined, result: unknown) => (err ? reject(err) : resolve(result)));
+    const named = (done: (err: Error | undefined, result: unknown) => void) => {
+      const query = new pg.Query(text as string, values as unknown[], done);
       (query as unknown as { name: string }).name = name;
-      call.call(this, query);
-    }) as never;
+      return call.call(this, query);
+    };
+    if (typeof callback === 'function') return named(callback as (err: Error | undefined, result: unknown) => void);
+    return new Promise((resolve, reject) => named((err, result) => (err ? reject(err) : resolve(result)))) as never;
   }
 }
 
