@@ -67,6 +67,18 @@ describe('migrations', () => {
     }
   });
 
+  it('leave the rollups\' writer planning its statements once per connection (a migration that redefines it keeps that)', async () => {
+    await db.orm.migrator.up();
+    const sql = new pg.Client(db.url);
+    await sql.connect();
+    try {
+      const { rows } = await sql.query(`select proconfig from pg_proc where proname = 'analytics_apply'`);
+      expect(rows).toEqual([{ proconfig: ['plan_cache_mode=force_generic_plan'] }]);
+    } finally {
+      await sql.end();
+    }
+  });
+
   it("renames the role admin to manager (issue 14), keeping every membership", async () => {
     const fresh = await createTestDatabase({ empty: true });
     const sql = new pg.Client(fresh.url);
