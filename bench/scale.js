@@ -742,17 +742,7 @@ function markdownTables(report) {
     '',
     table(
       ['restaurants', 'orders a day', 'orders/s at the peak', 'API cores', 'worker cores', 'PG primary cores', 'PG replica cores', 'WAL GB a day', 'database growth GB a day'],
-      report.chain.atBusiestHour.map((r) => [
-        r.restaurants.toLocaleString('en'),
-        r.ordersPerDay.toLocaleString('en'),
-        r.peakOrdersPerSecond,
-        r.coresAtPeak.api,
-        r.coresAtPeak.worker,
-        r.coresAtPeak.primary,
-        r.coresAtPeak.replica,
-        r.walGBPerDay,
-        r.databaseGrowthGBPerDay,
-      ]),
+      report.chain.atBusiestHour.map((r) => chainRow(r, (n) => n.toLocaleString('en'))),
     ),
     '',
   ].join('\n');
@@ -800,17 +790,7 @@ function printTable(report) {
   );
   table(
     ['restaurants', 'orders/day', 'peak orders/s', 'API cores', 'worker cores', 'PG primary cores', 'PG replica cores', 'WAL GB/day', 'DB growth GB/day'],
-    report.chain.atBusiestHour.map((r) => [
-      r.restaurants,
-      r.ordersPerDay,
-      r.peakOrdersPerSecond,
-      r.coresAtPeak.api,
-      r.coresAtPeak.worker,
-      r.coresAtPeak.primary,
-      r.coresAtPeak.replica,
-      r.walGBPerDay,
-      r.databaseGrowthGBPerDay,
-    ]),
+    report.chain.atBusiestHour.map((r) => chainRow(r)),
   );
   const m = report.mixed;
   rows.push('', `Mixed (${m.seconds} s, ${m.killed.process} SIGKILLed at ${m.killed.atSecond} s): throughput and latency per kind`);
@@ -835,4 +815,10 @@ function printTable(report) {
 
 function measuredVsPredicted(m) {
   return ['api', 'worker', 'primary', 'replica'].map((g) => `${g} ${m.cpuSeconds[g]} / ${m.cpuPredictedFromKinds[g]}`).join(', ');
+}
+
+/** A row of the chain table: restaurants and orders a day written with `count` (thousands separators in Markdown). */
+function chainRow(r, count = (n) => n) {
+  const { api, worker, primary, replica } = r.coresAtPeak;
+  return [count(r.restaurants), count(r.ordersPerDay), r.peakOrdersPerSecond, api, worker, primary, replica, r.walGBPerDay, r.databaseGrowthGBPerDay];
 }
