@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import pg from 'pg';
+import type pg from 'pg';
 import type { TestServer } from '../helpers/server.js';
 import { useTwoTenants, type Client } from '../helpers/graphql.js';
+import { createMetric, rawConnection, visitSurvey } from './analytics.fixtures.js';
 
 /**
  * The rollups against the raw rows (issue 13): random submissions (ratings, NPS answers, locations in three time
@@ -18,18 +19,14 @@ const DAY = 86_400_000;
 
 useTwoTenants((t) => ({ server, a, busA } = t));
 beforeAll(async () => {
-  sql = new pg.Client(server.db.url);
-  sql.on('error', () => {});
-  await sql.connect();
+  sql = await rawConnection(server.db.url);
   await sql.query(`update business set time_zone = 'America/New_York' where id = $1`, [busA]);
-  survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit", status: active}) { id } }`, { b: busA })).createSurvey.id;
-  food = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Food"}) { id } }`, { b: busA })).createMetric.id;
-  service = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Service", scale: {min: 0, max: 20}}) { id } }`, { b: busA })).createMetric.id;
+  let step: (input: object) => Promise<string>;
+  ({ survey, step } = await visitSurvey(a, busA));
+  food = await createMetric(a, busA);
+  service = await createMetric(a, busA, '{name: "Service", scale: {min: 0, max: 20}}');
   // Rated in the submissions written as SQL below, by no step: so it can be deleted while rated.
-  drinks = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Drinks", scale: {min: 0, max: 20}}) { id } }`, { b: busA })).createMetric.id;
-  const step = async (input: object) =>
-    (await a.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { b: busA, s: survey, i: input }))
-      .createSurveyStep.id as string;
+  drinks = await createMetric(a, busA, '{name: "Drinks", scale: {min: 0, max: 20}}');
   rate = await step({ type: 'metrics', metrics: { metrics: [food, service] } });
   nps = await step({ type: 'nps' });
   for (const [name, timeZone] of [['Karachi', 'Asia/Karachi'], ['London', 'Europe/London'], ['Default', null]] as const) {

@@ -1,10 +1,11 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { TestServer } from '../helpers/server.js';
 import { sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
 import { GuestAgent, guestSurvey } from '../helpers/guest.js';
 import type { Tenant } from '../helpers/auth.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
 import { rebuildAnalytics } from '../../src/modules/analytics/analytics.rebuild.js';
+import { createMetric, rawConnection, visitSurvey } from './analytics.fixtures.js';
 
 /** Analytics over the API: writes through GraphQL, concurrency, compare, response rate, menu items, funnel, bad input. */
 let server: TestServer, a: Client, busA: string, sql: pg.Client, ta: Tenant;
@@ -13,14 +14,10 @@ const DAY = 86_400_000;
 
 useTwoTenants((t) => ({ server, a, busA, ta } = t));
 beforeAll(async () => {
-  sql = new pg.Client(server.db.url);
-  sql.on('error', () => {});
-  await sql.connect();
-  survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit", status: active}) { id } }`, { b: busA })).createSurvey.id;
-  food = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Food"}) { id } }`, { b: busA })).createMetric.id;
-  const step = async (input: object) =>
-    (await a.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { b: busA, s: survey, i: input }))
-      .createSurveyStep.id as string;
+  sql = await rawConnection(server.db.url);
+  let step: (input: object) => Promise<string>;
+  ({ survey, step } = await visitSurvey(a, busA));
+  food = await createMetric(a, busA);
   rate = await step({ type: 'metrics', metrics: { metrics: [food] } });
   nps = await step({ type: 'nps' });
   text = await step({ type: 'text' });

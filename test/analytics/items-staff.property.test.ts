@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import pg from 'pg';
+import type pg from 'pg';
 import type { TestServer } from '../helpers/server.js';
 import { rebuildAnalytics } from '../../src/modules/analytics/analytics.rebuild.js';
 import { useTwoTenants, type Client } from '../helpers/graphql.js';
+import { createMetric, rawConnection, visitSurvey } from './analytics.fixtures.js';
 
 /**
  * Issue 36's figures against the raw rows: random submissions with dishes rated on an items step and metric ratings,
@@ -21,14 +22,10 @@ const DAY = 86_400_000;
 
 useTwoTenants((t) => ({ server, a, busA } = t));
 beforeAll(async () => {
-  sql = new pg.Client(server.db.url);
-  sql.on('error', () => {});
-  await sql.connect();
-  survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit", status: active}) { id } }`, { b: busA })).createSurvey.id;
-  food = (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: {name: "Food"}) { id } }`, { b: busA })).createMetric.id;
-  const step = async (input: object) =>
-    (await a.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { b: busA, s: survey, i: input }))
-      .createSurveyStep.id as string;
+  sql = await rawConnection(server.db.url);
+  let step: (input: object) => Promise<string>;
+  ({ survey, step } = await visitSurvey(a, busA));
+  food = await createMetric(a, busA);
   rate = await step({ type: 'metrics', metrics: { metrics: [food] } });
   items = await step({ type: 'items', content: { scale: '5' } });
   nps = await step({ type: 'nps' });

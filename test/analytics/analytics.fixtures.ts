@@ -1,0 +1,24 @@
+import pg from 'pg';
+import type { Client } from '../helpers/graphql.js';
+
+/** A connection of the test's own to its database: the SQL the analytics tests write directly (the triggers keep the rollups). */
+export async function rawConnection(url: string): Promise<pg.Client> {
+  const sql = new pg.Client(url);
+  sql.on('error', () => {});
+  await sql.connect();
+  return sql;
+}
+
+/** A metric of `business`; `input` in GraphQL syntax. */
+export async function createMetric(a: Client, business: string, input = '{name: "Food"}'): Promise<string> {
+  return (await a.data(`mutation($b: ID!) { createMetric(business: $b, input: ${input}) { id } }`, { b: business })).createMetric.id;
+}
+
+/** An active survey "Visit" of `business`, and a function adding a step to it (answering the step's id). */
+export async function visitSurvey(a: Client, business: string) {
+  const survey: string = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit", status: active}) { id } }`, { b: business })).createSurvey.id;
+  const step = async (input: object): Promise<string> =>
+    (await a.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { b: business, s: survey, i: input }))
+      .createSurveyStep.id;
+  return { survey, step };
+}
