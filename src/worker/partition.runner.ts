@@ -24,7 +24,7 @@ export const partitionedTables = (config: Pick<Config, 'eventRetentionDays'>): T
  * Keeps the time-partitioned tables' partitions (kit/time-partitions.ts): at start, then hourly, in every process that
  * runs workers; the processes take turns on each table.
  */
-export async function startPartitionMaintenance(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'eventRetentionDays'> }): Promise<PartitionMaintenance> {
+export function startPartitionMaintenance(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'eventRetentionDays'> }): PartitionMaintenance {
   const logger = deps.logger.child({ component: 'partitions' });
   const tables = partitionedTables(deps.config);
   let timer: NodeJS.Timeout | undefined;
@@ -38,8 +38,9 @@ export async function startPartitionMaintenance(deps: { orm: MikroORM; logger: L
     }
     if (!stopped) timer = setTimeout(() => (running = run()), EVERY_MS);
   };
+  // Not awaited: the partitions ahead exist already (two weeks of them), so the process need not wait for a run (and
+  // its statistics refresh) to be ready; a stop waits for it.
   running = run();
-  await running;
   // Between the hourly runs, a table that grows fast (a fresh one, a busy hour) gets its statistics checked as it
   // grows: driven by this process's own writes, so an idle process sends nothing for it.
   let written = 0;

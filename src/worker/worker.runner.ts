@@ -213,7 +213,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   const accountMail = await startAccountMail(shared);
   poll.start();
   // Old events and deliveries age out by the week (replacing a row-by-row purge of deliveries).
-  partitions = await startPartitionMaintenance(deps);
+  partitions = startPartitionMaintenance(deps);
   logger.info({ workerId, concurrency: config.workers }, 'workers started');
 
   return {
