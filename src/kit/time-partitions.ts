@@ -182,17 +182,10 @@ const STATS_SLACK_ROWS = 1_000;
 export async function refreshStatistics(em: EntityManager, specs: TimePartitioning[]): Promise<string[]> {
   const analyzed: string[] = [];
   for (const { table } of specs) {
+    // Looked at without the lock first: most looks find the statistics fresh, and cost one statement.
+    if (!(await statisticsStale(em, table))) continue;
     await underTableLock(em, table, async (tx) => {
-      const { rows } = await sql<{ stale: boolean }>`
-        select s.last_analyze is null or s.last_analyze < now() - interval '1 day'
-            or abs(c.reltuples - coalesce(sum(l.n_live_tup), 0)) > greatest(c.reltuples, 0) / 5 + ${STATS_SLACK_ROWS} as stale
-        from pg_class c
-        join pg_stat_user_tables s on s.relid = c.oid
-        left join pg_inherits i on i.inhparent = c.oid
-        left join pg_stat_user_tables l on l.relid = i.inhrelid
-        where c.oid = ${table}::regclass
-        group by c.reltuples, s.last_analyze`.execute(db(tx));
-      if (!rows[0]?.stale) return;
+      if (!(await statisticsStale(tx, table))) return; // another process analyzed it meanwhile
       await sql`select set_config('lock_timeout', '0', true)`.execute(db(tx));
       await sql.raw(`analyze "${table}"`).execute(db(tx));
       // Its last_analyze is then visible to the other processes at this commit, not a second or so later.
@@ -201,6 +194,19 @@ export async function refreshStatistics(em: EntityManager, specs: TimePartitioni
     });
   }
   return analyzed;
+}
+
+async function statisticsStale(em: EntityManager, table: string): Promise<boolean> {
+  const { rows } = await sql<{ stale: boolean }>`
+    select s.last_analyze is null or s.last_analyze < now() - interval '1 day'
+        or abs(c.reltuples - coalesce(sum(l.n_live_tup), 0)) > greatest(c.reltuples, 0) / 5 + ${STATS_SLACK_ROWS} as stale
+    from pg_class c
+    join pg_stat_user_tables s on s.relid = c.oid
+    left join pg_inherits i on i.inhparent = c.oid
+    left join pg_stat_user_tables l on l.relid = i.inhrelid
+    where c.oid = ${table}::regclass
+    group by c.reltuples, s.last_analyze`.execute(db(em));
+  return !!rows[0]?.stale;
 }
 
 async function whyKeep(em: EntityManager, spec: TimePartitioning, referring: TimePartitioning[], partition: TimePartition): Promise<string | undefined> {
