@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
-import { noteWrite, type GraphQLContext } from '../src/kit/context.js';
+import { noteWrite, type ContextFor, type GraphQLContext } from '../src/kit/context.js';
 import { authChecker } from '../src/graphql/auth-checker.js';
 import type { Scope } from '../src/auth/scopes.js';
 import { AppError } from '../src/shared/errors.js';
@@ -44,13 +44,13 @@ async function readBody(ctx: Context, max: number): Promise<Buffer> {
  * `GET /logos/{business}/{sha256}.{ext}`, public like the pages that show it, cached for ever: a new logo is a new
  * address.
  */
-export function logoRoutes(deps: { orm: MikroORM; contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>; limit?: ApiLimit }) {
+export function logoRoutes(deps: { orm: MikroORM; contextFor: ContextFor; limit?: ApiLimit }) {
   const router = new Router();
   const pool = new ImagePool();
 
   router.put('/v2/businesses/:business/logo', async (ctx) => {
     const business = ctx.params.business;
-    const context = await deps.contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
+    const context = await deps.contextFor(ctx.state.requestId, ctx.get('authorization') || undefined, ctx.ip);
     // The API's own check (token, its business, the scope and the role's limits), as on every GraphQL operation.
     (authChecker as (data: { context: GraphQLContext; args: Record<string, unknown> }, scopes: Scope[]) => boolean)({ context, args: { business } }, ['business:write']);
     const charge = await deps.limit?.charge(context.auth, ctx.ip, 1 + CHECK_COST);
@@ -67,7 +67,6 @@ export function logoRoutes(deps: { orm: MikroORM; contextFor: (requestId: string
       throw new AppError('bad_request', `The logo was refused: ${message}`, [{ field: 'body', message }]);
     }
     const saved = await setLogo(deps.orm.em.fork(), business, { data, contentType: image.type, width: image.width, height: image.height });
-    context.clientAddress = ctx.ip;
     await noteWrite(context);
     const { replyTo, logoFile, ...shown } = presentBusiness(saved);
     const logoUrl = `${context.surveyUrl}${logoPath(business, logoFile!)}`;

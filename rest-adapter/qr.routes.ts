@@ -3,7 +3,7 @@ import { execute, parse, type GraphQLSchema } from 'graphql';
 import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
-import { routeReads, type GraphQLContext } from '../src/kit/context.js';
+import { routeReads, type ContextFor } from '../src/kit/context.js';
 import { pickError } from './errors.mapper.js';
 import { QrCache } from './qr.cache.js';
 import { drawingCost, QrPool, type QrFormat, type QrOptions } from './qr.pool.js';
@@ -25,7 +25,7 @@ const slug = (name: string) =>
     .toLowerCase()
     .slice(0, 60) || 'survey';
 
-export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>; limit?: ApiLimit }) {
+export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: ContextFor; limit?: ApiLimit }) {
   const router = new Router();
   const pool = new QrPool();
   const cache = new QrCache();
@@ -40,8 +40,7 @@ export function qrRoutes(deps: { schema: GraphQLSchema; contextFor: (requestId: 
     if (!Number.isInteger(size) || size < SIZE.min || size > SIZE.max) checks.fail('size', `must be an integer from ${SIZE.min} to ${SIZE.max} (pixels)`);
     checks.throwIfAny();
 
-    const contextValue = await deps.contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
-    contextValue.clientAddress = ctx.ip;
+    const contextValue = await deps.contextFor(ctx.state.requestId, ctx.get('authorization') || undefined, ctx.ip);
     const charge = await deps.limit?.charge(contextValue.auth, ctx.ip, 1);
     if (charge) ctx.set(charge.headers);
     await routeReads(contextValue, 'query');

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { Kind, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Context } from 'koa';
-import { noteWrite, routeReads, type GraphQLContext } from '../src/kit/context.js';
+import { noteWrite, routeReads, type ContextFor } from '../src/kit/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
@@ -21,7 +21,7 @@ import { toCsv, wantsCsv } from './csv.presenter.js';
 export interface RestDeps {
   schema: GraphQLSchema;
   /** The same factory /graphql uses (src/kit/context.ts): same tokens, same scopes. */
-  contextFor: (requestId: string, authorization?: string) => Promise<GraphQLContext>;
+  contextFor: ContextFor;
   routes?: RouteDef[];
   /** The API quota, shared with /graphql: a route weighs what its GraphQL operation costs. */
   limit?: ApiLimit;
@@ -152,8 +152,7 @@ export function restRouter(deps: RestDeps): Router {
       const operation = compiled.document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
       const cost = costOf(schema, compiled.document, operation, variables);
       checkCost(cost, query.expand);
-      const contextValue = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
-      contextValue.clientAddress = ctx.ip;
+      const contextValue = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined, ctx.ip);
       if (deps.limit) {
         const charge = await deps.limit.charge(contextValue.auth, ctx.ip, cost);
         if (charge) ctx.set(charge.headers);

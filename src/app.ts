@@ -103,9 +103,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   // has answered).
   const graphql = koaMiddleware(apollo, {
     context: async ({ ctx }) => {
-      const context = await contextFor(ctx.state.requestId, ctx.get('authorization') || undefined);
-      context.clientAddress = ctx.ip;
-      return context;
+      return contextFor(ctx.state.requestId, ctx.get('authorization') || undefined, ctx.ip);
     },
   });
   const answered = () => Promise.resolve();

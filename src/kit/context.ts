@@ -60,13 +60,16 @@ export interface AccessTokenVerifier {
 }
 
 /**
- * `authorization` is the request's Authorization header. A valid bearer token sets `auth`; a missing one sets
+ * `authorization` is the request's Authorization header; `clientAddress` the caller's (src/http/client-address.ts). A valid bearer token sets `auth`; a missing one sets
  * nothing; a bad one sets `authError`, raised only when an operation needs a token (so public queries still work).
  */
-export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier, surveyUrl: string, reads?: ReadRouting) {
-  return async (requestId: string, authorization?: string): Promise<GraphQLContext> => {
+/** What each door calls to make a request's context (createContextFactory's answer). */
+export type ContextFor = (requestId: string, authorization?: string, clientAddress?: string) => Promise<GraphQLContext>;
+
+export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier, surveyUrl: string, reads?: ReadRouting): ContextFor {
+  return async (requestId, authorization, clientAddress) => {
     const em = rootEm.fork();
-    const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger, surveyUrl, reads };
+    const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger, surveyUrl, reads, clientAddress };
     if (authorization) {
       const token = bearerToken(authorization);
       if (!token) {
