@@ -6,7 +6,9 @@ import { readsOnReplicas, ReplicaConnection } from './replica.driver.js';
 import {
   CompiledQuery,
   PostgresQueryCompiler,
+  sql,
   type Compilable,
+  type RawBuilder,
   type Kysely,
   type KyselyPlugin,
   type PluginTransformQueryArgs,
@@ -103,6 +105,15 @@ export class PreparingClient extends pg.Client {
     if (typeof callback === 'function') return named(callback as (err: Error | undefined, result: unknown) => void);
     return new Promise((resolve, reject) => named((err, result) => (err ? reject(err) : resolve(result)))) as never;
   }
+}
+
+/**
+ * Several scalar expressions (each module's own, from its repository: a queue's first due time) read in one statement,
+ * one round trip for all: their values, in order.
+ */
+export async function selectEach<T>(em: EntityManager, parts: RawBuilder<T>[]): Promise<Array<T | null>> {
+  const { rows } = await sql<Record<string, T | null>>`select ${sql.join(parts.map((part, i) => sql`${part} as ${sql.ref(`v${i}`)}`))}`.execute(db(em));
+  return parts.map((_, i) => rows[0]?.[`v${i}`] ?? null);
 }
 
 export interface ShapedOptions {

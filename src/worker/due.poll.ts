@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { sql, type RawBuilder } from 'kysely';
+import type { RawBuilder } from 'kysely';
 import type { Logger } from 'pino';
-import { db } from '../kit/db.js';
+import { selectEach } from '../kit/db.js';
 
 /**
  * The safety net's period: what no notification told (a NOTIFY lost with a connection or a crash, a lease run out, a
@@ -179,13 +179,9 @@ export class DuePoll {
     this.lastLook = Date.now();
     this.looking = true;
     try {
-      const parts = this.queues.map((q, i) => sql`${q.due} as ${sql.ref(`q${i}`)}`);
-      const { rows } = await sql<Record<string, Date | string | null>>`select ${sql.join(parts)}`.execute(db(this.orm.em.fork()));
+      const dues = await selectEach(this.orm.em.fork(), this.queues.map((q) => q.due));
       // A due time is the database's; each queue compares it with its own clock.
-      this.queues.forEach((q, i) => {
-        const due = rows[0]?.[`q${i}`];
-        q.clock.polled(due == null ? null : new Date(due).getTime());
-      });
+      this.queues.forEach((q, i) => q.clock.polled(dues[i] == null ? null : new Date(dues[i]!).getTime()));
     } catch (err) {
       if (!this.stopped) this.logger.warn({ err }, 'workers: the look for due work failed; the next one comes with the safety poll');
     } finally {
