@@ -10,21 +10,10 @@ import { Timestamped } from '../shared/timestamps.js';
  */
 export abstract class OutboxJob extends Timestamped {
   /** The sender's error, for a failed job. */
-  @Property({ type: 'text', nullable: true })
-  error?: string | null;
-
-  @Property({ type: 'integer' })
-  attempts: Opt<number> = 0;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  dueAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  lockedUntil?: Date | null;
-
-  @Property({ type: 'string', length: 60, nullable: true })
-  lockedBy?: string | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  sentAt?: Date | null;
+  @Property({ type: 'text', nullable: true }) error?: string | null;
+  @Property({ type: 'integer' }) attempts: Opt<number> = 0;
+  @Property({ type: 'datetime', length: 3, nullable: true }) dueAt?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) lockedUntil?: Date | null;
+  @Property({ type: 'string', length: 60, nullable: true }) lockedBy?: string | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) sentAt?: Date | null;
 }

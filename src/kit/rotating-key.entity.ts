@@ -8,12 +8,7 @@ import { Property } from '@mikro-orm/decorators/legacy';
 export abstract class RotatingKey {
   [OptionalProps]?: 'createdAt' | 'retiredAt' | 'active';
 
-  @Property({ type: 'boolean' })
-  active: boolean = true;
-
-  @Property({ type: 'datetime', length: 3 })
-  createdAt: Date = new Date();
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  retiredAt?: Date | null;
+  @Property({ type: 'boolean' }) active: boolean = true;
+  @Property({ type: 'datetime', length: 3 }) createdAt: Date = new Date();
+  @Property({ type: 'datetime', length: 3, nullable: true }) retiredAt?: Date | null;
 }

@@ -23,22 +23,12 @@ export type AlertRecipient = { channel: 'email' | 'sms'; to: string } | { role: 
 export class AlertRule extends BusinessOwnedEntity {
   id = newId('alertRule');
 
-  @Property({ type: 'string', length: 200 })
-  name!: string;
-
-  @Property({ type: 'boolean' })
-  enabled: Opt<boolean> = true;
-
-  @Enum({ items: () => ALERT_SEVERITIES })
-  severity: Opt<AlertSeverity> = 'normal';
-
-  @Property({ type: 'json' })
-  when!: AlertWhen;
-
-  @Property({ type: 'json' })
-  notify!: AlertRecipient[];
+  @Property({ type: 'string', length: 200 }) name!: string;
+  @Property({ type: 'boolean' }) enabled: Opt<boolean> = true;
+  @Enum({ items: () => ALERT_SEVERITIES }) severity: Opt<AlertSeverity> = 'normal';
+  @Property({ type: 'json' }) when!: AlertWhen;
+  @Property({ type: 'json' }) notify!: AlertRecipient[];
 
   /** An urgent case still open and unassigned this long after it opened notifies the owners, once. */
-  @Property({ type: 'integer', nullable: true })
-  escalateAfterMinutes?: number | null;
+  @Property({ type: 'integer', nullable: true }) escalateAfterMinutes?: number | null;
 }

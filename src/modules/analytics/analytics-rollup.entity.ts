@@ -6,14 +6,9 @@ import { Business } from '../business/business.entity.js';
  * means and standard deviations are exact over any range. Not an entity: MikroORM maps these columns into each rollup.
  */
 abstract class RatingMoments {
-  @Property({ type: 'integer' })
-  count!: number;
-
-  @Property({ type: 'bigint' })
-  sum!: string;
-
-  @Property({ type: 'bigint' })
-  sumSq!: string;
+  @Property({ type: 'integer' }) count!: number;
+  @Property({ type: 'bigint' }) sum!: string;
+  @Property({ type: 'bigint' }) sumSq!: string;
 }
 
 /**
@@ -29,32 +24,20 @@ abstract class RatingMoments {
  */
 @Entity({ tableName: 'analytics_rollup' })
 export class AnalyticsRollup extends RatingMoments {
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', primary: true })
-  business!: string;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', primary: true }) business!: string;
 
   /** `day`, or `month` (then `day` is the month's first day); `lday` and `lmon` for the whole-location rows. */
-  @PrimaryKey({ type: 'string', length: 5 })
-  grain!: 'day' | 'month' | 'lday' | 'lmon';
-
-  @PrimaryKey({ type: 'date' })
-  day!: string;
+  @PrimaryKey({ type: 'string', length: 5 }) grain!: 'day' | 'month' | 'lday' | 'lmon';
+  @PrimaryKey({ type: 'date' }) day!: string;
 
   /** A metric id (`mtr_`), or the id of an `nps` step (`step_`); `metrics` or `nps` in the whole-location rows. */
-  @PrimaryKey({ type: 'string', length: 40 })
-  subject!: string;
-
-  @PrimaryKey({ type: 'string', length: 40 })
-  locationId!: string;
-
-  @PrimaryKey({ type: 'string', length: 40 })
-  surveyId!: string;
-
-  @PrimaryKey({ type: 'string', length: 20 })
-  channel!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) subject!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) locationId!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) surveyId!: string;
+  @PrimaryKey({ type: 'string', length: 20 }) channel!: string;
 
   /** The server or cashier of the submission's order (its analyticsStaff); '' for none, and in the whole-location rows. */
-  @PrimaryKey({ type: 'string', length: 100, default: '' })
-  staff!: string;
+  @PrimaryKey({ type: 'string', length: 100, default: '' }) staff!: string;
 
   @Property({ type: 'integer' }) h0!: number;
   @Property({ type: 'integer' }) h1!: number;
@@ -68,8 +51,7 @@ export class AnalyticsRollup extends RatingMoments {
   @Property({ type: 'integer' }) h9!: number;
   @Property({ type: 'integer' }) h10!: number;
 
-  @Property({ columnType: 'int[]', type: 'unknown' })
-  histHigh!: number[];
+  @Property({ columnType: 'int[]', type: 'unknown' }) histHigh!: number[];
 }
 
 /**
@@ -79,15 +61,8 @@ export class AnalyticsRollup extends RatingMoments {
  */
 @Entity({ tableName: 'analytics_menu_rollup' })
 export class AnalyticsMenuRollup extends RatingMoments {
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', primary: true })
-  business!: string;
-
-  @PrimaryKey({ type: 'date' })
-  day!: string;
-
-  @PrimaryKey({ type: 'string', length: 40 })
-  subject!: string;
-
-  @PrimaryKey({ type: 'string', length: 40 })
-  menuItemId!: string;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', primary: true }) business!: string;
+  @PrimaryKey({ type: 'date' }) day!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) subject!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) menuItemId!: string;
 }

@@ -7,25 +7,13 @@ import { Business } from './business.entity.js';
  */
 @Entity({ tableName: 'business_logo' })
 export class BusinessLogo {
-  @OneToOne(() => Business, { primary: true, mapToPk: true, deleteRule: 'cascade', owner: true })
-  business!: string;
+  @OneToOne(() => Business, { primary: true, mapToPk: true, deleteRule: 'cascade', owner: true }) business!: string;
 
   /** `<sha256 hex>.<png|jpg|webp>`: the last part of its address. */
-  @Property({ type: 'string', length: 80 })
-  file!: string;
-
-  @Property({ type: 'string', length: 20 })
-  contentType!: string;
-
-  @Property({ type: 'blob' })
-  data!: Buffer;
-
-  @Property({ type: 'integer' })
-  width!: number;
-
-  @Property({ type: 'integer' })
-  height!: number;
-
-  @Property({ type: 'datetime', length: 3 })
-  updatedAt: Date = new Date();
+  @Property({ type: 'string', length: 80 }) file!: string;
+  @Property({ type: 'string', length: 20 }) contentType!: string;
+  @Property({ type: 'blob' }) data!: Buffer;
+  @Property({ type: 'integer' }) width!: number;
+  @Property({ type: 'integer' }) height!: number;
+  @Property({ type: 'datetime', length: 3 }) updatedAt: Date = new Date();
 }

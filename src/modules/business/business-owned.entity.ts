@@ -8,18 +8,12 @@ import { Business } from './business.entity.js';
  * owner, whose deletion takes the row with it. Not an entity itself: MikroORM maps these columns into each subclass.
  */
 export abstract class BusinessOwnedEntity extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id!: string;
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) id!: string;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
 }
 
 /** A business's row that is its own outbox job (kit/outbox-job.entity.ts): the same id and owner columns. */
 export abstract class BusinessOwnedJob extends OutboxJob {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id!: string;
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) id!: string;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
 }

@@ -25,25 +25,17 @@ export type CaseAlertStatus = 'pending' | 'sent' | 'failed' | 'skipped';
 export class CaseAlert extends BusinessOwnedJob {
   id = newId('caseAlert');
 
-  @ManyToOne(() => GuestCase, { mapToPk: true, deleteRule: 'cascade' })
-  case!: string;
-
-  @Property({ type: 'string', length: 12 })
-  kind!: CaseAlertKind;
+  @ManyToOne(() => GuestCase, { mapToPk: true, deleteRule: 'cascade' }) case!: string;
+  @Property({ type: 'string', length: 12 }) kind!: CaseAlertKind;
 
   /** email or sms; '' for a check (it finds the owners when due). */
-  @Property({ type: 'string', length: 10 })
-  channel!: string;
+  @Property({ type: 'string', length: 10 }) channel!: string;
 
   /** The recipient's e-mail address or phone number ('' for a check). */
-  @Property({ type: 'string', length: 320 })
-  address!: string;
+  @Property({ type: 'string', length: 320 }) address!: string;
 
   /** What matched for this recipient's rules ("Taste 2 of 10; keyword: cold"). */
-  @Property({ type: 'string', length: 300 })
-  reason!: string;
-
-  @Property({ type: 'string', length: 10 })
-  status: Opt<CaseAlertStatus> = 'pending';
+  @Property({ type: 'string', length: 300 }) reason!: string;
+  @Property({ type: 'string', length: 10 }) status: Opt<CaseAlertStatus> = 'pending';
 
 }

@@ -22,31 +22,19 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export class CaseMessage extends BusinessOwnedJob {
   id = newId('caseMessage');
 
-  @ManyToOne(() => GuestCase, { mapToPk: true, deleteRule: 'cascade' })
-  case!: string;
-
-  @Property({ type: 'string', length: 3 })
-  direction!: 'out' | 'in';
-
-  @Property({ type: 'string', length: 10 })
-  channel!: MessageChannel;
-
-  @Property({ type: 'text' })
-  body!: string;
-
-  @Property({ type: 'string', length: 10 })
-  status: Opt<MessageStatus> = 'queued';
+  @ManyToOne(() => GuestCase, { mapToPk: true, deleteRule: 'cascade' }) case!: string;
+  @Property({ type: 'string', length: 3 }) direction!: 'out' | 'in';
+  @Property({ type: 'string', length: 10 }) channel!: MessageChannel;
+  @Property({ type: 'text' }) body!: string;
+  @Property({ type: 'string', length: 10 }) status: Opt<MessageStatus> = 'queued';
 
   /** The user who wrote an outbound message (null: the API without a user, or the guest). */
-  @Property({ type: 'string', length: 40, nullable: true })
-  author?: string | null;
+  @Property({ type: 'string', length: 40, nullable: true }) author?: string | null;
 
   /** The guest's address or number it went to (or came from), as the case had it then. */
-  @Property({ type: 'string', length: 320 })
-  address!: string;
+  @Property({ type: 'string', length: 320 }) address!: string;
 
   /** The e-mail's Message-ID (with its angle brackets): the next reply's In-Reply-To. */
-  @Property({ type: 'string', length: 200, nullable: true })
-  messageId?: string | null;
+  @Property({ type: 'string', length: 200, nullable: true }) messageId?: string | null;
 
 }

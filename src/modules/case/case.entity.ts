@@ -24,59 +24,26 @@ export type CaseStatus = (typeof CASE_STATUSES)[number];
 export class GuestCase extends BusinessOwnedEntity {
   id = newId('guestCase');
 
-  @ManyToOne(() => Submission, { mapToPk: true, deleteRule: 'cascade' })
-  submission!: string;
-
-  @ManyToOne(() => Order, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  order?: string | null;
-
-  @ManyToOne(() => Location, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  location?: string | null;
-
-  @ManyToOne(() => Survey, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  survey?: string | null;
+  @ManyToOne(() => Submission, { mapToPk: true, deleteRule: 'cascade' }) submission!: string;
+  @ManyToOne(() => Order, { mapToPk: true, nullable: true, deleteRule: 'set null' }) order?: string | null;
+  @ManyToOne(() => Location, { mapToPk: true, nullable: true, deleteRule: 'set null' }) location?: string | null;
+  @ManyToOne(() => Survey, { mapToPk: true, nullable: true, deleteRule: 'set null' }) survey?: string | null;
 
   /** The rule that opened it (the first urgent one, else the oldest); null once that rule is deleted. */
-  @ManyToOne(() => AlertRule, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  rule?: string | null;
-
-  @Enum({ items: () => ALERT_SEVERITIES })
-  severity!: AlertSeverity;
-
-  @Enum({ items: () => CASE_STATUSES })
-  status: Opt<CaseStatus> = 'open';
-
-  @ManyToOne(() => Membership, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  assignee?: string | null;
-
-  @Property({ type: 'string', length: 300 })
-  reason!: string;
-
-  @Property({ type: 'string', length: 300, nullable: true })
-  guestName?: string | null;
-
-  @Property({ type: 'string', length: 320, nullable: true })
-  guestEmail?: string | null;
-
-  @Property({ type: 'string', length: 20, nullable: true })
-  guestPhone?: string | null;
-
-  @Property({ type: 'datetime', length: 3 })
-  openedAt!: Date;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  firstReplyAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  resolvedAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  recoveredAt?: Date | null;
+  @ManyToOne(() => AlertRule, { mapToPk: true, nullable: true, deleteRule: 'set null' }) rule?: string | null;
+  @Enum({ items: () => ALERT_SEVERITIES }) severity!: AlertSeverity;
+  @Enum({ items: () => CASE_STATUSES }) status: Opt<CaseStatus> = 'open';
+  @ManyToOne(() => Membership, { mapToPk: true, nullable: true, deleteRule: 'set null' }) assignee?: string | null;
+  @Property({ type: 'string', length: 300 }) reason!: string;
+  @Property({ type: 'string', length: 300, nullable: true }) guestName?: string | null;
+  @Property({ type: 'string', length: 320, nullable: true }) guestEmail?: string | null;
+  @Property({ type: 'string', length: 20, nullable: true }) guestPhone?: string | null;
+  @Property({ type: 'datetime', length: 3 }) openedAt!: Date;
+  @Property({ type: 'datetime', length: 3, nullable: true }) firstReplyAt?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) resolvedAt?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) recoveredAt?: Date | null;
 
   /** The order that recovered it (the guest came back), and the offer it redeemed if any. */
-  @ManyToOne(() => Order, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  recoveredOrder?: string | null;
-
-  @Property({ type: 'string', length: 40, nullable: true })
-  recoveredOffer?: string | null;
+  @ManyToOne(() => Order, { mapToPk: true, nullable: true, deleteRule: 'set null' }) recoveredOrder?: string | null;
+  @Property({ type: 'string', length: 40, nullable: true }) recoveredOffer?: string | null;
 }

@@ -11,22 +11,12 @@ import { GuestCase } from './case.entity.js';
 export class Offer extends BusinessOwnedEntity {
   id = newId('offer');
 
-  @ManyToOne(() => GuestCase, { mapToPk: true, deleteRule: 'cascade' })
-  case!: string;
-
-  @Property({ type: 'string', length: 500 })
-  description!: string;
+  @ManyToOne(() => GuestCase, { mapToPk: true, deleteRule: 'cascade' }) case!: string;
+  @Property({ type: 'string', length: 500 }) description!: string;
 
   /** Upper case, from an alphabet without look-alikes; orders' metadata values are compared in upper case. */
-  @Property({ type: 'string', length: 32 })
-  code!: string;
-
-  @Property({ type: 'datetime', length: 3 })
-  expiresAt!: Date;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  redeemedAt?: Date | null;
-
-  @ManyToOne(() => Order, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  redeemedOrder?: string | null;
+  @Property({ type: 'string', length: 32 }) code!: string;
+  @Property({ type: 'datetime', length: 3 }) expiresAt!: Date;
+  @Property({ type: 'datetime', length: 3, nullable: true }) redeemedAt?: Date | null;
+  @ManyToOne(() => Order, { mapToPk: true, nullable: true, deleteRule: 'set null' }) redeemedOrder?: string | null;
 }

@@ -8,9 +8,6 @@ import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 export class ReplyTemplate extends BusinessOwnedEntity {
   id = newId('replyTemplate');
 
-  @Property({ type: 'string', length: 100 })
-  name!: string;
-
-  @Property({ type: 'text' })
-  body!: string;
+  @Property({ type: 'string', length: 100 }) name!: string;
+  @Property({ type: 'text' }) body!: string;
 }

@@ -15,13 +15,9 @@ import { audienceLock } from './event.signal.js';
   triggers: [{ name: 'event_subscriber_audience_lock', timing: 'after', events: ['insert', 'update'], forEach: 'row', body: audienceLock() }],
 })
 export class EventSubscriber {
-  @PrimaryKey({ type: 'string', length: 40 })
-  businessId!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) businessId!: string;
 
   /** The subscribing process (EventFeed's own id). */
-  @PrimaryKey({ type: 'string', length: 80 })
-  process!: string;
-
-  @Property({ type: 'datetime', length: 3 })
-  expiresAt!: Date;
+  @PrimaryKey({ type: 'string', length: 80 }) process!: string;
+  @Property({ type: 'datetime', length: 3 }) expiresAt!: Date;
 }

@@ -22,30 +22,22 @@ import { eventAudienceTrigger, eventRecorded } from './event.signal.js';
 export class Event {
   [OptionalProps]?: 'createdAt' | 'fanoutPending';
 
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('event');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('event');
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
 
   /** e.g. `order.created`, `survey.updated`. */
-  @Property({ type: 'string', length: 100 })
-  type!: string;
+  @Property({ type: 'string', length: 100 }) type!: string;
 
   /** {object: <the resource as the API shows it>} */
-  @Property({ type: 'json' })
-  data!: Record<string, unknown>;
-
-  @Property({ type: 'datetime', length: 3 })
-  createdAt: Date = new Date();
+  @Property({ type: 'json' }) data!: Record<string, unknown>;
+  @Property({ type: 'datetime', length: 3 }) createdAt: Date = new Date();
 
   /**
    * The outbox flag: set by the insert trigger (event.signal.ts) when the business has an enabled webhook, cleared by the
    * fan-out to webhook deliveries; null when it has none but live subscribers. Left unset here, so the ORM's insert
    * returns the trigger's value; the default only matters if the trigger is ever dropped.
    */
-  @Property({ type: 'boolean', nullable: true, defaultRaw: 'true' })
-  fanoutPending?: boolean | null;
+  @Property({ type: 'boolean', nullable: true, defaultRaw: 'true' }) fanoutPending?: boolean | null;
 
   /** Whom to tell once the transaction commits (event.signal.ts), as the trigger decided. */
   @AfterCreate()

@@ -41,44 +41,21 @@ export interface FlowTemplate {
 export class FeedbackFlow extends BusinessOwnedEntity {
   id = newId('feedbackFlow');
 
-  @Property({ type: 'string', length: 200 })
-  name!: string;
-
-  @Property({ type: 'boolean' })
-  enabled: Opt<boolean> = true;
+  @Property({ type: 'string', length: 200 }) name!: string;
+  @Property({ type: 'boolean' }) enabled: Opt<boolean> = true;
 
   /** Lower first: the first enabled flow whose conditions match an order wins. */
-  @Property({ type: 'integer' })
-  priority: Opt<number> = 0;
-
-  @Property({ type: 'string', length: 30 })
-  trigger: Opt<FlowTrigger> = 'order.created';
-
-  @Property({ type: 'json', nullable: true })
-  conditions?: FlowConditions | null;
-
-  @ManyToOne(() => Survey, { mapToPk: true, deleteRule: 'cascade' })
-  survey!: string;
-
-  @Property({ type: 'json' })
-  channels: Opt<FlowChannel[]> = ['email', 'sms'];
-
-  @Property({ type: 'integer' })
-  delayMinutes: Opt<number> = 45;
-
-  @Property({ type: 'json', nullable: true })
-  quietHours?: QuietHours | null;
-
-  @Property({ type: 'integer' })
-  throttleDays: Opt<number> = 14;
-
-  @Property({ type: 'integer', nullable: true })
-  reminderAfterHours?: number | null;
-
-  @Property({ type: 'integer' })
-  expiresAfterHours: Opt<number> = 168;
+  @Property({ type: 'integer' }) priority: Opt<number> = 0;
+  @Property({ type: 'string', length: 30 }) trigger: Opt<FlowTrigger> = 'order.created';
+  @Property({ type: 'json', nullable: true }) conditions?: FlowConditions | null;
+  @ManyToOne(() => Survey, { mapToPk: true, deleteRule: 'cascade' }) survey!: string;
+  @Property({ type: 'json' }) channels: Opt<FlowChannel[]> = ['email', 'sms'];
+  @Property({ type: 'integer' }) delayMinutes: Opt<number> = 45;
+  @Property({ type: 'json', nullable: true }) quietHours?: QuietHours | null;
+  @Property({ type: 'integer' }) throttleDays: Opt<number> = 14;
+  @Property({ type: 'integer', nullable: true }) reminderAfterHours?: number | null;
+  @Property({ type: 'integer' }) expiresAfterHours: Opt<number> = 168;
 
   /** Per language: {"en": {"subject": "...", "body": "... {{link}} ..."}}. */
-  @Property({ type: 'json' })
-  templates!: Record<string, FlowTemplate>;
+  @Property({ type: 'json' }) templates!: Record<string, FlowTemplate>;
 }

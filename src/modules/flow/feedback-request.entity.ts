@@ -24,54 +24,31 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export class FeedbackRequest extends BusinessOwnedJob {
   id = newId('feedbackRequest');
 
-  @ManyToOne(() => FeedbackFlow, { mapToPk: true, deleteRule: 'set null', nullable: true })
-  flow?: string | null;
-
-  @ManyToOne(() => Order, { mapToPk: true, deleteRule: 'cascade' })
-  order!: string;
-
-  @ManyToOne(() => Survey, { mapToPk: true, deleteRule: 'cascade' })
-  survey!: string;
-
-  @Property({ type: 'string', length: 30 })
-  trigger!: string;
-
-  @Property({ type: 'string', length: 20 })
-  status: Opt<RequestStatus> = 'scheduled';
+  @ManyToOne(() => FeedbackFlow, { mapToPk: true, deleteRule: 'set null', nullable: true }) flow?: string | null;
+  @ManyToOne(() => Order, { mapToPk: true, deleteRule: 'cascade' }) order!: string;
+  @ManyToOne(() => Survey, { mapToPk: true, deleteRule: 'cascade' }) survey!: string;
+  @Property({ type: 'string', length: 30 }) trigger!: string;
+  @Property({ type: 'string', length: 20 }) status: Opt<RequestStatus> = 'scheduled';
 
   /** Why it was suppressed or cancelled: throttled, opted_out, no_contact, quiet_hours, order_too_old, answered... */
-  @Property({ type: 'string', length: 40, nullable: true })
-  reason?: string | null;
+  @Property({ type: 'string', length: 40, nullable: true }) reason?: string | null;
 
   /** The channel it was sent on. */
-  @Property({ type: 'string', length: 10, nullable: true })
-  channel?: string | null;
+  @Property({ type: 'string', length: 10, nullable: true }) channel?: string | null;
 
   /** sha256 of the normalised address and number: the throttle's and the opt-out list's key, never the contact itself. */
-  @Property({ type: 'string', length: 64, nullable: true })
-  emailHash?: string | null;
-
-  @Property({ type: 'string', length: 64, nullable: true })
-  phoneHash?: string | null;
+  @Property({ type: 'string', length: 64, nullable: true }) emailHash?: string | null;
+  @Property({ type: 'string', length: 64, nullable: true }) phoneHash?: string | null;
 
   /** The link's opaque part: {SURVEY_URL}/r/{token}. */
-  @Property({ type: 'string', length: 40 })
-  token!: string;
+  @Property({ type: 'string', length: 40 }) token!: string;
 
   /** When it is (or was) to be sent. */
-  @Property({ type: 'datetime', length: 3 })
-  sendAt!: Date;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  remindedAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  openedAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  completedAt?: Date | null;
+  @Property({ type: 'datetime', length: 3 }) sendAt!: Date;
+  @Property({ type: 'datetime', length: 3, nullable: true }) remindedAt?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) openedAt?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) completedAt?: Date | null;
 
   /** The order's time plus the flow's expiresAfterHours: no send, reminder or open after it. */
-  @Property({ type: 'datetime', length: 3 })
-  expiresAt!: Date;
+  @Property({ type: 'datetime', length: 3 }) expiresAt!: Date;
 }

@@ -11,13 +11,9 @@ import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 export class FeedbackSuppression extends BusinessOwnedEntity {
   id = newId('feedbackSuppression');
 
-  @Property({ type: 'string', length: 10 })
-  channel!: string;
-
-  @Property({ type: 'string', length: 64 })
-  hash!: string;
+  @Property({ type: 'string', length: 10 }) channel!: string;
+  @Property({ type: 'string', length: 64 }) hash!: string;
 
   /** unsubscribe, stop or api. */
-  @Property({ type: 'string', length: 20 })
-  source!: string;
+  @Property({ type: 'string', length: 20 }) source!: string;
 }

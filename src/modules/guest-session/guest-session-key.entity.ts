@@ -10,10 +10,8 @@ import { RotatingKey } from '../../kit/rotating-key.entity.js';
 @Index({ name: 'guest_session_key_active_idx', properties: ['active'] })
 export class GuestSessionKey extends RotatingKey {
   /** Named in the cookie, so a cookie finds the key that signed it. */
-  @PrimaryKey({ type: 'string', length: 32 })
-  kid!: string;
+  @PrimaryKey({ type: 'string', length: 32 }) kid!: string;
 
   /** 32 random bytes, base64url. */
-  @Property({ type: 'string', length: 64, lazy: true })
-  secret!: string;
+  @Property({ type: 'string', length: 64, lazy: true }) secret!: string;
 }

@@ -12,14 +12,11 @@ import { surveyPagesTrigger } from '../../kit/survey-page.signal.js';
 export class Location extends BusinessOwnedEntity {
   id = newId('location');
 
-  @Property({ type: 'string', length: 200 })
-  name!: string;
+  @Property({ type: 'string', length: 200 }) name!: string;
 
   /** String to string, e.g. {"branchCode": "LHR-01"}. */
-  @Property({ type: 'json' })
-  metadata: Opt<Record<string, string>> = {};
+  @Property({ type: 'json' }) metadata: Opt<Record<string, string>> = {};
 
   /** IANA name (Europe/London): decides which day a rating belongs to. Unset: the business's, else UTC. */
-  @Property({ type: 'string', length: 64, nullable: true })
-  timeZone?: string | null;
+  @Property({ type: 'string', length: 64, nullable: true }) timeZone?: string | null;
 }

@@ -12,10 +12,8 @@ export class MenuItem extends BusinessOwnedEntity {
   id = newId('menuItem');
 
   /** Trimmed display name as first received. */
-  @Property({ type: 'string', length: 300 })
-  name!: string;
+  @Property({ type: 'string', length: 300 }) name!: string;
 
   /** The sender's product id (`itemId`), the latest one seen for this name. */
-  @Property({ type: 'string', length: 200, nullable: true })
-  externalItemId?: string | null;
+  @Property({ type: 'string', length: 200, nullable: true }) externalItemId?: string | null;
 }

@@ -10,16 +10,10 @@ import { surveyPagesTrigger } from '../../kit/survey-page.signal.js';
 export class Metric extends BusinessOwnedEntity {
   id = newId('metric');
 
-  @Property({ type: 'string', length: 200 })
-  name!: string;
-
-  @Property({ type: 'text', nullable: true })
-  description?: string | null;
+  @Property({ type: 'string', length: 200 }) name!: string;
+  @Property({ type: 'text', nullable: true }) description?: string | null;
 
   /** Rating scale, inclusive: 1 to 5 unless set. */
-  @Property({ type: 'smallint' })
-  scaleMin: Opt<number> = 1;
-
-  @Property({ type: 'smallint' })
-  scaleMax: Opt<number> = 5;
+  @Property({ type: 'smallint' }) scaleMin: Opt<number> = 1;
+  @Property({ type: 'smallint' }) scaleMax: Opt<number> = 5;
 }

@@ -10,38 +10,19 @@ export class AuthorizationCode {
   [OptionalProps]?: 'createdAt' | 'usedAt' | 'codeChallenge' | 'family';
 
   /** SHA-256 of the code. */
-  @PrimaryKey({ type: 'string', length: 64 })
-  codeHash!: string;
-
-  @ManyToOne(() => Credential, { mapToPk: true, deleteRule: 'cascade' })
-  credential!: string;
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
-
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' })
-  user!: string;
-
-  @Property({ type: 'text' })
-  redirectUri!: string;
-
-  @Property({ type: 'json' })
-  scopes!: string[];
+  @PrimaryKey({ type: 'string', length: 64 }) codeHash!: string;
+  @ManyToOne(() => Credential, { mapToPk: true, deleteRule: 'cascade' }) credential!: string;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' }) user!: string;
+  @Property({ type: 'text' }) redirectUri!: string;
+  @Property({ type: 'json' }) scopes!: string[];
 
   /** PKCE S256 challenge, when the client sent one. */
-  @Property({ type: 'string', length: 128, nullable: true })
-  codeChallenge?: string | null;
-
-  @Property({ type: 'datetime', length: 3 })
-  expiresAt!: Date;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  usedAt?: Date | null;
+  @Property({ type: 'string', length: 128, nullable: true }) codeChallenge?: string | null;
+  @Property({ type: 'datetime', length: 3 }) expiresAt!: Date;
+  @Property({ type: 'datetime', length: 3, nullable: true }) usedAt?: Date | null;
 
   /** The token family issued from this code (to revoke on replay). */
-  @Property({ type: 'string', length: 40, nullable: true })
-  family?: string | null;
-
-  @Property({ type: 'datetime', length: 3 })
-  createdAt: Date = new Date();
+  @Property({ type: 'string', length: 40, nullable: true }) family?: string | null;
+  @Property({ type: 'datetime', length: 3 }) createdAt: Date = new Date();
 }

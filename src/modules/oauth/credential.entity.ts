@@ -13,36 +13,25 @@ import { User } from '../user/user.entity.js';
 @Entity({ tableName: 'credential' })
 @Index({ name: 'credential_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 export class Credential extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('credential');
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', nullable: true })
-  business!: string | null;
-
-  @Property({ type: 'string', length: 200 })
-  name!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('credential');
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', nullable: true }) business!: string | null;
+  @Property({ type: 'string', length: 200 }) name!: string;
 
   @Unique({ name: 'credential_client_id_unique' })
-  @Property({ type: 'string', length: 64 })
-  clientId!: string;
+  @Property({ type: 'string', length: 64 }) clientId!: string;
 
   /** SHA-256 of the secret (a 256-bit random value, so a slow hash adds nothing); shown once at creation. Null: a public client. */
-  @Property({ type: 'string', length: 64, lazy: true, nullable: true })
-  secretHash!: string | null;
-
-  @Property({ type: 'json' })
-  validRedirectUris: Opt<string[]> = [];
+  @Property({ type: 'string', length: 64, lazy: true, nullable: true }) secretHash!: string | null;
+  @Property({ type: 'json' }) validRedirectUris: Opt<string[]> = [];
 
   /** The user a client_credentials token acts for (null for the built-in public client). */
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'restrict', nullable: true })
-  createdBy!: string | null;
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'restrict', nullable: true }) createdBy!: string | null;
 
   /**
    * The most a client_credentials token of this credential may carry (also capped by its creator's role when the
    * token is issued): at most what the token that created it held, so consent to one scope never mints another.
    */
-  @Property({ type: 'json' })
-  scopes: Opt<string[]> = [];
+  @Property({ type: 'json' }) scopes: Opt<string[]> = [];
 }
 
 /** The business portal's client id (a public client with PKCE; its redirect address is `${PUBLIC_URL}/portal/callback`). */

@@ -16,48 +16,28 @@ import { User } from '../user/user.entity.js';
 export class OAuthToken {
   [OptionalProps]?: 'createdAt' | 'revokedAt' | 'refreshUsedAt' | 'refreshHash' | 'refreshExpiresAt' | 'authorizationCode';
 
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('token');
+  @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('token');
 
   /** The id of the first token of a refresh chain: reuse of a rotated refresh token revokes the whole family. */
-  @Property({ type: 'string', length: 40 })
-  family!: string;
-
-  @ManyToOne(() => Credential, { mapToPk: true, deleteRule: 'cascade' })
-  credential!: string;
-
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+  @Property({ type: 'string', length: 40 }) family!: string;
+  @ManyToOne(() => Credential, { mapToPk: true, deleteRule: 'cascade' }) credential!: string;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
 
   @Index({ name: 'oauth_token_user_idx' })
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' })
-  user!: string;
-
-  @Property({ type: 'json' })
-  scopes!: string[];
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' }) user!: string;
+  @Property({ type: 'json' }) scopes!: string[];
 
   /** SHA-256 of the refresh token; null when none was issued (client credentials). */
   @Unique({ name: 'oauth_token_refresh_hash_unique' })
-  @Property({ type: 'string', length: 64, nullable: true })
-  refreshHash?: string | null;
-
-  @Property({ type: 'datetime', length: 3 })
-  accessExpiresAt!: Date;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  refreshExpiresAt?: Date | null;
+  @Property({ type: 'string', length: 64, nullable: true }) refreshHash?: string | null;
+  @Property({ type: 'datetime', length: 3 }) accessExpiresAt!: Date;
+  @Property({ type: 'datetime', length: 3, nullable: true }) refreshExpiresAt?: Date | null;
 
   /** Set when the refresh token was exchanged (rotated). */
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  refreshUsedAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  revokedAt?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) refreshUsedAt?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) revokedAt?: Date | null;
 
   /** Hash of the authorization code that issued the family's first token: a replayed code revokes the family. */
-  @Property({ type: 'string', length: 64, nullable: true })
-  authorizationCode?: string | null;
-
-  @Property({ type: 'datetime', length: 3 })
-  createdAt: Date = new Date();
+  @Property({ type: 'string', length: 64, nullable: true }) authorizationCode?: string | null;
+  @Property({ type: 'datetime', length: 3 }) createdAt: Date = new Date();
 }

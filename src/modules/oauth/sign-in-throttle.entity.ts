@@ -7,12 +7,7 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 @Entity({ tableName: 'sign_in_throttle' })
 export class SignInThrottle {
   /** `email-ip:<address>|<e-mail>`, `ip:<address>` or `email:<e-mail>` (hashed when long). */
-  @PrimaryKey({ type: 'string', length: 400 })
-  key!: string;
-
-  @Property({ type: 'integer' })
-  failures!: number;
-
-  @Property({ type: 'datetime', length: 3 })
-  windowStartedAt!: Date;
+  @PrimaryKey({ type: 'string', length: 400 }) key!: string;
+  @Property({ type: 'integer' }) failures!: number;
+  @Property({ type: 'datetime', length: 3 }) windowStartedAt!: Date;
 }

@@ -10,12 +10,7 @@ import { RotatingKey } from '../../kit/rotating-key.entity.js';
 @Index({ name: 'oauth_signing_key_active_idx', properties: ['active'] })
 export class SigningKey extends RotatingKey {
   /** The JWT header's `kid`. */
-  @PrimaryKey({ type: 'string', length: 64 })
-  kid!: string;
-
-  @Property({ type: 'json' })
-  publicJwk!: Record<string, unknown>;
-
-  @Property({ type: 'json', lazy: true })
-  privateJwk!: Record<string, unknown>;
+  @PrimaryKey({ type: 'string', length: 64 }) kid!: string;
+  @Property({ type: 'json' }) publicJwk!: Record<string, unknown>;
+  @Property({ type: 'json', lazy: true }) privateJwk!: Record<string, unknown>;
 }

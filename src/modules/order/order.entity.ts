@@ -27,48 +27,24 @@ export const money = () => decimal();
 export class Order extends BusinessOwnedEntity {
   id = newId('order');
 
-  @Property({ type: 'string', length: 200 })
-  externalOrderId!: string;
-
-  @Property({ type: 'string', length: 200, nullable: true })
-  externalLocationId?: string | null;
-
-  @Property({ type: 'string', length: 200, nullable: true })
-  externalBrandId?: string | null;
-
-  @Enum({ items: () => ORDER_SOURCES })
-  source!: OrderSource;
-
-  @Enum({ items: () => ORDER_CHANNELS, nullable: true })
-  channel?: OrderChannel | null;
-
-  @Enum({ items: () => ORDER_STATUSES })
-  status: Opt<OrderStatus> = 'PENDING';
-
-  @Property({ type: 'string', length: 3 })
-  currency!: string;
-
-  @Property({ ...money(), nullable: true })
-  subtotal?: number | null;
-
-  @Property({ ...money(), nullable: true })
-  deliveryCharge?: number | null;
-
-  @Property(money())
-  total!: number;
-
-  @Property({ type: 'string', length: 300, nullable: true })
-  customerName?: string | null;
+  @Property({ type: 'string', length: 200 }) externalOrderId!: string;
+  @Property({ type: 'string', length: 200, nullable: true }) externalLocationId?: string | null;
+  @Property({ type: 'string', length: 200, nullable: true }) externalBrandId?: string | null;
+  @Enum({ items: () => ORDER_SOURCES }) source!: OrderSource;
+  @Enum({ items: () => ORDER_CHANNELS, nullable: true }) channel?: OrderChannel | null;
+  @Enum({ items: () => ORDER_STATUSES }) status: Opt<OrderStatus> = 'PENDING';
+  @Property({ type: 'string', length: 3 }) currency!: string;
+  @Property({ ...money(), nullable: true }) subtotal?: number | null;
+  @Property({ ...money(), nullable: true }) deliveryCharge?: number | null;
+  @Property(money()) total!: number;
+  @Property({ type: 'string', length: 300, nullable: true }) customerName?: string | null;
 
   /** Normalised (lower-cased, validated); an invalid address is dropped, never stored as given. */
-  @Property({ type: 'string', length: 320, nullable: true })
-  customerEmail?: string | null;
+  @Property({ type: 'string', length: 320, nullable: true }) customerEmail?: string | null;
 
   /** E.164; an invalid number is dropped. */
-  @Property({ type: 'string', length: 20, nullable: true })
-  customerPhone?: string | null;
+  @Property({ type: 'string', length: 20, nullable: true }) customerPhone?: string | null;
 
   /** String to string, stored verbatim. */
-  @Property({ type: 'json' })
-  metadata: Opt<Record<string, string>> = {};
+  @Property({ type: 'json' }) metadata: Opt<Record<string, string>> = {};
 }

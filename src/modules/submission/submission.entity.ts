@@ -42,55 +42,32 @@ export class Submission extends BusinessOwnedEntity {
   id = newId('submission');
 
   /** Feedback outlives the form: deleting a survey leaves its submissions (and their answers) in place. */
-  @ManyToOne(() => Survey, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  survey?: string | null;
-
-  @Property({ type: 'json' })
-  answers: Opt<Answer[]> = [];
-
-  @Property({ type: 'string', length: 200, nullable: true })
-  guestId?: string | null;
-
-  @Property({ type: 'string', length: 200, nullable: true })
-  sessionId?: string | null;
-
-  @Property({ type: 'json' })
-  metadata: Opt<Record<string, unknown>> = {};
-
-  @ManyToOne(() => Order, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  order?: string | null;
-
-  @ManyToOne(() => Location, { mapToPk: true, nullable: true, deleteRule: 'set null' })
-  location?: string | null;
-
-  @Enum({ items: () => SUBMISSION_STATUSES })
-  status: Opt<SubmissionStatus> = 'completed';
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  completedAt?: Date | null;
-
-  @Enum({ items: () => SUBMISSION_SOURCES })
-  source: Opt<SubmissionSource> = 'api';
+  @ManyToOne(() => Survey, { mapToPk: true, nullable: true, deleteRule: 'set null' }) survey?: string | null;
+  @Property({ type: 'json' }) answers: Opt<Answer[]> = [];
+  @Property({ type: 'string', length: 200, nullable: true }) guestId?: string | null;
+  @Property({ type: 'string', length: 200, nullable: true }) sessionId?: string | null;
+  @Property({ type: 'json' }) metadata: Opt<Record<string, unknown>> = {};
+  @ManyToOne(() => Order, { mapToPk: true, nullable: true, deleteRule: 'set null' }) order?: string | null;
+  @ManyToOne(() => Location, { mapToPk: true, nullable: true, deleteRule: 'set null' }) location?: string | null;
+  @Enum({ items: () => SUBMISSION_STATUSES }) status: Opt<SubmissionStatus> = 'completed';
+  @Property({ type: 'datetime', length: 3, nullable: true }) completedAt?: Date | null;
+  @Enum({ items: () => SUBMISSION_SOURCES }) source: Opt<SubmissionSource> = 'api';
 
   /** How the guest got the link (`ch`): qr, link, sms or email. */
-  @Property({ type: 'string', length: 20, nullable: true })
-  channel?: string | null;
+  @Property({ type: 'string', length: 20, nullable: true }) channel?: string | null;
 
   /**
    * The day (in its location's time zone) its ratings count on in the analytics rollups, set by the table's trigger
    * when it is written: kept so that removing its contribution later finds the same buckets whatever changed since.
    */
-  @Property({ type: 'date', nullable: true, lazy: true, hidden: true })
-  analyticsDay?: string | null;
+  @Property({ type: 'date', nullable: true, lazy: true, hidden: true }) analyticsDay?: string | null;
 
   /**
    * The server or cashier its ratings count for in the analytics rollups: its order's `metadata[<business staffKey>]`,
    * set by the table's trigger when it is written or its order changes, and kept like analyticsDay.
    */
-  @Property({ type: 'string', length: 100, nullable: true, lazy: true, hidden: true })
-  analyticsStaff?: string | null;
+  @Property({ type: 'string', length: 100, nullable: true, lazy: true, hidden: true }) analyticsStaff?: string | null;
 
   /** The lowest metric rating in its answers (null: none), kept by PostgreSQL from `answers` for the list filter. */
-  @Property({ type: 'double', nullable: true, lazy: true, hidden: true, generated: '(submission_lowest_rating(answers)) stored' })
-  lowestRating?: Opt<number | null>;
+  @Property({ type: 'double', nullable: true, lazy: true, hidden: true, generated: '(submission_lowest_rating(answers)) stored' }) lowestRating?: Opt<number | null>;
 }

@@ -16,33 +16,19 @@ export type StepType = (typeof STEP_TYPES)[number];
 export class SurveyStep extends BusinessOwnedEntity {
   id = newId('surveyStep');
 
-  @ManyToOne(() => Survey, { mapToPk: true, deleteRule: 'cascade' })
-  survey!: string;
-
-  @Property({ type: 'integer' })
-  position!: number;
-
-  @Enum({ items: () => STEP_TYPES })
-  type!: StepType;
-
-  @Property({ type: 'boolean' })
-  required: Opt<boolean> = false;
+  @ManyToOne(() => Survey, { mapToPk: true, deleteRule: 'cascade' }) survey!: string;
+  @Property({ type: 'integer' }) position!: number;
+  @Enum({ items: () => STEP_TYPES }) type!: StepType;
+  @Property({ type: 'boolean' }) required: Opt<boolean> = false;
 
   /** Title, body, choices...: shape depends on `type`. */
-  @Property({ type: 'json' })
-  content: Opt<Record<string, unknown>> = {};
-
-  @Property({ type: 'string', length: 50, nullable: true })
-  inputType?: string | null;
-
-  @Property({ type: 'json', nullable: true })
-  validation?: Record<string, unknown> | null;
+  @Property({ type: 'json' }) content: Opt<Record<string, unknown>> = {};
+  @Property({ type: 'string', length: 50, nullable: true }) inputType?: string | null;
+  @Property({ type: 'json', nullable: true }) validation?: Record<string, unknown> | null;
 
   /** Conditional logic (show/skip rules). */
-  @Property({ type: 'json', nullable: true })
-  logic?: Record<string, unknown> | null;
+  @Property({ type: 'json', nullable: true }) logic?: Record<string, unknown> | null;
 
   /** For `metrics` steps: the metric ids rated on this step, in display order. */
-  @Property({ type: 'json' })
-  metricIds: Opt<string[]> = [];
+  @Property({ type: 'json' }) metricIds: Opt<string[]> = [];
 }

@@ -13,20 +13,13 @@ export type SurveyStatus = (typeof SURVEY_STATUSES)[number];
 export class Survey extends BusinessOwnedEntity {
   id = newId('survey');
 
-  @Property({ type: 'string', length: 200 })
-  name!: string;
-
-  @Property({ type: 'text', nullable: true })
-  description?: string | null;
-
-  @Enum({ items: () => SURVEY_STATUSES })
-  status: Opt<SurveyStatus> = 'draft';
+  @Property({ type: 'string', length: 200 }) name!: string;
+  @Property({ type: 'text', nullable: true }) description?: string | null;
+  @Enum({ items: () => SURVEY_STATUSES }) status: Opt<SurveyStatus> = 'draft';
 
   /** Shown on the survey page's thank-you screen, under the heading "Thank you". */
-  @Property({ type: 'text', nullable: true })
-  closingText?: string | null;
+  @Property({ type: 'text', nullable: true }) closingText?: string | null;
 
   /** An optional "review us" link on the thank-you screen, offered to every guest whatever they rated. */
-  @Property({ type: 'string', length: 2000, nullable: true })
-  reviewUrl?: string | null;
+  @Property({ type: 'string', length: 2000, nullable: true }) reviewUrl?: string | null;
 }

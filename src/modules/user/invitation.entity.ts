@@ -15,24 +15,16 @@ export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 @Entity({ tableName: 'invitation' })
 @Unique({ name: 'invitation_business_email_unique', properties: ['business', 'email'] })
 export class Invitation extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('invitation');
+  @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('invitation');
 
   @Index({ name: 'invitation_business_idx' })
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
 
   /** Normalised as app_user.email is. */
-  @Property({ type: 'string', length: 320 })
-  email!: string;
-
-  @Enum({ items: () => MEMBERSHIP_ROLES })
-  role!: MembershipRole;
+  @Property({ type: 'string', length: 320 }) email!: string;
+  @Enum({ items: () => MEMBERSHIP_ROLES }) role!: MembershipRole;
 
   /** The owner who invited (null when the operator did, or that user is gone). */
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'set null', nullable: true })
-  invitedBy?: string | null;
-
-  @Property({ type: 'datetime', length: 3 })
-  expiresAt!: Date;
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'set null', nullable: true }) invitedBy?: string | null;
+  @Property({ type: 'datetime', length: 3 }) expiresAt!: Date;
 }

@@ -11,16 +11,10 @@ export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 @Entity({ tableName: 'membership' })
 @Unique({ name: 'membership_user_business_unique', properties: ['user', 'business'] })
 export class Membership extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('membership');
-
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' })
-  user!: string;
+  @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('membership');
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' }) user!: string;
 
   @Index({ name: 'membership_business_idx' })
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
-  business!: string;
-
-  @Enum({ items: () => MEMBERSHIP_ROLES })
-  role!: MembershipRole;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
+  @Enum({ items: () => MEMBERSHIP_ROLES }) role!: MembershipRole;
 }

@@ -4,26 +4,19 @@ import { Timestamped } from '../../shared/timestamps.js';
 
 @Entity({ tableName: 'app_user' })
 export class User extends Timestamped {
-  @PrimaryKey({ type: 'string', length: 40 })
-  id: string = newId('user');
+  @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('user');
 
   /** Always stored lower-cased and trimmed, so the unique index is case-insensitive in effect. */
   @Unique({ name: 'app_user_email_unique' })
-  @Property({ type: 'string', length: 320 })
-  email!: string;
-
-  @Property({ type: 'string', length: 200, nullable: true })
-  name?: string | null;
+  @Property({ type: 'string', length: 320 }) email!: string;
+  @Property({ type: 'string', length: 200, nullable: true }) name?: string | null;
 
   /** scrypt, self-describing (see hashPassword in shared/secrets.ts); never leaves the server. */
-  @Property({ type: 'string', length: 255, lazy: true })
-  passwordHash!: string;
+  @Property({ type: 'string', length: 255, lazy: true }) passwordHash!: string;
 
   /** When the owner of the address proved it (a link we mailed); null: signed up, not yet verified, cannot sign in. */
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  emailVerifiedAt?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) emailVerifiedAt?: Date | null;
 
   /** Sign-in sessions issued before this are void (set by a password reset). */
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  sessionsValidAfter?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) sessionsValidAfter?: Date | null;
 }

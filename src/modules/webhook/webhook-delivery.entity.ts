@@ -45,30 +45,13 @@ export function deliveryId(event: string, webhook: string): string {
 })
 @Index({ name: 'webhook_delivery_leased_idx', expression: 'create index "webhook_delivery_leased_idx" on "webhook_delivery" ("webhook_id") where "locked_until" is not null' })
 export class WebhookDelivery extends BusinessOwnedEntity {
-  @ManyToOne(() => Webhook, { mapToPk: true, deleteRule: 'cascade' })
-  webhook!: string;
-
-  @ManyToOne(() => Event, { mapToPk: true, createForeignKeyConstraint: false })
-  event!: string;
-
-  @Property({ type: 'string', length: 100 })
-  eventType!: string;
-
-  @Property({ type: 'string', length: 20 })
-  status: Opt<DeliveryStatus> = 'pending';
-
-  @Property({ type: 'integer' })
-  attemptCount: Opt<number> = 0;
-
-  @Property({ type: 'json', default: "'[]'" })
-  attempts: Opt<DeliveryAttempt[]> = [];
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  nextAttemptAt?: Date | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  lockedUntil?: Date | null;
-
-  @Property({ type: 'string', length: 60, nullable: true })
-  lockedBy?: string | null;
+  @ManyToOne(() => Webhook, { mapToPk: true, deleteRule: 'cascade' }) webhook!: string;
+  @ManyToOne(() => Event, { mapToPk: true, createForeignKeyConstraint: false }) event!: string;
+  @Property({ type: 'string', length: 100 }) eventType!: string;
+  @Property({ type: 'string', length: 20 }) status: Opt<DeliveryStatus> = 'pending';
+  @Property({ type: 'integer' }) attemptCount: Opt<number> = 0;
+  @Property({ type: 'json', default: "'[]'" }) attempts: Opt<DeliveryAttempt[]> = [];
+  @Property({ type: 'datetime', length: 3, nullable: true }) nextAttemptAt?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) lockedUntil?: Date | null;
+  @Property({ type: 'string', length: 60, nullable: true }) lockedBy?: string | null;
 }

@@ -22,31 +22,20 @@ import { audienceLock } from '../event/event.signal.js';
 export class Webhook extends BusinessOwnedEntity {
   id = newId('webhook');
 
-  @Property({ type: 'string', length: 2048 })
-  url!: string;
+  @Property({ type: 'string', length: 2048 }) url!: string;
 
   /** Event types, or ['*'] for all. */
-  @Property({ type: 'json' })
-  events: Opt<string[]> = [];
-
-  @Property({ type: 'text', nullable: true })
-  description?: string | null;
+  @Property({ type: 'json' }) events: Opt<string[]> = [];
+  @Property({ type: 'text', nullable: true }) description?: string | null;
 
   /** Kept in clear: signing needs it. Shown once at creation, never again. */
-  @Property({ type: 'string', length: 100, lazy: true })
-  secret!: string;
-
-  @Property({ type: 'boolean' })
-  enabled: Opt<boolean> = true;
+  @Property({ type: 'string', length: 100, lazy: true }) secret!: string;
+  @Property({ type: 'boolean' }) enabled: Opt<boolean> = true;
 
   /** After a rotation, the old secret keeps signing (beside the new one) until `secretPreviousUntil`. */
-  @Property({ type: 'string', length: 100, nullable: true, lazy: true })
-  secretPrevious?: string | null;
-
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  secretPreviousUntil?: Date | null;
+  @Property({ type: 'string', length: 100, nullable: true, lazy: true }) secretPrevious?: string | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) secretPreviousUntil?: Date | null;
 
   /** Since when every attempt has failed; cleared by a success. Drives the automatic disabling. */
-  @Property({ type: 'datetime', length: 3, nullable: true })
-  failingSince?: Date | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) failingSince?: Date | null;
 }
