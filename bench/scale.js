@@ -23,12 +23,12 @@
 // failure, past the time limit, or on Ctrl-C.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { adminCli, freePort, nodeBin, root, sleep, tenants } from './lib/service.js';
+import { startReceiver } from './lib/receiver.js';
 import { startPrimaryAndReplica } from './lib/pg-cluster.js';
 import { fleet as startFleet } from './lib/fleet.js';
 import { seedSurveyPage, SURVEYS } from './lib/seed.js';
@@ -123,30 +123,21 @@ cleanups.push(() => cluster.stop());
 
 // The receiver of webhook deliveries: notes each (webhook, order) and each delivery id, with when it arrived.
 const receipts = { byOrder: new Map(), byDelivery: new Map(), arrivals: [], unreadable: 0 };
-const receiverPort = await freePort();
-const receiver = http
-  .createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const at = Date.now();
-      res.writeHead(204).end();
-      try {
-        const event = JSON.parse(body);
-        const order = event.data.object;
-        const key = `${req.url}|${orderKey(event.business, order.externalOrderId, order.externalLocationId)}`;
-        const first = !receipts.byOrder.has(key);
-        receipts.byOrder.set(key, (receipts.byOrder.get(key) ?? 0) + 1);
-        const id = req.headers['webhook-id'];
-        receipts.byDelivery.set(id, (receipts.byDelivery.get(id) ?? 0) + 1);
-        if (first) receipts.arrivals.push({ at, latency: at - event.timestamp });
-      } catch {
-        receipts.unreadable++;
-      }
-    });
-  })
-  .listen(receiverPort, '127.0.0.1');
-receiver.keepAliveTimeout = 30_000;
+const receiver = await startReceiver((body, req) => {
+  const at = Date.now();
+  try {
+    const event = JSON.parse(body);
+    const order = event.data.object;
+    const key = `${req.url}|${orderKey(event.business, order.externalOrderId, order.externalLocationId)}`;
+    const first = !receipts.byOrder.has(key);
+    receipts.byOrder.set(key, (receipts.byOrder.get(key) ?? 0) + 1);
+    const id = req.headers['webhook-id'];
+    receipts.byDelivery.set(id, (receipts.byDelivery.get(id) ?? 0) + 1);
+    if (first) receipts.arrivals.push({ at, latency: at - event.timestamp });
+  } catch {
+    receipts.unreadable++;
+  }
+});
 cleanups.push(() => receiver.close());
 
 progress('building the service (dist/)');
@@ -212,7 +203,7 @@ try {
     const res = await fetch(`${apis[0].base}/v2/businesses/${hooked.business.id}/webhooks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${hookedToken}` },
-      body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook-${i}`, events: ['order.created'] }),
+      body: JSON.stringify({ url: receiver.url(`/hook-${i}`), events: ['order.created'] }),
     });
     if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${await res.text()}`);
   }

@@ -7,8 +7,8 @@
 //   node bench/webhook-delivery.js     env: ORDERS (default 2000), CONNECTIONS (8), WEBHOOKS (10), WORKERS (64),
 //                                           PACED (100 orders/s), PACED_SECONDS (10)
 // Loopback only, bounded: starts the built service (dist/) on a temp DATA_DIR and stops it at the end.
-import http from 'node:http';
-import { cpuPer, freePort, sleep, startService } from './lib/service.js';
+import { cpuPer, sleep, startService } from './lib/service.js';
+import { startReceiver } from './lib/receiver.js';
 
 const ORDERS = Number(process.env.ORDERS ?? 2000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
@@ -19,20 +19,11 @@ const PACED_SECONDS = Number(process.env.PACED_SECONDS ?? 10);
 // The receiver: answers 204 at once, notes when each delivery first arrived and the event's own timestamp.
 const arrivals = new Map(); // webhook-id -> { at, eventAt }
 let received = 0;
-const receiverPort = await freePort();
-const receiver = http
-  .createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      received++;
-      const id = req.headers['webhook-id'];
-      if (!arrivals.has(id)) arrivals.set(id, { at: Date.now(), eventAt: JSON.parse(body).timestamp });
-      res.writeHead(204).end();
-    });
-  })
-  .listen(receiverPort, '127.0.0.1');
-receiver.keepAliveTimeout = 30_000;
+const receiver = await startReceiver((body, req) => {
+  received++;
+  const id = req.headers['webhook-id'];
+  if (!arrivals.has(id)) arrivals.set(id, { at: Date.now(), eventAt: JSON.parse(body).timestamp });
+});
 
 const service = await startService('webhooks', {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -56,7 +47,7 @@ try {
     const res = await fetch(`${service.base}/v2/businesses/${business}/webhooks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook-${i}`, events: ['order.created'] }),
+      body: JSON.stringify({ url: receiver.url(`/hook-${i}`), events: ['order.created'] }),
     });
     if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${await res.text()}`);
   }
@@ -139,6 +130,5 @@ try {
   console.log(`goal: >= 1000 deliveries/s, and p99 < 1000 ms at 1,000 deliveries/s offered -> ${met ? 'met' : 'NOT met'}`);
 } finally {
   await service.stop();
-  receiver.closeAllConnections();
   receiver.close();
 }

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
- * The recipe every update and delete of a business's object follows, written once: in one transaction, find and
- * lock the object, check and apply the change, present it, record `<resource>.updated|deleted` with it. The event
+ * The recipe every creation, update and delete of a business's object follows, written once: in one transaction,
+ * create (or find and lock) the object, check and apply the change, present it, record `<resource>.created|updated|
+ * deleted` with it. The event
  * module binds it to its recordEvent (recordedChanges), as the kit may not import a module.
  */
 export interface RecordedResource<T, P> {
@@ -21,6 +22,21 @@ export type RecordEvent = (tx: EntityManager, business: string, type: string, ob
 /** The recipe's two writers, recording their events with `record`. */
 export function recordedChanges(record: RecordEvent) {
   return {
+    /** `create` makes the object in the transaction (the ORM inserts it at commit, with its event). */
+    createRecorded<T, P extends object>(
+      em: EntityManager,
+      recorded: RecordedResource<T, P>,
+      business: string,
+      create: (tx: EntityManager) => T | Promise<T>,
+    ): Promise<P> {
+      return em.transactional(async (tx) => {
+        const row = await create(tx);
+        const presented = recorded.present(row);
+        record(tx, business, `${recorded.resource}.created`, recorded.eventObject?.(row) ?? presented);
+        return presented;
+      });
+    },
+
     /** `apply` checks the input (throwing rolls everything back) and assigns it to the locked object. */
     updateRecorded<T extends { updatedAt: Date }, P extends object>(
       em: EntityManager,

@@ -4,8 +4,9 @@ import { Timestamp } from './scalars.js';
 /**
  * The fields every resource object carries (docs/architecture.md, "Reading and writing data"), declared once and
  * inherited by each object type. No resolver returns this base type, so the schema never shows it on its own.
- * Presenters write each object as one literal in the order JSON answers, events and webhook bodies keep: `id`,
- * `object`, `business` (what a business owns), its own fields, `createdAt`, `updatedAt`.
+ * Presenters (owned.presenter.ts, or one literal where pages read them by the hundred) write each object in the order
+ * JSON answers, events and webhook bodies keep: `id`, `object`, `business` (what a business owns), its own fields,
+ * `createdAt`, `updatedAt`.
  */
 @ObjectType({ simpleResolvers: true })
 export abstract class ResourceType {

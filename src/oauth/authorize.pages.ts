@@ -61,11 +61,7 @@ ${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
 </form>
 ${
   p.unverified
-    ? `<form method="post" action="/oauth/verify/resend">
-<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
-<input type="hidden" name="email" value="${escapeHtml(p.email ?? '')}">
-<button type="submit" class="secondary">Send the confirmation link again</button>
-</form>`
+    ? secondaryPost('/oauth/verify/resend', p.csrf, { email: p.email ?? '' }, 'Send the confirmation link again')
     : ''
 }
 <nav class="more" aria-label="Other ways in">
@@ -127,6 +123,16 @@ ${signedInAs(p)}`,
   );
 }
 
+/** A form of one secondary button posting `fields` (and the CSRF token) to `action`. */
+function secondaryPost(action: string, csrf: string, fields: Record<string, string>, label: string): string {
+  const hidden = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`);
+  return `<form method="post" action="${escapeHtml(action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+${hidden.join('\n')}
+<button type="submit" class="secondary">${escapeHtml(label)}</button>
+</form>`;
+}
+
 /** Who is signed in, with the way out: under every page that acts for a signed-in user. */
 function signedInAs(p: { action: string; csrf: string; userEmail: string }): string {
   return `<form method="post" action="${escapeHtml(p.action)}">
@@ -143,11 +149,7 @@ export function errorPage(p: { title: string; message: string; signOut?: { actio
 <p class="error" role="alert">${escapeHtml(p.message)}</p>
 ${
   p.signOut
-    ? `<form method="post" action="${escapeHtml(p.signOut.action)}">
-<input type="hidden" name="csrf" value="${escapeHtml(p.signOut.csrf)}">
-<input type="hidden" name="action" value="signout">
-<button type="submit" class="secondary">Sign in as someone else</button>
-</form>`
+    ? secondaryPost(p.signOut.action, p.signOut.csrf, { action: 'signout' }, 'Sign in as someone else')
     : ''
 }`,
   );

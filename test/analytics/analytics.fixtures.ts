@@ -22,3 +22,12 @@ export async function visitSurvey(a: Client, business: string) {
       .createSurveyStep.id;
   return { survey, step };
 }
+
+/** Where each analytics test starts: its raw connection, the "Visit" survey and its step adder, a "Food" metric and a step rating it. */
+export async function ratedVisit(url: string, a: Client, business: string) {
+  const sql = await rawConnection(url);
+  const { survey, step } = await visitSurvey(a, business);
+  const food = await createMetric(a, business);
+  const rate = await step({ type: 'metrics', metrics: { metrics: [food] } });
+  return { sql, survey, step, food, rate };
+}

@@ -5,7 +5,7 @@ import { GuestAgent, guestSurvey } from '../helpers/guest.js';
 import type { Tenant } from '../helpers/auth.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
 import { rebuildAnalytics } from '../../src/modules/analytics/analytics.rebuild.js';
-import { createMetric, rawConnection, visitSurvey } from './analytics.fixtures.js';
+import { ratedVisit } from './analytics.fixtures.js';
 
 /** Analytics over the API: writes through GraphQL, concurrency, compare, response rate, menu items, funnel, bad input. */
 let server: TestServer, a: Client, busA: string, sql: pg.Client, ta: Tenant;
@@ -14,11 +14,8 @@ const DAY = 86_400_000;
 
 useTwoTenants((t) => ({ server, a, busA, ta } = t));
 beforeAll(async () => {
-  sql = await rawConnection(server.db.url);
   let step: (input: object) => Promise<string>;
-  ({ survey, step } = await visitSurvey(a, busA));
-  food = await createMetric(a, busA);
-  rate = await step({ type: 'metrics', metrics: { metrics: [food] } });
+  ({ sql, survey, step, food, rate } = await ratedVisit(server.db.url, a, busA));
   nps = await step({ type: 'nps' });
   text = await step({ type: 'text' });
   karachi = (await a.data(`mutation($b: ID!) { createLocation(business: $b, input: {name: "Karachi", timeZone: "Asia/Karachi"}) { id } }`, { b: busA })).createLocation.id;

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { TestServer } from '../helpers/server.js';
 import { rebuildAnalytics } from '../../src/modules/analytics/analytics.rebuild.js';
 import { useTwoTenants, type Client } from '../helpers/graphql.js';
-import { createMetric, rawConnection, visitSurvey } from './analytics.fixtures.js';
+import { ratedVisit } from './analytics.fixtures.js';
 
 /**
  * Issue 36's figures against the raw rows: random submissions with dishes rated on an items step and metric ratings,
@@ -22,11 +22,8 @@ const DAY = 86_400_000;
 
 useTwoTenants((t) => ({ server, a, busA } = t));
 beforeAll(async () => {
-  sql = await rawConnection(server.db.url);
   let step: (input: object) => Promise<string>;
-  ({ survey, step } = await visitSurvey(a, busA));
-  food = await createMetric(a, busA);
-  rate = await step({ type: 'metrics', metrics: { metrics: [food] } });
+  ({ sql, survey, step, food, rate } = await ratedVisit(server.db.url, a, busA));
   items = await step({ type: 'items', content: { scale: '5' } });
   nps = await step({ type: 'nps' });
   for (const [i, id] of dishes.entries()) {

@@ -4,11 +4,8 @@ import { createTenant, TEST_PASSWORD } from '../helpers/auth.js';
 import { rest } from '../rest/rest.helpers.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 
-/**
- * A restaurant over REST for the alert and reply tests: a survey of a 1-10 metric, an NPS and a text step, a
- * location, and `member(role)` adding a user of that role. Answers go through the API, orders too.
- */
-export async function restaurant(server: TestServer, name: string) {
+/** A new business `name` and its owner's REST calls: `call` a path below the business, `made` POSTs and answers the created id. */
+export async function restBusiness(server: TestServer, name: string) {
   const tenant = await createTenant(server, { businessName: name });
   const b = `/v2/businesses/${tenant.businessId}`;
   const call = (method: string, path: string, body?: unknown) => rest(server, method, `${b}${path}`, { tenant, body });
@@ -17,6 +14,15 @@ export async function restaurant(server: TestServer, name: string) {
     if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body.data.id as string;
   };
+  return { tenant, b, call, made };
+}
+
+/**
+ * A restaurant over REST for the alert and reply tests: a survey of a 1-10 metric, an NPS and a text step, a
+ * location, and `member(role)` adding a user of that role. Answers go through the API, orders too.
+ */
+export async function restaurant(server: TestServer, name: string) {
+  const { tenant, b, call, made } = await restBusiness(server, name);
   const taste = await made('/metrics', { name: 'Taste', scale: { min: 1, max: 10 } });
   const survey = await made('/surveys', { name: 'Visit', status: 'active' });
   const steps = {

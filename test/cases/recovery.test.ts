@@ -4,6 +4,7 @@ import { createTenant, type Tenant } from '../helpers/auth.js';
 import { rest, expectError, qs } from '../rest/rest.helpers.js';
 import { postWebhook, rows, uniqueId } from '../ingest/ingest-helpers.js';
 import { countStatements } from '../helpers/sql-counter.js';
+import { restBusiness } from './case.fixtures.js';
 
 // Issue 35 items 5-7: offers redeemed by a later order, guests who came back, and the recovery figures.
 let server: TestServer;
@@ -11,14 +12,7 @@ useTestServer((s) => (server = s));
 
 /** A business with the custom order webhook, a 1-5 rating survey and a rule that opens a case at 2 or less. */
 async function restaurant() {
-  const tenant = await createTenant(server, { businessName: 'Karachi Kitchen' });
-  const b = `/v2/businesses/${tenant.businessId}`;
-  const call = (method: string, path: string, body?: unknown) => rest(server, method, `${b}${path}`, { tenant, body });
-  const made = async (path: string, body: unknown) => {
-    const answer = await call('POST', path, body);
-    if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body.data.id as string;
-  };
+  const { tenant, b, call, made } = await restBusiness(server, 'Karachi Kitchen');
   const secret = (await call('PUT', '/integrations/custom')).body.data.secret as string;
   const food = await made('/metrics', { name: 'Food' });
   const survey = await made('/surveys', { name: 'Visit', status: 'active' });

@@ -1,8 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { ownedResource } from '../../kit/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { AppError } from '../../shared/errors.js';
 import { wordsOf } from '../../shared/keywords.js';
@@ -112,14 +110,8 @@ function checkEscalation(checks: Checks, minutes: number | null | undefined, sev
   else if (severity !== 'urgent') checks.fail('escalateAfterMinutes', 'only urgent rules escalate');
 }
 
-export const findAlertRule = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, AlertRule, { kind: 'alertRule', label: 'Alert rule', business, id, lock });
-
-const recorded: RecordedResource<AlertRule, AlertRuleType> = { resource: 'alertrule', find: findAlertRule, present: presentAlertRule };
-
-export function listAlertRules(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<AlertRule, AlertRuleType>(em, AlertRule, { scope: { business }, args, present: presentAlertRule });
-}
+const { find: findAlertRule, list: listAlertRules, recorded } = ownedResource(AlertRule, { kind: 'alertRule', label: 'Alert rule', resource: 'alertrule', present: presentAlertRule });
+export { findAlertRule, listAlertRules };
 
 export async function createAlertRule(em: EntityManager, business: string, input: CreateAlertRuleInput): Promise<AlertRuleType> {
   const checks = new Checks();
@@ -129,14 +121,11 @@ export async function createAlertRule(em: EntityManager, business: string, input
   const notify = checkedRecipients(checks, input.notify);
   checkEscalation(checks, input.escalateAfterMinutes, severity);
   checks.throwIfAny();
-  return em.transactional(async (tx) => {
+  return createRecorded(em, recorded, business, async (tx) => {
     if ((await tx.count(AlertRule, { business })) >= MAX_ALERT_RULES) {
       throw new AppError('conflict', `A business has at most ${MAX_ALERT_RULES} alert rules: change or delete one first`);
     }
-    const rule = tx.create(AlertRule, { business, name: input.name.trim(), enabled: input.enabled ?? true, severity, when, notify, escalateAfterMinutes: input.escalateAfterMinutes ?? null });
-    const presented = presentAlertRule(rule);
-    recordEvent(tx, business, 'alertrule.created', presented);
-    return presented;
+    return tx.create(AlertRule, { business, name: input.name.trim(), enabled: input.enabled ?? true, severity, when, notify, escalateAfterMinutes: input.escalateAfterMinutes ?? null });
   });
 }
 

@@ -15,6 +15,7 @@ import type { CaseMessageType } from './case-message.type.js';
 import type { CreateCaseMessageInput } from './case-message.inputs.js';
 import { casesTextedTo, wakeCaseWorkers } from './case.repo.js';
 import { normalisePhone } from '../order/order.normalise.js';
+import { ownedPresenter } from '../../kit/owned.presenter.js';
 
 /** An e-mail reply's longest body; an SMS is cut by carriers into parts, and providers refuse past 1600 characters. */
 export const MAX_MESSAGE_BODY = { email: 5_000, sms: 1_600 } as const;
@@ -22,18 +23,7 @@ export const MAX_MESSAGE_BODY = { email: 5_000, sms: 1_600 } as const;
 type MessageRow = Pick<CaseMessage, 'id' | 'business' | 'case' | 'direction' | 'channel' | 'body' | 'status' | 'author' | 'createdAt' | 'updatedAt'>;
 
 /** Plain rows (findPage) and entities alike; the job's columns (lease, attempts, address) stay inside. */
-export function presentMessage(m: MessageRow): CaseMessageType {
-  return {
-    id: m.id, object: 'casemessage', business: m.business,
-    case: m.case,
-    direction: m.direction,
-    channel: m.channel,
-    body: m.body,
-    status: m.status,
-    author: m.author ?? null,
-    createdAt: m.createdAt, updatedAt: m.updatedAt,
-  };
-}
+export const presentMessage: (record: MessageRow) => CaseMessageType = ownedPresenter('casemessage', ['case', 'direction', 'channel', 'body', 'status', 'author']);
 
 /** A thread reads from its first message: oldest first unless orderBy says otherwise. */
 const THREAD_ORDER = [{ field: 'createdAt', order: SortOrder.asc }];

@@ -22,10 +22,7 @@ import { queueAlerts } from './case-alert.service.js';
 export function presentCase(c: GuestCase): CaseType {
   return {
     id: c.id, object: 'case', business: c.business,
-    submissionId: c.submission,
-    orderId: c.order ?? null,
-    locationId: c.location ?? null,
-    survey: c.survey ?? null,
+    submissionId: c.submission, orderId: c.order ?? null, locationId: c.location ?? null, survey: c.survey ?? null,
     rule: c.rule ?? null,
     severity: c.severity,
     status: c.status,

@@ -12,19 +12,9 @@ import { queueCaseMessage } from './case-message.service.js';
 import { Offer } from './offer.entity.js';
 import type { OfferType } from './offer.type.js';
 import type { CreateOfferInput } from './offer.inputs.js';
+import { ownedPresenter } from '../../kit/owned.presenter.js';
 
-export function presentOffer(offer: Offer): OfferType {
-  return {
-    id: offer.id, object: 'offer', business: offer.business,
-    case: offer.case,
-    description: offer.description,
-    code: offer.code,
-    expiresAt: offer.expiresAt,
-    redeemedAt: offer.redeemedAt ?? null,
-    redeemedOrder: offer.redeemedOrder ?? null,
-    createdAt: offer.createdAt, updatedAt: offer.updatedAt,
-  };
-}
+export const presentOffer: (record: Offer) => OfferType = ownedPresenter('offer', ['case', 'description', 'code', 'expiresAt', 'redeemedAt', 'redeemedOrder']);
 
 /** Upper-case letters and digits that cannot be mistaken for one another when read out or typed (no 0/O, 1/I/L, U/V). */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTWXYZ23456789';

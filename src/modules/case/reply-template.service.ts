@@ -1,16 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { ownedResource } from '../../kit/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { ReplyTemplate } from './reply-template.entity.js';
 import type { ReplyTemplateType } from './reply-template.type.js';
 import type { CreateReplyTemplateInput, UpdateReplyTemplateInput } from './reply-template.inputs.js';
+import { ownedPresenter } from '../../kit/owned.presenter.js';
 
-export function presentReplyTemplate(t: ReplyTemplate): ReplyTemplateType {
-  return { id: t.id, object: 'replytemplate', business: t.business, name: t.name, body: t.body, createdAt: t.createdAt, updatedAt: t.updatedAt };
-}
+export const presentReplyTemplate: (record: ReplyTemplate) => ReplyTemplateType = ownedPresenter('replytemplate', ['name', 'body']);
 
 function check(input: Partial<CreateReplyTemplateInput>, creating: boolean) {
   const checks = new Checks();
@@ -19,22 +16,12 @@ function check(input: Partial<CreateReplyTemplateInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-export const findReplyTemplate = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, ReplyTemplate, { kind: 'replyTemplate', label: 'Reply template', business, id, lock });
-
-const recorded: RecordedResource<ReplyTemplate, ReplyTemplateType> = { resource: 'replytemplate', find: findReplyTemplate, present: presentReplyTemplate };
-
-export function listReplyTemplates(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<ReplyTemplate, ReplyTemplateType>(em, ReplyTemplate, { scope: { business }, args, present: presentReplyTemplate });
-}
+const { find: findReplyTemplate, list: listReplyTemplates, recorded } = ownedResource(ReplyTemplate, { kind: 'replyTemplate', label: 'Reply template', resource: 'replytemplate', present: presentReplyTemplate });
+export { findReplyTemplate, listReplyTemplates };
 
 export function createReplyTemplate(em: EntityManager, business: string, input: CreateReplyTemplateInput): Promise<ReplyTemplateType> {
   check(input, true);
-  return em.transactional(async (tx) => {
-    const presented = presentReplyTemplate(tx.create(ReplyTemplate, { business, name: input.name.trim(), body: input.body.trim() }));
-    recordEvent(tx, business, 'replytemplate.created', presented);
-    return presented;
-  });
+  return createRecorded(em, recorded, business, (tx) => tx.create(ReplyTemplate, { business, name: input.name.trim(), body: input.body.trim() }));
 }
 
 export function updateReplyTemplate(em: EntityManager, business: string, id: string, input: UpdateReplyTemplateInput): Promise<ReplyTemplateType> {

@@ -16,7 +16,7 @@ export function recordEvent(em: EntityManager, business: string, type: string, o
 }
 
 /** The kit's update and delete recipe (kit/recorded-change.ts), recording with recordEvent: every writer's import. */
-export const { updateRecorded, deleteRecorded } = recordedChanges(recordEvent);
+export const { createRecorded, updateRecorded, deleteRecorded } = recordedChanges(recordEvent);
 export type { RecordedResource } from '../../kit/recorded-change.js';
 
 /** The JSON the API would show: dates as milliseconds since the epoch, like every timestamp in JSON here. */

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
+import { deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { ownedResource } from '../../kit/owned.resource.js';
 import { findOwned } from '../../kit/resource.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Business } from '../business/business.entity.js';
 import { Order } from '../order/order.entity.js';
 import { readNewOrder } from '../order/order.rules.js';
@@ -44,14 +43,8 @@ export function configureFlowSenders(senders: Record<'email' | 'sms', boolean>) 
 }
 export const channelsWithSender = (): string[] => (['email', 'sms'] as const).filter((c) => sendersConfigured[c]);
 
-export const findFlow = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', business, id, lock });
-
-const recorded: RecordedResource<FeedbackFlow, FeedbackFlowType> = { resource: 'feedbackflow', find: findFlow, present: presentFlow };
-
-export function listFlows(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<FeedbackFlow, FeedbackFlowType>(em, FeedbackFlow, { scope: { business }, args, present: presentFlow });
-}
+const { find: findFlow, list: listFlows, recorded } = ownedResource(FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', resource: 'feedbackflow', present: presentFlow });
+export { findFlow, listFlows };
 
 /** A survey of another business reads as an unknown one: a 400 on the field, never a 404 of the flow. */
 async function checkSurvey(em: EntityManager, business: string, survey: string | undefined, checks: Checks) {

@@ -1,6 +1,7 @@
 import type { FeedbackFlow } from './feedback-flow.entity.js';
 import type { FeedbackRequest } from './feedback-request.entity.js';
 import type { FeedbackFlowType, FeedbackRequestType } from './feedback-flow.type.js';
+import { ownedPresenter } from '../../kit/owned.presenter.js';
 
 /** The stored fields a request is presented from (entities, and rows the SQL writers read or wrote). */
 export type RequestRecord = Pick<
@@ -9,26 +10,7 @@ export type RequestRecord = Pick<
   | 'remindedAt' | 'openedAt' | 'completedAt' | 'expiresAt' | 'createdAt' | 'updatedAt'
 >;
 
-export function presentRequest(r: RequestRecord): FeedbackRequestType {
-  return {
-    id: r.id, object: 'feedbackrequest', business: r.business,
-    flow: r.flow ?? null,
-    order: r.order,
-    survey: r.survey,
-    trigger: r.trigger,
-    status: r.status,
-    reason: r.reason ?? null,
-    error: r.error ?? null,
-    channel: r.channel ?? null,
-    sendAt: r.sendAt,
-    sentAt: r.sentAt ?? null,
-    remindedAt: r.remindedAt ?? null,
-    openedAt: r.openedAt ?? null,
-    completedAt: r.completedAt ?? null,
-    expiresAt: r.expiresAt,
-    createdAt: r.createdAt, updatedAt: r.updatedAt,
-  };
-}
+export const presentRequest: (record: RequestRecord) => FeedbackRequestType = ownedPresenter('feedbackrequest', ['flow', 'order', 'survey', 'trigger', 'status', 'reason', 'error', 'channel', 'sendAt', 'sentAt', 'remindedAt', 'openedAt', 'completedAt', 'expiresAt']);
 
 export function presentFlow(f: FeedbackFlow): FeedbackFlowType {
   return {

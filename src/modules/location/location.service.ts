@@ -1,24 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
+import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { ownedResource } from '../../kit/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { checkTimeZone } from '../../shared/time-zone.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Location } from './location.entity.js';
 import { locationIdByMetadata, orderZoneOf } from './location.repo.js';
 import type { LocationType } from './location.type.js';
 import type { CreateLocationInput, UpdateLocationInput } from './location.inputs.js';
+import { ownedPresenter } from '../../kit/owned.presenter.js';
 
-export function presentLocation(location: Location): LocationType {
-  return {
-    id: location.id, object: 'location', business: location.business,
-    name: location.name,
-    metadata: location.metadata,
-    timeZone: location.timeZone ?? null,
-    createdAt: location.createdAt, updatedAt: location.updatedAt,
-  };
-}
+export const presentLocation: (record: Location) => LocationType = ownedPresenter('location', ['name', 'metadata', 'timeZone']);
 
 /** String keys to string values; the link syntax `<key>.<value>` splits at the first dot, so keys hold none. */
 export function checkStringMap(checks: Checks, field: string, value: Record<string, unknown> | undefined) {
@@ -33,14 +24,8 @@ function check(input: Partial<CreateLocationInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-export const findLocation = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Location, { kind: 'location', label: 'Location', business, id, lock });
-
-const recorded: RecordedResource<Location, LocationType> = { resource: 'location', find: findLocation, present: presentLocation };
-
-export function listLocations(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<Location, LocationType>(em, Location, { scope: { business }, args, present: presentLocation });
-}
+const { find: findLocation, list: listLocations, recorded } = ownedResource(Location, { kind: 'location', label: 'Location', resource: 'location', present: presentLocation });
+export { findLocation, listLocations };
 
 /** The time zone an order is known to be local to: its location's, else its business's; null: neither names one. */
 export const orderTimeZone = (em: EntityManager, business: string, externalLocationId: string | null): Promise<string | null> =>
@@ -54,12 +39,9 @@ export async function findLocationByMetadata(em: EntityManager, business: string
 
 export function createLocation(em: EntityManager, business: string, input: CreateLocationInput): Promise<LocationType> {
   check(input, true);
-  return em.transactional(async (tx) => {
-    const location = tx.create(Location, { business, name: input.name.trim(), metadata: (input.metadata ?? {}) as Record<string, string>, timeZone: input.timeZone ?? null });
-    const presented = presentLocation(location);
-    recordEvent(tx, business, 'location.created', presented);
-    return presented;
-  });
+  return createRecorded(em, recorded, business, (tx) =>
+    tx.create(Location, { business, name: input.name.trim(), metadata: (input.metadata ?? {}) as Record<string, string>, timeZone: input.timeZone ?? null }),
+  );
 }
 
 export function updateLocation(em: EntityManager, business: string, id: string, input: UpdateLocationInput): Promise<LocationType> {

@@ -14,17 +14,9 @@ import { AccountMail } from '../user/account-mail.entity.js';
 import { wakeAccountMail } from '../user/account-mail.repo.js';
 import { checkRole, lockForChange, type MemberActor } from './member.service.js';
 import type { InvitationType } from './invitation.type.js';
+import { ownedPresenter } from '../../kit/owned.presenter.js';
 
-export function presentInvitation(i: Invitation): InvitationType {
-  return {
-    id: i.id, object: 'invitation', business: i.business,
-    email: i.email,
-    role: i.role,
-    invitedBy: i.invitedBy ?? null,
-    expiresAt: i.expiresAt,
-    createdAt: i.createdAt, updatedAt: i.updatedAt,
-  };
-}
+export const presentInvitation: (record: Invitation) => InvitationType = ownedPresenter('invitation', ['email', 'role', 'invitedBy', 'expiresAt']);
 
 const findInvitation = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Invitation, { kind: 'invitation', label: 'Invitation', business, id, lock });

@@ -1,10 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
+import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { ownedResource } from '../../kit/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { forgetMetricRatings } from '../analytics/analytics.rebuild.js';
 import { Metric } from './metric.entity.js';
 import { stepIdsRatingMetric } from './metric.repo.js';
@@ -36,29 +34,20 @@ function check(input: Partial<CreateMetricInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-export const findMetric = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Metric, { kind: 'metric', label: 'Metric', business, id, lock });
-
-const recorded: RecordedResource<Metric, MetricType> = { resource: 'metric', find: findMetric, present: presentMetric };
-
-export function listMetrics(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<Metric, MetricType>(em, Metric, { scope: { business }, args, present: presentMetric });
-}
+const { find: findMetric, list: listMetrics, recorded } = ownedResource(Metric, { kind: 'metric', label: 'Metric', resource: 'metric', present: presentMetric });
+export { findMetric, listMetrics };
 
 export function createMetric(em: EntityManager, business: string, input: CreateMetricInput): Promise<MetricType> {
   check(input, true);
-  return em.transactional(async (tx) => {
-    const metric = tx.create(Metric, {
+  return createRecorded(em, recorded, business, (tx) =>
+    tx.create(Metric, {
       business,
       name: input.name.trim(),
       description: input.description ?? null,
       scaleMin: input.scale?.min ?? 1,
       scaleMax: input.scale?.max ?? 5,
-    });
-    const presented = presentMetric(metric);
-    recordEvent(tx, business, 'metric.created', presented);
-    return presented;
-  });
+    }),
+  );
 }
 
 export function updateMetric(em: EntityManager, business: string, id: string, input: UpdateMetricInput): Promise<MetricType> {

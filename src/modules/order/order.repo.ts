@@ -217,40 +217,19 @@ export async function findOrderByKey(
     orderKysely(em)
       .selectFrom('customer_order as o')
       .select((eb) => [
-        'o.id',
-        'o.business_id',
-        'o.external_order_id',
-        'o.external_location_id',
-        'o.external_brand_id',
-        'o.source',
-        'o.channel',
-        'o.status',
-        'o.currency',
-        float('o.subtotal').as('subtotal'),
-        float('o.delivery_charge').as('delivery_charge'),
-        sql<number>`o.total::float8`.as('total'),
-        'o.customer_name',
-        'o.customer_email',
-        'o.customer_phone',
-        'o.metadata',
+        'o.id', 'o.business_id', 'o.external_order_id', 'o.external_location_id', 'o.external_brand_id',
+        'o.source', 'o.channel', 'o.status', 'o.currency',
+        float('o.subtotal').as('subtotal'), float('o.delivery_charge').as('delivery_charge'), sql<number>`o.total::float8`.as('total'),
+        'o.customer_name', 'o.customer_email', 'o.customer_phone', 'o.metadata',
         epochMs('o.created_at').as('created_at'),
         epochMs('o.updated_at').as('updated_at'),
         jsonArrayFrom(
           eb
             .selectFrom('order_item as i')
             .select([
-              'i.id',
-              'i.business_id as business',
-              'i.position',
-              'i.menu_item_id as menuItem',
-              'i.external_item_id as externalItemId',
-              'i.name',
-              'i.quantity',
-              float('i.unit_price').as('unitPrice'),
-              float('i.total_price').as('totalPrice'),
-              float('i.sales_tax_percent').as('salesTaxPercent'),
-              float('i.sales_tax_amount').as('salesTaxAmount'),
-              'i.item_comment as itemComment',
+              'i.id', 'i.business_id as business', 'i.position', 'i.menu_item_id as menuItem', 'i.external_item_id as externalItemId',
+              'i.name', 'i.quantity', float('i.unit_price').as('unitPrice'), float('i.total_price').as('totalPrice'),
+              float('i.sales_tax_percent').as('salesTaxPercent'), float('i.sales_tax_amount').as('salesTaxAmount'), 'i.item_comment as itemComment',
             ])
             .whereRef('i.order_id', '=', 'o.id')
             .orderBy('i.position'),

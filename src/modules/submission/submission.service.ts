@@ -21,9 +21,7 @@ import { checkAnswers } from './submission.answers.js';
 export function presentSubmission(s: Submission): SubmissionType {
   return {
     id: s.id, object: 'submission', business: s.business,
-    surveyId: s.survey ?? null,
-    orderId: s.order ?? null,
-    locationId: s.location ?? null,
+    surveyId: s.survey ?? null, orderId: s.order ?? null, locationId: s.location ?? null,
     answers: s.answers.map((a) => ({ step: a.step, value: a.value ?? null, ratings: a.ratings ?? null, items: a.items ?? null })),
     guestId: s.guestId ?? null,
     sessionId: s.sessionId ?? null,

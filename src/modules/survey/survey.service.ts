@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
-import { definedOnly, findOwned } from '../../kit/resource.js';
+import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { ownedResource } from '../../kit/owned.resource.js';
+import { definedOnly } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue, Page } from '../../kit/list.args.js';
 import { Survey } from './survey.entity.js';
 import type { SurveyType } from './survey.type.js';
 import type { CreateSurveyInput, UpdateSurveyInput } from './survey.inputs.js';
@@ -38,30 +37,21 @@ function check(input: Partial<CreateSurveyInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-export const findSurvey = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Survey, { kind: 'survey', label: 'Survey', business, id, lock });
-
-const recorded: RecordedResource<Survey, SurveyType> = { resource: 'survey', find: findSurvey, present: presentSurvey };
-
-export function listSurveys(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<SurveyType>> {
-  return findPage(em, Survey, { scope: { business }, args, present: presentSurvey });
-}
+const { find: findSurvey, list: listSurveys, recorded } = ownedResource(Survey, { kind: 'survey', label: 'Survey', resource: 'survey', present: presentSurvey });
+export { findSurvey, listSurveys };
 
 export function createSurvey(em: EntityManager, business: string, input: CreateSurveyInput): Promise<SurveyType> {
   check(input, true);
-  return em.transactional(async (tx) => {
-    const survey = tx.create(Survey, {
+  return createRecorded(em, recorded, business, (tx) =>
+    tx.create(Survey, {
       business,
       name: input.name.trim(),
       description: input.description ?? null,
       status: input.status ?? 'draft',
       closingText: input.closingText ?? null,
       reviewUrl: input.reviewUrl ?? null,
-    });
-    const presented = presentSurvey(survey);
-    recordEvent(tx, business, 'survey.created', presented);
-    return presented;
-  });
+    }),
+  );
 }
 
 export function updateSurvey(em: EntityManager, business: string, id: string, input: UpdateSurveyInput): Promise<SurveyType> {

@@ -11,23 +11,12 @@ import { findWebhook, presentWebhook } from './webhook.service.js';
 import type { Webhook } from './webhook.entity.js';
 import { WEBHOOK_WORK_CHANNEL } from '../event/event.signal.js';
 import { notifyWorkers } from './webhook.repo.js';
+import { ownedPresenter } from '../../kit/owned.presenter.js';
 
 type DeliveryRow = Pick<WebhookDelivery, 'id' | 'business' | 'webhook' | 'event' | 'eventType' | 'status' | 'attemptCount' | 'attempts' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'>;
 
 /** Plain rows (findPage) and entities alike; the lease columns stay inside. */
-export function presentDelivery(row: DeliveryRow): WebhookDeliveryType {
-  return {
-    id: row.id, object: 'webhookdelivery', business: row.business,
-    webhook: row.webhook,
-    event: row.event,
-    eventType: row.eventType,
-    status: row.status,
-    attemptCount: row.attemptCount,
-    nextAttemptAt: row.nextAttemptAt ?? null,
-    attempts: row.attempts,
-    createdAt: row.createdAt, updatedAt: row.updatedAt,
-  };
-}
+export const presentDelivery: (record: DeliveryRow) => WebhookDeliveryType = ownedPresenter('webhookdelivery', ['webhook', 'event', 'eventType', 'status', 'attemptCount', 'nextAttemptAt', 'attempts']);
 
 export async function listDeliveries(em: EntityManager, business: string, webhook: string, args: ListArgsValue<object, OrderByValue>) {
   await findWebhook(em, business, webhook);

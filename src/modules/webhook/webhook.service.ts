@@ -3,12 +3,10 @@ import type { Principal } from '../../auth/principal.js';
 import { AppError } from '../../shared/errors.js';
 import { missingToHear } from '../event/event.scopes.js';
 import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
+import { deleteRecorded, updateRecorded } from '../event/event.service.js';
 import { EVENT_TYPES } from '../event/event.inputs.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
+import { ownedResource } from '../../kit/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Webhook } from './webhook.entity.js';
 import type { WebhookType } from './webhook.type.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
@@ -63,14 +61,8 @@ function assertMayHear(actor: Principal | undefined, events: readonly string[]) 
   ]);
 }
 
-export const findWebhook = (em: EntityManager, business: string, id: string, lock = false) =>
-  findOwned(em, Webhook, { kind: 'webhook', label: 'Webhook', business, id, lock });
-
-const recorded: RecordedResource<Webhook, WebhookType> = { resource: 'webhook', find: findWebhook, present: presentWebhook };
-
-export function listWebhooks(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
-  return findPage<Webhook, WebhookType>(em, Webhook, { scope: { business }, args, present: presentWebhook });
-}
+const { find: findWebhook, list: listWebhooks, recorded } = ownedResource(Webhook, { kind: 'webhook', label: 'Webhook', resource: 'webhook', present: presentWebhook });
+export { findWebhook, listWebhooks };
 
 /**
  * A webhook created or enabled is written before the event of its change (the ORM would insert the event first): its
