@@ -212,13 +212,15 @@ export function tenants(base, admin) {
   /** A client-credentials token with `scope` for an existing business (a new credential each time). */
   const businessToken = async (businessId, scope) => {
     const credential = admin('create-credential', '--business', businessId, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb').data;
-    // The CLI blocked this process: let it see the kept-alive sockets the service closed meanwhile before reusing one.
-    await new Promise((resolve) => setImmediate(resolve));
-    const res = await fetch(`${base}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope }),
-    });
+    const ask = () =>
+      fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope }),
+      });
+    // The CLI blocked this process for longer than the service keeps an idle connection: the kept-alive socket may be
+    // closed just as it is reused ("other side closed"). Asking again is harmless: a token more is minted.
+    const res = await ask().catch((err) => (err.cause?.code === 'UND_ERR_SOCKET' ? ask() : Promise.reject(err)));
     const { accessToken } = await res.json();
     if (!accessToken) throw new Error(`no token: ${res.status}`);
     return { accessToken, business: { id: businessId } };
