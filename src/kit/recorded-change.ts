@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * The recipe every creation, update and delete of a business's object follows, written once: in one transaction,
- * create (or find and lock) the object, check and apply the change, present it, record `<resource>.created|updated|
- * deleted` with it. The event
- * module binds it to its recordEvent (recordedChanges), as the kit may not import a module.
+ * create (or find and lock) the object, check and apply the change, present it, record `<resource>.created`,
+ * `.updated` or `.deleted` with it. The event module binds it to its recordEvent (recordedChanges), as the kit may not
+ * import a module.
  */
 export interface RecordedResource<T, P> {
   /** The resource name its events carry: 'survey' records survey.updated and survey.deleted. */
@@ -19,7 +19,7 @@ export interface RecordedResource<T, P> {
 /** Adds the event `type` about `object` to the business's log, in the transaction `tx` (flushed with it). */
 export type RecordEvent = (tx: EntityManager, business: string, type: string, object: object) => unknown;
 
-/** The recipe's two writers, recording their events with `record`. */
+/** The recipe's three writers, recording their events with `record`. */
 export function recordedChanges(record: RecordEvent) {
   return {
     /** `create` makes the object in the transaction (the ORM inserts it at commit, with its event). */
