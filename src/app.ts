@@ -19,11 +19,11 @@ import { MemoryRecentWrites, ReadRouting, SharedRecentWrites } from './kit/read.
 import { createOAuth } from './oauth/oauth.module.js';
 import { WebhookAuth } from './ingest/custom-order.auth.js';
 import { OrderWriter, followOrderWrites } from './modules/order/order.writer.js';
-import { createFeedbackRequests } from './modules/flow/feedback-request.create.js';
+import { createFeedbackRequests, feedbackMayFollow } from './modules/flow/feedback-request.create.js';
 import { configureFlowSenders } from './modules/flow/feedback-flow.service.js';
 import { followSubmissionCompletions } from './modules/submission/submission.completed.js';
 import { openCaseFor } from './modules/case/case.service.js';
-import { recoverCasesFor } from './modules/case/case.recovery.js';
+import { recoverCasesFor, recoveryMayFollow } from './modules/case/case.recovery.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
@@ -56,10 +56,14 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   configureFlowSenders({ email: !!deps.config.feedback.smtpUrl, sms: !!(deps.config.feedback.twilio || deps.config.feedback.smsGatewayUrl) });
   // Every order write (both doors, the API's status update) creates the requests of matching feedback flows, and a
   // new order may bring an unhappy guest back (an offer's code, the same guest ordering again: issue 35).
-  followOrderWrites(async (tx, business, order, triggers, now) => {
-    await createFeedbackRequests(tx, business, order, triggers, now);
-    await recoverCasesFor(tx, business, order, triggers, now);
-  });
+  followOrderWrites(
+    async (tx, business, order, triggers, now) => {
+      await createFeedbackRequests(tx, business, order, triggers, now);
+      await recoverCasesFor(tx, business, order, triggers, now);
+    },
+    async (em, business, order, triggers, now) =>
+      (await feedbackMayFollow(em, business, order, triggers)) || (await recoveryMayFollow(em, business, order, triggers, now)),
+  );
   // Every completed submission is matched against its business's alert rules: a match opens a case (issue 35).
   followSubmissionCompletions(openCaseFor);
   // proxy: X-Forwarded-Proto and -Host are read (PUBLIC_URL's scheme behind a TLS proxy); the client's address is

@@ -15,16 +15,21 @@ import { mayRecoverCached } from './case-recovery.cache.js';
  * pay a statement (case-recovery.cache.ts).
  */
 
+/** Whether the order may recover a case or redeem an offer: a new order, of a business that may have one waiting, that names its guest or a code. */
+export async function recoveryMayFollow(em: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date): Promise<boolean> {
+  if (!triggers.includes('order.created')) return false;
+  if (!(await mayRecoverCached(em, business, now))) return false;
+  return codesOf(order.metadata as Record<string, unknown>).length > 0 || !!order.customerEmail || !!order.customerPhone;
+}
+
 /** Offer codes are at least 8 characters from an upper-case alphabet; other values cannot be one. */
 const codesOf = (metadata: Record<string, unknown> | null | undefined) =>
   [...new Set(Object.values(metadata ?? {}).filter((v): v is string => typeof v === 'string').map((v) => v.trim().toUpperCase()).filter((v) => /^[A-Z0-9]{8,32}$/.test(v)))];
 
 /** The order module's "order written" step for recovery, in the order's own transaction (bound at start). */
 export async function recoverCasesFor(tx: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date): Promise<void> {
-  if (!triggers.includes('order.created')) return;
-  if (!(await mayRecoverCached(tx, business, now))) return;
+  if (!(await recoveryMayFollow(tx, business, order, triggers, now))) return;
   const codes = codesOf(order.metadata as Record<string, unknown>);
-  if (!codes.length && !order.customerEmail && !order.customerPhone) return;
   const changed = await recoverBy(tx, { business, order: order.id, codes, email: order.customerEmail ?? null, phone: order.customerPhone ?? null, now });
   if (!changed.cases.length && !changed.offers.length) return;
   for (const offer of await tx.find(Offer, { id: { $in: changed.offers } }, { orderBy: { id: 'asc' } })) recordEvent(tx, business, 'offer.redeemed', presentOffer(offer));

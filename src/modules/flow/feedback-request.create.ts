@@ -56,6 +56,18 @@ async function flowsOf(em: EntityManager, business: string): Promise<CachedFlow[
   return flows;
 }
 
+/** The first enabled flow (by priority) of `trigger` whose conditions the order meets. */
+const flowFor = (flows: CachedFlow[], trigger: FlowTrigger, order: ReturnType<typeof flowOrderOf>) =>
+  flows.find((f) => f.trigger === trigger && !unmetConditions(f.conditions, order).length);
+
+/** Whether createFeedbackRequests would create a request for this order (read outside any transaction). */
+export async function feedbackMayFollow(em: EntityManager, business: string, stored: OrderRecord, triggers: FlowTrigger[]): Promise<boolean> {
+  const flows = await flowsOf(em, business);
+  if (!flows.length) return false;
+  const order = flowOrderOf(stored);
+  return triggers.some((trigger) => !!flowFor(flows, trigger, order));
+}
+
 /**
  * For each trigger the order fires, the first enabled flow (by priority) whose conditions it meets gets a request,
  * in `tx` (the order's transaction): scheduled after the flow's delay, or suppressed at once when the order carries
@@ -67,7 +79,7 @@ export async function createFeedbackRequests(tx: EntityManager, business: string
   const order = flowOrderOf(stored);
   let created = 0;
   for (const trigger of triggers) {
-    const flow = flows.find((f) => f.trigger === trigger && !unmetConditions(f.conditions, order).length);
+    const flow = flowFor(flows, trigger, order);
     if (!flow) continue;
     const hasContact = flow.channels.some((c) => (c === 'email' ? !!order.customerEmail : !!order.customerPhone));
     const sendAt = new Date(now.getTime() + flow.delayMinutes * 60_000);

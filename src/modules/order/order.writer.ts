@@ -7,7 +7,8 @@ import type { OrderSource } from './order.entity.js';
 import type { OrderFields } from './order.rules.js';
 import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderRecord, type OrderWithItems } from './order.presenter.js';
 import { eventRecorded } from '../event/event.signal.js';
-import { findOrderByKey, insertEvent, linkRacedLines, writeOrder, type MenuRow } from './order.repo.js';
+import { findOrderByKey, insertEvent, linkRacedLines, writeOrder, type EventRow, type MenuRow } from './order.repo.js';
+import type { OrderType } from './order.type.js';
 
 /**
  * - create: an API client adds an order (`source: api`); a duplicate external id is a 409 and changes nothing.
@@ -34,11 +35,19 @@ export type OrderTrigger = 'order.created' | 'order.accepted';
  */
 export type OrderWrittenStep = (tx: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date) => Promise<unknown>;
 
-let afterWrite: OrderWrittenStep = async () => {};
+/** Whether the step may write anything for this order; read before it is written, outside any transaction. */
+export type OrderFollowCheck = (em: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date) => Promise<boolean>;
 
-/** Called once at start, by the composition root: every order write (each door, the API's update) runs `step`. */
-export function followOrderWrites(step: OrderWrittenStep) {
+let afterWrite: OrderWrittenStep = async () => {};
+let mayFollow: OrderFollowCheck = async () => false;
+
+/**
+ * Called once at start, by the composition root: every order write (each door, the API's update) runs `step`, and
+ * `check` tells beforehand whether it may write: a new order that nothing follows is written in one statement alone.
+ */
+export function followOrderWrites(step: OrderWrittenStep, check: OrderFollowCheck) {
   afterWrite = step;
+  mayFollow = check;
 }
 
 /** Runs the step given at start for an order just written in `tx`. */
@@ -68,11 +77,23 @@ export class OrderWriter {
     return new OrderWriter(em);
   }
 
-  /** One transaction (the kit's inTransaction: the writer only runs statements); retried when a concurrent writer got in the way. */
+  /**
+   * A new order that nothing follows (no feedback flow, no waiting guest: `followOrderWrites`'s check) is one statement
+   * committed alone: the order, its lines, its menu entries and its event are all in it, and no transaction is opened
+   * and closed around it (two round trips of three). Otherwise, and for a repeat, one transaction (the kit's
+   * inTransaction: the writer only runs statements). Retried when a concurrent writer got in the way.
+   */
   async write(business: string, fields: OrderFields, mode: WriteMode): Promise<WriteResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await inTransaction(this.em, (tx) => this.writeIn(tx, business, fields, mode));
+        const draft = draftOf(business, fields, mode);
+        const triggers = triggersOf(draft.record);
+        if (!(await mayFollow(this.em, business, draft.record, triggers, draft.now))) {
+          // Never accepts a stored order here: a repeat changes nothing and goes on to the transaction below.
+          const alone = await this.writeNew(this.em, draft, mode, false);
+          if (alone.created) return alone.created;
+        }
+        return await inTransaction(this.em, (tx) => this.writeIn(tx, draft, mode));
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(code)) throw err;
@@ -80,19 +101,17 @@ export class OrderWriter {
     }
   }
 
-  private async writeIn(tx: EntityManager, business: string, fields: OrderFields, mode: WriteMode): Promise<WriteResult> {
-    const now = new Date();
-    const { lines, ...orderFields } = fields;
-    // The order this request creates, if it does: presented once, for the event and the answer.
-    const record: OrderRecord = { ...orderFields, id: newId('order'), business, source: SOURCE[mode], createdAt: now, updatedAt: now };
-    const order = presentOrder(record);
-    const items: OrderItemRecord[] = lines.map(({ itemId, ...line }) => ({ ...line, id: newId('orderItem'), business, externalItemId: itemId, menuItem: null }));
-    const { menu, references } = menuOf(items, business, now);
+  /**
+   * The order as new, on `em` (in its transaction, or alone): `created` when it was, else `accepted` when the stored
+   * order it repeats moved PENDING -> ACCEPTED (only with `follow`). With `follow`, what follows a new order runs too,
+   * in the same transaction.
+   */
+  private async writeNew(em: EntityManager, draft: OrderDraft, mode: WriteMode, follow: boolean): Promise<{ created?: WriteResult; accepted: boolean }> {
+    const { business, record, order, items, menu, references, event, now } = draft;
     const keyOfReference = new Map([...references].map(([key, ref]) => [ref, key]));
-    const event = { id: newId('event'), business_id: business, type: 'order.created', data: { object: orderJson(order) }, created_at: now };
-    const written = await writeOrder(tx, {
+    const written = await writeOrder(em, {
       order: rowOf(record, ['business']),
-      mayAccept: mode === 'ingest',
+      mayAccept: follow && mode === 'ingest',
       lines: items.map(({ menuItem: _menuItem, ...item }) => ({
         ...rowOf({ ...item, order: record.id, createdAt: now, updatedAt: now }, ['business', 'order']),
         // An itemId-only line takes the entry a named line of this same order gives that reference, if any.
@@ -104,22 +123,31 @@ export class OrderWriter {
     });
 
     if (written?.inserted) {
-      eventRecorded(tx, { id: event.id, business, type: event.type, fanoutPending: written.fanout_pending });
+      eventRecorded(em, { id: event.id, business, type: event.type, fanoutPending: written.fanout_pending });
       const linked = new Map(written.items.map((i) => [i.id, i]));
+      // A dish a concurrent order added first: its lines are linked by a second statement (alone, just after).
       if (written.items.some((i) => i.named && !i.menu_item_id)) {
-        for (const r of await linkRacedLines(tx, record.id, business)) linked.get(r.id)!.menu_item_id = r.menu_item_id;
+        for (const r of await linkRacedLines(em, record.id, business)) linked.get(r.id)!.menu_item_id = r.menu_item_id;
       }
       for (const item of items) item.menuItem = linked.get(item.id)?.menu_item_id ?? null;
-      await orderWritten(tx, business, record, record.status === 'ACCEPTED' ? ['order.created', 'order.accepted'] : ['order.created'], now);
-      return { order: { ...order, items: items.map(presentOrderItem), submissions: [] }, created: true, changed: true };
+      if (follow) await orderWritten(em, business, record, triggersOf(record), now);
+      return { created: { order: { ...order, items: items.map(presentOrderItem), submissions: [] }, created: true, changed: true }, accepted: false };
     }
-    if (mode === 'create') throw conflict(fields);
+    if (mode === 'create') throw conflict(draft.fields);
+    // The upsert returned the row of a repeat: it moved PENDING -> ACCEPTED.
+    return { accepted: !!written };
+  }
+
+  private async writeIn(tx: EntityManager, draft: OrderDraft, mode: WriteMode): Promise<WriteResult> {
+    const { created, accepted } = await this.writeNew(tx, draft, mode, true);
+    if (created) return created;
+    const { business, fields, now } = draft;
 
     // A repeat: read the order as it now stands (a new snapshot: it sees an order a concurrent request just committed).
     const existing = await findOrderByKey(tx, { business, externalLocationId: fields.externalLocationId, externalOrderId: fields.externalOrderId });
     if (!existing) throw new Error('order writer: the conflicting order is not visible'); // cannot happen under READ COMMITTED
     const current = presentOrderWithItems(existing.order, existing.items, existing.submissions);
-    const changed = !!written; // the upsert returned the row: it moved PENDING -> ACCEPTED
+    const changed = accepted;
     if (changed) {
       const { items: _items, submissions: _submissions, ...updated } = current;
       const id = newId('event');
@@ -130,6 +158,34 @@ export class OrderWriter {
     return { order: current, created: false, changed };
   }
 }
+
+/** What a request writes if its order is new, made once before the write: ids, rows, the event and the answer. */
+interface OrderDraft {
+  business: string;
+  fields: OrderFields;
+  now: Date;
+  record: OrderRecord;
+  /** Presented once, for the event and the answer. */
+  order: OrderType;
+  items: OrderItemRecord[];
+  menu: MenuRow[];
+  references: Map<string, string>;
+  event: EventRow & { id: string; type: string };
+}
+
+function draftOf(business: string, fields: OrderFields, mode: WriteMode): OrderDraft {
+  const now = new Date();
+  const { lines, ...orderFields } = fields;
+  const record: OrderRecord = { ...orderFields, id: newId('order'), business, source: SOURCE[mode], createdAt: now, updatedAt: now };
+  const order = presentOrder(record);
+  const items: OrderItemRecord[] = lines.map(({ itemId, ...line }) => ({ ...line, id: newId('orderItem'), business, externalItemId: itemId, menuItem: null }));
+  const { menu, references } = menuOf(items, business, now);
+  const event = { id: newId('event'), business_id: business, type: 'order.created', data: { object: orderJson(order) }, created_at: now };
+  return { business, fields, now, record, order, items, menu, references, event };
+}
+
+/** What a new order fires: its creation, and its acceptance when it arrives accepted. */
+const triggersOf = (record: OrderRecord): OrderTrigger[] => (record.status === 'ACCEPTED' ? ['order.created', 'order.accepted'] : ['order.created']);
 
 /**
  * One menu entry per name (case-insensitive): the last itemId sent for that name is its reference, in key order (the
