@@ -1,0 +1,101 @@
+import { jest } from '@jest/globals';
+import { freePort } from '../helpers/ports.js';
+import { startService, waitForReady, type ServiceProcess } from '../helpers/process.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { startPgProxy, type PgProxy, type SentStatement } from '../helpers/pg-proxy.js';
+import { createTenant, type Tenant } from '../helpers/auth.js';
+import { minimal, uniqueId } from './ingest-helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
+
+/**
+ * What an order costs PostgreSQL, read off the wire (a proxy records every statement the service sends): a new order
+ * nothing follows is its one statement committed alone, with its lines, menu entries and event; an order a feedback
+ * flow follows is written in a transaction with its feedback request; a repeat that accepts a stored order records
+ * its order.updated event with the change.
+ */
+jest.setTimeout(120_000);
+
+const PUBLIC_URL = 'http://localhost:4000';
+let db: TestDatabase;
+let proxy: PgProxy;
+let service: ServiceProcess;
+let tenant: Tenant;
+let secret: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  proxy = await startPgProxy(db.url);
+  // No workers: nothing but the requests below talks to the database meanwhile.
+  service = startService({ PUBLIC_URL, DATABASE_URL: proxy.url, PORT: String(await freePort()), WORKERS: '0' });
+  await waitForReady(service);
+  tenant = await createTenant({ orm: db.orm, config: { publicUrl: PUBLIC_URL } } as unknown as TestServer);
+  ({ secret } = await connectCustomIntegration(db.orm.em.fork(), tenant.businessId));
+});
+
+afterAll(async () => {
+  if (service && service.child.exitCode === null) service.child.kill('SIGTERM');
+  await service?.exited;
+  await proxy?.close();
+  await db?.drop();
+});
+
+/** Posts `body` to the custom webhook; answers the order and what the service sent PostgreSQL for it. */
+async function post(body: Record<string, unknown>): Promise<{ order: any; sent: SentStatement[] }> {
+  const from = proxy.statements.length;
+  const res = await fetch(`${service.url}/webhooks/custom/${tenant.businessId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  return { order: ((await res.json()) as any).data, sent: proxy.statements.slice(from) };
+}
+
+const rows = async (text: string, values: unknown[]) => (await db.orm.em.getConnection().execute(text, values)) as Array<Record<string, unknown>>;
+const writes = (sent: SentStatement[]) => sent.filter((s) => /insert into "?customer_order/i.test(s.text));
+const transactionStarts = (sent: SentStatement[]) => sent.filter((s) => /^\s*begin\b/i.test(s.text));
+
+it('writes a new order nothing follows in one statement, alone: its lines, menu entries and event with it', async () => {
+  const items = [
+    { name: `Biryani ${uniqueId()}`, quantity: 2, unitPrice: '450' },
+    { name: 'Raita', quantity: 1 },
+  ];
+  const { order, sent } = await post(minimal({ items }));
+  expect(writes(sent).map((s) => s.inTransaction)).toEqual([false]);
+  expect(transactionStarts(sent)).toEqual([]);
+  expect(await rows('select name, quantity, menu_item_id is not null as linked from order_item where order_id = ? order by position', [order.id])).toEqual([
+    { name: items[0].name, quantity: 2, linked: true },
+    { name: 'Raita', quantity: 1, linked: true },
+  ]);
+  expect(await rows(`select type from event where business_id = ? and data->'object'->>'id' = ?`, [tenant.businessId, order.id])).toEqual([{ type: 'order.created' }]);
+});
+
+it('accepts a stored PENDING order on its repeat, with its order.updated event in the same transaction', async () => {
+  const body = minimal({ payment: false });
+  const { order } = await post(body);
+  expect(order.status).toBe('PENDING');
+  const repeat = await post({ ...body, payment: true });
+  expect(repeat.order).toMatchObject({ id: order.id, status: 'ACCEPTED' });
+  // The statement alone changed nothing (a repeat is never accepted there); the transaction did.
+  expect(writes(repeat.sent).map((s) => s.inTransaction)).toEqual([false, true]);
+  expect(await rows(`select type, data->'object'->>'status' as status from event where business_id = ? and data->'object'->>'id' = ? order by id`, [tenant.businessId, order.id])).toEqual([
+    { type: 'order.created', status: 'PENDING' },
+    { type: 'order.updated', status: 'ACCEPTED' },
+  ]);
+});
+
+it('writes an order a feedback flow follows in a transaction with its feedback request', async () => {
+  const rest = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(`${service.url}/v2/businesses/${tenant.businessId}${path}`, { method, headers: { 'content-type': 'application/json', ...tenant.headers }, body: JSON.stringify(body) });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as any).data.id as string;
+  };
+  const survey = await rest('POST', '/surveys', { name: 'Visit', status: 'active' });
+  await rest('POST', '/feedback-flows', { name: 'After every order', survey });
+
+  const { order, sent } = await post(minimal({ customerEmail: 'guest@example.com' }));
+  expect(writes(sent).map((s) => s.inTransaction)).toEqual([true]);
+  expect(transactionStarts(sent)).toHaveLength(1);
+  expect(await rows('select status from feedback_request where order_id = ?', [order.id])).toEqual([{ status: 'scheduled' }]);
+});
