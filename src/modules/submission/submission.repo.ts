@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
-import { db } from '../../kit/db.js';
+import { db, runShaped } from '../../kit/db.js';
 
 /** The submission module's statements. */
 
@@ -22,8 +22,19 @@ export async function surveyWithSteps<Row>(em: EntityManager, business: string, 
 
 /** The latest page response of this device (its session id) to the survey, as a row of `submission`; locked on demand. */
 export async function latestDeviceResponse(em: EntityManager, survey: string, sessionId: string, lock: boolean): Promise<Record<string, unknown> | undefined> {
-  const { rows } = await sql<Record<string, unknown>>`
-    select * from submission where survey_id = ${survey} and session_id = ${sessionId} and source = 'page'
-     order by created_at desc, id desc limit 1 ${lock ? sql`for update` : sql``}`.execute(db(em));
-  return rows[0];
+  // Every page view and step of a returning guest asks it: prepared, in its two shapes.
+  const build = () => {
+    const latest = db(em)
+      .selectFrom('submission')
+      .selectAll()
+      .where('survey_id', '=', survey)
+      .where('session_id', '=', sessionId)
+      .where('source', '=', sql.lit('page'))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(sql.lit(1));
+    return lock ? latest.forUpdate() : latest;
+  };
+  const [row] = await runShaped<Record<string, unknown>>(em, lock ? 'submission.deviceLatest.locked' : 'submission.deviceLatest', [survey, sessionId], build, { prepare: true });
+  return row;
 }
