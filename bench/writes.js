@@ -88,6 +88,10 @@ for (const [name, bySide] of Object.entries(results)) {
     console.log(`| ${name} | ${side} | ${range(finite('node'))} | ${range(finite('pg'))} | ${range(totals[side])} | ${range(finite('rate'))} | ${range(finite('p99'))} |`);
   }
   const [b, h] = sides.map((s) => totals[s.name] ?? []);
-  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const median = (xs) => {
+    const sorted = [...xs].sort((x, y) => x - y);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
   if (b.length && h.length) console.log(`| ${name} | head / base (medians) | | | ${(median(h) / median(b)).toFixed(2)} | | |`);
 }
