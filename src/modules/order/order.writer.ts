@@ -66,8 +66,8 @@ const conflict = (fields: OrderFields) =>
 
 /**
  * The one writer of new orders, and so of the menu sync: the order, its lines, the menu items their names call for and
- * the event in one statement (writeOrder, order.repo.ts), then what follows (orderWritten), in one em transaction.
- * Menu items are inserted with ON CONFLICT DO NOTHING; a line whose new dish a concurrent order inserted first is
+ * the event in one statement (writeOrder, order.repo.ts), then what follows (orderWritten), in one em transaction; or
+ * that statement alone, when nothing follows (write). Menu items are inserted with ON CONFLICT DO NOTHING; a line whose new dish a concurrent order inserted first is
  * linked by a second statement.
  */
 export class OrderWriter {
