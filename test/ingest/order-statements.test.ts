@@ -17,11 +17,8 @@ import { connectCustomIntegration } from '../../src/modules/integration/custom-i
 jest.setTimeout(120_000);
 
 const PUBLIC_URL = 'http://localhost:4000';
-let db: TestDatabase;
-let proxy: PgProxy;
-let service: ServiceProcess;
-let tenant: Tenant;
-let secret: string;
+/** The database, the proxy recording what the service sends it, the service, and the tenant whose orders it takes. */
+let db: TestDatabase, proxy: PgProxy, service: ServiceProcess, tenant: Tenant, secret: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
