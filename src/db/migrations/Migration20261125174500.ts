@@ -8,10 +8,10 @@ import { Migration } from '@mikro-orm/migrations';
  * - analytics_whole_ratings says which whole-location row a rating counts in as one join the planner inlines into the
  *   trigger's cached plan (an NPS step's answers count in `nps`, an existing metric's ratings in `metrics`, a deleted
  *   metric's in none), and analytics_whole_kind, the scalar function it called per rating, goes: the rule's only
- *   place is now analytics_whole_ratings, read by the trigger (analytics_contributions) and the rebuild. This halved
- *   the analytics trigger's cost (pgbench, one client, one submission per transaction: +0.9-1.0 ms -> +0.4-0.55 ms).
+ *   place is now analytics_whole_ratings, read by the trigger (analytics_contributions) and the rebuild: the
+ *   trigger's whole-location step is planned once per session with the rest.
  * - analytics_day_of (the BEFORE trigger's day of a submission) and submission_lowest_rating (the generated
- *   `lowest_rating` column) keep their statements and become PL/pgSQL: about 0.1-0.2 ms less per insert each.
+ *   `lowest_rating` column) keep their statements and become PL/pgSQL, planned once per session.
  */
 export class Migration20261125174500 extends Migration {
 
