@@ -1,4 +1,4 @@
-import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, randomBytes, type KeyObject } from 'node:crypto';
 import type { Context } from 'koa';
 import { RESUME_DAYS } from '../modules/submission/response.service.js';
 import { constantTimeEqual } from '../shared/secrets.js';
@@ -30,17 +30,7 @@ export interface GuestSession {
 export const surveyPath = (business: string, survey: string) => `/survey/${business}/${survey}`;
 
 const publicId = (secret: string) => createHash('sha256').update(`guest-session:${secret}`).digest('base64url');
-/**
- * Each server key as a KeyObject, made once: given a Buffer, every HMAC would first check, the slow way, whether it is
- * a KeyObject or a CryptoKey (on every page a guest loads or posts).
- */
-const keyObjects = new WeakMap<Buffer, KeyObject>();
-function keyObjectOf(key: Buffer): KeyObject {
-  let object = keyObjects.get(key);
-  if (!object) keyObjects.set(key, (object = createSecretKey(key)));
-  return object;
-}
-const mac = (key: Buffer, signed: string) => createHmac('sha256', keyObjectOf(key)).update(signed).digest('base64url');
+const mac = (key: KeyObject, signed: string) => createHmac('sha256', key).update(signed).digest('base64url');
 
 /** The cookie's value for a session started at `startedAt`, signed with `key`. */
 export function sealSession(secret: string, startedAt: number, key: SessionKey): string {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RESUME_DAYS } from '../submission/response.service.js';
 import { ReloadingCache } from '../../kit/reloading.cache.js';
@@ -18,7 +18,11 @@ export const rotateGuestSessionKey = (em: EntityManager): Promise<{ kid: string;
 
 export interface SessionKey {
   kid: string;
-  key: Buffer;
+  /**
+   * A KeyObject, made once per load: given a Buffer, every HMAC would first check, the slow way, whether it is a
+   * KeyObject or a CryptoKey (on every page a guest loads or posts).
+   */
+  key: KeyObject;
 }
 
 /**
@@ -36,7 +40,7 @@ export class GuestSessionKeys {
   }
 
   /** The key named `kid`, or undefined for one never made or retired longer ago than a cookie lives. */
-  async verifying(kid: string): Promise<Buffer | undefined> {
+  async verifying(kid: string): Promise<KeyObject | undefined> {
     return (await this.keys.get()).byKid.get(kid) ?? (await this.keys.forced())?.byKid.get(kid);
   }
 
@@ -50,9 +54,7 @@ export class GuestSessionKeys {
       rows = await find();
     }
     const active = rows.find((r) => r.active)!;
-    return {
-      signer: { kid: active.kid, key: Buffer.from(active.secret, 'base64url') },
-      byKid: new Map(rows.map((r) => [r.kid, Buffer.from(r.secret, 'base64url')])),
-    };
+    const byKid = new Map(rows.map((r) => [r.kid, createSecretKey(Buffer.from(r.secret, 'base64url'))]));
+    return { signer: { kid: active.kid, key: byKid.get(active.kid)! }, byKid };
   }
 }
