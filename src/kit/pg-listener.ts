@@ -86,13 +86,18 @@ export class ListenHub {
     if (this.listeners.size) return;
     clearTimeout(this.retry);
     const client = this.client;
+    this.forgetConnection();
+    // Closing a connection never holds up a shutdown for long: after a second the socket is simply dropped.
+    await Promise.race([client?.end().catch(() => {}), new Promise((r) => setTimeout(r, 1_000).unref())]);
+  }
+
+  /** The connection is gone (closed or lost): no LISTEN is in place any more, for anyone. */
+  private forgetConnection() {
     this.client = undefined;
     this.up = false;
     this.listened = new Set();
     this.readied = new Set();
     this.inPlace = new Set();
-    // Closing a connection never holds up a shutdown for long: after a second the socket is simply dropped.
-    await Promise.race([client?.end().catch(() => {}), new Promise((r) => setTimeout(r, 1_000).unref())]);
   }
 
   private async listen(client: pg.Client, channels: readonly string[]) {
@@ -116,11 +121,7 @@ export class ListenHub {
     const lost = (err?: unknown) => {
       if (this.client !== client) return;
       const wasUp = this.up;
-      this.client = undefined;
-      this.up = false;
-      this.listened = new Set();
-      this.readied = new Set();
-      this.inPlace = new Set();
+      this.forgetConnection();
       if (wasUp) for (const l of this.listeners) l.handlers.lost?.();
       if (!this.listeners.size) return;
       if (err) for (const l of this.listeners) l.logger.warn({ err }, `${l.name}: notifications lost until reconnected`);
