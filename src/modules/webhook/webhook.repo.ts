@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { db, runShaped } from '../../kit/db.js';
 import { wakeAfterCommit } from '../../kit/signals.js';
+import { idAt } from '../../shared/id.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { Event } from '../event/event.entity.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity.js';
@@ -89,29 +90,32 @@ export async function claimDeliveries(
   em: EntityManager,
   q: { limit: number; leaseMs: number; worker: string; cap: number; heldBack: string[]; slow: string[]; depth: number },
 ): Promise<ClaimedDelivery[]> {
+  // Every scan of the queue stops before tomorrow's ids: the partitions made ahead of time hold nothing yet, and the
+  // bound lets PostgreSQL leave them out of each scan as the statement starts (a delivery's id is its event's time).
+  const before = idAt('webhookDelivery', Date.now() + 86_400_000);
   const claim = sql<ClaimedDelivery>`
 with recursive queued(webhook_id) as (
-  (select webhook_id from webhook_delivery where next_attempt_at is not null order by webhook_id limit 1)
+  (select webhook_id from webhook_delivery where next_attempt_at is not null and id < ${before} order by webhook_id limit 1)
   union all
   select (select d.webhook_id from webhook_delivery d
-          where d.next_attempt_at is not null and d.webhook_id > q.webhook_id order by d.webhook_id limit 1)
+          where d.next_attempt_at is not null and d.id < ${before} and d.webhook_id > q.webhook_id order by d.webhook_id limit 1)
   from queued q where q.webhook_id is not null
 ),
 owned as (
   select w.id from webhook w
   where w.id in (select webhook_id from queued where webhook_id is not null) and w.enabled and not (w.id = any(${q.heldBack}::text[]))
-    and not exists (select 1 from webhook_delivery l where l.webhook_id = w.id and l.locked_until > now() and l.locked_by <> ${q.worker})
+    and not exists (select 1 from webhook_delivery l where l.webhook_id = w.id and l.id < ${before} and l.locked_until > now() and l.locked_by <> ${q.worker})
   for no key update of w skip locked
 ),
 candidate as (
   select x.id, x.next_attempt_at
   from owned w
   cross join lateral (
-    select count(*)::int as n from webhook_delivery l where l.webhook_id = w.id and l.locked_until > now() and l.locked_by = ${q.worker}
+    select count(*)::int as n from webhook_delivery l where l.webhook_id = w.id and l.id < ${before} and l.locked_until > now() and l.locked_by = ${q.worker}
   ) mine
   cross join lateral (
     select x.id, x.next_attempt_at from webhook_delivery x
-    where x.webhook_id = w.id and x.next_attempt_at <= now() and (x.locked_until is null or x.locked_until < now())
+    where x.webhook_id = w.id and x.id < ${before} and x.next_attempt_at <= now() and (x.locked_until is null or x.locked_until < now())
     order by x.next_attempt_at, x.id
     limit greatest(0, (case when w.id = any(${q.slow}::text[]) then ${q.cap}::int else ${q.depth}::int end) - mine.n)
   ) x
@@ -120,13 +124,13 @@ candidate as (
 ),
 leased as (
   select d.id from webhook_delivery d
-  where d.id in (select id from candidate) and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
+  where d.id in (select id from candidate) and d.id < ${before} and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
   for update of d skip locked
 )
 update webhook_delivery d
 set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
 from event e, webhook w
-where d.id in (select id from leased) and e.id = d.event_id and w.id = d.webhook_id
+where d.id in (select id from leased) and d.id < ${before} and e.id = d.event_id and w.id = d.webhook_id
 returning d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempt_count,
   e.data as event_data, e.created_at as event_created_at,
   w.url, w.secret,
@@ -149,6 +153,8 @@ export interface AttemptRecord {
  * starts one if none is running.
  */
 export async function recordAttempts(em: EntityManager, worker: string, batch: AttemptRecord[]) {
+  // The batch's least and greatest ids bound the update to the partitions that hold its rows.
+  const ids = batch.map((r) => r.id).sort();
   const record = sql`
 with r as (
   select * from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(id text, status text, attempt jsonb, next_attempt_at timestamptz, ok boolean)
@@ -158,7 +164,7 @@ d as (
   set status = r.status, attempt_count = d.attempt_count + 1, attempts = d.attempts || jsonb_build_array(r.attempt),
     next_attempt_at = r.next_attempt_at, locked_until = null, locked_by = null, updated_at = now()
   from r
-  where d.id = r.id and d.locked_by = ${worker}
+  where d.id = r.id and d.id between ${ids[0]} and ${ids.at(-1)} and d.locked_by = ${worker}
   returning d.webhook_id, r.ok
 ),
 s as (select webhook_id, bool_or(ok) as ok from d group by webhook_id)
