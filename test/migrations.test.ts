@@ -67,6 +67,34 @@ describe('migrations', () => {
     }
   });
 
+  it('leave every index an entity declares by its statement (a partial one\'s predicate too) as that statement builds it (the schema diff compares those by name only)', async () => {
+    await db.orm.migrator.up();
+    const sql = new pg.Client(db.url);
+    await sql.connect();
+    try {
+      const declared = [...db.orm.getMetadata().getAll().values()].flatMap((meta) =>
+        [...(meta.indexes ?? []), ...(meta.uniques ?? [])]
+          .filter((index) => typeof index.expression === 'string')
+          .map((index) => ({ name: index.name as string, expression: index.expression as string })),
+      );
+      expect(declared.map((d) => d.name)).toContain('guest_case_business_waiting_idx');
+      const definition = async (name: string) => (await sql.query(`select pg_get_indexdef(to_regclass($1)) as def`, [`"${name}"`])).rows[0]?.def as string | null;
+      for (const { name, expression } of declared) {
+        // The entity's own statement, under another name, in a transaction undone: PostgreSQL writes both alike.
+        await sql.query('begin');
+        try {
+          await sql.query(expression.replace(`"${name}"`, `"${name}_declared"`));
+          const built = await definition(`${name}_declared`);
+          expect({ name, migrated: await definition(name) }).toEqual({ name, migrated: built?.replace(`${name}_declared`, name) });
+        } finally {
+          await sql.query('rollback');
+        }
+      }
+    } finally {
+      await sql.end();
+    }
+  });
+
   it('leave the rollups\' writer planning its statements once per connection (a migration that redefines it keeps that)', async () => {
     await db.orm.migrator.up();
     const sql = new pg.Client(db.url);

@@ -2,6 +2,7 @@ import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { guestSurvey, GuestAgent } from '../helpers/guest.js';
 import { rest, expectError, qs } from '../rest/rest.helpers.js';
+import { rows } from '../ingest/ingest-helpers.js';
 import { restaurant } from './case.fixtures.js';
 
 // Issue 35: a completed answer that an alert rule matches opens one case, in the answer's own transaction.
@@ -36,6 +37,14 @@ describe('alert rules open cases', () => {
     expect(await opened({ taste: 9, text: 'My son was ALLERGIC to the sauce' })).toMatchObject({ reason: 'keyword: allergic' });
     expect(await opened({ taste: 9, text: 'کھانے کے بعد میں بِیمار ہو گیا' })).toMatchObject({ reason: 'keyword: بیمار' });
     expect(await opened({ taste: 9, text: 'Nothing allergicky here, lovely' })).toBeNull();
+    // The keyword rule is limited to the first survey: the same words through another survey open nothing.
+    const takeaway = await r.made('/surveys', { name: 'Takeaway', status: 'active' });
+    const takeawayText = await r.made(`/surveys/${takeaway}/steps`, { type: 'text' });
+    const elsewhere = await r.call('POST', `/surveys/${takeaway}/submissions`, { answers: [{ step: takeawayText, value: 'My son was ALLERGIC to the sauce' }] });
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.data).toMatchObject({ survey: takeaway, status: 'completed' });
+    expect((await r.cases()).data.find((c: { submission: string }) => c.submission === elsewhere.body.data.id)).toBeUndefined();
+    expect(await rows(server, 'select count(*)::int as n from guest_case where submission_id = ?', [elsewhere.body.data.id])).toEqual([{ n: 0 }]);
     // Several rules match: the urgent one names the case.
     expect(await opened({ taste: 2, nps: 0, location: r.location })).toMatchObject({ reason: 'NPS 0 of 10', severity: 'urgent' });
   });

@@ -28,6 +28,7 @@ import { Migration20261127083600 } from './Migration20261127083600.js';
 import { Migration20261127210000 } from './Migration20261127210000.js';
 import { Migration20261127220000 } from './Migration20261127220000.js';
 import { Migration20261127230000 } from './Migration20261127230000.js';
+import { Migration20261128101500 } from './Migration20261128101500.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -61,4 +62,5 @@ export const migrationsList = [
   { name: 'Migration20261127210000', class: Migration20261127210000 },
   { name: 'Migration20261127220000', class: Migration20261127220000 },
   { name: 'Migration20261127230000', class: Migration20261127230000 },
+  { name: 'Migration20261128101500', class: Migration20261128101500 },
 ];

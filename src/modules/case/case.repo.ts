@@ -12,20 +12,22 @@ import type { CaseMessage } from './case-message.entity.js';
 export const CAME_BACK_DAYS = 60;
 
 /**
- * Whether an order of this business may recover anything: a case still waiting for its guest (open or replied,
- * opened within CAME_BACK_DAYS), or an offer not yet redeemed nor expired. Two index probes.
+ * Whether an order of this business may recover anything: a case still waiting for its guest (open, replied or
+ * resolved: a restaurant resolves a case once it has answered, and the guest coming back later is still the recovery
+ * it wants counted; opened within CAME_BACK_DAYS), or an offer not yet redeemed nor expired. Two index probes (the
+ * cases' through guest_case_business_waiting_idx, whose predicate is these statuses).
  */
 export async function mayRecover(em: EntityManager, business: string, now: Date): Promise<boolean> {
   const { rows } = await sql<{ waiting: boolean }>`
-    select exists (select 1 from guest_case where business_id = ${business} and status in ('open', 'replied') and opened_at > ${now}::timestamptz - make_interval(days => ${CAME_BACK_DAYS}))
+    select exists (select 1 from guest_case where business_id = ${business} and status in ('open', 'replied', 'resolved') and opened_at > ${now}::timestamptz - make_interval(days => ${CAME_BACK_DAYS}))
         or exists (select 1 from offer where business_id = ${business} and redeemed_at is null and expires_at > ${now}) as waiting`.execute(db(em));
   return rows[0].waiting;
 }
 
 /**
  * What a new order recovers, in one statement: the offers whose code it carries (not yet redeemed, not expired) are
- * redeemed by it, and their cases, with every case still waiting for the same guest (by e-mail or phone, opened in
- * the last CAME_BACK_DAYS), become recovered by it. A concurrent order with the same code waits for the row lock and
+ * redeemed by it, and their cases, with every case still waiting for the same guest (open, replied or resolved, by
+ * e-mail or phone, opened in the last CAME_BACK_DAYS), become recovered by it; a resolved case keeps its resolvedAt. A concurrent order with the same code waits for the row lock and
  * then finds the offer redeemed: an offer is redeemed once. Answers the ids changed.
  */
 export async function recoverBy(
@@ -42,7 +44,7 @@ export async function recoverBy(
              recovered_offer = (select o.id from o where o.case_id = g.id order by o.id limit 1)
        where g.business_id = ${q.business} and g.status <> 'recovered'
          and (g.id in (select case_id from o)
-              or (g.status in ('open', 'replied') and g.opened_at > ${q.now}::timestamptz - make_interval(days => ${CAME_BACK_DAYS})
+              or (g.status in ('open', 'replied', 'resolved') and g.opened_at > ${q.now}::timestamptz - make_interval(days => ${CAME_BACK_DAYS})
                   and (g.guest_email = ${q.email} or g.guest_phone = ${q.phone})))
       returning g.id
     )
