@@ -29,6 +29,7 @@ import { Migration20261127210000 } from './Migration20261127210000.js';
 import { Migration20261127220000 } from './Migration20261127220000.js';
 import { Migration20261127230000 } from './Migration20261127230000.js';
 import { Migration20261128101500 } from './Migration20261128101500.js';
+import { Migration20261128120000 } from './Migration20261128120000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -63,4 +64,5 @@ export const migrationsList = [
   { name: 'Migration20261127220000', class: Migration20261127220000 },
   { name: 'Migration20261127230000', class: Migration20261127230000 },
   { name: 'Migration20261128101500', class: Migration20261128101500 },
+  { name: 'Migration20261128120000', class: Migration20261128120000 },
 ];
