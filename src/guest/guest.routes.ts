@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
@@ -161,7 +161,6 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     secureHeaders(ctx);
     const { business, survey } = ctx.params as { business: string; survey: string };
     const path = surveyPath(business, survey);
-    const em = deps.orm.em.fork();
     const state = await memo.get(`survey:${business}/${survey}`, (reader) => openGuestSurvey(reader, business, survey));
     if (state.state === 'missing') {
       const frame = frameFor(ctx, path);
@@ -176,7 +175,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
       sendHtml(ctx, 410, messagePage(frame, frame.t.closedTitle, frame.t.closedBody));
       return null;
     }
-    return { em, guest: state as GuestSurvey, path, frame };
+    return { guest: state as GuestSurvey, path, frame };
   };
 
   const answered = (ctx: Context, frame: Frame, status = 200) => sendHtml(ctx, status, messagePage(frame, frame.t.answeredTitle, frame.t.answeredBody));
@@ -184,17 +183,21 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
   router.get('/survey/:business/:survey', async (ctx) => {
     const loaded = await load(ctx);
     if (!loaded) return;
-    const { em, guest, path, frame } = loaded;
+    const { guest, path, frame } = loaded;
     const link = parseLink(ctx);
     const device = await sessions.open(ctx, path);
-    const response = await findDeviceResponse(em, guest.survey.id, device.fromCookie ? device.id : undefined);
+    // A new guest's first view with a plain link reads nothing of the database: no EntityManager for it.
+    let forked: EntityManager | undefined;
+    const em = () => (forked ??= deps.orm.em.fork());
+    const response = device.fromCookie ? await findDeviceResponse(em(), guest.survey.id, device.id) : null;
     if (response?.status === 'completed') return answered(ctx, frame);
     // Checked when the link is opened, on any device, before anything is stored.
-    const targets = !response && (link.customOrderId || link.locationMetadata) ? await linkTargets(em, guest.survey.business, link) : null;
-    if (targets && (await orderAnswered(em, guest.survey.id, targets.order))) return answered(ctx, frame);
+    const targets = !response && (link.customOrderId || link.locationMetadata) ? await linkTargets(em(), guest.survey.business, link) : null;
+    if (targets && (await orderAnswered(em(), guest.survey.id, targets.order))) return answered(ctx, frame);
 
     const locationKnown = response ? response.location != null : targets?.location != null;
-    const dishes = await guestDishes(em, guest, response ? response.order : targets?.order);
+    const order = response ? response.order : targets?.order;
+    const dishes = order ? await guestDishes(em(), guest, order) : [];
     const shown = visibleSteps(guest, response?.answers ?? [], link, locationKnown, deps.logger, dishes.length > 0);
     const asked = first(ctx.query.step);
     const step = shown.find((s) => s.id === asked) ?? resumeStep(guest, response, link, locationKnown, deps.logger, dishes.length > 0);
@@ -224,7 +227,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
   router.post('/survey/:business/:survey', async (ctx) => {
     const loaded = await load(ctx);
     if (!loaded) return;
-    const { em, guest, path, frame } = loaded;
+    const { guest, path, frame } = loaded;
     const body = ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
     const device = await sessions.read(ctx);
     if (!device || !csrfMatches(device, body.csrf) || !postFromOwnPages(ctx, deps.publicUrl)) {
@@ -251,7 +254,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     };
     let outcome;
     try {
-      outcome = await answerStep(em, guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link, admit, log: deps.logger });
+      outcome = await answerStep(deps.orm.em.fork(), guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link, admit, log: deps.logger });
     } catch (err) {
       if (err instanceof AppError && err.code === 'conflict') return answered(ctx, frame, 409);
       if (err instanceof AppError && err.code === 'rate_limited') {

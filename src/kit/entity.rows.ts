@@ -96,6 +96,19 @@ function readRows<T>(table: EntityTable, properties: readonly string[], rows: Re
   return rows as T[];
 }
 
+/**
+ * A row of the entity's table as the database gives it (`select *`: keyed by column) as a plain object of its stored
+ * properties, read as the ORM reads them: for a read that needs no managed entity (nothing of it is flushed).
+ */
+export function plainOfRow<T>(em: EntityManager, entity: EntityClass<T>, row: Record<string, unknown>): T {
+  const plain: Record<string, unknown> = {};
+  for (const [property, { column, read }] of tableOf(em, entity).columns) {
+    const value = row[column];
+    plain[property] = value != null && read ? read(value) : value;
+  }
+  return plain as T;
+}
+
 /** `query` ordered by `orderBy`'s properties. */
 function orderedBy<Q extends { orderBy(ref: Expression<unknown>, dir: 'asc' | 'desc'): Q }>(table: EntityTable, query: Q, orderBy: OrderBy): Q {
   for (const order of orderBy) for (const [property, dir] of Object.entries(order)) query = query.orderBy(sql.ref(columnOf(table, property)), dir);

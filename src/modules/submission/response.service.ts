@@ -16,6 +16,7 @@ import { Submission, type Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
 import { checkAnswers } from './submission.answers.js';
 import { latestDeviceResponse, surveyWithSteps } from './submission.repo.js';
+import { plainOfRow } from '../../kit/entity.rows.js';
 import { presentSubmission, resolveLink, submissionEventObject } from './submission.service.js';
 import { orderDishes, type OrderDish } from '../order/order.repo.js';
 
@@ -113,17 +114,24 @@ export async function orderAnswered(em: EntityManager, survey: string, order: st
   return (await em.count(Submission, { order, survey, status: 'completed', source: 'page' })) > 0;
 }
 
+/** A partial response is resumed within RESUME_DAYS of its start; a completed one is kept for good. */
+const resumable = (found: Submission | null) =>
+  found?.status === 'partial' && found.createdAt.getTime() < Date.now() - RESUME_DAYS * 86_400_000 ? null : found;
+
 /**
- * This device's latest response to the survey (its cookie's session id): a partial one only within RESUME_DAYS.
- * Read with fixed SQL and mapped to a managed entity (the step's changes are flushed as usual): every page view and
- * step asks it, and building the same query through the query builder each time cost more than the database did.
+ * This device's latest response to the survey (its cookie's session id), for showing a page: a plain copy, nothing of
+ * it is written. Every page view of a returning guest asks it (prepared, in submission.repo.ts).
  */
-export async function findDeviceResponse(em: EntityManager, survey: string, sessionId: string | undefined, lock = false): Promise<Submission | null> {
+export async function findDeviceResponse(em: EntityManager, survey: string, sessionId: string | undefined): Promise<Submission | null> {
   if (!sessionId) return null;
-  const row = await latestDeviceResponse(em, survey, sessionId, lock);
-  const found = row ? em.map(Submission, row) : null;
-  if (found?.status === 'partial' && found.createdAt.getTime() < Date.now() - RESUME_DAYS * 86_400_000) return null;
-  return found;
+  const row = await latestDeviceResponse(em, survey, sessionId, false);
+  return resumable(row ? plainOfRow(em, Submission, row) : null);
+}
+
+/** The same response locked in `tx` and mapped to a managed entity: the step's changes to it are flushed as usual. */
+async function lockDeviceResponse(tx: EntityManager, survey: string, sessionId: string): Promise<Submission | null> {
+  const row = await latestDeviceResponse(tx, survey, sessionId, true);
+  return resumable(row ? tx.map(Submission, row) : null);
 }
 
 /**
@@ -197,7 +205,7 @@ export function answerStep(
   return em.transactional(async (tx) => {
     const step = guest.steps.find((s) => s.id === input.step);
     if (!step) throw AppError.notFound('Survey step', input.step);
-    const existing = await findDeviceResponse(tx, guest.survey.id, input.sessionId, true);
+    const existing = await lockDeviceResponse(tx, guest.survey.id, input.sessionId);
     if (existing?.status === 'completed') throw new AppError('conflict', 'This device has already answered this survey');
     let submission = existing;
     let targets: Awaited<ReturnType<typeof linkTargets>> | undefined;
