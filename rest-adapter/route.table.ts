@@ -111,7 +111,7 @@ function analyticsReports(): RouteDef[] {
     row('metrics', 'analyticsMetrics', 'Metric ratings per bucket: count, mean, stddev, median, quartiles, distribution, CSAT'),
     row('nps', 'analyticsNps', 'NPS per bucket: promoters, passives, detractors, score'),
     row('response-rate', 'analyticsResponseRate', 'Orders per bucket, and those with a completed submission'),
-    row('menu-items', 'analyticsMenuItems', 'Metric ratings per menu item through the orders behind the feedback'),
+    row('menu-items', 'analyticsMenuItems', "Per menu item: metric ratings through the orders behind the feedback (source=order) and the items step's own ratings (source=direct)"),
     row('funnel', 'analyticsFunnel', "Per step of a survey: responses that reached it, answered it, stopped at it"),
     row('recovery', 'analyticsRecovery', "Unhappy guests' cases per bucket: replies and how fast, resolutions, recoveries, recovered revenue"),
   ];

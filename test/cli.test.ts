@@ -111,8 +111,14 @@ describe('admin CLI on DATABASE_URL', () => {
     expect(out.business).toMatchObject({ displayName: 'Demo Bistro · Karahi & Grill', brandColor: '#14532D', logoUrl: expect.stringMatching(/\/logos\/bus_\w+\/[0-9a-f]{64}\.png$/) });
     const logo = await sql.query('select content_type, width, height from business_logo where business_id = $1', [out.business.id]);
     expect(logo.rows).toEqual([{ content_type: 'image/png', width: 128, height: 128 }]);
-    const steps = await sql.query('select type, metric_ids, position from survey_step where survey_id = $1 order by position', [out.survey.id]);
-    expect(steps.rows[0]).toEqual({ type: 'metrics', metric_ids: out.survey.metrics.map((m: { id: string }) => m.id), position: 0 });
+    // Stored on the business too, not only printed: the logo's file is the one its address names.
+    const face = await sql.query('select display_name, brand_color, logo_file from business where id = $1', [out.business.id]);
+    expect(face.rows).toEqual([{ display_name: 'Demo Bistro · Karahi & Grill', brand_color: '#14532D', logo_file: out.business.logoUrl.split('/').pop() }]);
+    const steps = await sql.query('select type, metric_ids, content, position from survey_step where survey_id = $1 order by position', [out.survey.id]);
+    expect(steps.rows[0]).toEqual(expect.objectContaining({ type: 'metrics', metric_ids: out.survey.metrics.map((m: { id: string }) => m.id), position: 0 }));
+    // Its survey rates the dishes of the order (issue 36): metrics, then the items step on a 1-5 scale, then a comment.
+    expect(steps.rows.map((r) => r.type)).toEqual(['metrics', 'items', 'text']);
+    expect(steps.rows[1].content).toEqual(expect.objectContaining({ scale: '5' }));
     const members = await sql.query('select role from membership where user_id = $1 and business_id = $2', [out.user.id, out.business.id]);
     expect(members.rows).toEqual([{ role: 'owner' }]);
     // Made through the services, as the API would: each change recorded as an event.

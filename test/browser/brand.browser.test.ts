@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, axeViolationsOfCopy, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, signInOnPage, untilNextPage } from '../helpers/browser.js';
+import { axeViolations, axeViolationsOfCopy, brandShown, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, signInOnPage, tabTo, untilNextPage } from '../helpers/browser.js';
 import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from '../../src/cli/demo-brand.js';
 import { setLogo, updateBusiness } from '../../src/modules/business/business.service.js';
 
@@ -35,33 +35,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function tabTo(page: Page, selector: string) {
-  for (let i = 0; i < 40; i++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
-/** What the page shows of the brand, read from the DOM the browser built. */
-const brandOf = (page: Page) =>
-  page.evaluate(() => {
-    const img = document.querySelector<HTMLImageElement>('header .brand img');
-    const button = document.querySelector('button[type=submit], a.review');
-    return {
-      name: document.querySelector('header .brand .name')?.textContent,
-      logoLoaded: !!img && img.complete && img.naturalWidth > 0,
-      logoAlt: img?.getAttribute('alt'),
-      buttonBackground: button ? getComputedStyle(button).backgroundColor : null,
-    };
-  });
-
-
 describe('the branded survey page', () => {
   it('on a phone, keyboard only, JavaScript off: name, logo, brand colour on buttons and focus rings, axe clean', async () => {
     const { page } = await newPage({ ...PHONE, javaScriptEnabled: false });
     await page.goto(`${server.url}${fx.path}?ch=qr`);
-    expect(await brandOf(page)).toEqual({ name: DEMO_DISPLAY_NAME, logoLoaded: true, logoAlt: '', buttonBackground: 'rgb(20, 83, 45)' });
+    expect(await brandShown(page)).toEqual({ name: DEMO_DISPLAY_NAME, logoLoaded: true, logoAlt: '', buttonBackground: 'rgb(20, 83, 45)' });
     expect({ violations: await axeViolationsOfCopy(page) }).toEqual({ violations: [] });
     expect(await fitsWidth(page)).toBe(true);
     await screenshot(page, 'brand-guest-1-nps');
@@ -80,7 +58,7 @@ describe('the branded survey page', () => {
     await untilNextPage(page, () => page.keyboard.press('Enter'));
 
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Anything else?');
-    expect((await brandOf(page)).name).toBe(DEMO_DISPLAY_NAME);
+    expect((await brandShown(page)).name).toBe(DEMO_DISPLAY_NAME);
     expect({ violations: await axeViolationsOfCopy(page) }).toEqual({ violations: [] });
     await screenshot(page, 'brand-guest-2-text');
     await tabTo(page, 'textarea');
@@ -89,7 +67,7 @@ describe('the branded survey page', () => {
     await untilNextPage(page, () => page.keyboard.press('Enter'));
 
     // The thank-you page: the brand, and the review link for every guest, in the brand colour.
-    const thanks = await brandOf(page);
+    const thanks = await brandShown(page);
     expect(thanks).toEqual({ name: DEMO_DISPLAY_NAME, logoLoaded: true, logoAlt: '', buttonBackground: 'rgb(20, 83, 45)' });
     expect(await page.getByRole('link', { name: 'Review us' }).getAttribute('href')).toBe('https://maps.example.com/demo-bistro');
     expect({ violations: await axeViolationsOfCopy(page) }).toEqual({ violations: [] });

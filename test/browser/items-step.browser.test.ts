@@ -1,12 +1,14 @@
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
-import { axeViolationsOfCopy, fitsWidth, PHONE, screenshot, submitByKeyboard, tabTo, useServerAndBrowser } from '../helpers/browser.js';
+import { axeViolationsOfCopy, brandShown, fitsWidth, PHONE, screenshot, submitByKeyboard, tabTo, useServerAndBrowser } from '../helpers/browser.js';
+import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from '../../src/cli/demo-brand.js';
+import { setLogo, updateBusiness } from '../../src/modules/business/business.service.js';
 
 /**
  * Issue 36's items step in Debian's Chromium on a phone (390×844), keyboard only and JavaScript off: one radio group
  * per dish of the order (3 lines, 2 of the same dish: 2 groups), each a fieldset named by its dish; a dish left out
- * is an error linked to its group; axe finds nothing on any page.
+ * is an error linked to its group; axe finds nothing on any page, drawn in the demo's brand colour with its logo.
  */
 let server: TestServer;
 let fx: GuestSurveyFixture;
@@ -14,6 +16,10 @@ let dishes: { biryani: string; raita: string };
 const newPage = useServerAndBrowser(async (started) => {
   server = started.server;
   fx = await guestSurvey(server, { steps: [] });
+  // The demo's face: axe checks the radios, error summary and buttons in its colour, under its logo.
+  const em = server.orm.em.fork();
+  await updateBusiness(em, fx.business, { displayName: DEMO_DISPLAY_NAME, brandColor: DEMO_BRAND_COLOR });
+  await setLogo(em, fx.business, demoLogo());
   fx.steps.items = await fx.addStep({ type: 'items', required: true, content: { title: 'How was each dish?', scale: '5' } });
   fx.steps.text = await fx.addStep({ type: 'text', inputType: 'long', content: { title: 'Anything else?' } });
   const d = await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { items { menuItem { id } } } }`, {
@@ -27,6 +33,9 @@ const newPage = useServerAndBrowser(async (started) => {
 });
 
 async function checkPage(page: Page, name: string) {
+  const brand = await brandShown(page);
+  expect({ page: name, name: brand.name, logoLoaded: brand.logoLoaded }).toEqual({ page: name, name: DEMO_DISPLAY_NAME, logoLoaded: true });
+  if (brand.buttonBackground) expect({ page: name, button: brand.buttonBackground }).toEqual({ page: name, button: 'rgb(20, 83, 45)' });
   expect({ page: name, violations: await axeViolationsOfCopy(page) }).toEqual({ page: name, violations: [] });
   expect(await fitsWidth(page)).toBe(true);
   await screenshot(page, `guest-items-${name}`);

@@ -213,20 +213,28 @@ describe('where the guest looks', () => {
     expect((await agent.get(fx.path)).html).toContain('<p class="name" dir="auto">Karahi House — Clifton</p>');
   });
 
-  it('the feedback e-mail: from the display name, Reply-To, the subject naming the restaurant (and in Urdu), an HTML part beside the plain one', async () => {
-    const { secret } = await connectCustomIntegration(server.orm.em.fork(), fx.business);
-    const flow = await rest(server, 'POST', `${b(fx.tenant)}/feedback-flows`, {
-      tenant: fx.tenant,
-      body: { name: 'After every order', survey: fx.survey, channels: ['email'], delayMinutes: 0, quietHours: null, throttleDays: 0 },
-    });
-    expect(flow.status).toBe(201);
-    const send = async (lang?: string) => {
-      const email = `${uniqueId('guest')}@example.com`;
-      const res = await postWebhook(server, fx.business, { externalOrderId: uniqueId('ord'), total: '1250', currency: 'PKR', customerEmail: email, customerName: 'Ada', metadata: lang ? { lang } : { source: 'test' } }, { secret });
-      expect(res.body).toEqual(expect.objectContaining({ data: expect.anything() }));
-      return parseMime((await mail.waitFor((m) => m.to.includes(email), 20_000)).raw);
-    };
+  /** An order by the custom webhook and the feedback e-mail its flow sends (the flow made once, by the first call). */
+  let emailFlow: Promise<string> | undefined;
+  const send = async (lang?: string) => {
+    emailFlow ??= (async () => {
+      const { secret } = await connectCustomIntegration(server.orm.em.fork(), fx.business);
+      const flow = await rest(server, 'POST', `${b(fx.tenant)}/feedback-flows`, {
+        tenant: fx.tenant,
+        body: { name: 'After every order', survey: fx.survey, channels: ['email'], delayMinutes: 0, quietHours: null, throttleDays: 0 },
+      });
+      expect(flow.status).toBe(201);
+      return secret;
+    })();
+    const secret = await emailFlow;
+    const email = `${uniqueId('guest')}@example.com`;
+    const res = await postWebhook(server, fx.business, { externalOrderId: uniqueId('ord'), total: '1250', currency: 'PKR', customerEmail: email, customerName: 'Ada', metadata: lang ? { lang } : { source: 'test' } }, { secret });
+    expect(res.body).toEqual(expect.objectContaining({ data: expect.anything() }));
+    return parseMime((await mail.waitFor((m) => m.to.includes(email), 20_000)).raw);
+  };
+  /** The HTML part's words, tags dropped and character references decoded. */
+  const wordsOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))).replace(/\s+/g, ' ');
 
+  it('the feedback e-mail: from the display name, Reply-To, the subject naming the restaurant (and in Urdu), an HTML part beside the plain one', async () => {
     const message = await send();
     expect(parseAddress(message.headers.from)).toEqual({ name: 'Karahi House — Clifton', address: 'no-reply@example.com' });
     expect(parseAddress(message.headers['reply-to']).address).toBe(BRAND.replyTo);
@@ -239,7 +247,7 @@ describe('where the guest looks', () => {
     // The HTML part's elements, attributes decoded: the logo (decorative), the name as text, one button to the link.
     const attrs = (tag: string) =>
       [...html.body.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, 'g'))].map((m) => Object.fromEntries([...m[1].matchAll(/([a-z-]+)="([^"]*)"/g)].map(([, k, v]) => [k, v.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))])));
-    const text = html.body.replace(/<[^>]+>/g, ' ').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))).replace(/\s+/g, ' ');
+    const text = wordsOf(html.body);
     expect(attrs('img')).toEqual([expect.objectContaining({ src: expect.stringMatching(/^http:\/\/[^/]+\/logos\//), alt: '' })]);
     expect(new URL(attrs('img')[0].src).pathname).toBe(new URL(logoUrl).pathname);
     const buttons = attrs('a').filter((a) => /background:#14532D/.test(a.style ?? ''));
@@ -251,7 +259,53 @@ describe('where the guest looks', () => {
     const urdu = await send('ur');
     expect(urdu.headers.subject).toBe('Karahi House — Clifton سے آپ کا آرڈر کیسا رہا؟');
     expect(leaves(urdu).map((p) => p.type)).toEqual(['text/plain', 'text/html']);
-    expect(/<html lang="ur" dir="rtl">/.test(leaves(urdu)[1].body)).toBe(true);
+    const [urduPlain, urduHtml] = leaves(urdu);
+    expect(/<html lang="ur" dir="rtl">/.test(urduHtml.body)).toBe(true);
+    // The unsubscribe line in Urdu too, in both parts, before the same link as List-Unsubscribe.
+    const unsubscribe = urdu.headers['list-unsubscribe'].slice(1, -1);
+    expect(urduPlain.body.trimEnd().split(/\r?\n/).at(-1)).toBe(`یہ پیغامات بند کرنے کے لیے: ${unsubscribe}`);
+    expect(wordsOf(urduHtml.body)).toContain(`یہ پیغامات بند کرنے کے لیے: ${unsubscribe}`);
+    for (const part of [urduPlain, urduHtml]) expect(part.body).not.toContain('To stop these messages');
+  });
+
+  it("the unsubscribe pages (GET and the button's POST) show the display name and logo, in the guest's language", async () => {
+    const logoPath = new URL(logoUrl).pathname;
+    const brandOf = (html: string) => {
+      const header = /<header>(.*?)<\/header>/s.exec(html)?.[1] ?? '';
+      return { name: /<p class="name" dir="auto">(.*?)<\/p>/.exec(header)?.[1], logo: /<img src="([^"]*)" alt=""/.exec(header)?.[1] };
+    };
+    const h1 = (html: string) => /<h1 dir="auto">(.*?)<\/h1>/s.exec(html)?.[1];
+    const brandHash = `'sha256-${createHash('sha256').update(':root{--brand:#14532D}').digest('base64')}'`;
+
+    const unsubscribe = (await send()).headers['list-unsubscribe'].slice(1, -1);
+    const page = await fetch(server.url + new URL(unsubscribe).pathname);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(brandOf(html)).toEqual({ name: 'Karahi House — Clifton', logo: logoPath });
+    expect(/<html lang="en" dir="ltr">/.test(html)).toBe(true);
+    expect(h1(html)).toBe('Stop feedback requests?');
+    expect(html).toContain('<style>:root{--brand:#14532D}</style>');
+    expect(page.headers.get('content-security-policy')).toContain(brandHash);
+    // The switcher leads to the same page in Urdu.
+    expect(/<a href="([^"]+)" lang="ur"/.exec(html)?.[1].replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))).toBe(`${new URL(unsubscribe).pathname}?lang=ur`);
+
+    // A guest whose browser asks for Urdu: the page and its button in Urdu; the button's POST answers in Urdu too.
+    const urdu = await (await fetch(server.url + new URL(unsubscribe).pathname, { headers: { 'accept-language': 'ur-PK,ur;q=0.9,en;q=0.5' } })).text();
+    expect(/<html lang="ur" dir="rtl">/.test(urdu)).toBe(true);
+    expect(brandOf(urdu)).toEqual({ name: 'Karahi House — Clifton', logo: logoPath });
+    expect(h1(urdu)).toBe('رائے کی درخواستیں بند کریں؟');
+    expect(/<button type="submit">(.*?)<\/button>/.exec(urdu)?.[1]).toBe('درخواستیں بند کریں');
+
+    const done = await fetch(server.url + new URL(unsubscribe).pathname + '?lang=ur', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    expect(done.status).toBe(200);
+    const doneHtml = await done.text();
+    expect(brandOf(doneHtml)).toEqual({ name: 'Karahi House — Clifton', logo: logoPath });
+    expect(h1(doneHtml)).toBe('درخواستیں بند ہو گئیں');
+    expect(done.headers.get('content-security-policy')).toContain(brandHash);
+    // An unknown link: 404, and no business's brand.
+    const unknown = await fetch(`${server.url}/r/${'x'.repeat(16)}/unsubscribe`);
+    expect(unknown.status).toBe(404);
+    expect(brandOf(await unknown.text()).name).toBeUndefined();
   });
 
   it('the SMS starts with the display name', async () => {

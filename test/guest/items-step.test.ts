@@ -1,5 +1,6 @@
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { GuestAgent, guestSurvey, h1, type GuestSurveyFixture } from '../helpers/guest.js';
+import { rest } from '../rest/rest.helpers.js';
 
 /**
  * Issue 36's `items` step (rate what you ate) and figures by server: the page asks about each dish of the linked
@@ -247,6 +248,36 @@ describe('figures by server', () => {
     const nps = await fx.c.data(`query($b: ID!) { analyticsNps(business: $b, from: 1767225600000, to: 1830297600000, interval: total, groupBy: [staff]) { staff count insufficient rank } }`, { b: fx.business });
     expect(nps.analyticsNps).toEqual([]);
     await fx.c.data(`mutation($id: ID!) { updateBusiness(id: $id, input: {staffKey: null}) { staffKey } }`, { id: fx.business });
+  });
+
+  it('REST: GET .../analytics/metrics?groupBy=staff answers a row per server, those under minCount insufficient and unranked', async () => {
+    // The default key again (null clears), set over REST as docs/rest.md says.
+    const reset = await rest(server, 'PATCH', `/v2/businesses/${fx.business}`, { tenant: fx.tenant, body: { staffKey: null } });
+    expect([reset.status, reset.body.data.staffKey]).toEqual([200, 'server']);
+    for (let i = 0; i < 2; i++) {
+      const created = await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id staff } }`, {
+        b: fx.business, i: { externalOrderId: `Z-${i}`, total: 100, currency: 'PKR', metadata: { server: 'Zara' } },
+      });
+      expect(created.createOrder.staff).toBe('Zara');
+      await fx.c.data(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, {
+        b: fx.business, s: fx.survey, i: { order: created.createOrder.id, answers: [{ step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } }] },
+      });
+    }
+    type Row = { staff: string | null; count: number; mean: number; insufficient: boolean; rank: number | null };
+    const get = async (extra = '') => {
+      const res = await rest(server, 'GET', `/v2/businesses/${fx.business}/analytics/metrics?from=1767225600000&to=1830297600000&interval=total&groupBy=staff${extra}`, { tenant: fx.tenant });
+      expect(res.status).toBe(200);
+      return res.body.data as Row[];
+    };
+    // minCount defaults to 10: every server here has fewer answers, so each group is marked and none is ranked.
+    const rows = await get();
+    expect(rows.every((r) => 'staff' in r && r.insufficient === true && r.rank === null)).toBe(true);
+    expect(rows.find((r) => r.staff === 'Zara')).toMatchObject({ count: 2, mean: 4, insufficient: true, rank: null });
+    expect(new Set(rows.map((r) => r.staff)).size).toBe(rows.length);
+    // With minCount=2, Zara's two answers are enough and she is ranked; a server with one answer still is not.
+    const ranked = await get('&minCount=2');
+    expect(ranked.find((r) => r.staff === 'Zara')).toMatchObject({ count: 2, insufficient: false, rank: expect.any(Number) });
+    for (const r of ranked) expect({ staff: r.staff, insufficient: r.insufficient, unranked: r.rank === null }).toEqual({ staff: r.staff, insufficient: r.count < 2, unranked: r.count < 2 });
   });
 
   it('refuses an empty staffKey', async () => {

@@ -187,3 +187,16 @@ export async function submitByKeyboard(page: Page): Promise<void> {
   await tabTo(page, 'button[type=submit]');
   await untilNextPage(page, () => page.keyboard.press('Enter'));
 }
+
+/** What a guest page shows of the business's brand, read from the DOM the browser built. */
+export const brandShown = (page: Page) =>
+  page.evaluate(() => {
+    const img = document.querySelector<HTMLImageElement>('header .brand img');
+    const button = document.querySelector('button[type=submit], a.review');
+    return {
+      name: document.querySelector('header .brand .name')?.textContent,
+      logoLoaded: !!img && img.complete && img.naturalWidth > 0,
+      logoAlt: img?.getAttribute('alt'),
+      buttonBackground: button ? getComputedStyle(button).backgroundColor : null,
+    };
+  });

@@ -38,6 +38,11 @@ export const en = {
   errorTitle: 'Something went wrong',
   errorBody: 'We could not save your answer. Please try again in a moment.',
   honeypotLabel: 'Leave this field empty',
+  unsubscribeTitle: 'Stop feedback requests?',
+  unsubscribeBody: 'You will not be asked for feedback again by this business on this channel.',
+  unsubscribeButton: 'Unsubscribe',
+  unsubscribedTitle: 'Unsubscribed',
+  unsubscribedBody: 'You will not receive feedback requests from this business on this channel again.',
   languages: 'Language',
 };
 

@@ -40,5 +40,10 @@ export const ur: Messages = {
   errorTitle: 'کچھ غلط ہو گیا',
   errorBody: 'ہم آپ کا جواب محفوظ نہیں کر سکے۔ براہ کرم کچھ دیر بعد دوبارہ کوشش کریں۔',
   honeypotLabel: 'اس خانے کو خالی چھوڑ دیں',
+  unsubscribeTitle: 'رائے کی درخواستیں بند کریں؟',
+  unsubscribeBody: 'یہ کاروبار اس ذریعے پر آپ سے دوبارہ رائے نہیں مانگے گا۔',
+  unsubscribeButton: 'درخواستیں بند کریں',
+  unsubscribedTitle: 'درخواستیں بند ہو گئیں',
+  unsubscribedBody: 'اس ذریعے پر آپ کو اس کاروبار سے رائے کی درخواستیں دوبارہ نہیں ملیں گی۔',
   languages: 'زبان',
 };

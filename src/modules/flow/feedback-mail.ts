@@ -25,6 +25,11 @@ export function feedbackSubject(own: string | undefined, lang: string | undefine
   return (DEFAULT_SUBJECTS[lang ?? ''] ?? DEFAULT_SUBJECTS.en)(business);
 }
 
+/** The plain part: the body, then the unsubscribe line in the e-mail's language (English when it has none). */
+export function feedbackText(p: { lang: string; body: string; unsubscribe: string }): string {
+  return `${p.body}\n\n${STOP[p.lang] ?? STOP.en} ${p.unsubscribe}\n`;
+}
+
 const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Text as HTML: escaped, its line breaks kept, its links clickable. */
@@ -66,7 +71,7 @@ export function feedbackHtml(p: FeedbackMailParts): string {
 <tr><td dir="${dir}" style="padding:24px 24px 0;${font}">${logo}<p style="margin:0;${font};font-size:20px;font-weight:700;line-height:1.3;color:#111827">${esc(p.business)}</p></td></tr>
 <tr><td dir="${dir}" style="padding:16px 24px;${font};font-size:16px;line-height:1.5;color:#1f2937"><p style="margin:0">${paragraphs(p.body)}</p></td></tr>
 <tr><td dir="${dir}" style="padding:8px 24px 24px"><a href="${esc(p.link)}" style="display:inline-block;background:${color};color:#ffffff;${font};font-size:18px;font-weight:700;line-height:1;padding:16px 28px;border-radius:10px;text-decoration:none">${esc(BUTTON[lang])}</a></td></tr>
-<tr><td dir="${dir}" style="padding:0 24px 24px;${font};font-size:13px;line-height:1.5;color:#4b5563">${esc(STOP.en)} <a href="${esc(p.unsubscribe)}" style="color:#374151">${esc(p.unsubscribe)}</a></td></tr>
+<tr><td dir="${dir}" style="padding:0 24px 24px;${font};font-size:13px;line-height:1.5;color:#4b5563">${esc(STOP[lang] ?? STOP.en)} <a href="${esc(p.unsubscribe)}" style="color:#374151">${esc(p.unsubscribe)}</a></td></tr>
 </table>
 </td></tr></table>
 </body>

@@ -15,6 +15,7 @@ import { presentRequest, type RequestRecord } from './feedback-request.presenter
 import {
   businessesAskingPhone,
   cancelScheduledOfFlow,
+  businessOfToken,
   contactOfToken,
   earlierRequestExists,
   insertSuppression,
@@ -187,16 +188,25 @@ export async function openRequest(em: EntityManager, token: string): Promise<Ope
   });
 }
 
-/** The unsubscribe link (and its one-click POST): the request's contact on its channel joins the business's opt-out list. */
-export async function unsubscribeByToken(em: EntityManager, token: string): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{10,40}$/.test(token)) return false;
+/** The business behind a link, for its unsubscribe page (which changes nothing until its button is pressed). */
+export async function businessOfLink(em: EntityManager, token: string): Promise<string | null> {
+  if (!/^[A-Za-z0-9_-]{10,40}$/.test(token)) return null;
+  return (await businessOfToken(em, token))?.business_id ?? null;
+}
+
+/**
+ * The unsubscribe link (and its one-click POST): the request's contact on its channel joins the business's opt-out
+ * list. The business's id, or null when the link is unknown.
+ */
+export async function unsubscribeByToken(em: EntityManager, token: string): Promise<string | null> {
+  if (!/^[A-Za-z0-9_-]{10,40}$/.test(token)) return null;
   return em.transactional(async (tx) => {
     const r = await contactOfToken(tx, token);
-    if (!r) return false;
+    if (!r) return null;
     const channel = (r.channel ?? (r.email_hash ? 'email' : 'sms')) as 'email' | 'sms';
     const hash = channel === 'email' ? r.email_hash : r.phone_hash;
     if (hash) await suppress(tx, r.business_id, channel, hash, 'unsubscribe');
-    return true;
+    return r.business_id;
   });
 }
 

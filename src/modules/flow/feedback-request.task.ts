@@ -5,7 +5,7 @@ import type { FlowTemplate, QuietHours } from './feedback-flow.entity.js';
 import { afterQuietHours, render, templateFor } from './feedback-flow.rules.js';
 import type { Mailer, SendOutcome, SmsProvider } from '../../shared/sender.ports.js';
 import { presentRequest } from './feedback-request.presenter.js';
-import { feedbackHtml, feedbackSubject } from './feedback-mail.js';
+import { feedbackHtml, feedbackSubject, feedbackText } from './feedback-mail.js';
 import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
 import { claimRequests, finishLeased, leasedRequest, releaseRequests, type LeasedRequest, type RequestChange } from './flow.repo.js';
 
@@ -133,10 +133,11 @@ export class FeedbackRequestTask {
     // Who is asking comes first (issue 36): the SMS starts with the restaurant's display name.
     if (channel === 'sms') return this.senders.sms!.send(r.customer_phone!, `${r.business_name}: ${body} Reply STOP to opt out.`);
     // The default subject names the restaurant, in the guest's language (the template's own subject wins).
-    const subject = render(feedbackSubject(template.subject, r.order_metadata?.lang ?? lang, r.business_name), values);
+    const mailLang = r.order_metadata?.lang ?? lang;
+    const subject = render(feedbackSubject(template.subject, mailLang, r.business_name), values);
     const fullSubject = reminder ? `Reminder: ${subject}` : subject;
     const html = feedbackHtml({
-      lang: r.order_metadata?.lang ?? lang, business: r.business_name, brandColor: r.brand_color, baseUrl: this.options.surveyUrl,
+      lang: mailLang, business: r.business_name, brandColor: r.brand_color, baseUrl: this.options.surveyUrl,
       businessId: r.business_id, logoFile: r.logo_file, subject: fullSubject, body, link, unsubscribe,
     });
     return this.senders.mail!.send({
@@ -144,7 +145,7 @@ export class FeedbackRequestTask {
       fromName: r.business_name,
       replyTo: r.reply_to ?? undefined,
       subject: fullSubject,
-      text: `${body}\n\nTo stop these messages: ${unsubscribe}\n`,
+      text: feedbackText({ lang: mailLang, body, unsubscribe }),
       html,
       // RFC 2369 and RFC 8058: mail clients show an unsubscribe button that posts to the link.
       headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },

@@ -319,6 +319,11 @@ export function linkTarget(em: EntityManager, token: string) {
     .executeTakeFirst();
 }
 
+/** The business whose request a link is (its unsubscribe page shows that business's brand). */
+export function businessOfToken(em: EntityManager, token: string) {
+  return flowKysely(em).selectFrom('feedback_request').select('business_id').where('token', '=', token).executeTakeFirst();
+}
+
 /** The contact and channel of the request behind a link. */
 export function contactOfToken(em: EntityManager, token: string) {
   return flowKysely(em).selectFrom('feedback_request').select(['business_id', 'channel', 'email_hash', 'phone_hash']).where('token', '=', token).executeTakeFirst();
