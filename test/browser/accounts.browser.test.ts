@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { freePort } from '../helpers/ports.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
-import { axeViolations, axeViolationsOfCopy, fitsWidth, offsiteRequests, PHONE, screenshot, signInOnPage, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
+import { axeViolations, axeViolationsOfCopy, buildPortal, fitsWidth, offsiteRequests, PHONE, screenshot, signInOnPage, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Issue 37 items 1 and 3 in Debian's Chromium, with the real SMTP server the service sends through: a restaurant signs
@@ -14,7 +12,6 @@ import { axeViolations, axeViolationsOfCopy, fitsWidth, offsiteRequests, PHONE, 
  * Members screen (the invitee signs up through the link and arrives as a member with the role; a revoked link says so).
  * The account pages ship no script: they are also walked with JavaScript off.
  */
-const buildPortal = () => promisify(execFile)(process.execPath, ['scripts/build-portal.js'], { cwd: new URL('../..', import.meta.url).pathname });
 
 let server: TestServer;
 let mailbox: MailBox;

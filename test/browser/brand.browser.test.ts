@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, axeViolationsOfCopy, brandShown, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, signInOnPage, tabTo, untilNextPage } from '../helpers/browser.js';
+import { axeViolations, axeViolationsOfCopy, brandShown, buildPortal, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, signInOnPage, tabTo, untilNextPage } from '../helpers/browser.js';
 import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from '../../src/cli/demo-brand.js';
 import { setLogo, updateBusiness } from '../../src/modules/business/business.service.js';
 
@@ -13,7 +11,6 @@ import { setLogo, updateBusiness } from '../../src/modules/business/business.ser
  * Issue 36 in Debian's Chromium: the branded survey page on a phone (390×844), keyboard only and JavaScript off, with
  * the demo's brand colour and logo, axe clean on every page; and the portal's Brand screen with its live preview.
  */
-const buildPortal = () => promisify(execFile)(process.execPath, ['scripts/build-portal.js'], { cwd: new URL('../..', import.meta.url).pathname });
 
 let server: TestServer;
 let browser: Browser;

@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { freePort } from '../helpers/ports.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
-import { axeViolations, fitsWidth, launchBrowser, offsiteRequests, pagesChecked, PHONE, screenshot, signInOnPage } from '../helpers/browser.js';
+import { axeViolations, buildPortal, fitsWidth, launchBrowser, offsiteRequests, pagesChecked, PHONE, screenshot, signInOnPage } from '../helpers/browser.js';
 
 /** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
-const buildPortal = () => promisify(execFile)(process.execPath, ['scripts/build-portal.js'], { cwd: new URL('../..', import.meta.url).pathname });
 
 /**
  * Issue 35's Inbox as a manager uses it, in Debian's Chromium against a real server, database and workers: a guest's

@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
-import { axeViolationsOfCopy, brandShown, fitsWidth, PHONE, screenshot, submitByKeyboard, tabTo, useServerAndBrowser } from '../helpers/browser.js';
+import { axeViolations, axeViolationsOfCopy, brandShown, buildPortal, fitsWidth, PHONE, screenshot, signInOnPage, submitByKeyboard, tabTo, useServerAndBrowser } from '../helpers/browser.js';
+import { freePort } from '../helpers/ports.js';
 import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from '../../src/cli/demo-brand.js';
 import { setLogo, updateBusiness } from '../../src/modules/business/business.service.js';
 
@@ -15,7 +17,8 @@ let fx: GuestSurveyFixture;
 let dishes: { biryani: string; raita: string };
 const newPage = useServerAndBrowser(async (started) => {
   server = started.server;
-  fx = await guestSurvey(server, { steps: [] });
+  const [fixture] = await Promise.all([guestSurvey(server, { steps: [] }), buildPortal()]);
+  fx = fixture;
   // The demo's face: axe checks the radios, error summary and buttons in its colour, under its logo.
   const em = server.orm.em.fork();
   await updateBusiness(em, fx.business, { displayName: DEMO_DISPLAY_NAME, brandColor: DEMO_BRAND_COLOR });
@@ -30,6 +33,10 @@ const newPage = useServerAndBrowser(async (started) => {
     },
   });
   dishes = { biryani: d.createOrder.items[0].menuItem.id, raita: d.createOrder.items[1].menuItem.id };
+}, async () => {
+  // The portal's sign-in form is checked to come from the service's own address.
+  const port = await freePort();
+  return { env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port };
 });
 
 async function checkPage(page: Page, name: string) {
@@ -74,6 +81,20 @@ it('a guest rates each dish of their order with the keyboard alone, JavaScript o
   expect(d.submissions.data).toEqual([
     { status: 'completed', answers: [{ step: fx.steps.items, items: { [dishes.biryani]: 4, [dishes.raita]: 2 }, value: null }, { step: fx.steps.text, items: null, value: 'Raita was warm' }] },
   ]);
+
+  // The manager reads it in the portal: each dish by its name with its rating, in the list, the answer and the CSV.
+  const manager = await newPage();
+  await manager.page.goto(`${server.url}/portal/feedback?survey=${fx.survey}`);
+  await signInOnPage(manager.page, fx.tenant);
+  const row = manager.page.getByRole('row').filter({ hasText: 'completed' });
+  await expect(row.textContent()).resolves.toContain('4 / 2');
+  const [csv] = await Promise.all([manager.page.waitForEvent('download'), manager.page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(fs.readFileSync((await csv.path())!, 'utf8').trim().split('\r\n')[1]).toContain('"4 / 2","Raita was warm"');
+  await row.getByRole('link').first().click();
+  await manager.page.getByText('Chicken Biryani: 4').waitFor();
+  expect(await manager.page.locator('dl.answers').textContent()).toContain('Raita: 2');
+  expect(await axeViolations(manager.page)).toEqual([]);
+  await screenshot(manager.page, 'portal-feedback-dishes');
 });
 
 it('skips the step for a guest whose link names no order', async () => {

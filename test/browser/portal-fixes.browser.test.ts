@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, launchBrowser, pagesChecked, signInOnPage, untilNextPage } from '../helpers/browser.js';
+import { axeViolations, buildPortal, launchBrowser, pagesChecked, signInOnPage, untilNextPage } from '../helpers/browser.js';
 
 /** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
-const buildPortal = () => promisify(execFile)(process.execPath, ['scripts/build-portal.js'], { cwd: new URL('../..', import.meta.url).pathname });
 
 /**
  * Issue 37's portal bugs, each seen in Chromium before its fix: a flow edited right after "Create flow", completions

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
@@ -8,10 +6,9 @@ import { createUser } from '../../src/modules/user/user.service.js';
 import { createBusiness, createMember } from '../../src/modules/member/member.service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, fitsWidth, launchBrowser, offsiteRequests, pagesChecked, PHONE, screenshot, signInOnPage, untilNextPage } from '../helpers/browser.js';
+import { axeViolations, buildPortal, fitsWidth, launchBrowser, offsiteRequests, pagesChecked, PHONE, screenshot, signInOnPage, untilNextPage } from '../helpers/browser.js';
 
 /** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
-const buildPortal = () => promisify(execFile)(process.execPath, ['scripts/build-portal.js'], { cwd: new URL('../..', import.meta.url).pathname });
 
 /**
  * The business portal as a new manager uses it, in Debian's Chromium: signing in through the OAuth pages as the

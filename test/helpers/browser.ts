@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -14,6 +16,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export const RESULTS_DIR = path.join(ROOT, 'test-results');
 
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/** The portal built into dist/ as the service serves it (scripts/build-portal.js): for tests that open its screens. */
+export const buildPortal = () => promisify(execFile)(process.execPath, ['scripts/build-portal.js'], { cwd: ROOT });
 
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {

@@ -15,7 +15,7 @@ const FeedbackList = graphql(`
   query FeedbackList($business: ID!, $survey: ID!, $where: SubmissionWhere, $page: Int!, $pageSize: Int!) {
     submissions(business: $business, survey: $survey, where: $where, page: $page, pageSize: $pageSize) {
       total page hasMore
-      data { id status channel source createdAt completedAt answers { step value ratings } location { id name } order { id externalOrderId } }
+      data { id status channel source createdAt completedAt answers { step value ratings items } location { id name } order { id externalOrderId } }
     }
   }
 `);
@@ -24,10 +24,10 @@ const FeedbackItem = graphql(`
   query FeedbackItem($business: ID!, $survey: ID!, $id: ID!) {
     submission(business: $business, survey: $survey, id: $id) {
       id status channel source createdAt completedAt metadata guestId
-      answers { step value ratings }
+      answers { step value ratings items }
       survey { id name steps { id position type content metrics { metrics { id name } } } }
       location { id name }
-      order { id externalOrderId externalLocationId total currency status channel createdAt items { id name quantity unitPrice totalPrice } }
+      order { id externalOrderId externalLocationId total currency status channel createdAt items { id name quantity unitPrice totalPrice menuItem { id name } } }
     }
   }
 `);
@@ -61,8 +61,15 @@ function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['wher
 }
 
 type Row = ResultOf<typeof FeedbackList>['submissions']['data'][number];
-const answerText = (a: { value?: unknown; ratings?: Record<string, unknown> | null }) =>
-  a.ratings ? Object.values(a.ratings).join(' / ') : Array.isArray(a.value) ? a.value.join(', ') : a.value == null ? '' : String(a.value);
+/** A dish's rating as the guest gave it: a thumb on a thumbs step (stored as 5 or 1), else its number of 5. */
+const dishRating = (step: { content: unknown } | undefined, rating: unknown) =>
+  (step?.content as { scale?: unknown } | undefined)?.scale === 'thumbs' ? (rating === 5 ? 'thumbs up' : 'thumbs down') : String(rating);
+
+/** An answer as one cell of the list and the CSV: a metrics or items step's ratings in order, else its value. */
+const answerText = (a: { value?: unknown; ratings?: Record<string, unknown> | null; items?: Record<string, unknown> | null }) => {
+  const ratings = a.ratings ?? a.items;
+  return ratings ? Object.values(ratings).join(' / ') : Array.isArray(a.value) ? a.value.join(', ') : a.value == null ? '' : String(a.value);
+};
 
 /** Submissions of a survey, filtered by what the URL says, a page at a time; CSV of everything the filters select. */
 export default function Feedback({ session, query }: ScreenProps) {
@@ -190,7 +197,11 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
                             ? Object.entries(a.ratings).map(([metric, rating]) => (
                                 <span key={metric} class="rating">{step?.metrics?.metrics.find((m) => m.id === metric)?.name ?? metric}: {String(rating)}</span>
                               ))
-                            : answerText(a)}
+                            : a.items
+                              ? Object.entries(a.items).map(([dish, rating]) => (
+                                  <span key={dish} class="rating">{s.order?.items.find((i) => i.menuItem?.id === dish)?.menuItem?.name ?? dish}: {dishRating(step, rating)}</span>
+                                ))
+                              : answerText(a)}
                         </dd>
                       </div>
                     );
