@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors.js';
 import { wordsOf } from '../../shared/keywords.js';
 import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
 import { ALERT_SEVERITIES, AlertRule, type AlertRecipient, type AlertSeverity, type AlertWhen } from './alert-rule.entity.js';
-import { ownedIds } from './alert.repo.js';
+import { ownedIds, rulesOfBusiness } from './alert.repo.js';
 import type { AlertRuleType } from './alert-rule.type.js';
 import type { AlertRecipientInput, AlertRuleWhenInput, CreateAlertRuleInput, UpdateAlertRuleInput } from './alert-rule.inputs.js';
 
@@ -157,5 +157,11 @@ export function deleteAlertRule(em: EntityManager, business: string, id: string)
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver). */
 export const crud = { list: listAlertRules, find: findAlertRule, present: presentAlertRule, create: createAlertRule, update: updateAlertRule, delete: deleteAlertRule };
 
-/** A business's enabled rules, oldest first: what each completed submission is matched against. */
-export const enabledAlertRules = (em: EntityManager, business: string) => em.find(AlertRule, { business, enabled: true }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+/**
+ * A business's enabled rules, oldest first: what each completed submission is matched against, in its transaction.
+ * Plain rows of one prepared statement (alert.repo.ts): every completed answer asks, and an ORM find cost the answer
+ * more than the rest of its matching.
+ */
+export async function enabledAlertRules(em: EntityManager, business: string): Promise<AlertRule[]> {
+  return (await rulesOfBusiness(em, business)).filter((rule) => rule.enabled);
+}

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { db } from '../../kit/db.js';
 import type { TableOf } from '../../kit/entity.table.js';
+import { rowsWhere } from '../../kit/entity.rows.js';
+import { AlertRule } from './alert-rule.entity.js';
 import type { Location } from '../location/location.entity.js';
 import type { Survey } from '../survey/survey.entity.js';
 
@@ -15,3 +17,6 @@ export async function ownedIds(em: EntityManager, kind: 'location' | 'survey', b
   const rows = await db<Tables>(em).selectFrom(kind).select('id').where('business_id', '=', business).where('id', 'in', strings).execute();
   return new Set(rows.map((r) => r.id));
 }
+
+/** A business's rules, oldest first, as plain rows of their properties (prepared: each completed answer reads them). */
+export const rulesOfBusiness = (em: EntityManager, business: string) => rowsWhere(em, AlertRule, 'business', [business], [{ createdAt: 'asc' }, { id: 'asc' }]);
