@@ -100,10 +100,12 @@ function expectQuotaRefusal(answer: Answer) {
 }
 
 /**
- * The service's event loop's CPU during a flood, at most: about what drawing one 2048 px PNG costs. Drawn on the loop,
- * the flood's codes would cost it seconds; answering them and the /healthz probe costs about a tenth of a second.
+ * The service's event loop's CPU during a flood, at most. Drawn on the loop, one 2048 px code costs it about 30 s here
+ * (the service's code runs inside jest's module sandbox, measured on a 2-core machine; ~0.3 s in plain Node), so even
+ * one code drawn there fails this; answering the flood and the /healthz probe cost the loop 0.2 to 0.55 s on the same
+ * machine, the more the slower the machine's day (a bound of 250 ms failed there with the codes drawn off the loop).
  */
-const LOOP_CPU_MS = 250;
+const LOOP_CPU_MS = 1_500;
 
 describe('QR codes under a flood', () => {
   it('8 concurrent 2048 px PNGs leave /healthz answering within 200 ms (p95), and every answer is the right PNG', async () => {
