@@ -14,8 +14,8 @@ import { FeedbackSuppression } from './feedback-suppression.entity.js';
 import { presentRequest, type RequestRecord } from './feedback-request.presenter.js';
 import {
   businessesAskingPhone,
-  cancelScheduledOfFlow,
   businessOfToken,
+  cancelScheduledOfFlow,
   contactOfToken,
   earlierRequestExists,
   insertSuppression,
