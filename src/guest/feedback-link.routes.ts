@@ -5,28 +5,13 @@ import { escapeHtml, pageHeaders, sendHtml } from '../http/html.js';
 import { businessOfLink, openRequest, unsubscribeByToken } from '../modules/flow/feedback-request.service.js';
 import { readBrand, type GuestBrand } from '../modules/business/brand.read.js';
 import { surveyUrl } from '../modules/survey/survey-link.js';
-import { chooseLanguage, LANGUAGES } from './messages/index.js';
-import { GUEST_CSP, guestCsp, messagePage, type Frame } from './guest.pages.js';
+import { frameFor } from './guest.frame.js';
+import { guestCsp, messagePage, type Frame } from './guest.pages.js';
 
-const frame: Frame = { lang: 'en', dir: 'ltr', t: LANGUAGES.en.messages, languages: [] };
-const headers = (ctx: Context) => pageHeaders(ctx, GUEST_CSP);
-
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
-
-/**
- * The unsubscribe pages as the survey pages are: the business's brand (its colour's style allowed by the policy), in
- * the guest's language (`lang=`, else Accept-Language), with links to the page in the others when `switcher` is set.
- */
-function brandedFrame(ctx: Context, brand: GuestBrand | null, switcher: boolean): Frame {
+/** A link's pages: the business's face when the link is known (its colour's style allowed by the policy). */
+function linkFrame(ctx: Context, brand: GuestBrand | null = null, switcher = true): Frame {
   pageHeaders(ctx, guestCsp(brand));
-  const lang = chooseLanguage(ctx, first(ctx.query.lang));
-  const { messages, dir } = LANGUAGES[lang];
-  const languages = switcher
-    ? Object.entries(LANGUAGES)
-        .filter(([code]) => code !== lang)
-        .map(([code, l]) => ({ code, name: l.messages.languageName, href: `${ctx.path}?lang=${encodeURIComponent(code)}` }))
-    : [];
-  return { lang, dir, t: messages, brand, languages };
+  return frameFor(ctx, ctx.path, { brand, switcher });
 }
 
 /**
@@ -39,8 +24,8 @@ export function feedbackLinkRoutes(deps: { orm: MikroORM }): Router {
 
   router.get('/r/:token', async (ctx) => {
     const link = await openRequest(deps.orm.em.fork(), ctx.params.token);
-    headers(ctx);
-    if (!link) return sendHtml(ctx, 404, messagePage(frame, frame.t.notFoundTitle, frame.t.notFoundBody));
+    const page = linkFrame(ctx);
+    if (!link) return sendHtml(ctx, 404, messagePage(page, page.t.notFoundTitle, page.t.notFoundBody));
     const params = new URLSearchParams({ 'custom.customOrderId': link.externalOrderId });
     if (link.externalLocationId) params.set('custom.customLocationId', link.externalLocationId);
     if (link.channel) params.set('ch', link.channel);
@@ -53,7 +38,7 @@ export function feedbackLinkRoutes(deps: { orm: MikroORM }): Router {
   router.get('/r/:token/unsubscribe', async (ctx) => {
     const em = deps.orm.em.fork();
     const business = await businessOfLink(em, ctx.params.token);
-    const page = brandedFrame(ctx, business ? await readBrand(em, business) : null, business != null);
+    const page = linkFrame(ctx, business ? await readBrand(em, business) : null);
     if (!business) return sendHtml(ctx, 404, messagePage(page, page.t.notFoundTitle, page.t.notFoundBody));
     const form = `\n<form method="post"><button type="submit">${escapeHtml(page.t.unsubscribeButton)}</button></form>`;
     sendHtml(ctx, 200, messagePage(page, page.t.unsubscribeTitle, page.t.unsubscribeBody, form));
@@ -63,7 +48,7 @@ export function feedbackLinkRoutes(deps: { orm: MikroORM }): Router {
   router.post('/r/:token/unsubscribe', async (ctx) => {
     const em = deps.orm.em.fork();
     const business = await unsubscribeByToken(em, ctx.params.token);
-    const page = brandedFrame(ctx, business ? await readBrand(em, business) : null, false);
+    const page = linkFrame(ctx, business ? await readBrand(em, business) : null, false);
     if (!business) return sendHtml(ctx, 404, messagePage(page, page.t.notFoundTitle, page.t.notFoundBody));
     sendHtml(ctx, 200, messagePage(page, page.t.unsubscribedTitle, page.t.unsubscribedBody));
   });

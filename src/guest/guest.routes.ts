@@ -21,10 +21,11 @@ import {
 } from '../modules/submission/response.service.js';
 import { SurveyPageMemo } from '../kit/survey-page.memo.js';
 import type { ReadRouting } from '../kit/read.routing.js';
-import { readBrand, type GuestBrand } from '../modules/business/brand.read.js';
-import { chooseLanguage, format, LANGUAGES } from './messages/index.js';
+import { readBrand } from '../modules/business/brand.read.js';
+import { format } from './messages/index.js';
 import { isMultipleChoice, isNumberText, GUEST_CSP, guestCsp, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
 import { csrfFor, csrfMatches, GuestSessions, surveyPath } from './guest.session.js';
+import { first, frameFor, urlWith } from './guest.frame.js';
 import { GuestSessionKeys } from '../modules/guest-session/guest-session-key.service.js';
 import { limitHeaders, refusal, type Limiter } from '../http/rate-limit/limiter.js';
 
@@ -36,7 +37,6 @@ const KNOWN_PARAMS = new Set(['custom.customOrderId', 'custom.customLocationId',
 
 const secureHeaders = (ctx: Context) => pageHeaders(ctx, GUEST_CSP);
 
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
 function parseLink(ctx: Context): SurveyLink {
   const q = ctx.query;
@@ -53,26 +53,6 @@ function parseLink(ctx: Context): SurveyLink {
     channel: first(q.ch),
     extra,
   };
-}
-
-/** The page's own URL with some parameters changed: the link's parameters ride along on every step. */
-function urlWith(ctx: Context, path: string, changes: Record<string, string | null>): string {
-  const params = new URLSearchParams(ctx.querystring);
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === null) params.delete(name);
-    else params.set(name, value);
-  }
-  const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
-}
-
-function frameFor(ctx: Context, path: string, surveyName?: string, brand?: GuestBrand | null): Frame {
-  const lang = chooseLanguage(ctx, first(ctx.query.lang));
-  const { messages, dir } = LANGUAGES[lang];
-  const languages = Object.entries(LANGUAGES)
-    .filter(([code]) => code !== lang)
-    .map(([code, l]) => ({ code, name: l.messages.languageName, href: urlWith(ctx, path, { lang: code }) }));
-  return { lang, dir, t: messages, surveyName, brand, languages };
 }
 
 /** The posted form as the module's answer: numbers where the step takes numbers, lists for multiple choice. */
@@ -170,7 +150,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     // The business's face: its name, logo and colour (the colour's style allowed by the page's policy).
     const brand = await memo.get(`brand:${business}`, (reader) => readBrand(reader, business));
     if (brand?.color) ctx.set('Content-Security-Policy', guestCsp(brand));
-    const frame = frameFor(ctx, path, state.survey.name, brand);
+    const frame = frameFor(ctx, path, { surveyName: state.survey.name, brand });
     if (state.state === 'closed') {
       sendHtml(ctx, 410, messagePage(frame, frame.t.closedTitle, frame.t.closedBody));
       return null;

@@ -122,8 +122,7 @@ const resumable = (found: Submission | null) =>
  * This device's latest response to the survey (its cookie's session id), for showing a page: a plain copy, nothing of
  * it is written. Every page view of a returning guest asks it (prepared, in submission.repo.ts).
  */
-export async function findDeviceResponse(em: EntityManager, survey: string, sessionId: string | undefined): Promise<Submission | null> {
-  if (!sessionId) return null;
+export async function findDeviceResponse(em: EntityManager, survey: string, sessionId: string): Promise<Submission | null> {
   const row = await latestDeviceResponse(em, survey, sessionId, false);
   return resumable(row ? plainOfRow(em, Submission, row) : null);
 }
