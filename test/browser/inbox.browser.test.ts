@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { createUser } from '../../src/modules/user/user.service.js';
@@ -180,13 +180,24 @@ describe('the Inbox in a real browser', () => {
     await page.getByRole('link', { name: 'Order A-2001' }).waitFor();
     await page.getByRole('link', { name: 'ayesha@example.com' }).waitFor();
 
-    // Assign to Maria, then reassign to the owner, by keyboard, without a reload.
+    // Assign to Maria, then reassign to the owner, by keyboard, without a reload. The case is read again after each
+    // change; that read is held here until the second pick is made, as on a slow network: it must not undo the pick.
+    const held: Route[] = [];
+    const holdCaseReads = (route: Route) => (route.request().postData()?.includes('query CaseItem') ? void held.push(route) : route.fallback());
+    await page.route('**/graphql', holdCaseReads);
     const assign = page.getByRole('form', { name: 'Assign' });
     await assign.getByLabel('Assigned to').selectOption({ label: 'Maria Manager (manager)' });
     await assign.getByRole('button', { name: 'Assign' }).press('Enter');
     await page.getByRole('status').filter({ hasText: 'Assigned to Maria Manager.' }).waitFor();
     expect((await caseOf(caseId)).assignee).toBe(manager.member);
     await assign.getByLabel('Assigned to').selectOption({ label: 'Test Owner (owner)' });
+    expect(held.length).toBeGreaterThan(0);
+    const read = page.waitForResponse((r) => r.request().postData()?.includes('query CaseItem') ?? false);
+    for (const route of held.splice(0)) await route.continue();
+    await read;
+    await page.unroute('**/graphql', holdCaseReads);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await expect(assign.getByLabel('Assigned to').inputValue()).resolves.toBe(owner.member);
     await assign.getByRole('button', { name: 'Assign' }).press('Enter');
     await page.getByRole('status').filter({ hasText: 'Assigned to Test Owner.' }).waitFor();
     expect((await caseOf(caseId)).assignee).toBe(owner.member);

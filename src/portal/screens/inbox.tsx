@@ -457,14 +457,18 @@ function OfferForm({ business, c, onCreated }: { business: string; c: Detail; on
 
 /** Assign to a member, or to nobody: a select and a button, so moving through the list by keyboard assigns nothing. */
 function AssignForm({ business, c, members, onChanged }: { business: string; c: Detail; members: Member[]; onChanged: (done: string) => void }) {
-  // The member picked, shown while the case's assignee is still the one it was picked over (until the case is read
-  // again after assigning); another member's change in between shows instead. Derived rather than synchronised by an
-  // effect, which runs after the paint and could undo a pick made meanwhile.
+  // The assignee as far as this form knows: what it last assigned, until the case read again shows a change (its own
+  // or another member's), so a pick made before that read arrives is not taken for a pick over someone else's.
   const current = c.assignee ?? '';
+  const [sent, setSent] = useState<{ value: string; over: string }>();
+  const known = sent && sent.over === current ? sent.value : current;
+  // The member picked, shown while the assignee is still the one it was picked over; another member's change in
+  // between shows instead. Derived rather than synchronised by an effect, which runs after the paint and could undo a
+  // pick made meanwhile.
   const [picked, setPicked] = useState<{ value: string; over: string }>();
-  const assignee = picked && picked.over === current ? picked.value : current;
+  const assignee = picked && picked.over === known ? picked.value : known;
   const submit = useSubmit();
-  const known = !c.assignee || members.some((m) => m.id === c.assignee);
+  const former = c.assignee && !members.some((m) => m.id === c.assignee);
   return (
     <form
       class="actions assign"
@@ -473,6 +477,7 @@ function AssignForm({ business, c, members, onChanged }: { business: string; c: 
         e.preventDefault();
         const r = await submit.run(() => request(UpdateCase, { business, id: c.id, input: { assignee: assignee || null } }));
         if (r) {
+          setSent({ value: assignee, over: current });
           const m = members.find((x) => x.id === assignee);
           onChanged(m ? `Assigned to ${memberLabel(m)}.` : 'Unassigned.');
         }
@@ -484,15 +489,15 @@ function AssignForm({ business, c, members, onChanged }: { business: string; c: 
             id={id}
             aria-describedby={d}
             value={assignee}
-            onChange={(e) => setPicked({ value: e.currentTarget.value, over: current })}
+            onChange={(e) => setPicked({ value: e.currentTarget.value, over: known })}
           >
             <option value="">Nobody</option>
-            {!known && <option value={c.assignee!}>A former member</option>}
+            {former && <option value={c.assignee!}>A former member</option>}
             {members.map((m) => <option key={m.id} value={m.id}>{memberLabel(m)}{m.role ? ` (${m.role})` : ''}</option>)}
           </select>
         )}
       </Field>
-      <button type="submit" class="secondary" disabled={submit.busy || assignee === current}>{submit.busy ? 'Assigning…' : 'Assign'}</button>
+      <button type="submit" class="secondary" disabled={submit.busy || assignee === known}>{submit.busy ? 'Assigning…' : 'Assign'}</button>
       {submit.error && !submit.fields.assignee ? <Failure error={submit.error} /> : null}
     </form>
   );
