@@ -147,6 +147,15 @@ export async function runShaped<R>(em: EntityManager, shape: string, parameters:
   return rows;
 }
 
+/**
+ * A statement written with Kysely's `sql` tag and run again and again with other values (a queue's lease, a guest's
+ * step): compiled on each call, kept parsed and planned by PostgreSQL on each connection (runShaped, prepared).
+ */
+export function runPrepared<R>(em: EntityManager, shape: string, statement: RawBuilder<R>): Promise<R[]> {
+  const compiled = statement.compile(db(em));
+  return runShaped<R>(em, shape, compiled.parameters, () => ({ compile: () => compiled }), { prepare: true });
+}
+
 /** A statement outside a transaction: on the primary's pool, or for a lag-tolerant read on the replica chosen for it. */
 async function onPool<R>(em: EntityManager, text: string, parameters: unknown[]): Promise<R[]> {
   const connection = readsOnReplicas(em) ? em.getConnection('read') : undefined;

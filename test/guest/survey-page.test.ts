@@ -92,6 +92,36 @@ describe('the survey page', () => {
     expect(h1((await g.get(fx.path)).html)).toBe('Already answered');
   });
 
+  it('keeps both answers when one device sends two steps at once (double taps, two tabs), and completes after them', async () => {
+    // A step other than the last is stored without a lock: it writes only the response it was decided on, else it is
+    // decided again on what the other step stored. Eight devices, each racing two steps, lose no answer.
+    const guests = Array.from({ length: 8 }, () => agent());
+    const stored = await Promise.all(
+      guests.map(async (g) => {
+        const first = await g.get(fx.path);
+        await g.answer(first, { [`rating-${fx.metrics.food}`]: '2', [`rating-${fx.metrics.service}`]: '3' });
+        const [nps, choice] = await Promise.all([g.get(`${fx.path}?step=${fx.steps.nps}`), g.get(`${fx.path}?step=${fx.steps.choice}`)]);
+        const posts = await Promise.all([g.answer(nps, { value: '7' }), g.answer(choice, { value: 'Delivery' })]);
+        expect(posts.map((p) => p.post.status)).toEqual([303, 303]);
+        const last = await g.answer(await g.get(`${fx.path}?step=${fx.steps.text}`), { value: 'Both kept' });
+        expect(last.post.location).toBe(`${fx.path}/thanks`);
+        return g;
+      }),
+    );
+    const kept = (await submissions()).data.filter((s) => s.answers.some((a: any) => a.value === 'Both kept'));
+    expect(kept).toHaveLength(stored.length);
+    for (const s of kept) {
+      expect(s.status).toBe('completed');
+      // In the order they were answered: the two raced steps either way round.
+      expect(Object.fromEntries(s.answers.map((a: any) => [a.step, a.ratings ?? a.value]))).toEqual({
+        [fx.steps.rate]: { [fx.metrics.food]: 2, [fx.metrics.service]: 3 },
+        [fx.steps.nps]: 7,
+        [fx.steps.choice]: 'Delivery',
+        [fx.steps.text]: 'Both kept',
+      });
+    }
+  });
+
   it('shows required and invalid answers in an error summary that links to each field, keeping what was typed', async () => {
     const g = agent();
     const page = await g.get(fx.path);

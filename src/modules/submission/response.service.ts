@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type ErrorDetail } from '../../shared/errors.js';
-import { isId } from '../../shared/id.js';
+import { isId, newId } from '../../shared/id.js';
 import { Checks } from '../../shared/validation.js';
 import { submissionCompleted } from './submission.completed.js';
 import { recordEvent } from '../event/event.service.js';
@@ -15,8 +15,11 @@ import { LINK_CHANNELS } from '../survey/survey-link.js';
 import { Submission, type Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
 import { checkAnswers } from './submission.answers.js';
-import { latestDeviceResponse, surveyWithSteps } from './submission.repo.js';
+import { insertResponse, latestDeviceResponse, surveyWithSteps, updateResponse } from './submission.repo.js';
 import { plainOfRow } from '../../kit/entity.rows.js';
+import { rowOf } from '../../kit/entity.table.js';
+import { eventRecorded } from '../event/event.signal.js';
+import { stringifyWithMillis } from '../../shared/timestamps.js';
 import { presentSubmission, resolveLink, submissionEventObject } from './submission.service.js';
 import { orderDishes, type OrderDish } from '../order/order.repo.js';
 
@@ -118,19 +121,21 @@ export async function orderAnswered(em: EntityManager, survey: string, order: st
 const resumable = (found: Submission | null) =>
   found?.status === 'partial' && found.createdAt.getTime() < Date.now() - RESUME_DAYS * 86_400_000 ? null : found;
 
+/** A response read as a plain copy (nothing of it is written through the ORM), with its row version (submission.repo.ts). */
+async function deviceResponse(em: EntityManager, survey: string, sessionId: string, lock: boolean) {
+  const found = await latestDeviceResponse(em, survey, sessionId, lock);
+  const response = resumable(found ? plainOfRow(em, Submission, found) : null);
+  if (!response) return { response, version: null, row: null };
+  const { row_version: version, ...row } = found!;
+  return { response, version, row };
+}
+
 /**
  * This device's latest response to the survey (its cookie's session id), for showing a page: a plain copy, nothing of
  * it is written. Every page view of a returning guest asks it (prepared, in submission.repo.ts).
  */
 export async function findDeviceResponse(em: EntityManager, survey: string, sessionId: string): Promise<Submission | null> {
-  const row = await latestDeviceResponse(em, survey, sessionId, false);
-  return resumable(row ? plainOfRow(em, Submission, row) : null);
-}
-
-/** The same response locked in `tx` and mapped to a managed entity: the step's changes to it are flushed as usual. */
-async function lockDeviceResponse(tx: EntityManager, survey: string, sessionId: string): Promise<Submission | null> {
-  const row = await latestDeviceResponse(tx, survey, sessionId, true);
-  return resumable(row ? tx.map(Submission, row) : null);
+  return (await deviceResponse(em, survey, sessionId, false)).response;
 }
 
 /**
@@ -180,111 +185,193 @@ const MAX_TIMED_MS = 3_600_000;
 const hasAnswer = (a: AnswerInput) =>
   (a.value !== undefined && a.value !== null) || (a.ratings != null && Object.keys(a.ratings).length > 0) || (a.items != null && Object.keys(a.items).length > 0);
 
+/** What a step's answer makes of the device's response (a plain copy; `created`: new, `changed`: to be stored). */
+type Decision =
+  | Extract<StepOutcome, { kind: 'invalid' }>
+  | { kind: 'done'; submission: null }
+  | { kind: 'next'; step: string; response: Submission | null; created: boolean; changed: boolean }
+  | { kind: 'complete'; response: Submission; created: boolean; dishes: OrderDish[] };
+
+interface StepInput {
+  sessionId: string;
+  startedAt: number;
+  step: string;
+  answer: AnswerInput;
+  link: SurveyLink;
+  /** Called before a new response is created: the door's rate limit throws from here. */
+  admit?: () => void | Promise<void>;
+  log: RuleLog;
+}
+
+/** How many times a step is decided again, alone, when another step of the same device changed the response first. */
+const STEP_ATTEMPTS = 3;
+
 /**
  * One step's answer from the page: checked as the API checks answers; the first answer creates the response (with
  * the link's order, location, channel and unknown parameters), the last completes it. A second completed response
  * for the same order is a conflict: the unique index decides between concurrent guests.
+ *
+ * A step that cannot complete the response (any but the survey's last) is one read and one write, each committed
+ * alone: the write only stores what was decided on the version read (submission.repo.ts), else it is decided again.
+ * The survey's last step, and any step found to complete the response, run in one transaction with the response
+ * locked, where the completion's own writes (its event, the order's requests, the cases) go with it.
  */
-export function answerStep(
-  em: EntityManager,
-  guest: GuestSurvey,
-  input: {
-    sessionId: string;
-    startedAt: number;
-    step: string;
-    answer: AnswerInput;
-    link: SurveyLink;
-    /** Called before a new response is created: the door's rate limit throws from here. */
-    admit?: () => void | Promise<void>;
-    log: RuleLog;
-  },
-): Promise<StepOutcome> {
-  const business = guest.survey.business;
+export async function answerStep(em: EntityManager, guest: GuestSurvey, input: StepInput): Promise<StepOutcome> {
+  const step = guest.steps.find((s) => s.id === input.step);
+  if (!step) throw AppError.notFound('Survey step', input.step);
   const link = normaliseLink(input.link);
+  const survey = guest.survey.id;
+  if (guest.steps.some((s) => s.position > step.position)) {
+    for (let attempt = 1; attempt <= STEP_ATTEMPTS; attempt++) {
+      const { response, version } = await deviceResponse(em, survey, input.sessionId, false);
+      if (response?.status === 'completed') throw answeredAlready();
+      const decision = await decide(em, guest, input, step, link, response);
+      if (decision.kind === 'complete') break;
+      if (decision.kind !== 'next') return decision;
+      if (await storeStep(em, guest, decision, version, input.admit)) return { kind: 'next', step: decision.step };
+    }
+  }
   return em.transactional(async (tx) => {
-    const step = guest.steps.find((s) => s.id === input.step);
-    if (!step) throw AppError.notFound('Survey step', input.step);
-    const existing = await lockDeviceResponse(tx, guest.survey.id, input.sessionId);
-    if (existing?.status === 'completed') throw new AppError('conflict', 'This device has already answered this survey');
-    let submission = existing;
-    let targets: Awaited<ReturnType<typeof linkTargets>> | undefined;
-    const targetsOfLink = async () => (targets ??= await linkTargets(tx, business, link));
-    // The order's dishes, for an items step: the response's order, else the link's (read once, only for such surveys).
-    let dishes: OrderDish[] | undefined;
-    const dishesOf = async () =>
-      (dishes ??= await guestDishes(tx, guest, submission ? submission.order : guest.steps.some((s) => s.type === 'items') ? (await targetsOfLink()).order : null));
-
-    if (step.type !== 'info') {
-      const checks = new Checks();
-      const given = { ...input.answer, step: step.id };
-      const dishIds = step.type === 'items' ? new Set((await dishesOf()).map((d) => d.menuItem)) : undefined;
-      const [answer] = checkAnswers(checks, [given], [step], guest.metrics, { locationKnown: true, log: input.log, dishes: dishIds });
-      if (step.type === 'location' && typeof given.value === 'string' && !guest.locations.some((l) => l.id === given.value)) {
-        checks.fail('answers[0].value', `step ${step.id}: not one of the business's locations`);
-      }
-      if (checks.details.length) {
-        const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
-        const hasDishes = (await dishesOf()).length > 0;
-        return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, submission?.answers ?? [], link, locationKnown, input.log, hasDishes), dishes: dishes ?? [] };
-      }
-      if (hasAnswer(given)) {
-        // Timed for the funnel: from the page's first view (startedAt) or the previous answer, to this one.
-        const now = Date.now();
-        const since = Math.max(input.startedAt, ...(submission?.answers ?? []).filter((a) => a.step !== step.id).map((a) => a.answeredAt ?? 0));
-        const spentMs = now - since;
-        Object.assign(answer, { answeredAt: now }, spentMs >= 0 && spentMs <= MAX_TIMED_MS ? { spentMs } : {});
-        if (!submission) {
-          await input.admit?.();
-          const { order, location } = await targetsOfLink();
-          submission = tx.create(Submission, {
-            business,
-            survey: guest.survey.id,
-            answers: [answer],
-            sessionId: input.sessionId,
-            metadata: { ...link.extra },
-            order,
-            location,
-            status: 'partial',
-            source: 'page',
-            channel: link.channel ?? null,
-            completedAt: null,
-          });
-          recordEvent(tx, business, 'submission.created', submissionEventObject(submission));
-        } else {
-          submission.answers = [...submission.answers.filter((a) => a.step !== step.id), answer];
-          submission.updatedAt = new Date();
-        }
-        if (step.type === 'location') submission.location = given.value as string;
-      }
+    const { response, version, row } = await deviceResponse(tx, survey, input.sessionId, true);
+    if (response?.status === 'completed') throw answeredAlready();
+    const decision = await decide(tx, guest, input, step, link, response);
+    if (decision.kind === 'next') {
+      if (!(await storeStep(tx, guest, decision, version, input.admit))) throw new Error('a locked response changed');
+      return { kind: 'next', step: decision.step };
     }
-
-    // Before anything is stored (an info step, a skipped optional one), the link alone says whether the location is known.
-    const locationKnown = submission ? submission.location != null : (await targetsOfLink()).location != null;
-    const shown = visibleSteps(guest, submission?.answers ?? [], link, locationKnown, input.log, (await dishesOf()).length > 0);
-    const next = shown.find((s) => s.position > step.position);
-    if (next) return { kind: 'next', step: next.id };
-    if (!submission) return { kind: 'done', submission: null };
-
-    // The last step: every shown required step must be answered; answers to steps the logic now hides are dropped.
-    const shownIds = new Set(shown.map((s) => s.id));
-    const answers = submission.answers.filter((a) => shownIds.has(a.step));
-    const answered = new Set(answers.map((a) => a.step));
-    const missing = shown.find((s) => s.required && s.type !== 'info' && !answered.has(s.id));
-    if (missing) return { kind: 'next', step: missing.id };
-    submission.answers = answers;
-    submission.status = 'completed';
-    submission.completedAt = new Date();
-    if (Date.now() - input.startedAt < SUSPECT_UNDER_MS) submission.metadata = { ...submission.metadata, suspectedSpam: 'true' };
-    recordEvent(tx, business, 'submission.completed', submissionEventObject(submission));
-    // The guest answered for this order, whatever way they came: its feedback requests are done (issue 16).
-    if (submission.order) await settleForOrder(tx, business, submission.order);
-    await submissionCompleted(tx, submission, { ...guest, dishes: new Map((await dishesOf()).map((d) => [d.menuItem, d.name])) });
-    try {
-      await tx.flush();
-    } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) throw new AppError('conflict', 'This order already has a completed response to this survey');
-      throw err;
-    }
-    return { kind: 'done', submission: presentSubmission(submission) };
+    if (decision.kind !== 'complete') return decision;
+    // The stored row as the ORM's entity (its changes are flushed as such), or a new one.
+    return complete(tx, guest, decision, row && tx.map(Submission, row), input);
   });
+}
+
+const answeredAlready = () => new AppError('conflict', 'This device has already answered this survey');
+
+/**
+ * The step's answer applied to a copy of `existing` (null: the device has none yet): checked, timed, and what follows
+ * it. Reads what it needs (the link's order and location, the order's dishes) on `em`, writes nothing.
+ */
+async function decide(em: EntityManager, guest: GuestSurvey, input: StepInput, step: SurveyStep, link: SurveyLink, existing: Submission | null): Promise<Decision> {
+  const business = guest.survey.business;
+  let response = existing ? { ...existing } : null;
+  let created = false;
+  let changed = false;
+  let targets: Awaited<ReturnType<typeof linkTargets>> | undefined;
+  const targetsOfLink = async () => (targets ??= await linkTargets(em, business, link));
+  // The order's dishes, for an items step: the response's order, else the link's (read once, only for such surveys).
+  let dishes: OrderDish[] | undefined;
+  const dishesOf = async () =>
+    (dishes ??= await guestDishes(em, guest, response ? response.order : guest.steps.some((s) => s.type === 'items') ? (await targetsOfLink()).order : null));
+
+  if (step.type !== 'info') {
+    const checks = new Checks();
+    const given = { ...input.answer, step: step.id };
+    const dishIds = step.type === 'items' ? new Set((await dishesOf()).map((d) => d.menuItem)) : undefined;
+    const [answer] = checkAnswers(checks, [given], [step], guest.metrics, { locationKnown: true, log: input.log, dishes: dishIds });
+    if (step.type === 'location' && typeof given.value === 'string' && !guest.locations.some((l) => l.id === given.value)) {
+      checks.fail('answers[0].value', `step ${step.id}: not one of the business's locations`);
+    }
+    if (checks.details.length) {
+      const locationKnown = response ? response.location != null : (await targetsOfLink()).location != null;
+      const hasDishes = (await dishesOf()).length > 0;
+      return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, response?.answers ?? [], link, locationKnown, input.log, hasDishes), dishes: dishes ?? [] };
+    }
+    if (hasAnswer(given)) {
+      // Timed for the funnel: from the page's first view (startedAt) or the previous answer, to this one.
+      const now = Date.now();
+      const since = Math.max(input.startedAt, ...(response?.answers ?? []).filter((a) => a.step !== step.id).map((a) => a.answeredAt ?? 0));
+      const spentMs = now - since;
+      Object.assign(answer, { answeredAt: now }, spentMs >= 0 && spentMs <= MAX_TIMED_MS ? { spentMs } : {});
+      if (!response) {
+        const { order, location } = await targetsOfLink();
+        const at = new Date(now);
+        response = {
+          id: newId('submission'),
+          business,
+          survey: guest.survey.id,
+          answers: [answer],
+          guestId: null,
+          sessionId: input.sessionId,
+          metadata: { ...link.extra },
+          order,
+          location,
+          status: 'partial',
+          source: 'page',
+          channel: link.channel ?? null,
+          completedAt: null,
+          createdAt: at,
+          updatedAt: at,
+        } as Submission;
+        created = true;
+      } else {
+        response.answers = [...response.answers.filter((a) => a.step !== step.id), answer];
+        response.updatedAt = new Date(now);
+      }
+      changed = true;
+      if (step.type === 'location') response.location = given.value as string;
+    }
+  }
+
+  // Before anything is stored (an info step, a skipped optional one), the link alone says whether the location is known.
+  const locationKnown = response ? response.location != null : (await targetsOfLink()).location != null;
+  const shown = visibleSteps(guest, response?.answers ?? [], link, locationKnown, input.log, (await dishesOf()).length > 0);
+  const next = shown.find((s) => s.position > step.position);
+  if (next) return { kind: 'next', step: next.id, response, created, changed };
+  if (!response) return { kind: 'done', submission: null };
+
+  // The last step: every shown required step must be answered; answers to steps the logic now hides are dropped.
+  const shownIds = new Set(shown.map((s) => s.id));
+  const answers = response.answers.filter((a) => shownIds.has(a.step));
+  const answered = new Set(answers.map((a) => a.step));
+  const missing = shown.find((s) => s.required && s.type !== 'info' && !answered.has(s.id));
+  if (missing) return { kind: 'next', step: missing.id, response, created, changed };
+  response.answers = answers;
+  return { kind: 'complete', response, created, dishes: await dishesOf() };
+}
+
+/**
+ * A step that does not complete the response, stored by statements (submission.repo.ts): a new response with its
+ * `submission.created` event, or the answers on the version decided on. Answers false when that version is gone.
+ */
+async function storeStep(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'next' }>, version: string | null, admit?: () => void | Promise<void>): Promise<boolean> {
+  const response = d.response;
+  if (!d.changed || !response) return true;
+  if (d.created) {
+    await admit?.();
+    const event = { id: newId('event'), json: stringifyWithMillis({ object: submissionEventObject(response) }) };
+    const fanoutPending = await insertResponse(em, JSON.stringify(rowOf(response, ['business', 'survey', 'order', 'location'])), event);
+    eventRecorded(em, { id: event.id, business: guest.survey.business, type: 'submission.created', fanoutPending });
+    return true;
+  }
+  return updateResponse(em, { id: response.id, version: version!, answers: response.answers, location: response.location ?? null, updatedAt: response.updatedAt });
+}
+
+/**
+ * The response completed in `tx`, where its device's row is locked: its events, the order's feedback requests settled,
+ * what follows a completion (the cases), flushed by the ORM with the response.
+ */
+async function complete(tx: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>, stored: Submission | null, input: StepInput): Promise<StepOutcome> {
+  const business = guest.survey.business;
+  let submission: Submission;
+  if (stored) {
+    submission = Object.assign(stored, { answers: d.response.answers, location: d.response.location, updatedAt: d.response.updatedAt });
+  } else {
+    await input.admit?.();
+    submission = tx.create(Submission, d.response);
+    recordEvent(tx, business, 'submission.created', submissionEventObject(submission));
+  }
+  submission.status = 'completed';
+  submission.completedAt = new Date();
+  if (Date.now() - input.startedAt < SUSPECT_UNDER_MS) submission.metadata = { ...submission.metadata, suspectedSpam: 'true' };
+  recordEvent(tx, business, 'submission.completed', submissionEventObject(submission));
+  // The guest answered for this order, whatever way they came: its feedback requests are done (issue 16).
+  if (submission.order) await settleForOrder(tx, business, submission.order);
+  await submissionCompleted(tx, submission, { ...guest, dishes: new Map(d.dishes.map((dish) => [dish.menuItem, dish.name])) });
+  try {
+    await tx.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw new AppError('conflict', 'This order already has a completed response to this survey');
+    throw err;
+  }
+  return { kind: 'done', submission: presentSubmission(submission) };
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
-import { db, runShaped } from '../../kit/db.js';
+import { db, runPrepared, runShaped } from '../../kit/db.js';
+import type { Answer } from './submission.entity.js';
 
 /** The submission module's statements. */
 
@@ -20,13 +21,17 @@ export async function surveyWithSteps<Row>(em: EntityManager, business: string, 
   return rows[0];
 }
 
-/** The latest page response of this device (its session id) to the survey, as a row of `submission`; locked on demand. */
-export async function latestDeviceResponse(em: EntityManager, survey: string, sessionId: string, lock: boolean): Promise<Record<string, unknown> | undefined> {
+/**
+ * The latest page response of this device (its session id) to the survey, as a row of `submission` with its version
+ * (`row_version`: the row's xmin, which every update of it changes); locked on demand.
+ */
+export async function latestDeviceResponse(em: EntityManager, survey: string, sessionId: string, lock: boolean): Promise<(Record<string, unknown> & { row_version: string }) | undefined> {
   // Every page view and step of a returning guest asks it: prepared, in its two shapes.
   const build = () => {
     const latest = db(em)
       .selectFrom('submission')
       .selectAll()
+      .select(sql<string>`xmin::text`.as('row_version'))
       .where('survey_id', '=', survey)
       .where('session_id', '=', sessionId)
       .where('source', '=', sql.lit('page'))
@@ -35,6 +40,47 @@ export async function latestDeviceResponse(em: EntityManager, survey: string, se
       .limit(sql.lit(1));
     return lock ? latest.forUpdate() : latest;
   };
-  const [row] = await runShaped<Record<string, unknown>>(em, lock ? 'submission.deviceLatest.locked' : 'submission.deviceLatest', [survey, sessionId], build, { prepare: true });
+  const [row] = await runShaped<Record<string, unknown> & { row_version: string }>(em, lock ? 'submission.deviceLatest.locked' : 'submission.deviceLatest', [survey, sessionId], build, { prepare: true });
   return row;
+}
+
+/** The columns a page response is created with (its analytics columns are the table's triggers', lowest_rating generated). */
+const RESPONSE_COLUMNS = sql.raw(
+  ['id', 'business_id', 'survey_id', 'answers', 'guest_id', 'session_id', 'metadata', 'order_id', 'location_id', 'status', 'completed_at', 'source', 'channel', 'created_at', 'updated_at'].join(', '),
+);
+
+/**
+ * A new page response (`row`: its columns as JSON) and its `submission.created` event (`event.json`: the event's
+ * data), in one statement committed alone or in `em`'s transaction. Answers the event's `fanout_pending` (whom to tell:
+ * event.signal.ts).
+ */
+export async function insertResponse(em: EntityManager, row: string, event: { id: string; json: string }): Promise<boolean | null> {
+  const [written] = await runPrepared<{ fanout_pending: boolean | null }>(
+    em,
+    'submission.insertResponse',
+    sql`with s as (
+  insert into submission (${RESPONSE_COLUMNS}) select ${RESPONSE_COLUMNS} from jsonb_populate_record(null::submission, ${row}::jsonb)
+  returning business_id, created_at
+)
+insert into event (id, business_id, type, data, created_at)
+select ${event.id}::text, s.business_id, 'submission.created', ${event.json}::jsonb, s.created_at from s
+returning fanout_pending`,
+  );
+  return written.fanout_pending;
+}
+
+/**
+ * A step's answers (and location) stored on a partial response, only while it is the version the step was decided on
+ * (`version`, latestDeviceResponse's): answers whether it was. A concurrent step of the same device, or the response
+ * completed meanwhile, leaves it unwritten, for the caller to decide again.
+ */
+export async function updateResponse(em: EntityManager, r: { id: string; version: string; answers: Answer[]; location: string | null; updatedAt: Date }): Promise<boolean> {
+  const rows = await runPrepared(
+    em,
+    'submission.updateResponse',
+    sql`update submission set answers = ${JSON.stringify(r.answers)}::jsonb, location_id = ${r.location}, updated_at = ${r.updatedAt}
+where id = ${r.id} and xmin::text = ${r.version} and status = 'partial'
+returning id`,
+  );
+  return rows.length > 0;
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type Insertable, type RawBuilder } from 'kysely';
-import { db, runShaped } from '../../kit/db.js';
+import { sql, type Insertable } from 'kysely';
+import { db, runPrepared } from '../../kit/db.js';
 import { wakeAfterCommit } from '../../kit/signals.js';
 import { idAt } from '../../shared/id.js';
 import type { TableOf } from '../../kit/entity.table.js';
@@ -135,7 +135,9 @@ returning d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status,
   e.data as event_data, e.created_at as event_created_at,
   w.url, w.secret,
   case when w.secret_previous_until > now() then w.secret_previous end as secret_previous`;
-  return prepared(em, 'webhook.claim', claim);
+  // The delivery loop's own statements run several times a second under load: over the partitioned delivery and event
+  // tables, planning one costs about what running it does.
+  return runPrepared(em, 'webhook.claim', claim);
 }
 
 /** An attempt's outcome, as recordAttempts writes it. */
@@ -171,16 +173,7 @@ s as (select webhook_id, bool_or(ok) as ok from d group by webhook_id)
 update webhook w set failing_since = case when s.ok then null else now() end
 from s
 where w.id = s.webhook_id and (w.failing_since is null) = not s.ok`;
-  await prepared(em, 'webhook.record', record);
-}
-
-/**
- * The delivery loop's own statements, run several times a second under load, prepared on each connection (runShaped):
- * over the partitioned delivery and event tables, planning one costs about what running it does.
- */
-function prepared<R>(em: EntityManager, shape: string, statement: RawBuilder<R>): Promise<R[]> {
-  const compiled = statement.compile(webhookKysely(em));
-  return runShaped<R>(em, shape, compiled.parameters, () => ({ compile: () => compiled }), { prepare: true });
+  await runPrepared(em, 'webhook.record', record);
 }
 
 /** Gives back leases of attempts that will not run (shutdown): due again at once, for any process. */
