@@ -93,6 +93,14 @@ describe('delivery', () => {
     // Events recorded while it was enabled (the other webhooks' creation) were delivered; none after.
     expect((await deliveriesOf(api, business, off.id, { eventType: { eq: 'metric.created' } })).total).toBe(0);
     for (const hook of [star, typed]) verify(hook.secret, inbox.requests.find((r) => r.body.includes(metric.id) && r.headers['webhook-signature'] && r.url.pathname === (hook === star ? '/star' : '/typed'))!);
+
+    // A test event goes only where it is sent: the webhook subscribed to * gets none, the one tested gets it once.
+    const test = (await api.data(`mutation($b: ID!, $id: ID!) { testWebhook(business: $b, id: $id) { id } }`, { b: business, id: typed.id })).testWebhook;
+    await inbox.waitFor((r) => r.headers['webhook-id'] === test.id);
+    const later = await makeEvent(api, business, 'After the test');
+    await inbox.waitFor((r) => r.url.pathname === '/star' && r.body.includes(later.id));
+    expect((await deliveriesOf(api, business, star.id, { eventType: { eq: 'webhook.test' } })).total).toBe(0);
+    expect((await deliveriesOf(api, business, typed.id, { eventType: { eq: 'webhook.test' } })).total).toBe(1);
   });
 
   it('never has more than 4 attempts in flight to one webhook', async () => {

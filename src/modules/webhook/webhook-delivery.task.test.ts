@@ -1,4 +1,4 @@
-import { deliveryBody, retryDelay, subscribes, DELIVERY_LIMITS } from './webhook-delivery.task.js';
+import { deliveryBody, retryDelay, DELIVERY_LIMITS } from './webhook-delivery.task.js';
 import { signatureHeader, secretKey, generateWebhookSecret } from './webhook.signature.js';
 import { parseRetryAfter } from '../../senders/http.sender.js';
 
@@ -19,13 +19,6 @@ describe('delivery rules', () => {
     expect(parseRetryAfter('120')).toBe(120_000);
     expect(parseRetryAfter(new Date(Date.now() + 60_000).toUTCString())).toBeGreaterThan(55_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
-  });
-
-  it('matches subscriptions; webhook.test only where it is sent', () => {
-    expect(subscribes(['*'], 'order.created')).toBe(true);
-    expect(subscribes(['order.created'], 'order.created')).toBe(true);
-    expect(subscribes(['order.updated'], 'order.created')).toBe(false);
-    expect(subscribes(['*'], 'webhook.test')).toBe(false);
   });
 
   it('caps the body at 256 KiB, keeping the object id', () => {

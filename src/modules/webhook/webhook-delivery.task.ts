@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { WebhookSettings } from '../../config.js';
 import type { HttpOutcome, HttpSender } from '../../shared/sender.ports.js';
 import { recordEvent } from '../event/event.service.js';
-import { deliveryId, type DeliveryAttempt, type DeliveryStatus } from './webhook-delivery.entity.js';
+import type { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity.js';
 import { Webhook } from './webhook.entity.js';
 import { presentWebhook } from './webhook.service.js';
 import { signatureHeader } from './webhook.signature.js';
@@ -69,30 +69,9 @@ export class WebhookDeliveryTask {
     readonly workerId: string,
   ) {}
 
-  /**
-   * One delivery per (event, enabled webhook subscribed to its type or to `*`), in one transaction with marking
-   * the events done: a crash in between leaves the events pending, and a delivery's id, made from its event and
-   * webhook, makes a repeat harmless. Answers how many events it took.
-   */
-  async fanOut(limit = 500): Promise<number> {
-    return this.orm.em.fork().transactional(async (tx) => {
-      const events = await repo.pendingEvents(tx, limit);
-      if (!events.length) return 0;
-      const businesses = [...new Set(events.map((e) => e.business_id))];
-      const hooks = await repo.subscribedWebhooks(tx, businesses);
-      const now = new Date();
-      const deliveries: repo.DeliveryRow[] = [];
-      for (const event of events) {
-        for (const hook of hooks) {
-          if (hook.business_id === event.business_id && subscribes(hook.events, event.type)) {
-            deliveries.push({ id: deliveryId(event.id, hook.id), business_id: event.business_id, webhook_id: hook.id, event_id: event.id, event_type: event.type, status: 'pending', attempt_count: 0, attempts: [], next_attempt_at: now, created_at: now, updated_at: now });
-          }
-        }
-      }
-      if (deliveries.length) await repo.insertDeliveries(tx, deliveries);
-      await repo.markFannedOut(tx, events.map((e) => e.id));
-      return events.length;
-    });
+  /** Fans events out into deliveries (webhook.repo.ts: one statement). Answers how many events it took. */
+  fanOut(limit = 500): Promise<number> {
+    return repo.fanOutEvents(this.orm.em.fork(), limit, new Date());
   }
 
   /**
@@ -216,9 +195,4 @@ export class WebhookDeliveryTask {
     });
     this.logger.warn({ webhook: webhookId, reason }, 'webhook disabled');
   }
-}
-
-/** `webhook.test` goes only where it is sent, never to `*`. */
-export function subscribes(events: string[], type: string): boolean {
-  return events.includes(type) || (events.includes('*') && type !== 'webhook.test');
 }

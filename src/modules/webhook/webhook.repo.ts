@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type Insertable } from 'kysely';
+import { sql } from 'kysely';
 import { db, runPrepared } from '../../kit/db.js';
 import { wakeAfterCommit } from '../../kit/signals.js';
 import { idAt } from '../../shared/id.js';
@@ -19,42 +19,37 @@ interface WebhookDB {
   event: TableOf<Event, 'business'>;
 }
 
-export type DeliveryRow = Insertable<WebhookDB['webhook_delivery']>;
-
 /** MikroORM's own Kysely (kit/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
 const webhookKysely = (em: EntityManager) => db<WebhookDB>(em);
 
-/** Events not yet fanned out, oldest first; SKIP LOCKED lets several processes take disjoint batches. */
-export function pendingEvents(em: EntityManager, limit: number) {
-  return webhookKysely(em)
-    .selectFrom('event')
-    .select(['id', 'business_id', 'type'])
-    .where('fanout_pending', '=', true)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
-    .execute();
-}
-
-/** The enabled webhooks of these businesses; the subscription match is done in code, per event. */
-export function subscribedWebhooks(em: EntityManager, businesses: string[]) {
-  return webhookKysely(em).selectFrom('webhook').select(['id', 'business_id', 'events']).where('business_id', 'in', businesses).where('enabled', '=', true).execute();
-}
-
 /**
- * A repeated fan-out is harmless: a delivery's id is made from its event and webhook (deliveryId), so the primary key
- * refuses a second one (and, in the partition of the rows from before partitioning, their unique (event, webhook) key).
+ * Fans up to `limit` events not yet fanned out (oldest first) into deliveries, in one statement committed alone: one
+ * delivery per (event, enabled webhook of its business subscribed to its type, or to `*` for any type but
+ * `webhook.test`, which goes only where it is sent), due at `now`, and the events marked done with them. SKIP LOCKED
+ * lets several processes take disjoint batches. A repeated fan-out is harmless: a delivery's id is made from its event
+ * and webhook (webhook_delivery_id, the same as deliveryId), so the primary key refuses a second one (and, in the
+ * partition of the rows from before partitioning, their unique (event, webhook) key). Answers how many events it took.
  */
-export async function insertDeliveries(em: EntityManager, deliveries: DeliveryRow[]) {
-  // pg would send a JS array as a PostgreSQL array: the attempts' JSON array is written as JSON.
-  const rows = deliveries.map((d) => ({ ...d, attempts: sql<DeliveryAttempt[]>`${JSON.stringify(d.attempts ?? [])}::jsonb` }));
-  await webhookKysely(em).insertInto('webhook_delivery').values(rows).onConflict((oc) => oc.doNothing()).execute();
-}
-
-export async function markFannedOut(em: EntityManager, events: string[]) {
-  await webhookKysely(em).updateTable('event').set({ fanout_pending: false }).where('id', 'in', events).execute();
+export async function fanOutEvents(em: EntityManager, limit: number, now: Date): Promise<number> {
+  const [row] = await runPrepared<{ events: number }>(
+    em,
+    'webhook.fanOut',
+    sql`with e as (
+  select id, business_id, type from event where fanout_pending order by created_at, id limit ${limit} for update skip locked
+),
+d as (
+  insert into webhook_delivery (id, business_id, webhook_id, event_id, event_type, status, attempt_count, attempts, next_attempt_at, created_at, updated_at)
+  select webhook_delivery_id(e.id, w.id), e.business_id, w.id, e.id, e.type, 'pending', 0, '[]'::jsonb, ${now}, ${now}, ${now}
+    from e join webhook w on w.business_id = e.business_id and w.enabled
+     and (w.events @> to_jsonb(e.type) or (w.events @> '"*"'::jsonb and e.type <> 'webhook.test'))
+   order by 1
+  on conflict do nothing
+  returning 1
+),
+m as (update event set fanout_pending = false where id in (select id from e) returning 1)
+select (select count(*) from m)::int as events, (select count(*) from d)::int as deliveries`,
+  );
+  return row.events;
 }
 
 /** A leased delivery, with what its attempt needs: the event and the webhook's URL and secrets. */
