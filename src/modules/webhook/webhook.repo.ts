@@ -44,10 +44,9 @@ d as (
      and (w.events @> to_jsonb(e.type) or (w.events @> '"*"'::jsonb and e.type <> 'webhook.test'))
    order by 1
   on conflict do nothing
-  returning 1
 ),
 m as (update event set fanout_pending = false where id in (select id from e) returning 1)
-select (select count(*) from m)::int as events, (select count(*) from d)::int as deliveries`,
+select count(*)::int as events from m`,
   );
   return row.events;
 }
