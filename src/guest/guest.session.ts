@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, type KeyObject } from 'node:crypto';
+import { randomBytesPooled } from '../shared/random.js';
 import type { Context } from 'koa';
 import { RESUME_DAYS } from '../modules/submission/response.service.js';
 import { constantTimeEqual } from '../shared/secrets.js';
@@ -57,7 +58,7 @@ export class GuestSessions {
   async open(ctx: Context, path: string): Promise<GuestSession> {
     const found = await this.read(ctx);
     if (found) return found;
-    const fresh = { secret: randomBytes(32).toString('base64url'), startedAt: Date.now() };
+    const fresh = { secret: randomBytesPooled(32).toString('base64url'), startedAt: Date.now() };
     ctx.cookies.set(COOKIE, sealSession(fresh.secret, fresh.startedAt, await this.keys.signing()), {
       httpOnly: true,
       sameSite: 'lax',

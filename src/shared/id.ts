@@ -1,4 +1,5 @@
-import { createHash, randomFillSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomBytesPooled } from './random.js';
 
 /**
  * Ids are `<prefix>_<26 chars>`: a 48-bit millisecond timestamp then 80 random bits in Crockford base32 (ULID
@@ -70,20 +71,6 @@ function encodeRandom(bytes: Uint8Array): string {
   return out;
 }
 
-// Random bytes are drawn 4 KiB at a time: every request gets an id (its request id), and a call into OpenSSL per id
-// cost more than the rest of making it.
-const randomPool = new Uint8Array(4096);
-let randomAt = randomPool.length;
-
-/** 10 fresh random bytes, copied out of the pool (a refill must not change an id's bytes that increment reads). */
-function randomBytes10(): Uint8Array {
-  if (randomAt + 10 > randomPool.length) {
-    randomFillSync(randomPool);
-    randomAt = 0;
-  }
-  return randomPool.slice(randomAt, (randomAt += 10));
-}
-
 function increment(bytes: Uint8Array): Uint8Array {
   const next = Uint8Array.from(bytes);
   for (let i = next.length - 1; i >= 0; i--) {
@@ -102,7 +89,7 @@ export function ulid(now = Date.now()): string {
     now = lastTime;
   } else {
     lastTime = now;
-    lastRandom = randomBytes10();
+    lastRandom = randomBytesPooled(10);
   }
   return encodeTime(now) + encodeRandom(lastRandom);
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesPooled } from '../../shared/random.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../shared/id.js';
 import { stringifyWithMillis } from '../../shared/timestamps.js';
@@ -117,7 +117,7 @@ export async function createFeedbackRequests(tx: EntityManager, business: string
         reason: record.reason,
         email_hash: contactHash('email', order.customerEmail),
         phone_hash: contactHash('sms', order.customerPhone),
-        token: randomBytes(12).toString('base64url'),
+        token: randomBytesPooled(12).toString('base64url'),
         send_at: sendAt,
         due_at: hasContact ? sendAt : null,
         expires_at: record.expiresAt,
