@@ -22,7 +22,7 @@ import { OrderWriter, followOrderWrites } from './modules/order/order.writer.js'
 import { createFeedbackRequests, feedbackMayFollow } from './modules/flow/feedback-request.create.js';
 import { configureFlowSenders } from './modules/flow/feedback-flow.service.js';
 import { followSubmissionCompletions } from './modules/submission/submission.completed.js';
-import { openCaseFor } from './modules/case/case.service.js';
+import { caseMayOpen, openCaseFor } from './modules/case/case.service.js';
 import { recoverCasesFor, recoveryMayFollow } from './modules/case/case.recovery.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
@@ -65,7 +65,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
       (await feedbackMayFollow(em, business, order, triggers)) || (await recoveryMayFollow(em, business, order, triggers, now)),
   );
   // Every completed submission is matched against its business's alert rules: a match opens a case (issue 35).
-  followSubmissionCompletions(openCaseFor);
+  followSubmissionCompletions(openCaseFor, caseMayOpen);
   // proxy: X-Forwarded-Proto and -Host are read (PUBLIC_URL's scheme behind a TLS proxy); the client's address is
   // not taken from X-Forwarded-For here but by trustedClientAddress, with TRUST_PROXY_HOPS.
   const app = new Koa({ proxy: true });

@@ -122,6 +122,37 @@ describe('the survey page', () => {
     }
   });
 
+  it('completes a response with no order at once unless a case opens; a double tap on Submit completes it once', async () => {
+    // Its own survey: an alert rule (Food at most 2) must not touch the other tests' answers.
+    const f = await guestSurvey(server);
+    await f.c.data(`mutation($b: ID!, $i: CreateAlertRuleInput!) { createAlertRule(business: $b, input: $i) { id } }`, {
+      b: f.business,
+      i: { name: 'Low food', when: { maxRating: 2 }, notify: [{ role: 'owner' }] },
+    });
+    const lastPage = async (g: GuestAgent, food: string) => {
+      let page = await g.get(f.path);
+      for (const form of [{ [`rating-${f.metrics.food}`]: food, [`rating-${f.metrics.service}`]: '4' }, { value: '8' }, { value: 'Dine-in' }]) page = (await g.answer(page, form)).next;
+      return page;
+    };
+    // Each guest taps Submit twice at once: the happy one's completion is written alone, the unhappy one's (a case
+    // opens) in a transaction; either way one tap completes and the other is told the survey is answered.
+    for (const [food, text] of [['5', 'Lovely'], ['1', 'Cold']]) {
+      const g = agent();
+      const page = await lastPage(g, food);
+      const taps = await Promise.all([g.answer(page, { value: text }), g.answer(page, { value: text })]);
+      expect(taps.map((t) => t.post.status).sort()).toEqual([303, 409]);
+      expect(h1(taps.find((t) => t.post.status === 409)!.post.html)).toBe('Already answered');
+    }
+
+    const done = (await submissions(f, { status: { eq: 'completed' } })).data;
+    const byText = (text: string) => done.filter((s) => s.answers.some((a: any) => a.value === text));
+    expect([byText('Lovely').length, byText('Cold').length]).toEqual([1, 1]);
+    const cases = (await f.c.data(`query($b: ID!) { cases(business: $b) { data { reason submission { id } } } }`, { b: f.business })).cases.data;
+    expect(cases).toEqual([{ reason: 'Food 1 of 5', submission: { id: byText('Cold')[0].id } }]);
+    const completed = (await f.c.data(`query($b: ID!) { events(business: $b, pageSize: 100, where: {type: {eq: "submission.completed"}}) { data { data } } }`, { b: f.business })).events.data;
+    expect(completed.map((e: any) => e.data.object.id).sort()).toEqual([byText('Lovely')[0].id, byText('Cold')[0].id].sort());
+  });
+
   it('shows required and invalid answers in an error summary that links to each field, keeping what was typed', async () => {
     const g = agent();
     const page = await g.get(fx.path);

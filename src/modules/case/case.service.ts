@@ -98,6 +98,16 @@ async function guestOf(tx: EntityManager, submission: Submission, survey: Answer
 }
 
 /**
+ * Whether completing `submission` would open a case (one of its business's enabled alert rules matches): asked before
+ * a completion is written, outside any transaction (the submission module's check, bound at start). A completion no
+ * case follows is written alone; openCaseFor decides again in the completion's transaction otherwise.
+ */
+export async function caseMayOpen(em: EntityManager, submission: Submission, survey: AnsweredSurvey): Promise<boolean> {
+  const rules = await enabledAlertRules(em, submission.business);
+  return rules.length > 0 && matchRules(rules, answersOf(submission, survey)).length > 0;
+}
+
+/**
  * Opens the case of a submission just completed in `tx` when one of its business's enabled alert rules matches (the
  * submission module's completion step, bound at start). One statement for the rules when none matches; the case is
  * written with the submission, and the unique constraint on its submission keeps it one.

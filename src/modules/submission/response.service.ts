@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type ErrorDetail } from '../../shared/errors.js';
 import { isId, newId } from '../../shared/id.js';
 import { Checks } from '../../shared/validation.js';
-import { submissionCompleted } from './submission.completed.js';
+import { completionMayFollow, submissionCompleted } from './submission.completed.js';
 import { recordEvent } from '../event/event.service.js';
 import { settleForOrder } from '../flow/feedback-request.service.js';
 import { Location } from '../location/location.entity.js';
@@ -15,7 +15,7 @@ import { LINK_CHANNELS } from '../survey/survey-link.js';
 import { Submission, type Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
 import { checkAnswers } from './submission.answers.js';
-import { insertResponse, latestDeviceResponse, surveyWithSteps, updateResponse } from './submission.repo.js';
+import { completeResponse, insertResponse, latestDeviceResponse, surveyWithSteps, updateResponse } from './submission.repo.js';
 import { plainOfRow } from '../../kit/entity.rows.js';
 import { rowOf } from '../../kit/entity.table.js';
 import { eventRecorded } from '../event/event.signal.js';
@@ -211,25 +211,30 @@ const STEP_ATTEMPTS = 3;
  * the link's order, location, channel and unknown parameters), the last completes it. A second completed response
  * for the same order is a conflict: the unique index decides between concurrent guests.
  *
- * A step that cannot complete the response (any but the survey's last) is one read and one write, each committed
- * alone: the write only stores what was decided on the version read (submission.repo.ts), else it is decided again.
- * The survey's last step, and any step found to complete the response, run in one transaction with the response
- * locked, where the completion's own writes (its event, the order's requests, the cases) go with it.
+ * A step is one read and one write, each committed alone: the write stores only what was decided on the version read
+ * (submission.repo.ts), else the step is decided again. So is a completion nothing follows. A completion that records
+ * the response's creation too, settles its order's feedback requests or opens a case runs in one transaction with the
+ * response locked, where those writes go with it (and the order's one completed response per survey is decided).
  */
 export async function answerStep(em: EntityManager, guest: GuestSurvey, input: StepInput): Promise<StepOutcome> {
   const step = guest.steps.find((s) => s.id === input.step);
   if (!step) throw AppError.notFound('Survey step', input.step);
   const link = normaliseLink(input.link);
   const survey = guest.survey.id;
-  if (guest.steps.some((s) => s.position > step.position)) {
-    for (let attempt = 1; attempt <= STEP_ATTEMPTS; attempt++) {
-      const { response, version } = await deviceResponse(em, survey, input.sessionId, false);
-      if (response?.status === 'completed') throw answeredAlready();
-      const decision = await decide(em, guest, input, step, link, response);
-      if (decision.kind === 'complete') break;
-      if (decision.kind !== 'next') return decision;
-      if (await storeStep(em, guest, decision, version, input.admit)) return { kind: 'next', step: decision.step };
+  // The last step of a link that names an order completes a response with an order: straight to the transaction.
+  const last = !guest.steps.some((s) => s.position > step.position);
+  for (let attempt = 1; attempt <= STEP_ATTEMPTS && !(last && link.customOrderId); attempt++) {
+    const { response, version } = await deviceResponse(em, survey, input.sessionId, false);
+    if (response?.status === 'completed') throw answeredAlready();
+    const decision = await decide(em, guest, input, step, link, response);
+    if (decision.kind === 'complete') {
+      if (!(await completesAlone(em, guest, decision))) break;
+      const done = await completeAlone(em, guest, decision, version!, input.startedAt);
+      if (done) return done;
+      continue;
     }
+    if (decision.kind !== 'next') return decision;
+    if (await storeStep(em, guest, decision, version, input.admit)) return { kind: 'next', step: decision.step };
   }
   return em.transactional(async (tx) => {
     const { response, version, row } = await deviceResponse(tx, survey, input.sessionId, true);
@@ -346,6 +351,37 @@ async function storeStep(em: EntityManager, guest: GuestSurvey, d: Extract<Decis
   return updateResponse(em, { id: response.id, version: version!, answers: response.answers, location: response.location ?? null, updatedAt: response.updatedAt });
 }
 
+/** What completing a response sets besides its answers: a response faster than a person reads is flagged, not refused. */
+function completion(response: Submission, startedAt: number) {
+  const completedAt = new Date();
+  const metadata = Date.now() - startedAt < SUSPECT_UNDER_MS ? { ...response.metadata, suspectedSpam: 'true' } : response.metadata;
+  return { status: 'completed' as const, completedAt, metadata };
+}
+
+/**
+ * Whether a completion may be written alone: a stored response (a new one has its creation to record too) with no
+ * order (whose feedback requests it settles, and whose one completed response per survey a transaction decides), that
+ * opens no case (completionMayFollow: the cases module's check).
+ */
+async function completesAlone(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>): Promise<boolean> {
+  if (d.created || d.response.order) return false;
+  return !(await completionMayFollow(em, d.response, { ...guest, dishes: new Map(d.dishes.map((dish) => [dish.menuItem, dish.name])) }));
+}
+
+/** The completion written alone, on the version decided on (submission.repo.ts); undefined when that version is gone. */
+async function completeAlone(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>, version: string, startedAt: number): Promise<StepOutcome | undefined> {
+  const completed: Submission = { ...d.response, ...completion(d.response, startedAt) };
+  const event = { id: newId('event'), json: stringifyWithMillis({ object: submissionEventObject(completed) }) };
+  const written = await completeResponse(
+    em,
+    { id: completed.id, version, answers: completed.answers, location: completed.location ?? null, metadata: completed.metadata, completedAt: completed.completedAt!, updatedAt: completed.updatedAt },
+    event,
+  );
+  if (!written) return undefined;
+  eventRecorded(em, { id: event.id, business: guest.survey.business, type: 'submission.completed', fanoutPending: written.fanout_pending });
+  return { kind: 'done', submission: presentSubmission(completed) };
+}
+
 /**
  * The response completed in `tx`, where its device's row is locked: its events, the order's feedback requests settled,
  * what follows a completion (the cases), flushed by the ORM with the response.
@@ -360,9 +396,7 @@ async function complete(tx: EntityManager, guest: GuestSurvey, d: Extract<Decisi
     submission = tx.create(Submission, d.response);
     recordEvent(tx, business, 'submission.created', submissionEventObject(submission));
   }
-  submission.status = 'completed';
-  submission.completedAt = new Date();
-  if (Date.now() - input.startedAt < SUSPECT_UNDER_MS) submission.metadata = { ...submission.metadata, suspectedSpam: 'true' };
+  Object.assign(submission, completion(submission, input.startedAt));
   recordEvent(tx, business, 'submission.completed', submissionEventObject(submission));
   // The guest answered for this order, whatever way they came: its feedback requests are done (issue 16).
   if (submission.order) await settleForOrder(tx, business, submission.order);

@@ -17,12 +17,24 @@ export interface AnsweredSurvey {
  */
 export type SubmissionCompletedStep = (tx: EntityManager, submission: Submission, survey: AnsweredSurvey) => Promise<unknown>;
 
-let afterCompletion: SubmissionCompletedStep = async () => {};
+/** Whether the step may write anything for this submission's completion; asked before it is written, outside any transaction. */
+export type SubmissionCompletedCheck = (em: EntityManager, submission: Submission, survey: AnsweredSurvey) => Promise<boolean>;
 
-/** Called once at start, by the composition root: every completion (the API's create, the survey page's last step) runs `step`. */
-export function followSubmissionCompletions(step: SubmissionCompletedStep) {
+let afterCompletion: SubmissionCompletedStep = async () => {};
+let mayFollow: SubmissionCompletedCheck = async () => false;
+
+/**
+ * Called once at start, by the composition root: every completion (the API's create, the survey page's last step) runs
+ * `step`, and `check` tells beforehand whether it may write: the survey page's completion that nothing follows is
+ * written alone (response.service.ts).
+ */
+export function followSubmissionCompletions(step: SubmissionCompletedStep, check: SubmissionCompletedCheck) {
   afterCompletion = step;
+  mayFollow = check;
 }
+
+/** Whether what follows a completion may write anything for `submission` (the check given at start). */
+export const completionMayFollow = (em: EntityManager, submission: Submission, survey: AnsweredSurvey) => mayFollow(em, submission, survey);
 
 /** Runs the step given at start for a submission just completed in `tx` (not yet flushed). */
 export const submissionCompleted = (tx: EntityManager, submission: Submission, survey: AnsweredSurvey) => afterCompletion(tx, submission, survey);

@@ -84,3 +84,29 @@ returning id`,
   );
   return rows.length > 0;
 }
+
+/**
+ * A partial response completed and its `submission.completed` event, in one statement committed alone, only while it
+ * is the version the completion was decided on (as updateResponse). Answers the event's `fanout_pending` (whom to
+ * tell), or undefined when that version is gone.
+ */
+export async function completeResponse(
+  em: EntityManager,
+  r: { id: string; version: string; answers: Answer[]; location: string | null; metadata: Record<string, unknown>; completedAt: Date; updatedAt: Date },
+  event: { id: string; json: string },
+): Promise<{ fanout_pending: boolean | null } | undefined> {
+  const [written] = await runPrepared<{ fanout_pending: boolean | null }>(
+    em,
+    'submission.completeResponse',
+    sql`with s as (
+  update submission set answers = ${JSON.stringify(r.answers)}::jsonb, location_id = ${r.location}, metadata = ${JSON.stringify(r.metadata)}::jsonb,
+    status = 'completed', completed_at = ${r.completedAt}, updated_at = ${r.updatedAt}
+  where id = ${r.id} and xmin::text = ${r.version} and status = 'partial'
+  returning business_id
+)
+insert into event (id, business_id, type, data, created_at)
+select ${event.id}::text, s.business_id, 'submission.completed', ${event.json}::jsonb, ${r.completedAt}::timestamptz from s
+returning fanout_pending`,
+  );
+  return written;
+}
