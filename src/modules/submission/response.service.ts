@@ -343,13 +343,19 @@ async function storeStep(em: EntityManager, guest: GuestSurvey, d: Extract<Decis
   if (!d.changed || !response) return true;
   if (d.created) {
     await admit?.();
-    const event = { id: newId('event'), json: stringifyWithMillis({ object: submissionEventObject(response) }) };
+    const event = eventOf(response);
     const fanoutPending = await insertResponse(em, JSON.stringify(rowOf(response, ['business', 'survey', 'order', 'location'])), event);
     eventRecorded(em, { id: event.id, business: guest.survey.business, type: 'submission.created', fanoutPending });
     return true;
   }
   return updateResponse(em, { id: response.id, version: version!, answers: response.answers, location: response.location ?? null, updatedAt: response.updatedAt });
 }
+
+/** A response's event written by a statement (submission.repo.ts): its id and its data, the response as events show it. */
+const eventOf = (response: Submission) => ({ id: newId('event'), json: stringifyWithMillis({ object: submissionEventObject(response) }) });
+
+/** The survey as what follows a completion reads it: its steps and metrics, and the order's dishes by menu item. */
+const answered = (guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>) => ({ ...guest, dishes: new Map(d.dishes.map((dish) => [dish.menuItem, dish.name])) });
 
 /** What completing a response sets besides its answers: a response faster than a person reads is flagged, not refused. */
 function completion(response: Submission, startedAt: number) {
@@ -365,13 +371,13 @@ function completion(response: Submission, startedAt: number) {
  */
 async function completesAlone(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>): Promise<boolean> {
   if (d.created || d.response.order) return false;
-  return !(await completionMayFollow(em, d.response, { ...guest, dishes: new Map(d.dishes.map((dish) => [dish.menuItem, dish.name])) }));
+  return !(await completionMayFollow(em, d.response, answered(guest, d)));
 }
 
 /** The completion written alone, on the version decided on (submission.repo.ts); undefined when that version is gone. */
 async function completeAlone(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>, version: string, startedAt: number): Promise<StepOutcome | undefined> {
   const completed: Submission = { ...d.response, ...completion(d.response, startedAt) };
-  const event = { id: newId('event'), json: stringifyWithMillis({ object: submissionEventObject(completed) }) };
+  const event = eventOf(completed);
   const written = await completeResponse(
     em,
     { id: completed.id, version, answers: completed.answers, location: completed.location ?? null, metadata: completed.metadata, completedAt: completed.completedAt!, updatedAt: completed.updatedAt },
@@ -400,7 +406,7 @@ async function complete(tx: EntityManager, guest: GuestSurvey, d: Extract<Decisi
   recordEvent(tx, business, 'submission.completed', submissionEventObject(submission));
   // The guest answered for this order, whatever way they came: its feedback requests are done (issue 16).
   if (submission.order) await settleForOrder(tx, business, submission.order);
-  await submissionCompleted(tx, submission, { ...guest, dishes: new Map(d.dishes.map((dish) => [dish.menuItem, dish.name])) });
+  await submissionCompleted(tx, submission, answered(guest, d));
   try {
     await tx.flush();
   } catch (err) {

@@ -50,6 +50,15 @@ const RESPONSE_COLUMNS = sql.raw(
 );
 
 /**
+ * The event of the change the statement's CTE `s` wrote (its business and time as `business_id` and `at`): inserted
+ * only when `s` wrote a row, answering the audience trigger's `fanout_pending` (whom to tell: event.signal.ts).
+ */
+const eventOfChange = (type: string, event: { id: string; json: string }) =>
+  sql`insert into event (id, business_id, type, data, created_at)
+select ${event.id}::text, s.business_id, ${sql.lit(type)}, ${event.json}::jsonb, s.at from s
+returning fanout_pending`;
+
+/**
  * A new page response (`row`: its columns as JSON) and its `submission.created` event (`event.json`: the event's
  * data), in one statement committed alone or in `em`'s transaction. Answers the event's `fanout_pending` (whom to tell:
  * event.signal.ts).
@@ -60,11 +69,9 @@ export async function insertResponse(em: EntityManager, row: string, event: { id
     'submission.insertResponse',
     sql`with s as (
   insert into submission (${RESPONSE_COLUMNS}) select ${RESPONSE_COLUMNS} from jsonb_populate_record(null::submission, ${row}::jsonb)
-  returning business_id, created_at
+  returning business_id, created_at as at
 )
-insert into event (id, business_id, type, data, created_at)
-select ${event.id}::text, s.business_id, 'submission.created', ${event.json}::jsonb, s.created_at from s
-returning fanout_pending`,
+${eventOfChange('submission.created', event)}`,
   );
   return written.fanout_pending;
 }
@@ -102,11 +109,9 @@ export async function completeResponse(
   update submission set answers = ${JSON.stringify(r.answers)}::jsonb, location_id = ${r.location}, metadata = ${JSON.stringify(r.metadata)}::jsonb,
     status = 'completed', completed_at = ${r.completedAt}, updated_at = ${r.updatedAt}
   where id = ${r.id} and xmin::text = ${r.version} and status = 'partial'
-  returning business_id
+  returning business_id, completed_at as at
 )
-insert into event (id, business_id, type, data, created_at)
-select ${event.id}::text, s.business_id, 'submission.completed', ${event.json}::jsonb, ${r.completedAt}::timestamptz from s
-returning fanout_pending`,
+${eventOfChange('submission.completed', event)}`,
   );
   return written;
 }
