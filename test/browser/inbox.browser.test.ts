@@ -262,11 +262,20 @@ describe('the Inbox in a real browser', () => {
     expect(await page.getByRole('form', { name: 'Send an offer' }).count()).toBe(0);
     await checkScreen(page, 'case-recovered');
 
-    // Back in the Inbox: the recovered case is green among the closed ones; the status filter finds it.
+    // Back in the Inbox: the recovered case is green among the closed ones; the status filter finds it. The members'
+    // read is held until the list shows: the assignee is not called "a member" meanwhile, and is named once it lands.
+    const heldMembers: Route[] = [];
+    const holdMembers = (route: Route) => (route.request().postData()?.includes('query CaseMembers') ? void heldMembers.push(route) : route.fallback());
+    await page.route('**/graphql', holdMembers);
     await page.getByRole('link', { name: '← Inbox' }).click();
     await page.waitForURL(`${server.url}/portal/cases`);
     const closed = page.getByRole('list', { name: 'Closed cases' }).getByRole('listitem');
     await closed.first().waitFor();
+    expect(heldMembers.length).toBe(1);
+    await expect(closed.first().locator('.case-meta').textContent()).resolves.toMatch(/ · Assigned · Came back with an offer$/);
+    for (const route of heldMembers.splice(0)) await route.continue();
+    await page.unroute('**/graphql', holdMembers);
+    await closed.filter({ hasText: 'Assigned to Test Owner' }).waitFor();
     await expect(closed.allTextContents()).resolves.toEqual([expect.stringMatching(/^Ayesha Khan: Food 1 of 5RecoveredOpened \d+ min ago · Assigned to Test Owner · Came back with an offer$/)]);
     await expect(closed.first().locator('.status.case-recovered').evaluate((e) => getComputedStyle(e).color)).resolves.toBe('rgb(30, 107, 52)');
     await page.getByLabel('Status').selectOption('open');

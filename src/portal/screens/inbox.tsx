@@ -97,6 +97,15 @@ type Row = NonNullable<ResultOf<typeof InboxCases>['active']>['data'][number];
 type Member = ResultOf<typeof MemberNames>['members']['data'][number];
 
 const memberLabel = (m: Member) => m.name || m.email;
+/**
+ * An assignee's name once the members are read: "a member" when they are not the viewer's to see (or gone), nothing
+ * while they are still being read, so a name is never first shown as "a member".
+ */
+const assigneeName = (id: string, members: Member[] | undefined) => {
+  if (!members) return undefined;
+  const m = members.find((x) => x.id === id);
+  return m ? memberLabel(m) : 'a member';
+};
 const guestLabel = (g: { name?: string | null; email?: string | null; phone?: string | null }) => g.name || g.email || g.phone || 'A guest';
 
 /** The members of the business, for naming assignees (a role without members:read sees "a member"). */
@@ -163,7 +172,11 @@ export default function Inbox({ session, query }: ScreenProps) {
   const filters = useLoad(() => request(InboxFilters, { business }), business);
   const members = useMembers(session);
   const now = useNow();
-  const memberName = (id: string | null | undefined) => (id ? (members.data?.find((m) => m.id === id) ? memberLabel(members.data.find((m) => m.id === id)!) : 'a member') : null);
+  const assigned = (id: string | null) => {
+    if (!id) return 'Unassigned';
+    const name = assigneeName(id, members.data);
+    return name ? `Assigned to ${name}` : 'Assigned';
+  };
   const select = (name: string, label: string, options: { value: string; label: string }[]) => (
     <Field label={label}>
       {(id) => (
@@ -185,7 +198,7 @@ export default function Inbox({ session, query }: ScreenProps) {
           <p class="muted case-meta">
             <span title={formatDate(c.openedAt)}>Opened {formatAge(c.openedAt, now)} ago</span>
             {c.location && <> · {c.location.name}</>}
-            {' · '}{c.assignee ? <>Assigned to {memberName(c.assignee)}</> : 'Unassigned'}
+            {' · '}{assigned(c.assignee ?? null)}
             {c.status === 'recovered' && <> · <span class="ok">{c.recoveredBy?.offer ? 'Came back with an offer' : c.recoveredBy ? 'Came back on their own' : 'Marked recovered'}</span></>}
           </p>
         </li>
@@ -541,7 +554,6 @@ export function CaseDetail({ session, params }: ScreenProps) {
       <p><a href="/portal/cases">← Inbox</a></p>
       <Loaded state={state} what="the case">
         {({ case: c, caseMessages: thread, offers, replyTemplates }) => {
-          const assignee = c.assignee ? members.data?.find((m) => m.id === c.assignee) : undefined;
           return (
             <>
               <h1 tabIndex={-1}>{guestLabel(c.guest)}: {c.reason}</h1>
@@ -563,7 +575,7 @@ export function CaseDetail({ session, params }: ScreenProps) {
                   {c.guest.phone && <> · <a href={`tel:${c.guest.phone}`}>{c.guest.phone}</a></>}
                   {!c.guest.email && !c.guest.phone && <span class="muted"> · no contact given</span>}
                 </dd>
-                {!mayChange && <><dt>Assigned to</dt><dd>{c.assignee ? (assignee ? memberLabel(assignee) : 'a member') : 'Nobody'}</dd></>}
+                {!mayChange && <><dt>Assigned to</dt><dd>{c.assignee ? assigneeName(c.assignee, members.data) : 'Nobody'}</dd></>}
               </dl>
               {mayChange && (
                 <section class="card case-card" aria-labelledby="handle">
