@@ -146,7 +146,8 @@ describe('the Inbox in a real browser', () => {
     await answer({ food: 1, service: 4, nps: 3, text: 'The karahi was cold', order: ordered });
     const link = page.getByRole('link', { name: 'Ayesha Khan: Food 1 of 5' });
     await link.waitFor({ timeout: 10_000 });
-    await expect(page.getByTestId('arrivals').textContent()).resolves.toBe('New case: Ayesha Khan, Food 1 of 5.');
+    // Said once the list has drawn the new case (an effect after the paint): waited for, not read at once.
+    await page.getByTestId('arrivals').filter({ hasText: /^New case: Ayesha Khan, Food 1 of 5\.$/ }).waitFor();
     const item = page.getByRole('list', { name: 'Open cases' }).getByRole('listitem').first();
     await expect(item.textContent()).resolves.toMatch(/Open.*Opened 0 min ago.*Unassigned/);
 
