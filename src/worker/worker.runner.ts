@@ -179,7 +179,8 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
           const heldBack = rate.heldBack();
           for (const [webhook, until] of slowUntil) if (until < Date.now()) slowUntil.delete(webhook);
           const slow = [...slowUntil.keys()];
-          const claimed = await task.claim(room, { heldBack, slow, depth });
+          const held = Object.fromEntries([...lanes].map(([webhook, lane]) => [webhook, lane.leased]));
+          const claimed = await task.claim(room, { heldBack, slow, depth, held });
           partitions?.wrote(claimed.length);
           const leasedAt = Date.now();
           for (const delivery of claimed) {
@@ -231,6 +232,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       const notStarted = [...lanes.values()].flatMap((lane) => lane.queue.splice(0).map((item) => item.delivery.id));
       await task.release(notStarted).catch((err) => logger.warn({ err }, 'could not give back leases; they expire by themselves'));
       await Promise.allSettled([...attempts]);
+      await task.releaseWebhooks().catch((err) => logger.warn({ err }, 'could not give back the webhooks held; their leases expire by themselves'));
       await feedbackRequests.stop();
       await caseOutbox.stop();
       await accountMail.stop();

@@ -76,9 +76,9 @@ export class WebhookDeliveryTask {
 
   /**
    * Leases up to `limit` due deliveries to this worker, per webhook up to its lane's depth (`lane.depth`, or the cap in
-   * flight for the `lane.slow` ones) less what it holds leased; `lane.heldBack` webhooks (rate) get none.
+   * flight for the `lane.slow` ones) less what it holds leased (`lane.held`); `lane.heldBack` webhooks (rate) get none.
    */
-  async claim(limit: number, lane: { heldBack: string[]; slow: string[]; depth: number }): Promise<ClaimedDelivery[]> {
+  async claim(limit: number, lane: { heldBack: string[]; slow: string[]; depth: number; held: Record<string, number> }): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     return repo.claimDeliveries(this.orm.em.fork(), {
       limit,
@@ -88,11 +88,17 @@ export class WebhookDeliveryTask {
       heldBack: lane.heldBack,
       slow: lane.slow,
       depth: lane.depth,
+      held: lane.held,
     });
   }
 
   async release(ids: string[]) {
     if (ids.length) await repo.releaseDeliveries(this.orm.em.fork(), this.workerId, ids);
+  }
+
+  /** Gives back the webhooks this worker holds, once its attempts are over (shutdown). */
+  releaseWebhooks() {
+    return repo.releaseWebhooks(this.orm.em.fork(), this.workerId);
   }
 
   /**

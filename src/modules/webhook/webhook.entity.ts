@@ -38,4 +38,8 @@ export class Webhook extends BusinessOwnedEntity {
 
   /** Since when every attempt has failed; cleared by a success. Drives the automatic disabling. */
   @Property({ type: 'datetime', length: 3, nullable: true }) failingSince?: Date | null;
+
+  /** The worker leasing this webhook's deliveries, until when: one worker at a time (webhook.repo.ts, the claim). */
+  @Property({ type: 'string', length: 60, nullable: true }) leasedBy?: string | null;
+  @Property({ type: 'datetime', length: 3, nullable: true }) leasedUntil?: Date | null;
 }

@@ -72,17 +72,21 @@ export interface ClaimedDelivery {
  * flight, so an attempt that ends starts the next at once instead of waiting for this statement.
  * - queued: the webhooks with anything in the queue (due now or later), by a loose scan of the due index: one probe
  *   per such webhook, never one per enabled webhook of every business.
- * - owned: those this worker may lease from: enabled, not held back by its rate (`heldBack`), and leased by no other
- *   worker, so a webhook's attempts run in one worker at a time and its cap in flight holds across processes. The rows
- *   are locked (SKIP LOCKED) so two claims never decide for one webhook at once.
+ * - owned: those this worker may lease from: enabled, not held back by its rate (`heldBack`), and not held by another
+ *   worker (the webhook's own lease, `leased_by` until `leased_until`), so a webhook's attempts run in one worker at a
+ *   time and its cap in flight holds across processes. The rows are locked (SKIP LOCKED) so two claims never decide
+ *   for one webhook at once.
  * - candidate: per webhook, oldest due first, up to its lane's depth (`depth`, or `cap` for the `slow` webhooks) less
- *   what this worker holds leased already; at most `limit` in all.
- * The inner FOR UPDATE SKIP LOCKED, with its conditions re-checked on the locked row, means two processes never
- * lease the same delivery.
+ *   what this worker holds leased already (`held`, the worker's own count); at most `limit` in all.
+ * - taken: the deliveries leased (the inner FOR UPDATE SKIP LOCKED, with its conditions re-checked on the locked row, means
+ *   two processes never lease the same delivery); the webhooks they belong to are held by this worker for as long as
+ *   the lease (so the webhook's lease always outlasts the worker's leases of its deliveries).
+ * What is held is read off the webhook rows and the worker's count, not off the leased deliveries: a scan of those grew
+ * with the partition and rested on its statistics (a plan made while it was small read all of it, every claim).
  */
 export async function claimDeliveries(
   em: EntityManager,
-  q: { limit: number; leaseMs: number; worker: string; cap: number; heldBack: string[]; slow: string[]; depth: number },
+  q: { limit: number; leaseMs: number; worker: string; cap: number; heldBack: string[]; slow: string[]; depth: number; held: Record<string, number> },
 ): Promise<ClaimedDelivery[]> {
   // Every scan of the queue stops before tomorrow's ids: the partitions made ahead of time hold nothing yet, and the
   // bound lets PostgreSQL leave them out of each scan as the statement starts (a delivery's id is its event's time).
@@ -98,20 +102,18 @@ with recursive queued(webhook_id) as (
 owned as (
   select w.id from webhook w
   where w.id in (select webhook_id from queued where webhook_id is not null) and w.enabled and not (w.id = any(${q.heldBack}::text[]))
-    and not exists (select 1 from webhook_delivery l where l.webhook_id = w.id and l.id < ${before} and l.locked_until > now() and l.locked_by <> ${q.worker})
+    and (w.leased_by = ${q.worker} or w.leased_until is null or w.leased_until <= now())
   for no key update of w skip locked
 ),
 candidate as (
   select x.id, x.next_attempt_at
   from owned w
   cross join lateral (
-    select count(*)::int as n from webhook_delivery l where l.webhook_id = w.id and l.id < ${before} and l.locked_until > now() and l.locked_by = ${q.worker}
-  ) mine
-  cross join lateral (
     select x.id, x.next_attempt_at from webhook_delivery x
     where x.webhook_id = w.id and x.id < ${before} and x.next_attempt_at <= now() and (x.locked_until is null or x.locked_until < now())
     order by x.next_attempt_at, x.id
-    limit greatest(0, (case when w.id = any(${q.slow}::text[]) then ${q.cap}::int else ${q.depth}::int end) - mine.n)
+    limit greatest(0, (case when w.id = any(${q.slow}::text[]) then ${q.cap}::int else ${q.depth}::int end)
+      - coalesce((${JSON.stringify(q.held)}::jsonb ->> w.id)::int, 0))
   ) x
   order by x.next_attempt_at
   limit ${q.limit}
@@ -120,15 +122,22 @@ leased as (
   select d.id from webhook_delivery d
   where d.id in (select id from candidate) and d.id < ${before} and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
   for update of d skip locked
+),
+taken as (
+  update webhook_delivery d
+  set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
+  from event e, webhook w
+  where d.id in (select id from leased) and d.id < ${before} and e.id = d.event_id and w.id = d.webhook_id
+  returning d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempt_count,
+    e.data as event_data, e.created_at as event_created_at,
+    w.url, w.secret,
+    case when w.secret_previous_until > now() then w.secret_previous end as secret_previous
+),
+hold as (
+  update webhook w set leased_by = ${q.worker}, leased_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000)
+  where w.id in (select webhook_id from taken)
 )
-update webhook_delivery d
-set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
-from event e, webhook w
-where d.id in (select id from leased) and d.id < ${before} and e.id = d.event_id and w.id = d.webhook_id
-returning d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempt_count,
-  e.data as event_data, e.created_at as event_created_at,
-  w.url, w.secret,
-  case when w.secret_previous_until > now() then w.secret_previous end as secret_previous`;
+select * from taken`;
   // The delivery loop's own statements run several times a second under load: over the partitioned delivery and event
   // tables, planning one costs about what running it does.
   return runPrepared(em, 'webhook.claim', claim);
@@ -168,6 +177,11 @@ update webhook w set failing_since = case when s.ok then null else now() end
 from s
 where w.id = s.webhook_id and (w.failing_since is null) = not s.ok`;
   await runPrepared(em, 'webhook.record', record);
+}
+
+/** Gives back the webhooks `worker` holds (shutdown, its attempts over): any process may lease from them at once. */
+export async function releaseWebhooks(em: EntityManager, worker: string) {
+  await webhookKysely(em).updateTable('webhook').set({ leased_by: null, leased_until: null }).where('leased_by', '=', worker).execute();
 }
 
 /** Gives back leases of attempts that will not run (shutdown): due again at once, for any process. */

@@ -1,0 +1,55 @@
+import { claimDeliveries, fanOutEvents, releaseWebhooks } from '../../src/modules/webhook/webhook.repo.js';
+import { createTenant } from '../helpers/auth.js';
+import { client } from '../helpers/graphql.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createHook, makeEvent, WEBHOOK_TEST_ENV } from './webhook-helpers.js';
+
+/**
+ * A webhook's deliveries are leased by one worker at a time, held on the webhook's own row: another worker leases
+ * none of them while the hold lasts, and all that are due once it is given back (shutdown) or has run out (a worker
+ * that died). A worker leases per webhook up to its lane's depth, less what it says it holds. No workers run here:
+ * the two workers are two ids calling the claim as the delivery loop does.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ env: WEBHOOK_TEST_ENV });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const claim = (worker: string, held: Record<string, number> = {}) =>
+  claimDeliveries(server.orm.em.fork(), { limit: 100, leaseMs: 30_000, worker, cap: 4, heldBack: [], slow: [], depth: 4, held });
+
+it('leases a webhook to one worker at a time, up to its lane less what it holds, and to another once given back or run out', async () => {
+  const tenant = await createTenant(server);
+  const api = client(server, tenant.headers);
+  const hook = await createHook(api, tenant.businessId, 'http://127.0.0.1:9/hook', ['metric.created']);
+  for (let i = 0; i < 9; i++) await makeEvent(api, tenant.businessId, `Metric ${i}`);
+  expect(await fanOutEvents(server.orm.em.fork(), 100, new Date())).toBeGreaterThanOrEqual(9);
+
+  const first = await claim('worker-a');
+  expect(first).toHaveLength(4);
+  expect(new Set(first.map((d) => d.webhook_id))).toEqual(new Set([hook.id]));
+  // Held by worker-a: worker-b gets nothing of it, and worker-a nothing more while its lane is full.
+  expect(await claim('worker-b')).toEqual([]);
+  expect(await claim('worker-a', { [hook.id]: 4 })).toEqual([]);
+  // Two of its four attempts over: two more.
+  const second = await claim('worker-a', { [hook.id]: 2 });
+  expect(second).toHaveLength(2);
+  expect(second.map((d) => d.id).filter((id) => first.some((d) => d.id === id))).toEqual([]);
+
+  // Given back (worker-a stops): worker-b leases what is due and not leased.
+  await releaseWebhooks(server.orm.em.fork(), 'worker-a');
+  const third = await claim('worker-b');
+  expect(third).toHaveLength(3);
+  expect(await claim('worker-a')).toEqual([]);
+
+  // worker-b dies holding it: once its hold has run out, worker-a leases again (the deliveries' own leases ran out too).
+  await server.orm.em.getConnection().execute(`update webhook set leased_until = now() - interval '1 second' where id = ?`, [hook.id]);
+  await server.orm.em.getConnection().execute(`update webhook_delivery set locked_until = now() - interval '1 second' where webhook_id = ? and locked_by = 'worker-b'`, [hook.id]);
+  const fourth = await claim('worker-a');
+  expect(fourth.map((d) => d.id).sort()).toEqual(third.map((d) => d.id).sort());
+  const [row] = await server.orm.em.getConnection().execute(`select leased_by from webhook where id = ?`, [hook.id]);
+  expect(row.leased_by).toBe('worker-a');
+});
