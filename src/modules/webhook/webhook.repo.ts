@@ -78,9 +78,9 @@ export interface ClaimedDelivery {
  *   for one webhook at once.
  * - candidate: per webhook, oldest due first, up to its lane's depth (`depth`, or `cap` for the `slow` webhooks) less
  *   what this worker holds leased already (`held`, the worker's own count); at most `limit` in all.
- * - taken: the deliveries leased (the inner FOR UPDATE SKIP LOCKED, with its conditions re-checked on the locked row, means
- *   two processes never lease the same delivery); the webhooks they belong to are held by this worker for as long as
- *   the lease (so the webhook's lease always outlasts the worker's leases of its deliveries).
+ * - taken: the deliveries leased (the inner FOR UPDATE SKIP LOCKED, with its conditions re-checked on the locked row,
+ *   means two processes never lease the same delivery); `hold`: their webhooks held by this worker as long as the
+ *   lease, so a webhook's hold always outlasts the worker's leases of its deliveries.
  * What is held is read off the webhook rows and the worker's count, not off the leased deliveries: a scan of those grew
  * with the partition and rested on its statistics (a plan made while it was small read all of it, every claim).
  */
