@@ -279,6 +279,19 @@ describe('the Inbox in a real browser', () => {
     await closed.filter({ hasText: 'Assigned to Test Owner' }).waitFor();
     await expect(closed.allTextContents()).resolves.toEqual([expect.stringMatching(/^Ayesha Khan: Food 1 of 5RecoveredOpened \d+ min ago · Assigned to Test Owner · Came back with an offer$/)]);
     await expect(closed.first().locator('.status.case-recovered').evaluate((e) => getComputedStyle(e).color)).resolves.toBe('rgb(30, 107, 52)');
+    // The case page, its members' read held too: the Assign form waits for them rather than call the owner a former
+    // member, then shows the owner picked.
+    await page.route('**/graphql', holdMembers);
+    await closed.first().getByRole('link').click();
+    await page.waitForURL(`${server.url}/portal/cases/${caseId}`);
+    await page.getByText('Reading the team…').waitFor();
+    expect(heldMembers.length).toBe(1);
+    expect(await page.getByRole('option', { name: 'A former member' }).count()).toBe(0);
+    for (const route of heldMembers.splice(0)) await route.continue();
+    await page.unroute('**/graphql', holdMembers);
+    await expect(page.getByRole('form', { name: 'Assign' }).getByLabel('Assigned to').inputValue()).resolves.toBe(owner.member);
+    await page.getByRole('link', { name: '← Inbox' }).click();
+    await page.waitForURL(`${server.url}/portal/cases`);
     await page.getByLabel('Status').selectOption('open');
     await page.waitForURL(/status=open/);
     await page.getByRole('link', { name: 'Ayesha Khan: Food 1 of 5' }).waitFor({ state: 'detached' });

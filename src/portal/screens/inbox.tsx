@@ -580,7 +580,14 @@ export function CaseDetail({ session, params }: ScreenProps) {
               {mayChange && (
                 <section class="card case-card" aria-labelledby="handle">
                   <h2 id="handle">Handle it</h2>
-                  <AssignForm business={business} c={c} members={members.data ?? []} onChanged={changed} />
+                  {/* Drawn once the members are read: with none yet, the assignee would read as a former member. */}
+                  {members.data ? (
+                    <AssignForm business={business} c={c} members={members.data} onChanged={changed} />
+                  ) : members.error ? (
+                    <Failure error={members.error} retry={members.reload} />
+                  ) : (
+                    <p class="muted">Reading the team…</p>
+                  )}
                   <StatusActions business={business} c={c} onChanged={changed} />
                 </section>
               )}
