@@ -82,6 +82,68 @@ it('accepts a stored PENDING order on its repeat, with its order.updated event i
   ]);
 });
 
+/** Posts every body at once; answers each one's status and body, and what the service sent PostgreSQL meanwhile. */
+async function postAll(bodies: Array<Record<string, unknown>>): Promise<{ answers: Array<{ status: number; body: any }>; sent: SentStatement[] }> {
+  const from = proxy.statements.length;
+  const answers = await Promise.all(
+    bodies.map(async (body) => {
+      const res = await fetch(`${service.url}/webhooks/custom/${tenant.businessId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    }),
+  );
+  return { answers, sent: proxy.statements.slice(from) };
+}
+
+it('writes new orders arriving together in fewer statements than orders, each with its own lines, menu entries and event', async () => {
+  const shared = `Nihari ${uniqueId()}`;
+  const bodies = Array.from({ length: 30 }, (_, i) =>
+    minimal({ items: [{ name: shared, itemId: `SKU-${i}`, quantity: 1 }, { name: `Naan ${i} ${uniqueId()}`, quantity: 2 }] }),
+  );
+  // The same order twice in the burst: one order, both answered with it.
+  const { answers, sent } = await postAll([...bodies, bodies[7]]);
+  expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+  expect(answers[30].body.data.id).toBe(answers[7].body.data.id);
+
+  // Group commit: the orders that came while a statement was busy went together in the next one.
+  const alone = writes(sent).filter((s) => !s.inTransaction);
+  expect(alone.length).toBeGreaterThan(0);
+  expect(alone.length).toBeLessThan(30);
+
+  const ids = answers.slice(0, 30).map((a) => a.body.data.id as string);
+  expect(new Set(ids).size).toBe(30);
+  expect(await rows('select count(*)::int as n from customer_order where id in (?)', [ids])).toEqual([{ n: 30 }]);
+  const menu = await rows('select id, external_item_id from menu_item where business_id = ? and lower(name) = lower(?)', [tenant.businessId, shared]);
+  expect(menu).toHaveLength(1);
+  expect(String(menu[0].external_item_id)).toMatch(/^SKU-\d+$/);
+  for (const [i, answer] of answers.slice(0, 30).entries()) {
+    // Each order answers its own lines, linked to the menu as stored.
+    expect(answer.body.data.items.map((l: any) => l.name)).toEqual([shared, bodies[i].items[1].name]);
+    expect(answer.body.data.items[0].menuItem).toBe(menu[0].id);
+  }
+  expect(await rows('select count(*)::int as n, count(menu_item_id)::int as linked from order_item where order_id in (?)', [ids])).toEqual([{ n: 60, linked: 60 }]);
+  expect(await rows(`select count(*)::int as n, count(distinct data->'object'->>'id')::int as orders from event where business_id = ? and type = 'order.created' and data->'object'->>'id' in (?)`, [tenant.businessId, ids])).toEqual([
+    { n: 30, orders: 30 },
+  ]);
+});
+
+it('an order the database refuses fails alone: the others of its batch are written', async () => {
+  await rows(`alter table customer_order add constraint test_refused check (external_order_id <> 'refused-by-the-database')`, []);
+  try {
+    const bodies = Array.from({ length: 20 }, (_, i) => minimal(i === 11 ? { externalOrderId: 'refused-by-the-database' } : {}));
+    const { answers } = await postAll(bodies);
+    expect(answers[11].status).toBeGreaterThanOrEqual(400);
+    expect(answers.filter((_, i) => i !== 11).map((a) => a.status)).toEqual(Array(19).fill(200));
+    const stored = await rows('select external_order_id from customer_order where business_id = ? and external_order_id in (?)', [tenant.businessId, bodies.map((b) => b.externalOrderId)]);
+    expect(stored.map((r) => r.external_order_id).sort()).toEqual(bodies.filter((_, i) => i !== 11).map((b) => b.externalOrderId).sort());
+  } finally {
+    await rows('alter table customer_order drop constraint test_refused', []);
+  }
+});
+
 it('writes an order a feedback flow follows in a transaction with its feedback request', async () => {
   const rest = async (method: string, path: string, body: unknown) => {
     const res = await fetch(`${service.url}/v2/businesses/${tenant.businessId}${path}`, { method, headers: { 'content-type': 'application/json', ...tenant.headers }, body: JSON.stringify(body) });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { db, runShaped } from '../../kit/db.js';
+import { db, runPrepared, runShaped } from '../../kit/db.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { Event } from '../event/event.entity.js';
 import type { MenuItem } from '../menu/menu-item.entity.js';
@@ -182,6 +182,99 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
       .selectFrom('o')
       .select(['o.id', 'o.inserted', sql`(select coalesce(json_agg(items), '[]') from items)`.as('items'), sql`(select fanout_pending from ev)`.as('fanout_pending')]);
   const [row] = await runShaped<{ id: string; inserted: boolean; items: WrittenLine[]; fanout_pending: boolean | null }>(em, 'order.write', parameters, build, { prepare: true });
+  return row;
+}
+
+/** One new order of a batch (writeOrders): its rows, as writeOrder takes them, with the order's id on its lines. */
+export type BatchedOrder = Omit<OrderWrite, 'mayAccept'>;
+
+/** What a batch wrote: the orders it created (a repeat of a stored order is not among them), their lines and events. */
+export interface WrittenBatch {
+  orders: string[];
+  items: Array<WrittenLine & { order_id: string }>;
+  events: Array<{ id: string; fanout_pending: boolean | null }>;
+}
+
+const names = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));
+const cols = (alias: string, columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(`${alias}.${c}`)));
+/** The rows of a JSON array parameter, each as the table's own row type reads it, beside the element itself (e). */
+const elementsOf = (table: string, alias: string, json: string) =>
+  sql`jsonb_array_elements(${json}::jsonb) e cross join lateral jsonb_populate_record(null::${sql.table(table)}, e) ${sql.raw(alias)}`;
+
+/**
+ * Several new orders of one business in one statement, committed together (group commit: OrderWriter's batches).
+ * The same parts as writeOrder, each for all the orders at once: the orders inserted in key order (two batches
+ * holding the same orders cannot deadlock) with ON CONFLICT DO NOTHING, so a repeat of a stored order (or of an
+ * order earlier in the batch) is left out, with its lines and event, for the writer to answer as a repeat; the menu
+ * entries the created orders name, inserted once each; for a name given another itemId, the last created order's
+ * reference; the lines and events of the created orders. One text whatever the batch (everything is an array
+ * parameter): PostgreSQL keeps it parsed and planned.
+ */
+export async function writeOrders(em: EntityManager, business: string, batch: BatchedOrder[]): Promise<WrittenBatch> {
+  const byKey = (o: OrderRow) => `${o.external_location_id ?? ''}\u0000${o.external_order_id}`;
+  const orders = [...batch.map((w) => w.order)].sort((a, b) => (byKey(a) < byKey(b) ? -1 : byKey(a) > byKey(b) ? 1 : 0));
+  // One entry per name over the batch: the first order's id and name, the last reference given (as one order's own).
+  const menu = new Map<string, MenuRow & { orders: string[] }>();
+  const refs: Array<[key: string, ref: string, order: string]> = [];
+  for (const w of batch) {
+    for (const m of w.menu) {
+      const key = m.name.toLowerCase();
+      const entry = menu.get(key);
+      if (entry) {
+        entry.orders.push(w.order.id);
+        if (m.external_item_id != null) entry.external_item_id = m.external_item_id;
+      } else menu.set(key, { ...m, orders: [w.order.id] });
+    }
+    for (const [key, ref] of w.references) refs.push([key, ref, w.order.id]);
+  }
+  const entries = [...menu.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const [row] = await runPrepared<WrittenBatch>(
+    em,
+    'order.writeBatch',
+    sql`with o as (
+      insert into customer_order (${names(ORDER_COLUMNS)})
+      select ${cols('r', ORDER_COLUMNS)} from jsonb_populate_recordset(null::customer_order, ${JSON.stringify(orders)}::jsonb) r
+      on conflict (${ORDER_KEY}) do nothing
+      returning id, created_at
+    ), ins_menu as (
+      insert into menu_item (${names(MENU_COLUMNS)})
+      select ${cols('m', MENU_COLUMNS)} from ${elementsOf('menu_item', 'm', JSON.stringify(entries.map(([, m]) => m)))}
+       where exists (select 1 from o where o.id in (select jsonb_array_elements_text(e->'orders')))
+       order by lower(m.name)
+      on conflict (business_id, lower(name)) do nothing
+      returning id, lower(name) as key
+    ), old_menu as (
+      select id, lower(name) as key from menu_item where business_id = ${business} and lower(name) = any(${entries.map(([key]) => key)}::text[])
+    ), ref_menu as (
+      update menu_item mi set external_item_id = r.ref, updated_at = r.at
+        from (select distinct on (r.key) r.key, r.ref, o.created_at as at
+                from unnest(${refs.map((r) => r[0])}::text[], ${refs.map((r) => r[1])}::text[], ${refs.map((r) => r[2])}::text[]) with ordinality r(key, ref, order_id, n)
+                join o on o.id = r.order_id
+               order by r.key, r.n desc) r
+       where mi.business_id = ${business} and lower(mi.name) = r.key and mi.external_item_id is distinct from r.ref
+      returning mi.id
+    ), items as (
+      insert into order_item (${names(LINE_COLUMNS)}, order_id, menu_item_id)
+      select ${cols('l', LINE_COLUMNS)}, l.order_id,
+        case
+          when e->>'menuKey' is not null
+          then coalesce((select id from ins_menu where key = e->>'menuKey'), (select id from old_menu where key = e->>'menuKey'))
+          when l.external_item_id is not null
+          then (select mi.id from menu_item mi where mi.business_id = l.business_id and mi.external_item_id = l.external_item_id
+                order by mi.created_at, mi.id limit 1) end
+        from ${elementsOf('order_item', 'l', JSON.stringify(batch.flatMap((w) => w.lines)))}
+       where l.order_id in (select id from o)
+      returning id, order_id, menu_item_id, name is not null as named
+    ), ev as (
+      insert into event (${names(EVENT_COLUMNS)})
+      select ${cols('v', EVENT_COLUMNS)} from ${elementsOf('event', 'v', JSON.stringify(batch.map((w) => ({ ...w.event, order_id: w.order.id }))))}
+       where e->>'order_id' in (select id from o)
+      returning id, fanout_pending
+    )
+    select (select coalesce(json_agg(o.id), '[]') from o) as orders,
+           (select coalesce(json_agg(items), '[]') from items) as items,
+           (select coalesce(json_agg(ev), '[]') from ev) as events`,
+  );
   return row;
 }
 

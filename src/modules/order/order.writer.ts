@@ -7,7 +7,8 @@ import type { OrderSource } from './order.entity.js';
 import type { OrderFields } from './order.rules.js';
 import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderRecord, type OrderWithItems } from './order.presenter.js';
 import { eventRecorded } from '../event/event.signal.js';
-import { findOrderByKey, insertEvent, linkRacedLines, writeOrder, type EventRow, type MenuRow } from './order.repo.js';
+import { findOrderByKey, insertEvent, linkRacedLines, writeOrder, writeOrders, type BatchedOrder, type EventRow, type MenuRow, type WrittenLine } from './order.repo.js';
+import { WriteBatcher } from '../../kit/write.batcher.js';
 import type { OrderType } from './order.type.js';
 
 /**
@@ -90,8 +91,8 @@ export class OrderWriter {
         const triggers = triggersOf(draft.record);
         if (!(await mayFollow(this.em, business, draft.record, triggers, draft.now))) {
           // Never accepts a stored order here: a repeat changes nothing and goes on to the transaction below.
-          const alone = await this.writeNew(this.em, draft, mode, false);
-          if (alone.created) return alone.created;
+          const alone = await this.writeAlone(draft, mode);
+          if (alone) return alone;
         }
         return await inTransaction(this.em, (tx) => this.writeIn(tx, draft, mode));
       } catch (err) {
@@ -102,40 +103,49 @@ export class OrderWriter {
   }
 
   /**
+   * A new order nothing follows, committed without a transaction of its own: with the other new orders of its business
+   * that arrive while that business's statements are busy, in one statement (writeOrders: group commit), or alone
+   * when the batch failed (so that one order's fault is its own). Undefined for a repeat of a stored order.
+   */
+  private async writeAlone(draft: OrderDraft, mode: WriteMode): Promise<WriteResult | undefined> {
+    const batcher = this.em.getTransactionContext() ? undefined : batcherFor(this.em);
+    let written: BatchOutcome;
+    try {
+      if (!batcher) throw new Error('in a transaction');
+      written = await batcher.add(draft.business, draft);
+    } catch {
+      return (await this.writeNew(this.em, draft, mode, false)).created;
+    }
+    if (written) return this.created(this.em, draft, written.items, written.fanoutPending, false);
+    if (mode === 'create') throw conflict(draft.fields);
+    return undefined;
+  }
+
+  /**
    * The order as new, on `em` (in its transaction, or alone): `created` when it was, else `accepted` when the stored
    * order it repeats moved PENDING -> ACCEPTED (only with `follow`). With `follow`, what follows a new order runs too,
    * in the same transaction.
    */
   private async writeNew(em: EntityManager, draft: OrderDraft, mode: WriteMode, follow: boolean): Promise<{ created?: WriteResult; accepted: boolean }> {
-    const { business, record, order, items, menu, references, event, now } = draft;
-    const keyOfReference = new Map([...references].map(([key, ref]) => [ref, key]));
-    const written = await writeOrder(em, {
-      order: rowOf(record, ['business']),
-      mayAccept: follow && mode === 'ingest',
-      lines: items.map(({ menuItem: _menuItem, ...item }) => ({
-        ...rowOf({ ...item, order: record.id, createdAt: now, updatedAt: now }, ['business', 'order']),
-        // An itemId-only line takes the entry a named line of this same order gives that reference, if any.
-        menuKey: item.name ? item.name.toLowerCase() : (item.externalItemId && keyOfReference.get(item.externalItemId)) || null,
-      })),
-      menu,
-      references,
-      event,
-    });
-
-    if (written?.inserted) {
-      eventRecorded(em, { id: event.id, business, type: event.type, fanoutPending: written.fanout_pending });
-      const linked = new Map(written.items.map((i) => [i.id, i]));
-      // A dish a concurrent order added first: its lines are linked by a second statement (alone, just after).
-      if (written.items.some((i) => i.named && !i.menu_item_id)) {
-        for (const r of await linkRacedLines(em, record.id, business)) linked.get(r.id)!.menu_item_id = r.menu_item_id;
-      }
-      for (const item of items) item.menuItem = linked.get(item.id)?.menu_item_id ?? null;
-      if (follow) await orderWritten(em, business, record, triggersOf(record), now);
-      return { created: { order: { ...order, items: items.map(presentOrderItem), submissions: [] }, created: true, changed: true }, accepted: false };
-    }
+    const written = await writeOrder(em, { ...rowsOf(draft), mayAccept: follow && mode === 'ingest' });
+    if (written?.inserted) return { created: await this.created(em, draft, written.items, written.fanout_pending, follow), accepted: false };
     if (mode === 'create') throw conflict(draft.fields);
     // The upsert returned the row of a repeat: it moved PENDING -> ACCEPTED.
     return { accepted: !!written };
+  }
+
+  /** What follows a new order's rows: the wake-up for its event, its lines' menu items, and (with `follow`) the step. */
+  private async created(em: EntityManager, draft: OrderDraft, lines: WrittenLine[], fanoutPending: boolean | null, follow: boolean): Promise<WriteResult> {
+    const { business, record, order, items, event, now } = draft;
+    eventRecorded(em, { id: event.id, business, type: event.type, fanoutPending });
+    const linked = new Map(lines.map((i) => [i.id, i]));
+    // A dish a concurrent order added first: its lines are linked by a second statement (alone, just after).
+    if (lines.some((i) => i.named && !i.menu_item_id)) {
+      for (const r of await linkRacedLines(em, record.id, business)) linked.get(r.id)!.menu_item_id = r.menu_item_id;
+    }
+    for (const item of items) item.menuItem = linked.get(item.id)?.menu_item_id ?? null;
+    if (follow) await orderWritten(em, business, record, triggersOf(record), now);
+    return { order: { ...order, items: items.map(presentOrderItem), submissions: [] }, created: true, changed: true };
   }
 
   private async writeIn(tx: EntityManager, draft: OrderDraft, mode: WriteMode): Promise<WriteResult> {
@@ -182,6 +192,51 @@ function draftOf(business: string, fields: OrderFields, mode: WriteMode): OrderD
   const { menu, references } = menuOf(items, business, now);
   const event = { id: newId('event'), business_id: business, type: 'order.created', data: { object: orderJson(order) }, created_at: now };
   return { business, fields, now, record, order, items, menu, references, event };
+}
+
+/** The rows a draft writes, as the order statements take them. */
+function rowsOf(draft: OrderDraft): BatchedOrder {
+  const { record, items, menu, references, event, now } = draft;
+  const keyOfReference = new Map([...references].map(([key, ref]) => [ref, key]));
+  return {
+    order: rowOf(record, ['business']),
+    lines: items.map(({ menuItem: _menuItem, ...item }) => ({
+      ...rowOf({ ...item, order: record.id, createdAt: now, updatedAt: now }, ['business', 'order']),
+      // An itemId-only line takes the entry a named line of this same order gives that reference, if any.
+      menuKey: item.name ? item.name.toLowerCase() : (item.externalItemId && keyOfReference.get(item.externalItemId)) || null,
+    })),
+    menu,
+    references,
+    event,
+  };
+}
+
+/** A batched order's outcome: its lines and its event's fanout_pending when it was created; null for a repeat. */
+type BatchOutcome = { items: WrittenLine[]; fanoutPending: boolean | null } | null;
+
+/**
+ * One statement of batched orders in flight per business, of at most 32 orders: the orders a busy business sends
+ * meanwhile make the next one. (Two in flight made smaller batches and cost more per order: bench/ingest.)
+ */
+const BATCH_LIMITS = { runsPerKey: 1, maxBatch: 32 };
+// One batcher per database (per ORM driver): a process may hold several, as the tests do.
+const batchers = new WeakMap<object, WriteBatcher<OrderDraft, BatchOutcome>>();
+
+function batcherFor(em: EntityManager): WriteBatcher<OrderDraft, BatchOutcome> {
+  const driver = em.getDriver();
+  let batcher = batchers.get(driver);
+  if (!batcher) {
+    batcher = new WriteBatcher<OrderDraft, BatchOutcome>(async (business, drafts) => {
+      const written = await writeOrders(em, business, drafts.map(rowsOf));
+      const created = new Set(written.orders);
+      const fanout = new Map(written.events.map((e) => [e.id, e.fanout_pending]));
+      return drafts.map((d) =>
+        created.has(d.record.id) ? { items: written.items.filter((i) => i.order_id === d.record.id), fanoutPending: fanout.get(d.event.id) ?? null } : null,
+      );
+    }, BATCH_LIMITS);
+    batchers.set(driver, batcher);
+  }
+  return batcher;
 }
 
 /** What a new order fires: its creation, and its acceptance when it arrives accepted. */
