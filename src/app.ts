@@ -82,7 +82,8 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   // when they share Redis.
   const reads = new ReadRouting(limits.redis ? new SharedRecentWrites(limits.redis, deps.config.redisKeyPrefix) : new MemoryRecentWrites());
   const contextFor = createContextFactory(orm.em, logger, oauth.tokens, deps.config.surveyUrl, reads);
-  const customOrders = customOrderRoutes(await WebhookAuth.create(orm), await OrderWriter.of(orm.em), {
+  const webhookAuth = await WebhookAuth.create(orm, logger);
+  const customOrders = customOrderRoutes(webhookAuth, await OrderWriter.of(orm.em), {
     orders: limits.webhook,
     failures: limits.webhookFailures,
   });
@@ -165,6 +166,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
       await guest.stop();
       await qr.stop();
       await logos.stop();
+      await webhookAuth.stop();
     },
   };
 }

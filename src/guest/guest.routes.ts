@@ -19,7 +19,8 @@ import {
   type OrderDish,
   type SurveyLink,
 } from '../modules/submission/response.service.js';
-import { SurveyPageMemo } from '../kit/survey-page.memo.js';
+import { NotifiedMemo } from '../kit/notified.memo.js';
+import { SURVEY_PAGES_CHANNEL } from '../kit/survey-page.signal.js';
 import type { ReadRouting } from '../kit/read.routing.js';
 import { readBrand } from '../modules/business/brand.read.js';
 import { format } from './messages/index.js';
@@ -132,7 +133,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
   const limiter = deps.limiter;
   // Until its LISTEN connection is up, the memo reads the database for every request: no need to wait for it.
   // Its reads (the survey, the brand) go to a replica when one is usable; the guest's own response, on `em` below, never.
-  const memo = new SurveyPageMemo(deps.orm, deps.logger, deps.reads);
+  const memo = new NotifiedMemo(deps.orm, deps.logger, { channels: [SURVEY_PAGES_CHANNEL], reads: deps.reads, name: 'survey page memo' });
   void memo.start();
   const sessions = new GuestSessions(new GuestSessionKeys(deps.orm.em));
 

@@ -1,7 +1,11 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import { AppError } from '../shared/errors.js';
 import { hashSecret, secretMatches } from '../shared/secrets.js';
 import { customWebhookAccount } from '../modules/integration/integration.repo.js';
+import { WEBHOOK_ACCOUNTS_CHANNEL } from '../modules/integration/webhook-account.signal.js';
+import { SURVEY_PAGES_CHANNEL } from '../kit/survey-page.signal.js';
+import { NotifiedMemo } from '../kit/notified.memo.js';
 
 const UNAUTHORIZED_MESSAGE = 'A valid webhook secret is required: Authorization: Bearer <WEBHOOK_SECRET>';
 // Compared against when the business has no integration, so every refusal costs the same.
@@ -11,19 +15,26 @@ export const unauthorized = () => new AppError('unauthorized', UNAUTHORIZED_MESS
 
 /** The custom webhook's authentication: the business's integration read through the integration module. */
 export class WebhookAuth {
-  private constructor(private readonly em: EntityManager) {}
+  private constructor(private readonly memo: NotifiedMemo) {}
 
-  static async create(orm: MikroORM): Promise<WebhookAuth> {
-    return new WebhookAuth(orm.em);
+  static async create(orm: MikroORM, logger: Logger): Promise<WebhookAuth> {
+    // A rotated or disconnected secret notifies webhook_accounts; a business's country changing notifies survey_pages.
+    const memo = new NotifiedMemo(orm, logger, { channels: [WEBHOOK_ACCOUNTS_CHANNEL, SURVEY_PAGES_CHANNEL], name: 'webhook account memo' });
+    await memo.start();
+    return new WebhookAuth(memo);
   }
 
   /**
-   * What the business's secret is checked against: one indexed SELECT per request (no cache), so a rotated or
-   * disconnected secret stops working at once, in every process. Undefined when there is no connected integration.
+   * What the business's secret is checked against, kept in memory until the business's integration or the business
+   * changes (a notification at their commit: at once in the process that made the change, within milliseconds in the
+   * others). Read from the primary, never a replica. Undefined when there is no connected integration.
    */
-  async account(business: string): Promise<WebhookAccount | undefined> {
-    // One prepared statement on the pool, through no unit of work: nothing a fork of the ORM would isolate.
-    return customWebhookAccount(this.em, business);
+  account(business: string): Promise<WebhookAccount | undefined> {
+    return this.memo.get(`account:${business}`, (em) => customWebhookAccount(em, business));
+  }
+
+  stop() {
+    return this.memo.stop();
   }
 
   /**

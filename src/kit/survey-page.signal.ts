@@ -2,7 +2,7 @@ import type { TriggerDef } from '@mikro-orm/core';
 
 /**
  * What a survey page shows comes from four tables (the survey, its steps, their metrics, the business's locations);
- * a write to any of them notifies this channel at commit, and every process's page memo (survey-page.memo.ts)
+ * a write to any of them notifies this channel at commit, and every process's page memo (notified.memo.ts)
  * forgets what it holds. Writes there are rare next to page views, so one signal for all of them is enough. In the
  * kit because tables of three modules carry it and survey imports location and metric, not the other way round.
  */

@@ -68,6 +68,26 @@ it('writes a new order nothing follows in one statement, alone: its lines, menu 
   expect(await rows(`select type from event where business_id = ? and data->'object'->>'id' = ?`, [tenant.businessId, order.id])).toEqual([{ type: 'order.created' }]);
 });
 
+it('reads the secret once, not for every order; another process rotating it is heard, and the old secret stops', async () => {
+  const accountReads = (sent: SentStatement[]) => sent.filter((s) => /from "?custom_integration/i.test(s.text));
+  await post(minimal());
+  const { sent } = await post(minimal());
+  expect(writes(sent)).toHaveLength(1);
+  expect(accountReads(sent)).toEqual([]);
+
+  // This test's own process rotates it, as the admin CLI or another instance would: the service hears the notification.
+  const old = secret;
+  ({ secret } = await connectCustomIntegration(db.orm.em.fork(), tenant.businessId));
+  const status = async (bearer: string) =>
+    (await fetch(`${service.url}/webhooks/custom/${tenant.businessId}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }, body: JSON.stringify(minimal()) })).status;
+  const deadline = Date.now() + 5_000;
+  while ((await status(old)) !== 401) {
+    if (Date.now() > deadline) throw new Error('the old secret still works 5 s after its rotation');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(await status(secret)).toBe(200);
+});
+
 it('accepts a stored PENDING order on its repeat, with its order.updated event in the same transaction', async () => {
   const body = minimal({ payment: false });
   const { order } = await post(body);

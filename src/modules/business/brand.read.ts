@@ -11,7 +11,7 @@ export interface GuestBrand {
   reviewUrl: string | null;
 }
 
-/** The brand of a business, read from the database (the guest pages keep it in their SurveyPageMemo). */
+/** The brand of a business, read from the database (the guest pages keep it in memo (kit/notified.memo.ts)). */
 export async function readBrand(em: EntityManager, business: string): Promise<GuestBrand | null> {
   if (!isId('business', business)) return null;
   const row = await em.findOne(Business, { id: business }, { fields: ['name', 'displayName', 'brandColor', 'logoFile', 'reviewUrl'], disableIdentityMap: true });

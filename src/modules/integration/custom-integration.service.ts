@@ -3,6 +3,8 @@ import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { newId } from '../../shared/id.js';
 import { CustomIntegration } from './custom-integration.entity.js';
 import { upsertCustomIntegration } from './integration.repo.js';
+import { announceAfterCommit } from '../../kit/signals.js';
+import { WEBHOOK_ACCOUNTS_CHANNEL } from './webhook-account.signal.js';
 
 /** Where the business's Custom integration posts its orders (spec 4.9); `':business'` gives the route's pattern. */
 export const customWebhookPath = (business: string) => `/webhooks/custom/${business}`;
@@ -27,12 +29,16 @@ export async function connectCustomIntegration(em: EntityManager, business: stri
     const now = new Date();
     const row = await upsertCustomIntegration(tx, { id: newId('customIntegration'), business, secretHash: hashSecret(secret), at: new Date() });
     const integration = await tx.findOneOrFail(CustomIntegration, { id: row.id }, { refresh: true });
+    // Every process hears the trigger's notification; this one at the commit already (the old secret stops at once).
+    announceAfterCommit(tx, WEBHOOK_ACCOUNTS_CHANNEL, business);
     return { integration, secret, rotated: row.rotated };
   });
 }
 
 export async function disconnectCustomIntegration(em: EntityManager, business: string): Promise<boolean> {
-  return (await em.nativeDelete(CustomIntegration, { business })) > 0;
+  const deleted = await em.nativeDelete(CustomIntegration, { business });
+  announceAfterCommit(em, WEBHOOK_ACCOUNTS_CHANNEL, business);
+  return deleted > 0;
 }
 
 export function presentCustomIntegration(integration: CustomIntegration) {

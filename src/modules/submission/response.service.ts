@@ -77,7 +77,7 @@ export async function openGuestSurvey(em: EntityManager, business: string, surve
   const survey = { id: row.id, business: row.business_id, name: row.name, status: row.status, closingText: row.closing_text, reviewUrl: row.review_url } as Survey;
   if (survey.status === 'archived') return { state: 'closed', survey };
   const steps = row.steps.map((st) => ({ ...st, business, survey: survey.id }) as SurveyStep);
-  // Plain objects, not the fork's entities: the answer may be kept and shared between requests (the guest pages' SurveyPageMemo, kit/survey-page.memo.ts).
+  // Plain objects, not the fork's entities: the answer may be kept and shared between requests (the guest pages' memo, kit/notified.memo.ts).
   const locations = steps.some((s) => s.type === 'location')
     ? (await em.find(Location, { business }, { orderBy: { name: 'asc', id: 'asc' }, limit: 200, fields: ['id', 'name'] })).map((l) => ({ id: l.id, name: l.name }) as Location)
     : [];

@@ -1,23 +1,23 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { PgListener } from './pg-listener.js';
-import { SURVEY_PAGES_CHANNEL } from './survey-page.signal.js';
 import type { ReadRouting } from './read.routing.js';
 
 /** Values kept at most (the oldest goes first); each is a few KiB. */
 const MAX_ENTRIES = 2_000;
 
 /**
- * What the guest pages read again and again, kept in memory (a survey with its steps, metrics and locations; a
- * business's brand): data that changes a few times a day. A write to any table the pages read notifies
- * SURVEY_PAGES_CHANNEL at commit (survey-page.signal.ts) and everything kept is forgotten, in every process
- * listening. Without a working LISTEN connection nothing is kept: each request reads the database, so a lost
- * connection can never leave a page stale. One listening connection serves every kind of value.
+ * Values read again and again that change a few times a day (a survey page's survey, steps, metrics and locations; a
+ * business's brand; the webhook door's secret hash), kept in memory. A write to any table they come from notifies
+ * one of `channels` at commit (survey-page.signal.ts, webhook-account.signal.ts) and everything kept is forgotten, in
+ * every process listening (this process's own writes are heard at once: kit/signals.ts). Without a working LISTEN
+ * connection nothing is kept: each call reads the database, so a lost connection can never leave a value stale.
  *
- * Its reads are lag-tolerant (a replica's, see read.routing.ts), except within the read-your-writes window after a
- * notification: a value read then from a replica could miss the change notified, and be kept until the next one.
+ * With `reads`, its reads are lag-tolerant (a replica's, see read.routing.ts), except within the read-your-writes
+ * window after a notification: a value read then from a replica could miss the change notified, and be kept until the
+ * next one. Without, they are the primary's.
  */
-export class SurveyPageMemo {
+export class NotifiedMemo {
   private readonly entries = new Map<string, unknown>();
   /** Bumped by every notification: a read begun before it may be stale, and is not kept. */
   private generation = 0;
@@ -29,17 +29,17 @@ export class SurveyPageMemo {
   constructor(
     private readonly orm: MikroORM,
     private readonly logger: Logger,
-    private readonly reads?: ReadRouting,
+    private readonly options: { channels: string[]; reads?: ReadRouting; name: string },
   ) {}
 
   async start() {
     // A notification, a reconnection (anything may have changed meanwhile) and a lost connection all forget.
     this.listener = new PgListener(
       this.orm,
-      [SURVEY_PAGES_CHANNEL],
+      this.options.channels,
       { notification: () => this.forget(true), ready: () => this.forget(true), lost: () => this.forget(false) },
       this.logger,
-      'survey page memo (reading every request meanwhile)',
+      `${this.options.name} (reading every request meanwhile)`,
     );
     await this.listener.start();
   }
@@ -66,7 +66,8 @@ export class SurveyPageMemo {
 
   private async readerEm(): Promise<EntityManager> {
     const em = this.orm.em.fork();
-    if (this.reads) await this.reads.lagTolerant(em, performance.now() - this.changedAt < this.reads.windowOf(em));
+    const { reads } = this.options;
+    if (reads) await reads.lagTolerant(em, performance.now() - this.changedAt < reads.windowOf(em));
     return em;
   }
 
