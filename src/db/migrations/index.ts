@@ -33,6 +33,8 @@ import { Migration20261128120000 } from './Migration20261128120000.js';
 import { Migration20261129090000 } from './Migration20261129090000.js';
 import { Migration20261130090000 } from './Migration20261130090000.js';
 import { Migration20261201090000 } from './Migration20261201090000.js';
+import { Migration20261201100000 } from './Migration20261201100000.js';
+import { Migration20261201110000 } from './Migration20261201110000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -71,4 +73,6 @@ export const migrationsList = [
   { name: 'Migration20261129090000', class: Migration20261129090000 },
   { name: 'Migration20261130090000', class: Migration20261130090000 },
   { name: 'Migration20261201090000', class: Migration20261201090000 },
+  { name: 'Migration20261201100000', class: Migration20261201100000 },
+  { name: 'Migration20261201110000', class: Migration20261201110000 },
 ];

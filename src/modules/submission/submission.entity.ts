@@ -35,8 +35,9 @@ export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
   expression:
     "create unique index \"submission_page_order_survey_completed_uq\" on \"submission\" (\"order_id\", \"survey_id\") where \"status\" = 'completed' and \"source\" = 'page' and \"order_id\" is not null",
 })
-// A guest's device resumes its partial response by the session id its cookie holds.
-@Index({ name: 'submission_survey_session_idx', properties: ['survey', 'sessionId'] })
+// A guest's device resumes its partial response by the session id its cookie holds (latestDeviceResponse): found and
+// ordered by the index alone, whatever the statistics say.
+@Index({ name: 'submission_survey_session_idx', properties: ['survey', 'sessionId', 'createdAt', 'id'] })
 @Index({ name: 'submission_survey_lowest_rating_idx', properties: ['survey', 'lowestRating'] })
 export class Submission extends BusinessOwnedEntity {
   id = newId('submission');
