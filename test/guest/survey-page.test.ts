@@ -215,6 +215,25 @@ describe('the survey page', () => {
     expect(elsewhere.html).toContain('Step 1 of 4');
   });
 
+  it('decides a step again on what is stored when the response changed elsewhere since this process wrote it', async () => {
+    // The process keeps the response it wrote for the device's next request; another process (here: a statement)
+    // answers the comment step meanwhile. The next step, decided on the kept copy, must not write over that answer.
+    const g = agent();
+    const [, afterRating] = await walk(g, fx.path, 1);
+    const [stored] = (await submissions(fx, { status: { eq: 'partial' } })).data.filter((s: any) => s.answers.length === 1 && s.answers[0].ratings);
+    const sql = server.orm.em.fork().getConnection();
+    const id = ((await sql.execute(`select id from submission where survey_id = ? and status = 'partial' order by created_at desc limit 1`, [fx.survey])) as Array<{ id: string }>)[0].id;
+    expect(stored.id).toBe(id);
+    await sql.execute(`update submission set answers = answers || ?::jsonb where id = ?`, [JSON.stringify([{ step: fx.steps.text, value: 'Said through another process' }]), id]);
+    const { post } = await g.answer(afterRating, { value: '9' });
+    expect(post.status).toBe(303);
+    const [row] = (await sql.execute(`select answers from submission where id = ?`, [id])) as Array<{ answers: Array<{ step: string; value?: unknown }> }>;
+    expect(Object.fromEntries(row.answers.filter((a) => a.value !== undefined).map((a) => [a.step, a.value]))).toEqual({
+      [fx.steps.nps]: 9,
+      [fx.steps.text]: 'Said through another process',
+    });
+  });
+
   it('flags a response completed in under 2 seconds, and not one that took longer', async () => {
     const fast = agent();
     const pages = await walk(fast, fx.path);

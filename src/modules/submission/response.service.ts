@@ -121,8 +121,31 @@ export async function orderAnswered(em: EntityManager, survey: string, order: st
 const resumable = (found: Submission | null) =>
   found?.status === 'partial' && found.createdAt.getTime() < Date.now() - RESUME_DAYS * 86_400_000 ? null : found;
 
+/**
+ * The response this process last wrote for a device, with its row version: a guest's next request (the page the
+ * step's answer leads to, the next step) comes within moments, and reads it here instead of from the database. A step
+ * decided on it is written only while it is still the stored version (updateResponse, completeResponse), else decided
+ * again on the database's: an answer given meanwhile through another process is never lost. Kept RECENT_MS, at most
+ * RECENT_MAX devices (the oldest go first).
+ */
+const recent = new Map<string, { response: Submission; version: string; at: number }>();
+const RECENT_MS = 120_000;
+const RECENT_MAX = 10_000;
+const deviceKey = (survey: string, sessionId: string) => `${survey} ${sessionId}`;
+
+function remember(response: Submission, version: string) {
+  const key = deviceKey(response.survey!, response.sessionId!);
+  recent.delete(key);
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
+  recent.set(key, { response: { ...response }, version, at: Date.now() });
+}
+
+const forget = (survey: string, sessionId: string) => recent.delete(deviceKey(survey, sessionId));
+
 /** A response read as a plain copy (nothing of it is written through the ORM), with its row version (submission.repo.ts). */
 async function deviceResponse(em: EntityManager, survey: string, sessionId: string, lock: boolean) {
+  const kept = lock ? undefined : recent.get(deviceKey(survey, sessionId));
+  if (kept && Date.now() - kept.at < RECENT_MS) return { response: { ...kept.response }, version: kept.version, row: null };
   const found = await latestDeviceResponse(em, survey, sessionId, lock);
   const response = resumable(found ? plainOfRow(em, Submission, found) : null);
   if (!response) return { response, version: null, row: null };
@@ -230,12 +253,15 @@ export async function answerStep(em: EntityManager, guest: GuestSurvey, input: S
     if (decision.kind === 'complete') {
       if (!(await completesAlone(em, guest, decision))) break;
       const done = await completeAlone(em, guest, decision, version!, input.startedAt);
+      // Completed, or decided on a version gone: either way what was kept is not the response any more.
+      forget(survey, input.sessionId);
       if (done) return done;
       continue;
     }
     if (decision.kind !== 'next') return decision;
     if (await storeStep(em, guest, decision, version, input.admit)) return { kind: 'next', step: decision.step };
   }
+  forget(survey, input.sessionId);
   return em.transactional(async (tx) => {
     const { response, version, row } = await deviceResponse(tx, survey, input.sessionId, true);
     if (response?.status === 'completed') throw answeredAlready();
@@ -344,11 +370,16 @@ async function storeStep(em: EntityManager, guest: GuestSurvey, d: Extract<Decis
   if (d.created) {
     await admit?.();
     const event = eventOf(response);
-    const fanoutPending = await insertResponse(em, JSON.stringify(rowOf(response, ['business', 'survey', 'order', 'location'])), event);
-    eventRecorded(em, { id: event.id, business: guest.survey.business, type: 'submission.created', fanoutPending });
+    const written = await insertResponse(em, JSON.stringify(rowOf(response, ['business', 'survey', 'order', 'location'])), event);
+    eventRecorded(em, { id: event.id, business: guest.survey.business, type: 'submission.created', fanoutPending: written.fanout_pending });
+    if (!em.getTransactionContext()) remember(response, written.version);
     return true;
   }
-  return updateResponse(em, { id: response.id, version: version!, answers: response.answers, location: response.location ?? null, updatedAt: response.updatedAt });
+  const stored = await updateResponse(em, { id: response.id, version: version!, answers: response.answers, location: response.location ?? null, updatedAt: response.updatedAt });
+  // In a transaction the version is its own until it commits: remembered by no one.
+  if (stored && !em.getTransactionContext()) remember(response, stored);
+  else forget(guest.survey.id, response.sessionId!);
+  return !!stored;
 }
 
 /** A response's event written by a statement (submission.repo.ts): its id and its data, the response as events show it. */

@@ -63,33 +63,33 @@ returning fanout_pending`;
  * data), in one statement committed alone or in `em`'s transaction. Answers the event's `fanout_pending` (whom to tell:
  * event.signal.ts).
  */
-export async function insertResponse(em: EntityManager, row: string, event: { id: string; json: string }): Promise<boolean | null> {
-  const [written] = await runPrepared<{ fanout_pending: boolean | null }>(
+export async function insertResponse(em: EntityManager, row: string, event: { id: string; json: string }): Promise<{ fanout_pending: boolean | null; version: string }> {
+  const [written] = await runPrepared<{ fanout_pending: boolean | null; version: string }>(
     em,
     'submission.insertResponse',
     sql`with s as (
   insert into submission (${RESPONSE_COLUMNS}) select ${RESPONSE_COLUMNS} from jsonb_populate_record(null::submission, ${row}::jsonb)
-  returning business_id, created_at as at
+  returning business_id, created_at as at, xmin::text as version
 )
-${eventOfChange('submission.created', event)}`,
+${eventOfChange('submission.created', event)}, (select version from s)`,
   );
-  return written.fanout_pending;
+  return written;
 }
 
 /**
  * A step's answers (and location) stored on a partial response, only while it is the version the step was decided on
- * (`version`, latestDeviceResponse's): answers whether it was. A concurrent step of the same device, or the response
- * completed meanwhile, leaves it unwritten, for the caller to decide again.
+ * (`version`, latestDeviceResponse's): answers its new version, or undefined when it was not. A concurrent step of the
+ * same device, or the response completed meanwhile, leaves it unwritten, for the caller to decide again.
  */
-export async function updateResponse(em: EntityManager, r: { id: string; version: string; answers: Answer[]; location: string | null; updatedAt: Date }): Promise<boolean> {
-  const rows = await runPrepared(
+export async function updateResponse(em: EntityManager, r: { id: string; version: string; answers: Answer[]; location: string | null; updatedAt: Date }): Promise<string | undefined> {
+  const [row] = await runPrepared<{ version: string }>(
     em,
     'submission.updateResponse',
     sql`update submission set answers = ${JSON.stringify(r.answers)}::jsonb, location_id = ${r.location}, updated_at = ${r.updatedAt}
 where id = ${r.id} and xmin::text = ${r.version} and status = 'partial'
-returning id`,
+returning xmin::text as version`,
   );
-  return rows.length > 0;
+  return row?.version;
 }
 
 /**
