@@ -212,7 +212,7 @@ const elementsOf = (table: string, alias: string, json: string) =>
  */
 export async function writeOrders(em: EntityManager, business: string, batch: BatchedOrder[]): Promise<WrittenBatch> {
   const byKey = (o: OrderRow) => `${o.external_location_id ?? ''}\u0000${o.external_order_id}`;
-  const orders = [...batch.map((w) => w.order)].sort((a, b) => (byKey(a) < byKey(b) ? -1 : byKey(a) > byKey(b) ? 1 : 0));
+  const orders = batch.map((w) => w.order).sort((a, b) => (byKey(a) < byKey(b) ? -1 : byKey(a) > byKey(b) ? 1 : 0));
   // One entry per name over the batch: the first order's id and name, the last reference given (as one order's own).
   const menu = new Map<string, MenuRow & { orders: string[] }>();
   const refs: Array<[key: string, ref: string, order: string]> = [];

@@ -108,13 +108,13 @@ export class OrderWriter {
    * when the batch failed (so that one order's fault is its own). Undefined for a repeat of a stored order.
    */
   private async writeAlone(draft: OrderDraft, mode: WriteMode): Promise<WriteResult | undefined> {
-    const batcher = this.em.getTransactionContext() ? undefined : batcherFor(this.em);
+    const alone = async () => (await this.writeNew(this.em, draft, mode, false)).created;
+    if (this.em.getTransactionContext()) return alone();
     let written: BatchOutcome;
     try {
-      if (!batcher) throw new Error('in a transaction');
-      written = await batcher.add(draft.business, draft);
+      written = await batcherFor(this.em).add(draft.business, draft);
     } catch {
-      return (await this.writeNew(this.em, draft, mode, false)).created;
+      return alone();
     }
     if (written) return this.created(this.em, draft, written.items, written.fanoutPending, false);
     if (mode === 'create') throw conflict(draft.fields);
@@ -226,13 +226,15 @@ function batcherFor(em: EntityManager): WriteBatcher<OrderDraft, BatchOutcome> {
   const driver = em.getDriver();
   let batcher = batchers.get(driver);
   if (!batcher) {
+    // Its own EntityManager: the batches outlive the request whose writer made the batcher.
+    const own = em.fork();
     batcher = new WriteBatcher<OrderDraft, BatchOutcome>(async (business, drafts) => {
-      const written = await writeOrders(em, business, drafts.map(rowsOf));
+      const written = await writeOrders(own, business, drafts.map(rowsOf));
       const created = new Set(written.orders);
       const fanout = new Map(written.events.map((e) => [e.id, e.fanout_pending]));
-      return drafts.map((d) =>
-        created.has(d.record.id) ? { items: written.items.filter((i) => i.order_id === d.record.id), fanoutPending: fanout.get(d.event.id) ?? null } : null,
-      );
+      const lines = new Map<string, WrittenLine[]>();
+      for (const line of written.items) lines.set(line.order_id, [...(lines.get(line.order_id) ?? []), line]);
+      return drafts.map((d) => (created.has(d.record.id) ? { items: lines.get(d.record.id) ?? [], fanoutPending: fanout.get(d.event.id) ?? null } : null));
     }, BATCH_LIMITS);
     batchers.set(driver, batcher);
   }
