@@ -8,10 +8,13 @@ import type { TriggerDef } from '@mikro-orm/core';
  */
 export const SURVEY_PAGES_CHANNEL = 'survey_pages';
 
-export const surveyPagesTrigger: TriggerDef = {
-  name: 'survey_pages_changed',
+/** A table's trigger that notifies `channel` at the commit of any statement writing to it (insert, update, delete). */
+export const notifyingTrigger = (name: string, channel: string): TriggerDef => ({
+  name,
   timing: 'after',
   events: ['insert', 'update', 'delete'],
   forEach: 'statement',
-  body: `perform pg_notify('${SURVEY_PAGES_CHANNEL}', ''); return null;`,
-};
+  body: `perform pg_notify('${channel}', ''); return null;`,
+});
+
+export const surveyPagesTrigger = notifyingTrigger('survey_pages_changed', SURVEY_PAGES_CHANNEL);

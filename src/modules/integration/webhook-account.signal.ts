@@ -1,4 +1,4 @@
-import type { TriggerDef } from '@mikro-orm/core';
+import { notifyingTrigger } from '../../kit/survey-page.signal.js';
 
 /**
  * The order webhook's door keeps each business's secret hash in memory (custom-order.auth.ts): a write to the
@@ -7,10 +7,4 @@ import type { TriggerDef } from '@mikro-orm/core';
  */
 export const WEBHOOK_ACCOUNTS_CHANNEL = 'webhook_accounts';
 
-export const webhookAccountsTrigger: TriggerDef = {
-  name: 'webhook_accounts_changed',
-  timing: 'after',
-  events: ['insert', 'update', 'delete'],
-  forEach: 'statement',
-  body: `perform pg_notify('${WEBHOOK_ACCOUNTS_CHANNEL}', ''); return null;`,
-};
+export const webhookAccountsTrigger = notifyingTrigger('webhook_accounts_changed', WEBHOOK_ACCOUNTS_CHANNEL);

@@ -85,6 +85,17 @@ const rowsOf = (table: string, alias: string, columns: readonly string[], json: 
   sql`select ${sql.join(columns.map((c) => sql.ref(`${alias}.${c}`)))}
     from ${sql.raw(many ? 'jsonb_populate_recordset' : 'jsonb_populate_record')}(null::${sql.table(table)}, ${json}::jsonb) ${sql.raw(alias)}`;
 const created = sql<boolean>`exists (select 1 from o where o.inserted)`;
+/**
+ * A line's menu item (line `l`, its JSON element `e`): a named line takes its name's entry (inserted by this statement,
+ * `ins_menu`, or found, `old_menu`), an itemId-only line the entry of its order holding that reference (menuKey), else
+ * the oldest one of the business holding it.
+ */
+const LINE_MENU_ITEM = sql`case
+  when e->>'menuKey' is not null
+  then coalesce((select id from ins_menu where key = e->>'menuKey'), (select id from old_menu where key = e->>'menuKey'))
+  when l.external_item_id is not null
+  then (select mi.id from menu_item mi where mi.business_id = l.business_id and mi.external_item_id = l.external_item_id
+        order by mi.created_at, mi.id limit 1) end`;
 
 /**
  * The whole write of an order, whichever door it came by, in one statement:
@@ -159,13 +170,7 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
           .insertInto('order_item')
           .columns([...LINE_COLUMNS, 'order_id', 'menu_item_id'])
           .expression(
-            sql`select ${sql.join(LINE_COLUMNS.map((c) => sql.ref(`l.${c}`)))}, o.id,
-              case
-                when e->>'menuKey' is not null
-                then coalesce((select id from ins_menu where key = e->>'menuKey'), (select id from old_menu where key = e->>'menuKey'))
-                when l.external_item_id is not null
-                then (select mi.id from menu_item mi where mi.business_id = l.business_id and mi.external_item_id = l.external_item_id
-                      order by mi.created_at, mi.id limit 1) end
+            sql`select ${sql.join(LINE_COLUMNS.map((c) => sql.ref(`l.${c}`)))}, o.id, ${LINE_MENU_ITEM}
             from jsonb_array_elements(${lines}::jsonb) e
             cross join lateral jsonb_populate_record(null::order_item, e) l
             cross join o where o.inserted`,
@@ -255,13 +260,7 @@ export async function writeOrders(em: EntityManager, business: string, batch: Ba
       returning mi.id
     ), items as (
       insert into order_item (${names(LINE_COLUMNS)}, order_id, menu_item_id)
-      select ${cols('l', LINE_COLUMNS)}, l.order_id,
-        case
-          when e->>'menuKey' is not null
-          then coalesce((select id from ins_menu where key = e->>'menuKey'), (select id from old_menu where key = e->>'menuKey'))
-          when l.external_item_id is not null
-          then (select mi.id from menu_item mi where mi.business_id = l.business_id and mi.external_item_id = l.external_item_id
-                order by mi.created_at, mi.id limit 1) end
+      select ${cols('l', LINE_COLUMNS)}, l.order_id, ${LINE_MENU_ITEM}
         from ${elementsOf('order_item', 'l', JSON.stringify(batch.flatMap((w) => w.lines)))}
        where l.order_id in (select id from o)
       returning id, order_id, menu_item_id, name is not null as named
