@@ -1,4 +1,4 @@
-import type { TriggerDef } from '@mikro-orm/core';
+import { notifyingTrigger } from './notify.trigger.js';
 
 /**
  * What a survey page shows comes from four tables (the survey, its steps, their metrics, the business's locations);
@@ -7,14 +7,5 @@ import type { TriggerDef } from '@mikro-orm/core';
  * kit because tables of three modules carry it and survey imports location and metric, not the other way round.
  */
 export const SURVEY_PAGES_CHANNEL = 'survey_pages';
-
-/** A table's trigger that notifies `channel` at the commit of any statement writing to it (insert, update, delete). */
-export const notifyingTrigger = (name: string, channel: string): TriggerDef => ({
-  name,
-  timing: 'after',
-  events: ['insert', 'update', 'delete'],
-  forEach: 'statement',
-  body: `perform pg_notify('${channel}', ''); return null;`,
-});
 
 export const surveyPagesTrigger = notifyingTrigger('survey_pages_changed', SURVEY_PAGES_CHANNEL);

@@ -1,4 +1,4 @@
-import { notifyingTrigger } from '../../kit/survey-page.signal.js';
+import { notifyingTrigger } from '../../kit/notify.trigger.js';
 
 /**
  * The order webhook's door keeps each business's secret hash in memory (custom-order.auth.ts): a write to the

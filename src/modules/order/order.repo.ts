@@ -80,9 +80,16 @@ export interface OrderWrite {
   event: EventRow;
 }
 
+const names = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));
+const cols = (alias: string, columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(`${alias}.${c}`)));
+/** The rows of a JSON array parameter, each as the table's own row type reads it, beside the element itself (e). */
+const elementsOf = (table: string, alias: string, json: string) =>
+  sql`jsonb_array_elements(${json}::jsonb) e cross join lateral jsonb_populate_record(null::${sql.table(table)}, e) ${sql.raw(alias)}`;
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** `select <the columns> from <the rows of a JSON parameter, as the table's own row type reads them> <alias>`. */
 const rowsOf = (table: string, alias: string, columns: readonly string[], json: string, many = true) =>
-  sql`select ${sql.join(columns.map((c) => sql.ref(`${alias}.${c}`)))}
+  sql`select ${cols(alias, columns)}
     from ${sql.raw(many ? 'jsonb_populate_recordset' : 'jsonb_populate_record')}(null::${sql.table(table)}, ${json}::jsonb) ${sql.raw(alias)}`;
 const created = sql<boolean>`exists (select 1 from o where o.inserted)`;
 /**
@@ -170,9 +177,8 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
           .insertInto('order_item')
           .columns([...LINE_COLUMNS, 'order_id', 'menu_item_id'])
           .expression(
-            sql`select ${sql.join(LINE_COLUMNS.map((c) => sql.ref(`l.${c}`)))}, o.id, ${LINE_MENU_ITEM}
-            from jsonb_array_elements(${lines}::jsonb) e
-            cross join lateral jsonb_populate_record(null::order_item, e) l
+            sql`select ${cols('l', LINE_COLUMNS)}, o.id, ${LINE_MENU_ITEM}
+            from ${elementsOf('order_item', 'l', lines)}
             cross join o where o.inserted`,
           )
           .returning(['id', 'menu_item_id', sql<boolean>`name is not null`.as('named')]),
@@ -200,12 +206,6 @@ export interface WrittenBatch {
   events: Array<{ id: string; fanout_pending: boolean | null }>;
 }
 
-const names = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));
-const cols = (alias: string, columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(`${alias}.${c}`)));
-/** The rows of a JSON array parameter, each as the table's own row type reads it, beside the element itself (e). */
-const elementsOf = (table: string, alias: string, json: string) =>
-  sql`jsonb_array_elements(${json}::jsonb) e cross join lateral jsonb_populate_record(null::${sql.table(table)}, e) ${sql.raw(alias)}`;
-
 /**
  * Several new orders of one business in one statement, committed together (group commit: OrderWriter's batches).
  * The same parts as writeOrder, each for all the orders at once: the orders inserted in key order (two batches
@@ -217,7 +217,7 @@ const elementsOf = (table: string, alias: string, json: string) =>
  */
 export async function writeOrders(em: EntityManager, business: string, batch: BatchedOrder[]): Promise<WrittenBatch> {
   const byKey = (o: OrderRow) => `${o.external_location_id ?? ''}\u0000${o.external_order_id}`;
-  const orders = batch.map((w) => w.order).sort((a, b) => (byKey(a) < byKey(b) ? -1 : byKey(a) > byKey(b) ? 1 : 0));
+  const orders = batch.map((w) => w.order).sort((a, b) => byText(byKey(a), byKey(b)));
   // One entry per name over the batch: the first order's id and name, the last reference given (as one order's own).
   const menu = new Map<string, MenuRow & { orders: string[] }>();
   const refs: Array<[key: string, ref: string, order: string]> = [];
@@ -232,13 +232,13 @@ export async function writeOrders(em: EntityManager, business: string, batch: Ba
     }
     for (const [key, ref] of w.references) refs.push([key, ref, w.order.id]);
   }
-  const entries = [...menu.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = [...menu.entries()].sort(([a], [b]) => byText(a, b));
   const [row] = await runPrepared<WrittenBatch>(
     em,
     'order.writeBatch',
     sql`with o as (
       insert into customer_order (${names(ORDER_COLUMNS)})
-      select ${cols('r', ORDER_COLUMNS)} from jsonb_populate_recordset(null::customer_order, ${JSON.stringify(orders)}::jsonb) r
+      ${rowsOf('customer_order', 'r', ORDER_COLUMNS, JSON.stringify(orders))}
       on conflict (${ORDER_KEY}) do nothing
       returning id, created_at
     ), ins_menu as (

@@ -127,7 +127,7 @@ export class OrderWriter {
    * in the same transaction.
    */
   private async writeNew(em: EntityManager, draft: OrderDraft, mode: WriteMode, follow: boolean): Promise<{ created?: WriteResult; accepted: boolean }> {
-    const written = await writeOrder(em, { ...rowsOf(draft), mayAccept: follow && mode === 'ingest' });
+    const written = await writeOrder(em, { ...writeOf(draft), mayAccept: follow && mode === 'ingest' });
     if (written?.inserted) return { created: await this.created(em, draft, written.items, written.fanout_pending, follow), accepted: false };
     if (mode === 'create') throw conflict(draft.fields);
     // The upsert returned the row of a repeat: it moved PENDING -> ACCEPTED.
@@ -195,7 +195,7 @@ function draftOf(business: string, fields: OrderFields, mode: WriteMode): OrderD
 }
 
 /** The rows a draft writes, as the order statements take them. */
-function rowsOf(draft: OrderDraft): BatchedOrder {
+function writeOf(draft: OrderDraft): BatchedOrder {
   const { record, items, menu, references, event, now } = draft;
   const keyOfReference = new Map([...references].map(([key, ref]) => [ref, key]));
   return {
@@ -229,7 +229,7 @@ function batcherFor(em: EntityManager): WriteBatcher<OrderDraft, BatchOutcome> {
     // Its own EntityManager: the batches outlive the request whose writer made the batcher.
     const own = em.fork();
     batcher = new WriteBatcher<OrderDraft, BatchOutcome>(async (business, drafts) => {
-      const written = await writeOrders(own, business, drafts.map(rowsOf));
+      const written = await writeOrders(own, business, drafts.map(writeOf));
       const created = new Set(written.orders);
       const fanout = new Map(written.events.map((e) => [e.id, e.fanout_pending]));
       const lines = new Map<string, WrittenLine[]>();
