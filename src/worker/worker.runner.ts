@@ -5,7 +5,7 @@ import { PgListener } from '../kit/pg-listener.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { HttpSender } from '../senders/http.sender.js';
-import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery } from '../modules/webhook/webhook-delivery.task.js';
+import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery, type Lanes } from '../modules/webhook/webhook-delivery.task.js';
 import { RateLimiter } from './rate.limiter.js';
 import { DueClock, DuePoll, Sleeper } from './due.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
@@ -13,7 +13,7 @@ import { startCaseOutbox } from './case-outbox.runner.js';
 import { startAccountMail } from './account-mail.runner.js';
 import { startPartitionMaintenance, type PartitionMaintenance } from './partition.runner.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
-import { fanOutDue, nextDeliveryDue } from '../modules/webhook/webhook.repo.js';
+import { DELIVERIES_DUE_CHANNEL, fanOutDue, nextDeliveryDue } from '../modules/webhook/webhook.repo.js';
 
 export interface Workers {
   /** Stops leasing, lets the attempts in flight finish (at most their timeout) and gives back what did not start. */
@@ -24,6 +24,11 @@ export interface Workers {
 
 const FAN_OUT_BATCH = 500;
 const CLAIM_GATHER_MS = 3;
+/**
+ * A fan-out at most this often: events committed meanwhile go together in the next one (one statement, one lease for
+ * all their deliveries), while the first event after a quiet spell goes at once.
+ */
+const FAN_OUT_GAP_MS = 50;
 /** Leased ahead per webhook at most (fewer with a low rate: a second's worth, and never fewer than the cap in flight). */
 const LANE_DEPTH = 32;
 /** An attempt slower than this (or cut, or refused) marks its webhook slow for a while: nothing leased ahead for it. */
@@ -92,13 +97,11 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
     soon ??= setTimeout(() => ((soon = undefined), deliveries.wake()), CLAIM_GATHER_MS);
   };
 
-  // Woken after each commit of an event pending fan-out, or of a delivery made due (a redelivery, a test), in any
-  // process; while the connection is lost (it reconnects), the look at every queue still finds the work.
-  const workCommitted = () => {
-    fanOut.wake();
-    deliveries.wake();
-  };
-  const listener = new PgListener(orm, [WEBHOOK_WORK_CHANNEL], { notification: workCommitted, ready: () => poll.soon() }, logger, 'webhook workers');
+  // Woken after each commit of an event pending fan-out (the fan-out), or of deliveries made due (a redelivery, a test,
+  // a fan-out's leftovers: a claim), in any process; while the connection is lost (it reconnects), the look at every
+  // queue still finds the work.
+  const workCommitted = (channel: string) => (channel === WEBHOOK_WORK_CHANNEL ? fanOut : deliveries).wake();
+  const listener = new PgListener(orm, [WEBHOOK_WORK_CHANNEL, DELIVERIES_DUE_CHANNEL], { notification: workCommitted, ready: () => poll.soon() }, logger, 'webhook workers');
   await listener.start();
 
   const laneOf = (webhook: string) => {
@@ -165,34 +168,46 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
 
   // Told of the rows the loop writes (deliveries fanned out and leased), so their tables' statistics keep up.
   let partitions: PartitionMaintenance | undefined;
+  /** What the lanes can take now, as a lease asks it: up to `room` deliveries in all. */
+  const lanesNow = (room: number): Lanes => {
+    for (const [webhook, until] of slowUntil) if (until < Date.now()) slowUntil.delete(webhook);
+    const held = Object.fromEntries([...lanes].map(([webhook, lane]) => [webhook, lane.leased]));
+    return { limit: room, heldBack: rate.heldBack(), slow: [...slowUntil.keys()], depth, held };
+  };
+  /** Leased deliveries into their lanes, and started as the caps allow. */
+  const take = (claimed: ClaimedDelivery[]) => {
+    const leasedAt = Date.now();
+    for (const delivery of claimed) {
+      const lane = laneOf(delivery.webhook_id);
+      lane.queue.push({ delivery, leasedAt });
+      lane.leased++;
+      leased++;
+    }
+    pump();
+  };
+  let lastFanOut = 0;
   const loop = async () => {
     while (!stopping) {
       try {
-        if (fanOut.take()) {
-          const events = await task.fanOut(FAN_OUT_BATCH);
+        if (Date.now() - lastFanOut >= FAN_OUT_GAP_MS && fanOut.take()) {
+          lastFanOut = Date.now();
+          const { events, made, leased: born } = await task.fanOut(FAN_OUT_BATCH, lanesNow(maxLeased - leased));
           fanOut.claimed(events, FAN_OUT_BATCH);
-          if (events) deliveries.wake();
-          partitions?.wrote(events);
+          partitions?.wrote(made);
+          take(born);
+          // What this worker could not lease (a webhook held elsewhere, a full lane) is due for any worker's claim.
+          if (made > born.length) deliveries.wake();
         }
         const room = maxLeased - leased;
         if (room > 0 && deliveries.take()) {
-          const heldBack = rate.heldBack();
-          for (const [webhook, until] of slowUntil) if (until < Date.now()) slowUntil.delete(webhook);
-          const slow = [...slowUntil.keys()];
-          const held = Object.fromEntries([...lanes].map(([webhook, lane]) => [webhook, lane.leased]));
-          const claimed = await task.claim(room, { heldBack, slow, depth, held });
+          const ask = lanesNow(room);
+          const claimed = await task.claim(ask);
           partitions?.wrote(claimed.length);
-          const leasedAt = Date.now();
-          for (const delivery of claimed) {
-            laneOf(delivery.webhook_id).queue.push({ delivery, leasedAt });
-            laneOf(delivery.webhook_id).leased++;
-            leased++;
-          }
+          take(claimed);
           dry = claimed.length === 0;
           deliveries.claimed(claimed.length, room);
           // A webhook out of tokens got nothing this time: its deliveries are due again when a token is back.
-          if (heldBack.length && claimed.length < room) deliveries.dueAt(Date.now() + Math.ceil(1_000 / config.webhooks.ratePerSecond));
-          pump();
+          if (ask.heldBack.length && claimed.length < room) deliveries.dueAt(Date.now() + Math.ceil(1_000 / config.webhooks.ratePerSecond));
         }
       } catch (err) {
         if (stopping) break;
@@ -203,7 +218,9 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       }
       if (stopping) break;
       const room = leased < maxLeased;
-      if (!fanOut.ready() && !(room && deliveries.ready())) await sleeper.sleep(Math.min(fanOut.idleFor(), room ? deliveries.idleFor() : Infinity));
+      const fanOutGap = lastFanOut + FAN_OUT_GAP_MS - Date.now();
+      const fanOutNow = fanOut.ready() && fanOutGap <= 0;
+      if (!fanOutNow && !(room && deliveries.ready())) await sleeper.sleep(Math.min(Math.max(fanOut.idleFor(), fanOutGap), room ? deliveries.idleFor() : Infinity));
     }
   };
   const running = loop();

@@ -26,7 +26,7 @@ it('leases a webhook to one worker at a time, up to its lane less what it holds,
   const api = client(server, tenant.headers);
   const hook = await createHook(api, tenant.businessId, 'http://127.0.0.1:9/hook', ['metric.created']);
   for (let i = 0; i < 9; i++) await makeEvent(api, tenant.businessId, `Metric ${i}`);
-  expect(await fanOutEvents(server.orm.em.fork(), 100, new Date())).toBeGreaterThanOrEqual(9);
+  expect((await fanOutEvents(server.orm.em.fork(), 100, new Date())).events).toBeGreaterThanOrEqual(9);
 
   const first = await claim('worker-a');
   expect(first).toHaveLength(4);
@@ -52,4 +52,33 @@ it('leases a webhook to one worker at a time, up to its lane less what it holds,
   expect(fourth.map((d) => d.id).sort()).toEqual(third.map((d) => d.id).sort());
   const [row] = await server.orm.em.getConnection().execute(`select leased_by from webhook where id = ?`, [hook.id]);
   expect(row.leased_by).toBe('worker-a');
+});
+
+it('a fan-out leases what it makes to its worker as a claim would, and leaves the rest due for any worker', async () => {
+  const tenant = await createTenant(server);
+  const api = client(server, tenant.headers);
+  const hook = await createHook(api, tenant.businessId, 'http://127.0.0.1:9/hook', ['metric.created']);
+  const lanes = (worker: string) => ({ limit: 100, leaseMs: 30_000, worker, cap: 4, heldBack: [], slow: [], depth: 4, held: {} });
+  const rowsOf = async () =>
+    (await server.orm.em.getConnection().execute(`select id, locked_by from webhook_delivery where webhook_id = ? order by id`, [hook.id])) as Array<{ id: string; locked_by: string | null }>;
+
+  // Six events: four deliveries born leased to worker-a (its lane's depth), with their event and secret; two left due.
+  for (let i = 0; i < 6; i++) await makeEvent(api, tenant.businessId, `Metric ${i}`);
+  const fanned = await fanOutEvents(server.orm.em.fork(), 100, new Date(), lanes('worker-a'));
+  expect(fanned.made).toBe(6);
+  expect(fanned.leased).toHaveLength(4);
+  expect(fanned.leased[0]).toMatchObject({ webhook_id: hook.id, event_type: 'metric.created', url: 'http://127.0.0.1:9/hook', attempt_count: 0 });
+  expect(fanned.leased[0].event_data).toMatchObject({ object: { object: 'metric' } });
+  const rows = await rowsOf();
+  expect(rows.filter((r) => r.locked_by === 'worker-a').map((r) => r.id).sort()).toEqual(fanned.leased.map((d) => d.id).sort());
+  expect(rows.filter((r) => r.locked_by === null)).toHaveLength(2);
+  const [held] = await server.orm.em.getConnection().execute(`select leased_by from webhook where id = ?`, [hook.id]);
+  expect(held.leased_by).toBe('worker-a');
+
+  // Held by worker-a: worker-b's fan-out makes the next event's delivery but leases none of it; worker-a's claim does.
+  await makeEvent(api, tenant.businessId, 'Metric 6');
+  const other = await fanOutEvents(server.orm.em.fork(), 100, new Date(), lanes('worker-b'));
+  expect([other.made, other.leased.length]).toEqual([1, 0]);
+  expect(await claim('worker-b')).toEqual([]);
+  expect(await claim('worker-a', { [hook.id]: 1 })).toHaveLength(3);
 });

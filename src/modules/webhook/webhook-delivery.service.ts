@@ -9,7 +9,6 @@ import type { WebhookDeliveryType, WebhookRecoveryType } from './webhook-deliver
 import type { RecoverWebhookInput } from './webhook-delivery.inputs.js';
 import { findWebhook, presentWebhook } from './webhook.service.js';
 import type { Webhook } from './webhook.entity.js';
-import { WEBHOOK_WORK_CHANNEL } from '../event/event.signal.js';
 import { notifyWorkers } from './webhook.repo.js';
 import { ownedPresenter } from '../../kit/owned.presenter.js';
 
@@ -31,9 +30,6 @@ function assertEnabled(webhook: Webhook) {
   if (!webhook.enabled) throw new AppError('conflict', `Webhook ${webhook.id} is disabled: enable it (enabled: true) first`);
 }
 
-/** The workers LISTEN on this; the notification leaves once the transaction has committed. */
-const wakeWorkers = (tx: EntityManager) => notifyWorkers(tx, WEBHOOK_WORK_CHANNEL);
-
 /** A new attempt now, with the same `webhook-id`. */
 export function redeliver(em: EntityManager, business: string, webhookId: string, id: string): Promise<WebhookDeliveryType> {
   return em.transactional(async (tx) => {
@@ -41,7 +37,7 @@ export function redeliver(em: EntityManager, business: string, webhookId: string
     const delivery = await findDelivery(tx, business, webhookId, id);
     delivery.nextAttemptAt = new Date();
     await tx.flush();
-    await wakeWorkers(tx);
+    notifyWorkers(tx);
     return presentDelivery(delivery);
   });
 }
@@ -59,7 +55,7 @@ export function recover(em: EntityManager, business: string, webhookId: string, 
       { business, webhook: webhookId, status: { $in: ['failed', 'exhausted'] }, createdAt: { $gte: input.since, $lt: until } },
       { nextAttemptAt: new Date() },
     );
-    if (redelivered) await wakeWorkers(tx);
+    if (redelivered) notifyWorkers(tx);
     return { object: 'webhookrecovery', redelivered };
   });
 }
@@ -72,7 +68,7 @@ export function sendTest(em: EntityManager, business: string, webhookId: string)
     const event = recordEvent(tx, business, 'webhook.test', presentWebhook(webhook));
     const delivery = tx.create(WebhookDelivery, { id: deliveryId(event.id, webhook.id), business, webhook: webhook.id, event: event.id, eventType: event.type, nextAttemptAt: new Date() });
     await tx.flush();
-    await wakeWorkers(tx);
+    notifyWorkers(tx);
     return presentDelivery(delivery);
   });
 }

@@ -9,7 +9,7 @@ import { Webhook } from './webhook.entity.js';
 import { presentWebhook } from './webhook.service.js';
 import { signatureHeader } from './webhook.signature.js';
 import * as repo from './webhook.repo.js';
-import type { AttemptRecord, ClaimedDelivery } from './webhook.repo.js';
+import type { AttemptRecord, ClaimedDelivery, FanOut, LeaseAsk } from './webhook.repo.js';
 import { webhookAttempts } from '../../kit/metrics.js';
 
 /** The fixed numbers of delivery (issue 11); the schedule and the rate come from the configuration. */
@@ -27,9 +27,12 @@ export const DELIVERY_LIMITS = {
 };
 
 const RECORD_BATCH = 64;
-const RECORD_DELAY_MS = 3;
+const RECORD_DELAY_MS = 10;
 
 export type { ClaimedDelivery };
+
+/** The worker's lanes as a lease asks about them (LeaseAsk without what the task itself knows). */
+export type Lanes = Omit<LeaseAsk, 'leaseMs' | 'worker' | 'cap'>;
 
 /** What a receiver gets: the event as the events API shows it, `timestamp` in ms. */
 export function deliveryBody(event: { id: string; type: string; createdAt: Date; business: string; data: Record<string, unknown> }): string {
@@ -69,27 +72,30 @@ export class WebhookDeliveryTask {
     readonly workerId: string,
   ) {}
 
-  /** Fans events out into deliveries (webhook.repo.ts: one statement). Answers how many events it took. */
-  fanOut(limit = 500): Promise<number> {
-    return repo.fanOutEvents(this.orm.em.fork(), limit, new Date());
+  /**
+   * Fans events out into deliveries (webhook.repo.ts: one statement). With `lanes`, the new deliveries are leased to
+   * this worker as a claim with them would lease them.
+   */
+  async fanOut(limit = 500, lanes?: Lanes): Promise<FanOut> {
+    const em = this.orm.em.fork();
+    const fanned = await repo.fanOutEvents(em, limit, new Date(), lanes && this.ask(lanes));
+    // Deliveries it did not lease (a webhook held by another worker, a full lane): any worker's claim takes them.
+    if (fanned.made > fanned.leased.length) repo.notifyWorkers(em);
+    return fanned;
   }
 
   /**
-   * Leases up to `limit` due deliveries to this worker, per webhook up to its lane's depth (`lane.depth`, or the cap in
-   * flight for the `lane.slow` ones) less what it holds leased (`lane.held`); `lane.heldBack` webhooks (rate) get none.
+   * Leases up to `lanes.limit` due deliveries to this worker, per webhook up to its lane's depth (`lanes.depth`, or the
+   * cap in flight for the `lanes.slow` ones) less what it holds leased (`lanes.held`); `lanes.heldBack` webhooks (rate)
+   * get none.
    */
-  async claim(limit: number, lane: { heldBack: string[]; slow: string[]; depth: number; held: Record<string, number> }): Promise<ClaimedDelivery[]> {
-    if (limit <= 0) return [];
-    return repo.claimDeliveries(this.orm.em.fork(), {
-      limit,
-      leaseMs: DELIVERY_LIMITS.leaseMs,
-      worker: this.workerId,
-      cap: DELIVERY_LIMITS.maxInFlightPerWebhook,
-      heldBack: lane.heldBack,
-      slow: lane.slow,
-      depth: lane.depth,
-      held: lane.held,
-    });
+  async claim(lanes: Lanes): Promise<ClaimedDelivery[]> {
+    if (lanes.limit <= 0) return [];
+    return repo.claimDeliveries(this.orm.em.fork(), this.ask(lanes));
+  }
+
+  private ask(lanes: Lanes): LeaseAsk {
+    return { ...lanes, leaseMs: DELIVERY_LIMITS.leaseMs, worker: this.workerId, cap: DELIVERY_LIMITS.maxInFlightPerWebhook };
   }
 
   async release(ids: string[]) {

@@ -22,33 +22,96 @@ interface WebhookDB {
 /** MikroORM's own Kysely (kit/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
 const webhookKysely = (em: EntityManager) => db<WebhookDB>(em);
 
+/** What a worker asks of a lease (the claim's and the fan-out's): see claimDeliveries. */
+export interface LeaseAsk {
+  limit: number;
+  leaseMs: number;
+  worker: string;
+  cap: number;
+  heldBack: string[];
+  slow: string[];
+  depth: number;
+  held: Record<string, number>;
+}
+
+/** A webhook `w` this worker may lease from: enabled, not held back by its rate, and not held by another worker. */
+const mayLease = (q: LeaseAsk) =>
+  sql`w.enabled and not (w.id = any(${q.heldBack}::text[])) and (w.leased_by = ${q.worker} or w.leased_until is null or w.leased_until <= now())`;
+/** How many more of webhook `w`'s deliveries this worker may lease: its lane's depth (`cap` if slow) less what it holds. */
+const laneRoom = (q: LeaseAsk) =>
+  sql`greatest(0, (case when w.id = any(${q.slow}::text[]) then ${q.cap}::int else ${q.depth}::int end) - coalesce((${JSON.stringify(q.held)}::jsonb ->> w.id)::int, 0))`;
+const leaseEnd = (q: LeaseAsk) => sql`now() + make_interval(secs => ${q.leaseMs}::double precision / 1000)`;
+/** A leased delivery's row as the worker gets it (ClaimedDelivery), from the delivery `d`, its event `e` and webhook `w`. */
+const claimedColumns = sql`d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempt_count,
+    e.data as event_data, e.created_at as event_created_at,
+    w.url, w.secret,
+    case when w.secret_previous_until > now() then w.secret_previous end as secret_previous`;
+
+/** A fan-out's outcome: the events it took, the deliveries it made, and those of them it leased to the asking worker. */
+export interface FanOut {
+  events: number;
+  made: number;
+  leased: ClaimedDelivery[];
+}
+
 /**
  * Fans up to `limit` events not yet fanned out (oldest first) into deliveries, in one statement committed alone: one
  * delivery per (event, enabled webhook of its business subscribed to its type, or to `*` for any type but
  * `webhook.test`, which goes only where it is sent), due at `now`, and the events marked done with them. SKIP LOCKED
  * lets several processes take disjoint batches. A repeated fan-out is harmless: a delivery's id is made from its event
  * and webhook (webhook_delivery_id, the same as deliveryId), so the primary key refuses a second one (and, in the
- * partition of the rows from before partitioning, their unique (event, webhook) key). Answers how many events it took.
+ * partition of the rows from before partitioning, their unique (event, webhook) key).
+ *
+ * With `lease`, the deliveries are born leased to that worker as far as its claim would lease them (the claim's rules:
+ * webhooks it may hold, up to each lane's room, at most `lease.limit`), their webhooks held with them: the common case,
+ * a delivery attempted once by the process that fanned it out, costs no claim and no second write of the row. The rest
+ * are left due for any worker's claim.
  */
-export async function fanOutEvents(em: EntityManager, limit: number, now: Date): Promise<number> {
-  const [row] = await runPrepared<{ events: number }>(
+export async function fanOutEvents(em: EntityManager, limit: number, now: Date, lease?: LeaseAsk): Promise<FanOut> {
+  const q = lease ?? { limit: 0, leaseMs: 0, worker: '', cap: 0, heldBack: [], slow: [], depth: 0, held: {} };
+  const rows = await runPrepared<ClaimedDelivery & { events: number; made: number }>(
     em,
     'webhook.fanOut',
     sql`with e as (
-  select id, business_id, type from event where fanout_pending order by created_at, id limit ${limit} for update skip locked
+  select id, business_id, type, data, created_at from event where fanout_pending order by created_at, id limit ${limit} for update skip locked
+),
+p as (
+  select webhook_delivery_id(e.id, w.id) as id, e.id as event_id, w.id as webhook_id,
+    row_number() over (partition by w.id order by e.created_at, e.id) as n
+  from e join webhook w on w.business_id = e.business_id and w.enabled
+   and (w.events @> to_jsonb(e.type) or (w.events @> '"*"'::jsonb and e.type <> 'webhook.test'))
+),
+owned as (
+  select w.id, ${laneRoom(q)} as room from webhook w
+  where ${q.limit}::int > 0 and w.id in (select webhook_id from p) and ${mayLease(q)}
+  for no key update of w skip locked
+),
+pick as (
+  select p.id from p join owned o on o.id = p.webhook_id where p.n <= o.room order by p.n, p.id limit ${q.limit}
 ),
 d as (
-  insert into webhook_delivery (id, business_id, webhook_id, event_id, event_type, status, attempt_count, attempts, next_attempt_at, created_at, updated_at)
-  select webhook_delivery_id(e.id, w.id), e.business_id, w.id, e.id, e.type, 'pending', 0, '[]'::jsonb, ${now}, ${now}, ${now}
-    from e join webhook w on w.business_id = e.business_id and w.enabled
-     and (w.events @> to_jsonb(e.type) or (w.events @> '"*"'::jsonb and e.type <> 'webhook.test'))
+  insert into webhook_delivery (id, business_id, webhook_id, event_id, event_type, status, attempt_count, attempts, next_attempt_at, locked_until, locked_by, created_at, updated_at)
+  select p.id, e.business_id, p.webhook_id, e.id, e.type, 'pending', 0, '[]'::jsonb, ${now},
+    case when p.id in (select id from pick) then ${leaseEnd(q)} end, case when p.id in (select id from pick) then ${q.worker} end, ${now}, ${now}
+    from p join e on e.id = p.event_id
    order by 1
   on conflict do nothing
+  returning id, business_id, webhook_id, event_id, event_type, status, attempt_count, locked_by
+),
+hold as (
+  update webhook w set leased_by = ${q.worker}, leased_until = ${leaseEnd(q)}
+  where w.id in (select webhook_id from d where locked_by = ${q.worker})
 ),
 m as (update event set fanout_pending = false where id in (select id from e) returning 1)
-select count(*)::int as events from m`,
+select (select count(*) from m)::int as events, (select count(*) from d)::int as made, l.*
+from (select 1) as one
+left join (
+  select ${claimedColumns}
+  from d join e on e.id = d.event_id join webhook w on w.id = d.webhook_id
+  where d.locked_by = ${q.worker}
+) as l on true`,
   );
-  return row.events;
+  return { events: rows[0].events, made: rows[0].made, leased: rows.filter((r) => r.id != null).map(({ events: _e, made: _m, ...delivery }) => delivery) };
 }
 
 /** A leased delivery, with what its attempt needs: the event and the webhook's URL and secrets. */
@@ -84,10 +147,7 @@ export interface ClaimedDelivery {
  * What is held is read off the webhook rows and the worker's count, not off the leased deliveries: a scan of those grew
  * with the partition and rested on its statistics (a plan made while it was small read all of it, every claim).
  */
-export async function claimDeliveries(
-  em: EntityManager,
-  q: { limit: number; leaseMs: number; worker: string; cap: number; heldBack: string[]; slow: string[]; depth: number; held: Record<string, number> },
-): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(em: EntityManager, q: LeaseAsk): Promise<ClaimedDelivery[]> {
   // Every scan of the queue stops before tomorrow's ids: the partitions made ahead of time hold nothing yet, and the
   // bound lets PostgreSQL leave them out of each scan as the statement starts (a delivery's id is its event's time).
   const before = idAt('webhookDelivery', Date.now() + 86_400_000);
@@ -101,8 +161,7 @@ with recursive queued(webhook_id) as (
 ),
 owned as (
   select w.id from webhook w
-  where w.id in (select webhook_id from queued where webhook_id is not null) and w.enabled and not (w.id = any(${q.heldBack}::text[]))
-    and (w.leased_by = ${q.worker} or w.leased_until is null or w.leased_until <= now())
+  where w.id in (select webhook_id from queued where webhook_id is not null) and ${mayLease(q)}
   for no key update of w skip locked
 ),
 candidate as (
@@ -112,8 +171,7 @@ candidate as (
     select x.id, x.next_attempt_at from webhook_delivery x
     where x.webhook_id = w.id and x.id < ${before} and x.next_attempt_at <= now() and (x.locked_until is null or x.locked_until < now())
     order by x.next_attempt_at, x.id
-    limit greatest(0, (case when w.id = any(${q.slow}::text[]) then ${q.cap}::int else ${q.depth}::int end)
-      - coalesce((${JSON.stringify(q.held)}::jsonb ->> w.id)::int, 0))
+    limit ${laneRoom(q)}
   ) x
   order by x.next_attempt_at
   limit ${q.limit}
@@ -125,16 +183,13 @@ leased as (
 ),
 taken as (
   update webhook_delivery d
-  set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
+  set locked_until = ${leaseEnd(q)}, locked_by = ${q.worker}
   from event e, webhook w
   where d.id in (select id from leased) and d.id < ${before} and e.id = d.event_id and w.id = d.webhook_id
-  returning d.id, d.business_id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempt_count,
-    e.data as event_data, e.created_at as event_created_at,
-    w.url, w.secret,
-    case when w.secret_previous_until > now() then w.secret_previous end as secret_previous
+  returning ${claimedColumns}
 ),
 hold as (
-  update webhook w set leased_by = ${q.worker}, leased_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000)
+  update webhook w set leased_by = ${q.worker}, leased_until = ${leaseEnd(q)}
   where w.id in (select webhook_id from taken)
 )
 select * from taken`;
@@ -223,9 +278,16 @@ export async function hasDeliveriesInRetry(em: EntityManager, partition: string)
   return rows[0].found;
 }
 
-/** Wakes the delivery workers (they LISTEN on `channel`) once `em`'s transaction commits (kit/signals.ts). */
-export async function notifyWorkers(em: EntityManager, channel: string) {
-  wakeAfterCommit(em, channel);
+/**
+ * What wakes the delivery workers' claims (they LISTEN on it, beside the events' channel that wakes their fan-out):
+ * deliveries made due by hand (a test, a redelivery, a recovery), or left by a fan-out for whichever worker may lease
+ * them.
+ */
+export const DELIVERIES_DUE_CHANNEL = 'webhook_deliveries';
+
+/** Wakes every process's delivery workers to claim, once `em`'s transaction commits (at once outside one: kit/signals.ts). */
+export function notifyWorkers(em: EntityManager) {
+  wakeAfterCommit(em, DELIVERIES_DUE_CHANNEL);
 }
 
 /**
