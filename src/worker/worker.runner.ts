@@ -194,9 +194,8 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
           const { events, made, leased: born } = await task.fanOut(FAN_OUT_BATCH, lanesNow(maxLeased - leased));
           fanOut.claimed(events, FAN_OUT_BATCH);
           partitions?.wrote(made);
+          // What it could not lease, it told every process's claim of (this one's too: webhook_deliveries).
           take(born);
-          // What this worker could not lease (a webhook held elsewhere, a full lane) is due for any worker's claim.
-          if (made > born.length) deliveries.wake();
         }
         const room = maxLeased - leased;
         if (room > 0 && deliveries.take()) {

@@ -1,8 +1,12 @@
-import { claimDeliveries, fanOutEvents, releaseWebhooks } from '../../src/modules/webhook/webhook.repo.js';
+import pg from 'pg';
+import pino from 'pino';
+import { WebhookDeliveryTask } from '../../src/modules/webhook/webhook-delivery.task.js';
+import { claimDeliveries, DELIVERIES_DUE_CHANNEL, fanOutEvents, releaseWebhooks } from '../../src/modules/webhook/webhook.repo.js';
+import { HttpSender } from '../../src/senders/http.sender.js';
 import { createTenant } from '../helpers/auth.js';
 import { client } from '../helpers/graphql.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createHook, makeEvent, WEBHOOK_TEST_ENV } from './webhook-helpers.js';
+import { createHook, eventually, makeEvent, WEBHOOK_TEST_ENV } from './webhook-helpers.js';
 
 /**
  * A webhook's deliveries are leased by one worker at a time, held on the webhook's own row: another worker leases
@@ -81,4 +85,32 @@ it('a fan-out leases what it makes to its worker as a claim would, and leaves th
   expect([other.made, other.leased.length]).toEqual([1, 0]);
   expect(await claim('worker-b')).toEqual([]);
   expect(await claim('worker-a', { [hook.id]: 1 })).toHaveLength(3);
+});
+
+it("a worker's fan-out tells every process's claims of what it could not lease, and nothing when it leased all", async () => {
+  const tenant = await createTenant(server);
+  const api = client(server, tenant.headers);
+  const hook = await createHook(api, tenant.businessId, 'http://127.0.0.1:9/hook', ['metric.created']);
+  const sender = new HttpSender({ timeoutMs: 1_000, allowPrivateNetworks: true, userAgent: 'test' });
+  const task = new WebhookDeliveryTask(server.orm, sender, server.config.webhooks, pino({ level: 'silent' }), 'worker-c');
+  const listener = new pg.Client(server.db.url);
+  await listener.connect();
+  const heard: string[] = [];
+  listener.on('notification', (n) => heard.push(n.channel));
+  await listener.query(`listen ${DELIVERIES_DUE_CHANNEL}`);
+  const lanes = { limit: 100, heldBack: [], slow: [], depth: 4, held: {} };
+  try {
+    await makeEvent(api, tenant.businessId, 'Leased');
+    expect((await task.fanOut(100, lanes)).leased).toHaveLength(1);
+    // Held by another worker: the delivery is left due, and the claims are told.
+    await server.orm.em.getConnection().execute(`update webhook set leased_by = 'worker-d', leased_until = now() + interval '1 minute' where id = ?`, [hook.id]);
+    await makeEvent(api, tenant.businessId, 'Left');
+    expect(heard).toEqual([]);
+    const left = await task.fanOut(100, lanes);
+    expect([left.made, left.leased.length]).toEqual([1, 0]);
+    await eventually(async () => expect(heard).toEqual([DELIVERIES_DUE_CHANNEL]));
+  } finally {
+    await listener.end();
+    sender.close();
+  }
 });
