@@ -92,8 +92,8 @@ pick as (
 d as (
   insert into webhook_delivery (id, business_id, webhook_id, event_id, event_type, status, attempt_count, attempts, next_attempt_at, locked_until, locked_by, created_at, updated_at)
   select p.id, e.business_id, p.webhook_id, e.id, e.type, 'pending', 0, '[]'::jsonb, ${now},
-    case when p.id in (select id from pick) then ${leaseEnd(q)} end, case when p.id in (select id from pick) then ${q.worker} end, ${now}, ${now}
-    from p join e on e.id = p.event_id
+    case when k.id is not null then ${leaseEnd(q)} end, case when k.id is not null then ${q.worker} end, ${now}, ${now}
+    from p join e on e.id = p.event_id left join pick k on k.id = p.id
    order by 1
   on conflict do nothing
   returning id, business_id, webhook_id, event_id, event_type, status, attempt_count, locked_by
