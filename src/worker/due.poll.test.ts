@@ -26,6 +26,27 @@ describe('DueClock', () => {
     expect(t.clock.idleFor()).toBe(Infinity);
   });
 
+  it('with a gap, claims at once after a quiet spell, then at most once per gap, keeping what is wanted meanwhile', () => {
+    let now = 1_000_000;
+    const clock = new DueClock(new Sleeper(), () => now, { ms: 50, now: () => now });
+    clock.wake();
+    expect(clock.take()).toBe(true);
+    clock.wake();
+    expect([clock.ready(), clock.take(), clock.idleFor()]).toEqual([false, false, 50]);
+    now += 30;
+    clock.wake();
+    expect([clock.take(), clock.idleFor()]).toEqual([false, 20]);
+    now += 20;
+    expect([clock.ready(), clock.take(), clock.take()]).toEqual([true, true, false]);
+    // A due time inside the gap waits for the gap; one past it, for itself.
+    clock.dueAt(now + 10);
+    expect(clock.idleFor()).toBe(50);
+    now += 50;
+    expect(clock.take()).toBe(true);
+    clock.dueAt(now + 80);
+    expect(clock.idleFor()).toBe(80);
+  });
+
   it('keeps the earliest due time it is told of', () => {
     const t = clockAt();
     t.clock.dueAt(t.now + 9_000);

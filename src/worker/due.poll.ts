@@ -36,6 +36,8 @@ export class Sleeper {
  * When one queue of jobs next has work, as its loop knows it: now (a notification, a lane running low), at a known
  * time (told by whoever queued a job for later, or by the look at every queue), or not known (nothing due that the
  * loop knows of: the safety poll will tell). Times are on the queue's own clock (`now`, injectable for tests).
+ * With `gap.ms`, claims come at most that often (on `gap.now`, real time unless a test moves it): what is wanted
+ * meanwhile waits for the next, so a burst of wake-ups becomes one claim, and the first after a quiet spell is at once.
  */
 export class DueClock {
   private wanted = false;
@@ -44,12 +46,20 @@ export class DueClock {
   private dueDriven = false;
   /** Claims in a row made for a due time that found nothing: the looks that follow back off. */
   private fruitless = 0;
+  /** When the last claim was taken, on the gap's clock. */
+  private lastTaken = -Infinity;
   poll?: DuePoll;
 
   constructor(
     private readonly sleeper: Sleeper,
     readonly now: () => number = Date.now,
+    private readonly gap: { ms: number; now?: () => number } = { ms: 0 },
   ) {}
+
+  /** How long until the gap after the last claim has passed (0 or less: it has). */
+  private gapLeft(): number {
+    return this.lastTaken + this.gap.ms - (this.gap.now ?? Date.now)();
+  }
 
   /** Work may be due now. */
   wake(): void {
@@ -79,16 +89,17 @@ export class DueClock {
 
   /** Whether a claim is wanted now. */
   ready(): boolean {
-    return this.wanted || this.nextDue <= this.now();
+    return (this.wanted || this.nextDue <= this.now()) && this.gapLeft() <= 0;
   }
 
   /** Until when its loop may sleep, on this queue's account (ms from now; Infinity: until told). */
   idleFor(): number {
-    return this.wanted ? 0 : this.nextDue - this.now();
+    return Math.max(this.wanted ? 0 : this.nextDue - this.now(), this.gapLeft());
   }
 
-  /** Whether to claim now; takes the wish. */
+  /** Whether to claim now; takes the wish (kept while the gap lasts). */
   take(): boolean {
+    if (this.gapLeft() > 0) return false;
     if (this.nextDue <= this.now()) {
       this.nextDue = Infinity;
       this.dueDriven = true;
@@ -96,6 +107,7 @@ export class DueClock {
     }
     const wanted = this.wanted;
     this.wanted = false;
+    if (wanted) this.lastTaken = (this.gap.now ?? Date.now)();
     return wanted;
   }
 

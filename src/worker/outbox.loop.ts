@@ -52,7 +52,7 @@ export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoo
   let stopping = false;
   const sleeper = new Sleeper();
   const now = options.clock ? () => options.clock!().getTime() : Date.now;
-  const due = new DueClock(sleeper, now);
+  const due = new DueClock(sleeper, now, { ms: options.minClaimGapMs ?? 0 });
   const ownPoll = options.poll ? undefined : new DuePoll(options.orm, logger);
   const poll = options.poll ?? ownPoll!;
   poll.add(options.due, due);
@@ -83,14 +83,10 @@ export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoo
   };
 
   const loop = async () => {
-    let lastClaim = 0;
     while (!stopping) {
       const room = concurrency - inFlight.size;
       try {
         if (room > 0 && due.take()) {
-          const gap = (options.minClaimGapMs ?? 0) - (Date.now() - lastClaim);
-          if (gap > 0) await new Promise((r) => setTimeout(r, gap));
-          lastClaim = Date.now();
           const claimed = await jobs.claim(room);
           if (stopping) await jobs.release?.(claimed);
           else for (const job of claimed) start(job);

@@ -84,7 +84,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   // time came). Idle, neither: the loop sleeps until a notification, a known due time or the look at every queue
   // (one statement for all of this process's queues, due.poll.ts) says there is work.
   const sleeper = new Sleeper();
-  const fanOut = new DueClock(sleeper);
+  const fanOut = new DueClock(sleeper, Date.now, { ms: FAN_OUT_GAP_MS });
   const deliveries = new DueClock(sleeper);
   const poll = new DuePoll(orm, logger);
   poll.add(fanOutDue, fanOut);
@@ -185,16 +185,14 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
     }
     pump();
   };
-  let lastFanOut = 0;
   const loop = async () => {
     while (!stopping) {
       try {
-        if (Date.now() - lastFanOut >= FAN_OUT_GAP_MS && fanOut.take()) {
-          lastFanOut = Date.now();
+        if (fanOut.take()) {
+          // What it cannot lease, it tells every process's claim of (this one's too: webhook_deliveries).
           const { events, made, leased: born } = await task.fanOut(FAN_OUT_BATCH, lanesNow(maxLeased - leased));
           fanOut.claimed(events, FAN_OUT_BATCH);
           partitions?.wrote(made);
-          // What it could not lease, it told every process's claim of (this one's too: webhook_deliveries).
           take(born);
         }
         const room = maxLeased - leased;
@@ -217,9 +215,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       }
       if (stopping) break;
       const room = leased < maxLeased;
-      const fanOutGap = lastFanOut + FAN_OUT_GAP_MS - Date.now();
-      const fanOutNow = fanOut.ready() && fanOutGap <= 0;
-      if (!fanOutNow && !(room && deliveries.ready())) await sleeper.sleep(Math.min(Math.max(fanOut.idleFor(), fanOutGap), room ? deliveries.idleFor() : Infinity));
+      if (!fanOut.ready() && !(room && deliveries.ready())) await sleeper.sleep(Math.min(fanOut.idleFor(), room ? deliveries.idleFor() : Infinity));
     }
   };
   const running = loop();

@@ -47,6 +47,9 @@ const claimedColumns = sql`d.id, d.business_id, d.webhook_id, d.event_id, d.even
     w.url, w.secret,
     case when w.secret_previous_until > now() then w.secret_previous end as secret_previous`;
 
+/** A fan-out for no worker (the tests'): it leases nothing. */
+const NO_LEASE: LeaseAsk = { limit: 0, leaseMs: 0, worker: '', cap: 0, heldBack: [], slow: [], depth: 0, held: {} };
+
 /** A fan-out's outcome: the events it took, the deliveries it made, and those of them it leased to the asking worker. */
 export interface FanOut {
   events: number;
@@ -68,7 +71,7 @@ export interface FanOut {
  * are left due for any worker's claim.
  */
 export async function fanOutEvents(em: EntityManager, limit: number, now: Date, lease?: LeaseAsk): Promise<FanOut> {
-  const q = lease ?? { limit: 0, leaseMs: 0, worker: '', cap: 0, heldBack: [], slow: [], depth: 0, held: {} };
+  const q = lease ?? NO_LEASE;
   const rows = await runPrepared<ClaimedDelivery & { events: number; made: number }>(
     em,
     'webhook.fanOut',
