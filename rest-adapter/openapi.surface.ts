@@ -23,7 +23,7 @@ export function securitySchemes(): Record<string, JsonSchema> {
     oauth2: {
       type: 'oauth2',
       description:
-        'RS512 JWT access tokens (1 hour), sent as `Authorization: Bearer`. Authorization code with PKCE (S256, required of every client; refresh tokens rotate on every use) for partner apps acting for a signed-in member; client credentials for a business\'s own integrations (acting for the credential\'s creator). A member never gets a scope their role does not allow.',
+        'RS512 JWT access tokens (1 hour), sent as `Authorization: Bearer`. Authorization code (PKCE with S256 recommended, and required of public clients, of credentials with `requirePkce` and, under OAUTH_REQUIRE_PKCE=all, of every client; refresh tokens rotate on every use) for partner apps acting for a signed-in member; client credentials for a business\'s own integrations (acting for the credential\'s creator). A member never gets a scope their role does not allow.',
       flows: {
         authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes },
         clientCredentials: { tokenUrl: '/oauth/token', scopes },
@@ -53,8 +53,8 @@ export function surfaceSchemas(): Record<string, JsonSchema> {
         clientId: str('Or HTTP Basic'),
         clientSecret: str('Or HTTP Basic'),
         code: str('authorization_code: the code from the redirect'),
-        redirectUri: str('authorization_code: required, exactly as in the authorization request (RFC 6749 4.1.3)'),
-        codeVerifier: str('authorization_code: the PKCE verifier of the code challenge'),
+        redirectUri: str('authorization_code: exactly as in the authorization request (RFC 6749 4.1.3); optional for a confidential client without `requirePkce`, checked when sent'),
+        codeVerifier: str('authorization_code: the PKCE verifier, when the authorization request had a code challenge'),
         refreshToken: str('refresh_token'),
         scope: { oneOf: [str('Space- or comma-separated; may narrow, never widen'), scope] },
       },
@@ -68,8 +68,8 @@ export function surfaceSchemas(): Record<string, JsonSchema> {
         client_id: str(),
         client_secret: str(),
         code: str(),
-        redirect_uri: str('Required with authorization_code (RFC 6749 4.1.3)'),
-        code_verifier: str('Required with authorization_code: the PKCE verifier'),
+        redirect_uri: str('authorization_code (RFC 6749 4.1.3): optional for a confidential client without `requirePkce`, checked when sent'),
+        code_verifier: str('authorization_code: the PKCE verifier, when the authorization request had a code challenge'),
         refresh_token: str(),
         scope: str('Space-separated'),
       },
@@ -168,7 +168,7 @@ export function surfacePaths(
           query('redirect_uri', 'Exactly one of the credential\'s redirect URIs (also redirectUri)'),
           query('scope', 'Space- or comma-separated scopes; those the member\'s role does not allow are shown and left out'),
           query('state', 'Returned as is'),
-          query('code_challenge', 'PKCE, required: base64url(SHA-256(verifier)), 43 characters (also codeChallenge)'),
+          query('code_challenge', 'PKCE: base64url(SHA-256(verifier)), 43 characters (also codeChallenge); recommended, required of public clients and of credentials with `requirePkce`'),
           query('code_challenge_method', '`S256` (also codeChallengeMethod)', { type: 'string', enum: ['S256'] }),
         ],
         responses: {
@@ -183,7 +183,7 @@ export function surfacePaths(
       post: {
         operationId: 'oauthToken',
         tags: ['OAuth'],
-        summary: 'Token endpoint: authorization_code (with PKCE), refresh_token (rotated), client_credentials',
+        summary: 'Token endpoint: authorization_code, refresh_token (rotated), client_credentials',
         security: clientAuth,
         requestBody: tokenBody,
         responses: {

@@ -34,7 +34,7 @@ describe('loadConfig', () => {
       },
       metricsToken: undefined,
       feedback: { smtpUrl: undefined, mailFrom: 'Feedback <no-reply@localhost.localdomain>', twilio: undefined, smsGatewayUrl: undefined, smsInboundSecret: undefined },
-      oauth: { allowConfidentialWithoutPkce: false },
+      oauth: { requirePkce: 'public' },
     });
   });
 
@@ -100,7 +100,8 @@ describe('loadConfig', () => {
     [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, /WEBHOOK_RETRY_SCHEDULE must be comma-separated durations/],
     [{ WEBHOOK_RETRY_SCHEDULE: '10' }, /WEBHOOK_RETRY_SCHEDULE must be comma-separated durations/],
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, /WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false/],
-    [{ OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: 'yes' }, /OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE must be true or false/],
+    [{ OAUTH_REQUIRE_PKCE: 'confidential' }, /OAUTH_REQUIRE_PKCE must be one of public, all, got "confidential"/],
+    [{ OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: 'true' }, /OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE was removed.*OAUTH_REQUIRE_PKCE=all/],
     [{ WORKERS: '-1' }, /WORKERS must be an integer/],
     [{ TRUST_PROXY_HOPS: 'all' }, /TRUST_PROXY_HOPS must be an integer from 0 to 10, got "all"/],
     [{ TRUST_PROXY_HOPS: '11' }, /TRUST_PROXY_HOPS must be an integer from 0 to 10/],
@@ -111,9 +112,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
-  it('reads the OAuth PKCE migration switch, off by default', () => {
-    expect(loadConfig({ OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: 'true' }).oauth).toEqual({ allowConfidentialWithoutPkce: true });
-    expect(loadConfig({ OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: '0' }).oauth).toEqual({ allowConfidentialWithoutPkce: false });
+  it('requires PKCE of public clients by default (the interface document\'s flow), of every client with OAUTH_REQUIRE_PKCE=all', () => {
+    expect(loadConfig({}).oauth).toEqual({ requirePkce: 'public' });
+    expect(loadConfig({ OAUTH_REQUIRE_PKCE: ' ALL ' }).oauth).toEqual({ requirePkce: 'all' });
   });
 
   it('reports every problem at once and never echoes a database password', () => {

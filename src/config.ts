@@ -40,12 +40,16 @@ export interface Config {
 export const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];
 
+export const PKCE_RULES = ['public', 'all'] as const;
+export type PkceRule = (typeof PKCE_RULES)[number];
+
 export interface OAuthSettings {
   /**
-   * OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: a migration switch that lets clients with a secret use the authorization
-   * code grant without PKCE, as they could before it was required (OAuth 2.1); public clients always need it.
+   * OAUTH_REQUIRE_PKCE: `public`, PKCE (and the redirect URI at the token endpoint) is required of public clients and
+   * of credentials that opt in (requirePkce), and optional for the rest, as the interface document's flow has it;
+   * `all`, required of every client (OAuth 2.1), which breaks that flow for partners who follow it.
    */
-  allowConfidentialWithoutPkce: boolean;
+  requirePkce: PkceRule;
 }
 
 /** Per-second rates with their bursts; a rate of 0 turns that limit off. */
@@ -186,7 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
   const redisUrl = url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:'], problems);
   const rateLimits = readRateLimits(env, problems);
   const feedback = feedbackSettings(env, publicUrl, problems);
-  const allowConfidentialWithoutPkce = flag(env, 'OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE', problems);
+  const requirePkce = pkceRule(env, problems);
   const signup = (env.SIGNUP?.trim().toLowerCase() || 'open') as SignupMode;
   if (!SIGNUP_MODES.includes(signup)) problems.push(`SIGNUP must be one of ${SIGNUP_MODES.join(', ')}, got "${env.SIGNUP}"`);
   if (problems.length) throw new ConfigError(problems);
@@ -209,9 +213,19 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits,
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     feedback,
-    oauth: { allowConfidentialWithoutPkce },
+    oauth: { requirePkce },
     signup,
   };
+}
+
+/** OAUTH_REQUIRE_PKCE; the switch it replaced (whose default was the opposite) is named, so no one keeps it unawares. */
+function pkceRule(env: Env, problems: string[]): PkceRule {
+  if (env.OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE !== undefined) {
+    problems.push('OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE was removed: confidential clients may go without PKCE by default (the interface document\'s flow); set OAUTH_REQUIRE_PKCE=all to require it of every client');
+  }
+  const rule = (env.OAUTH_REQUIRE_PKCE?.trim().toLowerCase() || 'public') as PkceRule;
+  if (!PKCE_RULES.includes(rule)) problems.push(`OAUTH_REQUIRE_PKCE must be one of ${PKCE_RULES.join(', ')}, got "${env.OAUTH_REQUIRE_PKCE}"`);
+  return rule;
 }
 
 /** DATABASE_REPLICA_URLS: comma-separated PostgreSQL URLs; they need DATABASE_URL (the embedded server has no replica). */

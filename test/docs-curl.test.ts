@@ -37,10 +37,11 @@ beforeAll(async () => {
     server.orm,
   )) as { data: { clientId: string; clientSecret: string } };
   const partner = { clientId: app.clientId, redirectUri: 'https://app.example.com/callback', ...demo.user };
-  // Every code with the PKCE challenge of the docs' VERIFIER.
+  // A code as the interface document asks for it (no challenge), or with the PKCE challenge of the docs' VERIFIER.
   const pkce = pkcePair();
-  const code = async () =>
-    (await authorizeCode(server, partner, { scope: 'surveys:read,submissions:read', code_challenge: pkce.challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
+  const authorized = async (challenge: string) =>
+    (await authorizeCode(server, partner, { scope: 'surveys:read,submissions:read', code_challenge: challenge, code_challenge_method: challenge ? 'S256' : '' })).searchParams.get('code')!;
+  const code = () => authorized(pkce.challenge);
   const tokens = await post('/oauth/token', {
     grantType: 'authorization_code',
     clientId: app.clientId,
@@ -73,8 +74,8 @@ beforeAll(async () => {
     'TOKEN=...': `TOKEN=${all.accessToken}`,
     CLIENT_ID: app.clientId,
     CLIENT_SECRET: app.clientSecret,
-    // docs/oauth.md exchanges a code in JSON, then one in a form: a code works once.
-    'ac_...': [await code(), await code()],
+    // docs/oauth.md exchanges a code as the interface document does, then with PKCE in JSON and in a form: a code works once.
+    'ac_...': [await authorized(''), await code(), await code()],
     VERIFIER: pkce.verifier,
     'rt_...': tokens.refreshToken,
   };

@@ -19,7 +19,7 @@ import { AppError } from '../shared/errors.js';
 import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from '../modules/oauth/oauth.constants.js';
 import type { OAuthDeps } from './oauth.module.js';
 import { orderScopes, splitScopes, unknownScopes } from '../modules/oauth/scope.parser.js';
-import { pkceRequired } from '../modules/oauth/pkce.js';
+import { strictClient } from '../modules/oauth/pkce.js';
 import type { OAuthSettings } from '../config.js';
 
 export const SESSION_COOKIE = 'oauth_session';
@@ -70,7 +70,7 @@ export const portalRedirectUri = (publicUrl: string) => `${publicUrl.replace(/\/
 async function parseRequest(ctx: Context, em: EntityManager, publicUrl: string, settings: OAuthSettings): Promise<AuthorizeRequest> {
   const clientId = queryParam(ctx, 'clientId', 'client_id');
   if (!clientId) throw new PageError(400, 'The request names no application (clientId is missing)');
-  // With its secret's hash: whether it has one decides whether it may go without PKCE.
+  // With its secret's hash: a client without one must use PKCE (strictClient).
   const client = await findClient(em, clientId, { withSecret: true });
   if (!client) throw new PageError(400, 'This application is unknown: the link that brought you here is wrong or out of date');
   const redirectUri = queryParam(ctx, 'redirectUri', 'redirect_uri');
@@ -98,7 +98,7 @@ async function parseRequest(ctx: Context, em: EntityManager, publicUrl: string, 
       throw fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)');
     }
   }
-  if (!codeChallenge && pkceRequired(client, settings)) {
+  if (!codeChallenge && strictClient(client, settings)) {
     throw fail('invalid_request', 'code_challenge is required (PKCE, S256): send code_challenge and code_challenge_method=S256');
   }
   return { client, redirectUri, state, scopes: orderScopes(scopes), codeChallenge };

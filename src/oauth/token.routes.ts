@@ -5,7 +5,7 @@ import { OAuthError } from '../modules/oauth/oauth.errors.js';
 import { clientCredentialsToken, exchangeAuthorizationCode, refreshTokens } from '../modules/oauth/grant.service.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 import type { Config } from '../config.js';
-import { pkceRequired } from '../modules/oauth/pkce.js';
+import { strictClient } from '../modules/oauth/pkce.js';
 import { presentToken, presentTokenRfc, type TokenService } from '../modules/oauth/token.service.js';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
@@ -33,7 +33,7 @@ export function tokenRoutes(router: Router, deps: { orm: MikroORM; tokens: Token
             code: param(body, 'code'),
             redirectUri: param(body, 'redirectUri', 'redirect_uri'),
             codeVerifier: param(body, 'codeVerifier', 'code_verifier'),
-            pkceRequired: pkceRequired(client, deps.config.oauth),
+            strict: strictClient(client, deps.config.oauth),
           })
         : grantType === 'refresh_token'
           ? await refreshTokens(em, deps.tokens, client, { refreshToken: param(body, 'refreshToken', 'refresh_token'), scope: body.scope })

@@ -20,7 +20,7 @@ const newPage = useServerAndBrowser(async (started) => {
 });
 afterAll(() => callback?.close());
 
-/** With a PKCE challenge (required of every client): TEST_PKCE's unless `params` names one. */
+/** With a PKCE challenge (recommended): TEST_PKCE's unless `params` names one. */
 function authorizeUrl(params: Record<string, string> = {}): string {
   const query = new URLSearchParams({
     responseType: 'code',
@@ -80,6 +80,29 @@ describe('sign-in pages in a real browser', () => {
     expect(token.scope).toEqual(['surveys:read', 'orders:read']);
     const api = await server.graphql('{ surveys(business: "' + tenant.businessId + '") { total } }', {}, { authorization: `Bearer ${token.accessToken}` });
     expect(api.body.data).toEqual({ surveys: { total: 0 } });
+  });
+
+  it('runs the interface document\'s flow as written (no PKCE): a wrong password shown on the page, then sign in, consent, exchange', async () => {
+    const { page } = await newPage();
+    const url = new URL(`${server.url}/oauth/authorize`);
+    for (const [name, value] of Object.entries({ responseType: 'code', clientId: tenant.clientId, redirectUri: tenant.redirectUri, scope: 'surveys:read,orders:read', state: 'state-doc' })) {
+      url.searchParams.set(name, value);
+    }
+    await page.goto(url.toString());
+    expect(await signIn(page, 'not the password')).toBe(401);
+    expect(await page.getByRole('alert').textContent()).toBe('Wrong e-mail or password.');
+    expect(await page.getByLabel('Password').isVisible()).toBe(true);
+    await screenshot(page, 'oauth-document-flow-wrong-password');
+    expect(await signIn(page)).toBe(303);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const landed = await callback.waitFor((r) => r.url.searchParams.get('state') === 'state-doc');
+    const exchanged = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, grantType: 'authorization_code', code: landed.url.searchParams.get('code') }),
+    });
+    expect(exchanged.status).toBe(200);
+    expect(((await exchanged.json()) as { scope: string[] }).scope).toEqual(['surveys:read', 'orders:read']);
   });
 
   it('shows "Wrong e-mail or password" with the form again (401) for a wrong password', async () => {

@@ -110,8 +110,13 @@ describe('credentials', () => {
   it('POST answers the secret once; GET never; DELETE 204; PATCH 405', async () => {
     const created = await rest(fx.server, 'POST', `${b}/credentials`, { tenant: fx.tenant, body: { name: 'POS', validRedirectUris: ['https://pos.example.com/cb'] } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ object: 'credential', data: expect.objectContaining({ object: 'credential', clientId: expect.any(String), clientSecret: expect.any(String), createdBy: fx.tenant.userId }) });
+    expect(created.body).toEqual({ object: 'credential', data: expect.objectContaining({ object: 'credential', clientId: expect.any(String), clientSecret: expect.any(String), createdBy: fx.tenant.userId, requirePkce: false }) });
     const id = created.body.data.id;
+    // Held to OAuth 2.1 by choice, at creation (the REST API has no update for credentials).
+    const strict = await rest(fx.server, 'POST', `${b}/credentials`, { tenant: fx.tenant, body: { name: 'Strict', validRedirectUris: ['https://pos.example.com/cb'], requirePkce: true } });
+    expect(strict.status).toBe(201);
+    expect((await rest(fx.server, 'GET', `${b}/credentials/${strict.body.data.id}`, { tenant: fx.tenant })).body.data.requirePkce).toBe(true);
+    expectError(await rest(fx.server, 'POST', `${b}/credentials`, { tenant: fx.tenant, body: { name: 'x', validRedirectUris: ['https://a.example.com'], requirePkce: 'yes' } }), 400);
     const one = await rest(fx.server, 'GET', `${b}/credentials/${id}`, { tenant: fx.tenant });
     expect(one.body.data).not.toHaveProperty('clientSecret');
     const list = await rest(fx.server, 'GET', `${b}/credentials${qs({ filters: { field: 'name', type: 'eq', value: 'POS' } })}`, { tenant: fx.tenant });

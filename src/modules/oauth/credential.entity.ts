@@ -32,6 +32,12 @@ export class Credential extends Timestamped {
    * token is issued): at most what the token that created it held, so consent to one scope never mints another.
    */
   @Property({ type: 'json' }) scopes: Opt<string[]> = [];
+
+  /**
+   * OAuth 2.1 for this client, by its owner's choice: its authorization requests must carry PKCE and its code
+   * exchanges the redirect URI (pkce.ts). Off, it may follow the interface document's flow, which has neither.
+   */
+  @Property({ type: 'boolean' }) requirePkce: Opt<boolean> = false;
 }
 
 /** The business portal's client id (a public client with PKCE; its redirect address is `${PUBLIC_URL}/portal/callback`). */

@@ -4,10 +4,13 @@ import { findPage } from '../../kit/list.query.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { Credential } from './credential.entity.js';
-import { createCredential, deleteCredential, findCredential, presentCredential } from './credential.service.js';
-import { CreateCredentialInput, CreatedCredentialType, CredentialList, CredentialListArgs, CredentialType } from './credential.type.js';
+import { createCredential, deleteCredential, findCredential, presentCredential, updateCredential } from './credential.service.js';
+import { CreateCredentialInput, CreatedCredentialType, CredentialList, CredentialListArgs, CredentialType, UpdateCredentialInput } from './credential.type.js';
 
-/** Credentials of a business (spec 4.7): list, get, create (the secret is in this response only), delete. No update. */
+/**
+ * Credentials of a business (spec 4.7): list, get, create (the secret is in this response only), delete; and, in
+ * GraphQL only (REST has no update for them), a change of name, redirect URIs or requirePkce.
+ */
 @Resolver(() => CredentialType)
 export class CredentialResolver {
   @Authorized('credentials:read')
@@ -37,6 +40,17 @@ export class CredentialResolver {
     // Never more than this token holds: consent to credentials:write is not consent to every scope.
     const { credential, clientSecret } = await createCredential(em, { business, ...input, createdBy: auth.userId, within: auth.scopes });
     return { ...presentCredential(credential), clientSecret };
+  }
+
+  @Authorized('credentials:write')
+  @Mutation(() => CredentialType, { description: 'Changes its name, redirect URIs or requirePkce. Its scopes and secret stay.' })
+  updateCredential(
+    @Arg('business', () => ID) business: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateCredentialInput) input: InstanceType<typeof UpdateCredentialInput>,
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return updateCredential(em, business, id, input);
   }
 
   @Authorized('credentials:write')

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Checks } from '../../shared/validation.js';
 import { generateSecret, hashSecret } from '../../shared/secrets.js';
-import { recordEvent, deleteRecorded } from '../event/event.service.js';
+import { recordEvent, deleteRecorded, updateRecorded } from '../event/event.service.js';
 import { findOwned } from '../../kit/resource.js';
 import { Credential } from './credential.entity.js';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +37,12 @@ export function checkRedirectUris(checks: Checks, uris: unknown): void {
   });
 }
 
+function checkName(checks: Checks, raw: string | null | undefined): string {
+  const name = raw?.trim() ?? '';
+  if (!name || name.length > 200) checks.fail('name', 'must be 1 to 200 characters');
+  return name;
+}
+
 /**
  * What a new credential may mint at most: the scopes asked for (by default all of `within`), never beyond `within`,
  * the creating token's scopes; a scope beyond it, or no scope at all, is a 400 naming the field.
@@ -63,11 +69,18 @@ async function roleScopes(em: EntityManager, business: string, user: string): Pr
  */
 export async function createCredential(
   em: EntityManager,
-  input: { business: string; name: string; validRedirectUris: string[]; createdBy: string; scopes?: readonly string[] | null; within?: ReadonlySet<Scope> },
+  input: {
+    business: string;
+    name: string;
+    validRedirectUris: string[];
+    createdBy: string;
+    scopes?: readonly string[] | null;
+    requirePkce?: boolean | null;
+    within?: ReadonlySet<Scope>;
+  },
 ): Promise<NewCredential> {
-  const name = input.name?.trim() ?? '';
   const checks = new Checks();
-  if (!name || name.length > 200) checks.fail('name', 'must be 1 to 200 characters');
+  const name = checkName(checks, input.name);
   checkRedirectUris(checks, input.validRedirectUris);
   const scopes = credentialScopes(checks, input.scopes, input.within ?? (await roleScopes(em, input.business, input.createdBy)));
   checks.throwIfAny();
@@ -82,6 +95,7 @@ export async function createCredential(
       validRedirectUris: [...new Set(input.validRedirectUris)],
       createdBy: input.createdBy,
       scopes,
+      requirePkce: input.requirePkce ?? false,
     });
     recordEvent(tx, input.business, 'credential.created', presentCredential(created));
     return created;
@@ -98,8 +112,31 @@ export function presentCredential(credential: Credential) {
     validRedirectUris: credential.validRedirectUris,
     createdBy: credential.createdBy,
     scopes: credential.scopes,
+    requirePkce: credential.requirePkce,
     createdAt: credential.createdAt, updatedAt: credential.updatedAt,
   };
+}
+
+/**
+ * Its name, its redirect URIs and whether it is held to OAuth 2.1 (requirePkce). Not its scopes: they were bounded by
+ * the token that created it, and a later token may hold others. Codes already issued keep the redirect URI they were
+ * issued for; a credential newly held to PKCE refuses the codes it got without (grant.service.ts).
+ */
+export function updateCredential(
+  em: EntityManager,
+  business: string,
+  id: string,
+  input: { name?: string | null; validRedirectUris?: string[] | null; requirePkce?: boolean | null },
+) {
+  return updateRecorded(em, { resource: 'credential', find: findCredential, present: presentCredential }, business, id, (credential) => {
+    const checks = new Checks();
+    const name = input.name != null ? checkName(checks, input.name) : credential.name;
+    if (input.validRedirectUris != null) checkRedirectUris(checks, input.validRedirectUris);
+    checks.throwIfAny();
+    credential.name = name;
+    if (input.validRedirectUris != null) credential.validRedirectUris = [...new Set(input.validRedirectUris)];
+    if (input.requirePkce != null) credential.requirePkce = input.requirePkce;
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { StringFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
 import { ResourceType } from '../../kit/resource.type.js';
+import { updateInputOf } from '../../kit/update.input.js';
 
 @ObjectType('Credential', { simpleResolvers: true, description: 'An OAuth client of a business. Its secret is shown once, by createCredential.' })
 export class CredentialType extends ResourceType {
@@ -24,6 +25,12 @@ export class CredentialType extends ResourceType {
     description: "The most its client_credentials tokens may carry (within what its creator's role allows when one is issued): at most the scopes of the token that created it.",
   })
   scopes!: string[];
+
+  @Field(() => Boolean, {
+    description:
+      'Held to OAuth 2.1: its authorization requests must carry PKCE (S256) and its code exchanges the redirect URI. False: it may follow the interface document\'s flow, which has neither (what it sends is checked all the same). Public clients, and every client under OAUTH_REQUIRE_PKCE=all, are held to it whatever this says.',
+  })
+  requirePkce!: boolean;
 }
 
 @ObjectType('CreatedCredential', { simpleResolvers: true, description: 'A new credential with its client secret: the only time the secret is shown.' })
@@ -42,7 +49,12 @@ export class CreateCredentialInput {
 
   @Field(() => [String], { nullable: true, description: 'What its client_credentials tokens may carry at most; default, and at most: the scopes of the token that creates it.' })
   scopes?: string[] | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Hold it to OAuth 2.1: PKCE and the redirect URI at the token endpoint required (default false: the interface document\'s flow).' })
+  requirePkce?: boolean | null;
 }
+
+export const UpdateCredentialInput = updateInputOf('UpdateCredentialInput', CreateCredentialInput, { omit: ['scopes'] });
 
 export const [CredentialList, CredentialListArgs] = listInputs('Credential', CredentialType, {
   where: { name: StringFilter, clientId: StringFilter },

@@ -70,11 +70,43 @@ function requestedScopes(raw: unknown, allowed: readonly string[], beyond = 'Sco
   return orderScopes(asked);
 }
 
+interface CodeExchange {
+  code?: string;
+  redirectUri?: string;
+  codeVerifier?: string;
+  /** The client is held to OAuth 2.1 (pkce.ts): the verifier and the redirect URI must be sent. */
+  strict: boolean;
+}
+
+/**
+ * What ties a code to the request that got it: its redirect URI and its PKCE challenge. Whatever is sent is checked;
+ * a strict client must send both, any client must answer a challenge its request made. A code without a challenge
+ * and a verifier sent for it is a confused client (or a downgrade, RFC 9700 4.8.2): refused too.
+ */
+function checkCodeBinding(row: AuthorizationCode, input: CodeExchange): void {
+  // RFC 6749 4.1.3 asks for it again; the interface document's token request has no such field, so only strict clients must.
+  if (input.redirectUri === undefined && input.strict) throw new OAuthError('invalid_grant', 'redirect_uri (redirectUri) is required: the one of the authorization request');
+  if (input.redirectUri !== undefined && input.redirectUri !== row.redirectUri) {
+    throw new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
+  }
+  if (row.codeChallenge) {
+    if (!input.codeVerifier) throw new OAuthError('invalid_grant', 'code_verifier is required (PKCE): the authorization request had a code challenge');
+    if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(input.codeVerifier) || !constantTimeEqual(pkceChallenge(input.codeVerifier), row.codeChallenge)) {
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code challenge');
+    }
+  } else if (input.codeVerifier) {
+    throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code challenge');
+  } else if (input.strict) {
+    // A code issued before this client was held to PKCE.
+    throw new OAuthError('invalid_grant', 'This code was issued without a code challenge, and this client must use PKCE: authorize again with one');
+  }
+}
+
 export async function exchangeAuthorizationCode(
   em: EntityManager,
   tokens: TokenService,
   client: Credential,
-  input: { code?: string; redirectUri?: string; codeVerifier?: string; pkceRequired: boolean },
+  input: CodeExchange,
 ): Promise<IssuedToken> {
   if (!input.code) throw new OAuthError('invalid_request', 'code is required');
   const codeHash = hashSecret(input.code);
@@ -82,20 +114,7 @@ export async function exchangeAuthorizationCode(
     const row = await lockIssuedTo(tx, client, AuthorizationCode, { codeHash }, 'authorization code');
     if (row.usedAt) return { replayedFamily: row.family ?? undefined };
     if (row.expiresAt.getTime() < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
-    // RFC 6749 4.1.3: the authorization request always carries one, so the token request must repeat it exactly.
-    if (input.redirectUri === undefined) throw new OAuthError('invalid_grant', 'redirect_uri (redirectUri) is required: the one of the authorization request');
-    if (input.redirectUri !== row.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
-    if (row.codeChallenge) {
-      if (!input.codeVerifier) throw new OAuthError('invalid_grant', 'code_verifier is required (PKCE)');
-      if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(input.codeVerifier) || !constantTimeEqual(pkceChallenge(input.codeVerifier), row.codeChallenge)) {
-        throw new OAuthError('invalid_grant', 'code_verifier does not match the code challenge');
-      }
-    } else if (input.codeVerifier) {
-      throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code challenge');
-    } else if (input.pkceRequired) {
-      // A code issued without a challenge (before PKCE was required, or under the switch since turned off).
-      throw new OAuthError('invalid_grant', 'This code was issued without a code challenge, and this client must use PKCE: authorize again with one');
-    }
+    checkCodeBinding(row, input);
     const role = await stillMemberRole(tx, row);
     row.usedAt = new Date();
     const issued = await tokens.issue(tx, {

@@ -7,11 +7,12 @@ export function pkceChallenge(verifier: string): string {
 }
 
 /**
- * Whether an authorization code for this client needs PKCE (S256), at the authorization and the token endpoint alike:
- * always (OAuth 2.1), but for a confidential client (one with a secret; load it) while the operator's migration switch
- * OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE is on. A public client has nothing else tying its code to it (RFC 9700 2.1.1).
+ * Whether this client's authorization codes are held to OAuth 2.1: PKCE (S256) at the authorization endpoint, and
+ * the verifier and the redirect URI again at the token endpoint. A public client (no secret; load it) always is:
+ * nothing else ties its code to it (RFC 9700 2.1.1). A confidential client is when it opted in (requirePkce) or the
+ * operator requires it of all (OAUTH_REQUIRE_PKCE=all); otherwise it may follow the interface document's flow, which
+ * sends neither, and what it does send is checked all the same.
  */
-export function pkceRequired(client: Pick<Credential, 'secretHash'>, settings: OAuthSettings): boolean {
-  const confidential = typeof client.secretHash === 'string';
-  return !(confidential && settings.allowConfidentialWithoutPkce);
+export function strictClient(client: Pick<Credential, 'secretHash' | 'requirePkce'>, settings: OAuthSettings): boolean {
+  return typeof client.secretHash !== 'string' || client.requirePkce || settings.requirePkce === 'all';
 }

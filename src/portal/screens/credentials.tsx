@@ -5,19 +5,25 @@ import { Empty, Failure, Field, FormError, Loaded, SecretOnce, formatDate, useLo
 
 const CredentialsList = graphql(`
   query CredentialsList($business: ID!) {
-    credentials(business: $business, pageSize: 100) { data { id name clientId validRedirectUris createdAt } }
+    credentials(business: $business, pageSize: 100) { data { id name clientId validRedirectUris requirePkce createdAt } }
   }
 `);
 const CreateCredential = graphql(`
   mutation CreateCredential($business: ID!, $input: CreateCredentialInput!) { createCredential(business: $business, input: $input) { id clientId clientSecret } }
 `);
+const UpdateCredential = graphql(`
+  mutation UpdateCredential($business: ID!, $id: ID!, $input: UpdateCredentialInput!) { updateCredential(business: $business, id: $id, input: $input) { id requirePkce } }
+`);
 const DeleteCredential = graphql(`
   mutation DeleteCredential($business: ID!, $id: ID!) { deleteCredential(business: $business, id: $id) }
 `);
 
+/** What requirePkce means, said once for the form and the list. */
+const PKCE_HINT = 'PKCE and the redirect address again at the token exchange (OAuth 2.1). Leave it off for an app written to the interface document, which sends neither.';
+
 /**
- * OAuth credentials of apps that use this business's data. The API has no update for a credential, so its redirect
- * addresses are set at creation (create a new one to change them).
+ * OAuth credentials of apps that use this business's data: created with their redirect addresses (create a new one to
+ * change them), held to PKCE or not (changed in place), deleted.
  */
 export default function Credentials({ session }: ScreenProps) {
   const business = session.business;
@@ -26,8 +32,10 @@ export default function Credentials({ session }: ScreenProps) {
   const [deleting, setDeleting] = useState<string>();
   const [name, setName] = useState('');
   const [uris, setUris] = useState('');
+  const [requirePkce, setRequirePkce] = useState(false);
   const submit = useSubmit();
   const remove = useSubmit();
+  const mayChange = session.scopes.includes('credentials:write');
   const f = submit.fields;
   const uriError = f.validRedirectUris ?? Object.entries(f).find(([k]) => k.startsWith('validRedirectUris['))?.[1];
   return (
@@ -43,7 +51,8 @@ export default function Credentials({ session }: ScreenProps) {
                   <strong>{c.name}</strong> <span class="muted">created {formatDate(c.createdAt)}</span>
                   <div>Client id: <code>{c.clientId}</code></div>
                   <div>Redirect addresses: {c.validRedirectUris.join(', ')}</div>
-                  {deleting === c.id ? (
+                  {mayChange ? <PkceSwitch business={business} credential={c} /> : <div>PKCE: {c.requirePkce ? 'required' : 'optional'}</div>}
+                  {!mayChange ? null : deleting === c.id ? (
                     <div class="confirm" role="alertdialog" aria-labelledby={`del-${c.id}`}>
                       <p id={`del-${c.id}`}>Delete {c.name}? Every token it was given stops working at once, and the app using client id {c.clientId} can no longer sign in or call the API.</p>
                       <button type="button" class="danger" disabled={remove.busy} onClick={async () => { if (await remove.run(() => request(DeleteCredential, { business, id: c.id }))) { setDeleting(undefined); state.reload(); } }}>Delete it</button>{' '}
@@ -60,6 +69,7 @@ export default function Credentials({ session }: ScreenProps) {
           )
         }
       </Loaded>
+      {mayChange && <p id="pkce-hint" class="muted">Require PKCE: {PKCE_HINT}</p>}
       {remove.error ? <Failure error={remove.error} /> : null}
       {created && (
         <>
@@ -67,14 +77,15 @@ export default function Credentials({ session }: ScreenProps) {
           <SecretOnce label="Client secret" value={created.clientSecret} />
         </>
       )}
-      <CardForm
+      {mayChange && <CardForm
         label="New credential"
         onSubmit={async () => {
-          const r = await submit.run(() => request(CreateCredential, { business, input: { name, validRedirectUris: uris.split(/\s+/).filter(Boolean) } }));
+          const r = await submit.run(() => request(CreateCredential, { business, input: { name, validRedirectUris: uris.split(/\s+/).filter(Boolean), requirePkce } }));
           if (r) {
             setCreated(r.createCredential);
             setName('');
             setUris('');
+            setRequirePkce(false);
             state.reload();
           }
         }}
@@ -84,9 +95,38 @@ export default function Credentials({ session }: ScreenProps) {
         <Field label="Redirect addresses, one per line" error={uriError} hint="Where the app receives its sign-in answer: https://… (http only for localhost).">
           {(id, d) => <textarea id={id} aria-describedby={d} aria-invalid={!!uriError} value={uris} onInput={(e) => setUris(e.currentTarget.value)} />}
         </Field>
+        <Field label="Require PKCE" hint={PKCE_HINT}>
+          {(id, d) => <input id={id} type="checkbox" aria-describedby={d} checked={requirePkce} onChange={(e) => setRequirePkce(e.currentTarget.checked)} />}
+        </Field>
         <FormError error={submit.error} shown={['name', 'validRedirectUris', ...Object.keys(f).filter((k) => k.startsWith('validRedirectUris['))]} />
         <button type="submit" disabled={submit.busy}>{submit.busy ? 'Creating…' : 'Create credential'}</button>
-      </CardForm>
+      </CardForm>}
+    </>
+  );
+}
+
+/** Held to PKCE or not, changed at once; shown as the owner set it while the change is under way, as before if it fails. */
+function PkceSwitch({ business, credential }: { business: string; credential: { id: string; name: string; requirePkce: boolean } }) {
+  const [on, setOn] = useState(credential.requirePkce);
+  const change = useSubmit();
+  return (
+    <>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={on}
+          disabled={change.busy}
+          aria-label={`Require PKCE for ${credential.name}`}
+          aria-describedby="pkce-hint"
+          onChange={async (e) => {
+            const next = e.currentTarget.checked;
+            setOn(next);
+            if (!(await change.run(() => request(UpdateCredential, { business, id: credential.id, input: { requirePkce: next } })))) setOn(!next);
+          }}
+        />{' '}
+        Require PKCE
+      </label>
+      {change.error ? <Failure error={change.error} /> : null}
     </>
   );
 }
