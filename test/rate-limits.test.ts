@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { startTestServer, useTestServer, type TestServer } from './helpers/server.js';
-import { createTenant, useTenantServer } from './helpers/auth.js';
+import { createTenant, tokenServiceFor, useTenantServer } from './helpers/auth.js';
+import { PORTAL_CLIENT_ID, PORTAL_CREDENTIAL_ID } from '../src/modules/oauth/credential.entity.js';
+import { createUser } from '../src/modules/user/user.service.js';
+import { Membership } from '../src/modules/user/membership.entity.js';
 import { minimal, webhookBusiness, type WebhookBusiness } from './ingest/ingest-helpers.js';
 
 // Small quotas so a handful of requests reach them. The per-second quotas are fixed windows: a test sends more than
@@ -70,6 +73,30 @@ describe('rate limits (memory)', () => {
     const answer = await graphql(fx.server, `{ health { status } }`, other.headers);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('ratelimit')).toBeTruthy();
+  });
+
+  it('the portal: each member has a quota of their own, apart from the other members\' and the partners\'; the answer names the team\'s too', async () => {
+    const tokens = tokenServiceFor(fx.server);
+    const em = fx.server.orm.em.fork();
+    const portalHeaders = async (user: string) => {
+      const issued = await em.fork().transactional((tx) =>
+        tokens.issue(tx, { credential: PORTAL_CREDENTIAL_ID, clientId: PORTAL_CLIENT_ID, business: fx.tenant.businessId, user, scopes: ['surveys:read'], withRefreshToken: false }),
+      );
+      return { authorization: `Bearer ${issued.accessToken}` };
+    };
+    const other = await createUser(em, { email: `member-${randomBytes(4).toString('hex')}@example.com`, password: 'a long enough password', name: 'Other' });
+    em.create(Membership, { user: other.id, business: fx.tenant.businessId, role: 'manager' });
+    await em.flush();
+    const [busy, calm] = await Promise.all([portalHeaders(fx.tenant.userId), portalHeaders(other.id)]);
+
+    const spent = await burst(12, () => graphql(fx.server, `{ health { status } }`, busy));
+    const refused = spent.find((a) => a.status === 429)!;
+    expect(refused.body.errors[0].message).toMatch(/^Too many requests from you in a short time/);
+    // The other member and the partner's credential are not refused for it.
+    expect((await graphql(fx.server, `{ health { status } }`, calm)).status).toBe(200);
+    expect((await graphql(fx.server, `{ health { status } }`, fx.tenant.headers)).status).toBe(200);
+    // The answer names both quotas it was charged against.
+    expect((await graphql(fx.server, `{ health { status } }`, calm)).headers.get('ratelimit-policy')).toBe('"api";q=2;w=1, "api-burst";q=2;w=60, "portal-business";q=10;w=1, "portal-business-burst";q=10;w=60');
   });
 
   it('weighs an operation by its estimated cost: one unit per 100', async () => {

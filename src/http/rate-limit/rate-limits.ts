@@ -5,6 +5,7 @@ import type { RateLimitSettings } from '../../config.js';
 import type { Principal } from '../../auth/principal.js';
 import { Limiter, limitHeaders, memoryStore, redisStore, refusal, type LimitStore, type Policy } from './limiter.js';
 import { FailureLimit } from './failure-limit.js';
+import { PORTAL_CREDENTIAL_ID } from '../../modules/oauth/credential.entity.js';
 
 export { FailureLimit } from './failure-limit.js';
 
@@ -24,17 +25,33 @@ export interface Charge {
   remaining: number;
 }
 
+/** The business portal's people together spend at most this many times one person's quota in a business. */
+export const PORTAL_BUSINESS_FACTOR = 5;
+
 /**
  * The API quota (REST and GraphQL alike) per (credential, business), or per address for calls without a valid token.
+ * The portal's credential is every member's: its quota is per person (user, business) instead, as each person's
+ * screens are their own, with the business's portal traffic together held to PORTAL_BUSINESS_FACTOR times that.
  * Throws the 429 (AppError rate_limited, with its headers) when spent.
  */
 export class ApiLimit {
-  constructor(private readonly limiter: Limiter | undefined) {}
+  constructor(
+    private readonly limiter: Limiter | undefined,
+    private readonly portalBusiness?: Limiter,
+  ) {}
 
   async charge(auth: Principal | undefined, address: string, cost: number): Promise<Charge | undefined> {
     if (!this.limiter) return undefined;
+    const weight = weightOf(cost);
+    if (auth?.credentialId === PORTAL_CREDENTIAL_ID) {
+      const person = await this.limiter.take(`portal|${auth.businessId}|${auth.userId}`, weight);
+      if (!person.allowed) throw refusal([person], 'Too many requests from you in a short time: wait a moment');
+      const business = await this.portalBusiness!.take(`portal|${auth.businessId}`, weight);
+      if (!business.allowed) throw refusal([business], "Too many requests from this business's team in a short time: wait a moment");
+      return { headers: limitHeaders([person, business]), remaining: Math.min(person.remaining, business.remaining) };
+    }
     const key = auth ? `${auth.credentialId}|${auth.businessId}` : `ip|${address}`;
-    const verdict = await this.limiter.take(key, weightOf(cost));
+    const verdict = await this.limiter.take(key, weight);
     if (!verdict.allowed) throw refusal([verdict], 'Too many API requests for this credential and business');
     return { headers: limitHeaders([verdict]), remaining: verdict.remaining };
   }
@@ -108,7 +125,10 @@ export function createRateLimits(options: { settings: RateLimitSettings; redisUr
       identifier: limiter({ name: `${name}-all`, points: s.authFailuresPerClient, seconds: windowSeconds }),
     });
   return {
-    api: new ApiLimit(limiter(ratePolicy('api', s.apiPerSecond, s.apiBurst))),
+    api: new ApiLimit(
+      limiter(ratePolicy('api', s.apiPerSecond, s.apiBurst)),
+      limiter(ratePolicy('portal-business', s.apiPerSecond * PORTAL_BUSINESS_FACTOR, s.apiBurst * PORTAL_BUSINESS_FACTOR)),
+    ),
     webhook: new KeyedLimit(limiter(ratePolicy('webhook', s.webhookPerSecond, s.webhookBurst)), 'Too many orders for this business'),
     oauthFailures: failures('auth-client', 'auth-address'),
     webhookFailures: failures('webhook-secret', 'webhook-secret-address'),
