@@ -25,10 +25,15 @@ const newPage = useServerAndBrowser(async (started) => {
   await setLogo(em, fx.business, demoLogo());
   fx.steps.items = await fx.addStep({ type: 'items', required: true, content: { title: 'How was each dish?', scale: '5' } });
   fx.steps.text = await fx.addStep({ type: 'text', inputType: 'long', content: { title: 'Anything else?' } });
+  // A comment opens a case: the case page must show the dishes too, though they are not what opened it.
+  await fx.c.data(`mutation($b: ID!, $i: CreateAlertRuleInput!) { createAlertRule(business: $b, input: $i) { id } }`, {
+    b: fx.business,
+    i: { name: 'Warm food', when: { keywords: ['warm'] }, notify: [{ role: 'owner' }] },
+  });
   const d = await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { items { menuItem { id } } } }`, {
     b: fx.business,
     i: {
-      externalOrderId: 'BR-1', total: 2400, currency: 'PKR',
+      externalOrderId: 'BR-1', total: 2400, currency: 'PKR', customerName: 'Bilal', customerPhoneNumber: '+923001234567',
       items: [{ name: 'Chicken Biryani', quantity: 1 }, { name: 'Raita', quantity: 2 }, { name: 'Chicken Biryani', quantity: 1 }],
     },
   });
@@ -36,7 +41,7 @@ const newPage = useServerAndBrowser(async (started) => {
 }, async () => {
   // The portal's sign-in form is checked to come from the service's own address.
   const port = await freePort();
-  return { env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port };
+  return { env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port, workers: true };
 });
 
 async function checkPage(page: Page, name: string) {
@@ -95,6 +100,16 @@ it('a guest rates each dish of their order with the keyboard alone, JavaScript o
   expect(await manager.page.locator('dl.answers').textContent()).toContain('Raita: 2');
   expect(await axeViolations(manager.page)).toEqual([]);
   await screenshot(manager.page, 'portal-feedback-dishes');
+
+  // The case the comment opened shows every answer, the dishes by name included; a reply that fails says why.
+  const [theCase] = (await fx.c.data(`query($b: ID!) { cases(business: $b) { data { id } } }`, { b: fx.business })).cases.data;
+  await fx.c.data(`mutation($b: ID!, $c: ID!) { createCaseMessage(business: $b, case: $c, input: {body: "Sorry about the raita", channel: "sms"}) { id } }`, { b: fx.business, c: theCase.id });
+  await manager.page.goto(`${server.url}/portal/cases/${theCase.id}`);
+  await manager.page.locator('dl.answers').waitFor();
+  expect(await manager.page.locator('dl.answers').textContent()).toMatch(/How was each dish\?Chicken Biryani: 4 of 5Raita: 2 of 5Anything else\?Raita was warm/);
+  await manager.page.getByText('Not sent: no sender configured for SMS').waitFor({ timeout: 15_000 });
+  expect(await axeViolations(manager.page)).toEqual([]);
+  await screenshot(manager.page, 'portal-case-dishes');
 });
 
 it('skips the step for a guest whose link names no order', async () => {

@@ -65,7 +65,7 @@ describe('replies to the guest', () => {
       object: 'casemessage',
       data: {
         id: expect.stringMatching(/^msg_/), object: 'casemessage', business: r.tenant.businessId, case: c.id,
-        direction: 'out', channel: 'email', body: 'We are so sorry about your biryani. May we make it right?', status: 'queued', author: r.tenant.userId,
+        direction: 'out', channel: 'email', body: 'We are so sorry about your biryani. May we make it right?', status: 'queued', author: r.tenant.userId, error: null,
         createdAt: expect.any(Number), updatedAt: expect.any(Number),
       },
     });
@@ -146,7 +146,7 @@ describe('replies to the guest', () => {
       expect.objectContaining({ id: sent.body.data.id, direction: 'out' }),
       {
         id: expect.stringMatching(/^msg_/), object: 'casemessage', business: r.tenant.businessId, case: c.id,
-        direction: 'in', channel: 'sms', body: 'Thank you, I will come on Friday', status: 'sent', author: null,
+        direction: 'in', channel: 'sms', body: 'Thank you, I will come on Friday', status: 'sent', author: null, error: null,
         createdAt: expect.any(Number), updatedAt: expect.any(Number),
       },
     ]);

@@ -20,10 +20,13 @@ import { ownedPresenter } from '../../kit/owned.presenter.js';
 /** An e-mail reply's longest body; an SMS is cut by carriers into parts, and providers refuse past 1600 characters. */
 export const MAX_MESSAGE_BODY = { email: 5_000, sms: 1_600 } as const;
 
-type MessageRow = Pick<CaseMessage, 'id' | 'business' | 'case' | 'direction' | 'channel' | 'body' | 'status' | 'author' | 'createdAt' | 'updatedAt'>;
+type MessageRow = Pick<CaseMessage, 'id' | 'business' | 'case' | 'direction' | 'channel' | 'body' | 'status' | 'author' | 'error' | 'createdAt' | 'updatedAt'>;
 
-/** Plain rows (findPage) and entities alike; the job's columns (lease, attempts, address) stay inside. */
-export const presentMessage: (record: MessageRow) => CaseMessageType = ownedPresenter('casemessage', ['case', 'direction', 'channel', 'body', 'status', 'author']);
+/**
+ * Plain rows (findPage) and entities alike; the job's lease, attempts and address stay inside. Its error is shown: a
+ * reply that failed must say why (the senders' errors never name the guest's address).
+ */
+export const presentMessage: (record: MessageRow) => CaseMessageType = ownedPresenter('casemessage', ['case', 'direction', 'channel', 'body', 'status', 'author', 'error']);
 
 /** A thread reads from its first message: oldest first unless orderBy says otherwise. */
 const THREAD_ORDER = [{ field: 'createdAt', order: SortOrder.asc }];

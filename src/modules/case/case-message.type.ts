@@ -22,4 +22,7 @@ export class CaseMessageType extends ResourceType {
 
   @Field(() => ID, { nullable: true, description: 'The user (`user_...`) who wrote it; null for the guest, or a token without a user.' })
   author!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Why it failed, or why its last try failed while it is tried again; null once sent.' })
+  error!: string | null;
 }

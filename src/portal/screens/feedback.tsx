@@ -3,6 +3,7 @@ import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, formatCount, formatDate, formatMoney, lineTotal, useLoad, zoneName, useSubmit, Table } from '../ui';
 import { useLiveEvents } from '../live';
+import { AnswerList, answerText } from '../answers';
 
 const FeedbackFilters = graphql(`
   query FeedbackFilters($business: ID!) {
@@ -32,7 +33,7 @@ const FeedbackItem = graphql(`
     submission(business: $business, survey: $survey, id: $id) {
       id status channel source createdAt completedAt metadata guestId
       answers { step value ratings items }
-      survey { id name steps { id position type content metrics { metrics { id name } } } }
+      survey { id name steps { id position type content metrics { metrics { id name scale { min max } } } } }
       location { id name }
       order { id externalOrderId externalLocationId total currency status channel createdAt items { id name quantity unitPrice totalPrice menuItem { id name } } }
     }
@@ -68,16 +69,6 @@ function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['wher
 }
 
 type Row = ResultOf<typeof FeedbackList>['submissions']['data'][number];
-/** A dish's rating as the guest gave it: a thumb on a thumbs step (stored as 5 or 1), else its number of 5. */
-const dishRating = (step: { content: unknown } | undefined, rating: unknown) =>
-  (step?.content as { scale?: unknown } | undefined)?.scale === 'thumbs' ? (rating === 5 ? 'thumbs up' : 'thumbs down') : String(rating);
-
-/** An answer as one cell of the list and the CSV: a metrics or items step's ratings in order, else its value. */
-const answerText = (a: { value?: unknown; ratings?: Record<string, unknown> | null; items?: Record<string, unknown> | null }) => {
-  const ratings = a.ratings ?? a.items;
-  return ratings ? Object.values(ratings).join(' / ') : Array.isArray(a.value) ? a.value.join(', ') : a.value == null ? '' : String(a.value);
-};
-
 /** Submissions of a survey, filtered by what the URL says, a page at a time; CSV of everything the filters select. */
 export default function Feedback({ session, query }: ScreenProps) {
   const filters = useLoad(() => request(FeedbackFilters, { business: session.business }), session.business);
@@ -197,32 +188,7 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
                 <dt>Location</dt><dd>{s.location?.name ?? '—'}</dd>
               </dl>
               <h2>Answers</h2>
-              {s.answers.length ? (
-                <dl class="answers">
-                  {s.answers.map((a) => {
-                    const step = steps.find((st) => st.id === a.step);
-                    const title = step && typeof step.content.title === 'string' ? step.content.title : step?.type ?? a.step;
-                    return (
-                      <div key={a.step}>
-                        <dt>{title}</dt>
-                        <dd>
-                          {a.ratings
-                            ? Object.entries(a.ratings).map(([metric, rating]) => (
-                                <span key={metric} class="rating">{step?.metrics?.metrics.find((m) => m.id === metric)?.name ?? metric}: {String(rating)}</span>
-                              ))
-                            : a.items
-                              ? Object.entries(a.items).map(([dish, rating]) => (
-                                  <span key={dish} class="rating">{s.order?.items.find((i) => i.menuItem?.id === dish)?.menuItem?.name ?? dish}: {dishRating(step, rating)}</span>
-                                ))
-                              : answerText(a)}
-                        </dd>
-                      </div>
-                    );
-                  })}
-                </dl>
-              ) : (
-                <Empty>No answer yet (the guest stopped before the first step).</Empty>
-              )}
+              <AnswerList steps={s.survey?.steps ?? []} answers={s.answers} dishes={s.order?.items} />
               <h2>Order</h2>
               {s.order ? (
                 <>

@@ -4,6 +4,7 @@ import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { Empty, Failure, Field, FormError, Loaded, Pager, formatAge, formatCount, formatDate, formatMoney, lineTotal, useLoad, useNow, useSubmit } from '../ui';
 import { useLiveEvents } from '../live';
+import { AnswerList } from '../answers';
 
 const InboxCases = graphql(`
   query InboxCases($business: ID!, $active: CaseWhere!, $closed: CaseWhere!, $page: Int!, $withActive: Boolean!, $withClosed: Boolean!) {
@@ -39,17 +40,17 @@ const CaseItem = graphql(`
       location { id name }
       submission {
         id createdAt completedAt
-        answers { step value ratings }
+        answers { step value ratings items }
         survey { id name steps { id position type content metrics { metrics { id name scale { min max } } } } }
       }
       order {
         id externalOrderId total currency status channel createdAt
-        items { id name itemId quantity unitPrice totalPrice itemComment }
+        items { id name itemId quantity unitPrice totalPrice itemComment menuItem { id name } }
       }
     }
     caseMessages(business: $business, case: $id, pageSize: 100, orderBy: [{ field: createdAt, order: desc }]) {
       total
-      data { id direction channel body status author createdAt }
+      data { id direction channel body status error author createdAt }
     }
     offers(business: $business, case: $id, pageSize: 100, orderBy: [{ field: createdAt, order: desc }]) {
       data { id description code expiresAt redeemedAt redeemedOrder }
@@ -263,39 +264,6 @@ type Template = ResultOf<typeof CaseItem>['replyTemplates']['data'][number];
 const CHANNEL_WORDS: Record<string, string> = { email: 'e-mail', sms: 'SMS' };
 const channelWord = (c: string) => CHANNEL_WORDS[c] ?? c;
 
-/** What the guest answered, each answer beside its question; ratings with their metric's name and scale. */
-function Answers({ submission }: { submission: Detail['submission'] }) {
-  const steps = [...(submission.survey?.steps ?? [])].sort((a, b) => a.position - b.position);
-  const position = new Map(steps.map((s, i) => [s.id, i]));
-  const answers = [...submission.answers].sort((a, b) => (position.get(a.step) ?? 999) - (position.get(b.step) ?? 999));
-  if (!answers.length) return <Empty>No answer recorded.</Empty>;
-  return (
-    <dl class="answers">
-      {answers.map((a) => {
-        const step = steps.find((s) => s.id === a.step);
-        const title = step && typeof step.content.title === 'string' ? step.content.title : (step?.type ?? 'Answer');
-        return (
-          <div key={a.step}>
-            <dt>{title}</dt>
-            <dd>
-              {a.ratings
-                ? Object.entries(a.ratings).map(([metric, rating]) => {
-                    const m = step?.metrics?.metrics.find((x) => x.id === metric);
-                    return <span key={metric} class="rating">{m?.name ?? 'Rating'}: {String(rating)}{m ? ` of ${m.scale.max}` : ''}</span>;
-                  })
-                : step?.type === 'nps'
-                  ? `${String(a.value)} of 10`
-                  : Array.isArray(a.value)
-                    ? a.value.join(', ')
-                    : a.value == null ? '—' : String(a.value)}
-            </dd>
-          </div>
-        );
-      })}
-    </dl>
-  );
-}
-
 /** What recovered the case: the order that brought the guest back, and the offer it redeemed if any. */
 function Recovery({ business, session, c, offers }: { business: string; session: ScreenProps['session']; c: Detail; offers: OfferRow[] }) {
   const by = c.recoveredBy;
@@ -331,6 +299,11 @@ function ThreadList({ thread, members }: { thread: Thread; members: Member[] }) 
               {m.direction === 'out' && <> · <span class={`status ${m.status === 'sent' ? 'succeeded' : m.status}`}>{m.status === 'queued' ? 'sending' : m.status}</span></>}
             </p>
             <p class="body">{m.body}</p>
+            {m.direction === 'out' && m.error && (
+              <p class={m.status === 'failed' ? 'field-error' : 'muted'}>
+                {m.status === 'failed' ? 'Not sent' : 'Not sent yet, trying again'}: {m.error}
+              </p>
+            )}
           </li>
         ))}
       </ol>
@@ -596,7 +569,7 @@ export function CaseDetail({ session, params }: ScreenProps) {
                 {c.submission.survey?.name ?? 'Survey deleted'} · {formatDate(c.submission.completedAt ?? c.submission.createdAt)}
                 {c.submission.survey && <> · <a href={`/portal/feedback/${c.submission.survey.id}/${c.submission.id}`}>Open the feedback</a></>}
               </p>
-              <Answers submission={c.submission} />
+              <AnswerList steps={c.submission.survey?.steps ?? []} answers={c.submission.answers} dishes={c.order?.items} />
               <h2>The order</h2>
               {c.order ? (
                 <>
