@@ -4,6 +4,7 @@ describe('loadConfig', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).toEqual({
       port: 4000,
+      host: '0.0.0.0',
       trustProxyHops: 0,
       databaseUrl: undefined,
       databaseReplicaUrls: [],
@@ -100,6 +101,7 @@ describe('loadConfig', () => {
     [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, /WEBHOOK_RETRY_SCHEDULE must be comma-separated durations/],
     [{ WEBHOOK_RETRY_SCHEDULE: '10' }, /WEBHOOK_RETRY_SCHEDULE must be comma-separated durations/],
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, /WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false/],
+    [{ HOST: 'every interface' }, /HOST must be an IP address to listen on/],
     [{ OAUTH_REQUIRE_PKCE: 'confidential' }, /OAUTH_REQUIRE_PKCE must be one of public, all, got "confidential"/],
     [{ OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE: 'true' }, /OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE was removed.*OAUTH_REQUIRE_PKCE=all/],
     [{ WORKERS: '-1' }, /WORKERS must be an integer/],

@@ -100,7 +100,7 @@ async function main() {
   }
   try {
     app = await createApp({ orm: db.orm, logger, config });
-    await app.listen(config.port);
+    await app.listen(config.port, config.host);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const message =
@@ -108,7 +108,9 @@ async function main() {
         ? `Port ${config.port} is already in use. Stop what uses it or set PORT to another port.`
         : code === 'EACCES'
           ? `Not allowed to listen on port ${config.port}. Set PORT to a port above 1024.`
-          : undefined;
+          : code === 'EADDRNOTAVAIL'
+            ? `HOST ${config.host} is not an address of this machine. Set HOST to one of its addresses, or 0.0.0.0 for all.`
+            : undefined;
     await stopAll().catch(() => {});
     fail(logger, message ?? 'the HTTP server could not start', message ? undefined : err);
     return;

@@ -50,6 +50,23 @@ describe('start-up refusals', () => {
   });
 });
 
+describe('HOST', () => {
+  it('listens on the address HOST names, and only there', async () => {
+    const db = await createTestDatabase();
+    const port = String(await freePort());
+    const service = startService({ PORT: port, HOST: '127.0.0.2', DATABASE_URL: db.url, WORKERS: '0' });
+    try {
+      await waitForReady({ ...service, url: `http://127.0.0.2:${port}` });
+      expect((await fetch(`http://127.0.0.2:${port}/healthz`)).status).toBe(200);
+      await expect(fetch(`http://127.0.0.3:${port}/healthz`)).rejects.toThrow();
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+      await db.drop();
+    }
+  });
+});
+
 describe('embedded PostgreSQL lifecycle', () => {
   const dataDir = tempDataDir();
   const env = async () => ({ DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()) });
