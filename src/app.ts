@@ -121,7 +121,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const health = healthRoutes(orm, () => drain.isDraining);
   app.use(health.routes()).use(health.allowedMethods());
   // The home page (/) and GraphiQL (/graphiql): exploring the service, also offline.
-  app.use(homeRoutes().routes());
+  app.use(homeRoutes({ signupOpen: deps.config.signup === 'open' }).routes());
   app.use(faviconRoutes().routes());
   app.use(graphiqlRoutes().routes());
   app.use(metricsRoute({ orm, token: deps.config.metricsToken }));

@@ -36,6 +36,10 @@ describe('/ in a real browser', () => {
       expect([href, answer.status]).toEqual([href, 200]);
     }
     expect(await p.page.locator('main').textContent()).toMatch(/needs internet/);
+    // Owners first: the portal and sign-up lead, the developers' doors follow.
+    expect(await p.page.getByRole('link').first().textContent()).toBe('Sign in to the business portal');
+    expect(await p.page.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/signup');
+    expect(await p.page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['For developers']);
     await screenshot(p.page, 'home');
     expect(await axeViolations(p.page)).toEqual([]);
     expect(away).toEqual([]);
