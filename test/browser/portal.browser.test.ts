@@ -218,7 +218,14 @@ describe('the business portal in a real browser', () => {
     await page.locator('[data-testid="chart-score-per-metric"][data-drawn]').waitFor();
     await expect(page.locator('figure.chart table').first().textContent()).resolves.toMatch(/Month from.*Food.*Service.*3\.50/);
 
-    // The custom integration: connect, the secret once, post an order with the curl example.
+    // The custom integration: connect, the secret once, post an order with the curl example, which speaks of the
+    // business's own currency and dishes (those of its orders so far).
+    const earlier = await server.graphql(
+      'mutation($b: ID!) { createOrder(business: $b, input: {externalOrderId: "T-1", total: 24, currency: "EUR", items: [{name: "Margherita", itemId: "PZ-1", quantity: 2}]}) { id } }',
+      { b: tenant.businessId },
+      tenant.headers,
+    );
+    expect(earlier.body.errors).toBeUndefined();
     await open(page, 'Integrations');
     await page.getByRole('button', { name: 'Connect' }).click();
     const secret = (await page.locator('[data-secret]').textContent())!;
@@ -226,6 +233,8 @@ describe('the business portal in a real browser', () => {
     const curl = (await page.getByTestId('curl-example').textContent())!;
     expect(curl).toContain(secret);
     expect(curl).toContain(`${server.url}/webhooks/custom/${tenant.businessId}`);
+    expect(curl).toContain('"currency":"EUR"');
+    expect(curl).toContain('"items":[{"name":"Margherita","itemId":"PZ-1"');
     await checkScreen(page, 'integrations');
     const posted = await runCurl(curl);
     expect(posted.status).toBeLessThan(300);
@@ -236,7 +245,7 @@ describe('the business portal in a real browser', () => {
 
     await open(page, 'Orders');
     await page.getByRole('link', { name: 'A-1001' }).click();
-    await expect(page.getByRole('row').filter({ hasText: 'Chicken Karahi' }).textContent()).resolves.toMatch(/PKR\s1,250/);
+    await expect(page.getByRole('row').filter({ hasText: 'Margherita' }).textContent()).resolves.toMatch(/Margherita\s*1\s*€12/);
     await checkScreen(page, 'order-detail');
     await open(page, 'Orders');
     await checkScreen(page, 'orders');

@@ -7,6 +7,8 @@ const IntegrationsScreen = graphql(`
   query IntegrationsScreen($business: ID!) {
     customIntegration(business: $business) { webhookPath connectedAt rotatedAt }
     orders(business: $business, pageSize: 5, where: { source: { eq: "custom" } }) { total data { id externalOrderId total currency createdAt } }
+    latest: orders(business: $business, pageSize: 1) { data { currency } }
+    menuItems(business: $business, pageSize: 2, orderBy: [{ field: createdAt, order: asc }]) { data { name itemId } }
   }
 `);
 
@@ -14,20 +16,35 @@ const Connect = graphql(`
   mutation ConnectCustom($business: ID!) { connectCustomIntegration(business: $business) { secret webhookPath rotated } }
 `);
 
-/** The ready-to-paste request an ordering system sends: the integrator's guide's first example. */
-export function curlExample(endpoint: string, secret: string) {
+/** What the sample order is made of: the business's own currency and dishes where it has any. */
+interface Sample {
+  currency: string;
+  dishes: { name: string; itemId?: string | null }[];
+}
+
+/** A business with no order yet has neither: a sample that reads as a placeholder, not as another restaurant's. */
+const PLACEHOLDER: Sample = { currency: 'USD', dishes: [{ name: 'House special', itemId: 'SKU-1' }] };
+
+/** The ready-to-paste request an ordering system sends: the integrator's guide's first example, in the business's terms. */
+export function curlExample(endpoint: string, secret: string, sample: Sample = PLACEHOLDER) {
+  const items = (sample.dishes.length ? sample.dishes : PLACEHOLDER.dishes).map((d, i) => ({ name: d.name, itemId: d.itemId ?? `SKU-${i + 1}`, quantity: 1, unitPrice: 12 }));
   const body = JSON.stringify({
     externalOrderId: 'A-1001',
     externalLocationId: 'MAIN-01',
-    total: 1250,
-    currency: 'PKR',
+    total: items.length * 12,
+    currency: sample.currency,
     payment: true,
     channel: 'WEBSITE',
     metadata: { orderType: 'dine-in' },
-    items: [{ name: 'Chicken Karahi', itemId: 'SKU-1', quantity: 1, unitPrice: 1250 }],
+    items,
   });
   return `curl -s ${endpoint} -H 'authorization: Bearer ${secret}' -H 'content-type: application/json' \\\n  -d '${body}'`;
 }
+
+const sampleOf = (data: { latest: { data: { currency: string }[] }; menuItems: { data: Sample['dishes'] } }): Sample => ({
+  currency: data.latest.data[0]?.currency ?? PLACEHOLDER.currency,
+  dishes: data.menuItems.data,
+});
 
 /** The custom order webhook: connect (or rotate) it, its address, a curl example, the latest orders it brought. */
 export default function Integrations({ session }: ScreenProps) {
@@ -73,8 +90,8 @@ export default function Integrations({ session }: ScreenProps) {
                   )}
                   <h3>Try it</h3>
                   <p>This request posts a test order (replace <code>A-1001</code> for each new order):</p>
-                  <pre data-testid="curl-example">{curlExample(endpoint!, secret ?? '<your webhook secret>')}</pre>
-                  <CopyText value={curlExample(endpoint!, secret ?? '<your webhook secret>')} label="the curl example" />
+                  <pre data-testid="curl-example">{curlExample(endpoint!, secret ?? '<your webhook secret>', sampleOf(data))}</pre>
+                  <CopyText value={curlExample(endpoint!, secret ?? '<your webhook secret>', sampleOf(data))} label="the curl example" />
                 </>
               ) : (
                 <Empty>
