@@ -157,7 +157,7 @@ describe('requests', () => {
   it('an order gets exactly one e-mail after the delay; its link opens the page with the order; answering completes the request', async () => {
     const s = await shop({ delayMinutes: 2 });
     const email = `${uniqueId('ada')}@example.com`;
-    const order = await s.order({ customerEmail: email, customerName: 'Ada' });
+    const order = await s.order({ customerEmail: email, customerName: 'Dr. Ada Lovelace' });
     const [scheduled] = await requestsOf(order.id);
     expect(scheduled).toEqual(expect.objectContaining({ status: 'scheduled', flow_id: s.flow, trigger: 'order.created' }));
     // Not due yet: a worker pass later it is still scheduled, and nothing was sent.
@@ -171,7 +171,7 @@ describe('requests', () => {
     expect(mailsTo(email)).toHaveLength(1);
     expect(sent.headers.from).toContain('feedback@example.com');
     expect(sent.subject).toBe('How was your order at Karachi Kitchen?'); // the default names the restaurant (issue 36)
-    expect(sent.body).toContain('Hi Ada');
+    expect(sent.body).toContain('Hi Ada, thank you');
     expect(sent.body).toContain(order.externalOrderId);
     expect(sent.headers['list-unsubscribe']).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/r\/[A-Za-z0-9_-]{16}\/unsubscribe>$/);
     expect(sent.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');

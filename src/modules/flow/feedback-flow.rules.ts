@@ -15,7 +15,7 @@ export const DEFAULT_TEMPLATES: Record<string, FlowTemplate> = {
   },
 };
 /** What a template may name; {{link}} is required in every body. */
-const PLACEHOLDERS = new Set(['link', 'name', 'orderId']);
+const PLACEHOLDERS = new Set(['link', 'name', 'fullName', 'orderId']);
 const CONDITION_KEYS = ['channel', 'location', 'minTotal', 'metadata', 'hasEmail', 'hasPhone'] as const;
 
 export interface FlowFields {
@@ -230,8 +230,18 @@ export function templateFor(templates: Record<string, FlowTemplate>, lang: strin
   return { lang: key, template: templates[key] };
 }
 
+/** Titles a name may start with, left out of a greeting ("Hi Dr." greets nobody). */
+const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'madam', 'syed', 'sayyid', 'mian', 'ch', 'chaudhry', 'hafiz', 'haji']);
+
+/** The name a guest is greeted by: the first word of their name that is not a title, or the whole name if it is all titles. */
+export function firstName(name: string | null): string {
+  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  return words.find((w) => !TITLES.has(w.toLowerCase().replace(/\.$/, ''))) ?? words.join(' ');
+}
+
+/** {{name}} greets by the first name ("Hi Ayesha"), {{fullName}} names the guest as the order did; "there" when neither is known. */
 export function render(text: string, values: { link: string; name: string | null; orderId: string }): string {
-  return text.replace(/\{\{\s*(link|name|orderId)\s*\}\}/g, (_, key: string) =>
-    key === 'link' ? values.link : key === 'name' ? (values.name ?? '').trim() || 'there' : values.orderId,
+  return text.replace(/\{\{\s*(link|name|fullName|orderId)\s*\}\}/g, (_, key: string) =>
+    key === 'link' ? values.link : key === 'name' ? firstName(values.name) || 'there' : key === 'fullName' ? (values.name ?? '').trim() || 'there' : values.orderId,
   );
 }
