@@ -5,12 +5,14 @@ import { createUser } from '../../src/modules/user/user.service.js';
 import { Membership } from '../../src/modules/user/membership.entity.js';
 import { Location } from '../../src/modules/location/location.entity.js';
 import { orderTimeZone } from '../../src/modules/location/location.service.js';
+import { SurveyStep } from '../../src/modules/survey/survey-step.entity.js';
 import { freePort } from '../helpers/ports.js';
-import { buildPortal, checkPortalScreen, PHONE, portalLoaded, screenshot, signInOnPage, useServerAndBrowser } from '../helpers/browser.js';
+import { buildPortal, checkPortalScreen, PHONE, portalLoaded, screenshot, signInOnPage, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Issue 49, item 2: what an owner sets up, made in the portal without the API, in Debian's Chromium against a real
- * server and database: locations (name, time zone, the ordering system's id, more metadata) and saved replies. Each is created, refused with an error beside its field (nothing typed lost),
+ * server and database: locations (name, time zone, the ordering system's id, more metadata), saved replies, and the
+ * survey editor's dishes (items) step. Each is created, refused with an error beside its field (nothing typed lost),
  * edited and deleted, what is stored read back from the database or the API; axe on a desktop and a 390 px phone.
  * A staff member sees both lists, told why there is nothing to change, with no control they could not use.
  */
@@ -173,6 +175,65 @@ it('an owner on a phone writes a saved reply, is told when it is too long, edits
   await page.getByRole('button', { name: 'Delete it' }).click();
   await page.getByText('No saved reply yet').waitFor();
   expect(await saved()).toEqual([]);
+}, 120_000);
+
+it('the survey editor adds a dishes step rated by thumbs, which a guest then sees for each dish of the order, and edits it to 1 to 5', async () => {
+  const survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Dinner", status: active }) { id } }`)).createSurvey.id;
+  const page = await signedIn(tenant, `/portal/surveys/${survey}`);
+  const form = page.getByRole('form', { name: 'New step' });
+
+  // A choice step without choices is refused beside its field; switching to items keeps the title typed.
+  await form.getByLabel('Type').selectOption('choice');
+  await form.getByLabel('Title (the question)').fill('Rate what you ate');
+  await form.getByRole('button', { name: 'Add step' }).click();
+  await form.locator('.field-error').waitFor();
+  expect(await errorOf(page, form.getByLabel('Choices, one per line'))).toBe('must be a non-empty array of non-empty strings');
+  await form.getByLabel('Type').selectOption({ label: 'items: rate each dish of the order' });
+  expect(await form.getByLabel('Title (the question)').inputValue()).toBe('Rate what you ate');
+  expect(await form.locator('.field-error, .failure').count()).toBe(0); // the refusal was of the choices, gone now
+  expect(await form.getByLabel('Each dish is rated').inputValue()).toBe('5');
+  await form.getByLabel('Each dish is rated').selectOption({ label: 'Thumbs up or down (counted as 5 or 1)' });
+  await checkPortalScreen(page, 'survey-editor-items');
+  await form.getByRole('button', { name: 'Add step' }).click();
+  const listed = page.locator('ol.steps > li').first();
+  await listed.waitFor();
+  await expect(listed.locator('.step-head').textContent()).resolves.toContain('1. Rate what you ate items, required: each dish thumbs up or down');
+  const steps = async () => (await server.orm.em.fork().find(SurveyStep, { survey })).map((s) => ({ type: s.type, required: s.required, content: s.content }));
+  expect(await steps()).toEqual([{ type: 'items', required: true, content: { title: 'Rate what you ate', scale: 'thumbs' } }]);
+
+  // A guest with an order of two dishes is asked about each, thumbs up or down.
+  await api(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
+    i: { externalOrderId: 'KG-1', total: 2400, currency: 'PKR', items: [{ name: 'Chicken Karahi', quantity: 1 }, { name: 'Garlic Naan', quantity: 2 }] },
+  });
+  const guest = await newPage(PHONE);
+  await guest.page.goto(`${server.url}/survey/${tenant.businessId}/${survey}?custom.customOrderId=KG-1`);
+  expect(await guest.page.getByRole('heading', { level: 1 }).textContent()).toBe('Rate what you ate');
+  for (const dish of ['Chicken Karahi', 'Garlic Naan']) {
+    expect(await guest.page.getByRole('group', { name: new RegExp(dish) }).getByRole('radio').evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).labels?.[0]?.textContent?.trim()))).toEqual(['👍 Good', '👎 Not good']);
+  }
+
+  // Edited to 1 to 5, and not required.
+  await listed.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('form', { name: 'Edit step 1' });
+  expect(await edit.getByLabel('Each dish is rated').inputValue()).toBe('thumbs');
+  await edit.getByLabel('Each dish is rated').selectOption('5');
+  await edit.getByLabel('Guests must answer it').uncheck();
+  await edit.getByRole('button', { name: 'Save step' }).click();
+  await listed.locator('.step-head').filter({ hasText: '1. Rate what you ate items: each dish from 1 to 5' }).waitFor();
+  expect(await steps()).toEqual([{ type: 'items', required: false, content: { title: 'Rate what you ate', scale: '5' } }]);
+  await guest.page.reload();
+  expect(await guest.page.getByRole('group', { name: /Garlic Naan/ }).getByRole('radio').count()).toBe(5);
+  await untilNextPage(guest.page, async () => {
+    await guest.page.getByRole('group', { name: /Garlic Naan/ }).getByLabel('2', { exact: true }).check();
+    await guest.page.getByRole('button', { name: 'Submit' }).click();
+  });
+  expect(await guest.page.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you');
+
+  // Deleted.
+  await listed.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('form', { name: 'Edit step 1' }).getByRole('button', { name: 'Delete step' }).click();
+  await page.getByText('No step yet').waitFor();
+  expect(await steps()).toEqual([]);
 }, 120_000);
 
 it('a staff member reads the locations and saved replies, is told who may change them, and is offered no control to change them', async () => {
