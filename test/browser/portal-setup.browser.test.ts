@@ -113,6 +113,9 @@ it('an owner adds a location (its time zone first the browser’s), is shown err
   await edit.getByRole('button', { name: 'Add a pair' }).click();
   await edit.getByLabel('Key 2').fill('branchCode');
   expect(await errorOf(page, edit.getByLabel('Key 2'))).toBe('is given twice');
+  await edit.getByRole('button', { name: 'Save location' }).click();
+  await edit.getByRole('alert').filter({ hasText: 'Please correct the highlighted fields.' }).waitFor();
+  expect((await stored())[0].name).toBe('Gulberg');
   await edit.getByRole('button', { name: 'Remove pair 2' }).click();
   await edit.getByRole('button', { name: 'Remove pair 1' }).click();
   await edit.getByRole('button', { name: 'Save location' }).click();

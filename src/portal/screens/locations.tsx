@@ -122,6 +122,7 @@ function LocationForm({ business, location, onSaved }: { business: string; locat
   const [orderingId, setOrderingId] = useState(stored[ORDERING_KEY] ?? '');
   const [pairs, setPairs] = useState<Pair[]>(() => Object.entries(stored).filter(([k]) => k !== ORDERING_KEY).map(([key, value]) => ({ key, value })));
   const submit = useSubmit();
+  const [blocked, setBlocked] = useState(false);
   const f = submit.fields;
   const given = pairs.filter((p) => p.key.trim() || p.value);
   // The metadata is one object: a key given twice (or the ordering id's own) would keep only one of the values.
@@ -138,6 +139,7 @@ function LocationForm({ business, location, onSaved }: { business: string; locat
     <CardForm
       label={title}
       onSubmit={async () => {
+        setBlocked(given.some(clash));
         if (given.some(clash)) return;
         const metadata = Object.fromEntries([...(orderingId.trim() ? [[ORDERING_KEY, orderingId.trim()]] : []), ...given.map((p) => [p.key.trim(), p.value])]);
         const input = { name, timeZone: zone || null, metadata };
@@ -185,6 +187,7 @@ function LocationForm({ business, location, onSaved }: { business: string; locat
         {f.metadata && <span class="field-error">{f.metadata}</span>}
         <button type="button" class="secondary" onClick={() => setPairs([...pairs, { key: '', value: '' }])}>Add a pair</button>
       </fieldset>
+      {blocked && given.some(clash) && <p class="failure" role="alert">Please correct the highlighted fields.</p>}
       <FormError error={submit.error} shown={Object.keys(f).filter((k) => /^(name|timeZone|metadata)(\.|$)/.test(k))} />
       <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : location ? 'Save location' : 'Add location'}</button>
     </CardForm>
