@@ -18,6 +18,8 @@ const NAV: { href: string; label: string }[] = [
   { href: '/portal/webhooks', label: 'Webhooks' },
   { href: '/portal/credentials', label: 'API credentials' },
   { href: '/portal/flows', label: 'Feedback flows' },
+  { href: '/portal/replies', label: 'Saved replies' },
+  { href: '/portal/locations', label: 'Locations' },
   { href: '/portal/members', label: 'Members' },
   { href: '/portal/brand', label: 'Brand' },
 ];
@@ -50,6 +52,8 @@ const ROUTES: [RegExp, Loader, string, Scope][] = [
   [/^\/portal\/credentials$/, () => import('./screens/credentials'), 'API credentials', 'credentials:read'],
   [/^\/portal\/flows$/, () => import('./screens/flows'), 'Feedback flows', 'flows:read'],
   [/^\/portal\/flows\/([^/]+)$/, () => import('./screens/flows').then((m) => ({ default: m.FlowEditor })), 'Feedback flows', 'flows:read'],
+  [/^\/portal\/replies$/, () => import('./screens/replies'), 'Saved replies', 'cases:read'],
+  [/^\/portal\/locations$/, () => import('./screens/locations'), 'Locations', 'locations:read'],
   [/^\/portal\/members$/, () => import('./screens/members'), 'Members', 'members:read'],
   [/^\/portal\/brand$/, () => import('./screens/brand'), 'Brand', 'business:read'],
 ];

@@ -126,6 +126,33 @@ export function FormError({ error, shown }: { error: unknown; shown?: string[] }
 }
 
 /**
+ * "Delete…" that asks first, saying what goes with the thing; `onDelete` runs the deletion (its failure is shown here).
+ * The question takes the focus, and a cancel gives it back to the button, so a keyboard user is never left nowhere.
+ */
+export function ConfirmDelete({ name, consequence, onDelete }: { name: string; consequence: string; onDelete: () => Promise<unknown> }) {
+  const [asking, setAsking] = useState(false);
+  const [id] = useState(() => `confirm${++fieldIds}`);
+  const remove = useSubmit();
+  const cancel = useRef<HTMLButtonElement>(null);
+  const ask = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asking) cancel.current?.focus();
+    else if (asked.current) ask.current?.focus();
+    asked.current ||= asking;
+  }, [asking]);
+  if (!asking) return <button type="button" class="danger" ref={ask} aria-label={`Delete ${name}…`} onClick={() => setAsking(true)}>Delete…</button>;
+  return (
+    <div class="confirm" role="alertdialog" aria-labelledby={id}>
+      <p id={id}>Delete {name}? {consequence}</p>
+      <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(onDelete)}>Delete it</button>{' '}
+      <button type="button" class="secondary" ref={cancel} onClick={() => setAsking(false)}>Cancel</button>
+      {remove.error ? <Failure error={remove.error} /> : null}
+    </div>
+  );
+}
+
+/**
  * A list shown as a table, as every screen shows one: a caption that names it for screen readers (the heading above
  * names it for the eye), a header cell for each column, then the rows (`<tr>`s) given as children.
  */

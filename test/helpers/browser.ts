@@ -169,6 +169,24 @@ export async function axeViolationsOfCopy(page: Page): Promise<AxeViolation[]> {
 /** Whether the page fits its viewport's width (nothing to scroll sideways on a phone). */
 export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
+/** Waits until the portal's screen has its data (no "Loading …" status left). */
+export const portalLoaded = (page: Page) =>
+  page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
+
+/**
+ * A portal screen as it stands, on a desktop and on a 390 px phone: axe finds nothing and nothing is wider than the
+ * screen (test-results/portal-<name>-<size>.png shows each). Leaves the page at the desktop size.
+ */
+export async function checkPortalScreen(page: Page, name: string): Promise<void> {
+  for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', PHONE.viewport]] as const) {
+    await page.setViewportSize(viewport);
+    expect({ name, size, violations: await axeViolations(page) }).toEqual({ name, size, violations: [] });
+    expect({ name, size, fits: await fitsWidth(page) }).toEqual({ name, size, fits: true });
+    await screenshot(page, `portal-${name}-${size}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /**
  * Runs `act` (a click or key press that submits a form) and waits until the next document has loaded. The listener is
  * attached before the act: waiting on the URL or load state afterwards would resolve on the page being left, and the

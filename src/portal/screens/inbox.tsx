@@ -359,6 +359,7 @@ function ReplyForm({ business, c, templates, onSent }: { business: string; c: De
           )}
         </Field>
       )}
+      <p class="muted">{templates.length ? 'Change them' : 'Write the answers you give often'} under <a href="/portal/replies">Saved replies</a>.</p>
       <Field label="Your reply" error={f.body} hint={`From your restaurant's name, to ${to}.`}>
         {(id, d) => <textarea id={id} rows={5} aria-describedby={d} aria-invalid={!!f.body} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
       </Field>

@@ -39,8 +39,23 @@ const SurveyLink = graphql(`
 type Data = ResultOf<typeof SurveyEditorQuery>;
 type Survey = NonNullable<Data['survey']>;
 type Step = Survey['steps'][number];
-const STEP_TYPES = ['metrics', 'nps', 'choice', 'text', 'contact', 'info', 'location'] as const;
+const STEP_TYPES = ['metrics', 'items', 'nps', 'choice', 'text', 'contact', 'info', 'location'] as const;
 type StepType = (typeof STEP_TYPES)[number];
+/** Each type as the select offers it: the API's word, then what the guest is asked. */
+const STEP_LABELS: Record<StepType, string> = {
+  metrics: 'metrics: rate the metrics you choose',
+  items: 'items: rate each dish of the order',
+  nps: 'nps: how likely to recommend, 0 to 10',
+  choice: 'choice: pick among your choices',
+  text: 'text: write an answer',
+  contact: 'contact: how to reach the guest',
+  info: 'info: a message, no answer',
+  location: 'location: which of your locations',
+};
+/** How an items step asks about each dish (content.scale: the API's ITEM_SCALES), in words; 5 is the API's default. */
+const ITEM_SCALES = [['5', 'From 1 to 5'], ['thumbs', 'Thumbs up or down (counted as 5 or 1)']] as const;
+type ItemScale = (typeof ITEM_SCALES)[number][0];
+const scaleOf = (content: Record<string, unknown> | undefined): ItemScale => (content?.scale === 'thumbs' ? 'thumbs' : '5');
 const STATUSES = ['draft', 'active', 'archived'] as const;
 
 /** One survey: its settings, its steps (added, edited, reordered by keyboard or by drag), its links and QR codes. */
@@ -144,7 +159,7 @@ function Steps({ business, survey, metrics, onChange }: { business: string; surv
             >
               <div class="step-head">
                 <span class="handle" draggable onDragStart={(e) => { setDragged(step.id); e.dataTransfer?.setData('text/plain', step.id); }} aria-hidden="true" title="Drag to move">⋮⋮</span>
-                <span><strong>{step.position + 1}. {titleOf(step) || '(no title)'}</strong> <span class="muted">{step.type}{step.required ? ', required' : ''}{step.metrics ? `: ${step.metrics.metrics.map((m) => m.name).join(', ')}` : ''}</span></span>
+                <span><strong>{step.position + 1}. {titleOf(step) || '(no title)'}</strong> <span class="muted">{step.type}{step.required ? ', required' : ''}{step.metrics ? `: ${step.metrics.metrics.map((m) => m.name).join(', ')}` : ''}{step.type === 'items' ? `: each dish ${scaleOf(step.content) === 'thumbs' ? 'thumbs up or down' : 'from 1 to 5'}` : ''}</span></span>
                 <span class="actions">
                   <button type="button" class="secondary" disabled={step.position === 0 || move.busy} onClick={() => moveTo(step, step.position - 1)} aria-label={`Move step ${step.position + 1} up`}>Up</button>
                   <button type="button" class="secondary" disabled={step.position === survey.steps.length - 1 || move.busy} onClick={() => moveTo(step, step.position + 1)} aria-label={`Move step ${step.position + 1} down`}>Down</button>
@@ -172,6 +187,7 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
   const [choices, setChoices] = useState(Array.isArray(step?.content.choices) ? (step.content.choices as string[]).join('\n') : '');
   const [required, setRequired] = useState(step?.required ?? true);
   const [chosen, setChosen] = useState<string[]>(step?.metrics?.metrics.map((m) => m.id) ?? []);
+  const [scale, setScale] = useState<ItemScale>(scaleOf(step?.content));
   const submit = useSubmit();
   const remove = useSubmit();
   const f = submit.fields;
@@ -180,6 +196,8 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
   else delete content.body;
   if (type === 'choice') content.choices = choices.split('\n').map((c) => c.trim()).filter(Boolean);
   else delete content.choices;
+  if (type === 'items') content.scale = scale;
+  else delete content.scale;
   return (
     <CardForm
       label={step ? `Edit step ${step.position + 1}` : 'New step'}
@@ -192,11 +210,35 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
       }}
     >
       {!step && <h3>New step</h3>}
-      <ChoiceField label="Type" error={f.type} value={type} choices={STEP_TYPES} onChange={setType} />
-      <Field label="Title (the question)" error={f['content.title']}>{(id, d) => <input id={id} aria-describedby={d} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}</Field>
+      <Field label="Type" error={f.type}>
+        {(id, d) => (
+          <select
+            id={id}
+            aria-describedby={d}
+            value={type}
+            onChange={(e) => {
+              // The refusal was of the other type's fields, which are gone now (what was typed in the rest stays).
+              submit.clear();
+              setType(e.currentTarget.value as StepType);
+            }}
+          >
+            {STEP_TYPES.map((t) => <option key={t} value={t}>{STEP_LABELS[t]}</option>)}
+          </select>
+        )}
+      </Field>
+      <Field label="Title (the question)" error={f['content.title']} hint={type === 'items' ? 'Empty: “How was each dish?”' : undefined}>{(id, d) => <input id={id} aria-describedby={d} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}</Field>
       <Field label="Text under the title (optional)" error={f['content.body']}>{(id, d) => <input id={id} aria-describedby={d} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}</Field>
       {type === 'choice' && (
         <Field label="Choices, one per line" error={f['content.choices']}>{(id, d) => <textarea id={id} aria-describedby={d} aria-invalid={!!f['content.choices']} value={choices} onInput={(e) => setChoices(e.currentTarget.value)} />}</Field>
+      )}
+      {type === 'items' && (
+        <Field label="Each dish is rated" error={f['content.scale']} hint="The step asks about each dish of the guest's order, by name; a guest whose answer is tied to no order (a QR code on a table) skips it.">
+          {(id, d) => (
+            <select id={id} aria-describedby={d} value={scale} onChange={(e) => setScale(e.currentTarget.value as ItemScale)}>
+              {ITEM_SCALES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+            </select>
+          )}
+        </Field>
       )}
       {type === 'metrics' && (
         <fieldset aria-describedby={f.metrics || f['metrics.metrics'] ? 'metrics-error' : undefined}>
@@ -211,7 +253,7 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
         </fieldset>
       )}
       <label class="check"><input type="checkbox" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} /> Guests must answer it</label>
-      <FormError error={submit.error} shown={['type', 'content.title', 'content.body', 'content.choices', 'metrics', 'metrics.metrics']} />
+      <FormError error={submit.error} shown={['type', 'content.title', 'content.body', 'content.choices', 'content.scale', 'metrics', 'metrics.metrics']} />
       <div class="actions">
         <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : step ? 'Save step' : 'Add step'}</button>
         {step && (
@@ -286,7 +328,7 @@ function LinkBuilder({ business, survey, locations }: { business: string; survey
             <code data-testid="survey-link">{link}</code> <CopyText value={link} label="the link" />
           </p>
         )}
-        {!locations.length && <p class="muted">No locations yet: links and QR codes then work for the whole business.</p>}
+        {!locations.length && <p class="muted">No locations yet: links and QR codes then work for the whole business. <a href="/portal/locations">Add your locations</a> for a code per branch.</p>}
       </CardForm>
     </section>
   );
