@@ -107,14 +107,15 @@ const brokenWords = (page: Page) =>
   });
 
 describe('issue 37: the portal bugs, in Chromium', () => {
-  it('a new flow starts with channels that have a sender, no delay and no quiet hours without a time zone; editing it right after creating keeps every value', async () => {
+  it('a new flow starts with channels that have a sender, an hour of delay and no quiet hours without a time zone; editing it right after creating keeps every value', async () => {
     const page = await portalAt('/portal/flows/new');
     const form = page.getByRole('form', { name: 'Flow settings' });
-    // Defaults: e-mail (an SMTP server is configured), not SMS (no sender), at once, no quiet hours (no time zone).
+    // Defaults: e-mail (an SMTP server is configured), not SMS (no sender), an hour after the order (the service's
+    // default, issue 49), no quiet hours (no time zone).
     await expect(form.getByLabel('E-mail', { exact: true }).isChecked()).resolves.toBe(true);
     await expect(form.getByLabel(/^\s*SMS/).isChecked()).resolves.toBe(false);
     await expect(form.getByLabel(/^\s*SMS/).evaluate((e) => e.closest('label')!.textContent)).resolves.toContain('no SMS sender');
-    await expect(form.getByLabel('Send after (minutes)').inputValue()).resolves.toBe('0');
+    await expect(form.getByLabel('Send after (minutes)').inputValue()).resolves.toBe('60');
     await expect(form.getByLabel(/Wait out quiet hours/).isChecked()).resolves.toBe(false);
 
     await form.getByLabel('Name').fill('First test');
@@ -136,9 +137,9 @@ describe('issue 37: the portal bugs, in Chromium', () => {
     await edit.getByRole('button', { name: 'Save flow' }).click();
     await edit.getByText('Saved.').waitFor();
     const flows = (await api(`query($b: ID!) { feedbackFlows(business: $b) { data { name priority delayMinutes throttleDays channels quietHours { from to } } } }`)).feedbackFlows.data;
-    expect(flows).toEqual([{ name: 'First test', priority: 3, delayMinutes: 5, throttleDays: 7, channels: ['email'], quietHours: { from: '21:00', to: '09:00' } }]);
+    expect(flows).toEqual([{ name: 'First test', priority: 3, delayMinutes: 5, throttleDays: 7, channels: ['email'], quietHours: { from: '23:00', to: '09:00' } }]);
     await page.getByRole('form', { name: 'Dry run' }).getByRole('button', { name: 'Try it' }).click();
-    await expect(page.getByTestId('dry-run-quiet').textContent()).resolves.toBe('Quiet hours 21:00–09:00 do not apply: neither this order’s location nor the business has a time zone.');
+    await expect(page.getByTestId('dry-run-quiet').textContent()).resolves.toBe('Quiet hours 23:00–09:00 do not apply: neither this order’s location nor the business has a time zone.');
     await expect(page.getByTestId('dry-run-result').textContent()).resolves.toMatch(/It would send by email/);
 
     // The list says when in words a person would use.

@@ -115,7 +115,14 @@ describe('flows over REST', () => {
       }),
     });
     const defaults = await rest(server, 'POST', `${s.b}/feedback-flows`, { tenant: s.tenant, body: { name: 'Defaults', survey: s.fx.survey } });
-    expect(defaults.body.data).toEqual(expect.objectContaining({ channels: ['email', 'sms'], delayMinutes: 45, quietHours: { from: '21:00', to: '09:00', timeZone: null } }));
+    expect(defaults.body.data).toEqual(expect.objectContaining({ channels: ['email', 'sms'], delayMinutes: 60, quietHours: { from: '23:00', to: '09:00', timeZone: null } }));
+    // The defaults are the API's to say, so the portal's new flow starts from the same.
+    const told = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...s.tenant.headers },
+      body: JSON.stringify({ query: 'query($b: ID!) { feedbackFlowDefaults(business: $b) { delayMinutes quietHours { from to timeZone } throttleDays expiresAfterHours } }', variables: { b: s.tenant.businessId } }),
+    }).then((r) => r.json());
+    expect(told.data.feedbackFlowDefaults).toEqual({ delayMinutes: 60, quietHours: { from: '23:00', to: '09:00', timeZone: null }, throttleDays: 14, expiresAfterHours: 168 });
     const patched = await rest(server, 'PATCH', `${s.b}/feedback-flows/${defaults.body.data.id}`, { tenant: s.tenant, body: { enabled: false, priority: 5 } });
     expect(patched.body.data).toEqual(expect.objectContaining({ enabled: false, priority: 5 }));
     const list = await rest(server, 'GET', `${s.b}/feedback-flows?sorts=${encodeURIComponent('{"field":"priority","order":"asc"}')}`, { tenant: s.tenant });

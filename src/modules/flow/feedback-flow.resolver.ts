@@ -1,7 +1,8 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { OwnedCrudResolver } from '../business/business.resolver.js';
-import { FeedbackFlowSimulationType, FeedbackFlowType, FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
+import { FeedbackFlowDefaultsType, FeedbackFlowSimulationType, FeedbackFlowType, FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
+import { FLOW_DEFAULTS } from './feedback-flow.rules.js';
 import * as inputs from './feedback-flow.inputs.js';
 import * as flows from './feedback-flow.service.js';
 import * as requests from './feedback-request.service.js';
@@ -12,6 +13,12 @@ export class FeedbackFlowResolver extends OwnedCrudResolver(FeedbackFlowType, in
   @Query(() => [String], { description: 'The channels feedback requests can go by on this service: email with an SMTP server configured, sms with Twilio or an SMS gateway (a flow\'s other channels are skipped at send time).' })
   feedbackChannels(@Arg('business', () => ID) _business: string): string[] {
     return flows.channelsWithSender();
+  }
+
+  @Authorized('flows:read')
+  @Query(() => FeedbackFlowDefaultsType, { description: 'What a new flow gets for each setting its creator leaves out (the portal\'s new flow starts from them).' })
+  feedbackFlowDefaults(@Arg('business', () => ID) _business: string): FeedbackFlowDefaultsType {
+    return { ...FLOW_DEFAULTS, quietHours: { ...FLOW_DEFAULTS.quietHours, timeZone: null } };
   }
 
   @Authorized('flows:write')

@@ -16,8 +16,7 @@ import {
   asTrigger,
   checkFlowFields,
   contactHash,
-  DEFAULT_QUIET_HOURS,
-  DEFAULT_TEMPLATES,
+  FLOW_DEFAULTS,
   quietHoursZone,
   render,
   templateFor,
@@ -74,12 +73,12 @@ export async function createFlow(em: EntityManager, business: string, input: Cre
       conditions: (input.conditions as FlowConditions | null | undefined) ?? null,
       survey: input.survey,
       channels: asChannels(input.channels ?? ['email', 'sms']),
-      delayMinutes: input.delayMinutes ?? 45,
-      quietHours: input.quietHours === null ? null : input.quietHours ? quietHours(input.quietHours) : DEFAULT_QUIET_HOURS,
-      throttleDays: input.throttleDays ?? 14,
+      delayMinutes: input.delayMinutes ?? FLOW_DEFAULTS.delayMinutes,
+      quietHours: input.quietHours === null ? null : input.quietHours ? quietHours(input.quietHours) : FLOW_DEFAULTS.quietHours,
+      throttleDays: input.throttleDays ?? FLOW_DEFAULTS.throttleDays,
       reminderAfterHours: input.reminderAfterHours ?? null,
-      expiresAfterHours: input.expiresAfterHours ?? 168,
-      templates: (input.templates as Record<string, FlowTemplate> | undefined) ?? DEFAULT_TEMPLATES,
+      expiresAfterHours: input.expiresAfterHours ?? FLOW_DEFAULTS.expiresAfterHours,
+      templates: (input.templates as Record<string, FlowTemplate> | undefined) ?? FLOW_DEFAULTS.templates,
     });
     const out = presentFlow(flow);
     recordEvent(tx, business, 'feedbackflow.created', out);

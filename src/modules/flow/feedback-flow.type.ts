@@ -32,6 +32,15 @@ export class FeedbackFlowType extends ResourceType {
   templates!: Record<string, unknown>;
 }
 
+@ObjectType('FeedbackFlowDefaults', { simpleResolvers: true, description: "What a new flow gets for each setting its creator leaves out." })
+export class FeedbackFlowDefaultsType {
+  @Field(() => Int, { description: 'Minutes after the order: an hour, when a dine-in guest has eaten and a delivery has arrived.' }) delayMinutes!: number;
+  @Field(() => QuietHoursType, { description: "Late evening to morning, in the time zone of the order's location." }) quietHours!: QuietHoursType;
+  @Field(() => Int) throttleDays!: number;
+  @Field(() => Int) expiresAfterHours!: number;
+  @Field(() => GraphQLJSONObject) templates!: Record<string, unknown>;
+}
+
 @ObjectType('FeedbackRequest', { simpleResolvers: true, description: 'One ask of one guest about one order: scheduled, sent, opened, completed; or suppressed, failed, expired, cancelled.' })
 export class FeedbackRequestType extends ResourceType {
   business!: string;

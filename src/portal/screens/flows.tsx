@@ -19,6 +19,7 @@ const FlowScreen = graphql(`
     }
     surveys(business: $business, pageSize: 100) { data { id name status } }
     feedbackChannels(business: $business)
+    feedbackFlowDefaults(business: $business) { delayMinutes quietHours { from to } throttleDays expiresAfterHours }
   }
 `);
 const CreateFlow = graphql(`
@@ -91,7 +92,10 @@ type Flow = NonNullable<ResultOf<typeof FlowScreen>['feedbackFlow']>;
  * that a first test works at once: only the channels this service has a sender for, no delay, and quiet hours only
  * when the business has a time zone (else they would be read in UTC: evening there may be lunch time here).
  */
-function formOf(flow: Flow | null | undefined, firstSurvey: string, senders: string[]) {
+type Defaults = ResultOf<typeof FlowScreen>['feedbackFlowDefaults'];
+
+/** The form of a flow, or of a new one from the service's defaults (feedbackFlowDefaults). */
+function formOf(flow: Flow | null | undefined, firstSurvey: string, senders: string[], defaults: Defaults) {
   const en = (flow?.templates as Record<string, { subject?: string; body?: string }> | undefined)?.en;
   const c = (flow?.conditions ?? {}) as { channel?: string[]; location?: string[]; minTotal?: number; hasEmail?: boolean; hasPhone?: boolean };
   return {
@@ -103,13 +107,13 @@ function formOf(flow: Flow | null | undefined, firstSurvey: string, senders: str
     email: flow ? flow.channels.includes('email') : senders.includes('email') || !senders.includes('sms'),
     sms: flow ? flow.channels.includes('sms') : senders.includes('sms'),
     smsFirst: flow ? flow.channels[0] === 'sms' : false,
-    delayMinutes: String(flow?.delayMinutes ?? 0),
+    delayMinutes: String(flow?.delayMinutes ?? defaults.delayMinutes),
     quiet: flow ? flow.quietHours != null : zoneKnown(),
-    quietFrom: flow?.quietHours?.from ?? '21:00',
-    quietTo: flow?.quietHours?.to ?? '09:00',
-    throttleDays: String(flow?.throttleDays ?? 14),
+    quietFrom: flow?.quietHours?.from ?? defaults.quietHours.from,
+    quietTo: flow?.quietHours?.to ?? defaults.quietHours.to,
+    throttleDays: String(flow?.throttleDays ?? defaults.throttleDays),
     reminderAfterHours: flow?.reminderAfterHours == null ? '' : String(flow.reminderAfterHours),
-    expiresAfterHours: String(flow?.expiresAfterHours ?? 168),
+    expiresAfterHours: String(flow?.expiresAfterHours ?? defaults.expiresAfterHours),
     subject: en?.subject ?? '',
     body: en?.body ?? '',
     onlyChannels: c.channel ?? [],
@@ -176,15 +180,15 @@ export function FlowEditor({ session, params }: ScreenProps) {
           // while the data shown is still the new-flow screen's, and a form made then would start empty.
           const flow = data.feedbackFlow ?? undefined;
           if (existing && flow?.id !== id) return <Loading what="the flow" />;
-          return <FlowForm key={flow?.id ?? 'new'} business={business} flow={flow} surveys={data.surveys.data} senders={data.feedbackChannels} mayChange={session.scopes.includes('flows:write')} />;
+          return <FlowForm key={flow?.id ?? 'new'} business={business} flow={flow} surveys={data.surveys.data} senders={data.feedbackChannels} defaults={data.feedbackFlowDefaults} mayChange={session.scopes.includes('flows:write')} />;
         }}
       </Loaded>
     </>
   );
 }
 
-function FlowForm({ business, flow, surveys, senders, mayChange }: { business: string; flow: Flow | null | undefined; surveys: { id: string; name: string; status: string }[]; senders: string[]; mayChange: boolean }) {
-  const [form, setForm] = useState(() => formOf(flow, surveys.find((s) => s.status === 'active')?.id ?? surveys[0]?.id ?? '', senders));
+function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { business: string; flow: Flow | null | undefined; surveys: { id: string; name: string; status: string }[]; senders: string[]; defaults: Defaults; mayChange: boolean }) {
+  const [form, setForm] = useState(() => formOf(flow, surveys.find((s) => s.status === 'active')?.id ?? surveys[0]?.id ?? '', senders, defaults));
   const [saved, setSaved] = useState(false);
   // The quiet hours as stored (the dry run runs the stored flow, not the form).
   const [storedQuiet, setStoredQuiet] = useState(flow?.quietHours ?? null);
@@ -255,7 +259,7 @@ function FlowForm({ business, flow, surveys, senders, mayChange }: { business: s
               </select>
             )}
           </Field>
-          {text('delayMinutes', 'Send after (minutes)', { inputMode: 'numeric', hint: '0 sends at once.' })}
+          {text('delayMinutes', 'Send after (minutes)', { inputMode: 'numeric', hint: 'About an hour suits most meals: the guest has eaten, a delivery has arrived. 0 sends at once.' })}
         </div>
         <fieldset>
           <legend>Channels</legend>
