@@ -18,7 +18,7 @@ export class WebhookAuth {
   private constructor(private readonly memo: NotifiedMemo) {}
 
   static async create(orm: MikroORM, logger: Logger): Promise<WebhookAuth> {
-    // A rotated or disconnected secret notifies webhook_accounts; a business's country changing notifies survey_pages.
+    // A rotated or disconnected secret notifies webhook_accounts; a business's country or staffKey changing, survey_pages.
     const memo = new NotifiedMemo(orm, logger, { channels: [WEBHOOK_ACCOUNTS_CHANNEL, SURVEY_PAGES_CHANNEL], name: 'webhook account memo' });
     await memo.start();
     return new WebhookAuth(memo);
@@ -38,13 +38,13 @@ export class WebhookAuth {
   }
 
   /**
-   * The business's country when `secret` is its current secret; otherwise 401, the same answer whether the business
-   * is unknown, has no integration or the secret is wrong.
+   * The business's country and staffKey when `secret` is its current secret; otherwise 401, the same answer whether
+   * the business is unknown, has no integration or the secret is wrong.
    */
-  verify(account: WebhookAccount | undefined, secret: string | undefined): { country: string | null } {
+  verify(account: WebhookAccount | undefined, secret: string | undefined): { country: string | null; staffKey: string } {
     const ok = secretMatches(secret ?? '', account?.secret_hash ?? DUMMY_HASH);
     if (!ok || !account || !secret) throw unauthorized();
-    return { country: account.country };
+    return { country: account.country, staffKey: account.staff_key };
   }
 }
 
@@ -52,4 +52,5 @@ export class WebhookAuth {
 export interface WebhookAccount {
   secret_hash: string;
   country: string | null;
+  staff_key: string;
 }

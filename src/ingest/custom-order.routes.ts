@@ -27,9 +27,9 @@ export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, limits
     // Failed secrets per business and address, checked before the secret is compared (while its row is read).
     const [account, admission] = await Promise.all([auth.account(business), limits?.failures.admit(business, ctx.ip)]);
     if (admission) ctx.set(admission.headers);
-    let country: string | null;
+    let country: string | null, staffKey: string;
     try {
-      ({ country } = auth.verify(account, secret));
+      ({ country, staffKey } = auth.verify(account, secret));
     } catch (err) {
       await limits?.failures.failed(business, ctx.ip);
       throw err;
@@ -45,7 +45,7 @@ export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, limits
     const fields = readNewOrder(checks, ctx.request.body ?? {}, 'webhook', country);
     checks.throwIfAny();
     // Feedback requests of matching flows are written in the order's own transaction (modules/flow).
-    const { order, created, changed } = await writer.write(business, fields, 'ingest');
+    const { order, created, changed } = await writer.write(business, { staffKey }, fields, 'ingest');
     ordersIngested.inc({ result: created ? 'created' : changed ? 'updated' : 'unchanged' });
     const data = orderJson(order);
     ctx.status = 200;

@@ -119,8 +119,11 @@ describe('orders', () => {
     expect(back.code).toBe('CONFLICT');
     const bad = await a.error(`mutation($b: ID!, $id: ID!) { updateOrder(business: $b, id: $id, input: {currency: "ABC"}) { id } }`, { b: busA, id: first.id });
     expect([bad.code, bad.details![0].field]).toEqual(['BAD_USER_INPUT', 'currency']);
-    const ev = await server.orm.em.fork().getConnection().execute(`select type from event where data->'object'->>'id' = ? order by id`, [first.id]);
+    const ev = await server.orm.em.fork().getConnection().execute(`select type, data from event where data->'object'->>'id' = ? order by id`, [first.id]);
     expect(ev.map((e: any) => e.type)).toEqual(['order.created', 'order.updated']);
+    // The answer and the event show the time stored, not one taken before the ORM stamped its own at flush.
+    const stored = (await a.data(`query($b: ID!, $id: ID!) { order(business: $b, id: $id) { updatedAt } }`, { b: busA, id: first.id })).order.updatedAt;
+    expect([up.updateOrder.updatedAt, ev[1].data.object.updatedAt]).toEqual([stored, stored]);
   });
 
   it('lists with filters on status, channel, source, external ids and total, sorted and paged', async () => {

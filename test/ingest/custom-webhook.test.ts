@@ -337,6 +337,7 @@ describe('response', () => {
         customerEmail: null,
         customerPhoneNumber: null,
         metadata: { source: 'test' },
+        staff: null,
         createdAt: expect.any(Number),
         updatedAt: expect.any(Number),
         items: [

@@ -28,16 +28,17 @@ export async function upsertCustomIntegration(tx: EntityManager, row: { id: stri
 }
 
 /**
- * Who may post orders for a business (the custom webhook's door): the hash of its current secret and its country
- * (phone region). Undefined when the business has no connected integration.
+ * Who may post orders for a business (the custom webhook's door): the hash of its current secret, its country (phone
+ * region) and its staffKey (the order's `staff`, as every door shows it). Undefined when the business has no connected
+ * integration.
  */
 export async function customWebhookAccount(em: EntityManager, business: string) {
   // Every order the webhook takes asks it first: prepared.
   const build = () =>
-    db<IntegrationTables & { business: { id: string; country: string | null } }>(em)
+    db<IntegrationTables & { business: { id: string; country: string | null; staff_key: string } }>(em)
       .selectFrom('custom_integration as ci')
       .innerJoin('business as b', 'b.id', 'ci.business_id')
-      .select(['ci.secret_hash', 'b.country'])
+      .select(['ci.secret_hash', 'b.country', 'b.staff_key'])
       .where('ci.business_id', '=', business);
   const [account] = await runShaped(em, 'integration.webhook-account', [business], build, { prepare: true });
   return account;

@@ -18,13 +18,31 @@ export type OrderItemRecord = Pick<
   | 'salesTaxPercent' | 'salesTaxAmount' | 'itemComment'
 >;
 
+/**
+ * What an order's presentation needs of its business: the `metadata` key that names the server or cashier. Every door
+ * that has the order's business at hand shows `staff` through it; see presentOrder.
+ */
+export interface OrderOwner {
+  staffKey: string;
+}
+
+/** Every field of the order, `staff` included: what presentOrder gives with the business's staffKey. */
+export type PresentedOrder = OrderType & { staff: string | null };
 /** With its relations as `GET .../orders/{id}?expand=items` shows them: the lines, and the ids of linked submissions. */
-export type OrderWithItems = OrderType & { items: OrderItemType[]; submissions: string[] };
+export type OrderWithItems = PresentedOrder & { items: OrderItemType[]; submissions: string[] };
 type Ms<T> = Omit<T, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number };
 /** As JSON answers and events carry it: timestamps in milliseconds. */
 export type OrderJson = Ms<OrderWithItems>;
 
-export function presentOrder(order: OrderRecord): OrderType {
+/**
+ * The order as every door shows it. Given its business's `owner` fields it is complete, `staff` included: the answers
+ * of the writes (the webhook's, createOrder's, updateOrder's) and the events' payloads, each door having read the
+ * business already. GraphQL's reads give none: their `staff` field reads the business through the request's loader,
+ * only when a query asks for it (a page of orders that does not show staff costs no read of the business).
+ */
+export function presentOrder(order: OrderRecord, owner: OrderOwner): PresentedOrder;
+export function presentOrder(order: OrderRecord): OrderType;
+export function presentOrder(order: OrderRecord, owner?: OrderOwner): OrderType {
   return {
     id: order.id, object: 'order', business: order.business,
     externalOrderId: order.externalOrderId,
@@ -41,6 +59,8 @@ export function presentOrder(order: OrderRecord): OrderType {
     customerEmail: order.customerEmail ?? null,
     customerPhoneNumber: order.customerPhone ?? null,
     metadata: order.metadata,
+    // Undefined without an owner: one shape of object either way.
+    staff: owner ? staffOf(order.metadata, owner.staffKey) : undefined,
     createdAt: order.createdAt, updatedAt: order.updatedAt,
   };
 }
@@ -62,15 +82,15 @@ export function presentOrderItem(item: OrderItemRecord): OrderItemType {
 }
 
 /** `submissions`: ids, newest first (a new order has none). Events carry the order alone (presentOrder). */
-export function presentOrderWithItems(order: OrderRecord, items: OrderItemRecord[], submissions: string[]): OrderWithItems {
-  return { ...presentOrder(order), items: items.map(presentOrderItem), submissions };
+export function presentOrderWithItems(order: OrderRecord, owner: OrderOwner, items: OrderItemRecord[], submissions: string[]): OrderWithItems {
+  return { ...presentOrder(order, owner), items: items.map(presentOrderItem), submissions };
 }
 
 /**
  * Timestamps as milliseconds: an order with its lines as `GET /v2/businesses/{b}/orders/{id}?expand=items` answers
  * it (relations as ids), or the order alone as events carry it. Only the order has dates: no walk over the lines.
  */
-export function orderJson<T extends OrderType>(order: T): Ms<T> {
+export function orderJson<T extends PresentedOrder>(order: T): Ms<T> {
   return { ...order, createdAt: order.createdAt.getTime(), updatedAt: order.updatedAt.getTime() };
 }
 

@@ -26,10 +26,11 @@ export class OrderResolver extends OwnedCrudResolver(OrderType, inputs, orders.c
     return (await loaders.byForeignKey(OrderItem, 'order', { orderBy: ITEM_ORDER }).load(order.id)).map(presentOrderItem);
   }
 
-  @FieldResolver(() => String, { nullable: true, description: "The server or cashier: the order's `metadata` value of its business's `staffKey` (default `server`)." })
+  @FieldResolver()
   async staff(@Root() order: Parent<OrderType>, @Ctx() { loaders }: GraphQLContext): Promise<string | null> {
-    const { staffKey } = await loadBusiness(loaders, order.business);
-    return staffOf(order.metadata, staffKey);
+    // Presented already where the write had the business at hand (presentOrder); GraphQL's reads derive it here.
+    if (order.staff !== undefined) return order.staff;
+    return staffOf(order.metadata, (await loadBusiness(loaders, order.business)).staffKey);
   }
 }
 

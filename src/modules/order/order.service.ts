@@ -9,14 +9,19 @@ import { Business } from '../business/business.entity.js';
 import { Order } from './order.entity.js';
 import type { OrderType } from './order.type.js';
 import type { CreateOrderInput, UpdateOrderInput } from './order.inputs.js';
-import { presentOrder } from './order.presenter.js';
+import { presentOrder, type OrderOwner } from './order.presenter.js';
+import { DEFAULT_STAFF_KEY } from '../business/staff-key.rules.js';
 import { readNewOrder, readOrderChanges } from './order.rules.js';
 import { OrderWriter, orderWritten } from './order.writer.js';
 
 export const findOrder = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Order, { kind: 'order', label: 'Order', business, id, lock });
 
-const recorded: RecordedResource<Order, OrderType> = { resource: 'order', find: findOrder, present: presentOrder };
+/** The update recipe's view of an order, its answer and event presented with its business's fields (presentOrder). */
+const recorded = (owner: OrderOwner): RecordedResource<Order, OrderType> => ({ resource: 'order', find: findOrder, present: (order) => presentOrder(order, owner) });
+
+/** What an order shows of its business: its staffKey (the default, for a business the request could not read). */
+const ownerOf = (business: Business | null): OrderOwner => ({ staffKey: business?.staffKey ?? DEFAULT_STAFF_KEY });
 
 export function listOrders(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Order, OrderType>(em, Order, { scope: { business }, args, present: presentOrder });
@@ -28,7 +33,7 @@ export async function createOrder(em: EntityManager, business: string, input: Cr
   const checks = new Checks();
   const fields = readNewOrder(checks, input, 'api', owner?.country);
   checks.throwIfAny();
-  const { order } = await (await OrderWriter.of(em)).write(business, fields, 'create');
+  const { order } = await (await OrderWriter.of(em)).write(business, ownerOf(owner), fields, 'create');
   return order;
 }
 
@@ -37,7 +42,7 @@ export async function updateOrder(em: EntityManager, business: string, id: strin
   const checks = new Checks();
   const fields = readOrderChanges(checks, { ...input }, owner?.country);
   checks.throwIfAny();
-  return updateRecorded(em, recorded, business, id, async (order, tx) => {
+  return updateRecorded(em, recorded(ownerOf(owner)), business, id, async (order, tx) => {
     if (fields.status && fields.status !== order.status && order.status === 'ACCEPTED') {
       throw new AppError('conflict', 'An ACCEPTED order cannot move back to PENDING', [{ field: 'status', message: 'order is ACCEPTED' }]);
     }

@@ -91,4 +91,8 @@ export class OrderType extends ResourceType {
 
   @Field(() => GraphQLJSONObject, { description: 'String to string, stored verbatim.' })
   metadata!: Record<string, string>;
+
+  /** Set by presentOrder when the business is at hand (every write's answer); else the `staff` field resolves it. */
+  @Field(() => String, { nullable: true, description: "The server or cashier: the order's `metadata` value of its business's `staffKey` (default `server`)." })
+  staff?: string | null;
 }

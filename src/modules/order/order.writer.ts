@@ -5,11 +5,10 @@ import { rowOf } from '../../kit/entity.table.js';
 import { inTransaction } from '../../kit/db.js';
 import type { OrderSource } from './order.entity.js';
 import type { OrderFields } from './order.rules.js';
-import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderRecord, type OrderWithItems } from './order.presenter.js';
+import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderOwner, type OrderRecord, type OrderWithItems, type PresentedOrder } from './order.presenter.js';
 import { eventRecorded } from '../event/event.signal.js';
 import { findOrderByKey, insertEvent, linkRacedLines, writeOrder, writeOrders, type BatchedOrder, type EventRow, type MenuRow, type WrittenLine } from './order.repo.js';
 import { WriteBatcher } from '../../kit/write.batcher.js';
-import type { OrderType } from './order.type.js';
 
 /**
  * - create: an API client adds an order (`source: api`); a duplicate external id is a 409 and changes nothing.
@@ -82,12 +81,13 @@ export class OrderWriter {
    * A new order that nothing follows (no feedback flow, no waiting guest: `followOrderWrites`'s check) is one statement
    * committed alone: the order, its lines, its menu entries and its event are all in it, and no transaction is opened
    * and closed around it (two round trips of three). Otherwise, and for a repeat, one transaction (the kit's
-   * inTransaction: the writer only runs statements). Retried when a concurrent writer got in the way.
+   * inTransaction: the writer only runs statements). Retried when a concurrent writer got in the way. `owner`: what
+   * the answer and the events show of the business (presentOrder), as the door read it with the business's country.
    */
-  async write(business: string, fields: OrderFields, mode: WriteMode): Promise<WriteResult> {
+  async write(business: string, owner: OrderOwner, fields: OrderFields, mode: WriteMode): Promise<WriteResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const draft = draftOf(business, fields, mode);
+        const draft = draftOf(business, owner, fields, mode);
         const triggers = triggersOf(draft.record);
         if (!(await mayFollow(this.em, business, draft.record, triggers, draft.now))) {
           // Never accepts a stored order here: a repeat changes nothing and goes on to the transaction below.
@@ -151,12 +151,12 @@ export class OrderWriter {
   private async writeIn(tx: EntityManager, draft: OrderDraft, mode: WriteMode): Promise<WriteResult> {
     const { created, accepted } = await this.writeNew(tx, draft, mode, true);
     if (created) return created;
-    const { business, fields, now } = draft;
+    const { business, owner, fields, now } = draft;
 
     // A repeat: read the order as it now stands (a new snapshot: it sees an order a concurrent request just committed).
     const existing = await findOrderByKey(tx, { business, externalLocationId: fields.externalLocationId, externalOrderId: fields.externalOrderId });
     if (!existing) throw new Error('order writer: the conflicting order is not visible'); // cannot happen under READ COMMITTED
-    const current = presentOrderWithItems(existing.order, existing.items, existing.submissions);
+    const current = presentOrderWithItems(existing.order, owner, existing.items, existing.submissions);
     const changed = accepted;
     if (changed) {
       const { items: _items, submissions: _submissions, ...updated } = current;
@@ -172,26 +172,27 @@ export class OrderWriter {
 /** What a request writes if its order is new, made once before the write: ids, rows, the event and the answer. */
 interface OrderDraft {
   business: string;
+  owner: OrderOwner;
   fields: OrderFields;
   now: Date;
   record: OrderRecord;
   /** Presented once, for the event and the answer. */
-  order: OrderType;
+  order: PresentedOrder;
   items: OrderItemRecord[];
   menu: MenuRow[];
   references: Map<string, string>;
   event: EventRow & { id: string; type: string };
 }
 
-function draftOf(business: string, fields: OrderFields, mode: WriteMode): OrderDraft {
+function draftOf(business: string, owner: OrderOwner, fields: OrderFields, mode: WriteMode): OrderDraft {
   const now = new Date();
   const { lines, ...orderFields } = fields;
   const record: OrderRecord = { ...orderFields, id: newId('order'), business, source: SOURCE[mode], createdAt: now, updatedAt: now };
-  const order = presentOrder(record);
+  const order = presentOrder(record, owner);
   const items: OrderItemRecord[] = lines.map(({ itemId, ...line }) => ({ ...line, id: newId('orderItem'), business, externalItemId: itemId, menuItem: null }));
   const { menu, references } = menuOf(items, business, now);
   const event = { id: newId('event'), business_id: business, type: 'order.created', data: { object: orderJson(order) }, created_at: now };
-  return { business, fields, now, record, order, items, menu, references, event };
+  return { business, owner, fields, now, record, order, items, menu, references, event };
 }
 
 /** The rows a draft writes, as the order statements take them. */
