@@ -28,6 +28,9 @@ export interface TokenGrant {
   authorizationCode?: string;
 }
 
+/** The key access tokens are signed with, as KeyStore.signingKey() gives it. */
+export type Signer = Awaited<ReturnType<KeyStore['signingKey']>>;
+
 export interface IssuedToken {
   row: OAuthToken;
   accessToken: string;
@@ -86,8 +89,16 @@ export class TokenService {
     readonly issuer: string,
   ) {}
 
-  /** Creates the token row inside `em` (flushed by the caller's transaction) and signs the access token. */
-  async issue(em: EntityManager, grant: TokenGrant): Promise<IssuedToken> {
+  /**
+   * The signing key, to take before the transaction that issues opens: loading it (the first use, and once a minute
+   * after) takes a pool connection of its own, which a request holding its transaction's must never wait for.
+   */
+  signer(): Promise<Signer> {
+    return this.keys.signingKey();
+  }
+
+  /** Creates the token row inside `em` (flushed by the caller's transaction) and signs the access token with `signer`. */
+  async issue(em: EntityManager, signer: Signer, grant: TokenGrant): Promise<IssuedToken> {
     const now = Date.now();
     const refreshToken = grant.withRefreshToken ? `rt_${randomBytes(32).toString('base64url')}` : null;
     const row = em.create(OAuthToken, {
@@ -103,7 +114,7 @@ export class TokenService {
       createdAt: new Date(now),
     });
     row.family ||= row.id;
-    const { kid, key } = await this.keys.signingKey();
+    const { kid, key } = signer;
     const accessToken = await new SignJWT({ scope: row.scopes.join(' '), cid: grant.credential, bus: grant.business, client_id: grant.clientId })
       .setProtectedHeader({ alg: JWT_ALG, kid, typ: ACCESS_TOKEN_TYP })
       .setIssuer(this.issuer)
