@@ -172,7 +172,8 @@ export class TokenService {
       }
       return { tokenId: jti, userId: sub, businessId: bus, credentialId: cid, scope, exp: payload.exp!, iat: payload.iat! };
     } catch (err) {
-      if (err instanceof AppError) throw err;
+      // Our own failures (the keys not loaded: no database connection in time) are not the token's.
+      if (err instanceof AppError || !(err instanceof joseErrors.JOSEError)) throw err;
       if (err instanceof joseErrors.JWTExpired) throw new AppError('unauthorized', 'The access token has expired');
       if (err instanceof joseErrors.JOSEAlgNotAllowed) throw new AppError('unauthorized', 'The access token must be signed with RS512');
       if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
