@@ -14,7 +14,7 @@ export interface ReplicaSettings extends ReplicaDriverOptions {
 
 /**
  * How long a statement waits for a pooled connection (a free one, or a new one being connected), then fails: an
- * unreachable database is told within seconds, and a request is answered 503 (src/shared/error-answer.ts).
+ * unreachable database is told within seconds, and a request is answered 503 (src/shared/database-unavailable.ts).
  */
 const CONNECT_TIMEOUT_MS = 5_000;
 /** A replica that does not answer is given up on sooner than the primary: its reads have the primary to go to. */

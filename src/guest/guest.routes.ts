@@ -278,9 +278,9 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
         return sendHtml(ctx, err.status, messagePage(frame, frame.t.expiredTitle, frame.t.expiredBody));
       }
       // Busy for now (no database connection in time): the same "try again in a moment", as a 503 with Retry-After.
-      const unavailable = toAppError(err);
-      if (unavailable?.code === 'unavailable') {
-        ctx.set(unavailable.headers ?? {});
+      const known = toAppError(err);
+      if (known?.code === 'unavailable') {
+        ctx.set(known.headers ?? {});
         return sendHtml(ctx, 503, messagePage(frame, frame.t.errorTitle, frame.t.errorBody));
       }
       deps.logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'survey page failed');

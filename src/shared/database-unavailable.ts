@@ -8,7 +8,7 @@ import { AppError } from './errors.js';
 const NO_CONNECTION_IN_TIME = ['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout'];
 
 /** What a client is told to wait before trying again, in seconds. */
-export const RETRY_AFTER_S = 2;
+const RETRY_AFTER_S = 2;
 
 /** The error, or one of its causes, says that no database connection could be had in time. */
 function noConnectionInTime(thrown: unknown): boolean {

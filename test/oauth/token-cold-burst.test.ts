@@ -8,7 +8,7 @@ import { createCredential } from '../../src/modules/oauth/credential.service.js'
 
 /**
  * A deploy followed by partners' retries (issue 47): a burst of client_credentials token requests at a server that has
- * just become ready, nothing of it warmed (its signing key not loaded, its pool's connections not made). Each request
+ * just become ready, nothing of it warmed (its signing key not loaded, no token ever checked or issued). Each request
  * holds at most one pooled connection at a time, and never waits for another while holding one: on a pool of a single
  * connection the whole burst is answered, one request after another. Before, a request loaded the signing key on a
  * second connection from inside its transaction: with every connection held that way, the burst waited out the pool's
