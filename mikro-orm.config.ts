@@ -12,6 +12,11 @@ export interface ReplicaSettings extends ReplicaDriverOptions {
   urls?: readonly string[];
 }
 
+/**
+ * How long a statement waits for a pooled connection (a free one, or a new one being connected), then fails: an
+ * unreachable database is told within seconds, and a request is answered 503 (src/shared/database-unavailable.ts).
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
 /** A replica that does not answer is given up on sooner than the primary: its reads have the primary to go to. */
 const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 
@@ -58,8 +63,9 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}, r
     subscribers: [afterCommitSignals],
     debug: false,
     ...overrides,
-    // node-postgres's client, naming the statements the kit prepares (src/kit/db.ts), whatever else is set.
-    driverOptions: { Client: PreparingClient, ...(overrides.driverOptions as object | undefined) },
+    // node-postgres's client, naming the statements the kit prepares (src/kit/db.ts), and its wait for a connection;
+    // an override's driver options are added to these.
+    driverOptions: { Client: PreparingClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...(overrides.driverOptions as object | undefined) },
   });
 }
 

@@ -14,6 +14,7 @@ import { healthRoutes } from './http/health.routes.js';
 import { Drain } from './http/drain.middleware.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createApolloServer } from './graphql/apollo.js';
+import { contextFailure } from './graphql/errors.js';
 import { createContextFactory } from './kit/context.js';
 import { MemoryRecentWrites, ReadRouting, SharedRecentWrites } from './kit/read.routing.js';
 import { createOAuth } from './oauth/oauth.module.js';
@@ -108,7 +109,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   // has answered).
   const graphql = koaMiddleware(apollo, {
     context: async ({ ctx }) => {
-      return contextFor(ctx.state.requestId, ctx.get('authorization') || undefined, ctx.ip);
+      return contextFor(ctx.state.requestId, ctx.get('authorization') || undefined, ctx.ip).catch(contextFailure);
     },
   });
   const answered = () => Promise.resolve();

@@ -20,8 +20,6 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-const CONNECT_TIMEOUT_MS = 5_000;
-
 /**
  * DATABASE_URL when given, else the embedded PostgreSQL under the data dir. Then migrations, always: the schema is
  * only ever changed by committed migrations, never by schema:update.
@@ -49,7 +47,7 @@ export async function openDatabase(
     const orm = await MikroORM.init(
       ormConfig(
         url,
-        { driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } },
+        {},
         // Migrations run on the primary and reach the replicas by streaming; reads use them (src/kit/read.routing.ts).
         { urls: config.databaseReplicaUrls, maxLagMs: config.replicaMaxLagMs, log: (level, message, fields) => logger?.[level](fields, message) },
       ),

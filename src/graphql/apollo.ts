@@ -6,7 +6,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { noteWrite, routeReads, type GraphQLContext } from '../kit/context.js';
-import { formatError } from './errors.js';
+import { formatError, unavailableStatusPlugin } from './errors.js';
 import { DEFAULT_LIMITS, documentShapeRule, queryCostPlugin, queryDepthRule } from './limits.js';
 import { rateLimitPlugin } from './rate-limit.plugin.js';
 import type { ApiLimit } from '../http/rate-limit/rate-limits.js';
@@ -74,6 +74,7 @@ export async function createApolloServer(schema: GraphQLSchema, httpServer: http
     },
     plugins: [
       { requestDidStart: async () => RELEASE_ON_ANSWER },
+      unavailableStatusPlugin,
       queryCostPlugin(),
       rateLimitPlugin(limit),
       storableTextPlugin(),

@@ -5,6 +5,7 @@ import { AppError, ERRORS } from '../shared/errors.js';
 import { graphqlOperations, operationLabel } from '../kit/metrics.js';
 import { weightOf, type ApiLimit } from '../http/rate-limit/rate-limits.js';
 import { requestCosts } from './limits.js';
+import { httpOf } from './errors.js';
 
 /**
  * The API quota on /graphql (shared with REST): charged once the operation and its cost are known, before anything
@@ -33,7 +34,7 @@ export function rateLimitPlugin(limit: ApiLimit | undefined): ApolloServerPlugin
                 code,
                 status,
                 cost: { requested, weight: weightOf(requested), remaining: 0 },
-                http: { status, headers: new Map(Object.entries(err.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])) },
+                http: httpOf(err),
               },
             });
           }

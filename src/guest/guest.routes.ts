@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
+import { toAppError } from '../shared/error-answer.js';
 import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
 import type { AnswerInput } from '../modules/submission/submission.inputs.js';
 import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
@@ -275,6 +276,12 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
       const frame = frameFor(ctx, ctx.path);
       if (err instanceof AppError && err.status < 500) {
         return sendHtml(ctx, err.status, messagePage(frame, frame.t.expiredTitle, frame.t.expiredBody));
+      }
+      // Busy for now (no database connection in time): the same "try again in a moment", as a 503 with Retry-After.
+      const known = toAppError(err);
+      if (known?.code === 'unavailable') {
+        ctx.set(known.headers ?? {});
+        return sendHtml(ctx, 503, messagePage(frame, frame.t.errorTitle, frame.t.errorBody));
       }
       deps.logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'survey page failed');
       sendHtml(ctx, 500, messagePage(frame, frame.t.errorTitle, frame.t.errorBody));

@@ -19,13 +19,17 @@ type Found = { kind: 'access'; row: OAuthToken; exp: number } | { kind: 'refresh
 /** An access token (a JWT of ours, expired or not) or a refresh token, with its row; undefined when unknown. */
 async function findToken(em: EntityManager, tokens: TokenService, token: string): Promise<Found | undefined> {
   if (TokenService.peekTokenId(token)) {
+    let claims;
     try {
-      const claims = await tokens.verifySignature(token, { allowExpired: true });
-      const row = await em.findOne(OAuthToken, { id: claims.tokenId });
-      return row ? { kind: 'access', row, exp: claims.exp } : undefined;
-    } catch {
-      return undefined;
+      claims = await tokens.verifySignature(token, { allowExpired: true });
+    } catch (err) {
+      // Not one of ours (a bad signature, an unknown key): unknown. Anything else (no database connection in time)
+      // is no answer about the token: never "inactive" for a token that may be good, nor "revoked" when it is not.
+      if (err instanceof AppError) return undefined;
+      throw err;
     }
+    const row = await em.findOne(OAuthToken, { id: claims.tokenId });
+    return row ? { kind: 'access', row, exp: claims.exp } : undefined;
   }
   if (token.length > 200) return undefined;
   const row = await em.findOne(OAuthToken, { refreshHash: hashSecret(token) });
@@ -74,8 +78,9 @@ export function revocationRoutes(router: Router, deps: OAuthDeps) {
       try {
         // What the token may do now: its scopes as its user's role narrows them (a refresh token is narrowed when used).
         scope = [...(await deps.tokens.verifyAccessToken(token)).scopes].join(' ');
-      } catch {
-        return;
+      } catch (err) {
+        if (err instanceof AppError) return;
+        throw err;
       }
     } else if (found.row.refreshUsedAt || !found.row.refreshExpiresAt || found.row.refreshExpiresAt.getTime() < now) {
       return;

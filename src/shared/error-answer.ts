@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { AppError, CODE_BY_GRAPHQL, CODE_BY_STATUS, ERRORS, type ErrorBody } from './errors.js';
 import { characterErrorFromDatabase } from './text.js';
+import { unavailableFromDatabase } from './database-unavailable.js';
 
 /** A resolver's failure reaches us wrapped (located) in GraphQLErrors; the value thrown is what speaks. */
 function unwrap(thrown: unknown): unknown {
@@ -29,13 +30,16 @@ function fromHttpError(err: unknown): AppError | undefined {
 
 /**
  * What a client is told about anything thrown: domain errors as they are, text the database refused as the client's
- * 400, GraphQL errors by their `extensions.code`, Koa's http errors by their status. Undefined for a fault.
+ * 400, no database connection in time as a 503 with Retry-After, GraphQL errors by their `extensions.code`, Koa's http
+ * errors by their status. Undefined for a fault.
  */
 export function toAppError(thrown: unknown): AppError | undefined {
   const err = unwrap(thrown);
   if (err instanceof AppError) return err;
   const refusedText = characterErrorFromDatabase(err);
   if (refusedText) return refusedText;
+  const unavailable = unavailableFromDatabase(err);
+  if (unavailable) return unavailable;
   if (err instanceof GraphQLError) {
     const code = CODE_BY_GRAPHQL.get(String(err.extensions?.code ?? ''));
     return code && ERRORS[code].status < 500 ? new AppError(code, err.message) : undefined;

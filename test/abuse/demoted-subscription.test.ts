@@ -5,7 +5,7 @@ import { createUser } from '../../src/modules/user/user.service.js';
 import { createMember } from '../../src/modules/member/member.service.js';
 import { RECHECK_MS } from '../../src/graphql/subscriptions.js';
 import { REVOCATION_CACHE_MS } from '../../src/modules/oauth/revocation.cache.js';
-import { createTenant, tokenServiceFor, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
+import { createTenant, issueToken, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { client, sleep, type Client } from '../helpers/graphql.js';
 import { liveClient, type LiveClient } from '../helpers/live.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';
@@ -46,9 +46,7 @@ async function manager(scopes: readonly Scope[]) {
   const email = `manager-${randomBytes(4).toString('hex')}@example.com`;
   const user = await createUser(server.orm.em.fork(), { email, password: TEST_PASSWORD });
   const member = await createMember(server.orm.em.fork(), owner.businessId, { email, role: 'manager' }, null);
-  const issued = await server.orm.em.fork().transactional((tx) =>
-    tokenServiceFor(server).issue(tx, { credential: owner.credentialId, clientId: owner.clientId, business: owner.businessId, user: user.id, scopes, withRefreshToken: false }),
-  );
+  const issued = await issueToken(server, { credential: owner.credentialId, clientId: owner.clientId, business: owner.businessId, user: user.id, scopes, withRefreshToken: false });
   return { memberId: member.id, authorization: `Bearer ${issued.accessToken}` };
 }
 

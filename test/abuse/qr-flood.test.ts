@@ -3,7 +3,7 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
 import { createCredential } from '../../src/modules/oauth/credential.service.js';
-import { tokenServiceFor, TEST_REDIRECT_URI, useTenantServer } from '../helpers/auth.js';
+import { issueToken, TEST_REDIRECT_URI, useTenantServer } from '../helpers/auth.js';
 import { ATTACKER, healthzDuring } from '../helpers/from-address.js';
 import { API_LIMIT_ON } from '../helpers/server.js';
 
@@ -46,9 +46,7 @@ const fx = useTenantServer({ tenant: { businessName: 'QR Cafe' }, server: { env:
 async function readToken(): Promise<string> {
   const em = fx.server.orm.em.fork();
   const { credential } = await createCredential(em, { business: fx.tenant.businessId, name: 'QR printer', validRedirectUris: [TEST_REDIRECT_URI], createdBy: fx.tenant.userId });
-  const issued = await em.transactional((tx) =>
-    tokenServiceFor(fx.server).issue(tx, { credential: credential.id, clientId: credential.clientId, business: fx.tenant.businessId, user: fx.tenant.userId, scopes: ['surveys:read'], withRefreshToken: false }),
-  );
+  const issued = await issueToken(fx.server, { credential: credential.id, clientId: credential.clientId, business: fx.tenant.businessId, user: fx.tenant.userId, scopes: ['surveys:read'], withRefreshToken: false });
   return issued.accessToken;
 }
 

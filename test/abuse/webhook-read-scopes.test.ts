@@ -1,5 +1,5 @@
 import type { Scope } from '../../src/auth/scopes.js';
-import { tokenServiceFor } from '../helpers/auth.js';
+import { issueToken } from '../helpers/auth.js';
 import { client, type Client } from '../helpers/graphql.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
@@ -25,9 +25,7 @@ afterAll(async () => {
 });
 
 async function tokenWith(scopes: readonly Scope[]) {
-  const issued = await server.orm.em.fork().transactional((tx) =>
-    tokenServiceFor(server).issue(tx, { credential: tenant.credentialId, clientId: tenant.clientId, business, user: tenant.userId, scopes, withRefreshToken: false }),
-  );
+  const issued = await issueToken(server, { credential: tenant.credentialId, clientId: tenant.clientId, business, user: tenant.userId, scopes, withRefreshToken: false });
   return { authorization: `Bearer ${issued.accessToken}` };
 }
 

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, tokenServiceFor } from '../helpers/auth.js';
+import { createTenant, issueToken } from '../helpers/auth.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -220,8 +220,6 @@ describe('replies to the guest', () => {
 /** An access token of the restaurant's own user and credential with only `scopes`. */
 async function narrowed(scopes: Scope[]) {
   const [credential] = await rows(server, 'select id, client_id from credential where business_id = ?', [r.tenant.businessId]);
-  const issued = await server.orm.em.fork().transactional((tx) =>
-    tokenServiceFor(server).issue(tx, { credential: credential.id, clientId: credential.client_id, business: r.tenant.businessId, user: r.tenant.userId, scopes, withRefreshToken: false }),
-  );
+  const issued = await issueToken(server, { credential: credential.id, clientId: credential.client_id, business: r.tenant.businessId, user: r.tenant.userId, scopes, withRefreshToken: false });
   return { authorization: `Bearer ${issued.accessToken}` };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { useTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, tokenServiceFor, type Tenant } from '../helpers/auth.js';
+import { createTenant, issueToken, type Tenant } from '../helpers/auth.js';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { rest, expectError, qs } from '../rest/rest.helpers.js';
 import { postWebhook, rows, uniqueId } from '../ingest/ingest-helpers.js';
@@ -329,12 +329,10 @@ describe('recovery figures', () => {
     expect(theirs.body).toEqual({ data: null, errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })] });
 
     // This business's own user and credential, with every scope but analytics:read.
-    const issued = await server.orm.em.fork().transactional((tx) =>
-      tokenServiceFor(server).issue(tx, {
-        credential: r.tenant.credentialId, clientId: r.tenant.clientId, business: r.tenant.businessId, user: r.tenant.userId,
-        scopes: SCOPES.filter((scope) => scope !== 'analytics:read'), withRefreshToken: false,
-      }),
-    );
+    const issued = await issueToken(server, {
+      credential: r.tenant.credentialId, clientId: r.tenant.clientId, business: r.tenant.businessId, user: r.tenant.userId,
+      scopes: SCOPES.filter((scope) => scope !== 'analytics:read'), withRefreshToken: false,
+    });
     const noAnalytics = { authorization: `Bearer ${issued.accessToken}` };
     expectError(await rest(server, 'GET', path, { headers: noAnalytics }), 403, 'forbidden');
     const unscoped = await server.graphql(QUERY, variables, noAnalytics);

@@ -4,7 +4,7 @@ import { createUser } from '../../src/modules/user/user.service.js';
 import { createBusiness } from '../../src/modules/member/member.service.js';
 import { createCredential } from '../../src/modules/oauth/credential.service.js';
 import { KeyStore } from '../../src/modules/oauth/signing-key.service.js';
-import { TokenService } from '../../src/modules/oauth/token.service.js';
+import { TokenService, type IssuedToken, type TokenGrant } from '../../src/modules/oauth/token.service.js';
 import { useTestServer, type startTestServer, type TestServer } from './server.js';
 
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -36,6 +36,13 @@ export function tokenServiceFor(server: TestServer): TokenService {
   return service;
 }
 
+/** A token as the token endpoint issues one (the signing key taken first, then its own transaction), without a grant's checks. */
+export async function issueToken(server: TestServer, grant: TokenGrant): Promise<IssuedToken> {
+  const tokens = tokenServiceFor(server);
+  const signer = await tokens.signer();
+  return server.orm.em.fork().transactional((tx) => tokens.issue(tx, signer, grant));
+}
+
 /**
  * A user, a business owned by them, a credential of that business, and an access token for them (every scope by
  * default). `headers` is ready for server.graphql(query, variables, headers).
@@ -54,17 +61,14 @@ export async function createTenant(
     validRedirectUris: [options.redirectUri ?? TEST_REDIRECT_URI],
     createdBy: user.id,
   });
-  const tokens = tokenServiceFor(server);
-  const issued = await em.fork().transactional((tx) =>
-    tokens.issue(tx, {
-      credential: credential.id,
-      clientId: credential.clientId,
-      business: business.id,
-      user: user.id,
-      scopes: options.scopes ?? [...SCOPES],
-      withRefreshToken: false,
-    }),
-  );
+  const issued = await issueToken(server, {
+    credential: credential.id,
+    clientId: credential.clientId,
+    business: business.id,
+    user: user.id,
+    scopes: options.scopes ?? [...SCOPES],
+    withRefreshToken: false,
+  });
   return {
     businessId: business.id,
     userId: user.id,

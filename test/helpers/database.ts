@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { MikroORM } from '@mikro-orm/postgresql';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../mikro-orm.config.js';
 import { flushSignals } from '../../src/kit/signals.js';
 
@@ -34,13 +34,13 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A database of this test file's own, cloned from the migrated template. */
-export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
+/** A database of this test file's own, cloned from the migrated template; `orm` changes the ORM's configuration (its pool). */
+export async function createTestDatabase(options: { empty?: boolean; orm?: Partial<Options> } = {}): Promise<TestDatabase> {
   const name = `feedback_test_${process.ppid}_${randomBytes(5).toString('hex')}`;
   const template = options.empty ? 'template0' : process.env.TEST_PG_TEMPLATE;
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   const url = databaseUrl(name);
-  const orm = await MikroORM.init(ormConfig(url));
+  const orm = await MikroORM.init(ormConfig(url, options.orm));
   return {
     url,
     name,

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM, Options } from '@mikro-orm/postgresql';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/http/logger.js';
@@ -31,10 +31,13 @@ export const API_LIMIT_ON = { RATE_LIMIT_API_PER_SECOND: undefined };
  * The real app on a real port, over its own database. TEST_LOG=debug shows the service's logs. `env` adds
  * configuration (WEBHOOK_ALLOW_PRIVATE_NETWORKS...); `workers` also runs the job queue's workers, as npm start does;
  * `port` listens there instead of any free port (when PUBLIC_URL must name the real address, as the portal's does);
- * `logger` receives the service's logs instead (a test that reads them).
+ * `logger` receives the service's logs instead (a test that reads them); `orm` changes the ORM's configuration (a
+ * smaller pool, a shorter wait for a connection).
  */
-export async function startTestServer(options: { env?: Record<string, string | undefined>; workers?: boolean; port?: number; logger?: Logger } = {}): Promise<TestServer> {
-  const db = await createTestDatabase();
+export async function startTestServer(
+  options: { env?: Record<string, string | undefined>; workers?: boolean; port?: number; logger?: Logger; orm?: Partial<Options> } = {},
+): Promise<TestServer> {
+  const db = await createTestDatabase({ orm: options.orm });
   const config = loadConfig({ ...TEST_DEFAULTS, ...process.env, ...options.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
   const logger = options.logger ?? createLogger(config.logLevel);
   const app = await createApp({ orm: db.orm, logger, config });

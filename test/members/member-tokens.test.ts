@@ -64,10 +64,8 @@ describe('authorization code for a member', () => {
 describe('introspection of a member\'s token', () => {
   it('reports the scopes the role allows now, not those the token was issued with', async () => {
     const staff = await member('staff');
-    const { tokenServiceFor } = await import('../helpers/auth.js');
-    const issued = await server.orm.em.fork().transactional((tx) =>
-      tokenServiceFor(server).issue(tx, { credential: owner.credentialId, clientId: owner.clientId, business: owner.businessId, user: staff.id, scopes: ['surveys:read', 'surveys:write'], withRefreshToken: false }),
-    );
+    const { issueToken } = await import('../helpers/auth.js');
+    const issued = await issueToken(server, { credential: owner.credentialId, clientId: owner.clientId, business: owner.businessId, user: staff.id, scopes: ['surveys:read', 'surveys:write'], withRefreshToken: false });
     const answer = await postJson(server, '/oauth/introspect', { clientId: owner.clientId, clientSecret: owner.clientSecret, token: issued.accessToken });
     expect(answer.body).toMatchObject({ active: true, scope: 'surveys:read', sub: staff.id });
   });

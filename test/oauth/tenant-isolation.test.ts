@@ -215,19 +215,17 @@ it("a manager's or staff member's token with every scope: FORBIDDEN wherever the
 
 /** A token for the owner's business and user, with these scopes. */
 async function createTenantFor(tenant: Tenant, scopes: Scope[]): Promise<Record<string, string>> {
-  const { tokenServiceFor } = await import('../helpers/auth.js');
+  const { issueToken } = await import('../helpers/auth.js');
   const { Credential } = await import('../../src/modules/oauth/credential.entity.js');
   const em = server.orm.em.fork();
   const credential = await em.findOneOrFail(Credential, { id: tenant.credentialId });
-  const issued = await em.transactional((tx) =>
-    tokenServiceFor(server).issue(tx, {
-      credential: credential.id,
-      clientId: credential.clientId,
-      business: tenant.businessId,
-      user: tenant.userId,
-      scopes,
-      withRefreshToken: false,
-    }),
-  );
+  const issued = await issueToken(server, {
+    credential: credential.id,
+    clientId: credential.clientId,
+    business: tenant.businessId,
+    user: tenant.userId,
+    scopes,
+    withRefreshToken: false,
+  });
   return { authorization: `Bearer ${issued.accessToken}` };
 }

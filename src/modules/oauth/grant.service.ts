@@ -110,6 +110,7 @@ export async function exchangeAuthorizationCode(
 ): Promise<IssuedToken> {
   if (!input.code) throw new OAuthError('invalid_request', 'code is required');
   const codeHash = hashSecret(input.code);
+  const signer = await tokens.signer();
   const outcome = await em.transactional(async (tx) => {
     const row = await lockIssuedTo(tx, client, AuthorizationCode, { codeHash }, 'authorization code');
     if (row.usedAt) return { replayedFamily: row.family ?? undefined };
@@ -117,7 +118,7 @@ export async function exchangeAuthorizationCode(
     checkCodeBinding(row, input);
     const role = await stillMemberRole(tx, row);
     row.usedAt = new Date();
-    const issued = await tokens.issue(tx, {
+    const issued = await tokens.issue(tx, signer, {
       ...issuedFor(client, row),
       // The consent page already left out what the role does not allow; the role may have changed since.
       scopes: allowedForRole(row.scopes, role, 'invalid_grant'),
@@ -141,6 +142,7 @@ export async function refreshTokens(
 ): Promise<IssuedToken> {
   if (!input.refreshToken) throw new OAuthError('invalid_request', 'refreshToken (refresh_token) is required');
   const refreshHash = hashSecret(input.refreshToken);
+  const signer = await tokens.signer();
   const outcome = await em.transactional(async (tx) => {
     const row = await lockIssuedTo(tx, client, OAuthToken, { refreshHash }, 'refresh token');
     if (row.revokedAt) throw new OAuthError('invalid_grant', 'The refresh token has been revoked');
@@ -151,7 +153,7 @@ export async function refreshTokens(
     const role = await stillMemberRole(tx, row);
     const scopes = allowedForRole(requestedScopes(input.scope, row.scopes), role, 'invalid_scope');
     row.refreshUsedAt = new Date();
-    const issued = await tokens.issue(tx, {
+    const issued = await tokens.issue(tx, signer, {
       ...issuedFor(client, row),
       scopes,
       family: row.family,
@@ -175,6 +177,7 @@ export async function clientCredentialsToken(
   const { business, createdBy } = client;
   // The built-in public client acts for whoever signs in, never on its own.
   if (!business || !createdBy) throw new OAuthError('unauthorized_client', 'This client may not use the client_credentials grant');
+  const signer = await tokens.signer();
   return em.transactional(async (tx) => {
     const role = await roleOf(tx, createdBy, business);
     if (!role) throw new OAuthError('unauthorized_client', "The credential's creator is no longer a member of its business");
@@ -184,7 +187,7 @@ export async function clientCredentialsToken(
     const roleAllows = requestedScopes(input.scope, scopesForRole(role), `The role of the credential's creator (${role}) does not allow`);
     const scopes = requestedScopes(input.scope, roleAllows.filter((s) => client.scopes.includes(s)), 'This credential does not carry');
     if (!scopes.length) throw new OAuthError('invalid_scope', `The credential carries no scope that the role of its creator (${role}) allows`);
-    return tokens.issue(tx, {
+    return tokens.issue(tx, signer, {
       ...issuedFor(client, { business, user: createdBy }),
       scopes,
       withRefreshToken: false,

@@ -28,6 +28,9 @@ export interface TokenGrant {
   authorizationCode?: string;
 }
 
+/** The key access tokens are signed with, as KeyStore.signingKey() gives it. */
+export type Signer = Awaited<ReturnType<KeyStore['signingKey']>>;
+
 export interface IssuedToken {
   row: OAuthToken;
   accessToken: string;
@@ -86,8 +89,16 @@ export class TokenService {
     readonly issuer: string,
   ) {}
 
-  /** Creates the token row inside `em` (flushed by the caller's transaction) and signs the access token. */
-  async issue(em: EntityManager, grant: TokenGrant): Promise<IssuedToken> {
+  /**
+   * The signing key, to take before the transaction that issues opens: loading it (the first use, and once a minute
+   * after) takes a pool connection of its own, which a request holding its transaction's must never wait for.
+   */
+  signer(): Promise<Signer> {
+    return this.keys.signingKey();
+  }
+
+  /** Creates the token row inside `em` (flushed by the caller's transaction) and signs the access token with `signer`. */
+  async issue(em: EntityManager, signer: Signer, grant: TokenGrant): Promise<IssuedToken> {
     const now = Date.now();
     const refreshToken = grant.withRefreshToken ? `rt_${randomBytes(32).toString('base64url')}` : null;
     const row = em.create(OAuthToken, {
@@ -103,7 +114,7 @@ export class TokenService {
       createdAt: new Date(now),
     });
     row.family ||= row.id;
-    const { kid, key } = await this.keys.signingKey();
+    const { kid, key } = signer;
     const accessToken = await new SignJWT({ scope: row.scopes.join(' '), cid: grant.credential, bus: grant.business, client_id: grant.clientId })
       .setProtectedHeader({ alg: JWT_ALG, kid, typ: ACCESS_TOKEN_TYP })
       .setIssuer(this.issuer)
@@ -161,7 +172,8 @@ export class TokenService {
       }
       return { tokenId: jti, userId: sub, businessId: bus, credentialId: cid, scope, exp: payload.exp!, iat: payload.iat! };
     } catch (err) {
-      if (err instanceof AppError) throw err;
+      // Our own failures (the keys not loaded: no database connection in time) are not the token's.
+      if (err instanceof AppError || !(err instanceof joseErrors.JOSEError)) throw err;
       if (err instanceof joseErrors.JWTExpired) throw new AppError('unauthorized', 'The access token has expired');
       if (err instanceof joseErrors.JOSEAlgNotAllowed) throw new AppError('unauthorized', 'The access token must be signed with RS512');
       if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
