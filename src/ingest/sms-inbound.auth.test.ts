@@ -1,7 +1,7 @@
 import { twilioSignature } from './sms-inbound.auth.js';
 
-// Twilio's published example (its security docs and every official library's tests): auth token 12345, this URL and
-// these POST parameters give this signature; the second, a repeated parameter, is the libraries' own vector.
+// Twilio's published example (its security docs and its libraries' tests): auth token 12345, this URL and these POST
+// parameters give this signature. A repeated parameter counts once per distinct value, sorted, as twilio-node has it.
 const URL = 'https://mycompany.com/myapp.php?foo=1&bar=2';
 
 describe('twilioSignature', () => {

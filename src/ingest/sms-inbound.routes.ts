@@ -32,8 +32,8 @@ export function smsInboundRoutes(deps: { orm: MikroORM; logger: Logger; auth?: S
     const stop = STOP_WORDS.has(text.trim().toUpperCase());
     // First, as it refuses a sender that is no phone number (400) before anything is kept.
     const businesses = stop ? await stopGuestSms(deps.orm.em.fork(), from) : 0;
-    // The guest's words join the thread they answer (a STOP too: the restaurant sees why replies end), or are held
-    // (not a STOP: it is acted on everywhere, nothing is left for the operator).
+    // The guest's words join the thread they answer (a STOP too: the restaurant sees why replies end); what joins
+    // none is held for the operator, but a STOP, already acted on everywhere, is not.
     const received = await receiveGuestSms(deps.orm.em.fork(), from, text, { stop });
     smsInbound.inc({ outcome: 'joined' in received ? received.joined.by : 'held' in received ? 'held' : received.why });
     // Its id and why, never the number or the words: the operator reads those with `npm run admin -- held-sms`.

@@ -179,6 +179,13 @@ describe("a guest's text reaches one thread", () => {
     const unknown = phoneNumber();
     expect((await inbound(unknown, 'who is this?')).body.data.held).toBe(true);
     expect((await heldFrom(unknown)).map((h) => ({ reason: h.reason, candidates: h.candidates }))).toEqual([{ reason: 'no_thread', candidates: [] }]);
+    // A sender that is no phone number (an alphanumeric sender id): its text is held as it came; its STOP is a 400.
+    expect((await inbound('PROMO', 'Win a prize')).body.data.held).toBe(true);
+    expect((await heldFrom('PROMO')).map((h) => h.reason)).toEqual(['no_thread']);
+    const stop = await inbound('PROMO', 'STOP');
+    expectError(stop as never, 400, 'validation_failed');
+    expect(stop.body.error.details).toEqual([{ field: 'from', message: 'must be a phone number in E.164 (+923001234567)' }]);
+    expect(await heldFrom('PROMO')).toHaveLength(1);
   });
 
   it("another business's feedback request by SMS in 7 days makes a text without a code anyone's", async () => {

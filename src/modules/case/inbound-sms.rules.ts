@@ -13,8 +13,10 @@ export const CODE_WINDOW_DAYS = 30;
 /** A text without a code joins a thread only when one business alone texted the number this recently. */
 export const RECENT_WINDOW_DAYS = 7;
 
-const DAY_MS = 86_400_000;
 const CODE_LENGTH = 4;
+
+/** The moment `days` before `now`: where a window starts. */
+export const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000);
 
 /**
  * A thread's reply code: 4 readable characters made from its case id, so every SMS of the case carries the same one
@@ -61,8 +63,8 @@ export function tieInboundSms(text: string, threads: SmsThread[], recentWriters:
   const coded = threads.filter((t) => codes.has(replyCodeOf(t.caseId)));
   if (coded.length === 1) return { caseId: coded[0].caseId, business: coded[0].business, by: 'code' };
   if (coded.length > 1) return { held: 'several_threads' };
-  const since = now.getTime() - RECENT_WINDOW_DAYS * DAY_MS;
-  const recent = threads.filter((t) => t.lastAt.getTime() > since);
+  const since = daysBefore(now, RECENT_WINDOW_DAYS);
+  const recent = threads.filter((t) => t.lastAt > since);
   const writers = new Set([...recentWriters, ...recent.map((t) => t.business)]);
   if (writers.size > 1) return { held: 'several_businesses' };
   const latest = recent.sort((a, b) => b.lastAt.getTime() - a.lastAt.getTime())[0];

@@ -9,10 +9,7 @@ import { GuestCase } from './case.entity.js';
 import { HeldSms } from './held-sms.entity.js';
 import { businessesThatTexted, smsThreadsTo } from './case.repo.js';
 import { presentMessage, SMS_LIMIT } from './case-message.service.js';
-import { CODE_WINDOW_DAYS, RECENT_WINDOW_DAYS, tieInboundSms, type InboundTie } from './inbound-sms.rules.js';
-
-const DAY_MS = 86_400_000;
-const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
+import { CODE_WINDOW_DAYS, daysBefore, RECENT_WINDOW_DAYS, tieInboundSms, type InboundTie } from './inbound-sms.rules.js';
 
 /**
  * What became of a guest's SMS: the thread it joined (and how it was tied), the held row kept for the operator, or
