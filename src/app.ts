@@ -27,6 +27,7 @@ import { caseMayOpen, openCaseFor } from './modules/case/case.service.js';
 import { recoverCasesFor, recoveryMayFollow } from './modules/case/case.recovery.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
+import { SmsInboundAuth } from './ingest/sms-inbound.auth.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
 import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
 import { qrRoutes } from '../rest-adapter/qr.routes.js';
@@ -89,7 +90,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
     failures: limits.webhookFailures,
   });
   const feedbackLinks = feedbackLinkRoutes({ orm });
-  const smsInbound = smsInboundRoutes({ orm, secret: deps.config.feedback.smsInboundSecret });
+  const smsInbound = smsInboundRoutes({ orm, logger, auth: SmsInboundAuth.of(deps.config.feedback, deps.config.publicUrl, limits.webhookFailures) });
   const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl, limiter: limits.guest, reads });
 
   app.use(trustedClientAddress(deps.config.trustProxyHops));

@@ -15,6 +15,7 @@ import { rotateKeysCommand } from './rotate-keys.command.js';
 import { addMemberCommand, removeMemberCommand } from './members.command.js';
 import { rebuildAnalyticsCommand } from './analytics.command.js';
 import { feedbackSendersCommand } from './feedback.command.js';
+import { heldSmsCommand } from './held-sms.command.js';
 
 /**
  * `npm run admin -- <command> [options]`: JSON on stdout, messages on stderr; exit 0 on success, 2 on bad arguments
@@ -22,7 +23,7 @@ import { feedbackSendersCommand } from './feedback.command.js';
  * embedded PostgreSQL the server started, and builds its links with the server's PORT, PUBLIC_URL and SURVEY_URL unless
  * given its own) or not (it starts and stops one itself).
  */
-export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand, rotateKeysCommand, addMemberCommand, removeMemberCommand, rebuildAnalyticsCommand, feedbackSendersCommand];
+export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand, rotateKeysCommand, addMemberCommand, removeMemberCommand, rebuildAnalyticsCommand, feedbackSendersCommand, heldSmsCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.usage.length));

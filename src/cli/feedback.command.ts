@@ -20,6 +20,6 @@ export const feedbackSendersCommand = adminCommand({
     for (const [channel, state] of Object.entries({ email, sms })) {
       if (!state.configured) console.error(`No ${channel} sender: feedback requests by ${channel} end failed. Set ${(state as { missing: string }).missing}.`);
     }
-    return { data: { email, sms, inboundStop: !!feedback.smsInboundSecret, failedForNoSender: n }, object: 'feedback_senders' };
+    return { data: { email, sms, inboundSms: feedback.twilio ? 'twilio-signature' : feedback.smsInboundSecret ? 'header-secret' : null, failedForNoSender: n }, object: 'feedback_senders' };
   },
 });

@@ -29,6 +29,7 @@ import { CaseMessage } from '../modules/case/case-message.entity.js';
 import { CaseAlert } from '../modules/case/case-alert.entity.js';
 import { Offer } from '../modules/case/offer.entity.js';
 import { ReplyTemplate } from '../modules/case/reply-template.entity.js';
+import { HeldSms } from '../modules/case/held-sms.entity.js';
 import { GuestSessionKey } from '../modules/guest-session/guest-session-key.entity.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
@@ -64,6 +65,7 @@ export const entities = [
   CaseAlert,
   Offer,
   ReplyTemplate,
+  HeldSms,
   Invitation,
   AccountMail,
 ];

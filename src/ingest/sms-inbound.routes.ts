@@ -1,29 +1,28 @@
-import { timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import { AppError } from '../shared/errors.js';
-import { bearerToken } from '../shared/bearer.js';
-import { stopFromPhone } from '../modules/flow/feedback-request.service.js';
-import { attachInboundSms } from '../modules/case/case-message.service.js';
+import { smsInbound } from '../kit/metrics.js';
+import { receiveGuestSms, stopGuestSms } from '../modules/case/inbound-sms.service.js';
+import type { SmsInboundAuth } from './sms-inbound.auth.js';
 
 /** Replies that mean "stop" (the words carriers and Twilio honour). */
 const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT']);
 
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Twilio reads the answer as TwiML: an empty one sends nothing back to the guest. */
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 /**
- * `POST /webhooks/sms/inbound`: where an SMS provider posts guests' replies. Verified by the shared secret
- * SMS_INBOUND_SECRET, as a bearer token or as `?secret=` (Twilio's webhooks cannot set headers). A STOP reply puts the
- * number on the opt-out list of every business that has asked it (or answered it from a case); every text, STOP too,
- * joins the thread of a case that texted the number (case-message.service.ts). Twilio's form fields (`From`, `Body`) and JSON
- * (`{from, body}`) are both read.
+ * `POST /webhooks/sms/inbound`: where the SMS provider posts guests' texts, authenticated by SmsInboundAuth (Twilio's
+ * signature, or a gateway's secret in a header). The text joins the one case thread it can be tied to, or is held for
+ * the operator (modules/case/inbound-sms.*); a STOP also opts the number out of every business that texted or asked
+ * it. Twilio's form fields (`From`, `Body`) and JSON (`{from, body}`) are both read.
  */
-export function smsInboundRoutes(deps: { orm: MikroORM; secret?: string }): Router {
+export function smsInboundRoutes(deps: { orm: MikroORM; logger: Logger; auth?: SmsInboundAuth }): Router {
   const router = new Router();
   router.post('/webhooks/sms/inbound', async (ctx) => {
-    const given = bearerToken(ctx.get('authorization') || undefined) ?? (typeof ctx.query.secret === 'string' ? ctx.query.secret : undefined);
-    if (!deps.secret) throw new AppError('not_found', 'Inbound SMS is not configured (SMS_INBOUND_SECRET)');
-    if (!given || !same(given, deps.secret)) throw new AppError('unauthorized', 'Missing or wrong inbound SMS secret');
+    if (!deps.auth) throw new AppError('not_found', 'Inbound SMS is not configured (set TWILIO_* or SMS_INBOUND_SECRET)');
+    await deps.auth.verify(ctx);
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const from = body.From ?? body.from;
     const text = body.Body ?? body.body;
@@ -31,11 +30,21 @@ export function smsInboundRoutes(deps: { orm: MikroORM; secret?: string }): Rout
       throw AppError.validation([{ field: typeof from !== 'string' ? 'from' : 'body', message: 'is required (From and Body, or from and body)' }]);
     }
     const stop = STOP_WORDS.has(text.trim().toUpperCase());
-    // The guest's words join the thread of a case that texted them (a STOP too: the restaurant sees why replies end).
-    const threads = await attachInboundSms(deps.orm.em.fork(), from, text);
-    const businesses = stop ? await stopFromPhone(deps.orm.em.fork(), from, threads) : 0;
+    // First, as it refuses a sender that is no phone number (400) before anything is kept.
+    const businesses = stop ? await stopGuestSms(deps.orm.em.fork(), from) : 0;
+    // The guest's words join the thread they answer (a STOP too: the restaurant sees why replies end); what joins
+    // none is held for the operator, but a STOP, already acted on everywhere, is not.
+    const received = await receiveGuestSms(deps.orm.em.fork(), from, text, { stop });
+    smsInbound.inc({ outcome: 'joined' in received ? received.joined.by : 'held' in received ? 'held' : received.why });
+    // Its id and why, never the number or the words: the operator reads those with `npm run admin -- held-sms`.
+    if ('held' in received) deps.logger.info({ heldSms: received.held.id, reason: received.held.reason }, 'inbound SMS held for the operator');
     ctx.status = 200;
-    ctx.body = { data: { stop, businesses }, object: 'smsinbound' };
+    if (deps.auth.provider === 'twilio') {
+      ctx.type = 'text/xml';
+      ctx.body = EMPTY_TWIML;
+    } else {
+      ctx.body = { data: { stop, businesses, held: 'held' in received }, object: 'smsinbound' };
+    }
   });
   return router;
 }

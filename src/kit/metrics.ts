@@ -33,6 +33,12 @@ export const rateLimitRefusals = counter('rate_limit_refusals_total', 'Requests 
 
 export const ordersIngested = counter('orders_ingested_total', 'Orders received on the custom order webhook, by result (created, updated, unchanged)', ['result']);
 
+export const smsInbound = counter(
+  'sms_inbound_total',
+  "Guests' SMS received, by what became of them: joined a case thread by its reply code (code) or as the one business texting the number lately (recent), held for the operator (held), an opt-out tied to no thread (stop: acted on, not kept), empty",
+  ['outcome'],
+);
+
 export const dbReads = counter(
   'db_reads_total',
   'Lag-tolerant reads (GraphQL queries, REST GETs and exports, guest survey pages) by where they were sent: replica, or primary (no replica usable, or the client wrote within the read-your-writes window)',

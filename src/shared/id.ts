@@ -35,6 +35,7 @@ export const ID_PREFIXES = {
   replyTemplate: 'rtpl',
   invitation: 'inv',
   accountMail: 'amail',
+  heldSms: 'hsms',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

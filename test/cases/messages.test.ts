@@ -129,7 +129,8 @@ describe('replies to the guest', () => {
     const sent = await reply(c.id, { body: 'Sorry! Call us on 042 111 222.' });
     expect(sent.body.data).toMatchObject({ channel: 'sms', status: 'queued' });
     const got = await sms.waitFor((q) => q.body.includes(phone), 30_000);
-    expect(JSON.parse(got.body)).toEqual({ to: phone, body: 'Sorry! Call us on 042 111 222.' });
+    // The thread's reply code ends every SMS of the case (docs/cases.md, "The guest's SMS back").
+    expect(JSON.parse(got.body)).toEqual({ to: phone, body: expect.stringMatching(/^Sorry! Call us on 042 111 222\.\n\(Ref #[A-HJKMNP-TW-Z2-9]{4}: keep it in your reply\)$/) });
     await statusOf(c.id, sent.body.data.id, 'sent');
 
     const inbound = (from: string, body: string) =>
@@ -152,7 +153,7 @@ describe('replies to the guest', () => {
     ]);
 
     const stop = await inbound(phone, 'STOP');
-    expect(await stop.json()).toEqual({ object: 'smsinbound', data: { stop: true, businesses: 1 } });
+    expect(await stop.json()).toEqual({ object: 'smsinbound', data: { stop: true, businesses: 1, held: false } });
     const refused = await reply(c.id, { body: 'One more thing' });
     expectError(refused, 409, 'conflict');
     expect(refused.body.error.message).toBe('The guest has opted out of SMS from this business: the reply was not sent');

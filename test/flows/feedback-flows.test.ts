@@ -406,7 +406,7 @@ describe('SMS', () => {
     expect((await inbound({ authorization: 'Bearer wrong' }, `From=${encodeURIComponent(phone)}&Body=STOP`)).status).toBe(401);
     const stop = await inbound({ authorization: `Bearer ${INBOUND_SECRET}` }, `From=${encodeURIComponent(phone)}&Body=stop`);
     expect(stop.status).toBe(200);
-    expect(await stop.json()).toEqual({ object: 'smsinbound', data: { stop: true, businesses: 1 } });
+    expect(await stop.json()).toEqual({ object: 'smsinbound', data: { stop: true, businesses: 1, held: false } });
     const again = await s.order({ customerEmail: undefined, customerPhoneNumber: phone });
     expect((await statusOf(again.id, 'suppressed'))[0].reason).toBe('opted_out');
     // Opted out of SMS only: with an e-mail the next channel takes it.

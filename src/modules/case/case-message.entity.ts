@@ -17,7 +17,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Entity({ tableName: 'case_message' })
 @Index({ name: 'case_message_case_created_idx', properties: ['case', 'createdAt', 'id'] })
 @Index({ name: 'case_message_due_idx', expression: 'create index "case_message_due_idx" on "case_message" ("due_at") where "due_at" is not null' })
-// An inbound SMS is matched to the last outbound SMS to its number.
+// An inbound SMS is matched to the case threads that texted its number (inbound-sms.rules.ts).
 @Index({ name: 'case_message_sms_address_idx', expression: `create index "case_message_sms_address_idx" on "case_message" ("address", "created_at") where "direction" = 'out' and "channel" = 'sms'` })
 export class CaseMessage extends BusinessOwnedJob {
   id = newId('caseMessage');

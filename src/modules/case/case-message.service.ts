@@ -13,12 +13,15 @@ import type { GuestCase } from './case.entity.js';
 import { CaseMessage, MESSAGE_CHANNELS, type MessageChannel } from './case-message.entity.js';
 import type { CaseMessageType } from './case-message.type.js';
 import type { CreateCaseMessageInput } from './case-message.inputs.js';
-import { casesTextedTo, wakeCaseWorkers } from './case.repo.js';
-import { normalisePhone } from '../order/order.normalise.js';
+import { wakeCaseWorkers } from './case.repo.js';
+import { REPLY_CODE_ROOM } from './inbound-sms.rules.js';
 import { ownedPresenter } from '../../kit/owned.presenter.js';
 
-/** An e-mail reply's longest body; an SMS is cut by carriers into parts, and providers refuse past 1600 characters. */
-export const MAX_MESSAGE_BODY = { email: 5_000, sms: 1_600 } as const;
+/** The longest SMS providers take (carriers cut it into parts). */
+export const SMS_LIMIT = 1_600;
+
+/** An e-mail reply's longest body; an SMS reply's leaves room for the line with its thread's reply code. */
+export const MAX_MESSAGE_BODY = { email: 5_000, sms: SMS_LIMIT - REPLY_CODE_ROOM } as const;
 
 type MessageRow = Pick<CaseMessage, 'id' | 'business' | 'case' | 'direction' | 'channel' | 'body' | 'status' | 'author' | 'error' | 'createdAt' | 'updatedAt'>;
 
@@ -94,20 +97,3 @@ export function createCaseMessage(em: EntityManager, business: string, caseId: s
 
 /** The operations by role, for the GraphQL resolver (NestedCrudResolver under `case`): messages are not edited nor deleted. */
 export const crud = { list: listMessages, find: findMessage, present: presentMessage, create: createCaseMessage };
-
-/**
- * An SMS from a guest (the inbound endpoint): attached as `in` to the thread of each business's latest case that
- * texted that number within INBOUND_WINDOW_DAYS (case.repo.ts). Answers the businesses it reached (a STOP opts out of them too).
- */
-export async function attachInboundSms(em: EntityManager, from: string, body: string): Promise<string[]> {
-  const phone = normalisePhone(from, null);
-  if (!phone || !body.trim()) return [];
-  return em.transactional(async (tx) => {
-    const threads = await casesTextedTo(tx, phone, new Date());
-    for (const { business_id: business, case_id: caseId } of threads) {
-      const message = tx.create(CaseMessage, { business, case: caseId, direction: 'in', channel: 'sms', body: body.slice(0, MAX_MESSAGE_BODY.sms), status: 'sent', author: null, address: phone, sentAt: new Date() });
-      recordEvent(tx, business, 'casemessage.created', presentMessage(message));
-    }
-    return threads.map((t) => t.business_id);
-  });
-}

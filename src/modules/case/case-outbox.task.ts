@@ -6,6 +6,7 @@ import { contactHash } from '../flow/feedback-flow.rules.js';
 import { suppressionOf } from '../flow/feedback-request.service.js';
 import { presentMessage } from './case-message.service.js';
 import type { CaseMessage } from './case-message.entity.js';
+import { replyCodeLine } from './inbound-sms.rules.js';
 import { CaseAlert } from './case-alert.entity.js';
 import {
   claimCaseJobs,
@@ -165,7 +166,8 @@ export class CaseOutboxTask {
     const idOf = (row: { id: string; message_id: string | null }) => row.message_id ?? `<${row.id}@${domain}>`;
     const messageId = idOf(m);
     let outcome: SendOutcome;
-    if (m.channel === 'sms') outcome = await this.senders.sms!.send(m.address, m.body);
+    // Every SMS of a case carries its reply code: the guest's answer finds this thread even when others texted them.
+    if (m.channel === 'sms') outcome = await this.senders.sms!.send(m.address, `${m.body}${replyCodeLine(m.case_id)}`);
     else {
       // Threaded: In-Reply-To the case's previous e-mail, References every earlier one (RFC 5322 3.6.4).
       const thread = (await earlierEmails(em, m.case_id, { createdAt: new Date(m.created_at), id: m.id })).map(idOf);

@@ -5,6 +5,7 @@ import { wakeAfterCommit } from '../../kit/signals.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { CaseAlert } from './case-alert.entity.js';
 import type { CaseMessage } from './case-message.entity.js';
+import type { SmsThread } from './inbound-sms.rules.js';
 
 /** The case module's statements. */
 
@@ -222,16 +223,18 @@ export async function finishMessage(em: EntityManager, id: string, worker: strin
     .executeTakeFirst();
 }
 
-/** How long after an outbound SMS of a case the guest's SMS from that number is still part of its thread. */
-export const INBOUND_WINDOW_DAYS = 30;
-
-/** Per business, the latest case that sent an SMS to `phone` within INBOUND_WINDOW_DAYS of `now`. */
-export async function casesTextedTo(em: EntityManager, phone: string, now: Date): Promise<Array<{ business_id: string; case_id: string }>> {
-  const { rows } = await sql<{ business_id: string; case_id: string }>`
-    select distinct on (business_id) business_id, case_id
+/** The case threads that texted `phone` (an SMS not failed) since `since`, each with when it last did. */
+export async function smsThreadsTo(em: EntityManager, phone: string, since: Date): Promise<SmsThread[]> {
+  const { rows } = await sql<{ case_id: string; business_id: string; last_at: Date }>`
+    select case_id, business_id, max(created_at) as last_at
       from case_message
-     where address = ${phone} and direction = 'out' and channel = 'sms' and status <> 'failed'
-       and created_at > ${now}::timestamptz - make_interval(days => ${INBOUND_WINDOW_DAYS})
-     order by business_id, created_at desc, id desc`.execute(db(em));
-  return rows;
+     where address = ${phone} and direction = 'out' and channel = 'sms' and status <> 'failed' and created_at > ${since}
+     group by case_id, business_id`.execute(db(em));
+  return rows.map((r) => ({ caseId: r.case_id, business: r.business_id, lastAt: new Date(r.last_at) }));
+}
+
+/** Every business whose cases ever texted `phone`: a STOP opts the number out of each. */
+export async function businessesThatTexted(em: EntityManager, phone: string): Promise<string[]> {
+  const rows = await work(em).selectFrom('case_message').select('business_id').distinct().where('address', '=', phone).where('direction', '=', 'out').where('channel', '=', 'sms').execute();
+  return rows.map((r) => r.business_id);
 }

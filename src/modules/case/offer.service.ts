@@ -13,18 +13,17 @@ import { Offer } from './offer.entity.js';
 import type { OfferType } from './offer.type.js';
 import type { CreateOfferInput } from './offer.inputs.js';
 import { ownedPresenter } from '../../kit/owned.presenter.js';
+import { READABLE_ALPHABET } from '../../shared/readable-code.js';
 
 export const presentOffer: (record: Offer) => OfferType = ownedPresenter('offer', ['case', 'description', 'code', 'expiresAt', 'redeemedAt', 'redeemedOrder']);
 
-/** Upper-case letters and digits that cannot be mistaken for one another when read out or typed (no 0/O, 1/I/L, U/V). */
-const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTWXYZ23456789';
 const CODE_LENGTH = 10;
 const DEFAULT_EXPIRY_DAYS = 30;
 const MAX_EXPIRY_DAYS = 365;
 
 export function newOfferCode(): string {
   let code = '';
-  for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  for (let i = 0; i < CODE_LENGTH; i++) code += READABLE_ALPHABET[randomInt(READABLE_ALPHABET.length)];
   return code;
 }
 

@@ -14,6 +14,7 @@ import { FeedbackSuppression } from './feedback-suppression.entity.js';
 import { presentRequest, type RequestRecord } from './feedback-request.presenter.js';
 import {
   businessesAskingPhone,
+  businessesTextingPhoneSince,
   businessOfToken,
   cancelScheduledOfFlow,
   contactOfToken,
@@ -223,6 +224,11 @@ export async function stopFromPhone(em: EntityManager, phone: string, also: read
     for (const business of businesses) await suppress(tx, business, 'sms', hash, 'stop');
     return businesses.length;
   });
+}
+
+/** The businesses whose feedback requests texted this number (E.164) since `since`: writers an inbound SMS may answer. */
+export function businessesTextingSince(em: EntityManager, phone: string, since: Date): Promise<string[]> {
+  return businessesTextingPhoneSince(em, contactHash('sms', phone)!, since);
 }
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */

@@ -334,3 +334,16 @@ export async function businessesAskingPhone(em: EntityManager, hash: string): Pr
   const rows = await flowKysely(em).selectFrom('feedback_request').select('business_id').distinct().where('phone_hash', '=', hash).execute();
   return rows.map((r) => r.business_id);
 }
+
+/** The businesses whose feedback requests (or their reminders) went to this phone number by SMS since `since`. */
+export async function businessesTextingPhoneSince(em: EntityManager, hash: string, since: Date): Promise<string[]> {
+  const rows = await flowKysely(em)
+    .selectFrom('feedback_request')
+    .select('business_id')
+    .distinct()
+    .where('phone_hash', '=', hash)
+    .where('channel', '=', 'sms')
+    .where((eb) => eb(eb.fn.coalesce('reminded_at', 'sent_at'), '>', since))
+    .execute();
+  return rows.map((r) => r.business_id);
+}
