@@ -194,8 +194,8 @@ export const ROUTES: RouteDef[] = [
   ...resource({ base: `${BUSINESS}/locations`, idParam: 'location', object: 'location', tag: 'Locations', label: 'location', ...crud('location', 'locations') }),
   ...feedbackFlows(),
   ...resource({ base: `${BUSINESS}/menu-items`, idParam: 'menuItem', object: 'menuitem', tag: 'Menu items', label: 'menu item', list: 'menuItems', get: 'menuItem' }),
-  // An address without an account is invited: the answer is then an invitation (its `object` says which).
-  ...resource({ base: `${BUSINESS}/members`, idParam: 'member', object: 'member', tag: 'Members', label: 'member', ...crud('member', 'members'), create: 'addMember', createSummary: 'Add a member by e-mail (an address without an account is invited)' }),
+  // Adding a member invites the address, whatever it is: the answer is an invitation, and the person joins by accepting.
+  ...resource({ base: `${BUSINESS}/members`, idParam: 'member', object: 'member', tag: 'Members', label: 'member', ...crud('member', 'members'), create: 'addMember', createSummary: 'Invite someone by e-mail to join as a member: answers an invitation, the same whether or not the address has an account' }),
   ...resource({ base: `${BUSINESS}/invitations`, idParam: 'invitation', object: 'invitation', tag: 'Members', label: 'invitation', ...crud('invitation', 'invitations'), update: undefined }),
   ...analyticsReports(),
   ...resource({ base: `${BUSINESS}/alert-rules`, idParam: 'rule', object: 'alertrule', tag: 'Alerts and cases', label: 'alert rule', ...crud('alertRule', 'alertRules') }),

@@ -6,15 +6,15 @@ import { AppError } from '../shared/errors.js';
 import { normaliseEmail } from '../modules/user/user.service.js';
 import { User } from '../modules/user/user.entity.js';
 
-/** The operator acts as no member (actor null): any business, but the same rules (an existing user, one owner kept). */
+/** The operator acts as no member: any business, at once (a token invites instead), but the same rules (a confirmed account, one owner kept). */
 export const addMemberCommand = adminCommand({
   usage: 'add-member --business BUS_ID --email E --role owner|manager|staff',
-  summary: 'Add an existing user to a business with a role (owner, manager or staff)',
+  summary: 'Add a user with a confirmed account to a business with a role (owner, manager or staff), at once',
   async run(values, em) {
     const role = required(values, 'role');
     if (!(MEMBERSHIP_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${MEMBERSHIP_ROLES.join(', ')}`);
     const business = businessArg(values);
-    const member = await createMember(em, business, { email: required(values, 'email'), role: role as MembershipRole }, null);
+    const member = await createMember(em, business, { email: required(values, 'email'), role: role as MembershipRole });
     return { data: member, object: 'member' };
   },
 });

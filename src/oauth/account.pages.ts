@@ -1,7 +1,7 @@
 import { escapeHtml } from '../http/html.js';
 import type { ErrorDetail } from '../shared/errors.js';
 import { PASSWORD_RULE } from '../modules/account/password.rules.js';
-import { layout } from './authorize.pages.js';
+import { layout, secondaryPost } from './authorize.pages.js';
 
 /** The account pages (sign-up, verification, password reset, invitations): plain forms, no script, like sign-in. */
 
@@ -53,8 +53,7 @@ ${errorSummary(errors)}
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 ${hidden('continue', p.continueTo)}
 ${field({ name: 'name', label: 'Your name', type: 'text', autocomplete: 'name', values: p.values, errors })}
-${field({ name: 'email', label: 'E-mail', type: 'email', autocomplete: 'email', values: p.values, errors, hint: 'We send a link to confirm it.' })}
-${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', errors, hint: PASSWORD_RULE, keep: false })}
+${field({ name: 'email', label: 'E-mail', type: 'email', autocomplete: 'email', values: p.values, errors, hint: 'We send a link to it: you choose your password when you open it.' })}
 ${field({ name: 'businessName', label: 'Business name', type: 'text', autocomplete: 'organization', values: p.values, errors })}
 ${timeZoneSelect(p.values?.timeZone, errors)}
 <button type="submit">Create account</button>
@@ -73,14 +72,35 @@ ${p.link ? `<p><a href="${escapeHtml(p.link.href)}">${escapeHtml(p.link.text)}</
   );
 }
 
-/** A link's page asks for a press of a button: a mail scanner that fetches links must not use them up. */
-export function confirmEmailPage(p: { csrf: string; token: string }): string {
+/**
+ * After a sign-up (the same page whatever the address): where the link went, and a way to have it sent again.
+ */
+export function checkEmailPage(p: { csrf: string; email: string }): string {
   return layout(
-    'Confirm your e-mail address',
+    'Check your e-mail',
+    `<h1>Check your e-mail</h1>
+<p role="status">${escapeHtml(`We have sent a message to ${p.email}. Open the link in it to confirm your address and choose your password; it works for 24 hours.`)}</p>
+<p class="muted">Nothing there after a few minutes? Look in the spam folder, or:</p>
+${secondaryPost('/oauth/verify/resend', p.csrf, { email: p.email }, 'Send the link again')}`,
+  );
+}
+
+/**
+ * A confirmation link's page: the owner of the address chooses the password here (the sign-up form asks for none:
+ * whoever filled it may not own the address). A form, not the link itself, since mail scanners fetch links.
+ */
+export function confirmEmailPage(p: { csrf: string; token: string; email: string; name?: string; errors?: ErrorDetail[] }): string {
+  const errors = p.errors ?? [];
+  return layout(
+    errors.length ? 'Error: Confirm your e-mail address' : 'Confirm your e-mail address',
     `<h1>Confirm your e-mail address</h1>
-<form method="post" action="/oauth/verify">
+<p>Choose a password for the account of ${escapeHtml(p.email)} to finish.</p>
+${errorSummary(errors)}
+<form method="post" action="/oauth/verify" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <input type="hidden" name="token" value="${escapeHtml(p.token)}">
+${field({ name: 'name', label: 'Your name', type: 'text', autocomplete: 'name', values: { name: p.name }, errors })}
+${field({ name: 'password', label: 'Choose a password', type: 'password', autocomplete: 'new-password', errors, hint: PASSWORD_RULE, keep: false })}
 <button type="submit">Confirm and continue</button>
 </form>`,
   );

@@ -5,12 +5,12 @@ import { sendHtml } from '../http/html.js';
 import { normaliseEmail } from '../modules/user/user.service.js';
 import { PORTAL_CLIENT_ID } from '../modules/oauth/credential.entity.js';
 import { SESSION_TTL_S } from '../modules/oauth/oauth.constants.js';
-import { resendVerification, signUp, verifyEmail, type SignUpInput } from '../modules/account/signup.service.js';
+import { confirmEmail, resendVerification, signUp, viewConfirmation, type SignUpInput } from '../modules/account/signup.service.js';
 import { requestPasswordReset, resetPassword } from '../modules/account/password-reset.service.js';
 import { acceptInvitation, viewInvitation } from '../modules/account/invitation-accept.service.js';
 import { findLink, type LinkProblem } from '../modules/account/account-link.service.js';
 import { errorPage } from './authorize.pages.js';
-import { confirmEmailPage, forgotPasswordPage, invitationPage, messagePage, newPasswordPage, signUpPage } from './account.pages.js';
+import { checkEmailPage, confirmEmailPage, forgotPasswordPage, invitationPage, messagePage, newPasswordPage, signUpPage } from './account.pages.js';
 import { SESSION_COOKIE, cookieOptions, csrfToken, csrfValid, secureHeaders } from './authorize.routes.js';
 import { accountRequests, signInFailures } from './sign-in.limit.js';
 import type { OAuthDeps } from './oauth.module.js';
@@ -95,9 +95,10 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     if (mode() !== 'open') return closed(ctx);
     if (!posted(ctx)) return;
     const b = body(ctx);
-    const input: SignUpInput = { name: str(b.name), email: str(b.email), password: str(b.password), businessName: str(b.businessName), timeZone: str(b.timeZone) };
+    // A password posted here (an older form had the field) is ignored: the owner of the address chooses it on confirming.
+    const input: SignUpInput = { name: str(b.name), email: str(b.email), businessName: str(b.businessName), timeZone: str(b.timeZone) };
     const continueTo = continueTarget(b.continue);
-    const values = { name: input.name, email: input.email, businessName: input.businessName, timeZone: input.timeZone };
+    const values = { ...input };
     const again = (errors: ErrorDetail[]) => signUpPage({ csrf, continueTo, values, errors });
     if (await throttled(ctx, input.email, (message) => again([{ field: 'email', message }]))) return;
     try {
@@ -107,20 +108,30 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
       throw err;
     }
     // The same page whether the address had an account or not: only its owner's inbox tells.
-    sendHtml(ctx, 200, messagePage({ title: 'Check your e-mail', message: `We have sent a message to ${normaliseEmail(input.email)}. Open the link in it to confirm your address and finish; it works for 24 hours.` }));
+    sendHtml(ctx, 200, checkEmailPage({ csrf, email: normaliseEmail(input.email) }));
   });
 
   router.get('/oauth/verify', async (ctx) => {
     const csrf = page(ctx);
-    const found = await findLink(deps.orm.em.fork(), 'verify', ctx.query.token);
-    if (found.problem) return linkProblem(ctx, found.problem);
-    sendHtml(ctx, 200, confirmEmailPage({ csrf, token: str(ctx.query.token) }));
+    const found = await viewConfirmation(deps.orm.em.fork(), ctx.query.token);
+    if ('problem' in found) return linkProblem(ctx, found.problem);
+    sendHtml(ctx, 200, confirmEmailPage({ csrf, token: str(ctx.query.token), email: found.user.email, name: found.user.name ?? '' }));
   });
 
   router.post('/oauth/verify', async (ctx) => {
-    page(ctx);
+    const csrf = page(ctx);
     if (!posted(ctx)) return;
-    const done = await verifyEmail(deps.orm.em.fork(), body(ctx).token);
+    const b = body(ctx);
+    const token = str(b.token);
+    let done;
+    try {
+      done = await confirmEmail(deps.orm.em.fork(), token, { name: str(b.name), password: str(b.password) });
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'validation_failed')) throw err;
+      const found = await viewConfirmation(deps.orm.em.fork(), token);
+      if ('problem' in found) return linkProblem(ctx, found.problem);
+      return sendHtml(ctx, 400, confirmEmailPage({ csrf, token, email: found.user.email, name: str(b.name), errors: err.details ?? [] }));
+    }
     if ('problem' in done) return linkProblem(ctx, done.problem);
     await signInAndGo(ctx, done.user, done.continueTo ?? portal);
   });

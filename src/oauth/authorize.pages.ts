@@ -41,8 +41,6 @@ export function signInPage(p: {
   appName: string;
   email?: string;
   error?: string;
-  /** The address has an account not yet verified (shown after its right password): offers the link again. */
-  unverified?: boolean;
   signupHref?: string;
   forgotHref?: string;
 }): string {
@@ -59,11 +57,6 @@ ${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
-${
-  p.unverified
-    ? secondaryPost('/oauth/verify/resend', p.csrf, { email: p.email ?? '' }, 'Send the confirmation link again')
-    : ''
-}
 <nav class="more" aria-label="Other ways in">
 ${p.forgotHref ? `<p><a href="${escapeHtml(p.forgotHref)}">Forgot your password?</a></p>` : ''}
 ${p.signupHref ? `<p>New here? <a href="${escapeHtml(p.signupHref)}">Create an account</a></p>` : ''}
@@ -124,7 +117,7 @@ ${signedInAs(p)}`,
 }
 
 /** A form of one secondary button posting `fields` (and the CSRF token) to `action`. */
-function secondaryPost(action: string, csrf: string, fields: Record<string, string>, label: string): string {
+export function secondaryPost(action: string, csrf: string, fields: Record<string, string>, label: string): string {
   const hidden = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`);
   return `<form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">

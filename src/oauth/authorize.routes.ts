@@ -138,10 +138,13 @@ export function csrfValid(ctx: Context, sent: unknown, publicOrigin: string): bo
 
 let dummyHash: Promise<string> | undefined;
 
-/** Same work whether or not the e-mail exists, so timing does not reveal accounts. */
+/**
+ * The account the password opens, if any. An account whose address is not confirmed has no password (its owner
+ * chooses one on confirming), so it answers as an unknown address does, with the same work: timing tells nothing.
+ */
 export async function checkPassword(em: EntityManager, email: string, password: string): Promise<User | undefined> {
   const user = await em.findOne(User, { email: normaliseEmail(email) }, { populate: ['passwordHash'] });
-  if (!user) {
+  if (!user?.passwordHash || !user.emailVerifiedAt) {
     dummyHash ??= hashPassword('not a real password');
     await verifyPassword(password, await dummyHash);
     return undefined;
@@ -213,10 +216,6 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
           return sendHtml(ctx, 401, signInPage({ ...links, action, csrf, appName: client.name, email, error: 'Wrong e-mail or password.' }));
         }
         await signIn.succeeded(admission);
-        // The right password of an account whose address is not proved yet: said only to who knows the password.
-        if (!user.emailVerifiedAt) {
-          return sendHtml(ctx, 403, signInPage({ ...links, action, csrf, appName: client.name, email, unverified: true, error: `Confirm your e-mail address first: open the link we sent to ${user.email}.` }));
-        }
         ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user.id), cookieOptions(ctx, SESSION_TTL_S));
         ctx.status = 303;
         return ctx.redirect(action);

@@ -45,7 +45,7 @@ const submission = async () =>
 async function manager(scopes: readonly Scope[]) {
   const email = `manager-${randomBytes(4).toString('hex')}@example.com`;
   const user = await createUser(server.orm.em.fork(), { email, password: TEST_PASSWORD });
-  const member = await createMember(server.orm.em.fork(), owner.businessId, { email, role: 'manager' }, null);
+  const member = await createMember(server.orm.em.fork(), owner.businessId, { email, role: 'manager' });
   const issued = await issueToken(server, { credential: owner.credentialId, clientId: owner.clientId, business: owner.businessId, user: user.id, scopes, withRefreshToken: false });
   return { memberId: member.id, authorization: `Bearer ${issued.accessToken}` };
 }

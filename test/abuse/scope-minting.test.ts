@@ -29,7 +29,7 @@ async function tokenOf(user: string, scopes: readonly Scope[]) {
 async function member(role: MembershipRole) {
   const email = `${role}-${randomBytes(4).toString('hex')}@example.com`;
   const user = await createUser(server.orm.em.fork(), { email, password: TEST_PASSWORD });
-  const created = await createMember(server.orm.em.fork(), owner.businessId, { email, role }, null);
+  const created = await createMember(server.orm.em.fork(), owner.businessId, { email, role });
   return { userId: user.id, memberId: created.id };
 }
 

@@ -2,6 +2,7 @@ import type { Browser, Page, Route } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { createUser } from '../../src/modules/user/user.service.js';
+import { createMember } from '../../src/modules/member/member.service.js';
 import { freePort } from '../helpers/ports.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { axeViolations, buildPortal, fitsWidth, launchBrowser, offsiteRequests, pagesChecked, PHONE, screenshot, signInOnPage } from '../helpers/browser.js';
@@ -56,7 +57,8 @@ beforeAll(async () => {
   });
   manager = { email: `maria-${Date.now()}@example.com`, member: '' };
   await createUser(server.orm.em.fork(), { email: manager.email, password: TEST_PASSWORD, name: 'Maria Manager' });
-  manager.member = (await api(`mutation($b: ID!, $i: CreateMemberInput!) { createMember(business: $b, input: $i) { id } }`, { i: { email: manager.email, role: 'manager' } })).createMember.id;
+  // Members join as the operator adds them (a token only invites: accepting is accounts.browser.test.ts's).
+  manager.member = (await createMember(server.orm.em.fork(), tenant.businessId, { email: manager.email, role: 'manager' })).id;
   const members: { id: string; user: string }[] = (await api(`query($b: ID!) { members(business: $b) { data { id user } } }`)).members.data;
   owner = { member: members.find((m) => m.user === tenant.userId)!.id };
   await api(`mutation($b: ID!, $i: CreateReplyTemplateInput!) { createReplyTemplate(business: $b, input: $i) { id } }`, {
@@ -314,7 +316,7 @@ describe('the Inbox in a real browser', () => {
   it('shows a staff member the cases to read, without the controls their role may not use', async () => {
     const email = `sam-${Date.now()}@example.com`;
     await createUser(server.orm.em.fork(), { email, password: TEST_PASSWORD, name: 'Sam Staff' });
-    await api(`mutation($b: ID!, $i: CreateMemberInput!) { createMember(business: $b, input: $i) { id } }`, { i: { email, role: 'staff' } });
+    await createMember(server.orm.em.fork(), tenant.businessId, { email, role: 'staff' });
     const { page, offsite } = await portalPage();
     await page.goto(`${server.url}/portal/cases`);
     await page.getByLabel('E-mail').fill(email);

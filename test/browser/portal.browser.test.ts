@@ -331,7 +331,7 @@ describe('the business portal in a real browser', () => {
     await checkScreen(page, 'flows');
 
     // Members: inviting e-mails an invitation, listed as pending until answered (accepting it: accounts.browser.test.ts);
-    // an existing account added through the API (createMember) appears live; that staff member then signs in.
+    // an existing account added by the operator (the admin CLI's createMember) appears live; that staff member then signs in.
     const staffEmail = `staff-${Date.now()}@example.com`;
     await createUser(server.orm.em.fork(), { email: staffEmail, password: TEST_PASSWORD, name: 'Sam Staff' });
     await open(page, 'Members');

@@ -3,6 +3,7 @@ import type { TestServer } from '../helpers/server.js';
 import { createTenant, TEST_PASSWORD } from '../helpers/auth.js';
 import { rest } from '../rest/rest.helpers.js';
 import { createUser } from '../../src/modules/user/user.service.js';
+import { createMember } from '../../src/modules/member/member.service.js';
 
 /** A new business `name` and its owner's REST calls: `call` a path below the business, `made` POSTs and answers the created id. */
 export async function restBusiness(server: TestServer, name: string) {
@@ -56,9 +57,9 @@ export async function restaurant(server: TestServer, name: string) {
   const member = async (role: 'owner' | 'manager' | 'staff') => {
     const email = `${role}-${randomBytes(5).toString('hex')}@example.com`;
     await createUser(server.orm.em.fork(), { email, password: TEST_PASSWORD, name: `A ${role}` });
-    const added = await call('POST', '/members', { email, role });
-    if (added.status !== 201) throw new Error(`member: ${added.status} ${JSON.stringify(added.body)}`);
-    return { email, id: added.body.data.id as string };
+    // As the operator adds one: a token only invites, and the person joins by accepting.
+    const added = await createMember(server.orm.em.fork(), tenant.businessId, { email, role });
+    return { email, id: added.id };
   };
   return { tenant, b, call, made, taste, survey, steps, location, answer, caseOf, member };
 }

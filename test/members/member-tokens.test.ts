@@ -18,7 +18,7 @@ useTestServer(async (s) => {
 async function member(role: MembershipRole) {
   const email = `${role}-${randomBytes(4).toString('hex')}@example.com`;
   const user = await createUser(server.orm.em.fork(), { email, password: TEST_PASSWORD });
-  await createMember(server.orm.em.fork(), owner.businessId, { email, role }, null);
+  await createMember(server.orm.em.fork(), owner.businessId, { email, role });
   return { ...owner, id: user.id, email, password: TEST_PASSWORD };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { createUser } from '../../src/modules/user/user.service.js';
+import { createMember } from '../../src/modules/member/member.service.js';
 import { scopesForRole } from '../../src/modules/user/membership.roles.js';
 import type { MembershipRole } from '../../src/modules/user/membership.entity.js';
 import { OAuthToken } from '../../src/modules/oauth/oauth-token.entity.js';
@@ -35,21 +36,30 @@ async function tokenFor(user: string, scopes: readonly Scope[] = SCOPES): Promis
 
 const base = () => `/v2/businesses/${owner.businessId}/members`;
 
+/** A member as the operator adds one (the admin CLI): a token only invites, and the person joins by accepting. */
+const join = (email: string, role: MembershipRole) => createMember(server.orm.em.fork(), owner.businessId, { email, role });
+
 describe('members over REST', () => {
-  it('lists the owner, adds an existing user by e-mail, changes the role, removes them: each recorded as an event', async () => {
+  it('lists the owner; POST invites an existing user (no member yet); a member\'s role changes, they are removed: each recorded as an event', async () => {
     const listed = await rest(server, 'GET', base(), { tenant: owner });
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({ object: 'list', total: 1, data: [{ object: 'member', user: owner.userId, email: owner.email, name: 'Test Owner', role: 'owner', business: owner.businessId }] });
     expect(listed.body.data[0].id).toMatch(/^mem_[0-9A-Z]{26}$/);
 
     const person = await newUser();
-    const created = await rest(server, 'POST', base(), { tenant: owner, body: { email: person.email.toUpperCase(), role: 'staff' } });
-    expect(created.status).toBe(201);
-    expect(created.body).toEqual({
-      object: 'member',
-      data: { id: expect.stringMatching(/^mem_/), object: 'member', business: owner.businessId, user: person.id, email: person.email, name: 'Staff Person', role: 'staff', createdAt: expect.any(Number), updatedAt: expect.any(Number) },
+    const invited = await rest(server, 'POST', base(), { tenant: owner, body: { email: person.email.toUpperCase(), role: 'staff' } });
+    expect(invited.status).toBe(201);
+    expect(invited.body).toEqual({
+      object: 'invitation',
+      data: { id: expect.stringMatching(/^inv_/), object: 'invitation', business: owner.businessId, email: person.email, role: 'staff', invitedBy: owner.userId, expiresAt: expect.any(Number), createdAt: expect.any(Number), updatedAt: expect.any(Number) },
     });
-    const id = created.body.data.id;
+    expect((await rest(server, 'GET', base(), { tenant: owner })).body.total).toBe(1);
+    expect((await rest(server, 'DELETE', `/v2/businesses/${owner.businessId}/invitations/${invited.body.data.id}`, { tenant: owner })).status).toBe(204);
+
+    const id = (await join(person.email, 'staff')).id;
+    expect((await rest(server, 'GET', `${base()}/${id}`, { tenant: owner })).body.data).toEqual({
+      id, object: 'member', business: owner.businessId, user: person.id, email: person.email, name: 'Staff Person', role: 'staff', createdAt: expect.any(Number), updatedAt: expect.any(Number),
+    });
 
     const patched = await rest(server, 'PATCH', `${base()}/${id}`, { tenant: owner, body: { role: 'manager' } });
     expect(patched.status).toBe(200);
@@ -72,6 +82,7 @@ describe('members over REST', () => {
     const bad = await rest(server, 'POST', base(), { tenant: owner, body: { email: owner.email, role: 'admin' } });
     expectError(bad, 400);
     expect(JSON.stringify(bad.body)).toContain('role');
+    // A member already (the owner themself): the owner can see as much in the list, so the conflict tells nothing new.
     expectError(await rest(server, 'POST', base(), { tenant: owner, body: { email: owner.email, role: 'staff' } }), 409, 'conflict');
     expectError(await rest(server, 'PATCH', `${base()}/sur_01ARZ3NDEKTSV4RRFFQ69G5FAV`, { tenant: owner, body: { role: 'staff' } }), 404, 'not_found');
     const theirs = (await rest(server, 'GET', `/v2/businesses/${other.businessId}/members`, { tenant: other })).body.data[0].id;
@@ -88,7 +99,7 @@ describe('members over REST', () => {
     expectError(await rest(server, 'DELETE', `${base()}/${mine[0].id}`, { tenant: owner }), 409, 'conflict');
 
     const second = await newUser('Second Owner');
-    const added = (await rest(server, 'POST', base(), { tenant: owner, body: { email: second.email, role: 'owner' } })).body.data;
+    const added = await join(second.email, 'owner');
     // Two owners demoting each other at once: the business row serialises them, one stays owner.
     const secondHeaders = await tokenFor(second.id);
     const [a, b] = await Promise.all([
@@ -109,9 +120,8 @@ describe('members over REST', () => {
 describe('roles', () => {
   async function memberWithRole(role: MembershipRole) {
     const person = await newUser(`A ${role}`);
-    const created = await rest(server, 'POST', base(), { tenant: owner, body: { email: person.email, role } });
-    expect(created.status).toBe(201);
-    return { ...person, member: created.body.data.id as string, headers: await tokenFor(person.id) };
+    const created = await join(person.email, role);
+    return { ...person, member: created.id, headers: await tokenFor(person.id) };
   }
 
   it('only owners change members: a manager or staff token carrying members:write gets a 403 that says why', async () => {
@@ -165,7 +175,7 @@ describe('roles', () => {
 
 describe('members list cost', () => {
   it('a page of members costs the same statements whatever its size: the memberships, then their users', async () => {
-    for (let i = 0; i < 6; i++) await rest(server, 'POST', base(), { tenant: owner, body: { email: (await newUser(`Many ${i}`)).email, role: 'staff' } });
+    for (let i = 0; i < 6; i++) await join((await newUser(`Many ${i}`)).email, 'staff');
     const counter = countStatements(server.orm);
     try {
       const sizes: number[] = [];
@@ -184,10 +194,16 @@ describe('members list cost', () => {
 });
 
 describe('members over GraphQL', () => {
-  it('lists, creates, updates and deletes with the same rules', async () => {
+  it('lists, invites, updates and deletes with the same rules; createMember is retired and adds nobody', async () => {
     const gql = client(server, owner.headers);
     const person = await newUser('Gee Kew');
-    const created = (await gql.data(`mutation($b: ID!) { createMember(business: $b, input: {email: "${person.email}", role: staff}) { ${M} } }`, { b: owner.businessId })).createMember;
+    const retired = await gql.error(`mutation($b: ID!) { createMember(business: $b, input: {email: "${person.email}", role: staff}) { ${M} } }`, { b: owner.businessId });
+    expect(retired.code).toBe('BAD_USER_INPUT');
+    expect(retired.message).toMatch(/addMember/);
+    const invited = (await gql.data(`mutation($b: ID!) { addMember(business: $b, input: {email: "${person.email}", role: staff}) { __typename ... on Invitation { email role } } }`, { b: owner.businessId })).addMember;
+    expect(invited).toEqual({ __typename: 'Invitation', email: person.email, role: 'staff' });
+    await join(person.email, 'staff');
+    const created = (await gql.data(`query($b: ID!) { members(business: $b, where: {role: {eq: "staff"}}) { data { ${M} } } }`, { b: owner.businessId })).members.data.find((m: { user: string }) => m.user === person.id);
     expect(created).toMatchObject({ object: 'member', user: person.id, email: person.email, name: 'Gee Kew', role: 'staff', business: { id: owner.businessId } });
     const listed = (await gql.data(`query($b: ID!) { members(business: $b, where: {role: {eq: "staff"}}) { total data { id email } } }`, { b: owner.businessId })).members;
     expect(listed.data.map((m: { id: string }) => m.id)).toContain(created.id);

@@ -1,15 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TestServer } from '../helpers/server.js';
 import type { Tenant } from '../helpers/auth.js';
+import { requestFrom } from '../helpers/from-address.js';
 
-/** A tiny browser: keeps cookies, never follows redirects (tests look at each Location). */
+/**
+ * A tiny browser: keeps cookies, never follows redirects (tests look at each Location). `from`: the loopback address
+ * its requests come from (ATTACKER, RIGHTFUL), else the default one.
+ */
 export class Browser {
   readonly cookies = new Map<string, string>();
+
+  constructor(private readonly from?: string) {}
 
   async request(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const res = this.from ? await this.requestFrom(this.from, url, init, headers) : await fetch(url, { ...init, headers, redirect: 'manual' });
     for (const cookie of res.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
       const eq = pair.indexOf('=');
@@ -19,6 +25,15 @@ export class Browser {
       else this.cookies.set(name, value);
     }
     return res;
+  }
+
+  private async requestFrom(address: string, url: string, init: RequestInit, headers: Headers): Promise<Response> {
+    const sent: Record<string, string> = {};
+    headers.forEach((value, name) => (sent[name] = value));
+    const answer = await requestFrom(address, url, { method: init.method, headers: sent, body: init.body as string | undefined });
+    const out = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) for (const v of [value ?? []].flat()) out.append(name, v);
+    return new Response(answer.status === 204 ? null : answer.text, { status: answer.status, headers: out });
   }
 
   postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {

@@ -199,7 +199,7 @@ it("a manager's or staff member's token with every scope: FORBIDDEN wherever the
   for (const role of ['manager', 'staff'] as const) {
     const email = `${role}-matrix@example.com`;
     const user = await createUser(server.orm.em.fork(), { email, password: 'a long passphrase' });
-    await createMember(server.orm.em.fork(), owner.businessId, { email, role }, null);
+    await createMember(server.orm.em.fork(), owner.businessId, { email, role });
     const headers = await createTenantFor({ ...owner, userId: user.id }, [...SCOPES]);
     const allowed = scopesForRole(role);
     const wrong: string[] = [];

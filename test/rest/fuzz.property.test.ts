@@ -8,6 +8,7 @@ import { routeModel, type RouteModel } from '../../rest-adapter/schema.model.js'
 import { buildAppSchema } from '../../src/graphql/schema.js';
 import { rest } from './rest.helpers.js';
 import { createUser } from '../../src/modules/user/user.service.js';
+import { createMember } from '../../src/modules/member/member.service.js';
 
 /**
  * "Never a 500 for something a client sent", checked by generation: for every REST route that takes a body or list
@@ -46,9 +47,9 @@ beforeAll(async () => {
   ids.order = await post('/orders', { externalOrderId: 'A-1', total: 10, currency: 'PKR' });
   ids.webhook = await post('/webhooks', { url: 'https://example.com/hook', events: ['*'] });
   ids.credential = await post('/credentials', { name: 'App', validRedirectUris: ['https://example.com/cb'] });
-  // Users who may be added as members (each once: then a conflict), one of them a member already to change.
+  // Accounts to invite (each once: then a conflict), one of them a member already (as the operator adds one) to change.
   for (const email of PEOPLE) await createUser(server.orm.em.fork(), { email, password: 'a long passphrase' });
-  ids.member = await post('/members', { email: PEOPLE[0], role: 'staff' });
+  ids.member = (await createMember(server.orm.em.fork(), tenant.businessId, { email: PEOPLE[0], role: 'staff' })).id;
   ids.invitation = await post('/invitations', { email: 'invited@example.com', role: 'staff' });
   ids.flow = await post('/feedback-flows', { name: 'Flow', survey: ids.survey });
 });

@@ -15,7 +15,10 @@ import { findLink, type LinkProblem } from './account-link.service.js';
 export interface InvitationView {
   invitation: Invitation;
   businessName: string;
-  /** The invited address already has an account: accepting signs in rather than up. */
+  /**
+   * The invited address has a confirmed account: accepting signs in rather than up. One awaiting confirmation counts
+   * as none (its password, if any, is its registrant's): the link proves the inbox, so its holder chooses one.
+   */
   hasAccount: boolean;
 }
 
@@ -27,23 +30,24 @@ export async function viewInvitation(em: EntityManager, token: unknown): Promise
   if (!invitation) return { problem: 'revoked' };
   if (invitation.expiresAt.getTime() <= Date.now()) return { problem: 'expired' };
   const business = await em.findOneOrFail(Business, { id: invitation.business }, { fields: ['name'] });
-  return { invitation, businessName: business.name, hasAccount: (await em.count(User, { email: invitation.email })) > 0 };
+  return { invitation, businessName: business.name, hasAccount: (await em.count(User, { email: invitation.email, emailVerifiedAt: { $ne: null } })) > 0 };
 }
 
 export type AcceptOutcome = { user: string; business: string } | { problem: LinkProblem } | { wrongPassword: true };
 
 /**
- * Accepts an invitation, once: with the password of the invited address's account when it has one (checked by the
- * caller's throttle), else creating that account (verified: the link proves the address). The membership, the
- * events and the link's use commit together; the invitation row goes.
+ * Accepts an invitation, once: with the password of the invited address's confirmed account when it has one (checked
+ * by the caller's throttle), else with a name and password of the link holder's choosing, creating that account or
+ * finishing one awaiting confirmation (confirmed: the link proves the address). The membership, the events and the
+ * link's use commit together; the invitation row goes.
  */
 export async function acceptInvitation(em: EntityManager, token: unknown, p: { password: string; name?: string }): Promise<AcceptOutcome> {
   const view = await viewInvitation(em.fork(), token);
   if ('problem' in view) return view;
-  const existing = await em.findOne(User, { email: view.invitation.email }, { populate: ['passwordHash'] });
+  const existing = view.hasAccount ? await em.findOneOrFail(User, { email: view.invitation.email }, { populate: ['passwordHash'] }) : undefined;
   let newHash: string | undefined;
   if (existing) {
-    if (!(await verifyPassword(p.password, existing.passwordHash))) return { wrongPassword: true };
+    if (!existing.passwordHash || !(await verifyPassword(p.password, existing.passwordHash))) return { wrongPassword: true };
   } else {
     const checks: { field: string; message: string }[] = [];
     if (!p.name?.trim() || p.name.trim().length > 200) checks.push({ field: 'name', message: 'Enter your name (at most 200 characters)' });
@@ -59,9 +63,14 @@ export async function acceptInvitation(em: EntityManager, token: unknown, p: { p
     if (!invitation) return { problem: 'revoked' };
     if (invitation.expiresAt.getTime() <= Date.now()) return { problem: 'expired' };
     const now = new Date();
-    let user = await tx.findOne(User, { email: invitation.email });
-    if (!user) user = tx.create(User, { email: invitation.email, name: p.name!.trim(), passwordHash: newHash!, emailVerifiedAt: now });
-    else user.emailVerifiedAt ??= now;
+    let user = await tx.findOne(User, { email: invitation.email }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (newHash) {
+      // Confirmed meanwhile (another link of the inbox): its password is asked for after all.
+      if (user?.emailVerifiedAt) return { wrongPassword: true };
+      const chosen = { name: p.name!.trim(), passwordHash: newHash, emailVerifiedAt: now };
+      if (user) Object.assign(user, chosen);
+      else user = tx.create(User, { email: invitation.email, ...chosen });
+    } else if (!user) return { problem: 'unknown' };
     found.mail.usedAt = now;
     if (!(await tx.count(Membership, { business: invitation.business, user: user.id }))) {
       const membership = tx.create(Membership, { business: invitation.business, user: user.id, role: invitation.role });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { Checks } from '../../shared/validation.js';
 import { hashPassword } from '../../shared/secrets.js';
 import { checkTimeZone } from '../../shared/time-zone.js';
@@ -18,78 +18,102 @@ export const VERIFY_TTL_MS = 24 * 3600_000;
 export interface SignUpInput {
   name: string;
   email: string;
-  password: string;
   businessName: string;
   timeZone: string;
 }
+
+const checkName = (checks: Checks, name: string) => {
+  if (!name.trim() || name.trim().length > 200) checks.fail('name', 'Enter your name (at most 200 characters)');
+};
 
 /** The form's checks, the same for every address (they say nothing about accounts). */
 export function checkSignUp(input: SignUpInput): void {
   const checks = new Checks();
   const email = normaliseEmail(input.email);
-  if (!input.name.trim() || input.name.trim().length > 200) checks.fail('name', 'Enter your name (at most 200 characters)');
+  checkName(checks, input.name);
   if (!EMAIL.test(email) || email.length > 320) checks.fail('email', 'Enter an e-mail address, like name@example.com');
-  const weak = weakPassword(input.password, { email, name: input.name });
-  if (weak) checks.fail('password', `The password ${weak}`);
   if (!input.businessName.trim() || input.businessName.trim().length > 200) checks.fail('businessName', 'Enter the name of your business (at most 200 characters)');
   checkTimeZone(checks, 'timeZone', input.timeZone || 'UTC');
   checks.throwIfAny();
 }
 
+const confirmationMail = (email: string, user: string, continueTo?: string | null) =>
+  ({ kind: 'verify', email, user, continueTo: continueTo ?? null, expiresAt: new Date(Date.now() + VERIFY_TTL_MS), dueAt: new Date() }) as const;
+
 /**
- * A sign-up, answered the same whatever the address: a new address gets an unverified account, its business (owned
- * by it) and a verification e-mail; a known one only an e-mail to its owner ("you already have an account"). The
- * password is hashed either way, so the time taken does not tell them apart.
+ * A sign-up, answered the same whatever the address, and without a password: whoever types an address may not be
+ * who reads its inbox, so the password is chosen on the page of the link mailed there (confirmEmail). A new address
+ * gets an unverified account, its business (owned by it) and that link; an address awaiting confirmation a new link;
+ * one with an account only a mail to its owner ("someone tried to sign up with your address").
  */
 export async function signUp(em: EntityManager, input: SignUpInput, continueTo?: string): Promise<void> {
   checkSignUp(input);
   const email = normaliseEmail(input.email);
-  const passwordHash = await hashPassword(input.password);
-  const existsMail = async () => {
-    await em.fork().transactional(async (tx) => {
-      const user = await tx.findOne(User, { email }, { fields: ['id'] });
-      tx.create(AccountMail, { kind: 'exists', email, user: user?.id ?? null, dueAt: new Date() });
-      await wakeAccountMail(tx);
-    });
-  };
-  if (await em.count(User, { email })) return existsMail();
+  const known = await em.findOne(User, { email }, { fields: ['id', 'emailVerifiedAt'] });
+  if (known) return mailOwner(em, email, known, continueTo);
   try {
     await em.fork().transactional(async (tx) => {
-      const user = tx.create(User, { email, name: input.name.trim(), passwordHash, emailVerifiedAt: null });
+      const user = tx.create(User, { email, name: input.name.trim(), passwordHash: null, emailVerifiedAt: null });
       const business = tx.create(Business, { name: input.businessName.trim(), country: null, timeZone: input.timeZone || 'UTC' });
       const membership = tx.create(Membership, { user: user.id, business: business.id, role: 'owner' });
-      tx.create(AccountMail, { kind: 'verify', email, user: user.id, continueTo: continueTo ?? null, expiresAt: new Date(Date.now() + VERIFY_TTL_MS), dueAt: new Date() });
+      tx.create(AccountMail, confirmationMail(email, user.id, continueTo));
       recordEvent(tx, business.id, 'member.created', { id: membership.id, object: 'member', business: business.id, user: user.id, email, name: user.name, role: 'owner', createdAt: membership.createdAt, updatedAt: membership.updatedAt });
       await wakeAccountMail(tx);
     });
   } catch (err) {
     // The same address signing up twice at once: the second is a known address.
-    if (err instanceof UniqueConstraintViolationException) return existsMail();
+    if (err instanceof UniqueConstraintViolationException) return mailOwner(em, email, await em.fork().findOneOrFail(User, { email }, { fields: ['id', 'emailVerifiedAt'] }), continueTo);
     throw err;
   }
 }
 
-/** Another verification e-mail, when `email` has an account not yet verified; nothing otherwise (same answer). */
-export async function resendVerification(em: EntityManager, email: string): Promise<void> {
-  const address = normaliseEmail(email);
-  const user = await em.findOne(User, { email: address }, { fields: ['id', 'emailVerifiedAt'] });
-  if (!user || user.emailVerifiedAt) return;
+/** A sign-up with a known address: its owner hears of it (a new link while it awaits confirmation), nobody else. */
+async function mailOwner(em: EntityManager, email: string, user: Pick<User, 'id' | 'emailVerifiedAt'>, continueTo?: string): Promise<void> {
   await em.fork().transactional(async (tx) => {
-    tx.create(AccountMail, { kind: 'verify', email: address, user: user.id, expiresAt: new Date(Date.now() + VERIFY_TTL_MS), dueAt: new Date() });
+    tx.create(AccountMail, user.emailVerifiedAt ? { kind: 'exists', email, user: user.id, dueAt: new Date() } : confirmationMail(email, user.id, continueTo));
     await wakeAccountMail(tx);
   });
 }
 
-/** Uses a verification link: the account's address is proved. Answers the user and where to go next. */
-export async function verifyEmail(em: EntityManager, token: unknown): Promise<{ user: string; continueTo: string | null } | { problem: LinkProblem }> {
-  return em.fork().transactional(async (tx) => {
-    const found = await findLink(tx, 'verify', token, true);
-    if (!found.mail) return { problem: found.problem };
-    const user = found.mail.user;
-    if (!user) return { problem: 'unknown' as const };
-    found.mail.usedAt = new Date();
-    await tx.nativeUpdate(User, { id: user, emailVerifiedAt: null }, { emailVerifiedAt: new Date() });
-    return { user, continueTo: found.mail.continueTo ?? null };
+/** Another confirmation e-mail, when `email` has an account not yet confirmed; nothing otherwise (same answer, same work). */
+export async function resendVerification(em: EntityManager, email: string): Promise<void> {
+  const address = normaliseEmail(email);
+  const user = await em.findOne(User, { email: address }, { fields: ['id', 'emailVerifiedAt'] });
+  await em.fork().transactional(async (tx) => {
+    if (user && !user.emailVerifiedAt) tx.create(AccountMail, confirmationMail(address, user.id));
+    await wakeAccountMail(tx);
   });
 }
 
+/** A confirmation link's account, or why the link cannot be used (one whose account is confirmed already is spent). */
+export async function viewConfirmation(em: EntityManager, token: unknown, lock = false): Promise<{ mail: AccountMail; user: User } | { problem: LinkProblem }> {
+  const found = await findLink(em, 'verify', token, lock);
+  if (!found.mail) return { problem: found.problem };
+  const user = found.mail.user ? await em.findOne(User, { id: found.mail.user }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) : null;
+  if (!user) return { problem: 'unknown' };
+  if (user.emailVerifiedAt) return { problem: 'used' };
+  return { mail: found.mail, user };
+}
+
+/**
+ * Uses a confirmation link: the address is proved, and its owner chooses the password (and may correct the name)
+ * here, so nothing the registrant typed opens the account. Every confirmation link of the account is spent.
+ */
+export async function confirmEmail(em: EntityManager, token: unknown, p: { name: string; password: string }): Promise<{ user: string; continueTo: string | null } | { problem: LinkProblem }> {
+  const peek = await viewConfirmation(em.fork(), token);
+  if ('problem' in peek) return peek;
+  const checks = new Checks();
+  checkName(checks, p.name);
+  const weak = weakPassword(p.password, { email: peek.user.email, name: p.name });
+  if (weak) checks.fail('password', `The password ${weak}`);
+  checks.throwIfAny();
+  const passwordHash = await hashPassword(p.password);
+  return em.fork().transactional(async (tx) => {
+    const found = await viewConfirmation(tx, token, true);
+    if ('problem' in found) return found;
+    const now = new Date();
+    await tx.nativeUpdate(AccountMail, { user: found.user.id, kind: 'verify', usedAt: null }, { usedAt: now });
+    Object.assign(found.user, { name: p.name.trim(), passwordHash, emailVerifiedAt: now });
+    return { user: found.user.id, continueTo: found.mail.continueTo ?? null };
+  });
+}

@@ -4,9 +4,9 @@ import { listInputs } from '../../kit/list.inputs.js';
 import type { MembershipRole } from '../user/membership.entity.js';
 import { MemberRoleEnum, MemberType } from './member.type.js';
 
-@InputType('CreateMemberInput', { description: 'Someone to add by e-mail, with a role.' })
+@InputType('CreateMemberInput', { description: 'Someone to invite by e-mail, with a role (addMember).' })
 export class CreateMemberInput {
-  @Field({ description: 'An e-mail address: createMember needs a user who has an account; addMember invites an address without one.' }) email!: string;
+  @Field({ description: 'An e-mail address: it is e-mailed an invitation, whether or not it has an account.' }) email!: string;
   @Field(() => MemberRoleEnum) role!: MembershipRole;
 }
 

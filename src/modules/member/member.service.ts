@@ -100,8 +100,11 @@ export async function createBusiness(em: EntityManager, input: NewBusiness & { o
   });
 }
 
-/** Adds an existing user, found by e-mail, with a role. */
-export async function createMember(em: EntityManager, business: string, input: { email: string; role: MembershipRole }, actor?: MemberActor): Promise<MemberType> {
+/**
+ * The operator's way in (the admin CLI's add-member): adds a user with a confirmed account at once, by e-mail. A
+ * token never adds anyone so: it invites (createInvitation), and the person joins by accepting.
+ */
+export async function createMember(em: EntityManager, business: string, input: { email: string; role: MembershipRole }): Promise<MemberType> {
   const checks = new Checks();
   const email = normaliseEmail(typeof input.email === 'string' ? input.email : '');
   if (!email) checks.fail('email', 'is required');
@@ -109,11 +112,11 @@ export async function createMember(em: EntityManager, business: string, input: {
   checks.throwIfAny();
   try {
     return await em.transactional(async (tx) => {
-      await lockForChange(tx, business, actor);
-      const user = await tx.findOne(User, { email }, { fields: ['email', 'name'] });
-      if (!user) {
-        // An address without an account is invited instead (addMember, createInvitation): docs/accounts.md.
-        throw new AppError('validation_failed', `No user has the e-mail ${email}: add them with addMember (POST /v2/businesses/${business}/members), which invites them, or createInvitation`, [{ field: 'email', message: 'no user has this e-mail address' }]);
+      await lockForChange(tx, business, null);
+      const user = await tx.findOne(User, { email }, { fields: ['email', 'name', 'emailVerifiedAt'] });
+      if (!user?.emailVerifiedAt) {
+        const why = user ? 'its account has not confirmed the address' : 'no user has this e-mail address';
+        throw new AppError('validation_failed', `${email}: ${why}; invite it instead (an invitation's link proves the address)`, [{ field: 'email', message: why }]);
       }
       if (await tx.count(Membership, { business, user: user.id })) {
         throw new AppError('conflict', `${email} is already a member of the business`, [{ field: 'email', message: 'already a member' }]);
@@ -172,12 +175,14 @@ export function deleteMember(em: EntityManager, business: string, id: string, ac
   });
 }
 
-/** The writers' rules depend on who asks (owners only, the last owner stays): they are given the token's principal. */
+/**
+ * The writers' rules depend on who asks (owners only, the last owner stays): they are given the token's principal.
+ * No create: a token invites (addMember, createInvitation in member.resolver.ts).
+ */
 export const crud = {
   list: listMembers,
   find: getMember, // presented already: a member shows its user's e-mail and name
   present: (member: MemberType) => member,
-  create: createMember,
   update: updateMember,
   delete: deleteMember,
 };

@@ -59,7 +59,7 @@ export class AccountMailTask {
       case 'verify':
         return {
           subject: 'Confirm your e-mail address',
-          text: `Welcome! Open this link to confirm your address and finish creating your account:\n\n${link}\n\nThe link works once, until ${until}. If you did not sign up, ignore this e-mail: no account is used without it.\n`,
+          text: `Welcome! Open this link to confirm your address, choose your password and finish creating your account:\n\n${link}\n\nThe link works once, until ${until}. If you did not sign up, ignore this e-mail: no account is used without it.\n`,
         };
       case 'reset':
         return {
@@ -68,8 +68,8 @@ export class AccountMailTask {
         };
       case 'exists':
         return {
-          subject: 'You already have an account',
-          text: `Someone (perhaps you) tried to create an account with this address, which already has one. Sign in at:\n\n${portal}\n\nForgot your password? Reset it at ${this.options.publicUrl}/oauth/password/forgot\n\nIf it was not you, you need do nothing.\n`,
+          subject: 'Someone tried to sign up with your address',
+          text: `Someone (perhaps you) tried to create an account with this address, which already has one: nothing was changed. If it was you, sign in at:\n\n${portal}\n\nForgot your password? Reset it at ${this.options.publicUrl}/oauth/password/forgot\n\nIf it was not you, you need do nothing: your account and its password stay as they are.\n`,
         };
       case 'invitation':
         return {

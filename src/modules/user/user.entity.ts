@@ -11,8 +11,11 @@ export class User extends Timestamped {
   @Property({ type: 'string', length: 320 }) email!: string;
   @Property({ type: 'string', length: 200, nullable: true }) name?: string | null;
 
-  /** scrypt, self-describing (see hashPassword in shared/secrets.ts); never leaves the server. */
-  @Property({ type: 'string', length: 255, lazy: true }) passwordHash!: string;
+  /**
+   * scrypt, self-describing (see hashPassword in shared/secrets.ts); never leaves the server. Null until the owner of
+   * the address chooses one through a link we mailed: a sign-up's own form sets none (docs/accounts.md).
+   */
+  @Property({ type: 'string', length: 255, lazy: true, nullable: true }) passwordHash?: string | null;
 
   /** When the owner of the address proved it (a link we mailed); null: signed up, not yet verified, cannot sign in. */
   @Property({ type: 'datetime', length: 3, nullable: true }) emailVerifiedAt?: Date | null;

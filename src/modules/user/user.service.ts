@@ -12,14 +12,14 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** `verified: false` for a sign-up (the address is proved by the link mailed to it); the operator's users are trusted. */
-export async function createUser(em: EntityManager, input: { email: string; password: string; name?: string; verified?: boolean }): Promise<User> {
+/** The operator's users (the admin CLI): trusted, so confirmed at once. A sign-up's are made by signup.service.ts. */
+export async function createUser(em: EntityManager, input: { email: string; password: string; name?: string }): Promise<User> {
   const email = normaliseEmail(input.email ?? '');
   const checks = new Checks();
   if (!EMAIL.test(email) || email.length > 320) checks.fail('email', `'${input.email}' is not an e-mail address`);
   if ((input.password ?? '').length < MIN_PASSWORD_LENGTH) checks.fail('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
   checks.throwIfAny();
-  const user = em.create(User, { email, name: input.name?.trim() || null, passwordHash: await hashPassword(input.password), emailVerifiedAt: input.verified === false ? null : new Date() });
+  const user = em.create(User, { email, name: input.name?.trim() || null, passwordHash: await hashPassword(input.password), emailVerifiedAt: new Date() });
   try {
     await em.flush();
   } catch (err) {

@@ -56,7 +56,7 @@ const LIVE_TYPES = ['member.created', 'member.updated', 'member.deleted', 'invit
 
 /**
  * Who works for the business, and who is invited. Owners invite by e-mail and role (every invitation is e-mailed: the
- * link signs the person up, or in when the address has an account, and joins them), revoke invitations, change roles
+ * link signs the person up, or in when the address has an account, and joins them; nobody joins without accepting), revoke invitations, change roles
  * and remove; everyone else sees the lists read-only, with the reason. The API keeps the last owner. The lists follow
  * live: an invitation accepted elsewhere becomes a member here without a reload.
  */
@@ -219,7 +219,7 @@ export default function Members({ session }: ScreenProps) {
             const r = await invite.run(() => request(CreateInvitation, { business, input: { email, role } }));
             if (r) {
               const inv = r.createInvitation;
-              setDone(`Invitation sent to ${inv.email} as ${inv.role}. The link in the e-mail works until ${formatDate(inv.expiresAt)}; they join when they open it.`);
+              setDone(`Invitation sent to ${inv.email} as ${inv.role}. The link in the e-mail works until ${formatDate(inv.expiresAt)}; they join only by accepting it there.`);
               setEmail('');
               state.reload();
             }
@@ -228,7 +228,8 @@ export default function Members({ session }: ScreenProps) {
           <h2>Invite a member</h2>
           <p class="muted">
             We e-mail the address a link, valid for 7 days. With it the person creates their account (or signs in, if the address has one
-            already) and joins with the role you choose. Until then the invitation is listed above, where you can revoke it.
+            already) and joins with the role you choose: nobody joins without accepting, whether or not they have an account. Until then the
+            invitation is listed above, where you can revoke it.
           </p>
           <div class="row">
             <Field label="E-mail" error={f.email}>
