@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startTestServer, useTestServer, type TestServer } from './helpers/server.js';
-import { createTenant, tokenServiceFor, useTenantServer } from './helpers/auth.js';
+import { createTenant, issueToken, useTenantServer } from './helpers/auth.js';
 import { PORTAL_CLIENT_ID, PORTAL_CREDENTIAL_ID } from '../src/modules/oauth/credential.entity.js';
 import { createUser } from '../src/modules/user/user.service.js';
 import { Membership } from '../src/modules/user/membership.entity.js';
@@ -76,12 +76,9 @@ describe('rate limits (memory)', () => {
   });
 
   it('the portal: each member has a quota of their own, apart from the other members\' and the partners\'; the answer names the team\'s too', async () => {
-    const tokens = tokenServiceFor(fx.server);
     const em = fx.server.orm.em.fork();
     const portalHeaders = async (user: string) => {
-      const issued = await em.fork().transactional((tx) =>
-        tokens.issue(tx, { credential: PORTAL_CREDENTIAL_ID, clientId: PORTAL_CLIENT_ID, business: fx.tenant.businessId, user, scopes: ['surveys:read'], withRefreshToken: false }),
-      );
+      const issued = await issueToken(fx.server, { credential: PORTAL_CREDENTIAL_ID, clientId: PORTAL_CLIENT_ID, business: fx.tenant.businessId, user, scopes: ['surveys:read'], withRefreshToken: false });
       return { authorization: `Bearer ${issued.accessToken}` };
     };
     const other = await createUser(em, { email: `member-${randomBytes(4).toString('hex')}@example.com`, password: 'a long enough password', name: 'Other' });
