@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import { sendHtml } from '../http/html.js';
 import { normaliseEmail } from '../modules/user/user.service.js';
+import { User } from '../modules/user/user.entity.js';
 import { PORTAL_CLIENT_ID } from '../modules/oauth/credential.entity.js';
 import { SESSION_TTL_S } from '../modules/oauth/oauth.constants.js';
 import { resendVerification, signUp, verifyEmail, type SignUpInput } from '../modules/account/signup.service.js';
@@ -71,7 +72,8 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     await requests.failed(normaliseEmail(email), ctx.ip);
     return false;
   };
-  const signInAndGo = async (ctx: Context, user: string, to: string) => {
+  const signInAndGo = async (ctx: Context, userId: string, to: string) => {
+    const user = await deps.orm.em.fork().findOneOrFail(User, { id: userId }, { fields: ['sessionVersion'] });
     ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user), cookieOptions(ctx, SESSION_TTL_S));
     ctx.status = 303;
     ctx.redirect(to);
