@@ -24,9 +24,11 @@ export async function requestPasswordReset(em: EntityManager, email: string): Pr
 }
 
 /**
- * Sets a new password through a reset link, once: every refresh and access token of the user is revoked and every
- * sign-in session issued before is void (the user's session version moves on); the link also proves the address (an
- * unverified account is verified).
+ * Sets a new password through a reset link, once: every sign-in session issued before is void (the user's session
+ * version moves on) and every token a sign-in gave the user (access and refresh) is revoked; the link also proves the
+ * address (an unverified account is verified). The client_credentials tokens of credentials the user created stand:
+ * a credential's secret mints them again at once, so only rotating it ends them, which the reset mail asks of the
+ * user, naming each credential (credentialsActingFor).
  */
 export async function resetPassword(em: EntityManager, token: unknown, password: string): Promise<{ user: string } | { problem: LinkProblem }> {
   const peek = await findLink(em.fork(), 'reset', token);
@@ -46,7 +48,7 @@ export async function resetPassword(em: EntityManager, token: unknown, password:
     row.passwordHash = passwordHash;
     row.sessionVersion += 1;
     row.emailVerifiedAt ??= now;
-    await revokeTokens(tx, { user });
+    await revokeTokens(tx, { user, origin: 'signIn' });
     return { user };
   });
 }
