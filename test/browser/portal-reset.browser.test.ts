@@ -4,7 +4,10 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, buildPortal, launchBrowser, pagesChecked, signInOnPage, untilNextPage } from '../helpers/browser.js';
+import { axeViolations, buildPortal, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, signInOnPage, untilNextPage } from '../helpers/browser.js';
+import { createUser } from '../../src/modules/user/user.service.js';
+import { createCredential } from '../../src/modules/oauth/credential.service.js';
+import { Membership } from '../../src/modules/user/membership.entity.js';
 
 /**
  * Issue 48 items 7 and 8 in Chromium: the portal's CSV defuses a guest's formula as the REST CSV does; a tab whose
@@ -110,5 +113,46 @@ describe('the portal after a password reset, and its CSV', () => {
     // Nothing pressed: the live subscription is closed for the revoked token (within RECHECK_MS), and the tab goes.
     await page.waitForURL(/\/oauth\/authorize/, { timeout: 20_000 });
     expect(await h1(page).textContent()).toBe('Sign in to continue to Business portal');
+  });
+
+  it("leads from the reset mail to the credentials the person created, marked, and rotates one's secret there", async () => {
+    const tenant = await createTenant(server, { businessName: 'Cafe Rotate' });
+    const em = server.orm.em.fork();
+    const other = await createUser(em, { email: `other-${tenant.userId}@example.com`, password: 'another long password 1', name: 'Other' });
+    em.create(Membership, { user: other.id, business: tenant.businessId, role: 'manager' });
+    await em.flush();
+    await createCredential(em, { business: tenant.businessId, name: 'Their dashboard', validRedirectUris: [tenant.redirectUri], createdBy: other.id });
+
+    const { page } = await newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const sent = await resetPassword(page, tenant, 'a brand new sentence 9');
+    expect(sent.body).toContain('- Test App (Cafe Rotate)');
+    await page.goto(/(http\S+\/portal\/credentials)/.exec(sent.body)![1]);
+    await signInOnPage(page, { email: tenant.email, password: 'a brand new sentence 9' });
+    await page.waitForURL((url) => url.pathname === '/portal/credentials');
+    await loaded(page);
+
+    expect(await page.getByTestId('yours').textContent()).toContain('You created one of them');
+    const card = (name: string) => page.locator('ul.credentials > li').filter({ hasText: name });
+    expect(await card('Test App').textContent()).toContain('Created by you');
+    expect(await card('Their dashboard').textContent()).not.toContain('Created by you');
+
+    await page.getByRole('button', { name: 'Rotate secret of Test App…' }).click();
+    await expect(page.getByRole('alertdialog').textContent()).resolves.toContain('stops working at once');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Rotate it' }).click();
+    const secret = (await page.getByRole('region', { name: 'New client secret of Test App' }).locator('[data-secret]').textContent())!;
+    expect(secret).toMatch(/^cs_/);
+    for (const viewport of [{ width: 1280, height: 900 }, PHONE.viewport]) {
+      await page.setViewportSize(viewport);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await fitsWidth(page)).toBe(true);
+    }
+    await screenshot(page, 'portal-credentials-rotated');
+
+    // The app's old secret mints nothing more; the one shown does.
+    const mint = (clientSecret: string) => fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grantType: 'client_credentials', clientId: tenant.clientId, clientSecret }) });
+    expect((await mint(tenant.clientSecret)).status).toBe(401);
+    expect((await mint(secret)).status).toBe(200);
   });
 });
