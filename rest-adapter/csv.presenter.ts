@@ -1,3 +1,5 @@
+import { csvText } from '../src/shared/csv.js';
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Nested objects become dotted columns (`distribution.4`, `previous.mean`); lists become JSON text. */
@@ -10,20 +12,13 @@ function flattenRow(row: { [key: string]: Json }, prefix = '', out: Record<strin
   return out;
 }
 
-/** RFC 4180: a field with a comma, quote or line break is quoted; a leading =, +, - or @ is defused for spreadsheets. */
-function cell(value: string): string {
-  const safe = /^[=+@\t\r]/.test(value) || (/^-/.test(value) && !/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value)) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 /** The rows of a report as CSV for spreadsheets: one header line, columns in order of first appearance. */
 export function toCsv(rows: Array<{ [key: string]: Json }>): string {
   const flat = rows.map((r) => flattenRow(r));
   const columns: string[] = [];
   const seen = new Set<string>();
   for (const row of flat) for (const key of Object.keys(row)) if (!seen.has(key)) (seen.add(key), columns.push(key));
-  const lines = [columns.map(cell).join(','), ...flat.map((row) => columns.map((c) => cell(row[c] ?? '')).join(','))];
-  return `${lines.join('\r\n')}\r\n`;
+  return csvText([columns, ...flat.map((row) => columns.map((c) => row[c] ?? ''))]);
 }
 
 /** `format=csv`, or an Accept header that prefers text/csv to JSON. */

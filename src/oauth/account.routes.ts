@@ -3,10 +3,12 @@ import type { Context } from 'koa';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import { sendHtml } from '../http/html.js';
 import { normaliseEmail } from '../modules/user/user.service.js';
+import { User } from '../modules/user/user.entity.js';
 import { PORTAL_CLIENT_ID } from '../modules/oauth/credential.entity.js';
 import { SESSION_TTL_S } from '../modules/oauth/oauth.constants.js';
 import { confirmEmail, resendVerification, signUp, viewConfirmation, type SignUpInput } from '../modules/account/signup.service.js';
 import { requestPasswordReset, resetPassword } from '../modules/account/password-reset.service.js';
+import { credentialsActingFor } from '../modules/oauth/credential.service.js';
 import { acceptInvitation, viewInvitation } from '../modules/account/invitation-accept.service.js';
 import { findLink, type LinkProblem } from '../modules/account/account-link.service.js';
 import { errorPage } from './authorize.pages.js';
@@ -71,7 +73,8 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     await requests.failed(normaliseEmail(email), ctx.ip);
     return false;
   };
-  const signInAndGo = async (ctx: Context, user: string, to: string) => {
+  const signInAndGo = async (ctx: Context, userId: string, to: string) => {
+    const user = await deps.orm.em.fork().findOneOrFail(User, { id: userId }, { fields: ['sessionVersion'] });
     ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user), cookieOptions(ctx, SESSION_TTL_S));
     ctx.status = 303;
     ctx.redirect(to);
@@ -171,14 +174,21 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     const csrf = page(ctx);
     if (!posted(ctx)) return;
     const token = str(body(ctx).token);
+    let done;
     try {
-      const done = await resetPassword(deps.orm.em.fork(), token, str(body(ctx).password));
+      done = await resetPassword(deps.orm.em.fork(), token, str(body(ctx).password));
       if ('problem' in done) return linkProblem(ctx, done.problem);
     } catch (err) {
       if (err instanceof AppError && err.code === 'validation_failed') return sendHtml(ctx, 400, newPasswordPage({ csrf, token, errors: err.details ?? [] }));
       throw err;
     }
-    sendHtml(ctx, 200, messagePage({ title: 'Password changed', message: 'Your new password is saved, and every device that was signed in is signed out.', link: { href: portal, text: 'Sign in' } }));
+    // What the new password does not end, said where the person is (the reset mail says it too).
+    const left = await credentialsActingFor(deps.orm.em.fork(), done.user);
+    const signedOut = 'Your new password is saved, and every device that was signed in is signed out.';
+    if (!left.length) return sendHtml(ctx, 200, messagePage({ title: 'Password changed', message: signedOut, link: { href: portal, text: 'Sign in' } }));
+    const names = left.map((c) => `${c.name} (${c.business.name})`).join(', ');
+    const message = `${signedOut} The apps holding the secret of an API credential you created still act for you: ${names}. If someone else may have used your account, rotate their secrets.`;
+    sendHtml(ctx, 200, messagePage({ title: 'Password changed', message, link: { href: `${portal}credentials`, text: 'Sign in and review your API credentials' } }));
   });
 
   router.get('/oauth/invitation', async (ctx) => {

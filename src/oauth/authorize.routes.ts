@@ -152,11 +152,13 @@ export async function checkPassword(em: EntityManager, email: string, password: 
   return (await verifyPassword(password, user.passwordHash)) ? user : undefined;
 }
 
-/** A session stands while its user's address is proved and no password reset came after it was issued. */
-export function sessionStands(user: User, issuedAtS: number): boolean {
-  if (!user.emailVerifiedAt) return false;
-  // `iat` is in whole seconds: one issued in the reset's own second counts as before it (sign in again, at worst).
-  return !user.sessionsValidAfter || issuedAtS * 1000 > user.sessionsValidAfter.getTime();
+/**
+ * A session stands while its user's address is proved and no password reset came after it was issued: it carries the
+ * user's session version of then, which each reset moves on (no clock compared, so a sign-in the moment after a reset
+ * stands, and one whose password was checked before the reset committed does not).
+ */
+export function sessionStands(user: User, version: number): boolean {
+  return !!user.emailVerifiedAt && version === user.sessionVersion;
 }
 
 /** GET and POST /oauth/authorize: sign in, consent, then redirect with a code (or an error) to the client. */
@@ -216,7 +218,7 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
           return sendHtml(ctx, 401, signInPage({ ...links, action, csrf, appName: client.name, email, error: 'Wrong e-mail or password.' }));
         }
         await signIn.succeeded(admission);
-        ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user.id), cookieOptions(ctx, SESSION_TTL_S));
+        ctx.cookies.set(SESSION_COOKIE, await deps.tokens.signSession(user), cookieOptions(ctx, SESSION_TTL_S));
         ctx.status = 303;
         return ctx.redirect(action);
       }
@@ -229,7 +231,7 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
 
     const session = promptLogin ? undefined : await deps.tokens.verifySessionClaims(ctx.cookies.get(SESSION_COOKIE));
     const user = session ? await em.findOne(User, { id: session.user }) : null;
-    if (!user || !sessionStands(user, session!.issuedAt)) return sendHtml(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ ...links, action, csrf, appName: client.name }));
+    if (!user || !sessionStands(user, session!.version)) return sendHtml(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ ...links, action, csrf, appName: client.name }));
 
     if (firstParty(client)) return chooseBusiness(ctx, em, { request, user, action, csrf, body, issuer });
 

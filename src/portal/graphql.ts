@@ -53,21 +53,35 @@ export function textOf(document: object): string {
   return text;
 }
 
-/** Runs one operation on /graphql with the session's token; a token refused on the way is refreshed once. */
+/** An answer and what it says, or no readable body. */
+async function send(body: string, token: string): Promise<{ response: Response; answer?: Answer }> {
+  const response = await post(body, token);
+  try {
+    return { response, answer: (await response.json()) as Answer };
+  } catch {
+    return { response };
+  }
+}
+
+/** The token was refused: a 401, or GraphQL's UNAUTHENTICATED (answered 200, as every GraphQL error). */
+const tokenRefused = ({ response, answer }: { response: Response; answer?: Answer }) =>
+  response.status === 401 || !!answer?.errors?.some((e) => e.extensions?.code === 'UNAUTHENTICATED');
+
+/**
+ * Runs one operation on /graphql with the session's token. A token refused on the way (expired, or revoked: signed
+ * out elsewhere, a password reset) is refreshed once; a session that cannot be refreshed goes to sign in, never to an
+ * error whose "Try again" would fail the same way.
+ */
 export async function request<R, V>(document: TadaDocumentNode<R, V>, variables: V): Promise<R> {
   const body = JSON.stringify({ query: textOf(document), variables });
-  let response = await post(body, await accessToken());
-  if (response.status === 401) response = await post(body, await refreshNow());
-  if (response.status === 401) {
+  let sent = await send(body, await accessToken());
+  if (tokenRefused(sent)) sent = await send(body, await refreshNow());
+  if (tokenRefused(sent)) {
     signIn();
     throw new ApiError('Your session has ended: signing in again.', 'unauthorized');
   }
-  let answer: Answer;
-  try {
-    answer = (await response.json()) as Answer;
-  } catch {
-    throw new ApiError(`The service answered ${response.status} without a readable body. Try again.`, 'internal', [], response.status >= 500);
-  }
+  const { response, answer } = sent;
+  if (!answer) throw new ApiError(`The service answered ${response.status} without a readable body. Try again.`, 'internal', [], response.status >= 500);
   const first = answer.errors?.[0];
   if (first) {
     const code = String(first.extensions?.code ?? 'error').toLowerCase();

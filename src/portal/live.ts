@@ -1,6 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import { useEffect, useRef } from 'preact/hooks';
-import { accessToken } from './auth';
+import { accessToken, refreshNow } from './auth';
 import { graphql, textOf } from './graphql';
 
 const EventRecorded = graphql(`
@@ -10,15 +10,24 @@ const EventRecorded = graphql(`
 `);
 
 let client: Client | undefined;
+/** The service closed the socket for its token: 4401, revoked or expired since; 4403, refused when connecting. */
+const TOKEN_REFUSED = [4401, 4403];
+let tokenRefused = false;
 
 /**
  * One WebSocket for the whole portal (graphql-ws on /graphql), opened when a screen first listens. Each connection
- * presents the session's current access token, so a reconnection after a refresh uses the new one.
+ * presents the session's current access token, so a reconnection after a refresh uses the new one; after a close for
+ * its token, a refreshed one (or, when the session cannot be refreshed, the sign-in page: refreshNow).
  */
 function liveClient(): Client {
   client ??= createClient({
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
-    connectionParams: async () => ({ authorization: `Bearer ${await accessToken()}` }),
+    connectionParams: async () => {
+      const token = tokenRefused ? await refreshNow() : await accessToken();
+      tokenRefused = false;
+      return { authorization: `Bearer ${token}` };
+    },
+    on: { closed: (event) => void (tokenRefused ||= TOKEN_REFUSED.includes((event as CloseEvent | undefined)?.code ?? 0)) },
     lazy: true,
     retryAttempts: Infinity,
     shouldRetry: () => true,

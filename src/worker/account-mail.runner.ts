@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { SmtpMailer } from '../senders/mail.sender.js';
 import type { Mailer } from '../shared/sender.ports.js';
 import { AccountMailTask } from '../modules/user/account-mail.task.js';
+import { credentialsActingFor } from '../modules/oauth/credential.service.js';
 import { ACCOUNT_MAIL_CHANNEL, nextAccountMailDue } from '../modules/user/account-mail.repo.js';
 import type { DuePoll } from './due.poll.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
@@ -18,7 +19,7 @@ export async function startAccountMail(deps: { orm: MikroORM; logger: Logger; co
   const { smtpUrl, mailFrom } = deps.config.feedback;
   const mailer = deps.mailer ?? (smtpUrl ? new SmtpMailer(smtpUrl, mailFrom) : undefined);
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:acct:${randomBytes(4).toString('hex')}`;
-  const task = new AccountMailTask(deps.orm, mailer, { publicUrl: deps.config.publicUrl, workerId, clock: deps.clock ?? (() => new Date()), logger });
+  const task = new AccountMailTask(deps.orm, mailer, { publicUrl: deps.config.publicUrl, workerId, clock: deps.clock ?? (() => new Date()), logger, credentialsOf: credentialsActingFor });
   const loop = await startOutboxLoop(task, { name: 'account mail workers', channel: ACCOUNT_MAIL_CHANNEL, due: nextAccountMailDue, orm: deps.orm, logger, concurrency: CONCURRENCY, poll: deps.poll, clock: deps.clock });
   return {
     wake: loop.wake,

@@ -179,8 +179,8 @@ describe('the business portal in a real browser', () => {
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const lines = fs.readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toContain('"How was it?","Would you recommend us?","Anything else?"');
-    expect(lines[1]).toContain('"4 / 5","9","Lovely chai"');
+    expect(lines[0]).toContain('How was it?,Would you recommend us?,Anything else?');
+    expect(lines[1]).toContain('4 / 5,9,Lovely chai');
 
     // With Feedback open, a submission posted through the API appears without a reload (a live subscription).
     const steps: { id: string; type: string; metrics: { metrics: { id: string }[] } | null }[] = (

@@ -83,7 +83,9 @@ describe('every GraphQL example runs', () => {
     // docs/webhooks.md's endpoint and one of its deliveries (the test event: recorded and queued at once).
     const webhook = (await setup.data('mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://hooks.example.com/feedback", events: ["*"]}) { id } }', { b })).createWebhook.id as string;
     const delivery = (await setup.data('mutation($b: ID!, $w: ID!) { testWebhook(business: $b, id: $w) { id } }', { b, w: webhook })).testWebhook.id as string;
-    const placeholders = { 'wh_...': webhook, 'whd_...': delivery, 'bus_...': b, 'sur_...': survey, 'mtr_...': [food, service], 'step_...': steps.step_text, mtr_food: food, mtr_service: service, ...steps };
+    // docs/oauth.md's credential whose secret is rotated (not the demo's, whose token runs the examples).
+    const credential = (await setup.data('mutation($b: ID!) { createCredential(business: $b, input: {name: "Till", validRedirectUris: ["https://till.example.com/cb"]}) { id } }', { b })).createCredential.id as string;
+    const placeholders = { 'wh_...': webhook, 'whd_...': delivery, 'cred_...': credential, 'bus_...': b, 'sur_...': survey, 'mtr_...': [food, service], 'step_...': steps.step_text, mtr_food: food, mtr_service: service, ...steps };
     return { demo, placeholders };
   }
 

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { hashPassword } from '../../shared/secrets.js';
@@ -23,8 +24,11 @@ export async function requestPasswordReset(em: EntityManager, email: string): Pr
 }
 
 /**
- * Sets a new password through a reset link, once: every refresh and access token of the user is revoked and every
- * sign-in session issued before now is void; the link also proves the address (an unverified account is verified).
+ * Sets a new password through a reset link, once: every sign-in session issued before is void (the user's session
+ * version moves on) and every token a sign-in gave the user (access and refresh) is revoked; the link also proves the
+ * address (an unverified account is verified). The client_credentials tokens of credentials the user created stand:
+ * a credential's secret mints them again at once, so only rotating it ends them, which the reset mail asks of the
+ * user, naming each credential (credentialsActingFor).
  */
 export async function resetPassword(em: EntityManager, token: unknown, password: string): Promise<{ user: string } | { problem: LinkProblem }> {
   const peek = await findLink(em.fork(), 'reset', token);
@@ -39,11 +43,12 @@ export async function resetPassword(em: EntityManager, token: unknown, password:
     const user = found.mail.user;
     const now = new Date();
     await tx.nativeUpdate(AccountMail, { user, kind: 'reset', usedAt: null }, { usedAt: now });
-    const row = await tx.findOneOrFail(User, { id: user });
+    // Locked: two resets at once each move the version on, never both to the same number.
+    const row = await tx.findOneOrFail(User, { id: user }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     row.passwordHash = passwordHash;
-    row.sessionsValidAfter = now;
+    row.sessionVersion += 1;
     row.emailVerifiedAt ??= now;
-    await revokeTokens(tx, { user });
+    await revokeTokens(tx, { user, origin: 'signIn' });
     return { user };
   });
 }

@@ -4,12 +4,13 @@ import { findPage } from '../../kit/list.query.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { Credential } from './credential.entity.js';
-import { createCredential, deleteCredential, findCredential, presentCredential, updateCredential } from './credential.service.js';
+import { createCredential, deleteCredential, findCredential, presentCredential, rotateCredentialSecret, updateCredential } from './credential.service.js';
 import { CreateCredentialInput, CreatedCredentialType, CredentialList, CredentialListArgs, CredentialType, UpdateCredentialInput } from './credential.type.js';
 
 /**
  * Credentials of a business (spec 4.7): list, get, create (the secret is in this response only), delete; and, in
- * GraphQL only (REST has no update for them), a change of name, redirect URIs or requirePkce.
+ * GraphQL only (REST has no update for them), a change of name, redirect URIs or requirePkce, and a new secret
+ * (answered once, as at creation).
  */
 @Resolver(() => CredentialType)
 export class CredentialResolver {
@@ -51,6 +52,16 @@ export class CredentialResolver {
     @Ctx() { em }: GraphQLContext,
   ) {
     return updateCredential(em, business, id, input);
+  }
+
+  @Authorized('credentials:write')
+  @Mutation(() => CreatedCredentialType, {
+    description:
+      'A new client secret, answered here only: the old one stops working at once, and the client_credentials tokens it minted are revoked. Tokens members granted through the client stay; refreshing them takes the new secret.',
+  })
+  async rotateCredentialSecret(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
+    const { credential, clientSecret } = await rotateCredentialSecret(em, business, id);
+    return { ...presentCredential(credential), clientSecret };
   }
 
   @Authorized('credentials:write')

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { revokeTokens } from './revocation.service.js';
 import { SCOPES, isScope, type Scope } from '../../auth/scopes.js';
 import { Membership } from '../user/membership.entity.js';
+import { Business } from '../business/business.entity.js';
 import { scopesForRole } from '../user/membership.roles.js';
 
 export interface NewCredential {
@@ -149,6 +150,48 @@ export function deleteCredential(em: EntityManager, business: string, id: string
     await revokeTokens(tx, { credential: credential.id });
     await tx.nativeDelete(Credential, { id: credential.id });
   });
+}
+
+/**
+ * A new client secret, answered once: the old one stops authenticating at once, and the tokens it minted alone
+ * (client_credentials, acting for the credential's creator) are revoked. What members granted through the client
+ * stands: refreshing it now takes the new secret.
+ */
+export function rotateCredentialSecret(em: EntityManager, business: string, id: string): Promise<NewCredential> {
+  return em.transactional(async (tx) => {
+    const credential = await findCredential(tx, business, id, true);
+    const clientSecret = generateSecret('cs_');
+    credential.secretHash = hashSecret(clientSecret);
+    credential.updatedAt = new Date();
+    await revokeTokens(tx, { credential: credential.id, origin: 'secret' });
+    recordEvent(tx, business, 'credential.updated', presentCredential(credential));
+    return { credential, clientSecret };
+  });
+}
+
+/** A credential whose client_credentials tokens act for its creator, with its business's name. */
+export interface ActingCredential {
+  id: string;
+  name: string;
+  clientId: string;
+  business: { id: string; name: string };
+}
+
+/**
+ * The credentials `user` created whose client_credentials tokens act for them: those of the businesses they are still
+ * a member of (a token acts for its credential's creator only while they are one), oldest first.
+ */
+export async function credentialsActingFor(em: EntityManager, user: string): Promise<ActingCredential[]> {
+  const memberships = await em.find(Membership, { user }, { fields: ['business'] });
+  if (!memberships.length) return [];
+  const credentials = await em.find(
+    Credential,
+    { createdBy: user, business: { $in: memberships.map((m) => m.business) } },
+    { fields: ['name', 'clientId', 'business'], orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  const businesses = credentials.length ? await em.find(Business, { id: { $in: [...new Set(credentials.map((c) => c.business!))] } }, { fields: ['name'] }) : [];
+  const nameOf = new Map(businesses.map((b) => [b.id, b.name]));
+  return credentials.map((c) => ({ id: c.id, name: c.name, clientId: c.clientId, business: { id: c.business!, name: nameOf.get(c.business!) ?? c.business! } }));
 }
 
 export const findCredential = (em: EntityManager, business: string, id: string, lock = false) =>

@@ -33,7 +33,7 @@ export class CredentialType extends ResourceType {
   requirePkce!: boolean;
 }
 
-@ObjectType('CreatedCredential', { simpleResolvers: true, description: 'A new credential with its client secret: the only time the secret is shown.' })
+@ObjectType('CreatedCredential', { simpleResolvers: true, description: 'A credential with its new client secret (createCredential, rotateCredentialSecret): the only time that secret is shown.' })
 export class CreatedCredentialType extends CredentialType {
   @Field({ description: 'Store it safely now: only its hash is kept.' })
   clientSecret!: string;

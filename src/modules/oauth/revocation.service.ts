@@ -2,9 +2,23 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OAuthToken } from './oauth-token.entity.js';
 import { forgetTokens } from './revocation.cache.js';
 
-/** Marks tokens revoked (those matching `where`) and drops them from this process's cache. Returns their ids. */
-export async function revokeTokens(em: EntityManager, where: { id?: string; family?: string; credential?: string; user?: string; business?: string }): Promise<string[]> {
-  const rows = await em.find(OAuthToken, { ...where, revokedAt: null }, { fields: ['id'] });
+/**
+ * How a token came: `signIn`, a member's consent (the authorization code grant and the refreshes after it: each with a
+ * refresh token); `secret`, a client's secret alone (client_credentials: no refresh token, acting for the credential's
+ * creator).
+ */
+export type TokenOrigin = 'signIn' | 'secret';
+
+/**
+ * Marks tokens revoked (those matching `where`, of one origin when it names one) and drops them from this process's
+ * cache. Returns their ids.
+ */
+export async function revokeTokens(
+  em: EntityManager,
+  { origin, ...where }: { id?: string; family?: string; credential?: string; user?: string; business?: string; origin?: TokenOrigin },
+): Promise<string[]> {
+  const from = origin === undefined ? {} : { refreshHash: origin === 'secret' ? null : { $ne: null } };
+  const rows = await em.find(OAuthToken, { ...where, ...from, revokedAt: null }, { fields: ['id'] });
   const ids = rows.map((r) => r.id);
   if (ids.length) await em.nativeUpdate(OAuthToken, { id: { $in: ids } }, { revokedAt: new Date() });
   forgetTokens(ids);

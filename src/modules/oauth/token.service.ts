@@ -223,14 +223,17 @@ export class TokenService {
     return result;
   }
 
-  /** The sign-in session of the authorization pages: a short JWT in an HttpOnly cookie, never an access token. */
-  async signSession(userId: string): Promise<string> {
+  /**
+   * The sign-in session of the authorization pages: a short JWT in an HttpOnly cookie, never an access token. It
+   * carries the user's session version (`ver`), which a password reset moves on (sessionStands).
+   */
+  async signSession(user: { id: string; sessionVersion: number }): Promise<string> {
     const { kid, key } = await this.keys.signingKey();
-    return new SignJWT({})
+    return new SignJWT({ ver: user.sessionVersion })
       .setProtectedHeader({ alg: JWT_ALG, kid, typ: SESSION_TYP })
       .setIssuer(this.issuer)
       .setAudience(`${this.issuer}/oauth/authorize`)
-      .setSubject(userId)
+      .setSubject(user.id)
       .setIssuedAt()
       .setExpirationTime(`${SESSION_TTL_S}s`)
       .sign(key);
@@ -240,8 +243,8 @@ export class TokenService {
     return (await this.verifySessionClaims(token))?.user;
   }
 
-  /** The session's user and when it was issued (seconds), so a password reset can void older sessions. */
-  async verifySessionClaims(token: string | undefined): Promise<{ user: string; issuedAt: number } | undefined> {
+  /** The session's user and the session version it was issued at (0 when it carries none: issued before versions). */
+  async verifySessionClaims(token: string | undefined): Promise<{ user: string; version: number } | undefined> {
     if (!token) return undefined;
     try {
       const { payload } = await jwtVerify(
@@ -253,7 +256,8 @@ export class TokenService {
         },
         { issuer: this.issuer, audience: `${this.issuer}/oauth/authorize`, algorithms: [JWT_ALG], typ: SESSION_TYP },
       );
-      return isId('user', payload.sub) ? { user: payload.sub, issuedAt: payload.iat ?? 0 } : undefined;
+      const version = payload.ver ?? 0;
+      return isId('user', payload.sub) && Number.isSafeInteger(version) ? { user: payload.sub, version: version as number } : undefined;
     } catch {
       return undefined;
     }

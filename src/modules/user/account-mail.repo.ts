@@ -41,11 +41,12 @@ export async function releaseAccountMails(em: EntityManager, worker: string, ids
   await sql`update account_mail set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
 }
 
-/** A leased mail with what its text needs: the invitation's business, role and inviter, when it is one. */
+/** A leased mail with what its text needs: its user, and the invitation's business, role and inviter when it is one. */
 export interface LeasedAccountMail {
   id: string;
   kind: AccountMailKind;
   email: string;
+  user_id: string | null;
   attempts: number;
   expires_at: Date | null;
   invitation_id: string | null;
@@ -56,7 +57,7 @@ export interface LeasedAccountMail {
 
 export async function leasedAccountMail(em: EntityManager, id: string, worker: string): Promise<LeasedAccountMail | undefined> {
   const { rows } = await sql<LeasedAccountMail>`
-    select m.id, m.kind, m.email, m.attempts, m.expires_at, m.invitation_id, b.name as business_name, i.role,
+    select m.id, m.kind, m.email, m.user_id, m.attempts, m.expires_at, m.invitation_id, b.name as business_name, i.role,
            coalesce(u.name, u.email) as inviter
       from account_mail m
       left join invitation i on i.id = m.invitation_id

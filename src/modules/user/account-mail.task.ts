@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Mailer, SendOutcome } from '../../shared/sender.ports.js';
 import { hashSecret } from '../../shared/secrets.js';
@@ -7,6 +7,16 @@ import { claimAccountMails, finishAccountMail, leasedAccountMail, releaseAccount
 import type { AccountMailKind } from './account-mail.entity.js';
 
 export const ACCOUNT_MAIL_LEASE_MS = 60_000;
+
+/**
+ * The reset mail's word on the API credentials the user created: a new password signs out every device, not an app
+ * that holds a credential's secret, so each is named with its business and the place to rotate its secret.
+ */
+function credentialsLeft(credentials: CredentialOfUser[], portal: string): string {
+  if (!credentials.length) return '';
+  const list = credentials.map((c) => `- ${c.name} (${c.business.name})`).join('\n');
+  return `\nA new password signs out every device, but not the apps holding the secret of an API credential you created: their tokens act for you until the secret is rotated or the credential deleted. Yours:\n\n${list}\n\nIf someone else may have used your account, rotate each secret under API credentials in the portal:\n\n${portal}credentials\n`;
+}
 /** Waits before the 2nd to 5th try of a send that may pass; a reset link lives 30 minutes, so the tries stay short. */
 const RETRY_MS = [10_000, 30_000, 120_000, 600_000];
 
@@ -15,15 +25,29 @@ export const TOKEN_PREFIX: Record<Exclude<AccountMailKind, 'exists'>, string> = 
 /** The page each link opens (under PUBLIC_URL). */
 export const LINK_PATH: Record<Exclude<AccountMailKind, 'exists'>, string> = { verify: '/oauth/verify', reset: '/oauth/password/reset', invitation: '/oauth/invitation' };
 
+/** A credential the user created, named in their reset mail: its client_credentials tokens act for them. */
+export interface CredentialOfUser {
+  name: string;
+  business: { name: string };
+}
+
 /**
  * Sends account e-mails from account_mail, one leased row at a time. A link's token is made here, when it is sent,
  * and only its hash stored: a retry makes a new one (the previous send failed, or at worst its link stops working).
+ * `credentialsOf` (the OAuth module's, handed by the worker: this module sits below it) names, in a reset mail, the
+ * credentials that a new password leaves acting for the user.
  */
 export class AccountMailTask {
   constructor(
     private readonly orm: MikroORM,
     private readonly mailer: Mailer | undefined,
-    private readonly options: { publicUrl: string; workerId: string; clock: () => Date; logger: Logger },
+    private readonly options: {
+      publicUrl: string;
+      workerId: string;
+      clock: () => Date;
+      logger: Logger;
+      credentialsOf?: (em: EntityManager, user: string) => Promise<CredentialOfUser[]>;
+    },
   ) {}
 
   claim(limit: number): Promise<string[]> {
@@ -48,11 +72,12 @@ export class AccountMailTask {
       if (!(await setAccountMailToken(em, id, worker, hashSecret(token)))) return; // used meanwhile, or the lease is gone
       link = `${this.options.publicUrl}${LINK_PATH[mail.kind]}?token=${token}`;
     }
-    const outcome = await this.mailer.send({ to: mail.email, ...this.compose(mail, link) });
+    const credentials = mail.kind === 'reset' && mail.user_id && this.options.credentialsOf ? await this.options.credentialsOf(em, mail.user_id) : [];
+    const outcome = await this.mailer.send({ to: mail.email, ...this.compose(mail, link, credentials) });
     await this.settle(mail.attempts, outcome, finish, { mail: id, kind: mail.kind });
   }
 
-  private compose(m: LeasedAccountMail, link: string | undefined): { subject: string; text: string } {
+  private compose(m: LeasedAccountMail, link: string | undefined, credentials: CredentialOfUser[]): { subject: string; text: string } {
     const portal = `${this.options.publicUrl}/portal/`;
     const until = m.expires_at ? new Date(m.expires_at).toUTCString() : '';
     switch (m.kind) {
@@ -64,7 +89,7 @@ export class AccountMailTask {
       case 'reset':
         return {
           subject: 'Reset your password',
-          text: `Someone (we hope you) asked to reset the password of the account with this address. To choose a new password, open:\n\n${link}\n\nThe link works once, for 30 minutes (until ${until}). If you did not ask, ignore this e-mail: your password stays as it is.\n`,
+          text: `Someone (we hope you) asked to reset the password of the account with this address. To choose a new password, open:\n\n${link}\n\nThe link works once, for 30 minutes (until ${until}). If you did not ask, ignore this e-mail: your password stays as it is.\n${credentialsLeft(credentials, portal)}`,
         };
       case 'exists':
         return {

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
@@ -20,6 +21,9 @@ export class User extends Timestamped {
   /** When the owner of the address proved it (a link we mailed); null: signed up, not yet verified, cannot sign in. */
   @Property({ type: 'datetime', length: 3, nullable: true }) emailVerifiedAt?: Date | null;
 
-  /** Sign-in sessions issued before this are void (set by a password reset). */
-  @Property({ type: 'datetime', length: 3, nullable: true }) sessionsValidAfter?: Date | null;
+  /**
+   * Each sign-in session carries the version it was issued at, and stands only while it is still this one: a password
+   * reset adds 1, voiding every session issued before it and none issued after, with no clock to compare.
+   */
+  @Property({ type: 'integer', default: 0 }) sessionVersion: Opt<number> = 0;
 }

@@ -5,7 +5,7 @@ import { Empty, Failure, Field, FormError, Loaded, SecretOnce, formatDate, useLo
 
 const CredentialsList = graphql(`
   query CredentialsList($business: ID!) {
-    credentials(business: $business, pageSize: 100) { data { id name clientId validRedirectUris requirePkce createdAt } }
+    credentials(business: $business, pageSize: 100) { data { id name clientId validRedirectUris requirePkce createdBy createdAt } }
   }
 `);
 const CreateCredential = graphql(`
@@ -13,6 +13,9 @@ const CreateCredential = graphql(`
 `);
 const UpdateCredential = graphql(`
   mutation UpdateCredential($business: ID!, $id: ID!, $input: UpdateCredentialInput!) { updateCredential(business: $business, id: $id, input: $input) { id requirePkce } }
+`);
+const RotateCredentialSecret = graphql(`
+  mutation RotateCredentialSecret($business: ID!, $id: ID!) { rotateCredentialSecret(business: $business, id: $id) { id clientSecret } }
 `);
 const DeleteCredential = graphql(`
   mutation DeleteCredential($business: ID!, $id: ID!) { deleteCredential(business: $business, id: $id) }
@@ -23,54 +26,88 @@ const PKCE_HINT = 'PKCE and the redirect address again at the token exchange (OA
 
 /**
  * OAuth credentials of apps that use this business's data: created with their redirect addresses (create a new one to
- * change them), held to PKCE or not (changed in place), deleted.
+ * change them), held to PKCE or not (changed in place), their secret rotated, deleted. Those the signed-in person
+ * created are marked: tokens their secret mints act for that person, and a new password does not stop them
+ * (docs/accounts.md), so this is where they are ended after a reset.
  */
 export default function Credentials({ session }: ScreenProps) {
   const business = session.business;
   const state = useLoad(() => request(CredentialsList, { business }), business);
   const [created, setCreated] = useState<{ clientId: string; clientSecret: string }>();
-  const [deleting, setDeleting] = useState<string>();
+  const [asking, setAsking] = useState<{ id: string; action: 'rotate' | 'delete' }>();
+  const [rotated, setRotated] = useState<{ id: string; clientSecret: string }>();
   const [name, setName] = useState('');
   const [uris, setUris] = useState('');
   const [requirePkce, setRequirePkce] = useState(false);
   const submit = useSubmit();
-  const remove = useSubmit();
+  const change = useSubmit();
   const mayChange = session.scopes.includes('credentials:write');
   const f = submit.fields;
   const uriError = f.validRedirectUris ?? Object.entries(f).find(([k]) => k.startsWith('validRedirectUris['))?.[1];
+  const rotate = async (id: string) => {
+    const r = await change.run(() => request(RotateCredentialSecret, { business, id }));
+    if (r) {
+      setAsking(undefined);
+      setRotated({ id, clientSecret: r.rotateCredentialSecret.clientSecret });
+    }
+  };
+  const remove = async (id: string) => {
+    if (await change.run(() => request(DeleteCredential, { business, id }))) {
+      setAsking(undefined);
+      state.reload();
+    }
+  };
   return (
     <>
       <h1 tabIndex={-1}>API credentials</h1>
       <p>Each app that reads or changes this business's data through the API (a POS, a partner's dashboard) gets its own credential: a client id and a secret for OAuth 2.0.</p>
       <Loaded state={state} what="credentials">
-        {(data) =>
-          data.credentials.data.length ? (
-            <ul class="credentials">
-              {data.credentials.data.map((c) => (
-                <li key={c.id} class="card">
-                  <strong>{c.name}</strong> <span class="muted">created {formatDate(c.createdAt)}</span>
-                  <div>Client id: <code>{c.clientId}</code></div>
-                  <div>Redirect addresses: {c.validRedirectUris.join(', ')}</div>
-                  {mayChange ? <PkceSwitch business={business} credential={c} /> : <div>PKCE: {c.requirePkce ? 'required' : 'optional'}</div>}
-                  {!mayChange ? null : deleting === c.id ? (
-                    <div class="confirm" role="alertdialog" aria-labelledby={`del-${c.id}`}>
-                      <p id={`del-${c.id}`}>Delete {c.name}? Every token it was given stops working at once, and the app using client id {c.clientId} can no longer sign in or call the API.</p>
-                      <button type="button" class="danger" disabled={remove.busy} onClick={async () => { if (await remove.run(() => request(DeleteCredential, { business, id: c.id }))) { setDeleting(undefined); state.reload(); } }}>Delete it</button>{' '}
-                      <button type="button" class="secondary" onClick={() => setDeleting(undefined)}>Cancel</button>
-                    </div>
-                  ) : (
-                    <button type="button" class="danger" aria-label={`Delete ${c.name}…`} onClick={() => setDeleting(c.id)}>Delete…</button>
-                  )}
-                </li>
-              ))}
-            </ul>
+        {(data) => {
+          const mine = data.credentials.data.filter((c) => c.createdBy === session.user).length;
+          return data.credentials.data.length ? (
+            <>
+              {mine > 0 && (
+                <p role="note" data-testid="yours">
+                  You created {mine === 1 ? 'one of them' : `${mine} of them`}, marked below: the tokens an app mints with its secret act for you, and changing your password does not stop them. If someone else may have used your account, {mayChange ? 'rotate the secret of each' : 'ask an owner or a manager to rotate the secret of each'}.
+                </p>
+              )}
+              <ul class="credentials">
+                {data.credentials.data.map((c) => (
+                  <li key={c.id} class="card">
+                    <strong>{c.name}</strong> {c.createdBy === session.user && <span class="status">Created by you</span>} <span class="muted">created {formatDate(c.createdAt)}</span>
+                    <div>Client id: <code>{c.clientId}</code></div>
+                    <div>Redirect addresses: {c.validRedirectUris.join(', ')}</div>
+                    {mayChange ? <PkceSwitch business={business} credential={c} /> : <div>PKCE: {c.requirePkce ? 'required' : 'optional'}</div>}
+                    {rotated?.id === c.id && <SecretOnce label={`New client secret of ${c.name}`} value={rotated.clientSecret} />}
+                    {!mayChange ? null : asking?.id === c.id ? (
+                      <div class="confirm" role="alertdialog" aria-labelledby={`ask-${c.id}`}>
+                        <p id={`ask-${c.id}`}>
+                          {asking.action === 'rotate'
+                            ? `Rotate the secret of ${c.name}? The current secret stops working at once and the tokens it minted are revoked: the app using client id ${c.clientId} needs the new secret, shown here once.`
+                            : `Delete ${c.name}? Every token it was given stops working at once, and the app using client id ${c.clientId} can no longer sign in or call the API.`}
+                        </p>
+                        <button type="button" class="danger" disabled={change.busy} onClick={() => void (asking.action === 'rotate' ? rotate(c.id) : remove(c.id))}>
+                          {asking.action === 'rotate' ? 'Rotate it' : 'Delete it'}
+                        </button>{' '}
+                        <button type="button" class="secondary" onClick={() => setAsking(undefined)}>Cancel</button>
+                      </div>
+                    ) : (
+                      <p class="actions">
+                        <button type="button" class="secondary" aria-label={`Rotate secret of ${c.name}…`} onClick={() => setAsking({ id: c.id, action: 'rotate' })}>Rotate secret…</button>{' '}
+                        <button type="button" class="danger" aria-label={`Delete ${c.name}…`} onClick={() => setAsking({ id: c.id, action: 'delete' })}>Delete…</button>
+                      </p>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </>
           ) : (
             <Empty>No credential yet. Create one below for each app that should call the API.</Empty>
-          )
-        }
+          );
+        }}
       </Loaded>
       {mayChange && <p id="pkce-hint" class="muted">Require PKCE: {PKCE_HINT}</p>}
-      {remove.error ? <Failure error={remove.error} /> : null}
+      {change.error ? <Failure error={change.error} /> : null}
       {created && (
         <>
           <p>Client id: <code data-testid="client-id">{created.clientId}</code></p>

@@ -4,6 +4,7 @@ import { navigate, withQuery } from '../router';
 import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, formatCount, formatDate, formatMoney, lineTotal, useLoad, zoneName, useSubmit, Table } from '../ui';
 import { useLiveEvents } from '../live';
 import { AnswerList, answerText } from '../answers';
+import { csvText } from '../../shared/csv';
 
 const FeedbackFilters = graphql(`
   query FeedbackFilters($business: ID!) {
@@ -121,10 +122,10 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
         if (!r.submissions.hasMore) break;
       }
       const steps = [...survey.steps].sort((a, b) => a.position - b.position);
-      const cell = (v: unknown) => `"${String(v ?? '').replace(/"/g, '""')}"`;
       const header = ['id', 'createdAt (UTC)', 'status', 'channel', 'location', 'order', ...steps.map((s) => (typeof s.content.title === 'string' ? s.content.title : s.type))];
-      const lines = rows.map((r) => [r.id, new Date(r.createdAt).toISOString(), r.status, r.channel, r.location?.name, r.order?.externalOrderId, ...steps.map((s) => answerText(r.answers.find((a) => a.step === s.id) ?? {}))]);
-      download(`feedback-${survey.id}.csv`, new Blob([[header, ...lines].map((l) => l.map(cell).join(',')).join('\r\n') + '\r\n'], { type: 'text/csv' }));
+      const lines = rows.map((r) => [r.id, new Date(r.createdAt).toISOString(), r.status, r.channel ?? '', r.location?.name ?? '', r.order?.externalOrderId ?? '', ...steps.map((s) => answerText(r.answers.find((a) => a.step === s.id) ?? {}))]);
+      // The REST reports' CSV (src/shared/csv.ts): a guest's "=cmd|…" comment stays text in a spreadsheet.
+      download(`feedback-${survey.id}.csv`, new Blob([csvText([header, ...lines])], { type: 'text/csv' }));
     });
   return (
     <>
