@@ -92,16 +92,20 @@ export async function answerRecipient(em: EntityManager, id: string, status: 'co
     .execute();
 }
 
-/** When the first confirmation not leased falls due (null: none), for the workers' look at every queue (due.poll.ts). */
+/**
+ * When the first confirmation not leased falls due (null: none), for the workers' look at every queue (due.poll.ts).
+ * Only a recipient still unanswered has one to send: an answer given while its send was in flight (and failed, to be
+ * tried again) ends it.
+ */
 export const nextConfirmationDue = sql<Date | null>`(select due_at from alert_recipient
-  where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
+  where due_at is not null and status = 'pending' and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
 
-/** Leases up to `limit` due confirmations to `worker` (SKIP LOCKED: workers take disjoint sets). */
+/** Leases up to `limit` due confirmations of recipients still unanswered to `worker` (SKIP LOCKED: workers take disjoint sets). */
 export async function claimConfirmations(em: EntityManager, q: { leaseMs: number; worker: string; now: Date; limit: number }): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
     update alert_recipient set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
      where id in (select id from alert_recipient
-                   where due_at <= ${q.now} and (locked_until is null or locked_until < now())
+                   where due_at <= ${q.now} and status = 'pending' and (locked_until is null or locked_until < now())
                    order by due_at limit ${q.limit} for update skip locked)
     returning id`.execute(db(em));
   return rows.map((r) => r.id);
