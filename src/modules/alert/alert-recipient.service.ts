@@ -6,8 +6,9 @@ import { answerRecipient, confirmedRecipients, recipientByToken } from './alert.
 import type { AlertRecipientType, StoredRecipient } from './alert-rule.type.js';
 
 /**
- * Who may be told of an alert, in one place: a member (by member or by role) at their account's e-mail, and an
- * address or number outside the business once it confirmed. The case module queues alerts by the same rule.
+ * Who may be told of an alert: a member (by member or by role) at their account's e-mail, and an address or number
+ * outside the business once it confirmed (its alert_recipient row). The case module queues alerts by this rule
+ * (confirmedOutside) and checks it again when each goes out (its alert's recipient_id).
  */
 
 /** The confirmation page of an outside recipient (with `/decline`, its one-click refusal). */
@@ -31,7 +32,6 @@ export async function withStatus(loaders: Loaders, business: string, notify: rea
     notify.map(async (r): Promise<AlertRecipientType> => {
       if (r.role) return { ...r, status: 'member', confirmedAt: null };
       if (r.member) return { ...r, status: (await loaders.byId(Membership).load(r.member))?.business === business ? 'member' : 'removed', confirmedAt: null };
-      // A rule saved before its recipient's row committed is asked anyway: pending until the row says otherwise.
       const known = outside.find((o) => o.channel === r.channel && o.address === r.to);
       const status: ConsentStatus = known?.status ?? 'pending';
       return { ...r, status, confirmedAt: status === 'confirmed' ? (known?.confirmedAt ?? null) : null };
