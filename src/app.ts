@@ -38,6 +38,7 @@ import { graphiqlRoutes } from './http/graphiql.routes.js';
 import { createRateLimits, type RateLimits } from './http/rate-limit/rate-limits.js';
 import { httpMetrics, metricsRoute } from './http/metrics.routes.js';
 import { feedbackLinkRoutes } from './guest/feedback-link.routes.js';
+import { alertConsentRoutes } from './guest/alert-consent.routes.js';
 import { portalRoutes } from './http/portal.routes.js';
 import { faviconRoutes } from './http/favicon.routes.js';
 import { graphqlSubscriptions } from './graphql/subscriptions.js';
@@ -92,6 +93,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const feedbackLinks = feedbackLinkRoutes({ orm });
   const smsInbound = smsInboundRoutes({ orm, logger, auth: SmsInboundAuth.of(deps.config.feedback, deps.config.publicUrl, limits.webhookFailures) });
   const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl, limiter: limits.guest, reads });
+  const alertConsent = alertConsentRoutes({ orm, logger });
 
   app.use(trustedClientAddress(deps.config.trustProxyHops));
   app.use(requestContext(logger));
@@ -101,9 +103,12 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(errorHandler(logger));
   app.use(oauth.errors);
   app.use(guest.pages);
+  app.use(alertConsent.pages);
   // The logo's upload is an image, not JSON: routed before the body parser, which answers other types with a 415.
   const logos = logoRoutes({ orm, contextFor, limit: limits.api });
   app.use(logos.router.routes());
+  // An alert recipient's answer reads no body (a mail client's one-click form among them): before the parser too.
+  app.use(alertConsent.router.routes());
   app.use(bodyMiddleware({ formPaths: [/^\/oauth\//, /^\/survey\//, /^\/r\//, /^\/webhooks\/sms\//] }));
   // The two API doors come before the other routers, which answer none of their paths and would each match their
   // routes against every API request first. GraphQL ends the chain there (Apollo's Koa middleware calls next() once it

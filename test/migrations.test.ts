@@ -107,6 +107,43 @@ describe('migrations', () => {
     }
   });
 
+  it("asks existing rules' outside recipients once (issue 48): a member's own address becomes the member, every other one waits for its confirmation", async () => {
+    const fresh = await createTestDatabase({ empty: true });
+    const sql = new pg.Client(fresh.url);
+    await sql.connect();
+    try {
+      await fresh.orm.migrator.up({ to: 'Migration20261207150000' });
+      await sql.query(`insert into business (id, name, created_at, updated_at) values ('bus_1', 'A', now(), now()), ('bus_2', 'B', now(), now())`);
+      await sql.query(`insert into app_user (id, email, password_hash, created_at, updated_at) values ('user_1', 'Owner@Example.com', 'x', now(), now())`);
+      await sql.query(`insert into membership (id, user_id, business_id, role, created_at, updated_at) values ('mem_1', 'user_1', 'bus_1', 'owner', now(), now())`);
+      const rule = (id: string, business: string, notify: unknown[]) =>
+        sql.query(`insert into alert_rule (id, business_id, name, enabled, severity, "when", notify, created_at, updated_at) values ($1, $2, 'Low', true, 'normal', '{"maxRating": 2}', $3, now(), now())`, [id, business, JSON.stringify(notify)]);
+      const chef = { channel: 'email', to: 'chef@example.com' };
+      const phone = { channel: 'sms', to: '+923001234567' };
+      await rule('alr_1', 'bus_1', [{ channel: 'email', to: 'owner@example.com' }, chef, phone, { role: 'manager' }]);
+      await rule('alr_2', 'bus_1', [chef]);
+      // Not a member of this business: outside, like anyone else.
+      await rule('alr_3', 'bus_2', [{ channel: 'email', to: 'owner@example.com' }]);
+      await fresh.orm.migrator.up();
+
+      expect((await sql.query(`select id, notify from alert_rule order by id`)).rows).toEqual([
+        { id: 'alr_1', notify: [{ member: 'mem_1' }, chef, phone, { role: 'manager' }] },
+        { id: 'alr_2', notify: [chef] },
+        { id: 'alr_3', notify: [{ channel: 'email', to: 'owner@example.com' }] },
+      ]);
+      const asked = (await sql.query(`select business_id, channel, address, status, token, due_at <= now() as due, sent_at from alert_recipient order by business_id, channel, address`)).rows;
+      expect(asked).toEqual([
+        { business_id: 'bus_1', channel: 'email', address: 'chef@example.com', status: 'pending', token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), due: true, sent_at: null },
+        { business_id: 'bus_1', channel: 'sms', address: '+923001234567', status: 'pending', token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), due: true, sent_at: null },
+        { business_id: 'bus_2', channel: 'email', address: 'owner@example.com', status: 'pending', token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), due: true, sent_at: null },
+      ]);
+      expect(new Set(asked.map((r) => r.token)).size).toBe(3);
+    } finally {
+      await sql.end();
+      await fresh.drop();
+    }
+  });
+
   it("renames the role admin to manager (issue 14), keeping every membership", async () => {
     const fresh = await createTestDatabase({ empty: true });
     const sql = new pg.Client(fresh.url);

@@ -24,6 +24,7 @@ import { FeedbackRequest } from '../modules/flow/feedback-request.entity.js';
 import { FeedbackSuppression } from '../modules/flow/feedback-suppression.entity.js';
 import { oauthEntities } from '../modules/oauth/oauth.entities.js';
 import { AlertRule } from '../modules/alert/alert-rule.entity.js';
+import { AlertRecipient } from '../modules/alert/alert-recipient.entity.js';
 import { GuestCase } from '../modules/case/case.entity.js';
 import { CaseMessage } from '../modules/case/case-message.entity.js';
 import { CaseAlert } from '../modules/case/case-alert.entity.js';
@@ -60,6 +61,7 @@ export const entities = [
   ...oauthEntities,
   GuestSessionKey,
   AlertRule,
+  AlertRecipient,
   GuestCase,
   CaseMessage,
   CaseAlert,

@@ -52,6 +52,8 @@ textarea{min-height:8rem}
 button{font:inherit;font-weight:600;padding:.8rem 1.4rem;border-radius:10px;border:0;background:var(--brand,#1d4ed8);color:#fff;min-width:8rem;cursor:pointer}
 button:focus-visible,a:focus-visible,textarea:focus-visible,input:focus-visible{outline:3px solid var(--brand,#1d4ed8);outline-offset:2px}
 .actions a{color:var(--brand,#1d4ed8)}
+.actions{flex-wrap:wrap}
+button.secondary{background:#fff;color:var(--brand,#1d4ed8);border:2px solid var(--brand,#1d4ed8)}
 .hp{position:absolute;inset-inline-start:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
 .visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .review{display:inline-block;margin-top:1rem;padding:.8rem 1.2rem;border-radius:10px;background:var(--brand,#1d4ed8);color:#fff;font-weight:600;text-decoration:none}

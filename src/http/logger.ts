@@ -16,9 +16,13 @@ export function createLogger(level: LogLevel): Logger {
 
 /**
  * Bearer capabilities that ride in paths, and the name the logs show instead: a feedback request's short link is the
- * key to that request (open it, unsubscribe its guest). Queries are never logged, so paths are all there is to cover.
+ * key to that request (open it, unsubscribe its guest), an alert recipient's link the key to its consent. Queries are
+ * never logged, so paths are all there is to cover.
  */
-const CAPABILITY_PATHS: ReadonlyArray<[RegExp, string]> = [[/^\/r\/[^/]+/, '/r/:token']];
+const CAPABILITY_PATHS: ReadonlyArray<[RegExp, string]> = [
+  [/^\/r\/[^/]+/, '/r/:token'],
+  [/^\/alerts\/[^/]+/, '/alerts/:token'],
+];
 
 /** A request path as the logs may show it. */
 export function loggedPath(path: string): string {

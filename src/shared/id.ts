@@ -28,6 +28,7 @@ export const ID_PREFIXES = {
   feedbackSuppression: 'fsup',
   request: 'req',
   alertRule: 'alr',
+  alertRecipient: 'arc',
   guestCase: 'case',
   caseMessage: 'msg',
   offer: 'off',

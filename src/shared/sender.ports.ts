@@ -60,3 +60,6 @@ export interface HttpOutcome {
 export interface HttpSender {
   post(target: string, headers: Record<string, string>, body: string): Promise<HttpOutcome>;
 }
+
+/** Why a message of a channel with no sender configured is failed at once. */
+export const NO_SENDER = { email: 'no sender configured for e-mail (set SMTP_URL)', sms: 'no sender configured for SMS (set TWILIO_* or SMS_GATEWAY_URL)' } as const;

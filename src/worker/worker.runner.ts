@@ -11,6 +11,7 @@ import { DueClock, DuePoll, Sleeper } from './due.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
 import { startCaseOutbox } from './case-outbox.runner.js';
 import { startAccountMail } from './account-mail.runner.js';
+import { startAlertConfirmations } from './alert-confirmation.runner.js';
 import { startPartitionMaintenance, type PartitionMaintenance } from './partition.runner.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
 import { DELIVERIES_DUE_CHANNEL, fanOutDue, nextDeliveryDue } from '../modules/webhook/webhook.repo.js';
@@ -224,6 +225,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   const feedbackRequests = await startFeedbackRequests(shared);
   const caseOutbox = await startCaseOutbox(shared);
   const accountMail = await startAccountMail(shared);
+  const alertConfirmations = await startAlertConfirmations(shared);
   poll.start();
   // Old events and deliveries age out by the week (replacing a row-by-row purge of deliveries).
   partitions = startPartitionMaintenance(deps);
@@ -248,6 +250,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       await feedbackRequests.stop();
       await caseOutbox.stop();
       await accountMail.stop();
+      await alertConfirmations.stop();
       await partitions.stop();
       sender.close();
       await listener.stop();

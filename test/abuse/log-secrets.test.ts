@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
 import { guestSurvey } from '../helpers/guest.js';
+import { createTenant } from '../helpers/auth.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { postWebhook, rows, uniqueId } from '../ingest/ingest-helpers.js';
@@ -122,5 +123,27 @@ describe('logs', () => {
     const stored = await storedError(request.id);
     expect(stored).toMatch(/cannot deliver/);
     expect(stored).not.toContain(phone.slice(3));
+  });
+
+  it("show an alert recipient's confirmation link as /alerts/:token, and name the recipient and the channel of its failed confirmation, never the address", async () => {
+    const tenant = await createTenant(server);
+    const email = `${uniqueId('chef')}@example.com`;
+    const made = await rest(server, 'POST', `/v2/businesses/${tenant.businessId}/alert-rules`, { tenant, body: { name: 'Low', when: { maxRating: 2 }, notify: [{ channel: 'email', to: email }] } });
+    expect(made.status).toBe(201);
+    const [recipient] = await rows(server, 'select id, token from alert_recipient where business_id = ?', [tenant.businessId]);
+    let failure: Record<string, unknown> | undefined;
+    for (const until = Date.now() + 15_000; !failure && Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+      failure = logs().find((l) => l.recipient === recipient.id && l.msg === 'alert confirmation send failed; will retry');
+    }
+    expect(failure).toEqual(expect.objectContaining({ recipient: recipient.id, channel: 'email', error: expect.stringMatching(/^smtp: 450 .*mailbox busy/) }));
+
+    expect((await fetch(`${server.url}/alerts/${recipient.token}`)).status).toBe(200);
+    expect((await fetch(`${server.url}/alerts/${recipient.token}/decline`, { method: 'POST' })).status).toBe(200);
+    const access = logs().filter((l) => l.msg === 'request' && String(l.path).startsWith('/alerts/'));
+    expect(access.map((l) => l.path)).toEqual(expect.arrayContaining(['/alerts/:token', '/alerts/:token/decline']));
+    expect(lines.filter((l) => l.includes(recipient.token) || l.toLowerCase().includes(email.toLowerCase()))).toEqual([]);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toContain('route="/alerts/:token"');
+    expect(metrics).not.toContain(recipient.token);
   });
 });

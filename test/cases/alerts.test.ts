@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startMailBox, type MailBox, type ReceivedMail } from '../helpers/smtp.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { rows } from '../ingest/ingest-helpers.js';
-import { restaurant, sleep } from './case.fixtures.js';
+import { consentLink, restaurant, sleep } from './case.fixtures.js';
 import { createApp } from '../../src/app.js';
 import { createLogger } from '../../src/http/logger.js';
 import { startWorkers } from '../../src/worker/worker.runner.js';
@@ -48,6 +48,15 @@ describe('alerts', () => {
     });
     // Names the owner and the chef again (in another case of letters): they still get one message each.
     await r.made('/alert-rules', { name: 'Cold food', when: { keywords: ['cold'] }, notify: [{ role: 'owner' }, { channel: 'email', to: 'Chef@Example.com' }] });
+    // The chef and the phone are outside the business: told once they confirmed, from the link they were sent.
+    const asked = [
+      (await mail.waitFor((m) => m.to.includes('chef@example.com'), 30_000)).body,
+      JSON.parse((await sms.waitFor((q) => JSON.parse(q.body).to === '+923001234567', 30_000)).body).body,
+    ];
+    for (const text of asked) {
+      const confirmed = await fetch(`${consentLink(server, text).replace(server.config.publicUrl, server.url)}/confirm`, { method: 'POST' });
+      expect(confirmed.status).toBe(200);
+    }
 
     const started = Date.now();
     const submission = await r.answer({ taste: 2, text: 'The naan was cold and nobody came to our table', location: r.location });
@@ -75,6 +84,7 @@ describe('alerts', () => {
     // One each, however many rules name them; staff are no role of any rule.
     await sleep(2_000);
     for (const to of [r.tenant.email, manager.email, 'chef@example.com']) expect(mailsTo(to, opened.id)).toHaveLength(1);
+    expect(mailsTo('chef@example.com')).toHaveLength(2); // the confirmation, the alert
     expect(mailsTo(staff.email)).toHaveLength(0);
     expect(sms.requests.filter((q) => q.body.includes(opened.id))).toHaveLength(1);
     const alerts = await rows(server, 'select kind, channel, address, status, attempts from case_alert where case_id = ? order by address', [opened.id]);
@@ -90,10 +100,10 @@ describe('alerts', () => {
 
   it('an answer no rule matches alerts nobody', async () => {
     const r = await restaurant(server, 'Quiet Cafe');
-    await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ channel: 'email', to: 'quiet@example.com' }] });
+    await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ role: 'owner' }] });
     await r.answer({ taste: 9, text: 'Lovely' });
     await sleep(1_500);
-    expect(mailsTo('quiet@example.com')).toHaveLength(0);
+    expect(mailsTo(r.tenant.email)).toHaveLength(0);
     expect(await rows(server, 'select count(*)::int as n from case_alert where business_id = ?', [r.tenant.businessId])).toEqual([{ n: 0 }]);
   });
 
@@ -101,11 +111,12 @@ describe('alerts', () => {
     const r = await restaurant(server, 'Karachi Kitchen');
     const manager = await r.member('manager');
     const secondOwner = await r.member('owner');
-    await r.made('/alert-rules', { name: 'Detractor', severity: 'urgent', escalateAfterMinutes: 30, when: { maxNps: 3 }, notify: [{ channel: 'email', to: 'desk@example.com' }] });
+    const desk = await r.member('staff');
+    await r.made('/alert-rules', { name: 'Detractor', severity: 'urgent', escalateAfterMinutes: 30, when: { maxNps: 3 }, notify: [{ member: desk.id }] });
     const untaken = await r.caseOf(await r.answer({ nps: 1, text: 'Never again', location: r.location }));
     const taken = await r.caseOf(await r.answer({ nps: 2 }));
     expect((await r.call('PATCH', `/cases/${taken.id}`, { assignee: manager.id })).status).toBe(200);
-    await mail.waitFor((m) => m.to.includes('desk@example.com') && m.body.includes(taken.id), 60_000);
+    await mail.waitFor((m) => m.to.includes(desk.email) && m.body.includes(taken.id), 60_000);
 
     // The check is due escalateAfterMinutes after the case opened; brought forward here.
     const checks = await rows(server, "select a.case_id, a.status, extract(epoch from a.due_at - c.opened_at)::int as after from case_alert a join guest_case c on c.id = a.case_id where a.kind = 'check' and a.business_id = ? order by a.case_id", [r.tenant.businessId]);

@@ -67,3 +67,10 @@ export async function restaurant(server: TestServer, name: string) {
 export type Restaurant = Awaited<ReturnType<typeof restaurant>>;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The confirmation page's link in a message (`{PUBLIC_URL}/alerts/{token}`), as the recipient would open it. */
+export function consentLink(server: TestServer, text: string): string {
+  const found = new RegExp(`${server.config.publicUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/alerts/[A-Za-z0-9_-]+`).exec(text);
+  if (!found) throw new Error(`no confirmation link in: ${text}`);
+  return found[0];
+}

@@ -39,6 +39,7 @@ import { Migration20261207150000 } from './Migration20261207150000.js';
 import { Migration20261207164800 } from './Migration20261207164800.js';
 import { Migration20261208100000 } from './Migration20261208100000.js';
 import { Migration20261208120000 } from './Migration20261208120000.js';
+import { Migration20261207160000 } from './Migration20261207160000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -83,4 +84,5 @@ export const migrationsList = [
   { name: 'Migration20261207164800', class: Migration20261207164800 },
   { name: 'Migration20261208100000', class: Migration20261208100000 },
   { name: 'Migration20261208120000', class: Migration20261208120000 },
+  { name: 'Migration20261207160000', class: Migration20261207160000 },
 ];

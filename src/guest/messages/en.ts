@@ -44,6 +44,18 @@ export const en = {
   unsubscribedTitle: 'Unsubscribed',
   unsubscribedBody: 'You will not receive feedback requests from this business on this channel again.',
   languages: 'Language',
+  consentNotFoundTitle: 'Link not found',
+  consentNotFoundBody: 'This link is not valid. Check the message you were sent: the link is at its end.',
+  consentAskTitle: 'Alerts from {business}?',
+  consentAskBody: '{business} asks to send its alerts about unhappy guests to {address}. Each alert would carry a guest\'s score, their own words and a link to their case. Nothing is sent unless you agree.',
+  consentYes: 'Yes, send me the alerts',
+  consentNo: 'No, never message me',
+  consentConfirmedTitle: 'You get alerts from {business}',
+  consentConfirmedBody: '{business} may now send its alerts to {address}. Each one has a link back to this page, where one press stops them.',
+  consentStop: 'Stop these alerts',
+  consentDeclinedTitle: 'No messages from {business}',
+  consentDeclinedBody: '{business} will not message {address} again, and will not ask again if it names you once more.',
+  consentAfterAll: 'Send me the alerts after all',
 };
 
 export type Messages = typeof en;

@@ -15,8 +15,11 @@ export interface AlertWhen {
   surveys?: string[];
 }
 
-/** Who hears of a match: an address of a channel, or every member with a role. */
-export type AlertRecipient = { channel: 'email' | 'sms'; to: string } | { role: 'owner' | 'manager' };
+/**
+ * Who hears of a match: a member (their membership's id), every member with a role (both at their account's e-mail),
+ * or an address of a channel outside the business, told only once it confirmed (alert-recipient.entity.ts).
+ */
+export type AlertRecipient = { member: string } | { role: 'owner' | 'manager' } | { channel: 'email' | 'sms'; to: string };
 
 @Entity({ tableName: 'alert_rule' })
 @Index({ name: 'alert_rule_business_created_idx', properties: ['business', 'createdAt', 'id'] })

@@ -13,11 +13,12 @@ export class AlertRuleWhenInput {
   @Field(() => [ID], { nullable: true, description: 'Surveys of this business; omitted: any.' }) surveys?: string[] | null;
 }
 
-@InputType('AlertRecipientInput')
+@InputType('AlertRecipientInput', { description: 'One of member, role, or channel and to.' })
 export class AlertRecipientInput {
-  @Field(() => String, { nullable: true, description: 'email or sms, with `to`.' }) channel?: string | null;
+  @Field(() => String, { nullable: true, description: 'email or sms, with `to`: an address outside the business, sent one confirmation and told nothing else until it agrees.' }) channel?: string | null;
   @Field(() => String, { nullable: true, description: 'An e-mail address, or a phone number in E.164.' }) to?: string | null;
-  @Field(() => String, { nullable: true, description: 'owner or manager, without channel and to.' }) role?: string | null;
+  @Field(() => String, { nullable: true, description: 'owner or manager: every member with that role, at their account\'s e-mail.' }) role?: string | null;
+  @Field(() => ID, { nullable: true, description: "A member of this business (mem_…), at their account's e-mail." }) member?: string | null;
 }
 
 @InputType('CreateAlertRuleInput')

@@ -6,9 +6,16 @@ import { AppError } from '../../shared/errors.js';
 import { wordsOf } from '../../shared/keywords.js';
 import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
 import { ALERT_SEVERITIES, AlertRule, type AlertRecipient, type AlertSeverity, type AlertWhen } from './alert-rule.entity.js';
-import { ownedIds, rulesOfBusiness } from './alert.repo.js';
-import type { AlertRuleType } from './alert-rule.type.js';
+import { insertRecipients, ownedIds, rulesOfBusiness } from './alert.repo.js';
+import type { AlertRuleType, StoredRecipient } from './alert-rule.type.js';
 import type { AlertRecipientInput, AlertRuleWhenInput, CreateAlertRuleInput, UpdateAlertRuleInput } from './alert-rule.inputs.js';
+
+/** A recipient as answers and events show it: one of member, role, or channel and to is set. */
+function presentRecipient(r: AlertRecipient): StoredRecipient {
+  if ('member' in r) return { channel: null, to: null, role: null, member: r.member };
+  if ('role' in r) return { channel: null, to: null, role: r.role, member: null };
+  return { channel: r.channel, to: r.to, role: null, member: null };
+}
 
 export function presentAlertRule(rule: AlertRule): AlertRuleType {
   const when = rule.when;
@@ -18,7 +25,7 @@ export function presentAlertRule(rule: AlertRule): AlertRuleType {
     enabled: rule.enabled,
     severity: rule.severity,
     when: { maxRating: when.maxRating ?? null, maxNps: when.maxNps ?? null, keywords: when.keywords ?? null, locations: when.locations ?? null, surveys: when.surveys ?? null },
-    notify: rule.notify.map((r) => ('role' in r ? { channel: null, to: null, role: r.role } : { channel: r.channel, to: r.to, role: null })),
+    notify: rule.notify.map(presentRecipient),
     escalateAfterMinutes: rule.escalateAfterMinutes ?? null,
     createdAt: rule.createdAt, updatedAt: rule.updatedAt,
   };
@@ -73,27 +80,43 @@ async function checkedWhen(em: EntityManager, business: string, checks: Checks, 
   return out;
 }
 
-function checkedRecipients(checks: Checks, notify: AlertRecipientInput[] | null | undefined): AlertRecipient[] {
+/**
+ * The recipients as stored, or the entries that are wrong (each named `notify[i]` or a field of it): a member of this
+ * business, a role, or an address of a channel (normalised, so one address is one recipient whatever its spelling).
+ */
+async function checkedRecipients(em: EntityManager, business: string, checks: Checks, notify: AlertRecipientInput[] | null | undefined): Promise<AlertRecipient[]> {
   if (!notify?.length) {
     checks.fail('notify', 'give at least one recipient');
     return [];
   }
   if (notify.length > MAX_RECIPIENTS) checks.fail('notify', `at most ${MAX_RECIPIENTS} recipients`);
+  const members = await ownedIds(em, 'membership', business, notify.flatMap((r) => (r.member != null ? [r.member] : [])));
   const out: AlertRecipient[] = [];
   notify.forEach((r, i) => {
     const at = `notify[${i}]`;
+    const kinds = [r.member != null, r.role != null, r.channel != null || r.to != null].filter(Boolean).length;
+    if (kinds > 1) return checks.fail(at, 'give one of member, role, or channel and to');
+    if (r.member != null) {
+      if (!members.has(r.member)) checks.fail(`${at}.member`, `'${r.member}' is not a member of this business`);
+      else out.push({ member: r.member });
+      return;
+    }
     if (r.role != null) {
-      if (r.channel != null || r.to != null) checks.fail(at, 'either role, or channel and to');
-      else if (r.role !== 'owner' && r.role !== 'manager') checks.fail(`${at}.role`, 'must be owner or manager');
+      if (r.role !== 'owner' && r.role !== 'manager') checks.fail(`${at}.role`, 'must be owner or manager');
       else out.push({ role: r.role });
       return;
     }
-    if (r.channel !== 'email' && r.channel !== 'sms') return checks.fail(`${at}.channel`, 'must be email or sms (or give a role)');
+    if (r.channel !== 'email' && r.channel !== 'sms') return checks.fail(`${at}.channel`, 'must be email or sms (or give a member or a role)');
     const to = r.channel === 'email' ? normaliseEmail(r.to) : normalisePhone(r.to);
     if (!to) return checks.fail(`${at}.to`, r.channel === 'email' ? 'must be an e-mail address' : 'must be a phone number in E.164 (+923001234567)');
     out.push({ channel: r.channel, to });
   });
   return out;
+}
+
+/** Each outside address or number a rule names is asked once (its confirmation queued in the rule's transaction). */
+function askOutsideRecipients(tx: EntityManager, business: string, notify: AlertRecipient[]) {
+  return insertRecipients(tx, business, notify.flatMap((r) => ('channel' in r ? [{ channel: r.channel, address: r.to }] : [])));
 }
 
 function checkSeverity(checks: Checks, severity: string | null | undefined): severity is AlertSeverity | undefined | null {
@@ -118,13 +141,14 @@ export async function createAlertRule(em: EntityManager, business: string, input
   checks.text('name', input.name, { required: true, max: 200 });
   const severity = checkSeverity(checks, input.severity) ? ((input.severity as AlertSeverity | undefined) ?? 'normal') : 'normal';
   const when = await checkedWhen(em, business, checks, input.when);
-  const notify = checkedRecipients(checks, input.notify);
+  const notify = await checkedRecipients(em, business, checks, input.notify);
   checkEscalation(checks, input.escalateAfterMinutes, severity);
   checks.throwIfAny();
   return createRecorded(em, recorded, business, async (tx) => {
     if ((await tx.count(AlertRule, { business })) >= MAX_ALERT_RULES) {
       throw new AppError('conflict', `A business has at most ${MAX_ALERT_RULES} alert rules: change or delete one first`);
     }
+    await askOutsideRecipients(tx, business, notify);
     return tx.create(AlertRule, { business, name: input.name.trim(), enabled: input.enabled ?? true, severity, when, notify, escalateAfterMinutes: input.escalateAfterMinutes ?? null });
   });
 }
@@ -136,7 +160,7 @@ export function updateAlertRule(em: EntityManager, business: string, id: string,
     const severityOk = checkSeverity(checks, input.severity);
     const severity = (severityOk && (input.severity as AlertSeverity | null | undefined)) || rule.severity;
     const when = input.when !== undefined ? await checkedWhen(tx, business, checks, input.when) : undefined;
-    const notify = input.notify !== undefined ? checkedRecipients(checks, input.notify) : undefined;
+    const notify = input.notify !== undefined ? await checkedRecipients(tx, business, checks, input.notify) : undefined;
     const escalate = input.escalateAfterMinutes !== undefined ? input.escalateAfterMinutes : rule.escalateAfterMinutes;
     checkEscalation(checks, escalate, severity);
     checks.throwIfAny();
@@ -144,7 +168,10 @@ export function updateAlertRule(em: EntityManager, business: string, id: string,
     if (input.enabled != null) rule.enabled = input.enabled;
     rule.severity = severity;
     if (when) rule.when = when;
-    if (notify) rule.notify = notify;
+    if (notify) {
+      await askOutsideRecipients(tx, business, notify);
+      rule.notify = notify;
+    }
     rule.escalateAfterMinutes = escalate ?? null;
   });
 }

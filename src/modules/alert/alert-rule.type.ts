@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/resource.type.js';
+import { Timestamp } from '../../kit/scalars.js';
 
 @ObjectType('AlertRuleWhen', { simpleResolvers: true, description: 'A completed submission matches when any one of the kinds given matches, within the locations and surveys given.' })
 export class AlertRuleWhenType {
@@ -19,7 +20,10 @@ export class AlertRuleWhenType {
   surveys!: string[] | null;
 }
 
-@ObjectType('AlertRecipient', { simpleResolvers: true, description: 'An address of a channel (`channel` and `to`), or every member with a role (`role`).' })
+@ObjectType('AlertRecipient', {
+  simpleResolvers: true,
+  description: 'A member of the business (`member`), every member with a role (`role`), or an address of a channel outside the business (`channel` and `to`), told only once it confirmed.',
+})
 export class AlertRecipientType {
   @Field(() => String, { nullable: true, description: 'email or sms.' })
   channel!: string | null;
@@ -29,7 +33,22 @@ export class AlertRecipientType {
 
   @Field(() => String, { nullable: true, description: "owner or manager: every member of the business with that role, at their account's e-mail address." })
   role!: string | null;
+
+  @Field(() => ID, { nullable: true, description: "A member of the business (mem_…), at their account's e-mail address." })
+  member!: string | null;
+
+  @Field({
+    description:
+      'member (a member or a role: told, no confirmation asked), removed (a member no longer in the business: told nothing), pending (an outside address or number sent one confirmation and told nothing else until it agrees), confirmed (told since `confirmedAt`) or declined (never messaged by this business again).',
+  })
+  status!: string;
+
+  @Field(() => Timestamp, { nullable: true, description: 'When an outside recipient confirmed.' })
+  confirmedAt!: Date | null;
 }
+
+/** A recipient as a rule stores it, without what its consent says: what events carry. */
+export type StoredRecipient = Omit<AlertRecipientType, 'status' | 'confirmedAt'>;
 
 @ObjectType('AlertRule', { simpleResolvers: true, description: 'Which answers open a case, and who is told at once.' })
 export class AlertRuleType extends ResourceType {
@@ -47,8 +66,9 @@ export class AlertRuleType extends ResourceType {
   @Field(() => AlertRuleWhenType)
   when!: AlertRuleWhenType;
 
-  @Field(() => [AlertRecipientType])
-  notify!: AlertRecipientType[];
+  /** Answered with each recipient's status by the resolver (alert-rule.resolver.ts); events carry it as stored. */
+  @Field(() => [AlertRecipientType], { description: 'Who is told of a match, each with whether they may be.' })
+  notify!: StoredRecipient[];
 
   @Field(() => Int, { nullable: true, description: 'Urgent rules: a case still open and unassigned this many minutes after it opened notifies the owners, once.' })
   escalateAfterMinutes!: number | null;

@@ -3,6 +3,7 @@ import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorator
 import { newId } from '../../shared/id.js';
 import { BusinessOwnedJob } from '../business/business-owned.entity.js';
 import { GuestCase } from './case.entity.js';
+import { AlertRecipient } from '../alert/alert-recipient.entity.js';
 
 /**
  * alert: one recipient's message about a new case; escalation: one owner's message about an urgent case nobody
@@ -10,7 +11,10 @@ import { GuestCase } from './case.entity.js';
  */
 export const CASE_ALERT_KINDS = ['alert', 'escalation', 'check'] as const;
 export type CaseAlertKind = (typeof CASE_ALERT_KINDS)[number];
-/** pending until done: sent, failed (out of attempts, or refused for good), or skipped (a check that found the case taken). */
+/**
+ * pending until done: sent, failed (out of attempts, or refused for good), or skipped (a check that found the case
+ * taken, an alert whose outside recipient declined after it was queued).
+ */
 export type CaseAlertStatus = 'pending' | 'sent' | 'failed' | 'skipped';
 
 /**
@@ -33,6 +37,9 @@ export class CaseAlert extends BusinessOwnedJob {
 
   /** The recipient's e-mail address or phone number ('' for a check). */
   @Property({ type: 'string', length: 320 }) address!: string;
+
+  /** The outside recipient it goes to (null: a member): sent only while that recipient's confirmation stands. */
+  @ManyToOne(() => AlertRecipient, { mapToPk: true, nullable: true, deleteRule: 'cascade' }) recipient?: string | null;
 
   /** What matched for this recipient's rules ("Taste 2 of 10; keyword: cold"). */
   @Property({ type: 'string', length: 300 }) reason!: string;

@@ -1,43 +1,49 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RuleMatch } from '../alert/alert-rule.match.js';
-import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
+import { normaliseEmail } from '../order/order.normalise.js';
 import type { GuestCase } from './case.entity.js';
 import { CaseAlert } from './case-alert.entity.js';
-import { memberEmails, wakeCaseWorkers } from './case.repo.js';
-
-/** A recipient as the unique key knows them: the channel and the normalised address. */
-const keyOf = (channel: string, address: string) => `${channel} ${address}`;
+import { membersReached, wakeCaseWorkers } from './case.repo.js';
+import { confirmedOutside, recipientKey } from '../alert/alert-recipient.service.js';
 
 /**
  * The alerts of a case just opened, in the answer's transaction `tx`: one row per recipient of every matching rule
- * (a role stands for the business's members with it, at their user's e-mail), each recipient once whatever number of
- * rules name them, with the reasons of those rules; and, when an urgent rule asks for escalation, the check due
- * after the shortest of their `escalateAfterMinutes`. The workers are woken at commit.
+ * who may be told (alert-recipient.service.ts: a member, named or by role, at their account's e-mail; an outside
+ * address or number only once it confirmed), each recipient once whatever number of rules name them, with the reasons
+ * of those rules; and, when an urgent rule asks for escalation, the check due after the shortest of their
+ * `escalateAfterMinutes`. The workers are woken at commit.
  */
 export async function queueAlerts(tx: EntityManager, opened: GuestCase, matches: RuleMatch[]): Promise<void> {
-  const roles = [...new Set(matches.flatMap((m) => m.rule.notify.flatMap((r) => ('role' in r ? [r.role] : []))))];
-  const emailsByRole = new Map<string, string[]>();
-  for (const role of roles) emailsByRole.set(role, await memberEmails(tx, opened.business, [role]));
-  const recipients = new Map<string, { channel: string; address: string; reasons: string[] }>();
+  const named = matches.flatMap((m) => m.rule.notify);
+  const members = await membersReached(tx, opened.business, {
+    roles: [...new Set(named.flatMap((r) => ('role' in r ? [r.role] : [])))],
+    ids: [...new Set(named.flatMap((r) => ('member' in r ? [r.member] : [])))],
+  });
+  const confirmed = await confirmedOutside(tx, opened.business, named.flatMap((r) => ('channel' in r ? [r] : [])));
+  const recipients = new Map<string, { channel: string; address: string; reasons: string[]; recipient: string | null }>();
+  const add = (channel: string, address: string | null, recipient: string | null, reason: string) => {
+    if (!address) return;
+    const key = recipientKey(channel, address);
+    const known = recipients.get(key) ?? { channel, address, reasons: [], recipient };
+    if (!known.reasons.includes(reason)) known.reasons.push(reason);
+    // An address a member is reached at is the member's, whatever else names it.
+    if (!recipient) known.recipient = null;
+    recipients.set(key, known);
+  };
   for (const { rule, reason } of matches) {
     for (const r of rule.notify) {
-      const addresses: Array<[string, string | null]> =
-        'role' in r
-          ? (emailsByRole.get(r.role) ?? []).map((e) => ['email', normaliseEmail(e)])
-          : [[r.channel, r.channel === 'email' ? normaliseEmail(r.to) : normalisePhone(r.to)]];
-      for (const [channel, address] of addresses) {
-        if (!address) continue;
-        const key = keyOf(channel, address);
-        const known = recipients.get(key) ?? { channel, address, reasons: [] };
-        if (!known.reasons.includes(reason)) known.reasons.push(reason);
-        recipients.set(key, known);
+      if ('channel' in r) {
+        const recipient = confirmed.get(recipientKey(r.channel, r.to));
+        if (recipient) add(r.channel, r.to, recipient, reason);
+      } else {
+        for (const m of members) if ('role' in r ? m.role === r.role : m.id === r.member) add('email', normaliseEmail(m.email), null, reason);
       }
     }
   }
   // Through the unit of work: the case itself is written at the same flush, and the ORM inserts it first.
-  const create = (kind: CaseAlert['kind'], channel: string, address: string, reason: string, dueAt: Date) =>
-    tx.create(CaseAlert, { business: opened.business, case: opened.id, kind, channel, address, reason: reason.slice(0, 300), dueAt });
-  for (const r of recipients.values()) create('alert', r.channel, r.address, r.reasons.join('; '), new Date());
+  const create = (kind: CaseAlert['kind'], channel: string, address: string, reason: string, dueAt: Date, recipient: string | null = null) =>
+    tx.create(CaseAlert, { business: opened.business, case: opened.id, kind, channel, address, reason: reason.slice(0, 300), dueAt, recipient });
+  for (const r of recipients.values()) create('alert', r.channel, r.address, r.reasons.join('; '), new Date(), r.recipient);
   const escalateAfter = matches
     .filter((m) => m.rule.severity === 'urgent' && m.rule.escalateAfterMinutes != null && m.rule.escalateAfterMinutes > 0)
     .map((m) => m.rule.escalateAfterMinutes!);

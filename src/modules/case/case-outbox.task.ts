@@ -1,7 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { Mailer, SendOutcome, SmsProvider } from '../../shared/sender.ports.js';
+import { NO_SENDER, type Mailer, type SendOutcome, type SmsProvider } from '../../shared/sender.ports.js';
 import { recordEvent } from '../event/event.service.js';
+import { consentUrl } from '../alert/alert-recipient.service.js';
 import { contactHash } from '../flow/feedback-flow.rules.js';
 import { suppressionOf } from '../flow/feedback-request.service.js';
 import { presentMessage } from './case-message.service.js';
@@ -34,8 +35,6 @@ export interface CaseSenders {
   mail?: Mailer;
   sms?: SmsProvider;
 }
-
-const NO_SENDER = { email: 'no sender configured for e-mail (set SMTP_URL)', sms: 'no sender configured for SMS (set TWILIO_* or SMS_GATEWAY_URL)' } as const;
 
 /** At most `max` characters, cut on a word where one is near. */
 function clip(text: string, max: number): string {
@@ -117,6 +116,8 @@ export class CaseOutboxTask {
   }
 
   private async alert(em: EntityManager, a: LeasedAlert) {
+    // Declined since it was queued (a retry, a lease run out): never sent.
+    if (!a.agreed) return finishAlert(em, a.id, this.options.workerId, { status: 'skipped', due_at: null });
     const channel = a.channel as 'email' | 'sms';
     const sender = channel === 'email' ? this.senders.mail : this.senders.sms;
     if (!sender) return finishAlert(em, a.id, this.options.workerId, { status: 'failed', error: NO_SENDER[channel], due_at: null });
@@ -129,10 +130,12 @@ export class CaseOutboxTask {
     const link = `${this.options.publicUrl}/portal/cases/${a.case_id}`;
     const minutes = Math.max(1, Math.round((this.options.clock().getTime() - new Date(a.opened_at).getTime()) / 60_000));
     const escalation = a.kind === 'escalation';
+    // An outside recipient's way out: its confirmation page, where one press stops the business's alerts.
+    const stop = a.consent_token ? consentUrl(this.options.publicUrl, a.consent_token) : null;
     if (a.channel === 'sms') {
       const said = words.length ? ` "${clip(words.join(' / '), 200)}"` : '';
       const head = escalation ? `Still open and unassigned after ${minutes} min: ` : '';
-      return this.senders.sms!.send(a.address, `${head}${a.business_name}${where}: ${a.reason}.${said} ${link}`);
+      return this.senders.sms!.send(a.address, `${head}${a.business_name}${where}: ${a.reason}.${said} ${link}${stop ? ` Stop: ${stop}` : ''}`);
     }
     const urgent = a.case_severity === 'urgent' ? 'Urgent: ' : '';
     const subject = escalation
@@ -151,8 +154,11 @@ export class CaseOutboxTask {
       '',
       `Open the case: ${link}`,
       '',
+      ...(stop ? [`To stop ${a.business_name}'s alerts to this address: ${stop}`, ''] : []),
     ].join('\n');
-    return this.senders.mail!.send({ to: a.address, subject: clip(subject, 200), text });
+    // RFC 2369 and RFC 8058 for an outside recipient: a mail client's unsubscribe button declines for good.
+    const headers = stop ? { 'List-Unsubscribe': `<${stop}/decline>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : undefined;
+    return this.senders.mail!.send({ to: a.address, subject: clip(subject, 200), text, headers });
   }
 
   /** A reply to the guest: checked against the opt-out list again (the guest may have opted out since), then sent. */

@@ -82,13 +82,20 @@ export const nextCaseJobDue = sql<Date | null>`least(
   (select due_at from case_alert where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1),
   (select due_at from case_message where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1))`;
 
+/** The members of a business with one of `roles` or one of the membership `ids`, with their account's e-mail. */
+export async function membersReached(em: EntityManager, business: string, q: { roles?: readonly string[]; ids?: readonly string[] }) {
+  const roles = q.roles ?? [];
+  const ids = q.ids ?? [];
+  if (!roles.length && !ids.length) return [];
+  const { rows } = await sql<{ id: string; role: string; email: string }>`
+    select m.id, m.role, u.email from membership m join app_user u on u.id = m.user_id
+     where m.business_id = ${business} and (m.role = any(${roles}::text[]) or m.id = any(${ids}::text[])) order by u.email, m.id`.execute(db(em));
+  return rows;
+}
+
 /** The e-mail addresses of a business's members with one of `roles`, each once. */
 export async function memberEmails(em: EntityManager, business: string, roles: readonly string[]): Promise<string[]> {
-  if (!roles.length) return [];
-  const { rows } = await sql<{ email: string }>`
-    select distinct u.email from membership m join app_user u on u.id = m.user_id
-     where m.business_id = ${business} and m.role = any(${roles}::text[]) order by u.email`.execute(db(em));
-  return rows.map((r) => r.email);
+  return [...new Set((await membersReached(em, business, { roles })).map((m) => m.email))];
 }
 
 /** Leases up to `limit` due jobs of `table` to `worker` for `leaseMs` (SKIP LOCKED: workers take disjoint sets). */
@@ -126,6 +133,10 @@ export interface LeasedAlert {
   assignee_id: string | null;
   opened_at: Date;
   submission_id: string;
+  /** The recipient may still be told: a member, or an outside recipient whose confirmation stands. */
+  agreed: boolean;
+  /** An outside recipient's link to stop the alerts (its confirmation page's key). */
+  consent_token: string | null;
 }
 
 /** The alert, while `worker` holds its lease; `lock` also locks its case (a check decides on the case as it stands). */
@@ -133,11 +144,13 @@ export async function leasedAlert(em: EntityManager, id: string, worker: string,
   const { rows } = await sql<LeasedAlert>`
     select a.id, a.business_id, a.case_id, a.kind, a.channel, a.address, a.reason, a.attempts,
            b.name as business_name, l.name as location_name,
-           c.status as case_status, c.severity as case_severity, c.reason as case_reason, c.assignee_id, c.opened_at, c.submission_id
+           c.status as case_status, c.severity as case_severity, c.reason as case_reason, c.assignee_id, c.opened_at, c.submission_id,
+           (a.recipient_id is null or r.status = 'confirmed') as agreed, r.token as consent_token
       from case_alert a
       join guest_case c on c.id = a.case_id
       join business b on b.id = a.business_id
       left join location l on l.id = c.location_id
+      left join alert_recipient r on r.id = a.recipient_id
      where a.id = ${id} and a.locked_by = ${worker}
      ${lock ? sql`for update of a, c` : sql``}`.execute(db(em));
   return rows[0];

@@ -1,0 +1,78 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { NO_SENDER, type Mailer, type SmsProvider } from '../../shared/sender.ports.js';
+import { consentUrl } from './alert-recipient.service.js';
+import { claimConfirmations, finishConfirmation, leasedConfirmation, releaseConfirmations } from './alert.repo.js';
+
+export const CONFIRMATION_LEASE_MS = 60_000;
+/** Waits before the 2nd to 5th try of a send that failed for a reason that may pass; then it is given up. */
+const RETRY_MS = [15_000, 60_000, 300_000, 1_800_000];
+
+/** A business's name as a message quotes it: on one line, at most `max` characters. */
+export function quotedName(name: string, max = 60): string {
+  const line = name.replace(/\s+/g, ' ').trim();
+  return `"${line.length > max ? `${line.slice(0, max - 1)}…` : line}"`;
+}
+
+/**
+ * Sends each outside recipient's one confirmation (alert_recipient rows due), on the outbox loop: the business's
+ * name, what its alerts carry, and the link to agree or refuse. Nothing of any guest is in it. Recorded only while
+ * this worker holds the lease; a crash between the send and the record sends it again when the lease runs out.
+ */
+export class AlertConfirmationTask {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly senders: { mail?: Mailer; sms?: SmsProvider },
+    private readonly options: { publicUrl: string; workerId: string; clock: () => Date; logger: Logger },
+  ) {}
+
+  claim(limit: number): Promise<string[]> {
+    return claimConfirmations(this.orm.em.fork(), { leaseMs: CONFIRMATION_LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
+  }
+
+  release(ids: string[]) {
+    return releaseConfirmations(this.orm.em.fork(), this.options.workerId, ids);
+  }
+
+  async run(id: string): Promise<void> {
+    const em = this.orm.em.fork();
+    const worker = this.options.workerId;
+    const r = await leasedConfirmation(em, id, worker);
+    if (!r) return; // answered meanwhile, or the lease went to another worker
+    const finish = (change: Parameters<typeof finishConfirmation>[3]) => finishConfirmation(em, id, worker, change);
+    const link = consentUrl(this.options.publicUrl, r.token);
+    const name = quotedName(r.business_name);
+    let outcome;
+    if (r.channel === 'sms') {
+      if (!this.senders.sms) return finish({ error: NO_SENDER.sms, due_at: null });
+      outcome = await this.senders.sms.send(r.address, `${quotedName(r.business_name, 40)} asks to text you alerts about its unhappy guests. Nothing more is sent unless you agree: ${link}`);
+    } else {
+      if (!this.senders.mail) return finish({ error: NO_SENDER.email, due_at: null });
+      outcome = await this.senders.mail.send({
+        to: r.address,
+        subject: `${name} asks to send you alerts about its guests' feedback`,
+        text: [
+          `${name} hears from this service at once when a guest is unhappy, and asks that its alerts also go to ${r.address}. Each alert would carry the guest's score, their own words and a link to the case.`,
+          '',
+          'Nothing more is sent to this address unless you agree. To agree, or to refuse for good, open:',
+          '',
+          link,
+          '',
+          `If you do not know ${name}, refuse there or ignore this e-mail: either way you get none of its alerts.`,
+          '',
+        ].join('\n'),
+        // RFC 2369 and RFC 8058: a mail client's unsubscribe button refuses for good.
+        headers: { 'List-Unsubscribe': `<${link}/decline>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      });
+    }
+    const now = this.options.clock();
+    const attempts = r.attempts + 1;
+    if (outcome.ok) return finish({ attempts, error: null, due_at: null, sent_at: now });
+    if (!outcome.permanent && attempts <= RETRY_MS.length) {
+      // The job and the channel, never the address: the senders' errors are scrubbed of it (src/senders).
+      this.options.logger.warn({ recipient: id, channel: r.channel, error: outcome.error }, 'alert confirmation send failed; will retry');
+      return finish({ attempts, error: outcome.error ?? null, due_at: new Date(now.getTime() + RETRY_MS[attempts - 1]) });
+    }
+    return finish({ attempts, error: outcome.error ?? null, due_at: null });
+  }
+}
