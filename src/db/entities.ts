@@ -30,6 +30,7 @@ import { CaseAlert } from '../modules/case/case-alert.entity.js';
 import { Offer } from '../modules/case/offer.entity.js';
 import { ReplyTemplate } from '../modules/case/reply-template.entity.js';
 import { GuestSessionKey } from '../modules/guest-session/guest-session-key.entity.js';
+import { SendingTally } from '../modules/sending/sending-tally.entity.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
 export const entities = [
@@ -66,4 +67,5 @@ export const entities = [
   ReplyTemplate,
   Invitation,
   AccountMail,
+  SendingTally,
 ];

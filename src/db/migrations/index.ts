@@ -36,6 +36,7 @@ import { Migration20261201090000 } from './Migration20261201090000.js';
 import { Migration20261201100000 } from './Migration20261201100000.js';
 import { Migration20261201110000 } from './Migration20261201110000.js';
 import { Migration20261207150000 } from './Migration20261207150000.js';
+import { Migration20261208090000 } from './Migration20261208090000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -77,4 +78,5 @@ export const migrationsList = [
   { name: 'Migration20261201100000', class: Migration20261201100000 },
   { name: 'Migration20261201110000', class: Migration20261201110000 },
   { name: 'Migration20261207150000', class: Migration20261207150000 },
+  { name: 'Migration20261208090000', class: Migration20261208090000 },
 ];

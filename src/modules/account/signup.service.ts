@@ -7,8 +7,7 @@ import { Business } from '../business/business.entity.js';
 import { Membership } from '../user/membership.entity.js';
 import { User } from '../user/user.entity.js';
 import { EMAIL, normaliseEmail } from '../user/user.service.js';
-import { AccountMail } from '../user/account-mail.entity.js';
-import { wakeAccountMail } from '../user/account-mail.repo.js';
+import { queueAccountMail } from '../user/account-mail.service.js';
 import { recordEvent } from '../event/event.service.js';
 import { weakPassword } from './password.rules.js';
 import { findLink, type LinkProblem } from './account-link.service.js';
@@ -48,8 +47,7 @@ export async function signUp(em: EntityManager, input: SignUpInput, continueTo?:
   const existsMail = async () => {
     await em.fork().transactional(async (tx) => {
       const user = await tx.findOne(User, { email }, { fields: ['id'] });
-      tx.create(AccountMail, { kind: 'exists', email, user: user?.id ?? null, dueAt: new Date() });
-      await wakeAccountMail(tx);
+      await queueAccountMail(tx, { kind: 'exists', email, user: user?.id ?? null });
     });
   };
   if (await em.count(User, { email })) return existsMail();
@@ -58,9 +56,8 @@ export async function signUp(em: EntityManager, input: SignUpInput, continueTo?:
       const user = tx.create(User, { email, name: input.name.trim(), passwordHash, emailVerifiedAt: null });
       const business = tx.create(Business, { name: input.businessName.trim(), country: null, timeZone: input.timeZone || 'UTC' });
       const membership = tx.create(Membership, { user: user.id, business: business.id, role: 'owner' });
-      tx.create(AccountMail, { kind: 'verify', email, user: user.id, continueTo: continueTo ?? null, expiresAt: new Date(Date.now() + VERIFY_TTL_MS), dueAt: new Date() });
       recordEvent(tx, business.id, 'member.created', { id: membership.id, object: 'member', business: business.id, user: user.id, email, name: user.name, role: 'owner', createdAt: membership.createdAt, updatedAt: membership.updatedAt });
-      await wakeAccountMail(tx);
+      await queueAccountMail(tx, { kind: 'verify', email, user: user.id, continueTo: continueTo ?? null, expiresAt: new Date(Date.now() + VERIFY_TTL_MS) });
     });
   } catch (err) {
     // The same address signing up twice at once: the second is a known address.
@@ -75,8 +72,7 @@ export async function resendVerification(em: EntityManager, email: string): Prom
   const user = await em.findOne(User, { email: address }, { fields: ['id', 'emailVerifiedAt'] });
   if (!user || user.emailVerifiedAt) return;
   await em.fork().transactional(async (tx) => {
-    tx.create(AccountMail, { kind: 'verify', email: address, user: user.id, expiresAt: new Date(Date.now() + VERIFY_TTL_MS), dueAt: new Date() });
-    await wakeAccountMail(tx);
+    await queueAccountMail(tx, { kind: 'verify', email: address, user: user.id, expiresAt: new Date(Date.now() + VERIFY_TTL_MS) });
   });
 }
 

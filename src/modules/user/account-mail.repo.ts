@@ -16,9 +16,9 @@ const work = (em: EntityManager) => db<AccountMailDB>(em);
 /** The account-mail workers' LISTEN channel: only what queues an account e-mail notifies it. */
 export const ACCOUNT_MAIL_CHANNEL = 'account_mail';
 
-/** Wakes the workers once `em`'s transaction commits (kit/signals.ts). */
-export async function wakeAccountMail(em: EntityManager) {
-  wakeAfterCommit(em, ACCOUNT_MAIL_CHANNEL);
+/** Wakes the workers once `em`'s transaction commits (kit/signals.ts), at `dueAt` when the mail waits. */
+export async function wakeAccountMail(em: EntityManager, dueAt?: Date) {
+  wakeAfterCommit(em, ACCOUNT_MAIL_CHANNEL, dueAt);
 }
 
 /** When the first mail not leased falls due (null: none), for the workers' look at every queue (due.poll.ts). */
@@ -86,4 +86,26 @@ export async function finishAccountMail(em: EntityManager, id: string, worker: s
     .where('id', '=', id)
     .where('locked_by', '=', worker)
     .execute();
+}
+
+/**
+ * The first moment a new mail may reach `inbox` so that no hour holds more than `perHour` of them: now, unless the
+ * `perHour`-th latest mail planned for it is less than an hour old (then an hour after that one), and never before
+ * the latest one planned (a mail waiting for a slot). Decided under a transaction lock on the inbox, so two requests
+ * at once cannot both take the last slot of an hour.
+ */
+export async function nextInboxSlot(em: EntityManager, inbox: string, perHour: number, now: Date): Promise<Date> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`account_mail:${inbox}`}, 0))`.execute(db(em));
+  const { rows } = await sql<{ nth: Date | null; latest: Date | null }>`
+    select (select inbox_at from account_mail where inbox = ${inbox} and inbox_at > ${now}::timestamptz - interval '1 hour'
+             order by inbox_at desc offset ${perHour - 1} limit 1) as nth,
+           (select max(inbox_at) from account_mail where inbox = ${inbox}) as latest`.execute(db(em));
+  const { nth, latest } = rows[0];
+  return new Date(Math.max(now.getTime(), nth ? new Date(nth).getTime() + 3_600_000 : 0, latest ? new Date(latest).getTime() : 0));
+}
+
+/** Takes back an invitation's mail not yet sent (the invitation is revoked): its slot in the inbox's hour is free again. */
+export async function dropUnsentInvitationMail(em: EntityManager, invitation: string): Promise<void> {
+  await sql`delete from account_mail where invitation_id = ${invitation} and status = 'pending' and sent_at is null and attempts = 0
+             and (locked_until is null or locked_until < now())`.execute(db(em));
 }
