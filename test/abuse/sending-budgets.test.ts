@@ -9,6 +9,7 @@ import { createLogger } from '../../src/http/logger.js';
 import { startFeedbackRequests } from '../../src/worker/feedback-request.runner.js';
 import { startCaseOutbox } from '../../src/worker/case-outbox.runner.js';
 import type { OutboxLoop } from '../../src/worker/outbox.loop.js';
+import { reserveSend } from '../../src/modules/sending/sending-budget.service.js';
 
 /**
  * Issue 48, item 2, over real HTTP with a real SMTP server and a real SMS gateway on 127.0.0.1: every outbound message
@@ -204,5 +205,22 @@ describe('automated sends past the budget are held until it resets, then sent', 
     await mail.waitFor((m) => m.to.includes(r.tenant.email) && m.subject.startsWith('Unhappy guest at Cafe Nihari'));
     // Still told once.
     expect((await r.call('GET', `/events${qs({ pageSize: '100' })}`)).body.data.filter((e: { type: string }) => e.type === 'sendingbudget.reached')).toHaveLength(1);
+  });
+
+  it('workers never overspend: 40 reservations at once, each on a connection of its own as in other processes, take exactly the 8 SMS', async () => {
+    const r = await restaurant(server, 'Many Workers Cafe');
+    const now = new Date();
+    const outcomes = await Promise.all(Array.from({ length: 40 }, () => reserveSend(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now)));
+    expect(outcomes.filter((o) => o.reserved)).toHaveLength(8);
+    expect(outcomes.filter((o) => !o.reserved).map((o) => !o.reserved && o.budget)).toEqual(Array(32).fill('sms'));
+    const [tally] = await rows(server, `select used, held, told_at from sending_tally where business_id = ? and budget = 'sms' and recipient = ''`, [r.tenant.businessId]);
+    expect(tally).toMatchObject({ used: 8, held: 32, told_at: expect.anything() });
+    // Told once, however many were held at once.
+    const told = await rows(server, `select count(*)::int as n from event where business_id = ? and type = 'sendingbudget.reached'`, [r.tenant.businessId]);
+    expect(told[0].n).toBe(1);
+    // A send that did not go out gives its unit back.
+    const reserved = outcomes.find((o) => o.reserved)!;
+    if (reserved.reserved) await reserved.giveBack();
+    expect((await budgetOf(r)).find((b) => b.channel === 'sms')).toMatchObject({ used: 7, remaining: 1, held: 32 });
   });
 });
