@@ -10,6 +10,7 @@ import { startFeedbackRequests } from '../../src/worker/feedback-request.runner.
 import { startCaseOutbox } from '../../src/worker/case-outbox.runner.js';
 import type { OutboxLoop } from '../../src/worker/outbox.loop.js';
 import { reserveSend } from '../../src/modules/sending/sending-budget.service.js';
+import { countStatements } from '../helpers/sql-counter.js';
 
 /**
  * Issue 48, item 2, over real HTTP with a real SMTP server and a real SMS gateway on 127.0.0.1: every outbound message
@@ -143,6 +144,21 @@ describe('the API: a case reply past a budget is a 429 naming it, and nothing al
     await rows(server, `update sending_tally set day = day - 1 where business_id = ?`, [r.tenant.businessId]);
     expect((await r.call('POST', `/cases/${second.id}/messages`, { body: 'A new day' })).status).toBe(201);
     expect((await budgetOf(r)).find((b) => b.channel === 'sms')).toMatchObject({ used: 1, remaining: 7 });
+  });
+
+  it('a page that shows its business many times reads its budget once (REST expand=business)', async () => {
+    const r = await restaurant(server, 'Many Surveys');
+    for (let i = 0; i < 5; i++) await r.made('/surveys', { name: `Survey ${i}` });
+    const counter = countStatements(server.orm);
+    try {
+      const page = await r.call('GET', '/surveys?pageSize=10&expand=business');
+      expect(page.status).toBe(200);
+      expect(page.body.data.length).toBe(6);
+      for (const survey of page.body.data) expect(survey.business.sendingBudget).toHaveLength(2);
+      expect(counter.statements.filter((q) => q.includes('sending_tally'))).toHaveLength(1);
+    } finally {
+      counter.restore();
+    }
   });
 
   it('a business past its first days has the larger budget', async () => {
