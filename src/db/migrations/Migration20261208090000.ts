@@ -3,7 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Issue 48, items 2 and 5: sending_tally, what each business sent a day per budget (sms, email, invitations) and to
  * each guest, taken a unit at a time by an upsert that refuses past the limit; account_mail's inbox (the address as
- * one inbox: no +tag, no Gmail dots) and when the mail reaches it, for the limit of account e-mails per inbox an hour.
+ * one inbox: no +tag, no Gmail dots) and when the mail was let through to it (null while an invitation waits), for
+ * the limit of account e-mails per inbox an hour.
  */
 export class Migration20261208090000 extends Migration {
   override name = 'Migration20261208090000';
@@ -15,7 +16,7 @@ export class Migration20261208090000 extends Migration {
     this.addSql(`alter table "account_mail" add column "inbox" varchar(320) null, add column "inbox_at" timestamptz(3) null;`);
     // Mails already queued keep their hour: their address lower-cased (as stored) and the time they were queued.
     this.addSql(`update "account_mail" set "inbox" = "email", "inbox_at" = "created_at";`);
-    this.addSql(`alter table "account_mail" alter column "inbox" set not null, alter column "inbox_at" set not null;`);
+    this.addSql(`alter table "account_mail" alter column "inbox" set not null;`);
     this.addSql(`create index "account_mail_inbox_idx" on "account_mail" ("inbox", "inbox_at");`);
   }
 

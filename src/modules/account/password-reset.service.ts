@@ -14,11 +14,12 @@ export const RESET_TTL_MS = 30 * 60_000;
 /** A reset link to the address when it has an account; nothing otherwise. The page answers the same either way. */
 export async function requestPasswordReset(em: EntityManager, email: string): Promise<void> {
   const address = normaliseEmail(email);
-  const user = await em.findOne(User, { email: address }, { fields: ['id'] });
+  const user = await em.findOne(User, { email: address }, { fields: ['id', 'emailVerifiedAt'] });
   await em.fork().transactional(async (tx) => {
     // Asked either way (the same statements), so the two answers take about as long; past the inbox's hourly
-    // number nothing is queued (queueAccountMail), and the page answers the same.
-    await queueAccountMail(tx, { kind: 'reset', email: address, user: user?.id ?? null, expiresAt: new Date(Date.now() + RESET_TTL_MS) }, { send: !!user });
+    // number nothing is queued but a verified account's reset (queueAccountMail), and the page answers the same.
+    const draft = { kind: 'reset' as const, email: address, user: user?.id ?? null, expiresAt: new Date(Date.now() + RESET_TTL_MS) };
+    await queueAccountMail(tx, draft, { send: !!user, ownerProved: !!user?.emailVerifiedAt });
   });
 }
 

@@ -69,7 +69,7 @@ export function deleteInvitation(em: EntityManager, business: string, id: string
     await lockForChange(tx, business, actor);
     const invitation = await findInvitation(tx, business, id, true);
     recordEvent(tx, business, 'invitation.deleted', presentInvitation(invitation));
-    // Its e-mail not sent yet never goes, and gives the inbox its slot back.
+    // Its e-mail not sent yet never goes (and, let through already, gives its place in the inbox's hour back).
     await dropUnsentInvitationMail(tx, invitation.id);
     await tx.nativeDelete(Invitation, { id: invitation.id });
     return invitation.id;

@@ -30,8 +30,8 @@ export class AccountMail extends OutboxJob {
 
   /** The inbox it reaches (inboxAddress: no +tag, no Gmail dots): the key of the hourly limit per inbox. */
   @Property({ type: 'string', length: 320 }) inbox!: string;
-  /** When it reaches (or was to reach) the inbox: when it was queued, or the later slot an invitation waits for. */
-  @Property({ type: 'datetime', length: 3 }) inboxAt!: Date;
+  /** When it was let through to the inbox (queued to go at once); null while an invitation waits for a place. */
+  @Property({ type: 'datetime', length: 3, nullable: true }) inboxAt?: Date | null;
 
   @Index({ name: 'account_mail_user_idx' })
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', nullable: true }) user?: string | null;

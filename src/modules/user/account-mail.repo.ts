@@ -46,6 +46,9 @@ export interface LeasedAccountMail {
   id: string;
   kind: AccountMailKind;
   email: string;
+  inbox: string;
+  /** null: held, waiting for a place in its inbox's hour. */
+  inbox_at: Date | null;
   attempts: number;
   expires_at: Date | null;
   invitation_id: string | null;
@@ -56,7 +59,7 @@ export interface LeasedAccountMail {
 
 export async function leasedAccountMail(em: EntityManager, id: string, worker: string): Promise<LeasedAccountMail | undefined> {
   const { rows } = await sql<LeasedAccountMail>`
-    select m.id, m.kind, m.email, m.attempts, m.expires_at, m.invitation_id, b.name as business_name, i.role,
+    select m.id, m.kind, m.email, m.inbox, m.inbox_at, m.attempts, m.expires_at, m.invitation_id, b.name as business_name, i.role,
            coalesce(u.name, u.email) as inviter
       from account_mail m
       left join invitation i on i.id = m.invitation_id
@@ -88,23 +91,34 @@ export async function finishAccountMail(em: EntityManager, id: string, worker: s
     .execute();
 }
 
-/**
- * The first moment a new mail may reach `inbox` so that no hour holds more than `perHour` of them: now, unless the
- * `perHour`-th latest mail planned for it is less than an hour old (then an hour after that one), and never before
- * the latest one planned (a mail waiting for a slot). Decided under a transaction lock on the inbox, so two requests
- * at once cannot both take the last slot of an hour.
- */
-export async function nextInboxSlot(em: EntityManager, inbox: string, perHour: number, now: Date): Promise<Date> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`account_mail:${inbox}`}, 0))`.execute(db(em));
-  const { rows } = await sql<{ nth: Date | null; latest: Date | null }>`
-    select (select inbox_at from account_mail where inbox = ${inbox} and inbox_at > ${now}::timestamptz - interval '1 hour'
-             order by inbox_at desc offset ${perHour - 1} limit 1) as nth,
-           (select max(inbox_at) from account_mail where inbox = ${inbox}) as latest`.execute(db(em));
-  const { nth, latest } = rows[0];
-  return new Date(Math.max(now.getTime(), nth ? new Date(nth).getTime() + 3_600_000 : 0, latest ? new Date(latest).getTime() : 0));
+/** An inbox's last hour: the account e-mails that reached it, and whether one of them was a reset for `address`. */
+export interface InboxHour {
+  count: number;
+  /** When the oldest of them leaves the hour (null: none). */
+  frees: Date | null;
+  resetFor: boolean;
 }
 
-/** Takes back an invitation's mail not yet sent (the invitation is revoked): its slot in the inbox's hour is free again. */
+/**
+ * The account e-mails that reached `inbox` in the hour before `now` (queued to go at once, or sent; also those let
+ * through by a request whose clock ran a little ahead): a held mail counts from the moment it is let through. Read under a transaction lock on the inbox, held until the caller's
+ * transaction ends, so two requests or workers at once cannot both take the hour's last place.
+ */
+export async function inboxHour(em: EntityManager, inbox: string, address: string, now: Date): Promise<InboxHour> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`account_mail:${inbox}`}, 0))`.execute(db(em));
+  const { rows } = await sql<{ count: number; oldest: Date | string | null; reset_for: boolean }>`
+    select count(*)::int as count, min(inbox_at) as oldest, coalesce(bool_or(kind = 'reset' and email = ${address}), false) as reset_for
+      from account_mail where inbox = ${inbox} and inbox_at > ${now}::timestamptz - interval '1 hour'`.execute(db(em));
+  const { count, oldest, reset_for } = rows[0];
+  return { count, frees: oldest ? new Date(new Date(oldest).getTime() + 3_600_000) : null, resetFor: reset_for };
+}
+
+/** A held mail let through now: from now on it counts in its inbox's hour. */
+export async function letThrough(em: EntityManager, id: string, now: Date): Promise<void> {
+  await work(em).updateTable('account_mail').set({ inbox_at: now, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+}
+
+/** Takes back an invitation's mail not yet sent (the invitation is revoked): its place in the inbox's hour is free again. */
 export async function dropUnsentInvitationMail(em: EntityManager, invitation: string): Promise<void> {
   await sql`delete from account_mail where invitation_id = ${invitation} and status = 'pending' and sent_at is null and attempts = 0
              and (locked_until is null or locked_until < now())`.execute(db(em));
