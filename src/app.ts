@@ -30,6 +30,7 @@ import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
 import { SmsInboundAuth } from './ingest/sms-inbound.auth.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
 import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
+import { configureSending } from './modules/sending/sending-budget.rules.js';
 import { qrRoutes } from '../rest-adapter/qr.routes.js';
 import { logoRoutes } from '../rest-adapter/logo.routes.js';
 import { guestRoutes } from './guest/guest.routes.js';
@@ -57,6 +58,7 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const { orm, logger } = deps;
   configureWebhookPolicy(deps.config.webhooks);
   configureFlowSenders({ email: !!deps.config.feedback.smtpUrl, sms: !!(deps.config.feedback.twilio || deps.config.feedback.smsGatewayUrl) });
+  configureSending(deps.config.sending);
   // Every order write (both doors, the API's status update) creates the requests of matching feedback flows, and a
   // new order may bring an unhappy guest back (an offer's code, the same guest ordering again: issue 35).
   followOrderWrites(

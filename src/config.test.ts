@@ -36,7 +36,21 @@ describe('loadConfig', () => {
       metricsToken: undefined,
       feedback: { smtpUrl: undefined, mailFrom: 'Feedback <no-reply@localhost.localdomain>', twilio: undefined, smsGatewayUrl: undefined, smsInboundSecret: undefined },
       oauth: { requirePkce: 'public' },
+      sending: {
+        sms: { newBusiness: 50, established: 1_000 },
+        email: { newBusiness: 200, established: 5_000 },
+        newDays: 7,
+        perGuest: 5,
+        invitationsPerDay: 20,
+        accountMailsPerHour: 3,
+      },
     });
+  });
+
+  it('reads the sending budgets, and refuses a budget of 0 or one that is not a count', () => {
+    const config = loadConfig({ SEND_BUDGET_SMS_NEW: '10', SEND_BUDGET_SMS: '100', SEND_BUDGET_EMAIL_NEW: '20', SEND_BUDGET_EMAIL: '200', SEND_BUDGET_NEW_DAYS: '0', SEND_BUDGET_PER_GUEST: '2', INVITATIONS_PER_DAY: '4', ACCOUNT_MAILS_PER_ADDRESS_HOUR: '1' });
+    expect(config.sending).toEqual({ sms: { newBusiness: 10, established: 100 }, email: { newBusiness: 20, established: 200 }, newDays: 0, perGuest: 2, invitationsPerDay: 4, accountMailsPerHour: 1 });
+    expect(() => loadConfig({ SEND_BUDGET_SMS: '0', ACCOUNT_MAILS_PER_ADDRESS_HOUR: 'many' })).toThrow(/ACCOUNT_MAILS_PER_ADDRESS_HOUR must be an integer from 0 to 1000, got "many"[\s\S]*SEND_BUDGET_SMS must be at least 1/);
   });
 
   it('reads the feedback senders, and refuses half a Twilio setting or a bad SMTP_URL', () => {

@@ -39,6 +39,28 @@ export interface Config {
   oauth: OAuthSettings;
   /** SIGNUP: open, anyone may create an account; invite, only an invitation's link; off, neither (the operator's CLI). */
   signup: SignupMode;
+  /** What one business may send a day, and one inbox receive (src/modules/sending, docs: README "Sending budgets"). */
+  sending: SendingSettings;
+}
+
+/** A daily number of messages on one channel: while the business is new, and after. */
+export interface ChannelBudget {
+  newBusiness: number;
+  established: number;
+}
+
+/** The sending budgets and inbox limits (README's table names each variable). */
+export interface SendingSettings {
+  sms: ChannelBudget;
+  email: ChannelBudget;
+  /** SEND_BUDGET_NEW_DAYS: a business is new this many days after it was created. */
+  newDays: number;
+  /** SEND_BUDGET_PER_GUEST: messages a day from one business to one guest, per channel. */
+  perGuest: number;
+  /** INVITATIONS_PER_DAY: invitations one business may send a day. */
+  invitationsPerDay: number;
+  /** ACCOUNT_MAILS_PER_ADDRESS_HOUR: reset, confirmation and invitation e-mails one inbox receives an hour, whatever the source. */
+  accountMailsPerHour: number;
 }
 
 export const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
@@ -199,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
   const requirePkce = pkceRule(env, problems);
   const signup = (env.SIGNUP?.trim().toLowerCase() || 'open') as SignupMode;
   if (!SIGNUP_MODES.includes(signup)) problems.push(`SIGNUP must be one of ${SIGNUP_MODES.join(', ')}, got "${env.SIGNUP}"`);
+  const sending = sendingSettings(env, problems);
   if (problems.length) throw new ConfigError(problems);
   return {
     port: listenPort,
@@ -222,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     feedback,
     oauth: { requirePkce },
     signup,
+    sending,
   };
 }
 
@@ -233,6 +257,37 @@ function pkceRule(env: Env, problems: string[]): PkceRule {
   const rule = (env.OAUTH_REQUIRE_PKCE?.trim().toLowerCase() || 'public') as PkceRule;
   if (!PKCE_RULES.includes(rule)) problems.push(`OAUTH_REQUIRE_PKCE must be one of ${PKCE_RULES.join(', ')}, got "${env.OAUTH_REQUIRE_PKCE}"`);
   return rule;
+}
+
+/** The sending budgets' defaults: small for a business in its first week, larger after (issue 48). */
+export const DEFAULT_SENDING: SendingSettings = {
+  sms: { newBusiness: 50, established: 1_000 },
+  email: { newBusiness: 200, established: 5_000 },
+  newDays: 7,
+  perGuest: 5,
+  invitationsPerDay: 20,
+  accountMailsPerHour: 3,
+};
+
+function sendingSettings(env: Env, problems: string[]): SendingSettings {
+  const d = DEFAULT_SENDING;
+  const budget = (name: string, fallback: number) => count(env, name, fallback, 10_000_000, problems);
+  const settings: SendingSettings = {
+    sms: { newBusiness: budget('SEND_BUDGET_SMS_NEW', d.sms.newBusiness), established: budget('SEND_BUDGET_SMS', d.sms.established) },
+    email: { newBusiness: budget('SEND_BUDGET_EMAIL_NEW', d.email.newBusiness), established: budget('SEND_BUDGET_EMAIL', d.email.established) },
+    newDays: count(env, 'SEND_BUDGET_NEW_DAYS', d.newDays, 365, problems),
+    perGuest: count(env, 'SEND_BUDGET_PER_GUEST', d.perGuest, 1_000, problems),
+    invitationsPerDay: count(env, 'INVITATIONS_PER_DAY', d.invitationsPerDay, 100_000, problems),
+    accountMailsPerHour: count(env, 'ACCOUNT_MAILS_PER_ADDRESS_HOUR', d.accountMailsPerHour, 1_000, problems),
+  };
+  // 0 would hold every message for ever, or refuse every reset mail: a budget that is spent before it starts.
+  const zero = Object.entries({
+    SEND_BUDGET_SMS_NEW: settings.sms.newBusiness, SEND_BUDGET_SMS: settings.sms.established, SEND_BUDGET_EMAIL_NEW: settings.email.newBusiness,
+    SEND_BUDGET_EMAIL: settings.email.established, SEND_BUDGET_PER_GUEST: settings.perGuest, INVITATIONS_PER_DAY: settings.invitationsPerDay,
+    ACCOUNT_MAILS_PER_ADDRESS_HOUR: settings.accountMailsPerHour,
+  }).filter(([, value]) => value === 0);
+  for (const [name] of zero) problems.push(`${name} must be at least 1`);
+  return settings;
 }
 
 /** DATABASE_REPLICA_URLS: comma-separated PostgreSQL URLs; they need DATABASE_URL (the embedded server has no replica). */

@@ -5,6 +5,7 @@ import { DatabaseUnavailableError, openDatabase, type Database } from './db/data
 import { createApp, type App } from './app.js';
 import { startWorkers, type Workers } from './worker/worker.runner.js';
 import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
+import { configureSending } from './modules/sending/sending-budget.rules.js';
 import { recordRunningService } from './cli/running-service.js';
 
 /** `npm run worker`: only the workers, no HTTP (to scale them apart from the API). */
@@ -94,6 +95,7 @@ async function main() {
       return;
     }
     configureWebhookPolicy(config.webhooks);
+    configureSending(config.sending);
     workers = await startWorkers({ orm: db.orm, logger, config });
     logger.info({ concurrency: config.workers, startupMs: Math.round(performance.now() - startedAt) }, 'ready: workers only');
     return;

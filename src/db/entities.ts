@@ -32,6 +32,7 @@ import { Offer } from '../modules/case/offer.entity.js';
 import { ReplyTemplate } from '../modules/case/reply-template.entity.js';
 import { HeldSms } from '../modules/case/held-sms.entity.js';
 import { GuestSessionKey } from '../modules/guest-session/guest-session-key.entity.js';
+import { SendingTally } from '../modules/sending/sending-tally.entity.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
 export const entities = [
@@ -70,4 +71,5 @@ export const entities = [
   HeldSms,
   Invitation,
   AccountMail,
+  SendingTally,
 ];

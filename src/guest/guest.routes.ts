@@ -30,6 +30,7 @@ import { csrfFor, csrfMatches, GuestSessions, surveyPath } from './guest.session
 import { first, frameFor, urlWith } from './guest.frame.js';
 import { GuestSessionKeys } from '../modules/guest-session/guest-session-key.service.js';
 import { limitHeaders, refusal, type Limiter } from '../http/rate-limit/limiter.js';
+import { addressGroup } from '../http/client-address.js';
 
 /**
  * The guest's door (issue 12): GET and POST /survey/{business}/{survey}, one step per screen, post/redirect/get.
@@ -228,9 +229,9 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     }
     const link = parseLink(ctx);
     const answer = answerFrom(step, body);
-    // At most 10 new responses per 10 minutes per address and survey (src/http/rate-limit: shared with REDIS_URL).
+    // At most 10 new responses per 10 minutes per address (an IPv6 /64) and survey (src/http/rate-limit: shared with REDIS_URL).
     const admit = async () => {
-      const verdict = await limiter.take(`${ctx.ip}|${guest.survey.id}`);
+      const verdict = await limiter.take(`${addressGroup(ctx.ip)}|${guest.survey.id}`);
       if (!verdict.allowed) throw refusal([verdict], 'Too many new responses from this address');
       for (const [name, value] of Object.entries(limitHeaders([verdict]))) ctx.set(name, value);
     };

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isIPv6 } from 'node:net';
 import type { Middleware } from 'koa';
 
 /**
@@ -18,6 +19,23 @@ export function clientAddress(request: IncomingMessage, hops: number): string {
   // Fewer entries than proxies: the request came through fewer of them, and the leftmost was still written by one.
   const entry = entries[Math.max(0, entries.length - hops)];
   return entry ? plain(entry) : peer;
+}
+
+/**
+ * The client as every per-address limit counts it: an IPv4 address itself; an IPv6 address its /64, the network one
+ * subscriber is given and whose 2^64 addresses any of its hosts may take at will (RFC 6177), so rotating through them
+ * is still one client. The one place the key is made: the limits (src/http/rate-limit, the sign-in's) call it.
+ */
+export function addressGroup(address: string): string {
+  const bare = address.replace(/%.*$/, '');
+  if (!isIPv6(bare)) return address;
+  const [head, tail] = bare.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // A dotted IPv4 tail stands for two groups; '::' for the zero groups that make eight.
+  const groups = (parts: string[]) => parts.reduce((n, part) => n + (part.includes('.') ? 2 : 1), 0);
+  const full = [...left, ...Array<string>(tail === undefined ? 0 : 8 - groups(left) - groups(right)).fill('0'), ...right];
+  return `${full.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
 }
 
 /** An IPv4 client of a dual-stack listener shows as `::ffff:a.b.c.d`: one client, one key, whichever way it came. */

@@ -31,6 +31,18 @@ export const webhookAttempts = counter('webhook_delivery_attempts_total', 'Outbo
 
 export const rateLimitRefusals = counter('rate_limit_refusals_total', 'Requests refused by a rate limit (429), by limit', ['limit']);
 
+export const messagesHeld = counter(
+  'messages_held_total',
+  'Outbound messages held for later by a sending budget, by channel, kind (feedback_request, reminder, alert, escalation, invitation) and budget (business: its daily budget; guest: the per-guest one; inbox: an address\'s hourly account e-mails)',
+  ['channel', 'kind', 'budget'],
+);
+
+export const accountMailsWithheld = counter(
+  'account_mails_withheld_total',
+  'Account e-mails (password reset, confirmation, "you already have an account") not sent because their inbox had its hourly number already, by kind',
+  ['kind'],
+);
+
 export const ordersIngested = counter('orders_ingested_total', 'Orders received on the custom order webhook, by result (created, updated, unchanged)', ['result']);
 
 export const smsInbound = counter(

@@ -31,19 +31,21 @@ export const API_LIMIT_ON = { RATE_LIMIT_API_PER_SECOND: undefined };
  * The real app on a real port, over its own database. TEST_LOG=debug shows the service's logs. `env` adds
  * configuration (WEBHOOK_ALLOW_PRIVATE_NETWORKS...); `workers` also runs the job queue's workers, as npm start does;
  * `port` listens there instead of any free port (when PUBLIC_URL must name the real address, as the portal's does);
- * `logger` receives the service's logs instead (a test that reads them); `orm` changes the ORM's configuration (a
- * smaller pool, a shorter wait for a connection).
+ * `host` on another loopback address than 127.0.0.1 (`::1`: clients over IPv6); `logger` receives the service's logs
+ * instead (a test that reads them); `orm` changes the ORM's configuration (a smaller pool, a shorter wait for a
+ * connection).
  */
 export async function startTestServer(
-  options: { env?: Record<string, string | undefined>; workers?: boolean; port?: number; logger?: Logger; orm?: Partial<Options> } = {},
+  options: { env?: Record<string, string | undefined>; workers?: boolean; port?: number; host?: string; logger?: Logger; orm?: Partial<Options> } = {},
 ): Promise<TestServer> {
   const db = await createTestDatabase({ orm: options.orm });
   const config = loadConfig({ ...TEST_DEFAULTS, ...process.env, ...options.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
   const logger = options.logger ?? createLogger(config.logLevel);
   const app = await createApp({ orm: db.orm, logger, config });
   const workers = options.workers ? await startWorkers({ orm: db.orm, logger, config }) : undefined;
-  const port = await app.listen(options.port ?? 0, '127.0.0.1');
-  const url = `http://127.0.0.1:${port}`;
+  const host = options.host ?? '127.0.0.1';
+  const port = await app.listen(options.port ?? 0, host);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url,
     orm: db.orm,

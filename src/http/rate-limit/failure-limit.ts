@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../shared/errors.js';
 import { rateLimitRefusals } from '../../kit/metrics.js';
 import { limitHeaders, refusal, type Policy, type Verdict } from './limiter.js';
+import { addressGroup } from '../client-address.js';
 
 /**
  * A failure counter in fixed windows: how a key stands (counting nothing), one failure more, the key forgotten.
@@ -64,6 +65,7 @@ class Holds {
 export interface Admission {
   headers: Record<string, string>;
   identifier: string;
+  /** The client's address group (addressGroup): an IPv6 client's /64. */
   address: string;
   /** This address had failed on this identifier in the window. */
   hadFailed: boolean;
@@ -71,7 +73,7 @@ export interface Admission {
 
 /**
  * Failed authentications at one door (OAuth client secrets, webhook secrets, sign-in passwords), counted per
- * (identifier, address), per address and per identifier. Checked before the secret is compared: an address past its
+ * (identifier, address), per address and per identifier; an address is its group (addressGroup: an IPv6 /64). Checked before the secret is compared: an address past its
  * quota for the identifier, or in all, is refused without comparing (its guesses are never confirmed), and an
  * address that has failed on an identifier under attack waits first. An address that has not failed on the
  * identifier is never refused nor held for another address's failures: a stranger holding a public identifier
@@ -83,8 +85,9 @@ export class FailureLimit {
   constructor(private readonly counters: FailureCounters) {}
 
   /** Throws the 429 when refused; waits the identifier's delay when this address has failed on it. */
-  async admit(identifier: string, address: string): Promise<Admission> {
+  async admit(identifier: string, clientAddress: string): Promise<Admission> {
     const { pair, address: perAddress } = this.counters;
+    const address = addressGroup(clientAddress);
     const [pairStanding, addressStanding] = await Promise.all([pair?.peek(pairKey(identifier, address)), perAddress?.peek(address)]);
     const verdicts = [pairStanding, addressStanding].filter((v) => v !== undefined);
     const refused = verdicts.filter((v) => !v.allowed);
@@ -95,8 +98,9 @@ export class FailureLimit {
     return { headers: verdicts.length ? limitHeaders(verdicts) : {}, identifier, address, hadFailed };
   }
 
-  async failed(identifier: string, address: string): Promise<void> {
+  async failed(identifier: string, clientAddress: string): Promise<void> {
     const { pair, address: perAddress, identifier: perIdentifier } = this.counters;
+    const address = addressGroup(clientAddress);
     await Promise.all([pair?.count(pairKey(identifier, address)), perAddress?.count(address), perIdentifier?.count(identifier)]);
   }
 

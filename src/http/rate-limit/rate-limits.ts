@@ -6,6 +6,7 @@ import type { Principal } from '../../auth/principal.js';
 import { Limiter, limitHeaders, memoryStore, redisStore, refusal, type LimitStore, type Policy } from './limiter.js';
 import { FailureLimit } from './failure-limit.js';
 import { PORTAL_CREDENTIAL_ID } from '../../modules/oauth/credential.entity.js';
+import { addressGroup } from '../client-address.js';
 
 export { FailureLimit } from './failure-limit.js';
 
@@ -29,9 +30,10 @@ export interface Charge {
 export const PORTAL_BUSINESS_FACTOR = 5;
 
 /**
- * The API quota (REST and GraphQL alike) per (credential, business), or per address for calls without a valid token.
- * The portal's credential is every member's: its quota is per person (user, business) instead, as each person's
- * screens are their own, with the business's portal traffic together held to PORTAL_BUSINESS_FACTOR times that.
+ * The API quota (REST and GraphQL alike) per (credential, business), or per address (its group: an IPv6 /64) for
+ * calls without a valid token. The portal's credential is every member's: its quota is per person (user, business)
+ * instead, as each person's screens are their own, with the business's portal traffic together held to
+ * PORTAL_BUSINESS_FACTOR times that.
  * Throws the 429 (AppError rate_limited, with its headers) when spent.
  */
 export class ApiLimit {
@@ -50,7 +52,7 @@ export class ApiLimit {
       if (!business.allowed) throw refusal([business], "Too many requests from this business's team in a short time: wait a moment");
       return { headers: limitHeaders([person, business]), remaining: Math.min(person.remaining, business.remaining) };
     }
-    const key = auth ? `${auth.credentialId}|${auth.businessId}` : `ip|${address}`;
+    const key = auth ? `${auth.credentialId}|${auth.businessId}` : `ip|${addressGroup(address)}`;
     const verdict = await this.limiter.take(key, weight);
     if (!verdict.allowed) throw refusal([verdict], 'Too many API requests for this credential and business');
     return { headers: limitHeaders([verdict]), remaining: verdict.remaining };

@@ -8,7 +8,7 @@ import { Membership } from '../user/membership.entity.js';
 import { User } from '../user/user.entity.js';
 import { EMAIL, normaliseEmail } from '../user/user.service.js';
 import { AccountMail } from '../user/account-mail.entity.js';
-import { wakeAccountMail } from '../user/account-mail.repo.js';
+import { queueAccountMail } from '../user/account-mail.service.js';
 import { recordEvent } from '../event/event.service.js';
 import { weakPassword } from './password.rules.js';
 import { findLink, type LinkProblem } from './account-link.service.js';
@@ -38,13 +38,14 @@ export function checkSignUp(input: SignUpInput): void {
 }
 
 const confirmationMail = (email: string, user: string, continueTo?: string | null) =>
-  ({ kind: 'verify', email, user, continueTo: continueTo ?? null, expiresAt: new Date(Date.now() + VERIFY_TTL_MS), dueAt: new Date() }) as const;
+  ({ kind: 'verify', email, user, continueTo: continueTo ?? null, expiresAt: new Date(Date.now() + VERIFY_TTL_MS) }) as const;
 
 /**
  * A sign-up, answered the same whatever the address, and without a password: whoever types an address may not be
  * who reads its inbox, so the password is chosen on the page of the link mailed there (confirmEmail). A new address
  * gets an unverified account, its business (owned by it) and that link; an address awaiting confirmation a new link;
- * one with an account only a mail to its owner ("someone tried to sign up with your address").
+ * one with an account only a mail to its owner ("someone tried to sign up with your address"). Every such mail
+ * counts against its inbox's hour (queueAccountMail).
  */
 export async function signUp(em: EntityManager, input: SignUpInput, continueTo?: string): Promise<void> {
   checkSignUp(input);
@@ -56,9 +57,8 @@ export async function signUp(em: EntityManager, input: SignUpInput, continueTo?:
       const user = tx.create(User, { email, name: input.name.trim(), passwordHash: null, emailVerifiedAt: null });
       const business = tx.create(Business, { name: input.businessName.trim(), country: null, timeZone: input.timeZone || 'UTC' });
       const membership = tx.create(Membership, { user: user.id, business: business.id, role: 'owner' });
-      tx.create(AccountMail, confirmationMail(email, user.id, continueTo));
       recordEvent(tx, business.id, 'member.created', { id: membership.id, object: 'member', business: business.id, user: user.id, email, name: user.name, role: 'owner', createdAt: membership.createdAt, updatedAt: membership.updatedAt });
-      await wakeAccountMail(tx);
+      await queueAccountMail(tx, confirmationMail(email, user.id, continueTo));
     });
   } catch (err) {
     // The same address signing up twice at once: the second is a known address.
@@ -70,8 +70,7 @@ export async function signUp(em: EntityManager, input: SignUpInput, continueTo?:
 /** A sign-up with a known address: its owner hears of it (a new link while it awaits confirmation), nobody else. */
 async function mailOwner(em: EntityManager, email: string, user: Pick<User, 'id' | 'emailVerifiedAt'>, continueTo?: string): Promise<void> {
   await em.fork().transactional(async (tx) => {
-    tx.create(AccountMail, user.emailVerifiedAt ? { kind: 'exists', email, user: user.id, dueAt: new Date() } : confirmationMail(email, user.id, continueTo));
-    await wakeAccountMail(tx);
+    await queueAccountMail(tx, user.emailVerifiedAt ? { kind: 'exists', email, user: user.id } : confirmationMail(email, user.id, continueTo));
   });
 }
 
@@ -79,9 +78,9 @@ async function mailOwner(em: EntityManager, email: string, user: Pick<User, 'id'
 export async function resendVerification(em: EntityManager, email: string): Promise<void> {
   const address = normaliseEmail(email);
   const user = await em.findOne(User, { email: address }, { fields: ['id', 'emailVerifiedAt'] });
+  if (!user || user.emailVerifiedAt) return;
   await em.fork().transactional(async (tx) => {
-    if (user && !user.emailVerifiedAt) tx.create(AccountMail, confirmationMail(address, user.id));
-    await wakeAccountMail(tx);
+    await queueAccountMail(tx, confirmationMail(address, user.id));
   });
 }
 

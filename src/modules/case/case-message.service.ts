@@ -16,6 +16,7 @@ import type { CreateCaseMessageInput } from './case-message.inputs.js';
 import { wakeCaseWorkers } from './case.repo.js';
 import { REPLY_CODE_ROOM } from './inbound-sms.rules.js';
 import { ownedPresenter } from '../../kit/owned.presenter.js';
+import { chargeSend } from '../sending/sending-budget.service.js';
 
 /** The longest SMS providers take (carriers cut it into parts). */
 export const SMS_LIMIT = 1_600;
@@ -58,8 +59,9 @@ function reachOf(c: GuestCase, asked: string | null | undefined): { channel: Mes
 
 /**
  * The restaurant's reply to a case's guest, inside the caller's transaction `tx` (the offers' `send: true` too):
- * checked, refused when the guest opted out of that channel (409, nothing written), queued as its own job (sent after
- * the commit by the case workers), the first reply stamping `firstReplyAt` and moving an open case to `replied`.
+ * checked, refused when the guest opted out of that channel (409, nothing written) or a sending budget is spent (the
+ * business's of the day, or the guest's: 429 naming it, nothing written), queued as its own job (sent after the
+ * commit by the case workers), the first reply stamping `firstReplyAt` and moving an open case to `replied`.
  * `c` should be locked by the caller (findCase with lock) when replies may race; `author` is a user id or null.
  */
 export async function queueCaseMessage(tx: EntityManager, c: GuestCase, input: { body: string; channel?: string | null }, author: string | null): Promise<CaseMessage> {
@@ -71,6 +73,7 @@ export async function queueCaseMessage(tx: EntityManager, c: GuestCase, input: {
   if (input.body.length > MAX_MESSAGE_BODY[channel]) throw AppError.validation([{ field: 'body', message: `must be at most ${MAX_MESSAGE_BODY[channel]} characters by ${CHANNEL_WORDS[channel]}` }]);
   const reach = await suppressionOf(tx, c.business, [channel], { email: contactHash('email', c.guestEmail), sms: contactHash('sms', c.guestPhone) });
   if (reach.reason === 'opted_out') throw new AppError('conflict', `The guest has opted out of ${CHANNEL_WORDS[channel]} from this business: the reply was not sent`);
+  await chargeSend(tx, { business: c.business, channel, kind: 'reply', guest: address });
   const now = new Date();
   const message = tx.create(CaseMessage, {
     business: c.business, case: c.id, direction: 'out', channel, body: input.body, status: 'queued', author, address, dueAt: now, createdAt: now, updatedAt: now,

@@ -6,6 +6,7 @@ import { consentUrl } from '../alert/alert-recipient.service.js';
 import { contactHash } from '../flow/feedback-flow.rules.js';
 import { suppressionOf } from '../flow/feedback-request.service.js';
 import { presentMessage } from './case-message.service.js';
+import { reserveSend } from '../sending/sending-budget.service.js';
 import type { CaseMessage } from './case-message.entity.js';
 import { replyCodeLine } from './inbound-sms.rules.js';
 import { CaseAlert } from './case-alert.entity.js';
@@ -121,7 +122,11 @@ export class CaseOutboxTask {
     const channel = a.channel as 'email' | 'sms';
     const sender = channel === 'email' ? this.senders.mail : this.senders.sms;
     if (!sender) return finishAlert(em, a.id, this.options.workerId, { status: 'failed', error: NO_SENDER[channel], due_at: null });
+    // The business's budget of the day: spent, the alert waits for its reset (held, not lost).
+    const reservation = await reserveSend(em, { business: a.business_id, channel, kind: a.kind === 'escalation' ? 'escalation' : 'alert' }, this.options.clock());
+    if (!reservation.reserved) return finishAlert(em, a.id, this.options.workerId, { due_at: reservation.until });
     const outcome = await this.deliverAlert(a, await guestWords(em, a.submission_id));
+    if (!outcome.ok) await reservation.giveBack();
     await this.settle(a.attempts, outcome, (change) => finishAlert(em, a.id, this.options.workerId, change), { alert: a.id, channel });
   }
 

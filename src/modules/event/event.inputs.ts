@@ -26,4 +26,6 @@ export const EVENT_TYPES = [
   'offer.created',
   'offer.redeemed',
   ...['created', 'deleted', 'accepted'].map((e) => `invitation.${e}`),
+  // The day's first automated message held by a spent budget (src/modules/sending): the owner is told once a day.
+  'sendingbudget.reached',
 ];

@@ -23,6 +23,7 @@ const SCOPE_OF_RESOURCE: Record<string, Scope> = {
   casemessage: 'cases:read',
   offer: 'cases:read',
   replytemplate: 'cases:read',
+  sendingbudget: 'business:read',
 };
 
 /** The read scope of an event type's resource; events:read for a type of no known resource. */

@@ -8,6 +8,7 @@ import { presentRequest } from './feedback-request.presenter.js';
 import { feedbackHtml, feedbackSubject, feedbackText } from './feedback-mail.js';
 import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
 import { claimRequests, finishLeased, leasedRequest, releaseRequests, type LeasedRequest, type RequestChange } from './flow.repo.js';
+import { reserveSend, type Reservation } from '../sending/sending-budget.service.js';
 
 /** Lease of a claimed request: a worker that dies holding it gives it back by letting it expire. */
 export const LEASE_MS = 60_000;
@@ -87,12 +88,16 @@ export class FeedbackRequestTask {
       return this.finish(em, r, { status: 'failed', error: `no sender configured for ${missing}`, due_at: null });
     }
     // Down the flow's fallback order: a channel that refuses for good (a mailbox that does not exist, a number the
-    // provider rejects) hands over to the next; one that may recover is tried again later, itself first.
+    // provider rejects) hands over to the next; one that may recover is tried again later, itself first. A spent
+    // sending budget holds the request until it resets, as quiet hours do.
     const failures: { channel: string; error?: string }[] = [];
     let channel = channels[0];
     let outcome: SendOutcome = { ok: false };
     for (channel of channels) {
+      const reservation = await this.reserve(em, r, channel, 'feedback_request', now);
+      if (!reservation.reserved) return this.finish(em, r, { send_at: reservation.until, due_at: reservation.until }, null);
       outcome = await this.deliver(r, channel, false);
+      if (!outcome.ok) await reservation.giveBack();
       if (outcome.ok) break;
       failures.push({ channel, error: outcome.error });
       if (!outcome.permanent) break;
@@ -118,10 +123,22 @@ export class FeedbackRequestTask {
     if (now.getTime() >= expires.getTime()) return this.finish(em, r, { status: 'expired', due_at: null });
     if (r.reminder_after_hours && !r.reminded_at && r.channel) {
       const reach = await suppressionOf(em, r.business_id, [r.channel], { email: r.email_hash, sms: r.phone_hash });
-      const outcome = reach.channel ? await this.deliver(r, r.channel, true) : { ok: false };
-      if (outcome.ok) return this.finish(em, r, { reminded_at: now, due_at: expires }, 'feedbackrequest.reminded');
+      if (reach.channel) {
+        // A spent budget holds the reminder until it resets (before the expiry, or never).
+        const reservation = await this.reserve(em, r, r.channel, 'reminder', now);
+        if (!reservation.reserved) return this.finish(em, r, { due_at: new Date(Math.min(reservation.until.getTime(), expires.getTime())) }, null);
+        const outcome = await this.deliver(r, r.channel, true);
+        if (outcome.ok) return this.finish(em, r, { reminded_at: now, due_at: expires }, 'feedbackrequest.reminded');
+        await reservation.giveBack();
+      }
     }
     return this.finish(em, r, { due_at: expires }, null);
+  }
+
+  /** A unit of the business's budget and the guest's on `channel` (sending-budget.service.ts), or the time to wait. */
+  private reserve(em: EntityManager, r: Loaded, channel: string, kind: 'feedback_request' | 'reminder', now: Date): Promise<Reservation> {
+    const guest = channel === 'sms' ? r.customer_phone : r.customer_email;
+    return reserveSend(em, { business: r.business_id, channel: channel as 'email' | 'sms', kind, guest }, now);
   }
 
   private deliver(r: Loaded, channel: string, reminder: boolean): Promise<SendOutcome> {

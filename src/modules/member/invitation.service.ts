@@ -10,8 +10,9 @@ import { Membership, type MembershipRole } from '../user/membership.entity.js';
 import { User } from '../user/user.entity.js';
 import { EMAIL, normaliseEmail } from '../user/user.service.js';
 import { INVITATION_TTL_MS, Invitation } from '../user/invitation.entity.js';
-import { AccountMail } from '../user/account-mail.entity.js';
-import { wakeAccountMail } from '../user/account-mail.repo.js';
+import { dropUnsentInvitationMail } from '../user/account-mail.repo.js';
+import { queueAccountMail } from '../user/account-mail.service.js';
+import { chargeSend } from '../sending/sending-budget.service.js';
 import { checkRole, lockForChange, type MemberActor } from './member.service.js';
 import type { InvitationType } from './invitation.type.js';
 import { ownedPresenter } from '../../kit/owned.presenter.js';
@@ -28,7 +29,8 @@ export function listInvitations(em: EntityManager, business: string, args: ListA
 /**
  * Invites an address (owners only, as every change of members): the invitation and the e-mail carrying its link are
  * written in one transaction, and a worker sends the e-mail. An address already a member is a conflict; so is one
- * with a pending invitation (delete it to send a new one).
+ * with a pending invitation (delete it to send a new one). Each invitation counts against the business's daily
+ * invitations and e-mails (a 429 naming the one spent); its e-mail waits when the inbox had its hour's number.
  */
 export async function createInvitation(em: EntityManager, business: string, input: { email: string; role: MembershipRole }, actor?: MemberActor): Promise<InvitationType> {
   const checks = new Checks();
@@ -47,11 +49,12 @@ export async function createInvitation(em: EntityManager, business: string, inpu
       if (pending) {
         throw new AppError('conflict', `${email} already has a pending invitation (${pending.id}): delete it to send a new one`, [{ field: 'email', message: 'already invited' }]);
       }
+      // The business's invitations and e-mails of the day (a 429 naming the spent one), then the inbox's hour.
+      await chargeSend(tx, { business, channel: 'email', kind: 'invitation' });
       const invitation = tx.create(Invitation, { business, email, role: input.role, invitedBy: actor?.userId ?? null, expiresAt: new Date(Date.now() + INVITATION_TTL_MS) });
-      tx.create(AccountMail, { kind: 'invitation', email, invitation: invitation.id, expiresAt: invitation.expiresAt, dueAt: new Date() });
+      await queueAccountMail(tx, { kind: 'invitation', email, invitation: invitation.id, expiresAt: invitation.expiresAt });
       const presented = presentInvitation(invitation);
       recordEvent(tx, business, 'invitation.created', presented);
-      await wakeAccountMail(tx);
       return presented;
     });
   } catch (err) {
@@ -66,6 +69,8 @@ export function deleteInvitation(em: EntityManager, business: string, id: string
     await lockForChange(tx, business, actor);
     const invitation = await findInvitation(tx, business, id, true);
     recordEvent(tx, business, 'invitation.deleted', presentInvitation(invitation));
+    // Its e-mail not sent yet never goes (and, let through already, gives its place in the inbox's hour back).
+    await dropUnsentInvitationMail(tx, invitation.id);
     await tx.nativeDelete(Invitation, { id: invitation.id });
     return invitation.id;
   });

@@ -20,12 +20,18 @@ export type AccountMailStatus = 'pending' | 'sent' | 'failed';
  */
 @Entity({ tableName: 'account_mail' })
 @Index({ name: 'account_mail_due_idx', expression: 'create index "account_mail_due_idx" on "account_mail" ("due_at") where "due_at" is not null' })
+@Index({ name: 'account_mail_inbox_idx', properties: ['inbox', 'inboxAt'] })
 export class AccountMail extends OutboxJob {
   @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('accountMail');
   @Property({ type: 'string', length: 12 }) kind!: AccountMailKind;
 
   /** The recipient (normalised). */
   @Property({ type: 'string', length: 320 }) email!: string;
+
+  /** The inbox it reaches (inboxAddress: no +tag, no Gmail dots): the key of the hourly limit per inbox. */
+  @Property({ type: 'string', length: 320 }) inbox!: string;
+  /** When it was let through to the inbox (queued to go at once); null while an invitation waits for a place. */
+  @Property({ type: 'datetime', length: 3, nullable: true }) inboxAt?: Date | null;
 
   @Index({ name: 'account_mail_user_idx' })
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', nullable: true }) user?: string | null;

@@ -16,9 +16,9 @@ const work = (em: EntityManager) => db<AccountMailDB>(em);
 /** The account-mail workers' LISTEN channel: only what queues an account e-mail notifies it. */
 export const ACCOUNT_MAIL_CHANNEL = 'account_mail';
 
-/** Wakes the workers once `em`'s transaction commits (kit/signals.ts). */
-export async function wakeAccountMail(em: EntityManager) {
-  wakeAfterCommit(em, ACCOUNT_MAIL_CHANNEL);
+/** Wakes the workers once `em`'s transaction commits (kit/signals.ts), at `dueAt` when the mail waits. */
+export async function wakeAccountMail(em: EntityManager, dueAt?: Date) {
+  wakeAfterCommit(em, ACCOUNT_MAIL_CHANNEL, dueAt);
 }
 
 /** When the first mail not leased falls due (null: none), for the workers' look at every queue (due.poll.ts). */
@@ -47,6 +47,9 @@ export interface LeasedAccountMail {
   kind: AccountMailKind;
   email: string;
   user_id: string | null;
+  inbox: string;
+  /** null: held, waiting for a place in its inbox's hour. */
+  inbox_at: Date | null;
   attempts: number;
   expires_at: Date | null;
   invitation_id: string | null;
@@ -57,7 +60,7 @@ export interface LeasedAccountMail {
 
 export async function leasedAccountMail(em: EntityManager, id: string, worker: string): Promise<LeasedAccountMail | undefined> {
   const { rows } = await sql<LeasedAccountMail>`
-    select m.id, m.kind, m.email, m.user_id, m.attempts, m.expires_at, m.invitation_id, b.name as business_name, i.role,
+    select m.id, m.kind, m.email, m.user_id, m.inbox, m.inbox_at, m.attempts, m.expires_at, m.invitation_id, b.name as business_name, i.role,
            coalesce(u.name, u.email) as inviter
       from account_mail m
       left join invitation i on i.id = m.invitation_id
@@ -87,4 +90,37 @@ export async function finishAccountMail(em: EntityManager, id: string, worker: s
     .where('id', '=', id)
     .where('locked_by', '=', worker)
     .execute();
+}
+
+/** An inbox's last hour: the account e-mails that reached it, and whether one of them was a reset for `address`. */
+export interface InboxHour {
+  count: number;
+  /** When the oldest of them leaves the hour (null: none). */
+  frees: Date | null;
+  resetFor: boolean;
+}
+
+/**
+ * The account e-mails that reached `inbox` in the hour before `now` (queued to go at once, or sent; also those let
+ * through by a request whose clock ran a little ahead): a held mail counts from the moment it is let through. Read under a transaction lock on the inbox, held until the caller's
+ * transaction ends, so two requests or workers at once cannot both take the hour's last place.
+ */
+export async function inboxHour(em: EntityManager, inbox: string, address: string, now: Date): Promise<InboxHour> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`account_mail:${inbox}`}, 0))`.execute(db(em));
+  const { rows } = await sql<{ count: number; oldest: Date | string | null; reset_for: boolean }>`
+    select count(*)::int as count, min(inbox_at) as oldest, coalesce(bool_or(kind = 'reset' and email = ${address}), false) as reset_for
+      from account_mail where inbox = ${inbox} and inbox_at > ${now}::timestamptz - interval '1 hour'`.execute(db(em));
+  const { count, oldest, reset_for } = rows[0];
+  return { count, frees: oldest ? new Date(new Date(oldest).getTime() + 3_600_000) : null, resetFor: reset_for };
+}
+
+/** A held mail let through now: from now on it counts in its inbox's hour. */
+export async function letThrough(em: EntityManager, id: string, now: Date): Promise<void> {
+  await work(em).updateTable('account_mail').set({ inbox_at: now, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+}
+
+/** Takes back an invitation's mail not yet sent (the invitation is revoked): its place in the inbox's hour is free again. */
+export async function dropUnsentInvitationMail(em: EntityManager, invitation: string): Promise<void> {
+  await sql`delete from account_mail where invitation_id = ${invitation} and status = 'pending' and sent_at is null and attempts = 0
+             and (locked_until is null or locked_until < now())`.execute(db(em));
 }

@@ -5,6 +5,7 @@ import type { Mailer, SendOutcome } from '../../shared/sender.ports.js';
 import { hashSecret } from '../../shared/secrets.js';
 import { claimAccountMails, finishAccountMail, leasedAccountMail, releaseAccountMails, setAccountMailToken, type LeasedAccountMail } from './account-mail.repo.js';
 import type { AccountMailKind } from './account-mail.entity.js';
+import { letInvitationThrough } from './account-mail.service.js';
 
 export const ACCOUNT_MAIL_LEASE_MS = 60_000;
 
@@ -66,6 +67,11 @@ export class AccountMailTask {
     const finish = (change: Parameters<typeof finishAccountMail>[3]) => finishAccountMail(em, id, worker, change);
     if (!this.mailer) return finish({ status: 'failed', error: 'no sender configured for e-mail (set SMTP_URL)', due_at: null });
     if (mail.kind === 'invitation' && !mail.invitation_id) return finish({ status: 'failed', error: 'the invitation was revoked before it was sent', due_at: null });
+    if (!mail.inbox_at) {
+      // Held for its inbox's hour (account-mail.service.ts): it goes once the hour has room.
+      const place = await letInvitationThrough(em, mail, this.options.clock());
+      if (!place.through) return finish({ due_at: place.retryAt });
+    }
     let link: string | undefined;
     if (mail.kind !== 'exists') {
       const token = `${TOKEN_PREFIX[mail.kind]}${randomBytes(32).toString('base64url')}`;

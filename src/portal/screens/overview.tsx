@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'preact/compat';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { DateInput, Empty, Field, Loaded, dayStart, dayOf, formatCount, formatDay, formatMinutes, plural, useLoad } from '../ui';
+import { DateInput, Empty, Field, Loaded, dayStart, dayOf, formatCount, formatDate, formatDay, formatMinutes, plural, useLoad } from '../ui';
 import { useLiveEvents } from '../live';
 import type { Series } from '../charts/line-chart';
 
@@ -96,10 +96,52 @@ export default function Overview({ session, query }: ScreenProps) {
         </Field>
       </form>
       {session.scopes.includes('cases:read') && <UnhappyGuests business={business} location={location} range={range} />}
+      <SendingToday business={business} />
       <Loaded state={state} what="the figures">
         {(data) => <Figures data={data} range={range} />}
       </Loaded>
     </>
+  );
+}
+
+const SendingData = graphql(`
+  query SendingToday($business: ID!) {
+    business(id: $business) { id sendingBudget { channel limit used remaining held perGuest resetsAt growsAt } }
+  }
+`);
+const CHANNEL_NAMES: Record<string, string> = { email: 'E-mail', sms: 'SMS' };
+
+/**
+ * What the business may still send today on each channel, and what waits for the budget to reset: read again when a
+ * budget holds its first message of the day (the event sendingbudget.reached).
+ */
+function SendingToday({ business }: { business: string }) {
+  const state = useLoad(() => request(SendingData, { business }), business);
+  useLiveEvents(business, ['sendingbudget.reached'], state.reload);
+  const budgets = state.data?.business.sendingBudget;
+  if (!budgets) return null;
+  const spent = budgets.some((b) => b.remaining === 0);
+  const first = budgets[0];
+  return (
+    <section class={`sending${spent ? ' spent' : ''}`} aria-labelledby="sending-today" data-testid="sending-today">
+      <h2 id="sending-today">Messages today</h2>
+      <dl class="sending-figures">
+        {budgets.map((b) => (
+          <div key={b.channel}>
+            <dt>{CHANNEL_NAMES[b.channel] ?? b.channel}</dt>
+            <dd>
+              <strong>{formatCount(b.remaining)} left</strong> {formatCount(b.used)} of {formatCount(b.limit)} sent
+              {b.held ? `; ${plural(b.held, 'automated message')} held until ${formatDate(b.resetsAt)}` : ''}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p class="muted">
+        Every message counts: feedback requests and reminders, alerts, replies and offers, invitations; at most {formatCount(first.perGuest)} a day to one guest on
+        each channel. A reply past the budget is refused; an automated message waits for the reset, at {formatDate(first.resetsAt)}.
+        {first.growsAt ? ` A new business's budget: it grows on ${formatDay(first.growsAt)}.` : ''}
+      </p>
+    </section>
   );
 }
 
