@@ -36,11 +36,11 @@ import { Migration20261201090000 } from './Migration20261201090000.js';
 import { Migration20261201100000 } from './Migration20261201100000.js';
 import { Migration20261201110000 } from './Migration20261201110000.js';
 import { Migration20261207150000 } from './Migration20261207150000.js';
+import { Migration20261207160000 } from './Migration20261207160000.js';
 import { Migration20261207164800 } from './Migration20261207164800.js';
+import { Migration20261208090000 } from './Migration20261208090000.js';
 import { Migration20261208100000 } from './Migration20261208100000.js';
 import { Migration20261208120000 } from './Migration20261208120000.js';
-import { Migration20261207160000 } from './Migration20261207160000.js';
-import { Migration20261208090000 } from './Migration20261208090000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -82,9 +82,9 @@ export const migrationsList = [
   { name: 'Migration20261201100000', class: Migration20261201100000 },
   { name: 'Migration20261201110000', class: Migration20261201110000 },
   { name: 'Migration20261207150000', class: Migration20261207150000 },
+  { name: 'Migration20261207160000', class: Migration20261207160000 },
   { name: 'Migration20261207164800', class: Migration20261207164800 },
+  { name: 'Migration20261208090000', class: Migration20261208090000 },
   { name: 'Migration20261208100000', class: Migration20261208100000 },
   { name: 'Migration20261208120000', class: Migration20261208120000 },
-  { name: 'Migration20261207160000', class: Migration20261207160000 },
-  { name: 'Migration20261208090000', class: Migration20261208090000 },
 ];
