@@ -155,7 +155,7 @@ describe('password reset', () => {
     expect(known.status).toBe(200);
   });
 
-  it('a reset link sets a new password once and revokes every token and session of the user', async () => {
+  it('a reset link sets a new password once and revokes every session of the user and every token a sign-in gave them', async () => {
     const tenant = await createTenant(server);
     const browser = new Browser();
     // A refresh token and a sign-in session from before.
