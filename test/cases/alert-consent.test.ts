@@ -47,7 +47,7 @@ async function ownerCall(r: Restaurant, from: string, method: string, path: stri
     headers: { ...r.tenant.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: answer.status, body: answer.body, headers: new Headers() };
+  return { status: answer.status, body: answer.body };
 }
 
 /** The recipient's browser at a link of a message (PUBLIC_URL is this server), from 127.0.0.3: the page (GET) or a button (POST). */
