@@ -33,7 +33,7 @@ export const rateLimitRefusals = counter('rate_limit_refusals_total', 'Requests 
 
 export const messagesHeld = counter(
   'messages_held_total',
-  'Outbound messages held for later by a sending budget, by channel, kind (feedback_request, reminder, alert, escalation, invitation) and budget (business: its daily budget; guest: the per-guest one; inbox: an address\'s hourly account e-mails)',
+  'Outbound messages held for later by a sending budget, by channel, kind (feedback_request, reminder, alert, escalation, alert_confirmation, invitation) and budget (business: its daily budget; guest: the per-guest one; inbox: an address\'s hourly account e-mails)',
   ['channel', 'kind', 'budget'],
 );
 

@@ -8,6 +8,7 @@ import { ATTACKER, RIGHTFUL, requestFrom } from '../helpers/from-address.js';
 import { expectError } from '../rest/rest.helpers.js';
 import { postWebhook, rows, uniqueId } from '../ingest/ingest-helpers.js';
 import { consentLink, restaurant, sleep, type Restaurant } from './case.fixtures.js';
+import { reserveSend } from '../../src/modules/sending/sending-budget.service.js';
 
 /**
  * Issue 48 item 1 over real HTTP, real SMTP and a real SMS gateway on 127.0.0.1: an alert reaches members of the
@@ -233,6 +234,22 @@ describe('a recipient who declines', () => {
     for (let i = 0; i < 100 && (await rows(server, 'select status from case_alert where case_id = ?', [opened.id]))[0].status === 'pending'; i++) await sleep(100);
     expect(await rows(server, 'select status from case_alert where case_id = ?', [opened.id])).toEqual([{ status: 'skipped' }]);
     expect(mailsTo(to).filter((m) => m.body.includes(opened.id))).toHaveLength(1);
+  });
+});
+
+describe('a confirmation past the business\'s budget', () => {
+  it('waits for the budget to reset, held and not lost, like any automated message', async () => {
+    const r = await restaurant(server, 'Budget Cafe');
+    const now = new Date();
+    // The day's SMS spent (a new business's 50), as 50 alerts would have.
+    for (let i = 0; i < 50; i++) expect((await reserveSend(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now)).reserved).toBe(true);
+    const phone = newPhone();
+    await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ channel: 'sms', to: phone }] });
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const held = async () => (await rows(server, 'select (extract(epoch from due_at) * 1000)::bigint::text as due, sent_at from alert_recipient where business_id = ?', [r.tenant.businessId]))[0];
+    for (let i = 0; i < 100 && Number((await held()).due) !== midnight; i++) await sleep(100);
+    expect(await held()).toEqual({ due: String(midnight), sent_at: null });
+    expect(textsTo(phone)).toHaveLength(0);
   });
 });
 

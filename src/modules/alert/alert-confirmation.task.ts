@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SmsProvider } from '../../shared/sender.ports.js';
+import { reserveSend } from '../sending/sending-budget.service.js';
 import { consentUrl } from './alert-recipient.service.js';
 import { claimConfirmations, finishConfirmation, leasedConfirmation, releaseConfirmations } from './alert.repo.js';
 
@@ -40,15 +41,17 @@ export class AlertConfirmationTask {
     const r = await leasedConfirmation(em, id, worker);
     if (!r) return; // answered meanwhile, or the lease went to another worker
     const finish = (change: Parameters<typeof finishConfirmation>[3]) => finishConfirmation(em, id, worker, change);
+    if (!(r.channel === 'sms' ? this.senders.sms : this.senders.mail)) return finish({ error: NO_SENDER[r.channel], due_at: null });
+    // The business's budget of the day on the channel: spent, the confirmation waits for its reset (held, not lost).
+    const reservation = await reserveSend(em, { business: r.business_id, channel: r.channel, kind: 'alert_confirmation' }, this.options.clock());
+    if (!reservation.reserved) return finish({ due_at: reservation.until });
     const link = consentUrl(this.options.publicUrl, r.token);
     const name = quotedName(r.business_name);
     let outcome;
     if (r.channel === 'sms') {
-      if (!this.senders.sms) return finish({ error: NO_SENDER.sms, due_at: null });
-      outcome = await this.senders.sms.send(r.address, `${quotedName(r.business_name, 40)} asks to text you alerts about its unhappy guests. Nothing more is sent unless you agree: ${link}`);
+      outcome = await this.senders.sms!.send(r.address, `${quotedName(r.business_name, 40)} asks to text you alerts about its unhappy guests. Nothing more is sent unless you agree: ${link}`);
     } else {
-      if (!this.senders.mail) return finish({ error: NO_SENDER.email, due_at: null });
-      outcome = await this.senders.mail.send({
+      outcome = await this.senders.mail!.send({
         to: r.address,
         subject: `${name} asks to send you alerts about its guests' feedback`,
         text: [
@@ -65,6 +68,7 @@ export class AlertConfirmationTask {
         headers: { 'List-Unsubscribe': `<${link}/decline>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       });
     }
+    if (!outcome.ok) await reservation.giveBack();
     const now = this.options.clock();
     const attempts = r.attempts + 1;
     if (outcome.ok) return finish({ attempts, error: null, due_at: null, sent_at: now });

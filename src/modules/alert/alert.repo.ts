@@ -118,8 +118,8 @@ export async function releaseConfirmations(em: EntityManager, worker: string, id
 
 /** A leased confirmation still to send (not answered meanwhile), with the business's name. */
 export async function leasedConfirmation(em: EntityManager, id: string, worker: string) {
-  const { rows } = await sql<{ id: string; channel: 'email' | 'sms'; address: string; token: string; attempts: number; business_name: string }>`
-    select r.id, r.channel, r.address, r.token, r.attempts, coalesce(b.display_name, b.name) as business_name
+  const { rows } = await sql<{ id: string; business_id: string; channel: 'email' | 'sms'; address: string; token: string; attempts: number; business_name: string }>`
+    select r.id, r.business_id, r.channel, r.address, r.token, r.attempts, coalesce(b.display_name, b.name) as business_name
       from alert_recipient r join business b on b.id = r.business_id
      where r.id = ${id} and r.locked_by = ${worker} and r.locked_until > now() and r.status = 'pending' and r.due_at is not null`.execute(db(em));
   return rows[0];

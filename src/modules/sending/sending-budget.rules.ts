@@ -19,7 +19,7 @@ export type SendChannel = 'email' | 'sms';
 export type BudgetName = SendChannel | 'invitations';
 
 /** What sent a message: a label of the held-messages metric, and of the hold's event. */
-export type SendKind = 'feedback_request' | 'reminder' | 'alert' | 'escalation' | 'reply' | 'invitation';
+export type SendKind = 'feedback_request' | 'reminder' | 'alert' | 'escalation' | 'alert_confirmation' | 'reply' | 'invitation';
 
 const DAY_MS = 86_400_000;
 
