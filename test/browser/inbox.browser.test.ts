@@ -5,7 +5,7 @@ import { createUser } from '../../src/modules/user/user.service.js';
 import { createMember } from '../../src/modules/member/member.service.js';
 import { freePort } from '../helpers/ports.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
-import { axeViolations, buildPortal, fitsWidth, launchBrowser, offsiteRequests, pagesChecked, PHONE, screenshot, signInOnPage } from '../helpers/browser.js';
+import { buildPortal, launchBrowser, offsiteRequests, pagesChecked, signInOnPage, checkPortalScreen } from '../helpers/browser.js';
 
 /** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
 
@@ -83,16 +83,7 @@ const signIn = (page: Page) => signInOnPage(page, tenant);
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 const loaded = (page: Page) => page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
 
-/** axe finds nothing, and nothing is wider than the screen, on the desktop and on a 390 px phone. */
-async function checkScreen(page: Page, name: string) {
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', PHONE.viewport]] as const) {
-    await page.setViewportSize(viewport);
-    expect({ name, size, violations: await axeViolations(page) }).toEqual({ name, size, violations: [] });
-    expect({ name, size, fits: await fitsWidth(page) }).toEqual({ name, size, fits: true });
-    await screenshot(page, `inbox-${name}-${size}`);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const checkScreen = (page: Page, name: string) => checkPortalScreen(page, `inbox-${name}`);
 
 /** A guest's answer through the API, for an order: ratings of Food and Service, an NPS and a comment. */
 async function answer(a: { food: number; service: number; nps: number; text: string; order?: string }) {

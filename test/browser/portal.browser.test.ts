@@ -7,7 +7,7 @@ import { Credential } from '../../src/modules/oauth/credential.entity.js';
 import { createBusiness, createMember } from '../../src/modules/member/member.service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, buildPortal, fitsWidth, launchBrowser, offsiteRequests, pagesChecked, PHONE, screenshot, signInOnPage, untilNextPage } from '../helpers/browser.js';
+import { axeViolations, buildPortal, launchBrowser, offsiteRequests, pagesChecked, screenshot, signInOnPage, untilNextPage, checkPortalScreen } from '../helpers/browser.js';
 
 /** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
 
@@ -51,16 +51,7 @@ async function open(page: Page, label: string) {
   await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.startsWith('Loading'));
 }
 
-/** axe finds nothing, and nothing is wider than the screen, on the desktop and on a 390 px phone. */
-async function checkScreen(page: Page, name: string) {
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', PHONE.viewport]] as const) {
-    await page.setViewportSize(viewport);
-    expect({ name, size, violations: await axeViolations(page) }).toEqual({ name, size, violations: [] });
-    expect({ name, size, fits: await fitsWidth(page) }).toEqual({ name, size, fits: true });
-    await screenshot(page, `portal-${name}-${size}`);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const checkScreen = checkPortalScreen;
 
 /** The parts of the curl command the Integrations screen shows, sent as that command would send them. */
 function runCurl(command: string) {

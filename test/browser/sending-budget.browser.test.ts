@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { rows } from '../ingest/ingest-helpers.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, buildPortal, fitsWidth, launchBrowser, offsiteRequests, pagesChecked, PHONE, screenshot, signInOnPage } from '../helpers/browser.js';
+import { buildPortal, launchBrowser, offsiteRequests, pagesChecked, signInOnPage, checkPortalScreen } from '../helpers/browser.js';
 
 /**
  * Issue 48, item 2: the owner sees on the Overview what the business may still send today on each channel, and what
@@ -26,14 +26,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function checkScreen(page: Page, name: string) {
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', PHONE.viewport]] as const) {
-    await page.setViewportSize(viewport);
-    expect({ name, size, violations: await axeViolations(page) }).toEqual({ name, size, violations: [] });
-    expect({ name, size, fits: await fitsWidth(page) }).toEqual({ name, size, fits: true });
-    await screenshot(page, `sending-${name}-${size}`);
-  }
-}
+const checkScreen = (page: Page, name: string) => checkPortalScreen(page, `sending-${name}`);
 
 describe("the Overview's sending budget", () => {
   it('shows each channel with what is left, the messages held until the reset, and the rule, on a desktop and a phone', async () => {
