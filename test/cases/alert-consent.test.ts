@@ -18,6 +18,7 @@ import { reserveSend } from '../../src/modules/sending/sending-budget.service.js
  */
 jest.setTimeout(120_000);
 
+const INBOUND_SECRET = 'inbound-secret-0123456789';
 let server: TestServer;
 let mail: MailBox;
 let sms: Receiver;
@@ -25,7 +26,10 @@ let sms: Receiver;
 beforeAll(async () => {
   mail = await startMailBox();
   sms = await startReceiver(() => ({ status: 201, body: '{}' }));
-  server = await startTestServer({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Guest alerts <alerts@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms` }, workers: true });
+  server = await startTestServer({
+    env: { SMTP_URL: mail.url, MAIL_FROM: 'Guest alerts <alerts@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms`, SMS_INBOUND_SECRET: INBOUND_SECRET },
+    workers: true,
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -217,6 +221,29 @@ describe('a recipient who declines', () => {
     const other = await restaurant(server, 'Other Cafe');
     await other.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ channel: 'email', to: declining }] });
     await mail.waitFor((m) => m.to.includes(declining) && subjectOf(m).includes('Other Cafe'), 30_000);
+  });
+
+  it('a number that answers an alert with STOP is declined too, as its link would', async () => {
+    const r = await restaurant(server, 'Stop Cafe');
+    const phone = newPhone();
+    const rule = await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ role: 'owner' }, { channel: 'sms', to: phone }] });
+    const link = consentLink(server, textOf(await sms.waitFor((q) => JSON.parse(q.body).to === phone, 30_000)));
+    expect((await visit(`${link}/confirm`, 'POST')).status).toBe(200);
+    const first = await r.caseOf(await r.answer({ taste: 1, text: 'Cold' }));
+    await sms.waitFor((q) => JSON.parse(q.body).to === phone && textOf(q).includes(first.id), 30_000);
+
+    const stop = await requestFrom(RIGHTFUL, `${server.url}/webhooks/sms/inbound`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${INBOUND_SECRET}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `From=${encodeURIComponent(phone)}&Body=STOP`,
+    });
+    expect(stop.status).toBe(200);
+    expect(stop.body.data).toMatchObject({ stop: true, businesses: 1 });
+    expect((await r.call('GET', `/alert-rules/${rule}`)).body.data.notify[1]).toMatchObject({ to: phone, status: 'declined', confirmedAt: null });
+    const second = await r.caseOf(await r.answer({ taste: 1, text: 'Cold again' }));
+    await mail.waitFor((m) => m.to.includes(r.tenant.email) && m.body.includes(second.id), 30_000);
+    await sleep(1_500);
+    expect(textsTo(phone)).toHaveLength(2); // the confirmation, the first alert
   });
 
   it('an alert due again after its recipient declined (a retry, a lease run out) is not sent', async () => {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Loaders } from '../../kit/loaders.js';
 import { Membership } from '../user/membership.entity.js';
 import { AlertRecipient, type ConsentStatus } from './alert-recipient.entity.js';
-import { answerRecipient, confirmedRecipients, recipientByToken } from './alert.repo.js';
+import { answerRecipient, confirmedRecipients, declineNumber, recipientByToken } from './alert.repo.js';
 import type { AlertRecipientType, StoredRecipient } from './alert-rule.type.js';
 
 /**
@@ -71,4 +71,12 @@ export async function answerConsent(em: EntityManager, token: string, answer: 'c
   if (!r) return null;
   await answerRecipient(em, r.id, answer, new Date());
   return consentOfRow(r, answer);
+}
+
+/**
+ * An SMS STOP from `phone` (E.164): it is declined as an alert recipient of every business that asked it, as its
+ * links' refusal would. Answers those businesses (the inbound door opts the number out of their guest texts too).
+ */
+export function declineByStop(em: EntityManager, phone: string): Promise<string[]> {
+  return declineNumber(em, phone, new Date());
 }

@@ -92,6 +92,19 @@ export async function answerRecipient(em: EntityManager, id: string, status: 'co
     .execute();
 }
 
+/** A number's STOP: it declines wherever it is an alert recipient still asked or told. Answers those businesses. */
+export async function declineNumber(em: EntityManager, phone: string, now: Date): Promise<string[]> {
+  const rows = await alerts(em)
+    .updateTable('alert_recipient')
+    .set({ status: 'declined', declined_at: now, confirmed_at: null, due_at: null, updated_at: now })
+    .where('channel', '=', 'sms')
+    .where('address', '=', phone)
+    .where('status', '<>', 'declined')
+    .returning('business_id')
+    .execute();
+  return rows.map((r) => r.business_id);
+}
+
 /**
  * When the first confirmation not leased falls due (null: none), for the workers' look at every queue (due.poll.ts).
  * Only a recipient still unanswered has one to send: an answer given while its send was in flight (and failed, to be

@@ -8,6 +8,7 @@ import type { CaseMessageType } from './case-message.type.js';
 import { GuestCase } from './case.entity.js';
 import { HeldSms } from './held-sms.entity.js';
 import { businessesThatTexted, smsThreadsTo } from './case.repo.js';
+import { declineByStop } from '../alert/alert-recipient.service.js';
 import { presentMessage, SMS_LIMIT } from './case-message.service.js';
 import { CODE_WINDOW_DAYS, daysBefore, RECENT_WINDOW_DAYS, tieInboundSms, type InboundTie } from './inbound-sms.rules.js';
 
@@ -50,10 +51,13 @@ export async function receiveGuestSms(em: EntityManager, from: string, text: str
   });
 }
 
-/** A STOP from this number opts it out of every business that asked it (feedback requests) or texted it from a case. */
+/**
+ * A STOP from this number opts it out of every business that asked it (feedback requests), texted it from a case, or
+ * names it as an alert recipient (declined there, as its link's refusal would).
+ */
 export async function stopGuestSms(em: EntityManager, from: string): Promise<number> {
   const phone = normalisePhone(from, null);
-  return stopFromPhone(em, from, phone ? await businessesThatTexted(em, phone) : []);
+  return stopFromPhone(em, from, phone ? [...(await businessesThatTexted(em, phone)), ...(await declineByStop(em, phone))] : []);
 }
 
 export interface HeldSmsView {
