@@ -9,6 +9,7 @@ import { rest } from '../rest/rest.helpers.js';
 import { rows } from '../ingest/ingest-helpers.js';
 import { hiddenField } from '../oauth/oauth-helpers.js';
 import { createUser } from '../../src/modules/user/user.service.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 48, item 5, over real HTTP with a real SMTP server: whoever asks and from wherever, at most 3 reset,
@@ -55,15 +56,6 @@ const loopback = (i: number) => `127.0.0.${10 + i}`;
 const mailsTo = (email: string) => mail.mails.filter((m) => m.to.some((to) => to.toLowerCase() === email.toLowerCase()));
 const linkIn = (m: ReceivedMail) => /(http\S+token=\S+)/.exec(m.body)![1].replace(/[.)]$/, '').replace(server.config.publicUrl, server.url);
 
-async function until<T>(what: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Every account e-mail queued for these addresses has gone out (none pending): what reached them is all that will. */
 const settled = (emails: string[]) =>

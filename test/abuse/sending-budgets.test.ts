@@ -11,6 +11,7 @@ import { startCaseOutbox } from '../../src/worker/case-outbox.runner.js';
 import type { OutboxLoop } from '../../src/worker/outbox.loop.js';
 import { reserveSend } from '../../src/modules/sending/sending-budget.service.js';
 import { countStatements } from '../helpers/sql-counter.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 48, item 2, over real HTTP with a real SMTP server and a real SMS gateway on 127.0.0.1: every outbound message
@@ -51,15 +52,6 @@ afterAll(async () => {
   await sms?.close();
 });
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A case of `r` whose guest ordered with these contacts. */
 async function caseOf(r: Restaurant, contact: { customerEmail?: string; customerPhoneNumber?: string }) {

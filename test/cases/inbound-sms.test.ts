@@ -8,6 +8,7 @@ import { heldSmsCommand } from '../../src/cli/held-sms.command.js';
 import { expectError } from '../rest/rest.helpers.js';
 import { rows, uniqueId } from '../ingest/ingest-helpers.js';
 import { restaurant, sleep, type Restaurant } from './case.fixtures.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 48, item 4 over real HTTP, with a real SMS gateway (and a Twilio stand-in) on 127.0.0.1: every business texts
@@ -234,15 +235,6 @@ async function askedBySms(phone: string) {
   await until(() => rows(server, 'select status from feedback_request where order_id = ?', [order]), (r) => r[0]?.status === 'sent');
 }
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met: ${JSON.stringify(v)}`);
-    await sleep(50);
-  }
-}
 
 describe('the shared secret (no Twilio)', () => {
   it('is taken from Authorization: Bearer or X-Sms-Inbound-Secret, whole; never from the query string', async () => {

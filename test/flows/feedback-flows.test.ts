@@ -9,6 +9,7 @@ import { postWebhook, rows, uniqueId } from '../ingest/ingest-helpers.js';
 import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
 import { startFeedbackRequests, type FeedbackRequestWorkers } from '../../src/worker/feedback-request.runner.js';
 import { createLogger } from '../../src/http/logger.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 16 over HTTP: flows through REST, orders through the custom webhook and the API, e-mail to a real SMTP
@@ -86,15 +87,6 @@ async function shop(flow: Record<string, unknown> = {}): Promise<Shop> {
 
 const requestsOf = (order: string) => rows(server, 'select * from feedback_request where order_id = ? order by created_at', [order]);
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const statusOf = (order: string, status: string) => until(() => requestsOf(order), (r) => r.length > 0 && r.every((x) => x.status === status));
 const mailsTo = (to: string) => mail.mails.filter((m) => m.to.includes(to));
 // The survey link, not its /unsubscribe sibling; a token may end in '-', so the end is "no token character or slash next".
