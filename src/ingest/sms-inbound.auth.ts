@@ -28,7 +28,8 @@ const matches = (given: string | undefined, expected: string) => given !== undef
 /**
  * Who may post guests' SMS: with Twilio as the provider (TWILIO_*), requests Twilio signed with TWILIO_AUTH_TOKEN for
  * the address `{PUBLIC_URL}{path}` it called; otherwise a gateway holding SMS_INBOUND_SECRET, in a header only.
- * Failures are counted per client address (FailureLimit): a guesser is refused, the rightful sender never is.
+ * A gateway's failures are counted per client address (FailureLimit): a guesser is refused, the rightful sender never
+ * is. Twilio's are not counted: its signature cannot be guessed, and its addresses are shared by every Twilio account.
  */
 export class SmsInboundAuth {
   /** `key`: Twilio's auth token, or the gateway's shared secret. */
@@ -53,6 +54,12 @@ export class SmsInboundAuth {
         'bad_request',
         `The inbound SMS secret is not taken from the query string (addresses end up in logs): send it as ${SECRET_HEADERS}, and remove ?secret= from the address`,
       );
+    }
+    // Twilio's signature is an HMAC of the very request, nothing to guess at speed; and Twilio posts from addresses it
+    // shares with every other Twilio account, whose failures must never refuse (or delay) our own guests' texts.
+    if (this.provider === 'twilio') {
+      if (!this.verified(ctx)) throw this.refusal(ctx);
+      return;
     }
     const admission = await this.failures?.admit(IDENTIFIER, ctx.ip);
     if (admission) ctx.set(admission.headers);

@@ -339,8 +339,13 @@ describe('Twilio as the provider', () => {
         message: `A valid X-Twilio-Signature is required: Twilio signs with TWILIO_AUTH_TOKEN the address it calls, here ${PUBLIC_URL}${path} (PUBLIC_URL and the path), so its messaging webhook must be exactly that`,
       });
     }
+    // Twilio posts from addresses every Twilio account shares: another account's failures (here 30 wrong signatures
+    // from the very address Twilio uses) never refuse a text Twilio signed for us.
+    for (let i = 0; i < 30; i++) expect((await post(path, fields, { 'x-twilio-signature': signed('someone-elses-token', `${PUBLIC_URL}${path}`, fields) })).status).toBe(401);
+    const after = { ...fields, Body: 'Still heard', MessageSid: 'SM0125' };
+    expect((await post(path, after, { 'x-twilio-signature': signed(TOKEN, `${PUBLIC_URL}${path}`, after) })).status).toBe(200);
     const texts = ((await t.call('GET', `/cases/${tt.id}/messages`)).body.data as Array<{ direction: string; body: string }>).filter((m) => m.direction === 'in');
-    expect(texts.map((m) => m.body)).toEqual([`Thank you! #${tt.code}`, 'Signed with a query']);
+    expect(texts.map((m) => m.body)).toEqual([`Thank you! #${tt.code}`, 'Signed with a query', 'Still heard']);
     expect(await rows(twilioServer, 'select count(*)::int as n from held_sms')).toEqual([{ n: 0 }]);
   });
 });
