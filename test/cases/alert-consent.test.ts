@@ -246,6 +246,19 @@ describe('a recipient who declines', () => {
     expect(textsTo(phone)).toHaveLength(2); // the confirmation, the first alert
   });
 
+  it('an address that opted out of the business (an unsubscribe, a STOP) is declined when a rule names it, never asked', async () => {
+    const r = await restaurant(server, 'Opted Cafe');
+    const to = newEmail('opted');
+    expect((await r.call('POST', '/feedback-suppressions', { email: to })).status).toBe(200);
+    const rule = await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ role: 'owner' }, { channel: 'email', to }] });
+    const status = async () => (await r.call('GET', `/alert-rules/${rule}`)).body.data.notify[1].status;
+    for (let i = 0; i < 100 && (await status()) === 'pending'; i++) await sleep(100);
+    expect(await status()).toBe('declined');
+    const opened = await r.caseOf(await r.answer({ taste: 1, text: 'Cold' }));
+    await mail.waitFor((m) => m.to.includes(r.tenant.email) && m.body.includes(opened.id), 30_000);
+    expect(mailsTo(to)).toHaveLength(0);
+  });
+
   it('an alert due again after its recipient declined (a retry, a lease run out) is not sent', async () => {
     const r = await restaurant(server, 'Race Cafe');
     const to = newEmail('race');

@@ -2,6 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SmsProvider } from '../../shared/sender.ports.js';
 import { reserveSend } from '../sending/sending-budget.service.js';
+import { contactHash } from '../flow/feedback-flow.rules.js';
+import { suppressionOf } from '../flow/feedback-request.service.js';
 import { consentUrl } from './alert-recipient.service.js';
 import { claimConfirmations, finishConfirmation, leasedConfirmation, releaseConfirmations } from './alert.repo.js';
 
@@ -40,7 +42,13 @@ export class AlertConfirmationTask {
     const worker = this.options.workerId;
     const r = await leasedConfirmation(em, id, worker);
     if (!r) return; // answered meanwhile, or the lease went to another worker
-    const finish = (change: Parameters<typeof finishConfirmation>[3]) => finishConfirmation(em, id, worker, change);
+    const finish = (change: Parameters<typeof finishConfirmation>[4]) => finishConfirmation(em, r.business_id, id, worker, change);
+    // An address or number that opted out of this business (an SMS STOP, an unsubscribe) already said no: it is
+    // declined, not asked.
+    const hashes = { email: r.channel === 'email' ? contactHash('email', r.address) : null, sms: r.channel === 'sms' ? contactHash('sms', r.address) : null };
+    if ((await suppressionOf(em, r.business_id, [r.channel], hashes)).reason === 'opted_out') {
+      return finish({ status: 'declined', declined_at: this.options.clock(), due_at: null });
+    }
     if (!(r.channel === 'sms' ? this.senders.sms : this.senders.mail)) return finish({ error: NO_SENDER[r.channel], due_at: null });
     // The business's budget of the day on the channel: spent, the confirmation waits for its reset (held, not lost).
     const reservation = await reserveSend(em, { business: r.business_id, channel: r.channel, kind: 'alert_confirmation' }, this.options.clock());

@@ -69,7 +69,7 @@ export async function consentOf(em: EntityManager, token: string): Promise<Conse
 export async function answerConsent(em: EntityManager, token: string, answer: 'confirmed' | 'declined'): Promise<Consent | null> {
   const r = await recipientOf(em, token);
   if (!r) return null;
-  await answerRecipient(em, r.id, answer, new Date());
+  await answerRecipient(em, r.business_id, r.id, answer, new Date());
   return consentOfRow(r, answer);
 }
 

@@ -78,7 +78,7 @@ export async function recipientByToken(em: EntityManager, token: string) {
  * The recipient's answer: confirmed (alerted from now on) or declined (never messaged by the business again). An
  * answer also settles a confirmation still waiting to go: it is no longer sent.
  */
-export async function answerRecipient(em: EntityManager, id: string, status: 'confirmed' | 'declined', now: Date) {
+export async function answerRecipient(em: EntityManager, business: string, id: string, status: 'confirmed' | 'declined', now: Date) {
   await alerts(em)
     .updateTable('alert_recipient')
     .set({
@@ -88,6 +88,7 @@ export async function answerRecipient(em: EntityManager, id: string, status: 'co
       due_at: null,
       updated_at: now,
     })
+    .where('business_id', '=', business)
     .where('id', '=', id)
     .execute();
 }
@@ -139,10 +140,11 @@ export async function leasedConfirmation(em: EntityManager, id: string, worker: 
 }
 
 /** Applies `change` and gives the lease back, only while `worker` holds it. */
-export async function finishConfirmation(em: EntityManager, id: string, worker: string, change: Updateable<Tables['alert_recipient']>) {
+export async function finishConfirmation(em: EntityManager, business: string, id: string, worker: string, change: Updateable<Tables['alert_recipient']>) {
   await alerts(em)
     .updateTable('alert_recipient')
     .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
+    .where('business_id', '=', business)
     .where('id', '=', id)
     .where('locked_by', '=', worker)
     .execute();
