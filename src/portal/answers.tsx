@@ -1,26 +1,26 @@
 import { Empty } from './ui';
 
 /** A survey step as the answer lists read it: its title, type, metrics (with their scales) and dish scale. */
-export interface StepShape {
+interface StepShape {
   id: string;
   position: number;
   type: string;
   content: unknown;
   metrics?: { metrics: { id: string; name?: string; scale?: { min: number; max: number } }[] } | null;
 }
-export interface AnswerShape {
+interface AnswerShape {
   step: string;
   value?: unknown;
   ratings?: Record<string, unknown> | null;
   items?: Record<string, unknown> | null;
 }
 /** An order line, for the name of the dish an answer rated (answers name dishes by their menu item). */
-export interface DishShape {
+interface DishShape {
   menuItem?: { id: string; name: string } | null;
 }
 
 /** A dish's rating as the guest gave it: a thumb on a thumbs step (stored as 5 or 1), else its number of 5. */
-export const dishRating = (step: { content: unknown } | undefined, rating: unknown) =>
+const dishRating = (step: { content: unknown } | undefined, rating: unknown) =>
   (step?.content as { scale?: unknown } | undefined)?.scale === 'thumbs' ? (rating === 5 ? 'thumbs up' : 'thumbs down') : `${String(rating)} of 5`;
 
 /** An answer as one cell of a list: a metrics or dishes step's ratings in order, else its value. */
@@ -29,7 +29,13 @@ export const answerText = (a: Omit<AnswerShape, 'step'>) => {
   return ratings ? Object.values(ratings).join(' / ') : Array.isArray(a.value) ? a.value.join(', ') : a.value == null ? '' : String(a.value);
 };
 
-const titleOf = (step: StepShape | undefined, fallback: string) => (step && typeof (step.content as { title?: unknown }).title === 'string' ? (step.content as { title: string }).title : (step?.type ?? fallback));
+/** A step's title as its content holds it ('' when it has none): the editor, the answer lists and the CSV alike. */
+export const stepTitle = (step: { content: unknown }) => {
+  const title = (step.content as { title?: unknown } | null)?.title;
+  return typeof title === 'string' ? title : '';
+};
+
+const titleOf = (step: StepShape | undefined, fallback: string) => (step ? stepTitle(step) || step.type : fallback);
 
 /**
  * What a guest answered, each answer beside its question in the survey's order: ratings with their metric's name and

@@ -3,7 +3,7 @@ import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, formatCount, formatDate, formatMoney, lineTotal, useLoad, zoneName, useSubmit, Table } from '../ui';
 import { useLiveEvents } from '../live';
-import { AnswerList, answerText } from '../answers';
+import { AnswerList, answerText, stepTitle } from '../answers';
 import { csvText } from '../../shared/csv';
 
 const FeedbackFilters = graphql(`
@@ -122,7 +122,7 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
         if (!r.submissions.hasMore) break;
       }
       const steps = [...survey.steps].sort((a, b) => a.position - b.position);
-      const header = ['id', 'createdAt (UTC)', 'status', 'channel', 'location', 'order', ...steps.map((s) => (typeof s.content.title === 'string' ? s.content.title : s.type))];
+      const header = ['id', 'createdAt (UTC)', 'status', 'channel', 'location', 'order', ...steps.map((s) => stepTitle(s) || s.type)];
       const lines = rows.map((r) => [r.id, new Date(r.createdAt).toISOString(), r.status, r.channel ?? '', r.location?.name ?? '', r.order?.externalOrderId ?? '', ...steps.map((s) => answerText(r.answers.find((a) => a.step === s.id) ?? {}))]);
       // The REST reports' CSV (src/shared/csv.ts): a guest's "=cmd|…" comment stays text in a spreadsheet.
       download(`feedback-${survey.id}.csv`, new Blob([csvText([header, ...lines])], { type: 'text/csv' }));
@@ -178,7 +178,6 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
       <p><a href={`/portal/feedback?survey=${survey}`}>← Feedback</a></p>
       <Loaded state={state} what="the feedback">
         {({ submission: s }) => {
-          const steps = [...(s.survey?.steps ?? [])].sort((a, b) => a.position - b.position);
           return (
             <>
               <h1 tabIndex={-1}>Feedback of {formatDate(s.createdAt)}</h1>

@@ -87,14 +87,13 @@ export default function Flows({ session }: ScreenProps) {
 
 type Flow = NonNullable<ResultOf<typeof FlowScreen>['feedbackFlow']>;
 
-/**
- * The form's own state: text as typed (numbers included), so nothing typed is lost on an error. A new flow starts so
- * that a first test works at once: only the channels this service has a sender for, no delay, and quiet hours only
- * when the business has a time zone (else they would be read in UTC: evening there may be lunch time here).
- */
 type Defaults = ResultOf<typeof FlowScreen>['feedbackFlowDefaults'];
 
-/** The form of a flow, or of a new one from the service's defaults (feedbackFlowDefaults). */
+/**
+ * The form's own state: text as typed (numbers included), so nothing typed is lost on an error. A new flow starts from
+ * the service's defaults (feedbackFlowDefaults), with only the channels this service has a sender for, and quiet hours
+ * only when the business has a time zone (else they would be read in UTC: evening there may be lunch time here).
+ */
 function formOf(flow: Flow | null | undefined, firstSurvey: string, senders: string[], defaults: Defaults) {
   const en = (flow?.templates as Record<string, { subject?: string; body?: string }> | undefined)?.en;
   const c = (flow?.conditions ?? {}) as { channel?: string[]; location?: string[]; minTotal?: number; hasEmail?: boolean; hasPhone?: boolean };

@@ -26,7 +26,7 @@ interface Sample {
 const PLACEHOLDER: Sample = { currency: 'USD', dishes: [{ name: 'House special', itemId: 'SKU-1' }] };
 
 /** The ready-to-paste request an ordering system sends: the integrator's guide's first example, in the business's terms. */
-export function curlExample(endpoint: string, secret: string, sample: Sample = PLACEHOLDER) {
+function curlExample(endpoint: string, secret: string, sample: Sample) {
   const items = (sample.dishes.length ? sample.dishes : PLACEHOLDER.dishes).map((d, i) => ({ name: d.name, itemId: d.itemId ?? `SKU-${i + 1}`, quantity: 1, unitPrice: 12 }));
   const body = JSON.stringify({
     externalOrderId: 'A-1001',
@@ -69,6 +69,7 @@ export default function Integrations({ session }: ScreenProps) {
         {(data) => {
           const integration = data.customIntegration;
           const endpoint = integration ? `${location.origin}${integration.webhookPath}` : undefined;
+          const curl = endpoint && curlExample(endpoint, secret ?? '<your webhook secret>', sampleOf(data));
           return (
             <>
               {integration ? (
@@ -90,8 +91,8 @@ export default function Integrations({ session }: ScreenProps) {
                   )}
                   <h3>Try it</h3>
                   <p>This request posts a test order (replace <code>A-1001</code> for each new order):</p>
-                  <pre data-testid="curl-example">{curlExample(endpoint!, secret ?? '<your webhook secret>', sampleOf(data))}</pre>
-                  <CopyText value={curlExample(endpoint!, secret ?? '<your webhook secret>', sampleOf(data))} label="the curl example" />
+                  <pre data-testid="curl-example">{curl}</pre>
+                  <CopyText value={curl!} label="the curl example" />
                 </>
               ) : (
                 <Empty>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate } from '../router';
+import { stepTitle as titleOf } from '../answers';
 import { CopyText, Empty, Failure, Field, FormError, Loaded, download, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
 
 const SurveyEditorQuery = graphql(`
@@ -74,7 +75,7 @@ export default function SurveyEditor({ session, params }: ScreenProps) {
             {data.survey && (
               <>
                 <Steps business={session.business} survey={data.survey} metrics={data.metrics.data} onChange={state.reload} />
-                <LinkBuilder business={session.business} survey={data.survey} locations={data.locations.data} />
+                <LinkBuilder business={session.business} survey={data.survey} locations={data.locations.data} mayAddLocations={session.scopes.includes('locations:write')} />
               </>
             )}
           </>
@@ -122,7 +123,6 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
   );
 }
 
-const titleOf = (step: Step) => (typeof step.content.title === 'string' ? step.content.title : '');
 
 function Steps({ business, survey, metrics, onChange }: { business: string; survey: Survey; metrics: Data['metrics']['data']; onChange: () => void }) {
   const [editing, setEditing] = useState<string>();
@@ -270,7 +270,7 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
 const CHANNELS = ['link', 'qr', 'sms', 'email'] as const;
 
 /** The survey's link for a location, an order and a channel, and its QR code (PNG or SVG) for each location. */
-function LinkBuilder({ business, survey, locations }: { business: string; survey: Survey; locations: Data['locations']['data'] }) {
+function LinkBuilder({ business, survey, locations, mayAddLocations }: { business: string; survey: Survey; locations: Data['locations']['data']; mayAddLocations: boolean }) {
   const [location, setLocation] = useState('');
   const [channel, setChannel] = useState<(typeof CHANNELS)[number]>('link');
   const [orderId, setOrderId] = useState('');
@@ -328,7 +328,12 @@ function LinkBuilder({ business, survey, locations }: { business: string; survey
             <code data-testid="survey-link">{link}</code> <CopyText value={link} label="the link" />
           </p>
         )}
-        {!locations.length && <p class="muted">No locations yet: links and QR codes then work for the whole business. <a href="/portal/locations">Add your locations</a> for a code per branch.</p>}
+        {!locations.length && (
+          <p class="muted">
+            No locations yet: links and QR codes then work for the whole business.{' '}
+            {mayAddLocations ? <><a href="/portal/locations">Add your locations</a> for a code per branch.</> : 'An owner or a manager can add your locations, for a code per branch.'}
+          </p>
+        )}
       </CardForm>
     </section>
   );
