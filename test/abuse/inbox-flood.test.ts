@@ -131,6 +131,21 @@ describe('one inbox, many askers', () => {
     expect(mailsTo(owner)).toHaveLength(1);
   });
 
+  it("an attacker's resets at 127.0.0.2, once run out, do not keep the owner at 127.0.0.3 from a working link within the hour", async () => {
+    const owner = `owner-${randomBytes(4).toString('hex')}@example.com`;
+    await createUser(server.orm.em.fork(), { email: owner, password: TEST_PASSWORD, name: 'Owner' });
+    for (let i = 0; i < 3; i++) expect((await forgotFrom(ATTACKER, owner)).status).toBe(200);
+    await until(() => mailsTo(owner).length, (n) => n === 3);
+    await settled([owner]);
+    // Their links run out (30 minutes) while the hour still counts them.
+    await rows(server, `update account_mail set expires_at = now() - interval '1 second' where email = ?`, [owner]);
+    expect((await forgotFrom(RIGHTFUL, owner)).status).toBe(200);
+    await until(() => mailsTo(owner).length, (n) => n === 4);
+    const link = new URL(linkIn(mailsTo(owner)[3]));
+    const reset = await postFormFrom(RIGHTFUL, `${link.pathname}${link.search}`, { token: link.searchParams.get('token')!, password: 'a brand new passphrase 8' });
+    expect(h1(reset.text)).toBe('Password changed');
+  });
+
   it('an attacker at 127.0.0.2 spending its per-address limit is refused; the rightful party at 127.0.0.3 still gets its e-mail', async () => {
     const owner = `owner-${randomBytes(4).toString('hex')}@example.com`;
     await createUser(server.orm.em.fork(), { email: owner, password: TEST_PASSWORD, name: 'Owner' });

@@ -92,7 +92,10 @@ export async function finishAccountMail(em: EntityManager, id: string, worker: s
     .execute();
 }
 
-/** An inbox's last hour: the account e-mails that reached it, and whether one of them was a reset for `address`. */
+/**
+ * An inbox's last hour: the account e-mails that reached it, and whether one of them is a reset link for `address`
+ * that still works (unused, unexpired): a stranger's resets, spent or run out, never stand in for the owner's own.
+ */
 export interface InboxHour {
   count: number;
   /** When the oldest of them leaves the hour (null: none). */
@@ -108,7 +111,7 @@ export interface InboxHour {
 export async function inboxHour(em: EntityManager, inbox: string, address: string, now: Date): Promise<InboxHour> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${`account_mail:${inbox}`}, 0))`.execute(db(em));
   const { rows } = await sql<{ count: number; oldest: Date | string | null; reset_for: boolean }>`
-    select count(*)::int as count, min(inbox_at) as oldest, coalesce(bool_or(kind = 'reset' and email = ${address}), false) as reset_for
+    select count(*)::int as count, min(inbox_at) as oldest, coalesce(bool_or(kind = 'reset' and email = ${address} and used_at is null and (expires_at is null or expires_at > ${now})), false) as reset_for
       from account_mail where inbox = ${inbox} and inbox_at > ${now}::timestamptz - interval '1 hour'`.execute(db(em));
   const { count, oldest, reset_for } = rows[0];
   return { count, frees: oldest ? new Date(new Date(oldest).getTime() + 3_600_000) : null, resetFor: reset_for };
