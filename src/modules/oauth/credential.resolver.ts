@@ -61,7 +61,7 @@ export class CredentialResolver {
   })
   async rotateCredentialSecret(@Arg('business', () => ID) business: string, @Arg('id', () => ID) id: string, @Ctx() { em }: GraphQLContext) {
     const { credential, clientSecret } = await rotateCredentialSecret(em, business, id);
-    return { ...presentCredential(credential), clientSecret };
+    return { ...credential, clientSecret };
   }
 
   @Authorized('credentials:write')

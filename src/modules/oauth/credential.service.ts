@@ -129,7 +129,7 @@ export function updateCredential(
   id: string,
   input: { name?: string | null; validRedirectUris?: string[] | null; requirePkce?: boolean | null },
 ) {
-  return updateRecorded(em, { resource: 'credential', find: findCredential, present: presentCredential }, business, id, (credential) => {
+  return updateRecorded(em, recorded, business, id, (credential) => {
     const checks = new Checks();
     const name = input.name != null ? checkName(checks, input.name) : credential.name;
     if (input.validRedirectUris != null) checkRedirectUris(checks, input.validRedirectUris);
@@ -145,7 +145,6 @@ export function updateCredential(
  * it; its token rows and pending authorization codes go with it (foreign keys cascade).
  */
 export function deleteCredential(em: EntityManager, business: string, id: string): Promise<string> {
-  const recorded = { resource: 'credential', find: findCredential, present: presentCredential };
   return deleteRecorded(em, recorded, business, id, async (credential, tx) => {
     await revokeTokens(tx, { credential: credential.id });
     await tx.nativeDelete(Credential, { id: credential.id });
@@ -157,16 +156,13 @@ export function deleteCredential(em: EntityManager, business: string, id: string
  * (client_credentials, acting for the credential's creator) are revoked. What members granted through the client
  * stands: refreshing it now takes the new secret.
  */
-export function rotateCredentialSecret(em: EntityManager, business: string, id: string): Promise<NewCredential> {
-  return em.transactional(async (tx) => {
-    const credential = await findCredential(tx, business, id, true);
-    const clientSecret = generateSecret('cs_');
-    credential.secretHash = hashSecret(clientSecret);
-    credential.updatedAt = new Date();
-    await revokeTokens(tx, { credential: credential.id, origin: 'secret' });
-    recordEvent(tx, business, 'credential.updated', presentCredential(credential));
-    return { credential, clientSecret };
+export async function rotateCredentialSecret(em: EntityManager, business: string, id: string) {
+  const clientSecret = generateSecret('cs_');
+  const credential = await updateRecorded(em, recorded, business, id, async (row, tx) => {
+    row.secretHash = hashSecret(clientSecret);
+    await revokeTokens(tx, { credential: row.id, origin: 'secret' });
   });
+  return { credential, clientSecret };
 }
 
 /** A credential whose client_credentials tokens act for its creator, with its business's name. */
@@ -196,3 +192,6 @@ export async function credentialsActingFor(em: EntityManager, user: string): Pro
 
 export const findCredential = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Credential, { kind: 'credential', label: 'Credential', business, id, lock });
+
+/** The recipe's view of a credential (event.service.ts's updateRecorded, deleteRecorded): `credential.*` events. */
+const recorded = { resource: 'credential', find: findCredential, present: presentCredential };
