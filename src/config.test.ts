@@ -4,7 +4,7 @@ describe('loadConfig', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).toEqual({
       port: 4000,
-      host: '0.0.0.0',
+      host: undefined,
       trustProxyHops: 0,
       databaseUrl: undefined,
       databaseReplicaUrls: [],

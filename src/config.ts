@@ -6,8 +6,8 @@ import { isIP } from 'node:net';
 
 export interface Config {
   port: number;
-  /** HOST: the address the HTTP server listens on (every IPv4 interface by default; `127.0.0.1` for this machine only). */
-  host: string;
+  /** HOST: the address the HTTP server listens on; unset, every interface, IPv6 and IPv4 (Node's own default). */
+  host?: string;
   /**
    * Proxies of ours in front of the service (TRUST_PROXY_HOPS): 0, the client's address is the socket's; N, it is the
    * N-th X-Forwarded-For entry from the right (src/http/client-address.ts).
@@ -195,8 +195,8 @@ export function loadConfig(env: Env = process.env): Config {
   const listenPort = port(env, 'PORT', 4000, problems);
   const trustProxyHops = count(env, 'TRUST_PROXY_HOPS', 0, 10, problems);
   const embeddedPgPort = port(env, 'EMBEDDED_PG_PORT', 54329, problems);
-  const host = env.HOST?.trim() || '0.0.0.0';
-  if (!isIP(host) && host !== 'localhost') problems.push(`HOST must be an IP address to listen on (0.0.0.0, 127.0.0.1, ::) or localhost, got "${env.HOST}"`);
+  const host = env.HOST?.trim() || undefined;
+  if (host !== undefined && !isIP(host) && host !== 'localhost') problems.push(`HOST must be an IP address to listen on (0.0.0.0, 127.0.0.1, ::) or localhost, got "${env.HOST}"`);
   const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:'], problems);
   const databaseReplicaUrls = replicaUrls(env, databaseUrl, problems);
   const replicaMaxLagMs = seconds(env, 'REPLICA_MAX_LAG', 5_000, 3_600_000, problems);

@@ -111,7 +111,7 @@ async function main() {
         : code === 'EACCES'
           ? `Not allowed to listen on port ${config.port}. Set PORT to a port above 1024.`
           : code === 'EADDRNOTAVAIL'
-            ? `HOST ${config.host} is not an address of this machine. Set HOST to one of its addresses, or 0.0.0.0 for all.`
+            ? `HOST ${config.host} is not an address of this machine. Set HOST to one of its addresses, or leave it unset for all.`
             : undefined;
     await stopAll().catch(() => {});
     fail(logger, message ?? 'the HTTP server could not start', message ? undefined : err);
