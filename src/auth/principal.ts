@@ -6,7 +6,7 @@ export interface Principal {
   businessId: string;
   credentialId: string;
   tokenId: string;
-  /** The token's scopes as narrowed to what the user's role allows (src/modules/user/membership.roles.ts). */
+  /** The token's scopes as narrowed to what the user's role allows (src/auth/roles.ts). */
   scopes: ReadonlySet<Scope>;
   /** The user's role in the business, as of the token's last revocation check. */
   role?: 'owner' | 'manager' | 'staff';

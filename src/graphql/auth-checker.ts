@@ -2,7 +2,7 @@ import type { AuthChecker } from 'type-graphql';
 import { AppError } from '../shared/errors.js';
 import type { Scope } from '../auth/scopes.js';
 import type { GraphQLContext } from '../kit/context.js';
-import { scopesForRole } from '../modules/user/membership.roles.js';
+import { scopesForRole } from '../auth/roles.js';
 
 /**
  * `@Authorized('surveys:read')` on an operation: a verified token is required (UNAUTHENTICATED otherwise), its
@@ -18,7 +18,7 @@ export const authChecker: AuthChecker<GraphQLContext, Scope> = ({ context, args 
     throw new AppError('forbidden', `This token does not grant access to business '${args.business}'`);
   }
   const missing = scopes.filter((scope) => !principal.scopes.has(scope));
-  // Scopes the user's role withholds (membership.roles.ts), whether or not the token was issued with them: say so,
+  // Scopes the user's role withholds (src/auth/roles.ts), whether or not the token was issued with them: say so,
   // since a new token would not help.
   const allowed = principal.role ? scopesForRole(principal.role) : undefined;
   const beyondRole = allowed ? missing.filter((scope) => !allowed.includes(scope)) : [];

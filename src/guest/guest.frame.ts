@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { GuestBrand } from '../modules/business/brand.read.js';
 import { chooseLanguage, LANGUAGES } from './messages/index.js';
+import { GUEST_LANGUAGE_CODES } from '../shared/guest-languages.js';
 import type { Frame } from './guest.pages.js';
 
 /** A query parameter's first value (a repeated one counts once); empty is none. */
@@ -19,16 +20,22 @@ export function urlWith(ctx: Context, path: string, changes: Record<string, stri
 
 /**
  * What every guest page is drawn in: the guest's language (`lang=`, else Accept-Language), links to `path` in the
- * others (none with `switcher: false`: a page that only answers a form), and the survey's name and business's face.
+ * others the survey offers (none with `switcher: false`: a page that only answers a form), and the survey's name and
+ * business's face.
  */
-export function frameFor(ctx: Context, path: string, options: { surveyName?: string; brand?: GuestBrand | null; switcher?: boolean } = {}): Frame {
-  const lang = chooseLanguage(ctx, first(ctx.query.lang));
+export function frameFor(
+  ctx: Context,
+  path: string,
+  options: { surveyName?: string; brand?: GuestBrand | null; switcher?: boolean; languages?: readonly string[] | null } = {},
+): Frame {
+  const offered = options.languages ?? GUEST_LANGUAGE_CODES;
+  const lang = chooseLanguage(ctx, first(ctx.query.lang), offered);
   const { messages, dir } = LANGUAGES[lang];
   const languages =
     options.switcher === false
       ? []
       : Object.entries(LANGUAGES)
-          .filter(([code]) => code !== lang)
+          .filter(([code]) => code !== lang && offered.includes(code))
           .map(([code, l]) => ({ code, name: l.messages.languageName, href: urlWith(ctx, path, { lang: code }) }));
   return { lang, dir, t: messages, surveyName: options.surveyName, brand: options.brand, languages };
 }

@@ -153,7 +153,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     // The business's face: its name, logo and colour (the colour's style allowed by the page's policy).
     const brand = await memo.get(`brand:${business}`, (reader) => readBrand(reader, business));
     if (brand?.color) ctx.set('Content-Security-Policy', guestCsp(brand));
-    const frame = frameFor(ctx, path, { surveyName: state.survey.name, brand });
+    const frame = frameFor(ctx, path, { surveyName: state.survey.name, brand, languages: state.survey.languages });
     if (state.state === 'closed') {
       sendHtml(ctx, 410, messagePage(frame, frame.t.closedTitle, frame.t.closedBody));
       return null;

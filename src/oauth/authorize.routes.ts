@@ -7,7 +7,7 @@ import { Business } from '../modules/business/business.entity.js';
 import { User } from '../modules/user/user.entity.js';
 import { Membership } from '../modules/user/membership.entity.js';
 import { normaliseEmail } from '../modules/user/user.service.js';
-import { narrowToRole } from '../modules/user/membership.roles.js';
+import { narrowToRole } from '../auth/roles.js';
 import { constantTimeEqual, hashPassword, hashSecret, verifyPassword } from '../shared/secrets.js';
 import type { Scope } from '../auth/scopes.js';
 import { findClient } from './client.auth.js';
@@ -249,7 +249,7 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
       );
     }
 
-    // A member is never given what their role does not allow (membership.roles.ts). The rest is still worth asking
+    // A member is never given what their role does not allow (src/auth/roles.ts). The rest is still worth asking
     // for, as RFC 6749 3.3 lets a server grant less than asked: the page says what is left out, the token's `scope`
     // says what was granted. Nothing left to grant is a dead end, said on a page rather than in a redirect.
     const { granted, dropped } = narrowToRole(request.scopes, member.role);

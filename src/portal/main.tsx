@@ -5,6 +5,7 @@ import type { Scope } from '../auth/scopes';
 import { startSession, signOut, switchBusiness, type Session } from './auth';
 import { graphql, request } from './graphql';
 import { installLinkHandler, useLocation } from './router';
+import { may, whoMay } from './roles';
 import { Failure, Loading, message, setTimeZone } from './ui';
 
 /** The navigation: plain links, one per screen, in the order a manager's day goes. */
@@ -58,6 +59,9 @@ const ROUTES: [RegExp, Loader, string, Scope][] = [
   [/^\/portal\/brand$/, () => import('./screens/brand'), 'Brand', 'business:read'],
 ];
 
+/** The scope a screen needs to be opened: the navigation lists only the screens the member's role opens. */
+const scopeOf = (href: string) => ROUTES.find(([pattern]) => pattern.test(href))![3];
+
 const BusinessQuery = graphql(`
   query PortalBusiness($id: ID!) {
     business(id: $id) { id name timeZone country }
@@ -87,8 +91,7 @@ function NotForRole({ section, scope }: { section: string; scope: Scope }) {
     <>
       <h1 tabIndex={-1}>{section}</h1>
       <div class="empty" role="note">
-        <p>Your role in this business does not include {scope.split(':')[0]}, so this screen stays closed to you.</p>
-        <p>Owners and managers can open it; an owner can change your role under Members.</p>
+        <p>Your role in this business does not open {section}: only {whoMay(scope)} can. An owner can change your role under Members.</p>
       </div>
     </>
   );
@@ -131,7 +134,7 @@ function App({ session }: { session: Session }) {
       <div class="frame">
         <nav class="side" aria-label="Portal">
           <ul>
-            {NAV.map((item) => (
+            {NAV.filter((item) => may(session, scopeOf(item.href))).map((item) => (
               <li key={item.href}>
                 <a href={item.href} aria-current={item.label === section ? 'page' : undefined}>{item.label}</a>
               </li>
@@ -141,7 +144,7 @@ function App({ session }: { session: Session }) {
         <main id="main">
           {!zoneKnown ? (
             <Loading what="the business" />
-          ) : route && !session.scopes.includes(route.scope) ? (
+          ) : route && !may(session, route.scope) ? (
             <NotForRole section={route.section} scope={route.scope} />
           ) : route ? (
             <Screen loader={route.loader} props={{ session, path, query, params: route.match!.slice(1).map(decodeURIComponent) }} />

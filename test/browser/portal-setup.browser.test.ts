@@ -6,6 +6,7 @@ import { Membership } from '../../src/modules/user/membership.entity.js';
 import { Location } from '../../src/modules/location/location.entity.js';
 import { orderTimeZone } from '../../src/modules/location/location.service.js';
 import { SurveyStep } from '../../src/modules/survey/survey-step.entity.js';
+import { Survey } from '../../src/modules/survey/survey.entity.js';
 import { freePort } from '../helpers/ports.js';
 import { buildPortal, checkPortalScreen, PHONE, portalLoaded, screenshot, signInOnPage, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
 
@@ -238,6 +239,53 @@ it('the survey editor adds a dishes step rated by thumbs, which a guest then see
   await page.getByText('No step yet').waitFor();
   expect(await steps()).toEqual([]);
 }, 120_000);
+
+it("a new survey offers its guests the owner's language only; adding Urdu in the editor offers both; an info step asks nothing", async () => {
+  const page = await signedIn(tenant, '/portal/surveys/new', { locale: 'en-GB' });
+  const settings = page.getByRole('form', { name: 'Survey settings' });
+  const languages = settings.getByRole('group', { name: 'Languages of the guest page' });
+  expect(await languages.getByLabel('English').isChecked()).toBe(true);
+  expect(await languages.getByLabel('Urdu (اردو)').isChecked()).toBe(false);
+  // None chosen is refused beside the choice; what was typed stays.
+  await settings.getByLabel('Name').fill('Lunch');
+  await languages.getByLabel('English').uncheck();
+  await settings.getByRole('button', { name: 'Create survey' }).click();
+  await expect(settings.locator('#languages-error').textContent()).resolves.toBe('must name at least one language, or be null for every one');
+  expect(await settings.getByLabel('Name').inputValue()).toBe('Lunch');
+  await languages.getByLabel('English').check();
+  await settings.getByLabel('Status').selectOption('active');
+  await settings.getByRole('button', { name: 'Create survey' }).click();
+  await page.waitForURL(/\/portal\/surveys\/sur_/);
+  const survey = page.url().split('/').pop()!;
+  const stored = async () => (await server.orm.em.fork().findOneOrFail(Survey, survey)).languages;
+  expect(await stored()).toEqual(['en']);
+
+  // An info step: no "must answer" to tick, stored as not required.
+  const form = page.getByRole('form', { name: 'New step' });
+  await form.getByLabel('Type').selectOption({ label: 'info: a message, no answer' });
+  expect(await form.getByLabel('Guests must answer it').count()).toBe(0);
+  await form.getByLabel('Title (the question)').fill('Welcome');
+  await form.getByRole('button', { name: 'Add step' }).click();
+  await page.locator('ol.steps > li').filter({ hasText: '1. Welcome' }).waitFor();
+  expect((await server.orm.em.fork().find(SurveyStep, { survey })).map((s) => [s.type, s.required])).toEqual([['info', false]]);
+
+  // A guest whose phone prefers Urdu still reads this English survey in English, with no other language offered.
+  const guest = await newPage({ ...PHONE, locale: 'ur-PK' });
+  await guest.page.goto(`${server.url}/survey/${tenant.businessId}/${survey}`);
+  expect(await guest.page.locator('html').getAttribute('lang')).toBe('en');
+  expect(await guest.page.locator('a[hreflang]').count()).toBe(0);
+
+  // Edited: Urdu added; the same guest now reads Urdu, with a link to English.
+  await page.reload();
+  await languages.getByLabel('Urdu (اردو)').check();
+  await settings.getByRole('button', { name: 'Save survey' }).click();
+  await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  expect(await stored()).toEqual(['en', 'ur']);
+  await guest.page.reload();
+  expect(await guest.page.locator('html').getAttribute('lang')).toBe('ur');
+  expect(await guest.page.locator('a[hreflang]').evaluateAll((links) => links.map((l) => l.getAttribute('hreflang')))).toEqual(['en']);
+  await checkPortalScreen(page, 'survey-languages');
+});
 
 it('a staff member reads the locations and saved replies, is told who may change them, and is offered no control to change them', async () => {
   await api(`mutation($b: ID!) { createLocation(business: $b, input: { name: "Clifton", timeZone: "Asia/Karachi", metadata: { externalLocationId: "CLF-1" } }) { id } }`);

@@ -341,7 +341,7 @@ describe('the business portal in a real browser', () => {
     await staff.page.getByLabel('Password').fill(TEST_PASSWORD);
     await staff.page.getByRole('button', { name: 'Sign in' }).click();
     await staff.page.waitForURL(`${server.url}/portal/members`);
-    await staff.page.getByRole('note').filter({ hasText: 'does not include members' }).waitFor();
+    await staff.page.getByRole('note').filter({ hasText: 'does not open Members: only owners and managers can' }).waitFor();
     expect(await staff.page.getByRole('form', { name: 'Invite a member' }).count()).toBe(0);
     await checkScreen(staff.page, 'members-as-staff');
     await open(staff.page, 'Feedback');

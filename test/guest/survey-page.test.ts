@@ -258,6 +258,33 @@ describe('the survey page', () => {
     const en = await agent({ 'accept-language': 'fr-FR, de;q=0.5' }).get(fx.path);
     expect(en.html).toContain('<html lang="en" dir="ltr">');
   });
+
+  it('offers only the languages its survey chose: no Urdu on an English survey, Urdu first on an Urdu one', async () => {
+    const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
+    const set = async (languages: unknown) =>
+      f.c.raw(`mutation($b: ID!, $s: ID!, $l: [String!]) { updateSurvey(business: $b, id: $s, input: {languages: $l}) { languages } }`, { b: f.business, s: f.survey, l: languages });
+    // Refused beside the field, nothing changed: an unknown code, none at all, one twice.
+    for (const [languages, message] of [[['en', 'fr'], 'must be among en, ur (not fr)'], [[], 'must name at least one language, or be null for every one'], [['ur', 'ur'], 'names a language twice']] as const) {
+      const refused = await set(languages);
+      expect(refused.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'languages', message }] });
+    }
+    expect((await set(['en'])).body.data.updateSurvey.languages).toEqual(['en']);
+    // A guest whose phone prefers Urdu, or whose link asks for it, reads the English survey in English, offered nothing else.
+    for (const page of [await agent({ 'accept-language': 'ur-PK,ur;q=0.9' }).get(f.path), await agent().get(`${f.path}?lang=ur`)]) {
+      expect(page.html).toContain('<html lang="en" dir="ltr">');
+      expect(page.html).not.toContain('hreflang="ur"');
+    }
+    // An Urdu-only survey speaks Urdu even to a browser that asks for English.
+    await set(['ur']);
+    const ur = await agent({ 'accept-language': 'en-GB,en;q=0.9' }).get(f.path);
+    expect(ur.html).toContain('<html lang="ur" dir="rtl">');
+    expect(ur.html).not.toContain('hreflang="en"');
+    // Both again, as every survey before it chose (null): the phone's language, with a link to the other.
+    await set(null);
+    const both = await agent({ 'accept-language': 'ur' }).get(f.path);
+    expect(both.html).toContain('<html lang="ur" dir="rtl">');
+    expect(both.html).toContain('hreflang="en"');
+  });
 });
 
 describe('the thank-you page', () => {

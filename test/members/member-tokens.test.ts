@@ -7,7 +7,7 @@ import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { Browser, authorizeCode, authorizeUrl, exchangeFields, postJson, signIn } from '../oauth/oauth-helpers.js';
 
-/** Where tokens are issued for a member, their role caps the scopes (src/modules/user/membership.roles.ts). */
+/** Where tokens are issued for a member, their role caps the scopes (src/auth/roles.ts). */
 let server: TestServer;
 let owner: Tenant;
 useTestServer(async (s) => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { createMember } from '../../src/modules/member/member.service.js';
-import { scopesForRole } from '../../src/modules/user/membership.roles.js';
+import { scopesForRole } from '../../src/auth/roles.js';
 import type { MembershipRole } from '../../src/modules/user/membership.entity.js';
 import { OAuthToken } from '../../src/modules/oauth/oauth-token.entity.js';
 import { createTenant, issueToken, type Tenant } from '../helpers/auth.js';

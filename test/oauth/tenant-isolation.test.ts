@@ -195,7 +195,7 @@ it('control: the right business with just the needed scope gets past access cont
 it("a manager's or staff member's token with every scope: FORBIDDEN wherever the role does not allow the scope, with the reason", async () => {
   const { createUser } = await import('../../src/modules/user/user.service.js');
   const { createMember } = await import('../../src/modules/member/member.service.js');
-  const { scopesForRole } = await import('../../src/modules/user/membership.roles.js');
+  const { scopesForRole } = await import('../../src/auth/roles.js');
   for (const role of ['manager', 'staff'] as const) {
     const email = `${role}-matrix@example.com`;
     const user = await createUser(server.orm.em.fork(), { email, password: 'a long passphrase' });

@@ -4,6 +4,7 @@ import { BooleanFilter, IDFilter, StringFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
 import { updateInputOf } from '../../kit/update.input.js';
 import { FeedbackFlowType, FeedbackRequestType } from './feedback-flow.type.js';
+import { FLOW_DEFAULTS } from './feedback-flow.rules.js';
 
 @InputType('CreateFeedbackFlowInput')
 export class CreateFeedbackFlowInput {
@@ -14,12 +15,12 @@ export class CreateFeedbackFlowInput {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Omitted or null: every order.' }) conditions?: Record<string, unknown> | null;
   @Field(() => String, { description: 'A survey of this business.' }) survey!: string;
   @Field(() => [String], { nullable: true, description: 'Default ["email", "sms"].' }) channels?: string[];
-  @Field(() => Int, { nullable: true, description: 'Default 45; 0 sends at once; at most 43200 (30 days).' }) delayMinutes?: number;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Default {"from": "21:00", "to": "09:00"}, read in the time zone of the order\'s location (else the business\'s, else UTC); a timeZone of their own overrides it; null: none.' })
+  @Field(() => Int, { nullable: true, description: `Default ${FLOW_DEFAULTS.delayMinutes}; 0 sends at once; at most 43200 (30 days).` }) delayMinutes?: number;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: `Default ${JSON.stringify(FLOW_DEFAULTS.quietHours)}, read in the time zone of the order's location (else the business's, else UTC); a timeZone of their own overrides it; null: none.` })
   quietHours?: Record<string, unknown> | null;
-  @Field(() => Int, { nullable: true, description: 'Default 14; 0: no limit.' }) throttleDays?: number;
+  @Field(() => Int, { nullable: true, description: `Default ${FLOW_DEFAULTS.throttleDays}; 0: no limit.` }) throttleDays?: number;
   @Field(() => Int, { nullable: true, description: 'One reminder this many hours after the send, if not completed.' }) reminderAfterHours?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Default 168.' }) expiresAfterHours?: number;
+  @Field(() => Int, { nullable: true, description: `Default ${FLOW_DEFAULTS.expiresAfterHours}.` }) expiresAfterHours?: number;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Default an English template.' }) templates?: Record<string, unknown>;
 }
 

@@ -9,7 +9,7 @@ import { revokeTokens } from './revocation.service.js';
 import { SCOPES, isScope, type Scope } from '../../auth/scopes.js';
 import { Membership } from '../user/membership.entity.js';
 import { Business } from '../business/business.entity.js';
-import { scopesForRole } from '../user/membership.roles.js';
+import { scopesForRole } from '../../auth/roles.js';
 
 export interface NewCredential {
   credential: Credential;

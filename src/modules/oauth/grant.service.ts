@@ -2,7 +2,7 @@ import { LockMode, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Credential } from './credential.entity.js';
 import { Membership, type MembershipRole } from '../user/membership.entity.js';
-import { narrowToRole, scopesForRole } from '../user/membership.roles.js';
+import { narrowToRole, scopesForRole } from '../../auth/roles.js';
 import { constantTimeEqual, hashSecret } from '../../shared/secrets.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
 import { OAuthToken } from './oauth-token.entity.js';
@@ -18,7 +18,7 @@ async function roleOf(em: EntityManager, user: string, business: string): Promis
 }
 
 /**
- * What a member may be given (membership.roles.ts): scopes their role does not allow are left out, as RFC 6749 3.3
+ * What a member may be given (src/auth/roles.ts): scopes their role does not allow are left out, as RFC 6749 3.3
  * lets the server do (the answer's `scope` says what was granted); nothing at all left is an error.
  */
 function allowedForRole(scopes: readonly string[], role: MembershipRole, error: 'invalid_grant' | 'invalid_scope'): string[] {

@@ -7,7 +7,7 @@ import { isId } from '../../shared/id.js';
 import { isScope, type Scope } from '../../auth/scopes.js';
 import type { Principal } from '../../auth/principal.js';
 import { OAuthToken } from './oauth-token.entity.js';
-import { narrowToRole } from '../user/membership.roles.js';
+import { narrowToRole } from '../../auth/roles.js';
 import type { KeyStore } from './signing-key.service.js';
 import { ACCESS_TOKEN_TTL_S, ACCESS_TOKEN_TYP, JWT_ALG, REFRESH_TOKEN_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
 

@@ -66,6 +66,7 @@ interface OpenRow {
   status: Survey['status'];
   closing_text: string | null;
   review_url: string | null;
+  languages: string[] | null;
   steps: Array<Omit<SurveyStep, 'business' | 'survey'>>;
   metrics: Metric[];
 }
@@ -74,7 +75,7 @@ export async function openGuestSurvey(em: EntityManager, business: string, surve
   if (!isId('business', business) || !isId('survey', surveyId)) return { state: 'missing' };
   const row = await surveyWithSteps<OpenRow>(em, business, surveyId);
   if (!row || row.status === 'draft') return { state: 'missing' };
-  const survey = { id: row.id, business: row.business_id, name: row.name, status: row.status, closingText: row.closing_text, reviewUrl: row.review_url } as Survey;
+  const survey = { id: row.id, business: row.business_id, name: row.name, status: row.status, closingText: row.closing_text, reviewUrl: row.review_url, languages: row.languages } as Survey;
   if (survey.status === 'archived') return { state: 'closed', survey };
   const steps = row.steps.map((st) => ({ ...st, business, survey: survey.id }) as SurveyStep);
   // Plain objects, not the fork's entities: the answer may be kept and shared between requests (the guest pages' memo, kit/notified.memo.ts).

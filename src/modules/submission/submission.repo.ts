@@ -11,7 +11,7 @@ import type { Answer } from './submission.entity.js';
  */
 export async function surveyWithSteps<Row>(em: EntityManager, business: string, survey: string): Promise<Row | undefined> {
   const { rows } = await sql<Row>`
-    select s.id, s.business_id, s.name, s.status, s.closing_text, s.review_url,
+    select s.id, s.business_id, s.name, s.status, s.closing_text, s.review_url, s.languages,
       coalesce((select json_agg(json_build_object('id', st.id, 'position', st.position, 'type', st.type, 'required', st.required,
           'content', st.content, 'inputType', st.input_type, 'validation', st.validation, 'logic', st.logic, 'metricIds', st.metric_ids)
         order by st.position) from survey_step st where st.survey_id = s.id), '[]') as steps,

@@ -22,4 +22,7 @@ export class Survey extends BusinessOwnedEntity {
 
   /** An optional "review us" link on the thank-you screen, offered to every guest whatever they rated. */
   @Property({ type: 'string', length: 2000, nullable: true }) reviewUrl?: string | null;
+
+  /** The languages its guest page offers (GUEST_LANGUAGES codes, the first the default); null: every one. */
+  @Property({ type: 'json', nullable: true }) languages?: string[] | null;
 }

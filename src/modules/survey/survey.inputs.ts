@@ -21,10 +21,13 @@ export class CreateSurveyInput {
 
   @Field(() => String, { nullable: true, description: 'An http(s) address.' })
   reviewUrl?: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'The languages its guest page offers, the first the default (en, ur); omitted or null: every one.' })
+  languages?: string[] | null;
 }
 
 export const UpdateSurveyInput = updateInputOf('UpdateSurveyInput', CreateSurveyInput, {
-  descriptions: { reviewUrl: 'An http(s) address; null removes it.' },
+  descriptions: { reviewUrl: 'An http(s) address; null removes it.', languages: 'The languages its guest page offers, the first the default (en, ur); null: every one.' },
 });
 export type UpdateSurveyInput = InstanceType<typeof UpdateSurveyInput>;
 

@@ -3,6 +3,7 @@ import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.s
 import { ownedResource } from '../../kit/owned.resource.js';
 import { definedOnly } from '../../kit/resource.js';
 import { Checks } from '../../shared/validation.js';
+import { GUEST_LANGUAGE_CODES } from '../../shared/guest-languages.js';
 import { Survey } from './survey.entity.js';
 import type { SurveyType } from './survey.type.js';
 import type { CreateSurveyInput, UpdateSurveyInput } from './survey.inputs.js';
@@ -15,6 +16,7 @@ export function presentSurvey(survey: Survey): SurveyType {
     status: survey.status,
     closingText: survey.closingText ?? null,
     reviewUrl: survey.reviewUrl ?? null,
+    languages: survey.languages ?? null,
     createdAt: survey.createdAt, updatedAt: survey.updatedAt,
   };
 }
@@ -34,6 +36,12 @@ function check(input: Partial<CreateSurveyInput>, creating: boolean) {
   checks.text('closingText', input.closingText, { max: 2000 });
   checks.text('reviewUrl', input.reviewUrl, { max: 2000 });
   if (typeof input.reviewUrl === 'string' && !isWebAddress(input.reviewUrl)) checks.fail('reviewUrl', 'must be an http or https address');
+  if (input.languages) {
+    const unknown = input.languages.filter((code) => !(GUEST_LANGUAGE_CODES as string[]).includes(code));
+    if (!input.languages.length) checks.fail('languages', 'must name at least one language, or be null for every one');
+    else if (unknown.length) checks.fail('languages', `must be among ${GUEST_LANGUAGE_CODES.join(', ')} (not ${unknown.join(', ')})`);
+    else if (new Set(input.languages).size !== input.languages.length) checks.fail('languages', 'names a language twice');
+  }
   checks.throwIfAny();
 }
 
@@ -50,6 +58,7 @@ export function createSurvey(em: EntityManager, business: string, input: CreateS
       status: input.status ?? 'draft',
       closingText: input.closingText ?? null,
       reviewUrl: input.reviewUrl ?? null,
+      languages: input.languages ?? null,
     }),
   );
 }

@@ -4,9 +4,9 @@ import { Timestamped } from '../../shared/timestamps.js';
 import { Business } from '../business/business.entity.js';
 import { User } from './user.entity.js';
 
-/** What a member may do in the business (membership.roles.ts): owners change members, managers run it, staff read. */
-export const MEMBERSHIP_ROLES = ['owner', 'manager', 'staff'] as const;
-export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
+import { MEMBERSHIP_ROLES, type MembershipRole } from '../../auth/roles.js';
+
+export { MEMBERSHIP_ROLES, type MembershipRole };
 
 @Entity({ tableName: 'membership' })
 @Unique({ name: 'membership_user_business_unique', properties: ['user', 'business'] })

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { accessToken } from '../auth';
 import { ApiError, graphql, request } from '../graphql';
+import { may, ReadOnlyNote } from '../roles';
 import { CardForm, Field, FormError, Loaded, useLoad, useSubmit } from '../ui';
 
 const BrandScreen = graphql(`
@@ -55,7 +56,7 @@ export default function Brand({ session }: ScreenProps) {
       <h1 tabIndex={-1}>Brand</h1>
       <p>What your guests see: the name and logo at the top of every survey page and feedback e-mail, your colour on their buttons, and where you invite them to review you.</p>
       <Loaded state={state} what="the brand">
-        {(data) => <BrandForm business={data.businessProfile} canWrite={session.scopes.includes('business:write')} reload={state.reload} />}
+        {(data) => <BrandForm business={data.businessProfile} canWrite={may(session, 'business:write')} reload={state.reload} />}
       </Loaded>
     </>
   );
@@ -101,6 +102,7 @@ function BrandForm({ business, canWrite, reload }: { business: Business; canWrit
 
   return (
     <div class="brand-screen">
+      {!canWrite && <ReadOnlyNote scope="business:write">change the brand. You can see it here.</ReadOnlyNote>}
       <CardForm label="Brand" onSubmit={save}>
         <fieldset disabled={!canWrite || submit.busy}>
           <legend class="visually-hidden">Brand</legend>
@@ -125,16 +127,16 @@ function BrandForm({ business, canWrite, reload }: { business: Business; canWrit
             {(id, d) => <input id={id} type="email" aria-describedby={d} value={draft.replyTo} onInput={set('replyTo')} />}
           </Field>
           <FormError error={submit.error} shown={['displayName', 'brandColor', 'reviewUrl', 'replyTo']} />
-          <button type="submit" disabled={!colourOk}>Save</button>
+          {canWrite && <button type="submit" disabled={!colourOk}>Save</button>}
           {saved && <p role="status">Saved: guests see it from now on.</p>}
         </fieldset>
       </CardForm>
-      <div class="card">
+      {canWrite && <div class="card">
         <Field label="Logo" hint="PNG, JPEG or WebP, at most 512 KB (no SVG)." error={logo.error ? (logo.error as Error).message : undefined}>
-          {(id, d) => <input id={id} type="file" accept="image/png,image/jpeg,image/webp" aria-describedby={d} disabled={!canWrite || logo.busy} onChange={pick} />}
+          {(id, d) => <input id={id} type="file" accept="image/png,image/jpeg,image/webp" aria-describedby={d} disabled={logo.busy} onChange={pick} />}
         </Field>
         {logo.busy && <p role="status">Checking the image…</p>}
-      </div>
+      </div>}
       <h2>Preview</h2>
       <Preview name={shownName} color={colourOk ? draft.brandColor : DEFAULT_COLOR} logoUrl={logoUrl} />
     </div>

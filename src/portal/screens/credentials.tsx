@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
+import { may } from '../roles';
 import { graphql, request } from '../graphql';
 import { Empty, Failure, Field, FormError, Loaded, SecretOnce, formatDate, useLoad, useSubmit, CardForm } from '../ui';
 
@@ -41,7 +42,7 @@ export default function Credentials({ session }: ScreenProps) {
   const [requirePkce, setRequirePkce] = useState(false);
   const submit = useSubmit();
   const change = useSubmit();
-  const mayChange = session.scopes.includes('credentials:write');
+  const mayChange = may(session, 'credentials:write');
   const f = submit.fields;
   const uriError = f.validRedirectUris ?? Object.entries(f).find(([k]) => k.startsWith('validRedirectUris['))?.[1];
   const rotate = async (id: string) => {

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
+import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate } from '../router';
 import { Empty, Failure, Field, FormError, Loaded, Loading, formatCount, formatDate, useLoad, useSubmit, Table, CardForm, zoneKnown } from '../ui';
@@ -49,12 +50,16 @@ function whenText(minutes: number, trigger: string): string {
 /** The flows that turn orders into feedback requests, first match by priority. */
 export default function Flows({ session }: ScreenProps) {
   const state = useLoad(() => request(FlowsList, { business: session.business }), session.business);
-  const mayChange = session.scopes.includes('flows:write');
+  const mayChange = may(session, 'flows:write');
   return (
     <>
       <h1 tabIndex={-1}>Feedback flows</h1>
       <p>When an order arrives, the first enabled flow that matches it (lowest priority number first) asks the guest for feedback by e-mail or SMS, at the time you choose, never twice within the throttle and never in quiet hours.</p>
-      {mayChange && <p><a class="button" href="/portal/flows/new">New flow</a></p>}
+      {mayChange ? (
+        <p><a class="button" href="/portal/flows/new">New flow</a></p>
+      ) : (
+        <ReadOnlyNote scope="flows:write">create and change feedback flows. You can read them here.</ReadOnlyNote>
+      )}
       <Loaded state={state} what="feedback flows">
         {(data) => {
           const surveyName = new Map(data.surveys.data.map((s) => [s.id, s.name]));
@@ -179,7 +184,7 @@ export function FlowEditor({ session, params }: ScreenProps) {
           // while the data shown is still the new-flow screen's, and a form made then would start empty.
           const flow = data.feedbackFlow ?? undefined;
           if (existing && flow?.id !== id) return <Loading what="the flow" />;
-          return <FlowForm key={flow?.id ?? 'new'} business={business} flow={flow} surveys={data.surveys.data} senders={data.feedbackChannels} defaults={data.feedbackFlowDefaults} mayChange={session.scopes.includes('flows:write')} />;
+          return <FlowForm key={flow?.id ?? 'new'} business={business} flow={flow} surveys={data.surveys.data} senders={data.feedbackChannels} defaults={data.feedbackFlowDefaults} mayChange={may(session, 'flows:write')} />;
         }}
       </Loaded>
     </>
@@ -223,6 +228,7 @@ function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { b
   return (
     <>
       <h1 tabIndex={-1}>{flow ? flow.name : 'New feedback flow'}</h1>
+      {!mayChange && <ReadOnlyNote scope="flows:write">change a feedback flow or try it on an order. You can read it here.</ReadOnlyNote>}
       <CardForm
         label="Flow settings"
         onSubmit={async () => {
@@ -314,7 +320,7 @@ function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { b
           </div>
         )}
       </CardForm>
-      {flow && <DryRun business={business} flow={flow.id} quietHours={storedQuiet} />}
+      {flow && mayChange && <DryRun business={business} flow={flow.id} quietHours={storedQuiet} />}
       {flow && mayChange && (
         <section class="card" aria-labelledby="delete-flow">
           <h2 id="delete-flow">Delete</h2>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
+import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { Empty, Failure, Field, FormError, Loaded, Pager, formatAge, formatCount, formatDate, formatMoney, lineTotal, useLoad, useNow, useSubmit } from '../ui';
@@ -111,7 +112,7 @@ const guestLabel = (g: { name?: string | null; email?: string | null; phone?: st
 
 /** The members of the business, for naming assignees (a role without members:read sees "a member"). */
 function useMembers(session: ScreenProps['session']) {
-  const allowed = session.scopes.includes('members:read');
+  const allowed = may(session, 'members:read');
   return useLoad(() => (allowed ? request(MemberNames, { business: session.business }).then((r) => r.members.data) : Promise.resolve([] as Member[])), `${session.business}/${allowed}`);
 }
 
@@ -214,7 +215,7 @@ export default function Inbox({ session, query }: ScreenProps) {
         {select('status', 'Status', STATUSES.map((s) => ({ value: s, label: statusLabel(s) })))}
         {select('severity', 'Severity', [{ value: 'urgent', label: 'Urgent' }, { value: 'normal', label: 'Normal' }])}
         {select('location', 'Location', filters.data?.locations.data.map((l) => ({ value: l.id, label: l.name })) ?? [])}
-        {session.scopes.includes('members:read') && select('assignee', 'Assigned to', members.data?.map((m) => ({ value: m.id, label: memberLabel(m) })) ?? [])}
+        {may(session, 'members:read') && select('assignee', 'Assigned to', members.data?.map((m) => ({ value: m.id, label: memberLabel(m) })) ?? [])}
       </form>
       <p class="muted" role="status" data-testid="arrivals">{arrived}</p>
       <Loaded state={list} what="cases">
@@ -268,7 +269,7 @@ const channelWord = (c: string) => CHANNEL_WORDS[c] ?? c;
 function Recovery({ business, session, c, offers }: { business: string; session: ScreenProps['session']; c: Detail; offers: OfferRow[] }) {
   const by = c.recoveredBy;
   const order = useLoad(
-    () => (by && session.scopes.includes('orders:read') ? request(RecoveringOrder, { business, id: by.order }).then((r) => r.order) : Promise.resolve(null)),
+    () => (by && may(session, 'orders:read') ? request(RecoveringOrder, { business, id: by.order }).then((r) => r.order) : Promise.resolve(null)),
     `${business}/${by?.order}`,
   );
   if (c.status !== 'recovered') return null;
@@ -518,7 +519,7 @@ export function CaseDetail({ session, params }: ScreenProps) {
   const members = useMembers(session);
   const now = useNow();
   const [done, setDone] = useState<string>();
-  const mayChange = session.scopes.includes('cases:write');
+  const mayChange = may(session, 'cases:write');
   const changed = (text: string) => {
     setDone(text);
     state.reload();
@@ -551,6 +552,7 @@ export function CaseDetail({ session, params }: ScreenProps) {
                 </dd>
                 {!mayChange && <><dt>Assigned to</dt><dd>{c.assignee ? assigneeName(c.assignee, members.data) : 'Nobody'}</dd></>}
               </dl>
+              {!mayChange && <ReadOnlyNote scope="cases:write">assign, answer and close cases. You can follow this one here.</ReadOnlyNote>}
               {mayChange && (
                 <section class="card case-card" aria-labelledby="handle">
                   <h2 id="handle">Handle it</h2>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
+import { may, ReadOnlyNote } from '../roles';
 import { CopyText, Empty, FormError, Loaded, SecretOnce, formatDate, formatMoney, useLoad, useSubmit } from '../ui';
 
 const IntegrationsScreen = graphql(`
@@ -52,6 +53,7 @@ export default function Integrations({ session }: ScreenProps) {
   const [secret, setSecret] = useState<string>();
   const [confirmRotate, setConfirmRotate] = useState(false);
   const submit = useSubmit();
+  const mayChange = may(session, 'orders:write');
   const connect = async () => {
     const r = await submit.run(() => request(Connect, { business: session.business }));
     if (r) {
@@ -80,7 +82,9 @@ export default function Integrations({ session }: ScreenProps) {
                     <dt>Secret last rotated</dt><dd>{integration.rotatedAt ? formatDate(integration.rotatedAt) : 'never'}</dd>
                   </dl>
                   {secret && <SecretOnce label="Webhook secret" value={secret} />}
-                  {!confirmRotate ? (
+                  {!mayChange ? (
+                    <ReadOnlyNote scope="orders:write">connect the webhook and rotate its secret.</ReadOnlyNote>
+                  ) : !confirmRotate ? (
                     <button type="button" class="secondary" onClick={() => setConfirmRotate(true)}>Rotate the secret</button>
                   ) : (
                     <div class="confirm" role="alertdialog" aria-labelledby="rotate-q">
@@ -97,7 +101,11 @@ export default function Integrations({ session }: ScreenProps) {
               ) : (
                 <Empty>
                   <p>Not connected yet. Connecting gives you the endpoint and a secret your system sends with each order.</p>
-                  <button type="button" disabled={submit.busy} onClick={connect}>{submit.busy ? 'Connecting…' : 'Connect'}</button>
+                  {mayChange ? (
+                    <button type="button" disabled={submit.busy} onClick={connect}>{submit.busy ? 'Connecting…' : 'Connect'}</button>
+                  ) : (
+                    <ReadOnlyNote scope="orders:write">connect it.</ReadOnlyNote>
+                  )}
                 </Empty>
               )}
               <FormError error={submit.error} />

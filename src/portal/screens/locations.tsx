@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
+import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { withQuery } from '../router';
 import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, useLoad, useSubmit, zoneKnown, zoneName } from '../ui';
@@ -45,7 +46,7 @@ export default function Locations({ session, query }: ScreenProps) {
   const business = session.business;
   const page = Number(query.get('page') ?? 0) || 0;
   const state = useLoad(() => request(LocationsList, { business, page }), `${business}/${page}`);
-  const mayChange = session.scopes.includes('locations:write');
+  const mayChange = may(session, 'locations:write');
   const [editing, setEditing] = useState<string>();
   const [done, setDone] = useState<string>();
   const changed = (what: string) => {
@@ -57,7 +58,7 @@ export default function Locations({ session, query }: ScreenProps) {
     <>
       <h1 tabIndex={-1}>Locations</h1>
       <p>Each branch or outlet: its time zone decides the day a rating counts on and when quiet hours start; the id your ordering system gives it ties its orders, and their feedback, to it.</p>
-      {!mayChange && <p class="empty" role="note">Only owners and managers add, change and delete locations. You can see them here.</p>}
+      {!mayChange && <ReadOnlyNote scope="locations:write">add, change and delete locations. You can see them here.</ReadOnlyNote>}
       <p class="ok" role="status">{done}</p>
       <Loaded state={state} what="locations">
         {(data) =>

@@ -1,5 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
+import { may, ReadOnlyNote } from '../roles';
+import { MEMBERSHIP_ROLES, rolesAllowing, type MembershipRole } from '../../auth/roles';
+import type { Scope } from '../../auth/scopes';
 import { graphql, request } from '../graphql';
 import { useLiveEvents } from '../live';
 import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
@@ -23,27 +26,25 @@ const DeleteMember = graphql(`
   mutation DeleteMember($business: ID!, $id: ID!) { deleteMember(business: $business, id: $id) }
 `);
 
-type Role = 'owner' | 'manager' | 'staff';
-const ROLES: Role[] = ['owner', 'manager', 'staff'];
-
-/** What each role may do: the rule of membership.roles.ts, in words. */
-const CAN: [string, Record<Role, boolean>][] = [
-  ['Read surveys, feedback, orders, locations and analytics', { owner: true, manager: true, staff: true }],
-  ['Change surveys, metrics, locations, orders and feedback flows', { owner: true, manager: true, staff: false }],
-  ['Manage webhooks, API credentials and the order integration', { owner: true, manager: true, staff: false }],
-  ['See members', { owner: true, manager: true, staff: false }],
-  ['Invite members, change roles, remove members', { owner: true, manager: false, staff: false }],
+/** What each role may do, in words, each row decided by the scopes it needs in the table the server enforces (src/auth/roles.ts). */
+const CAN: [string, Scope[]][] = [
+  ['Read surveys, feedback, orders, locations and analytics', ['surveys:read', 'submissions:read', 'orders:read', 'locations:read', 'analytics:read']],
+  ['Change surveys, metrics, locations, orders and feedback flows', ['surveys:write', 'metrics:write', 'locations:write', 'orders:write', 'flows:write']],
+  ['Manage webhooks, API credentials and the order integration', ['webhooks:write', 'credentials:write', 'orders:write']],
+  ['See members', ['members:read']],
+  ['Invite members, change roles, remove members', ['members:write']],
 ];
+const roleMay = (role: MembershipRole, scopes: Scope[]) => scopes.every((scope) => rolesAllowing(scope).includes(role));
 
 function RolesTable() {
   return (
     <section aria-labelledby="roles">
       <h2 id="roles">What each role may do</h2>
       <table class="role-table">
-        <thead><tr><th scope="col">Action</th>{ROLES.map((r) => <th key={r} scope="col">{r}</th>)}</tr></thead>
+        <thead><tr><th scope="col">Action</th>{MEMBERSHIP_ROLES.map((r) => <th key={r} scope="col">{r}</th>)}</tr></thead>
         <tbody>
-          {CAN.map(([action, by]) => (
-            <tr key={action}><th scope="row">{action}</th>{ROLES.map((r) => <td key={r}>{by[r] ? 'Yes' : 'No'}</td>)}</tr>
+          {CAN.map(([action, scopes]) => (
+            <tr key={action}><th scope="row">{action}</th>{MEMBERSHIP_ROLES.map((r) => <td key={r}>{roleMay(r, scopes) ? 'Yes' : 'No'}</td>)}</tr>
           ))}
         </tbody>
       </table>
@@ -62,11 +63,11 @@ const LIVE_TYPES = ['member.created', 'member.updated', 'member.deleted', 'invit
  */
 export default function Members({ session }: ScreenProps) {
   const business = session.business;
-  const mayChange = session.scopes.includes('members:write');
+  const mayChange = may(session, 'members:write');
   const state = useLoad(() => request(MembersList, { business }), business);
   useLiveEvents(business, LIVE_TYPES, state.reload);
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('staff');
+  const [role, setRole] = useState<MembershipRole>('staff');
   const [removing, setRemoving] = useState<string>();
   const [revoking, setRevoking] = useState<string>();
   const [done, setDone] = useState<string>();
@@ -77,7 +78,7 @@ export default function Members({ session }: ScreenProps) {
   return (
     <>
       <h1 tabIndex={-1}>Members</h1>
-      {!mayChange && <p class="empty" role="note">Only owners invite, change and remove members. You can see who works here.</p>}
+      {!mayChange && <ReadOnlyNote scope="members:write">invite, change and remove members. You can see who works here.</ReadOnlyNote>}
       {done && <p class="ok" role="status">{done}</p>}
       <Loaded state={state} what="members">
         {(data) => (
@@ -100,14 +101,14 @@ export default function Members({ session }: ScreenProps) {
                               value={m.role}
                               disabled={change.busy}
                               onChange={async (e) => {
-                                const next = e.currentTarget.value as Role;
+                                const next = e.currentTarget.value as MembershipRole;
                                 setDone(undefined);
                                 const r = await change.run(() => request(UpdateMember, { business, id: m.id, input: { role: next } }));
                                 if (r) setDone(`${m.email} is now ${next}.`);
                                 state.reload();
                               }}
                             >
-                              {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                              {MEMBERSHIP_ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
                             </select>
                           ) : (
                             m.role
@@ -235,7 +236,7 @@ export default function Members({ session }: ScreenProps) {
             <Field label="E-mail" error={f.email}>
               {(id, d) => <input id={id} type="email" autoComplete="off" aria-describedby={d} aria-invalid={!!f.email} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
             </Field>
-            <ChoiceField label="Role" error={f.role} value={role} choices={ROLES} onChange={setRole} />
+            <ChoiceField label="Role" error={f.role} value={role} choices={MEMBERSHIP_ROLES} onChange={setRole} />
           </div>
           <FormError error={invite.error} shown={['email', 'role']} />
           <button type="submit" disabled={invite.busy}>{invite.busy ? 'Inviting…' : 'Invite'}</button>

@@ -1,4 +1,5 @@
 import type { ScreenProps } from '../main';
+import { may } from '../roles';
 import { graphql, request, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { DateInput, Empty, Field, Loaded, Pager, dayStart, formatCount, formatDate, formatMoney, lineTotal, useLoad, zoneName, Table } from '../ui';
@@ -166,7 +167,7 @@ export function OrderDetail({ session, params }: ScreenProps) {
             ) : (
               <Empty>No feedback on this order yet.</Empty>
             )}
-            {session.scopes.includes('flows:read') && <RequestHistory business={session.business} order={o.id} />}
+            {may(session, 'flows:read') && <RequestHistory business={session.business} order={o.id} />}
           </>
         )}
       </Loaded>

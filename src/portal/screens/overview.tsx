@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'preact/compat';
 import type { ScreenProps } from '../main';
+import { may } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { DateInput, Empty, Field, Loaded, dayStart, dayOf, formatCount, formatDate, formatDay, formatMinutes, plural, useLoad } from '../ui';
@@ -95,7 +96,7 @@ export default function Overview({ session, query }: ScreenProps) {
           )}
         </Field>
       </form>
-      {session.scopes.includes('cases:read') && <UnhappyGuests business={business} location={location} range={range} />}
+      {may(session, 'cases:read') && <UnhappyGuests business={business} location={location} range={range} />}
       <SendingToday business={business} />
       <Loaded state={state} what="the figures">
         {(data) => <Figures data={data} range={range} />}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
+import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, formatCount, useLoad, useSubmit } from '../ui';
 
@@ -27,7 +28,7 @@ const MAX_BODY = 2000;
 export default function SavedReplies({ session }: ScreenProps) {
   const business = session.business;
   const state = useLoad(() => request(RepliesList, { business }), business);
-  const mayChange = session.scopes.includes('cases:write');
+  const mayChange = may(session, 'cases:write');
   const [editing, setEditing] = useState<string>();
   const [done, setDone] = useState<string>();
   const changed = (what: string) => {
@@ -39,7 +40,7 @@ export default function SavedReplies({ session }: ScreenProps) {
     <>
       <h1 tabIndex={-1}>Saved replies</h1>
       <p>Answers you give unhappy guests often, ready to pick in the <a href="/portal/cases">Inbox</a>'s reply box, where each can be changed before it is sent.</p>
-      {!mayChange && <p class="empty" role="note">Only owners and managers write, change and delete saved replies. You can read them here.</p>}
+      {!mayChange && <ReadOnlyNote scope="cases:write">write, change and delete saved replies. You can read them here.</ReadOnlyNote>}
       <p class="ok" role="status">{done}</p>
       <Loaded state={state} what="saved replies">
         {(data) =>

@@ -2,13 +2,15 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate } from '../router';
+import { may, ReadOnlyNote } from '../roles';
+import { GUEST_LANGUAGE_CODES, GUEST_LANGUAGES } from '../../shared/guest-languages';
 import { stepTitle as titleOf } from '../answers';
 import { CopyText, Empty, Failure, Field, FormError, Loaded, download, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
 
 const SurveyEditorQuery = graphql(`
   query SurveyEditor($business: ID!, $id: ID!, $withSurvey: Boolean!) {
     survey(business: $business, id: $id) @include(if: $withSurvey) {
-      id name description status closingText reviewUrl url
+      id name description status closingText reviewUrl url languages
       steps { id position type required inputType content metrics { metrics { id name } } }
     }
     metrics(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name scale { min max } } }
@@ -64,6 +66,16 @@ export default function SurveyEditor({ session, params }: ScreenProps) {
   const id = params[0];
   const isNew = id === 'new';
   const state = useLoad(() => request(SurveyEditorQuery, { business: session.business, id: isNew ? 'sur_none' : id, withSurvey: !isNew }), `${session.business}/${id}`);
+  const mayChange = may(session, 'surveys:write');
+  if (!mayChange && isNew) {
+    return (
+      <>
+        <p><a href="/portal/surveys">← Surveys</a></p>
+        <h1 tabIndex={-1}>New survey</h1>
+        <ReadOnlyNote scope="surveys:write">create surveys.</ReadOnlyNote>
+      </>
+    );
+  }
   return (
     <>
       <p><a href="/portal/surveys">← Surveys</a></p>
@@ -71,11 +83,18 @@ export default function SurveyEditor({ session, params }: ScreenProps) {
         {(data) => (
           <>
             <h1 tabIndex={-1}>{data.survey ? data.survey.name : 'New survey'}</h1>
-            <SurveyForm business={session.business} survey={data.survey ?? undefined} onSaved={state.reload} />
+            {mayChange ? (
+              <SurveyForm business={session.business} survey={data.survey ?? undefined} onSaved={state.reload} />
+            ) : (
+              <>
+                <ReadOnlyNote scope="surveys:write">change a survey and its steps. You can read it here and make its links.</ReadOnlyNote>
+                <SurveyFacts survey={data.survey!} />
+              </>
+            )}
             {data.survey && (
               <>
-                <Steps business={session.business} survey={data.survey} metrics={data.metrics.data} onChange={state.reload} />
-                <LinkBuilder business={session.business} survey={data.survey} locations={data.locations.data} mayAddLocations={session.scopes.includes('locations:write')} />
+                <Steps business={session.business} survey={data.survey} metrics={data.metrics.data} onChange={state.reload} mayChange={mayChange} />
+                <LinkBuilder business={session.business} survey={data.survey} locations={data.locations.data} mayAddLocations={may(session, 'locations:write')} />
               </>
             )}
           </>
@@ -85,12 +104,32 @@ export default function SurveyEditor({ session, params }: ScreenProps) {
   );
 }
 
+/** A new survey speaks the owner's language where the guest page has it, else English. */
+function firstLanguage(): string[] {
+  const mine = navigator.language.split('-')[0];
+  return [(GUEST_LANGUAGE_CODES as string[]).includes(mine) ? mine : 'en'];
+}
+
+/** The survey's settings as a member who may not change them reads them. */
+function SurveyFacts({ survey }: { survey: Survey }) {
+  return (
+    <dl class="facts">
+      <dt>Status</dt><dd><span class={`status ${survey.status}`}>{survey.status}</span></dd>
+      <dt>Description</dt><dd>{survey.description || 'none'}</dd>
+      <dt>Thank-you text</dt><dd>{survey.closingText || 'the default'}</dd>
+      <dt>Review link</dt><dd>{survey.reviewUrl || 'none'}</dd>
+      <dt>Languages of the guest page</dt><dd>{(survey.languages ?? GUEST_LANGUAGE_CODES).map((code) => GUEST_LANGUAGES[code as keyof typeof GUEST_LANGUAGES] ?? code).join(', ')}</dd>
+    </dl>
+  );
+}
+
 function SurveyForm({ business, survey, onSaved }: { business: string; survey?: Survey; onSaved: () => void }) {
   const [name, setName] = useState(survey?.name ?? '');
   const [description, setDescription] = useState(survey?.description ?? '');
   const [status, setStatus] = useState<(typeof STATUSES)[number]>(survey?.status ?? 'draft');
   const [closingText, setClosingText] = useState(survey?.closingText ?? '');
   const [reviewUrl, setReviewUrl] = useState(survey?.reviewUrl ?? '');
+  const [languages, setLanguages] = useState<string[]>(survey ? (survey.languages ?? GUEST_LANGUAGE_CODES) : firstLanguage());
   const [saved, setSaved] = useState(false);
   const submit = useSubmit();
   const f = submit.fields;
@@ -99,7 +138,7 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
       label="Survey settings"
       onSubmit={async () => {
         setSaved(false);
-        const input = { name, description: description || null, status, closingText: closingText || null, reviewUrl: reviewUrl || null };
+        const input = { name, description: description || null, status, closingText: closingText || null, reviewUrl: reviewUrl || null, languages };
         if (!survey) {
           const created = await submit.run(() => request(CreateSurvey, { business, input }));
           if (created) navigate(`/portal/surveys/${created.createSurvey.id}`, { replace: true });
@@ -116,7 +155,18 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
       <Field label="Review link (optional)" error={f.reviewUrl} hint="Shown to every guest on the thank-you screen.">
         {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.reviewUrl} type="url" value={reviewUrl} onInput={(e) => setReviewUrl(e.currentTarget.value)} />}
       </Field>
-      <FormError error={submit.error} shown={['name', 'description', 'status', 'closingText', 'reviewUrl']} />
+      <fieldset aria-describedby={f.languages ? 'languages-error' : 'languages-hint'}>
+        <legend>Languages of the guest page</legend>
+        <p id="languages-hint" class="muted">Guests are shown the page in the one their phone prefers among these, and can switch between them. Offer only the languages your questions are written in.</p>
+        {GUEST_LANGUAGE_CODES.map((code) => (
+          <label key={code} class="check">
+            <input type="checkbox" checked={languages.includes(code)} onChange={(e) => setLanguages(e.currentTarget.checked ? GUEST_LANGUAGE_CODES.filter((c) => c === code || languages.includes(c)) : languages.filter((c) => c !== code))} />
+            {GUEST_LANGUAGES[code]}
+          </label>
+        ))}
+        {f.languages && <span id="languages-error" class="field-error">{f.languages}</span>}
+      </fieldset>
+      <FormError error={submit.error} shown={['name', 'description', 'status', 'closingText', 'reviewUrl', 'languages']} />
       <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : survey ? 'Save survey' : 'Create survey'}</button>
       {saved && <span role="status" class="ok"> Saved.</span>}
     </CardForm>
@@ -124,7 +174,7 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
 }
 
 
-function Steps({ business, survey, metrics, onChange }: { business: string; survey: Survey; metrics: Data['metrics']['data']; onChange: () => void }) {
+function Steps({ business, survey, metrics, onChange, mayChange }: { business: string; survey: Survey; metrics: Data['metrics']['data']; onChange: () => void; mayChange: boolean }) {
   const [editing, setEditing] = useState<string>();
   const [dragged, setDragged] = useState<string>();
   const [announce, setAnnounce] = useState('');
@@ -140,7 +190,7 @@ function Steps({ business, survey, metrics, onChange }: { business: string; surv
   return (
     <section aria-labelledby="steps-heading">
       <h2 id="steps-heading">Steps</h2>
-      <p class="muted">Guests see one step per screen, in this order. Move a step with its buttons, or drag it by its handle.</p>
+      <p class="muted">Guests see one step per screen, in this order.{mayChange && ' Move a step with its buttons, or drag it by its handle.'}</p>
       <p class="sr-only" role="status" aria-live="polite">{announce}</p>
       {move.error ? <Failure error={move.error} /> : null}
       {survey.steps.length ? (
@@ -158,13 +208,13 @@ function Steps({ business, survey, metrics, onChange }: { business: string; surv
               }}
             >
               <div class="step-head">
-                <span class="handle" draggable onDragStart={(e) => { setDragged(step.id); e.dataTransfer?.setData('text/plain', step.id); }} aria-hidden="true" title="Drag to move">⋮⋮</span>
+                {mayChange && <span class="handle" draggable onDragStart={(e) => { setDragged(step.id); e.dataTransfer?.setData('text/plain', step.id); }} aria-hidden="true" title="Drag to move">⋮⋮</span>}
                 <span><strong>{step.position + 1}. {titleOf(step) || '(no title)'}</strong> <span class="muted">{step.type}{step.required ? ', required' : ''}{step.metrics ? `: ${step.metrics.metrics.map((m) => m.name).join(', ')}` : ''}{step.type === 'items' ? `: each dish ${scaleOf(step.content) === 'thumbs' ? 'thumbs up or down' : 'from 1 to 5'}` : ''}</span></span>
-                <span class="actions">
+                {mayChange && <span class="actions">
                   <button type="button" class="secondary" disabled={step.position === 0 || move.busy} onClick={() => moveTo(step, step.position - 1)} aria-label={`Move step ${step.position + 1} up`}>Up</button>
                   <button type="button" class="secondary" disabled={step.position === survey.steps.length - 1 || move.busy} onClick={() => moveTo(step, step.position + 1)} aria-label={`Move step ${step.position + 1} down`}>Down</button>
                   <button type="button" class="secondary" aria-expanded={editing === step.id} onClick={() => setEditing(editing === step.id ? undefined : step.id)}>Edit</button>
-                </span>
+                </span>}
               </div>
               {editing === step.id && (
                 <StepForm business={business} survey={survey.id} metrics={metrics} step={step} onDone={() => { setEditing(undefined); onChange(); }} />
@@ -173,9 +223,9 @@ function Steps({ business, survey, metrics, onChange }: { business: string; surv
           ))}
         </ol>
       ) : (
-        <Empty>No step yet: add the first one below (a metrics step asks guests to rate the metrics you choose).</Empty>
+        <Empty>{mayChange ? 'No step yet: add the first one below (a metrics step asks guests to rate the metrics you choose).' : 'No step yet.'}</Empty>
       )}
-      <StepForm key={survey.steps.length} business={business} survey={survey.id} metrics={metrics} onDone={onChange} />
+      {mayChange && <StepForm key={survey.steps.length} business={business} survey={survey.id} metrics={metrics} onDone={onChange} />}
     </section>
   );
 }
@@ -202,7 +252,8 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
     <CardForm
       label={step ? `Edit step ${step.position + 1}` : 'New step'}
       onSubmit={async () => {
-        const input = { type, required, content, metrics: type === 'metrics' ? { metrics: chosen } : null };
+        // An info step asks nothing, so there is nothing a guest must answer.
+        const input = { type, required: type !== 'info' && required, content, metrics: type === 'metrics' ? { metrics: chosen } : null };
         const done = step
           ? await submit.run(() => request(UpdateStep, { business, survey, id: step.id, input }))
           : await submit.run(() => request(CreateStep, { business, survey, input }));
@@ -252,7 +303,7 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
           {(f.metrics || f['metrics.metrics']) && <span id="metrics-error" class="field-error">{f.metrics ?? f['metrics.metrics']}</span>}
         </fieldset>
       )}
-      <label class="check"><input type="checkbox" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} /> Guests must answer it</label>
+      {type !== 'info' && <label class="check"><input type="checkbox" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} /> Guests must answer it</label>}
       <FormError error={submit.error} shown={['type', 'content.title', 'content.body', 'content.choices', 'content.scale', 'metrics', 'metrics.metrics']} />
       <div class="actions">
         <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : step ? 'Save step' : 'Add step'}</button>

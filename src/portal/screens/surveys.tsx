@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request } from '../graphql';
+import { may, ReadOnlyNote } from '../roles';
 import { Empty, Field, FormError, Loaded, formatDate, useLoad, useSubmit, Table, CardForm } from '../ui';
 
 const SurveysScreenQuery = graphql(`
@@ -19,10 +20,15 @@ const CreateMetric = graphql(`
 /** Surveys (each opens its editor) and the metrics their steps rate, in one request. */
 export default function Surveys({ session }: ScreenProps) {
   const state = useLoad(() => request(SurveysScreenQuery, { business: session.business }), session.business);
+  const mayChange = may(session, 'surveys:write');
   return (
     <>
       <h1 tabIndex={-1}>Surveys</h1>
-      <p><a class="button" href="/portal/surveys/new">New survey</a></p>
+      {mayChange ? (
+        <p><a class="button" href="/portal/surveys/new">New survey</a></p>
+      ) : (
+        <ReadOnlyNote scope="surveys:write">create and change surveys and metrics. You can read them here.</ReadOnlyNote>
+      )}
       <Loaded state={state} what="surveys">
         {(data) => (
           <>
@@ -38,7 +44,9 @@ export default function Surveys({ session }: ScreenProps) {
                 ))}
               </Table>
             ) : (
-              <Empty>No survey yet. Create the metrics you want rated (below), then <a href="/portal/surveys/new">create a survey</a> and add its steps.</Empty>
+              <Empty>
+                {mayChange ? <>No survey yet. Create the metrics you want rated (below), then <a href="/portal/surveys/new">create a survey</a> and add its steps.</> : 'No survey yet.'}
+              </Empty>
             )}
             <h2>Metrics</h2>
             <p class="muted">What guests rate on a metrics step, each on its own scale (food, service, speed…).</p>
@@ -49,9 +57,9 @@ export default function Surveys({ session }: ScreenProps) {
                 ))}
               </ul>
             ) : (
-              <Empty>No metric yet: add one below.</Empty>
+              <Empty>{may(session, 'metrics:write') ? 'No metric yet: add one below.' : 'No metric yet.'}</Empty>
             )}
-            <NewMetric business={session.business} onCreated={state.reload} />
+            {may(session, 'metrics:write') && <NewMetric business={session.business} onCreated={state.reload} />}
           </>
         )}
       </Loaded>

@@ -1,5 +1,8 @@
-import { SCOPES, type Scope } from '../../auth/scopes.js';
-import type { MembershipRole } from './membership.entity.js';
+import { SCOPES, type Scope } from './scopes.js';
+
+/** What a member may do in the business: owners change members, managers run it, staff read. */
+export const MEMBERSHIP_ROLES = ['owner', 'manager', 'staff'] as const;
+export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 
 /**
  * What each role of a business may be granted (the table in docs/oauth.md). Derived by rule rather than listed, so a
@@ -29,4 +32,9 @@ export function scopesForRole(role: MembershipRole): Scope[] {
 export function narrowToRole<S extends string>(scopes: readonly S[], role: MembershipRole): { granted: S[]; dropped: S[] } {
   const allowed = new Set<string>(BY_ROLE[role] ?? []);
   return { granted: scopes.filter((s) => allowed.has(s)), dropped: scopes.filter((s) => !allowed.has(s)) };
+}
+
+/** The roles that may hold `scope`, most powerful first: the portal says who can use what from this same table. */
+export function rolesAllowing(scope: Scope): MembershipRole[] {
+  return (Object.keys(BY_ROLE) as MembershipRole[]).filter((role) => BY_ROLE[role].includes(scope));
 }
