@@ -17,7 +17,7 @@ export const REST_SURVEY_PAGE_QUERY = `query($b: ID!) {
   surveys(business: $b, page: 0, pageSize: 50) {
     page pageSize total hasMore
     data {
-      id object name description status closingText reviewUrl url createdAt updatedAt
+      id object name description status closingText reviewUrl languages url createdAt updatedAt
       steps {
         id object position type required content inputType validation logic createdAt updatedAt
         metrics { metrics { id object name description scale { min max } createdAt updatedAt } }
