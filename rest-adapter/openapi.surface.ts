@@ -133,7 +133,7 @@ export function surfacePaths(
   const inputType = schema.getType('CreateOrderInput');
   const order = orderType ? named(orderType) : { type: 'object' };
   if (inputType) named(inputType);
-  // The webhook's body: the order API's fields (spec 4.9), with `payment` for `status`, at least one metadata entry,
+  // The webhook's body: the order API's fields (interface 4.9), with `payment` for `status`, at least one metadata entry,
   // and unknown fields ignored rather than refused.
   const input = (schemas.CreateOrderInput ?? { properties: {}, required: [] }) as { properties: Record<string, JsonSchema>; required: string[] };
   const { status: _status, ...fields } = input.properties;

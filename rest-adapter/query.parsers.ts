@@ -2,7 +2,7 @@ import { AppError } from '../src/shared/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list.limits.js';
 
 /**
- * Query conventions of spec 4.1 (docs/rest.md, "Query parameters"), as small pure functions. Each refusal is a 400
+ * Query conventions of interface 4.1 (docs/rest.md, "Query parameters"), as small pure functions. Each refusal is a 400
  * whose message names the parameter and shows an example of a correct value; `details[0].field` is the parameter.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The REST surface (spec 4.3 to 4.8, plus locations, menu items and the custom integration): each row maps a method
+ * The REST surface (interface 4.3 to 4.8, plus locations, menu items and the custom integration): each row maps a method
  * and path onto one GraphQL root field. Everything else (documents, query parsing, OpenAPI) is derived from these
  * rows and the schema.
  */
@@ -167,7 +167,7 @@ export const ROUTES: RouteDef[] = [
     tag: 'Credentials',
     label: 'credential',
     ...crud('credential', 'credentials'),
-    update: undefined, // spec 4.7: no update operation
+    update: undefined, // interface 4.7: no update operation
   }),
   ...resource({
     base: `${BUSINESS}/orders`,
@@ -176,7 +176,7 @@ export const ROUTES: RouteDef[] = [
     tag: 'Orders',
     label: 'order',
     ...crud('order', 'orders'),
-    delete: undefined, // spec 4.8: orders have no delete operation
+    delete: undefined, // interface 4.8: orders have no delete operation
   }),
   ...resource({ base: `${BUSINESS}/webhooks`, idParam: 'webhook', object: 'webhook', tag: 'Webhooks', label: 'webhook', ...crud('webhook', 'webhooks') }),
   ...resource({

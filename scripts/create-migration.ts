@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../mikro-orm.config.js';
+import { ormConfig } from '../src/db/orm.config.js';
 
 const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
 // One scratch database per run: several checkouts may create migrations on one server at once.

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
-import { ormConfig } from '../mikro-orm.config.js';
+import { ormConfig } from '../src/db/orm.config.js';
 import { openDatabase } from '../src/db/database.js';
 
 export const DISTRIBUTION_COLUMN = 'business_id';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../mikro-orm.config.js';
+import { ormConfig } from '../src/db/orm.config.js';
 import { createLogger } from '../src/http/logger.js';
 import { inTransaction } from '../src/kit/db.js';
 import { PgListener } from '../src/kit/pg-listener.js';

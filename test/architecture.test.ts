@@ -137,6 +137,35 @@ function moduleCycles(imports: Array<[from: string, to: string]>): string[] {
   return cycles;
 }
 
+/**
+ * The cycles among files (type-only imports included: a cycle of types still makes two files one unit to read): each
+ * group of files that reach one another, as "a → b → a". Tarjan's strongly connected components over the imports.
+ */
+function fileCycles(imports: Array<[from: string, to: string]>): string[] {
+  const edges = new Map<string, string[]>();
+  for (const [from, to] of imports) edges.set(from, [...(edges.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const groups: string[] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group = stack.splice(stack.indexOf(file));
+    if (group.length > 1) groups.push([...group.sort(), group[0]].join(' → '));
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  return groups;
+}
+
 function sourceFiles(dir: string, extensions = ['.ts']): string[] {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const file = `${dir}/${entry.name}`;
@@ -245,6 +274,29 @@ describe('import direction', () => {
     const files = serverFiles();
     expect(files.length).toBeGreaterThan(100);
     expect(violations(files)).toEqual([]);
+  });
+
+  it('names the cycles among files', () => {
+    expect(fileCycles([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd'], ['d', 'e']])).toEqual(['a → b → c → a']);
+    expect(fileCycles([['a', 'b'], ['b', 'c']])).toEqual([]);
+  });
+
+  it('leaves no cycle among the files of the server and of the portal', () => {
+    const files = [...sourceFiles('src', ['.ts', '.tsx']), ...sourceFiles('rest-adapter')].filter((file) => !file.endsWith('.test.ts') && !file.endsWith('.d.ts'));
+    const known = new Set(files.map((file) => file.replace(/\.(ts|tsx)$/, '')));
+    const imports = files.flatMap((file) => importsOf(file).filter((target) => known.has(target)).map((target): [string, string] => [file.replace(/\.(ts|tsx)$/, ''), target]));
+    expect(imports.length).toBeGreaterThan(500);
+    expect(fileCycles(imports)).toEqual([]);
+  });
+
+  it('keeps the root mikro-orm.config.ts an entry for MikroORM\'s CLI: it imports src/db, nothing in src/ imports it', () => {
+    expect(importsOf('mikro-orm.config.ts')).toEqual(['src/db/orm.config']);
+    expect(serverFiles().filter((file) => importsOf(file).includes('mikro-orm.config'))).toEqual([]);
+  });
+
+  it('keeps no mutable state exported from a file (what a module needs is given to it, not set from outside)', () => {
+    const exported = [...serverFiles(), ...sourceFiles('src/portal', ['.ts', '.tsx'])].filter((file) => /^export (let|var)\b/m.test(readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(exported).toEqual([]);
   });
 
   it('leaves no cycle among the modules', () => {

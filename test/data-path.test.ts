@@ -6,7 +6,7 @@ import { findPage } from '../src/kit/list.query.js';
 import { Loaders } from '../src/kit/loaders.js';
 import { sql } from 'kysely';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../mikro-orm.config.js';
+import { ormConfig } from '../src/db/orm.config.js';
 import { db, inTransaction, MAX_PREPARED, ormPool, runShaped } from '../src/kit/db.js';
 import { Survey } from '../src/modules/survey/survey.entity.js';
 import { Order } from '../src/modules/order/order.entity.js';

@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { ormConfig } from '../../mikro-orm.config.js';
+import { ormConfig } from './orm.config.js';
 import { redactUrl, type Config } from '../config.js';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
 import { flushSignals } from '../kit/signals.js';

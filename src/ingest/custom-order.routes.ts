@@ -11,7 +11,7 @@ import type { FailureLimit, KeyedLimit } from '../http/rate-limit/rate-limits.js
 import { ordersIngested } from '../kit/metrics.js';
 
 /**
- * `POST /webhooks/custom/:business` (spec 4.9), a door into the order module. The body middleware in front has
+ * `POST /webhooks/custom/:business` (interface 4.9), a door into the order module. The body middleware in front has
  * already refused non-JSON (415), over 1 MiB (413) and malformed JSON (400). Then: the secret (401; 429 for an
  * address with too many wrong ones), the order quota (429), the order-field rules every door shares (400
  * validation_failed, a detail per field), the order writer in ingest mode, and the answer

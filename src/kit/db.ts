@@ -84,7 +84,7 @@ export const MAX_PREPARED = 500;
 /**
  * node-postgres's client, naming the statements the service prepares (see `prepared`): PostgreSQL then parses and
  * plans each once per connection instead of once per run. Kysely hands the client the text and its values; every
- * other statement goes on as it came. Set as the ORM pool's client class in mikro-orm.config.ts.
+ * other statement goes on as it came. Set as the ORM pool's client class in src/db/orm.config.ts.
  */
 export class PreparingClient extends pg.Client {
   // node-postgres's query() has many overloads: Kysely calls (text, values), the pool's own query() (runShaped outside

@@ -200,7 +200,7 @@ export function replicaHealthOf(em: EntityManager): ReplicaHealth | undefined {
  * `em.getKysely({ type: 'read' })` and runShaped ask for) picks a replica that is up and within REPLICA_MAX_LAG
  * (replica.health.ts), or the primary when there is none, instead of any replica at random; and the finds and counts
  * of an EntityManager marked by allowReplicaReads ask for 'read'. Set as the configuration's `driver`
- * (mikro-orm.config.ts).
+ * (src/db/orm.config.ts).
  */
 export function replicaAwareDriver(options: ReplicaDriverOptions = {}) {
   return class ReplicaAwareDriver extends PostgreSqlDriver {

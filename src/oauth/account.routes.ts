@@ -15,7 +15,7 @@ import { errorPage } from './authorize.pages.js';
 import { checkEmailPage, confirmEmailPage, forgotPasswordPage, invitationPage, messagePage, newPasswordPage, signUpPage } from './account.pages.js';
 import { SESSION_COOKIE, cookieOptions, csrfToken, csrfValid, secureHeaders } from './authorize.routes.js';
 import { accountRequests, signInFailures } from './sign-in.limit.js';
-import type { OAuthDeps } from './oauth.module.js';
+import type { OAuthDeps } from './oauth.deps.js';
 
 const PROBLEM_TEXT: Record<LinkProblem, { status: number; message: string }> = {
   unknown: { status: 404, message: 'This link is not valid: it may be mistyped or cut short. Copy the whole link from the e-mail, or ask for a new one.' },

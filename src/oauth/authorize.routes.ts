@@ -17,7 +17,7 @@ import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
 import { signInFailures } from './sign-in.limit.js';
 import { AppError } from '../shared/errors.js';
 import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from '../modules/oauth/oauth.constants.js';
-import type { OAuthDeps } from './oauth.module.js';
+import type { OAuthDeps } from './oauth.deps.js';
 import { orderScopes, splitScopes, unknownScopes } from '../modules/oauth/scope.parser.js';
 import { strictClient } from '../modules/oauth/pkce.js';
 import type { OAuthSettings } from '../config.js';

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { SCOPES } from '../auth/scopes.js';
-import type { OAuthDeps } from './oauth.module.js';
+import type { OAuthDeps } from './oauth.deps.js';
 
 /** GET /oauth/certs (JWKS) and RFC 8414 metadata. */
 export function metadataRoutes(router: Router, deps: OAuthDeps) {

@@ -12,6 +12,7 @@ import { metadataRoutes } from './metadata.routes.js';
 import { revocationRoutes } from './revocation.routes.js';
 import { authorizeRoutes } from './authorize.routes.js';
 import { accountRoutes } from './account.routes.js';
+import type { OAuthDeps } from './oauth.deps.js';
 import { schedulePurge } from '../modules/oauth/purge.service.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 
@@ -63,4 +64,3 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; logger:
   return { keys, tokens, router, errors: oauthErrors, stop: stopPurge };
 }
 
-export type OAuthDeps = { orm: MikroORM; config: Config; logger: Logger; keys: KeyStore; tokens: TokenService; failures?: FailureLimit };

@@ -10,7 +10,7 @@ import { Credential } from '../modules/oauth/credential.entity.js';
 import { authenticateClient, bodyOf, param } from './client.auth.js';
 import { OAuthToken } from '../modules/oauth/oauth-token.entity.js';
 import { OAuthError } from '../modules/oauth/oauth.errors.js';
-import type { OAuthDeps } from './oauth.module.js';
+import type { OAuthDeps } from './oauth.deps.js';
 import { revokeTokens } from '../modules/oauth/revocation.service.js';
 import { TokenService } from '../modules/oauth/token.service.js';
 

@@ -5,6 +5,7 @@ import type { Scope } from '../auth/scopes';
 import { startSession, signOut, switchBusiness, type Session } from './auth';
 import { graphql, request } from './graphql';
 import { installLinkHandler, useLocation } from './router';
+import type { ScreenProps } from './screen';
 import { may, whoMay } from './roles';
 import { Failure, Loading, message, setTimeZone } from './ui';
 
@@ -25,12 +26,6 @@ const NAV: { href: string; label: string }[] = [
   { href: '/portal/brand', label: 'Brand' },
 ];
 
-export interface ScreenProps {
-  session: Session;
-  path: string;
-  query: URLSearchParams;
-  params: string[];
-}
 type Loader = () => Promise<{ default: ComponentType<ScreenProps> }>;
 
 /**

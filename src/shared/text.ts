@@ -38,11 +38,6 @@ export function inspectJson(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonProb
   return undefined;
 }
 
-/** The path of the first string (or key) in a JSON value that PostgreSQL cannot store (or that nests too deep), or undefined. */
-export function findUnstorableText(value: unknown): string | undefined {
-  return inspectJson(value)?.path;
-}
-
 export const UNSTORABLE_MESSAGE = 'contains a character that cannot be stored (U+0000 or an unpaired UTF-16 surrogate)';
 
 /** For values decoded from JSON in a query string (GraphQL GET variables, REST filters): a 400 naming where. */

@@ -8,7 +8,7 @@ import { consentLink, restaurant, sleep } from './case.fixtures.js';
 import { createApp } from '../../src/app.js';
 import { createLogger } from '../../src/http/logger.js';
 import { startWorkers } from '../../src/worker/worker.runner.js';
-import { ormConfig } from '../../mikro-orm.config.js';
+import { ormConfig } from '../../src/db/orm.config.js';
 
 /**
  * Issue 35, item 3 over real HTTP: an answer that a rule matches alerts every recipient once, by e-mail to a real

@@ -85,7 +85,7 @@ describe('submissions', () => {
     expect(missingLoc.details).toEqual([{ field: 'answers', message: expect.stringContaining(step.loc) }]);
   });
 
-  describe('survey-link parameters (spec 4.9)', () => {
+  describe('survey-link parameters (interface 4.9)', () => {
     let lhr: string;
     let isb: string;
     let orderLhr: string;

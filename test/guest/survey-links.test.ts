@@ -19,7 +19,7 @@ describe('survey links', () => {
     expect((await res.json()).data.url).toBe(base());
   });
 
-  it("surveyLink carries spec 4.9's parameters for an order, a location and a channel", async () => {
+  it("surveyLink carries interface 4.9's parameters for an order, a location and a channel", async () => {
     const link = async (vars: object) =>
       (await fx.c.data(`query($b: ID!, $s: ID!, $l: ID, $o: ID, $c: LinkChannel) { surveyLink(business: $b, survey: $s, location: $l, orderId: $o, channel: $c) }`, { b: fx.business, s: fx.survey, ...vars })).surveyLink;
     expect(await link({})).toBe(base());

@@ -303,7 +303,7 @@ describe('the thank-you page', () => {
   });
 });
 
-describe('link parameters (spec 4.9)', () => {
+describe('link parameters (interface 4.9)', () => {
   it('links the order and location, records the channel, keeps unknown parameters, skips the location step', async () => {
     const f = await guestSurvey(server, {
       steps: [

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
-import { ormConfig } from '../../mikro-orm.config.js';
+import { ormConfig } from '../../src/db/orm.config.js';
 import { flushSignals } from '../../src/kit/signals.js';
 
 export interface TestDatabase {

@@ -144,7 +144,7 @@ describe('one set of order-field rules, through both doors', () => {
     }
   });
 
-  it('what spec 4.9 adds at the webhook only: metadata with at least one entry (the API takes none)', async () => {
+  it('what interface 4.9 adds at the webhook only: metadata with at least one entry (the API takes none)', async () => {
     expect(await outcome('webhook', { metadata: {} }, 'metadata')).toEqual({ refused: [{ field: 'metadata', message: 'must have at least one entry' }] });
     expect(await outcome('api', { metadata: {} }, 'metadata')).toEqual({ value: {} });
   });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../../mikro-orm.config.js';
+import { ormConfig } from '../../src/db/orm.config.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { freePort } from '../helpers/ports.js';
 

@@ -18,7 +18,7 @@ import { Migration } from '@mikro-orm/migrations';
  * the deliveries' unique (event, webhook) (a delivery's id now carries it), and the deliveries' foreign key to the
  * event goes (webhook-delivery.entity.ts says why), with the index on created_at that only the old purge used.
  * Not transactional: step 2 must not run under step 3's lock (migrations run one transaction each:
- * mikro-orm.config.ts).
+ * src/db/orm.config.ts).
  */
 export class Migration20261127220000 extends Migration {
   override name = 'Migration20261127220000';

@@ -2,7 +2,7 @@ import { Field, InputType } from 'type-graphql';
 import { StringFilter } from '../../kit/list.args.js';
 import { listInputs } from '../../kit/list.inputs.js';
 import { CaseMessageType } from './case-message.type.js';
-import { MAX_MESSAGE_BODY } from './case-message.service.js';
+import { MAX_MESSAGE_BODY } from './case-message.rules.js';
 
 @InputType('CreateCaseMessageInput')
 export class CreateCaseMessageInput {

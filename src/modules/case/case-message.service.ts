@@ -14,15 +14,10 @@ import { CaseMessage, MESSAGE_CHANNELS, type MessageChannel } from './case-messa
 import type { CaseMessageType } from './case-message.type.js';
 import type { CreateCaseMessageInput } from './case-message.inputs.js';
 import { wakeCaseWorkers } from './case.repo.js';
-import { REPLY_CODE_ROOM } from './inbound-sms.rules.js';
+import { MAX_MESSAGE_BODY } from './case-message.rules.js';
 import { ownedPresenter } from '../../kit/owned.presenter.js';
 import { chargeSend } from '../sending/sending-budget.service.js';
 
-/** The longest SMS providers take (carriers cut it into parts). */
-export const SMS_LIMIT = 1_600;
-
-/** An e-mail reply's longest body; an SMS reply's leaves room for the line with its thread's reply code. */
-export const MAX_MESSAGE_BODY = { email: 5_000, sms: SMS_LIMIT - REPLY_CODE_ROOM } as const;
 
 type MessageRow = Pick<CaseMessage, 'id' | 'business' | 'case' | 'direction' | 'channel' | 'body' | 'status' | 'author' | 'error' | 'createdAt' | 'updatedAt'>;
 

@@ -9,7 +9,8 @@ import { GuestCase } from './case.entity.js';
 import { HeldSms } from './held-sms.entity.js';
 import { businessesThatTexted, smsThreadsTo } from './case.repo.js';
 import { declineByStop } from '../alert/alert-recipient.service.js';
-import { presentMessage, SMS_LIMIT } from './case-message.service.js';
+import { presentMessage } from './case-message.service.js';
+import { SMS_LIMIT } from './case-message.rules.js';
 import { CODE_WINDOW_DAYS, daysBefore, RECENT_WINDOW_DAYS, tieInboundSms, type InboundTie } from './inbound-sms.rules.js';
 
 /**

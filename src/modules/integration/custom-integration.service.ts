@@ -6,7 +6,7 @@ import { upsertCustomIntegration } from './integration.repo.js';
 import { announceAfterCommit } from '../../kit/signals.js';
 import { WEBHOOK_ACCOUNTS_CHANNEL } from './webhook-account.signal.js';
 
-/** Where the business's Custom integration posts its orders (spec 4.9); `':business'` gives the route's pattern. */
+/** Where the business's Custom integration posts its orders (interface 4.9); `':business'` gives the route's pattern. */
 export const customWebhookPath = (business: string) => `/webhooks/custom/${business}`;
 
 export interface ConnectedIntegration {

@@ -8,7 +8,7 @@ import { createCredential, deleteCredential, findCredential, presentCredential, 
 import { CreateCredentialInput, CreatedCredentialType, CredentialList, CredentialListArgs, CredentialType, UpdateCredentialInput } from './credential.type.js';
 
 /**
- * Credentials of a business (spec 4.7): list, get, create (the secret is in this response only), delete; and, in
+ * Credentials of a business (interface 4.7): list, get, create (the secret is in this response only), delete; and, in
  * GraphQL only (REST has no update for them), a change of name, redirect URIs or requirePkce, and a new secret
  * (answered once, as at creation).
  */

@@ -37,7 +37,7 @@ export interface IssuedToken {
   refreshToken: string | null;
 }
 
-/** The Token object of spec 2.2 (JSON requests). */
+/** The Token object of interface 2.2 (JSON requests). */
 export function presentToken(issued: IssuedToken) {
   return {
     id: issued.row.id,

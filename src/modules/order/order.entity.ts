@@ -16,7 +16,7 @@ export const decimal = (precision = 19, scale = 4) => ({ type: new DecimalType('
 export const money = () => decimal();
 
 @Entity({ tableName: 'customer_order' })
-// Idempotency key of the custom webhook (spec 4.9): a missing location id counts as '' so "order id only" is unique too.
+// Idempotency key of the custom webhook (interface 4.9): a missing location id counts as '' so "order id only" is unique too.
 @Index({
   name: 'customer_order_external_unique',
   expression:

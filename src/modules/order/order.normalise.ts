@@ -18,7 +18,7 @@ export const ORDER_TEXT_LIMITS = { externalId: 200, customerName: 300, itemName:
 export type Result<T> = { value: T; error?: undefined } | { value?: undefined; error: string };
 
 // Integrators type a channel every way ("Food Panda", "food_panda", "callin", "Call-In"): spaces, hyphens and
-// underscores are dropped before comparing, so every spelling of the seven channels matches (spec 4.9).
+// underscores are dropped before comparing, so every spelling of the seven channels matches (interface 4.9).
 const CHANNEL_BY_KEY = new Map(ORDER_CHANNELS.filter((c) => c !== 'OTHER').map((c) => [channelKey(c), c]));
 
 function channelKey(value: string): string {

@@ -30,9 +30,8 @@ export interface OrderOwner {
 export type PresentedOrder = OrderType & { staff: string | null };
 /** With its relations as `GET .../orders/{id}?expand=items` shows them: the lines, and the ids of linked submissions. */
 export type OrderWithItems = PresentedOrder & { items: OrderItemType[]; submissions: string[] };
-type Ms<T> = Omit<T, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number };
 /** As JSON answers and events carry it: timestamps in milliseconds. */
-export type OrderJson = Ms<OrderWithItems>;
+type Ms<T> = Omit<T, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number };
 
 /**
  * The order as every door shows it. Given its business's `owner` fields it is complete, `staff` included: the answers
@@ -94,7 +93,7 @@ export function orderJson<T extends PresentedOrder>(order: T): Ms<T> {
   return { ...order, createdAt: order.createdAt.getTime(), updatedAt: order.updatedAt.getTime() };
 }
 
-/** The order's address in the orders API (spec 4.9: the webhook answer's `url`). */
+/** The order's address in the orders API (interface 4.9: the webhook answer's `url`). */
 export const orderPath = (business: string, id: string) => `/v2/businesses/${business}/orders/${id}`;
 
 /**

@@ -124,7 +124,7 @@ function line(checks: Checks, at: string, item: Input): Omit<OrderLine, 'positio
   return { itemId, name, quantity, unitPrice, totalPrice, salesTaxPercent, salesTaxAmount, itemComment };
 }
 
-/** The lines sent; a line with neither name nor itemId is ignored (spec 4.9, item rule 1). */
+/** The lines sent; a line with neither name nor itemId is ignored (interface 4.9, item rule 1). */
 function lines(checks: Checks, items: unknown): OrderLine[] {
   if (items == null) return [];
   if (!Array.isArray(items)) {

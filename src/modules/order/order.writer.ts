@@ -13,7 +13,7 @@ import { WriteBatcher } from '../../kit/write.batcher.js';
 /**
  * - create: an API client adds an order (`source: api`); a duplicate external id is a 409 and changes nothing.
  * - ingest: an integration delivers an order (`source: custom`), idempotently: a repeat returns the stored order and
- *   only ever moves it PENDING -> ACCEPTED (spec 4.9).
+ *   only ever moves it PENDING -> ACCEPTED (interface 4.9).
  */
 export type WriteMode = 'create' | 'ingest';
 const SOURCE: Record<WriteMode, OrderSource> = { create: 'api', ingest: 'custom' };

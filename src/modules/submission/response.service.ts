@@ -26,7 +26,7 @@ import { orderDishes, type OrderDish } from '../order/order.repo.js';
 export type { OrderDish } from '../order/order.repo.js';
 
 /**
- * A guest's response, built one step at a time on the survey page (spec 4.9's link, issue 12's rules): created
+ * A guest's response, built one step at a time on the survey page (interface 4.9's link, issue 12's rules): created
  * `partial` at the first answered step, `completed` at the last, resumable on the same device for RESUME_DAYS, at most
  * one completed per order and survey (a unique index). The door only parses forms and renders; every rule is here.
  */
@@ -35,7 +35,7 @@ export const RESUME_DAYS = 7;
 export const SUSPECT_UNDER_MS = 2000;
 const MAX_EXTRA_PARAMS = 30;
 
-/** A survey link's parameters (spec 4.9) as the page received them; `extra` are those it does not know. */
+/** A survey link's parameters (interface 4.9) as the page received them; `extra` are those it does not know. */
 export interface SurveyLink {
   customOrderId?: string;
   customLocationId?: string;

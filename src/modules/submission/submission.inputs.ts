@@ -17,7 +17,7 @@ export class AnswerInput {
   items?: Record<string, unknown>;
 }
 
-@InputType('SubmissionLinkInput', { description: "The survey link's `custom.*` parameters (spec 4.9)." })
+@InputType('SubmissionLinkInput', { description: "The survey link's `custom.*` parameters (interface 4.9)." })
 export class SubmissionLinkInput {
   @Field(() => String, { nullable: true, description: 'The externalOrderId of the order.' }) customOrderId?: string | null;
   @Field(() => String, { nullable: true, description: 'The externalLocationId; scopes the order lookup.' }) customLocationId?: string | null;

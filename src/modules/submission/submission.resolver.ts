@@ -20,7 +20,7 @@ import type { Parent } from '../../kit/resource.type.js';
 @Resolver(() => SubmissionType)
 export class SubmissionResolver extends NestedCrudResolver('survey', SubmissionType, inputs, submissions.crud, {
   names: ['submission', 'submissions'],
-  descriptions: { create: "Answers are checked against the survey's steps; link parameters as spec 4.9." },
+  descriptions: { create: "Answers are checked against the survey's steps; link parameters as interface 4.9." },
 }) {
   @FieldResolver(() => SurveyType, { nullable: true, description: 'null once the survey is deleted.' })
   survey(@Root() s: Parent<SubmissionType>, @Ctx() { loaders }: GraphQLContext) {

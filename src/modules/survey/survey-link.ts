@@ -5,7 +5,7 @@ import { Location } from '../location/location.entity.js';
 import { Order } from '../order/order.entity.js';
 import { findSurvey } from './survey.service.js';
 
-/** The channels a link can carry as `ch` (spec 4.9), recorded on the submission it brings. */
+/** The channels a link can carry as `ch` (interface 4.9), recorded on the submission it brings. */
 export const LINK_CHANNELS = ['qr', 'link', 'sms', 'email'] as const;
 export type LinkChannel = (typeof LINK_CHANNELS)[number];
 
@@ -13,7 +13,7 @@ export type LinkChannel = (typeof LINK_CHANNELS)[number];
 export const surveyUrl = (base: string, business: string, survey: string) => `${base}/survey/${business}/${survey}`;
 
 /**
- * A survey link with spec 4.9's parameters: the location as `location:metadata=<key>.<value>` (its first metadata
+ * A survey link with interface 4.9's parameters: the location as `location:metadata=<key>.<value>` (its first metadata
  * key in sort order, so the link stays the same), the order as `custom.customOrderId` (+ `custom.customLocationId`
  * when it was sent with one), and the channel as `ch`.
  */

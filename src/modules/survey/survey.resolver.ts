@@ -55,7 +55,7 @@ export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, survey
   filled: SURVEY_STEPS,
 }) {
   @Authorized('surveys:read')
-  @Query(() => String, { description: "A link to the survey page with spec 4.9's parameters for a location, an order and a channel." })
+  @Query(() => String, { description: "A link to the survey page with interface 4.9's parameters for a location, an order and a channel." })
   surveyLink(
     @Arg('business', () => ID) business: string,
     @Arg('survey', () => ID) survey: string,

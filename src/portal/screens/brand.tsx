@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { accessToken } from '../auth';
 import { ApiError, graphql, request } from '../graphql';
 import { may, ReadOnlyNote } from '../roles';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request } from '../graphql';
 import { Empty, Failure, Field, FormError, Loaded, SecretOnce, formatDate, useLoad, useSubmit, CardForm } from '../ui';

@@ -1,4 +1,4 @@
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, formatCount, formatDate, formatMoney, lineTotal, useLoad, zoneName, useSubmit, Table } from '../ui';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';

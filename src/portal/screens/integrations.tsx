@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { graphql, request } from '../graphql';
 import { may, ReadOnlyNote } from '../roles';
 import { CopyText, Empty, FormError, Loaded, SecretOnce, formatDate, formatMoney, useLoad, useSubmit } from '../ui';

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { MEMBERSHIP_ROLES, rolesAllowing, type MembershipRole } from '../../auth/roles';
 import type { Scope } from '../../auth/scopes';

@@ -1,4 +1,4 @@
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';

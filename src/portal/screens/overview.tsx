@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'preact/compat';
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { graphql, request } from '../graphql';
 import { may, ReadOnlyNote } from '../roles';
 import { Empty, Field, FormError, Loaded, formatDate, useLoad, useSubmit, Table, CardForm } from '../ui';

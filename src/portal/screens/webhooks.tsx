@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { DateInput, Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, plural, useLoad, useSubmit, zoneName, zonedTime, Table, CardForm } from '../ui';

@@ -1,0 +1,9 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { KeyStore } from '../modules/oauth/signing-key.service.js';
+import type { TokenService } from '../modules/oauth/token.service.js';
+import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
+
+/** What every OAuth route is built with (oauth.module.ts builds them): its own file, so no route imports the module back. */
+export type OAuthDeps = { orm: MikroORM; config: Config; logger: Logger; keys: KeyStore; tokens: TokenService; failures?: FailureLimit };
