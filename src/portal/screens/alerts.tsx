@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
 import { graphql, request, type ResultOf } from '../graphql';
-import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, formatCount, formatDay, plural, useLoad, useSubmit } from '../ui';
+import { withQuery } from '../router';
+import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, formatCount, formatDay, plural, useLoad, useSubmit } from '../ui';
 
 const AlertRulesScreen = graphql(`
-  query AlertRulesScreen($business: ID!, $members: Boolean!) {
-    alertRules(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) {
-      total
+  query AlertRulesScreen($business: ID!, $page: Int!, $members: Boolean!) {
+    alertRules(business: $business, page: $page, pageSize: 20, orderBy: [{ field: name, order: asc }]) {
+      total page hasMore
       data {
         id name enabled severity escalateAfterMinutes
         when { maxRating maxNps keywords locations surveys }
@@ -74,9 +75,11 @@ const namesOf = (ids: readonly string[] | null, list: { id: string; name: string
   ids?.length ? ids.map((id) => list.find((x) => x.id === id)?.name ?? gone).join(', ') : every;
 
 /** Alert rules: which answers open a case in the Inbox, and who is told at once. */
-export default function AlertRules({ session }: ScreenProps) {
+export default function AlertRules({ session, query }: ScreenProps) {
   const business = session.business;
-  const state = useLoad(() => request(AlertRulesScreen, { business, members: session.scopes.includes('members:read') }), business);
+  const page = Number(query.get('page') ?? 0) || 0;
+  // 20 a page: each rule's recipients weigh on the person's API quota as a list of their own (graphql/limits.ts).
+  const state = useLoad(() => request(AlertRulesScreen, { business, page, members: session.scopes.includes('members:read') }), `${business}/${page}`);
   const mayChange = session.scopes.includes('alerts:write');
   const [editing, setEditing] = useState<string>();
   const [done, setDone] = useState<string>();
@@ -127,9 +130,12 @@ export default function AlertRules({ session }: ScreenProps) {
                     </li>
                   ))}
                 </ul>
+              ) : page > 0 ? (
+                <Empty>No rule on this page. <a href="/portal/alerts">Go to the first page</a>.</Empty>
               ) : (
                 <Empty>No alert rule yet, so no answer opens a case{mayChange ? ': add the first one below.' : '. An owner or a manager can add them.'}</Empty>
               )}
+              {(page > 0 || data.alertRules.hasMore) && <Pager page={data.alertRules.page} hasMore={data.alertRules.hasMore} total={data.alertRules.total} href={(p) => withQuery(query, { page: String(p) })} />}
               {mayChange && <RuleForm business={business} names={names} onSaved={(name) => changed(`${name} added.`)} />}
             </>
           );
