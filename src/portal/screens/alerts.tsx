@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../main';
+import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { withQuery } from '../router';
 import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, formatCount, formatDay, plural, useLoad, useSubmit } from '../ui';
@@ -79,8 +80,8 @@ export default function AlertRules({ session, query }: ScreenProps) {
   const business = session.business;
   const page = Number(query.get('page') ?? 0) || 0;
   // 20 a page: each rule's recipients weigh on the person's API quota as a list of their own (graphql/limits.ts).
-  const state = useLoad(() => request(AlertRulesScreen, { business, page, members: session.scopes.includes('members:read') }), `${business}/${page}`);
-  const mayChange = session.scopes.includes('alerts:write');
+  const state = useLoad(() => request(AlertRulesScreen, { business, page, members: may(session, 'members:read') }), `${business}/${page}`);
+  const mayChange = may(session, 'alerts:write');
   const [editing, setEditing] = useState<string>();
   const [done, setDone] = useState<string>();
   const changed = (what: string) => {
@@ -95,7 +96,7 @@ export default function AlertRules({ session, query }: ScreenProps) {
         When a guest’s completed answer matches an enabled rule, a case opens in the <a href="/portal/cases">Inbox</a> and the rule’s recipients are
         told at once. Outside addresses and numbers are asked once to confirm, and told nothing until they agree.
       </p>
-      {!mayChange && <p class="empty" role="note">Only owners and managers add, change, turn off and delete alert rules. You can read them here.</p>}
+      {!mayChange && <ReadOnlyNote scope="alerts:write">add, change, turn off and delete alert rules. You can read them here.</ReadOnlyNote>}
       <p class="ok" role="status">{done}</p>
       <Loaded state={state} what="alert rules">
         {(data) => {
