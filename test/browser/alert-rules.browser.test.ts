@@ -6,6 +6,7 @@ import { Membership } from '../../src/modules/user/membership.entity.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { decodeWords } from '../helpers/mime.js';
 import { consentLink } from '../cases/case.fixtures.js';
+import { answerConsent } from '../../src/modules/alert/alert-recipient.service.js';
 import { freePort } from '../helpers/ports.js';
 import { buildPortal, checkPortalScreen, portalLoaded, signInOnPage, useServerAndBrowser } from '../helpers/browser.js';
 
@@ -231,14 +232,28 @@ it('an owner, from the empty Inbox, makes a rule (refused first, each error besi
 }, 180_000);
 
 it('a staff member reads the rules and who is told, is told who may change them, and is offered no control to change them', async () => {
+  const [agrees, refuses] = [`area-${Date.now()}@example.com`, `old-chef-${Date.now()}@example.com`];
   await api(`mutation($b: ID!, $i: CreateAlertRuleInput!) { createAlertRule(business: $b, input: $i) { id } }`, {
-    i: { name: 'Food safety', when: { keywords: ['allergic'] }, notify: [{ role: 'manager' }, { channel: 'sms', to: '+923001234567' }] },
+    i: { name: 'Food safety', when: { keywords: ['allergic'] }, notify: [{ role: 'manager' }, { channel: 'sms', to: '+923001234567' }, { channel: 'email', to: agrees }, { channel: 'email', to: refuses }] },
   });
+  // One agrees and one refuses, each from the link of their confirmation e-mail, as the confirmation page does.
+  for (const [to, answer] of [[agrees, 'confirmed'], [refuses, 'declined']] as const) {
+    const token = consentLink(server, (await mail.waitFor((m) => m.to.includes(to), 30_000)).body).split('/').pop()!;
+    await answerConsent(server.orm.em.fork(), token, answer);
+  }
   const page = await signedIn(staff, '/portal/alerts');
   const card = page.getByRole('listitem').filter({ hasText: 'Food safety' });
   await card.waitFor();
-  await card.getByText('Every manager, at their account’s e-mail: told at once').waitFor();
-  await card.getByText(/^\+923001234567 by SMS: waiting for them to confirm \(asked on .+\): told nothing until they agree$/).waitFor();
+  // The days as stored, in the business's zone (none set: UTC) and locale (none: en-GB).
+  const notify = (await api(`query($b: ID!) { alertRules(business: $b, where: { name: { eq: "Food safety" } }) { data { notify { status confirmedAt askedAt } } } }`)).alertRules.data[0].notify;
+  expect(notify.map((n: { status: string }) => n.status)).toEqual(['member', 'pending', 'confirmed', 'declined']);
+  const day = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'medium' }).format(ms);
+  expect(await card.locator('ul.recipients > li').allTextContents()).toEqual([
+    'Every manager, at their account’s e-mail: told at once (members need no confirmation)',
+    `+923001234567 by SMS: waiting for them to confirm (asked on ${day(notify[1].askedAt)}): told nothing until they agree`,
+    `${agrees} by e-mail: confirmed on ${day(notify[2].confirmedAt)}: told of each match`,
+    `${refuses} by e-mail: declined: this business never messages them again`,
+  ]);
   await page.getByRole('note').filter({ hasText: 'Only owners and managers add, change, turn off and delete alert rules' }).waitFor();
   expect(await page.getByRole('form').count()).toBe(0);
   expect(await page.locator('main').getByRole('button').count()).toBe(0);
