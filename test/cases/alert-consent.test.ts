@@ -59,7 +59,7 @@ async function ownerCall(r: Restaurant, from: string, method: string, path: stri
 const visit = (link: string, method: 'GET' | 'POST' = 'GET', headers: Record<string, string> = {}, body?: string) =>
   requestFrom(RIGHTFUL, link.replace(server.config.publicUrl, server.url), { method, headers, body });
 
-const RECIPIENT_FIELDS = 'channel to role member status confirmedAt';
+const RECIPIENT_FIELDS = 'channel to role member status confirmedAt askedAt';
 const RULE_QUERY = `query($b: ID!, $id: ID!) { alertRule(business: $b, id: $id) { notify { ${RECIPIENT_FIELDS} } } }`;
 
 describe("the stranger's probe", () => {
@@ -93,8 +93,8 @@ describe("the stranger's probe", () => {
 
     // Listed as unconfirmed, over REST and GraphQL alike.
     const pending = [
-      { channel: 'sms', to: victim.phone, role: null, member: null, status: 'pending', confirmedAt: null },
-      { channel: 'email', to: victim.email, role: null, member: null, status: 'pending', confirmedAt: null },
+      { channel: 'sms', to: victim.phone, role: null, member: null, status: 'pending', confirmedAt: null, askedAt: expect.any(Number) },
+      { channel: 'email', to: victim.email, role: null, member: null, status: 'pending', confirmedAt: null, askedAt: expect.any(Number) },
     ];
     expect((await ownerCall(r, ATTACKER, 'GET', `/alert-rules/${rule}`)).body.data.notify).toEqual(pending);
     expect((await server.graphql(RULE_QUERY, { b: r.tenant.businessId, id: rule }, r.tenant.headers)).body.data.alertRule.notify).toEqual(pending);
@@ -118,8 +118,8 @@ describe("the stranger's probe", () => {
     expect((await visit(`${smsLink}/confirm`, 'POST')).status).toBe(200);
     const listed = (await ownerCall(r, ATTACKER, 'GET', `/alert-rules/${rule}`)).body.data.notify;
     expect(listed).toEqual([
-      { channel: 'email', to: victim.email, role: null, member: null, status: 'confirmed', confirmedAt: expect.any(Number) },
-      { channel: 'sms', to: victim.phone, role: null, member: null, status: 'confirmed', confirmedAt: expect.any(Number) },
+      { channel: 'email', to: victim.email, role: null, member: null, status: 'confirmed', confirmedAt: expect.any(Number), askedAt: expect.any(Number) },
+      { channel: 'sms', to: victim.phone, role: null, member: null, status: 'confirmed', confirmedAt: expect.any(Number), askedAt: expect.any(Number) },
     ]);
 
     // Now alerts flow, each with a way to stop them.
@@ -145,8 +145,8 @@ describe('members', () => {
     const made = await r.call('POST', '/alert-rules', { name: 'Team', when: { maxRating: 3 }, notify: [{ member: staff.id }, { role: 'manager' }] });
     expect(made.status).toBe(201);
     expect(made.body.data.notify).toEqual([
-      { channel: null, to: null, role: null, member: staff.id, status: 'member', confirmedAt: null },
-      { channel: null, to: null, role: 'manager', member: null, status: 'member', confirmedAt: null },
+      { channel: null, to: null, role: null, member: staff.id, status: 'member', confirmedAt: null, askedAt: null },
+      { channel: null, to: null, role: 'manager', member: null, status: 'member', confirmedAt: null, askedAt: null },
     ]);
     const opened = await r.caseOf(await r.answer({ taste: 1, text: 'Rude waiter', location: r.location }));
     const [toStaff, toManager] = await Promise.all([staff.email, manager.email].map((to) => mail.waitFor((m) => m.to.includes(to) && m.body.includes(opened.id), 30_000)));

@@ -28,9 +28,9 @@ describe('alert rules', () => {
       when: { maxRating: 2, maxNps: 4, keywords: ['allergic', 'food poisoning'], locations: [location], surveys: null },
       // Outside recipients are listed as asked, not yet agreed (test/cases/alert-consent.test.ts follows them).
       notify: [
-        { channel: 'email', to: 'manager@example.com', role: null, member: null, status: 'pending', confirmedAt: null },
-        { channel: 'sms', to: '+923001234567', role: null, member: null, status: 'pending', confirmedAt: null },
-        { channel: null, to: null, role: 'owner', member: null, status: 'member', confirmedAt: null },
+        { channel: 'email', to: 'manager@example.com', role: null, member: null, status: 'pending', confirmedAt: null, askedAt: expect.any(Number) },
+        { channel: 'sms', to: '+923001234567', role: null, member: null, status: 'pending', confirmedAt: null, askedAt: expect.any(Number) },
+        { channel: null, to: null, role: 'owner', member: null, status: 'member', confirmedAt: null, askedAt: null },
       ],
       escalateAfterMinutes: 30,
       createdAt: expect.any(Number),

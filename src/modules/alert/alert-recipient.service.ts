@@ -23,18 +23,18 @@ export async function confirmedOutside(em: EntityManager, business: string, outs
   return new Map(rows.map((r) => [recipientKey(r.channel, r.address), r.id]));
 }
 
-const CONSENT_COLUMNS = { orderBy: [{ id: 'asc' as const }], properties: ['channel', 'address', 'status', 'confirmedAt'] };
+const CONSENT_COLUMNS = { orderBy: [{ id: 'asc' as const }], properties: ['channel', 'address', 'status', 'confirmedAt', 'createdAt'] };
 
 /** Each recipient of a rule with what its consent says, through the request's loaders (one statement per kind a page). */
 export async function withStatus(loaders: Loaders, business: string, notify: readonly StoredRecipient[]): Promise<AlertRecipientType[]> {
   const outside = notify.some((r) => r.channel) ? await loaders.byForeignKey(AlertRecipient, 'business', CONSENT_COLUMNS).load(business) : [];
   return Promise.all(
     notify.map(async (r): Promise<AlertRecipientType> => {
-      if (r.role) return { ...r, status: 'member', confirmedAt: null };
-      if (r.member) return { ...r, status: (await loaders.byId(Membership).load(r.member))?.business === business ? 'member' : 'removed', confirmedAt: null };
+      if (r.role) return { ...r, status: 'member', confirmedAt: null, askedAt: null };
+      if (r.member) return { ...r, status: (await loaders.byId(Membership).load(r.member))?.business === business ? 'member' : 'removed', confirmedAt: null, askedAt: null };
       const known = outside.find((o) => o.channel === r.channel && o.address === r.to);
       const status: ConsentStatus = known?.status ?? 'pending';
-      return { ...r, status, confirmedAt: status === 'confirmed' ? (known?.confirmedAt ?? null) : null };
+      return { ...r, status, confirmedAt: status === 'confirmed' ? (known?.confirmedAt ?? null) : null, askedAt: known?.createdAt ?? null };
     }),
   );
 }

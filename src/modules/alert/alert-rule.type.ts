@@ -45,10 +45,13 @@ export class AlertRecipientType {
 
   @Field(() => Timestamp, { nullable: true, description: 'When an outside recipient confirmed.' })
   confirmedAt!: Date | null;
+
+  @Field(() => Timestamp, { nullable: true, description: 'When an outside recipient was first named and sent its one confirmation; null for members and roles.' })
+  askedAt!: Date | null;
 }
 
 /** A recipient as a rule stores it, without what its consent says: what events carry. */
-export type StoredRecipient = Omit<AlertRecipientType, 'status' | 'confirmedAt'>;
+export type StoredRecipient = Omit<AlertRecipientType, 'status' | 'confirmedAt' | 'askedAt'>;
 
 @ObjectType('AlertRule', { simpleResolvers: true, description: 'Which answers open a case, and who is told at once.' })
 export class AlertRuleType extends ResourceType {

@@ -224,7 +224,7 @@ export default function Inbox({ session, query }: ScreenProps) {
           if (!active?.length && !r.closed?.data.length) {
             return (
               <Empty>
-                {query.toString() ? <>No case matches. <a href="/portal/cases">Clear the filters</a></> : <>No unhappy guest so far. Cases open here when an answer matches one of your alert rules.</>}
+                {query.toString() ? <>No case matches. <a href="/portal/cases">Clear the filters</a></> : <>No unhappy guest so far. Cases open here when an answer matches one of your <a href="/portal/alerts">alert rules</a>.</>}
               </Empty>
             );
           }
