@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ScreenProps } from '../main';
+import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { withQuery } from '../router';
