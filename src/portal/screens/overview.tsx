@@ -463,7 +463,7 @@ function overviewCsv(series: CsvData, total: CsvData, metrics: CsvMetric[], inte
   const currencies = [...new Set([...(series.recovery ?? []), ...(total.recovery ?? [])].flatMap((r) => r.recoveredRevenue.map((m) => m.currency)))].sort();
   const head = [
     `${PERIOD_HEADS[interval]} (${zoneName()})`, 'Ratings', 'CSAT (%)',
-    ...metrics.flatMap((m) => [`${m.name} (mean, ${m.scale.min} to ${m.scale.max})`, `${m.name} ratings`]),
+    ...metrics.flatMap((m) => [`${m.name} mean (${m.scale.min} to ${m.scale.max})`, `${m.name} ratings`]),
     'NPS', 'NPS answers', 'Orders', 'Orders with feedback', 'Response rate (%)',
     ...(series.recovery ? ['Cases opened', 'Guests who came back', 'Recovery rate (%)', ...currencies.map((c) => `Recovered revenue (${c})`)] : []),
   ];
