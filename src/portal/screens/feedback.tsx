@@ -3,7 +3,7 @@ import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, formatCount, formatDate, formatMoney, lineTotal, localDateTime, useLoad, zoneName, useSubmit, Table } from '../ui';
 import { useLiveEvents } from '../live';
-import { AnswerList, answerText, stepTitle } from '../answers';
+import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
 import { csvText } from '../../shared/csv';
 
 const FeedbackFilters = graphql(`
@@ -228,12 +228,10 @@ function feedbackCsv(survey: SurveyRow, rows: Row[], dishes: Map<string, string>
   const columns: { name: string; step: string; stepId: string; value: (answer: Row['answers'][number]) => string }[] = [];
   for (const step of [...survey.steps].sort((a, b) => a.position - b.position)) {
     const title = stepTitle(step) || step.type;
-    const answered = rows.flatMap((r) => r.answers.filter((a) => a.step === step.id));
-    const thumbs = (step.content as { scale?: unknown } | null)?.scale === 'thumbs';
     if (step.metrics?.metrics.length) {
       for (const m of step.metrics.metrics) columns.push({ name: m.name, step: title, stepId: step.id, value: (a) => String((a.ratings as Record<string, unknown> | null)?.[m.id] ?? '') });
     } else if (step.type === 'items') {
-      const rated = [...new Set(answered.flatMap((a) => Object.keys(a.items ?? {})))];
+      const rated = [...new Set(rows.flatMap((r) => r.answers.filter((a) => a.step === step.id).flatMap((a) => Object.keys(a.items ?? {}))))];
       const named = rated.map((id) => ({ id, name: dishes.get(id) ?? 'A deleted dish' })).sort((a, b) => a.name.localeCompare(b.name));
       for (const d of named) {
         columns.push({
@@ -242,7 +240,7 @@ function feedbackCsv(survey: SurveyRow, rows: Row[], dishes: Map<string, string>
           stepId: step.id,
           value: (a) => {
             const rating = (a.items as Record<string, unknown> | null)?.[d.id];
-            return rating == null ? '' : thumbs ? (rating === 5 ? 'thumbs up' : 'thumbs down') : String(rating);
+            return rating == null ? '' : dishRatingCell(step, rating);
           },
         });
       }

@@ -15,7 +15,8 @@ const LineChart = lazy(() => import('../charts/line-chart'));
 
 /**
  * Everything the overview shows, in one request: the figures of the range and of the period just before it, the
- * series to chart, and the splits by location and channel.
+ * series to chart, the splits by location and channel, and the dishes: those ranked (MIN_SAMPLE ratings or more) and
+ * every one rated, to count those left out.
  */
 const OverviewData = graphql(`
   query Overview($business: ID!, $from: Timestamp!, $to: Timestamp!, $previousFrom: Timestamp!, $location: ID, $interval: AnalyticsInterval!, $minSample: Int!) {
@@ -181,7 +182,8 @@ const CASE_TYPES = ['case.opened', 'case.updated', 'case.recovered'];
 
 /**
  * The Inbox at a glance: cases still open now (and how many nobody has answered), and for the cases opened in the
- * range, the median time to the first reply and the share of guests who came back. Read again as cases change.
+ * range, the median time to the first reply, the share of guests who came back and what their orders brought back
+ * (per currency). Read again as cases change.
  */
 function UnhappyGuests({ business, location, range }: { business: string; location?: string; range: ReturnType<typeof rangeOf> }) {
   const at = location ? { location: { eq: location } } : {};
@@ -239,9 +241,7 @@ function UnhappyGuests({ business, location, range }: { business: string; locati
             <dt>Recovered revenue</dt>
             <dd data-testid="recovered-revenue">
               {recovery?.recoveredRevenue.length ? (
-                <>
-                  {recovery.recoveredRevenue.map((m, i) => <span key={m.currency}>{i ? ' + ' : ''}<strong>{formatMoney(m.amount, m.currency)}</strong></span>)} from the orders of the guests who came back
-                </>
+                <><strong>{recovery.recoveredRevenue.map((m) => formatMoney(m.amount, m.currency)).join(' + ')}</strong> from the orders of the guests who came back</>
               ) : (
                 <><strong>—</strong> no guest came back with an order yet</>
               )}
