@@ -92,6 +92,8 @@ async function seed() {
   }
   const cases = await api(`query($b: ID!) { cases(business: $b) { data { status } } }`);
   expect(cases.cases.data).toEqual([{ status: 'recovered' }, { status: 'recovered' }]);
+  // A branch with no feedback of its own, to filter the Overview by.
+  await api(`mutation($b: ID!) { createLocation(business: $b, input: { name: "Gulberg", metadata: { externalLocationId: "GUL-01" } }) { id } }`);
 }
 
 async function signedIn(path: string): Promise<Page> {
@@ -148,6 +150,12 @@ it('shows the best and lowest rated dishes with their counts, the recovered reve
   await expect(tile('Response rate')).resolves.toMatch(/^Response rate86% of 14 orders got feedback /);
   await page.locator('[data-testid="chart-score-per-metric"][data-drawn]').waitFor();
   await checkPortalScreen(page, 'overview-reading');
+
+  // One location chosen: its figures, but the dishes still of every location, and the page says so.
+  await page.getByRole('combobox', { name: 'Location' }).selectOption({ label: 'Gulberg' });
+  await page.waitForURL(/location=loc_/);
+  await dishes.getByText('Dishes of every location: their ratings are not split by location yet.').waitFor();
+  await expect(rowsOf(page, 'Best rated dishes')).resolves.toEqual([['Chicken Biryani', '5.0 of 5', '12'], ['Mutton Karahi', '4.0 of 5', '12']]);
 }, 120_000);
 
 it("downloads the Overview's figures as a CSV with named columns: a line per day, then the total", async () => {
