@@ -19,9 +19,11 @@ interface DishShape {
   menuItem?: { id: string; name: string } | null;
 }
 
-/** A dish's rating as the guest gave it: a thumb on a thumbs step (stored as 5 or 1), else its number of 5. */
-const dishRating = (step: { content: unknown } | undefined, rating: unknown) =>
-  (step?.content as { scale?: unknown } | undefined)?.scale === 'thumbs' ? (rating === 5 ? 'thumbs up' : 'thumbs down') : `${String(rating)} of 5`;
+const thumbs = (step: { content: unknown } | undefined) => (step?.content as { scale?: unknown } | undefined)?.scale === 'thumbs';
+/** A dish's rating as a spreadsheet cell holds it: a thumb on a thumbs step (stored as 5 or 1), else its number (of 5). */
+export const dishRatingCell = (step: { content: unknown } | undefined, rating: unknown) => (thumbs(step) ? (rating === 5 ? 'thumbs up' : 'thumbs down') : String(rating));
+/** A dish's rating as the guest gave it: a thumb, else its number of 5. */
+const dishRating = (step: { content: unknown } | undefined, rating: unknown) => (thumbs(step) ? dishRatingCell(step, rating) : `${String(rating)} of 5`);
 
 /** An answer as one cell of a list: a metrics or dishes step's ratings in order, else its value. */
 export const answerText = (a: Omit<AnswerShape, 'step'>) => {

@@ -270,6 +270,8 @@ function wallClock(ms: number): number {
 }
 /** yyyy-mm-dd of the day `ms` falls on in the business's time zone. */
 export const dayOf = (ms: number) => new Date(wallClock(ms)).toISOString().slice(0, 10);
+/** yyyy-mm-dd hh:mm:ss on the business's wall clock at `ms`: a time a spreadsheet reads, its zone named in the header. */
+export const localDateTime = (ms: number) => new Date(wallClock(ms)).toISOString().slice(0, 19).replace('T', ' ');
 /** A date-time input's yyyy-mm-ddThh:mm, read on the business's wall clock (ms). */
 export function zonedTime(local: string): number {
   const asUtc = Date.parse(`${local}Z`);

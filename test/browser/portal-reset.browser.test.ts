@@ -83,7 +83,7 @@ describe('the portal after a password reset, and its CSV', () => {
     await page.getByRole('row').filter({ hasText: 'Lovely' }).waitFor();
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const lines = fs.readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
-    expect(lines[0]).toBe('id,createdAt (UTC),status,channel,location,order,Anything else?');
+    expect(lines[0]).toBe('Feedback id,Received (UTC),Status,Channel,Location,Order,Anything else?');
     // The comment is the 7th cell (no location, no order): each formula starts with a quote, read as text.
     const written = lines.slice(1).map((line) => line.split(',').slice(6).join(','));
     expect(written.sort()).toEqual(["'+1+2", "'-2+3", "'=cmd|' /C calc'!A0", "'@SUM(A1:A9)", '"Lovely, ""really"""'].sort());

@@ -170,8 +170,9 @@ describe('the business portal in a real browser', () => {
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const lines = fs.readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toContain('How was it?,Would you recommend us?,Anything else?');
-    expect(lines[1]).toContain('4 / 5,9,Lovely chai');
+    // A column per metric, named, then per question (issue 49).
+    expect(lines[0]).toContain('Food,Service,Would you recommend us?,Anything else?');
+    expect(lines[1]).toContain('4,5,9,Lovely chai');
 
     // With Feedback open, a submission posted through the API appears without a reload (a live subscription).
     const steps: { id: string; type: string; metrics: { metrics: { id: string }[] } | null }[] = (
@@ -199,9 +200,10 @@ describe('the business portal in a real browser', () => {
     await open(page, 'Overview');
     await page.locator('[data-testid="chart-score-per-metric"][data-drawn]').waitFor();
     const tile = (name: string) => page.locator('dl.tiles > div').filter({ hasText: name }).textContent();
-    await expect(tile('Food')).resolves.toContain('3.5 / 5 from 2 ratings');
-    await expect(tile('Net Promoter Score')).resolves.toMatch(/Score\s*50\s*from 2 answers/); // one promoter (9), one passive (7)
-    await expect(tile('Satisfied guests')).resolves.toContain('50%');
+    // Two ratings each: the count first, too few to judge, the figure so far after it (src/shared/sample.ts).
+    await expect(tile('Food')).resolves.toContain('2 ratings too few to judge yet (so far 3.5 / 5)');
+    await expect(tile('Net Promoter Score')).resolves.toContain('2 answers too few to judge yet (so far 50)'); // one promoter (9), one passive (7)
+    await expect(tile('Satisfied guests')).resolves.toContain('(so far 50%)');
     await checkScreen(page, 'overview');
     // A longer range, kept in the address, is charted by month; the numbers behind each chart are in a table.
     await page.getByLabel('From').fill('2020-01-01');

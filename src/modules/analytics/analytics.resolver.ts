@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { Timestamp } from '../../kit/scalars.js';
-import type { GroupKey, Interval } from './analytics.rules.js';
+import { DEFAULT_MIN_COUNT, type GroupKey, type Interval } from './analytics.rules.js';
 import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, recoveryAnalytics, responseRate, type AnalyticsQuery, type MenuSource } from './analytics.service.js';
 import {
   AnalyticsCompareEnum,
@@ -37,7 +37,7 @@ export class AnalyticsResolver {
     @Arg('metric', () => ID, { nullable: true }) metric: string | null,
     @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
     @Arg('staff', () => String, { nullable: true, description: 'Only the submissions whose order names this server or cashier.' }) staff: string | null,
-    @Arg('minCount', () => Int, { defaultValue: 10, description: 'Grouped by location or staff: groups with fewer ratings are `insufficient` and not ranked.' }) minCount: number,
+    @Arg('minCount', () => Int, { defaultValue: DEFAULT_MIN_COUNT, description: 'Grouped by location or staff: groups with fewer ratings are `insufficient` and not ranked.' }) minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
     return metricAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, staff, metric, compare, minCount });
@@ -57,7 +57,7 @@ export class AnalyticsResolver {
     @Arg('step', () => ID, { nullable: true }) step: string | null,
     @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
     @Arg('staff', () => String, { nullable: true, description: 'Only the submissions whose order names this server or cashier.' }) staff: string | null,
-    @Arg('minCount', () => Int, { defaultValue: 10, description: 'Grouped by location or staff: groups with fewer answers are `insufficient` and not ranked.' }) minCount: number,
+    @Arg('minCount', () => Int, { defaultValue: DEFAULT_MIN_COUNT, description: 'Grouped by location or staff: groups with fewer answers are `insufficient` and not ranked.' }) minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
     return npsAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, staff, metric: step, compare, minCount });
@@ -99,7 +99,7 @@ export class AnalyticsResolver {
     @Arg('from', () => Timestamp) from: Date,
     @Arg('to', () => Timestamp) to: Date,
     @Arg('metric', () => ID, { nullable: true }) metric: string | null,
-    @Arg('minCount', () => Int, { defaultValue: 10 }) minCount: number,
+    @Arg('minCount', () => Int, { defaultValue: DEFAULT_MIN_COUNT, description: 'Dishes with fewer ratings are left out.' }) minCount: number,
     @Arg('sort', () => MenuItemSortEnum, { defaultValue: 'shrunkMean' }) sort: 'shrunkMean' | 'mean' | 'count',
     @Arg('order', () => SortOrderEnum, { defaultValue: 'desc' }) order: 'asc' | 'desc',
     @Arg('source', () => MenuItemSourceEnum, { nullable: true, description: 'Only this source; both when unset (with `metric`: `order` only).' }) source: MenuSource | null,

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
 import { localDate } from '../../shared/time-zone.js';
+import { MIN_SAMPLE } from '../../shared/sample.js';
 
 export const INTERVALS = ['day', 'week', 'month', 'total'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -36,8 +37,11 @@ export function checkRange(input: RangeInput, timeZone: string, allowedGroups: r
   return { fromDay: localDate(input.from, timeZone), lastDay: localDate(input.to - 1, timeZone) };
 }
 
-/** Groups compared against each other (locations, staff) with fewer answers than this are marked insufficient and not ranked. */
-export const DEFAULT_MIN_COUNT = 10;
+/**
+ * Groups compared against each other (locations, staff) with fewer answers than this are marked insufficient and not
+ * ranked; dishes with fewer ratings are left out. The portal's "too few to judge yet" draws the same line.
+ */
+export const DEFAULT_MIN_COUNT = MIN_SAMPLE;
 
 export function badInput(field: string, message: string): never {
   throw AppError.validation([{ field, message }]);

@@ -171,7 +171,7 @@ export async function menuItemAnalytics(
 ): Promise<MenuItemRow[]> {
   const { timeZone } = await zoneAndScales(em, business, q.metric);
   const range = checkRange({ ...q, interval: 'total', groupBy: [] }, timeZone, []);
-  const minCount = q.minCount ?? 10;
+  const minCount = q.minCount ?? DEFAULT_MIN_COUNT;
   if (!Number.isInteger(minCount) || minCount < 1) badInput('minCount', 'must be a positive integer');
   const sources = q.source ? [q.source] : q.metric != null ? (['order'] as const) : repo.MENU_SOURCES;
   const sums = await repo.menuItemSums(em, business, range, q.metric, sources);

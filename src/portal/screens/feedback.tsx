@@ -1,9 +1,9 @@
 import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, formatCount, formatDate, formatMoney, lineTotal, useLoad, zoneName, useSubmit, Table } from '../ui';
+import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, formatCount, formatDate, formatMoney, lineTotal, localDateTime, useLoad, zoneName, useSubmit, Table } from '../ui';
 import { useLiveEvents } from '../live';
-import { AnswerList, answerText, stepTitle } from '../answers';
+import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
 import { csvText } from '../../shared/csv';
 
 const FeedbackFilters = graphql(`
@@ -16,7 +16,14 @@ const FeedbackFilters = graphql(`
 /** The chosen survey's steps apart from the list of surveys: every survey's steps and metrics cost 46,000, this 600. */
 const FeedbackSurvey = graphql(`
   query FeedbackSurvey($business: ID!, $id: ID!) {
-    survey(business: $business, id: $id) { id name steps { id position type content metrics { metrics { id scale { min max } } } } }
+    survey(business: $business, id: $id) { id name steps { id position type content metrics { metrics { id name scale { min max } } } } }
+  }
+`);
+
+/** The names of the dishes an export's answers rate (answers name them by menu item id). */
+const DishNames = graphql(`
+  query DishNames($business: ID!, $ids: [ID!]!, $page: Int!) {
+    menuItems(business: $business, where: { id: { in: $ids } }, page: $page, pageSize: 100) { hasMore data { id name } }
   }
 `);
 
@@ -121,11 +128,15 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
         rows.push(...r.submissions.data);
         if (!r.submissions.hasMore) break;
       }
-      const steps = [...survey.steps].sort((a, b) => a.position - b.position);
-      const header = ['id', 'createdAt (UTC)', 'status', 'channel', 'location', 'order', ...steps.map((s) => stepTitle(s) || s.type)];
-      const lines = rows.map((r) => [r.id, new Date(r.createdAt).toISOString(), r.status, r.channel ?? '', r.location?.name ?? '', r.order?.externalOrderId ?? '', ...steps.map((s) => answerText(r.answers.find((a) => a.step === s.id) ?? {}))]);
+      const ids = [...new Set(rows.flatMap((r) => r.answers.flatMap((a) => Object.keys(a.items ?? {}))))];
+      const dishes = new Map<string, string>();
+      for (let p = 0; ids.length; p++) {
+        const r = await request(DishNames, { business, ids, page: p });
+        for (const d of r.menuItems.data) dishes.set(d.id, d.name);
+        if (!r.menuItems.hasMore) break;
+      }
       // The REST reports' CSV (src/shared/csv.ts): a guest's "=cmd|…" comment stays text in a spreadsheet.
-      download(`feedback-${survey.id}.csv`, new Blob([csvText([header, ...lines])], { type: 'text/csv' }));
+      download(`feedback-${survey.id}.csv`, new Blob([csvText(feedbackCsv(survey, rows, dishes))], { type: 'text/csv' }));
     });
   return (
     <>
@@ -206,4 +217,45 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
       </Loaded>
     </>
   );
+}
+
+/**
+ * The feedback as a spreadsheet: a line per submission, its time on the business's clock (the zone named in the
+ * header), then a column per question; a ratings step gives a column per metric and a dishes step one per dish rated,
+ * each named (by its step's title too when two columns would share a name), holding the number the guest gave.
+ */
+function feedbackCsv(survey: SurveyRow, rows: Row[], dishes: Map<string, string>): string[][] {
+  const columns: { name: string; step: string; stepId: string; value: (answer: Row['answers'][number]) => string }[] = [];
+  for (const step of [...survey.steps].sort((a, b) => a.position - b.position)) {
+    const title = stepTitle(step) || step.type;
+    if (step.metrics?.metrics.length) {
+      for (const m of step.metrics.metrics) columns.push({ name: m.name, step: title, stepId: step.id, value: (a) => String((a.ratings as Record<string, unknown> | null)?.[m.id] ?? '') });
+    } else if (step.type === 'items') {
+      const rated = [...new Set(rows.flatMap((r) => r.answers.filter((a) => a.step === step.id).flatMap((a) => Object.keys(a.items ?? {}))))];
+      const named = rated.map((id) => ({ id, name: dishes.get(id) ?? 'A deleted dish' })).sort((a, b) => a.name.localeCompare(b.name));
+      for (const d of named) {
+        columns.push({
+          name: d.name,
+          step: title,
+          stepId: step.id,
+          value: (a) => {
+            const rating = (a.items as Record<string, unknown> | null)?.[d.id];
+            return rating == null ? '' : dishRatingCell(step, rating);
+          },
+        });
+      }
+    } else {
+      columns.push({ name: title, step: title, stepId: step.id, value: (a) => answerText(a) });
+    }
+  }
+  const shared = new Set(columns.map((c) => c.name).filter((name, i, all) => all.indexOf(name) !== i));
+  const header = ['Feedback id', `Received (${zoneName()})`, 'Status', 'Channel', 'Location', 'Order', ...columns.map((c) => (shared.has(c.name) ? `${c.step}: ${c.name}` : c.name))];
+  const lines = rows.map((r) => [
+    r.id, localDateTime(r.createdAt), r.status, r.channel ?? '', r.location?.name ?? '', r.order?.externalOrderId ?? '',
+    ...columns.map((c) => {
+      const answer = r.answers.find((a) => a.step === c.stepId);
+      return answer ? c.value(answer) : '';
+    }),
+  ]);
+  return [header, ...lines];
 }
