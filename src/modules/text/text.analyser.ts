@@ -52,6 +52,8 @@ interface Span {
 
 interface Judgement extends Span {
   value: number;
+  /** The word that negates it, shown among its theme's words ("not", "bad"). */
+  negator?: number;
 }
 
 interface ThemeHit extends Span {
@@ -184,6 +186,7 @@ export class TextAnalyser {
           entry.judged++;
           for (let i = hit.start; i < hit.end; i++) entry.words.set(i, tokens[i].form);
           for (let i = judgement.start; i < judgement.end; i++) entry.words.set(i, tokens[i].form);
+          if (judgement.negator !== undefined) entry.words.set(judgement.negator, tokens[judgement.negator].form);
         }
         for (const dish of nearest(clauseDishes, judgement)) dishSums.get(dish.item.id)!.sum += value;
       }
@@ -230,7 +233,7 @@ export class TextAnalyser {
         value = -value * 0.8;
         used.add(negator);
       }
-      out.push({ ...span, value });
+      out.push({ ...span, value, ...(negator >= 0 ? { negator } : {}) });
       i = span.end - 1;
     }
     // A negation that negates no judging word is a complaint that something was not done ("didn't answer calls",
