@@ -117,3 +117,26 @@ describe('dishes', () => {
     expect(dishes("They couldn't care less, the core problem is the crew")).toEqual([]);
   });
 });
+
+describe('any text', () => {
+  const menu = new MenuMatcher([{ id: 'mi_1', name: 'Chicken Biryani' }, { id: 'mi_2', name: 'نہاری' }]);
+  const pieces = ['khana', 'thanda', 'nahi', 'lekin', 'not', 'but', 'bohat', 'acha', 'کھانا', 'نہیں', 'بہت', 'مگر', 'biryani', '!', ',', '۔', '😀', "didn't", 'x'.repeat(40), '\n', ' '];
+
+  it('is answered, never thrown: a score within -1..1 that agrees with its label, themes and dishes well formed', async () => {
+    const { default: fc } = await import('fast-check');
+    const text = fc.oneof(fc.string({ maxLength: 300 }), fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((p) => p.join(' ')));
+    fc.assert(
+      fc.property(text, (t) => {
+        const a = analyser.analyse(t, menu);
+        expect(['en', 'ur', 'ur-Latn', 'mixed']).toContain(a.language);
+        expect(a.sentiment.score).toBeGreaterThanOrEqual(-1);
+        expect(a.sentiment.score).toBeLessThanOrEqual(1);
+        expect(a.sentiment.label).toBe(a.sentiment.score >= 0.1 ? 'positive' : a.sentiment.score <= -0.1 ? 'negative' : 'neutral');
+        for (const theme of a.themes) expect(theme.words.length).toBeGreaterThan(0);
+        expect(new Set(a.themes.map((th) => th.theme)).size).toBe(a.themes.length);
+        for (const dish of a.dishes) expect(['mi_1', 'mi_2']).toContain(dish.menuItem);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

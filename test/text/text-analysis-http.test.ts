@@ -65,6 +65,7 @@ describe('a malformed body is a 400 with the error body, naming the field', () =
     ['a text not a string', { texts: ['good', 5] }, 'texts[1]'],
     ['a null text', { texts: [null] }, 'texts[0]'],
     ['an unknown field', { texts: ['good'], language: 'en' }, 'language'],
+    ['a NUL character', { texts: ['good', 'bad\u0000'] }, 'texts[1]'],
   ])('%s', async (_name, body, field) => {
     const answer = await rest(fx.server, 'POST', path(), { tenant: fx.tenant, body });
     expectError(answer, 400);

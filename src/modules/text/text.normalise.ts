@@ -7,6 +7,8 @@ import { ROMAN_URDU_SPELLINGS } from './lexicon/roman-urdu.spellings.js';
  * ("delicous", "helpfull"), or the same consonants as exactly one known Roman Urdu word ("mehanga" → "mehnga").
  * Urdu script is looked up as folded. Answers are memoised: a week's comments repeat their words.
  */
+const MAX_WORD = 24;
+
 export class Normaliser {
   private readonly deletions = new Map<string, string | null>();
   private readonly skeletons = new Map<string, string | null>();
@@ -38,7 +40,8 @@ export class Normaliser {
   }
 
   private find(form: string): string {
-    if (this.known.has(form) || !/^[a-z']+$/.test(form)) return form;
+    // No word guests write is longer than MAX_WORD: a longer one is not looked for (its deletions would cost the most).
+    if (this.known.has(form) || form.length > MAX_WORD || !/^[a-z']+$/.test(form)) return form;
     const spelled = ROMAN_URDU_SPELLINGS.get(form);
     if (spelled) return spelled;
     for (const shorter of [form.replace(/(.)\1{2,}/g, '$1$1'), form.replace(/(.)\1+/g, '$1')]) {
