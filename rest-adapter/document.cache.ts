@@ -23,6 +23,8 @@ function extraArguments(model: RouteModel): string[] {
       return model.inputType ? ['input'] : [];
     case 'report':
       return model.parameters.filter((p) => model.field.args.some((a) => a.name === p));
+    case 'compute':
+      return Object.keys(model.inputType!.getFields());
     default:
       return [];
   }
@@ -65,7 +67,7 @@ export function documentText(model: RouteModel, expand: string[]): { text: strin
       return `... on ${type.name} { ${selection.text} }`;
     });
     body = ` { __typename ${fragments.join(' ')} }`;
-  } else if (route.kind === 'report' && model.itemType) {
+  } else if ((route.kind === 'report' || route.kind === 'compute') && model.itemType) {
     body = ` { ${reportSelection(model.itemType)} }`;
   } else if (model.itemType) {
     const selection = buildSelection(model.itemType, expandTree(expand), pathParams);

@@ -180,7 +180,12 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     }
     let success: Record<string, unknown>;
     if (route.status === 204) success = { description: 'Done, no content' };
-    else if (route.kind === 'report') {
+    else if (route.kind === 'compute') {
+      success = {
+        description: `Rows of ${route.field}, one per item of the body, in order`,
+        content: { 'application/json': { schema: { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } } } },
+      };
+    } else if (route.kind === 'report') {
       success = {
         description: `Rows of ${route.field}`,
         content: {
@@ -238,7 +243,7 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     };
     if (route.deprecated) operation.deprecated = true;
     if (model.inputType) {
-      operation.requestBody = { required: route.kind === 'create' || route.kind === 'action', content: { 'application/json': { schema: named(model.inputType) } } };
+      operation.requestBody = { required: route.kind === 'create' || route.kind === 'action' || route.kind === 'compute', content: { 'application/json': { schema: named(model.inputType) } } };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }

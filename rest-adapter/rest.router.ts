@@ -142,7 +142,8 @@ export function restRouter(deps: RestDeps): Router {
         const checks = new Checks();
         checkInput(checks, input, model.inputType);
         checks.throwIfAny();
-        variables.input = input;
+        if (route.kind === 'compute') Object.assign(variables, input);
+        else variables.input = input;
       }
 
       // Bodies were checked when parsed; filters come JSON-decoded from the query string. A NUL in a bind parameter
@@ -186,6 +187,8 @@ export function restRouter(deps: RestDeps): Router {
           ctx.set('Content-Disposition', `attachment; filename="${route.path.split('/').pop()}.csv"`);
           ctx.body = toCsv(answer);
         } else sendJson(ctx, { object: 'list', data: answer });
+      } else if (route.kind === 'compute') {
+        sendJson(ctx, { object: 'list', data: answer });
       } else if (route.kind === 'list') {
         const items = answer.data as any[];
         if (compiled.plan) for (const item of items) flatten(item, compiled.plan, params);

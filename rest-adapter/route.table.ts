@@ -5,11 +5,12 @@
  */
 /** `action`: a POST that runs a mutation other than create (redeliver, rotate-secret...), its body the `input`. */
 /** `report`: a GET whose query parameters are the query's arguments, answered `{object: "list", data}` or as CSV. */
-export type RouteKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'connect' | 'disconnect' | 'action' | 'report';
+/** `compute`: a POST that writes nothing: its JSON body holds the query's arguments, answered `{object: "list", data}`. */
+export type RouteKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'connect' | 'disconnect' | 'action' | 'report' | 'compute';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The route kinds that run a GraphQL query (the rest run a mutation). */
-export const isQueryRoute = (route: { kind: RouteKind }): boolean => route.kind === 'list' || route.kind === 'get' || route.kind === 'report';
+export const isQueryRoute = (route: { kind: RouteKind }): boolean => route.kind === 'list' || route.kind === 'get' || route.kind === 'report' || route.kind === 'compute';
 
 export interface RouteDef {
   method: HttpMethod;
@@ -198,6 +199,8 @@ export const ROUTES: RouteDef[] = [
   ...resource({ base: `${BUSINESS}/members`, idParam: 'member', object: 'member', tag: 'Members', label: 'member', ...crud('member', 'members'), create: 'addMember', createSummary: 'Invite someone by e-mail to join as a member: answers an invitation, the same whether or not the address has an account' }),
   ...resource({ base: `${BUSINESS}/invitations`, idParam: 'invitation', object: 'invitation', tag: 'Members', label: 'invitation', ...crud('invitation', 'invitations'), update: undefined }),
   ...analyticsReports(),
+  // Issue 52: the texts travel in the body (up to 100 of 2,000 characters), too long for a query string.
+  { method: 'POST', path: `${BUSINESS}/text-analysis`, kind: 'compute', field: 'textAnalysis', params: { business: 'business' }, object: 'textanalysis', status: 200, tag: 'Text analysis', summary: 'The language, sentiment, themes and menu dishes of each text, in order; nothing is stored' },
   ...resource({ base: `${BUSINESS}/alert-rules`, idParam: 'rule', object: 'alertrule', tag: 'Alerts and cases', label: 'alert rule', ...crud('alertRule', 'alertRules') }),
   ...resource({ base: `${BUSINESS}/cases`, idParam: 'case', object: 'case', tag: 'Alerts and cases', label: 'case', list: 'cases', get: 'case', update: 'updateCase' }),
   ...resource({

@@ -6,8 +6,8 @@ import {
   isListType,
   isObjectType,
   isUnionType,
+  GraphQLInputObjectType,
   type GraphQLField,
-  type GraphQLInputObjectType,
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
@@ -88,6 +88,12 @@ export function routeModel(schema: GraphQLSchema, route: RouteDef): RouteModel {
   }
   const model: RouteModel = { route, operation: isQuery ? 'query' : 'mutation', field, parameters: [] };
   let returned = getNamedType(field.type);
+  if (route.kind === 'compute') {
+    if (!isObjectType(returned)) throw new Error(`${route.field} does not answer objects`);
+    model.itemType = returned;
+    model.inputType = bodyType(field, new Set(Object.values(route.params)));
+    return model;
+  }
   if (route.kind === 'report') {
     if (!isObjectType(returned)) throw new Error(`${route.field} does not answer objects`);
     const pathArgs = new Set(Object.values(route.params));
@@ -116,6 +122,13 @@ export function routeModel(schema: GraphQLSchema, route: RouteDef): RouteModel {
     if (isInputObjectType(type)) model.inputType = type;
   }
   return model;
+}
+
+/** A compute route's body: the field's arguments other than the path's, as one input type (checked and documented as such). */
+function bodyType(field: GraphQLField<unknown, unknown>, pathArgs: Set<string>): GraphQLInputObjectType {
+  const name = `${field.name[0].toUpperCase()}${field.name.slice(1)}Body`;
+  const args = field.args.filter((a) => !pathArgs.has(a.name));
+  return new GraphQLInputObjectType({ name, fields: Object.fromEntries(args.map((a) => [a.name, { type: a.type, description: a.description }])) });
 }
 
 export const isListField = (field: { type: unknown }) => isListType(getNullableType(field.type as never));

@@ -9,14 +9,17 @@
 const LETTER_FOLDS: Record<string, string> = { 'ي': 'ی', 'ى': 'ی', 'ك': 'ک', 'ه': 'ہ', 'ة': 'ہ' };
 const FOLDABLE = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'gu');
 
-/** The words of a text, folded: decomposed, marks and joiners dropped, lower case, Urdu letter forms unified. */
-export function wordsOf(text: string): string[] {
-  const folded = text
+/** A text folded: decomposed, marks and joiners dropped, lower case, Urdu letter forms unified. */
+export const foldText = (text: string): string =>
+  text
     .normalize('NFKD')
     .replace(/[\p{M}\u200c\u200d\u0640]/gu, '')
     .toLowerCase()
     .replace(FOLDABLE, (c) => LETTER_FOLDS[c]);
-  return folded.match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** The words of a text, folded (foldText). */
+export function wordsOf(text: string): string[] {
+  return foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { MenuItem } from './menu-item.entity.js';
 import type { MenuItemType } from './menu-item.type.js';
 import { MENU_ITEM_COLUMNS } from './menu-item.inputs.js';
+import { menuNames } from './menu-item.repo.js';
 
 export function presentMenuItem(item: MenuItem): MenuItemType {
   return {
@@ -20,6 +21,9 @@ export const findMenuItem = (em: EntityManager, business: string, id: string) =>
 export function listMenuItems(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<MenuItem, MenuItemType>(em, MenuItem, { scope: { business }, args, columns: MENU_ITEM_COLUMNS, present: presentMenuItem });
 }
+
+/** The business's whole menu as id and name, for the text analysis to find its dishes in comments. */
+export const menuOf = (em: EntityManager, business: string) => menuNames(em, business);
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
 export const crud = { list: listMenuItems, find: findMenuItem, present: presentMenuItem };

@@ -1,0 +1,11 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { db } from '../../kit/db.js';
+import type { TableOf } from '../../kit/entity.table.js';
+import type { MenuItem } from './menu-item.entity.js';
+
+/** The menu module's statements. */
+
+/** Every menu item of a business, its id and name only (what finding dishes in a guest's words needs). */
+export function menuNames(em: EntityManager, business: string): Promise<{ id: string; name: string }[]> {
+  return db<{ menu_item: TableOf<MenuItem, 'business'> }>(em).selectFrom('menu_item').select(['id', 'name']).where('business_id', '=', business).orderBy('id').execute();
+}
