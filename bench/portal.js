@@ -46,7 +46,7 @@ try {
   await sql.connect();
   const { rows: [step] } = await sql.query(`select id, business_id, survey_id, metric_ids from survey_step where survey_id = $1 and type = 'metrics' order by position limit 1`, [demo.data.survey.id]);
   const ratings = step.metric_ids.map((m, k) => `'${m}', 1 + abs(hashint4(g * 5 + ${k})) % 5`).join(', ');
-  let t = performance.now();
+  const t = performance.now();
   await sql.query(
     `insert into submission (id, created_at, updated_at, business_id, survey_id, answers, metadata, status, source, channel)
      select 'sub_P' || lpad(g::text, 25, '0'), ts, ts, $1, $2,

@@ -67,6 +67,7 @@ export function graphqlSubscriptions(deps: {
   const rules = [...specifiedRules, queryDepthRule(), documentShapeRule()];
   let sequence = 0;
 
+  // biome-ignore lint/correctness/useHookAtTopLevel: graphql-ws's useServer is no React hook.
   const disposable = useServer<Record<string, unknown>, { connection: Connection }>(
     {
       schema,

@@ -170,13 +170,13 @@ export function Table({ caption, columns, children }: { caption: string; columns
 export function SecretOnce({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
   return (
-    <div class="secret" role="region" aria-label={label}>
+    <section class="secret" aria-label={label}>
       <p><strong>{label}</strong>: shown this once. Store it now (in your password manager or the other system's settings): it cannot be shown again.</p>
       <code data-secret>{value}</code>
       <button type="button" onClick={() => navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false))}>
         {copied ? 'Copied' : 'Copy'}
       </button>
-    </div>
+    </section>
   );
 }
 

@@ -72,8 +72,10 @@ type Plain = (this: unknown, ...args: any[]) => unknown;
 
 /** The operations that take their arguments evaluated (the others steer evaluation themselves, in `evaluate`). */
 const PLAIN: Record<string, Plain> = {
+  // biome-ignore lint/suspicious/noDoubleEquals: JSON Logic's == is JavaScript's loose equality, by its specification.
   '==': (a, b) => a == b,
   '===': (a, b) => a === b,
+  // biome-ignore lint/suspicious/noDoubleEquals: JSON Logic's != is JavaScript's loose inequality, by its specification.
   '!=': (a, b) => a != b,
   '!==': (a, b) => a !== b,
   '>': (a, b) => a > b,

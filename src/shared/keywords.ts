@@ -13,6 +13,7 @@ const FOLDABLE = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'gu');
 export const foldText = (text: string): string =>
   text
     .normalize('NFKD')
+    // biome-ignore lint/suspicious/noMisleadingCharacterClass: combining marks are removed one by one, on purpose.
     .replace(/[\p{M}\u200c\u200d\u0640]/gu, '')
     .toLowerCase()
     .replace(FOLDABLE, (c) => LETTER_FOLDS[c]);

@@ -1,6 +1,7 @@
 import { AppError } from './errors.js';
 
 // U+0000, or a surrogate half without its other half: PostgreSQL can store neither in text or jsonb.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is what it looks for.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** JSON from clients nests at most this deep (objects and arrays): deeper is refused before anything walks it. */

@@ -9,16 +9,16 @@ export class Migration20261123182218 extends Migration {
   override name = 'Migration20261123182218';
 
   override up(): void | Promise<void> {
-    this.addSql(`create or replace function "location_survey_pages_changed_fn"() returns trigger as \$\$ begin perform pg_notify('survey_pages', ''); return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "location_survey_pages_changed_fn"() returns trigger as $$ begin perform pg_notify('survey_pages', ''); return null; end; $$ language plpgsql;`);
     this.addSql(`create trigger "survey_pages_changed" AFTER INSERT OR UPDATE OR DELETE on "location" for each STATEMENT execute function "location_survey_pages_changed_fn"();`);
 
-    this.addSql(`create or replace function "metric_survey_pages_changed_fn"() returns trigger as \$\$ begin perform pg_notify('survey_pages', ''); return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "metric_survey_pages_changed_fn"() returns trigger as $$ begin perform pg_notify('survey_pages', ''); return null; end; $$ language plpgsql;`);
     this.addSql(`create trigger "survey_pages_changed" AFTER INSERT OR UPDATE OR DELETE on "metric" for each STATEMENT execute function "metric_survey_pages_changed_fn"();`);
 
-    this.addSql(`create or replace function "survey_survey_pages_changed_fn"() returns trigger as \$\$ begin perform pg_notify('survey_pages', ''); return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "survey_survey_pages_changed_fn"() returns trigger as $$ begin perform pg_notify('survey_pages', ''); return null; end; $$ language plpgsql;`);
     this.addSql(`create trigger "survey_pages_changed" AFTER INSERT OR UPDATE OR DELETE on "survey" for each STATEMENT execute function "survey_survey_pages_changed_fn"();`);
 
-    this.addSql(`create or replace function "survey_step_survey_pages_changed_fn"() returns trigger as \$\$ begin perform pg_notify('survey_pages', ''); return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "survey_step_survey_pages_changed_fn"() returns trigger as $$ begin perform pg_notify('survey_pages', ''); return null; end; $$ language plpgsql;`);
     this.addSql(`create trigger "survey_pages_changed" AFTER INSERT OR UPDATE OR DELETE on "survey_step" for each STATEMENT execute function "survey_step_survey_pages_changed_fn"();`);
   }
 

@@ -9,7 +9,7 @@ export class Migration20261123231000 extends Migration {
   override name = 'Migration20261123231000';
 
   override up(): void | Promise<void> {
-    this.addSql(`create or replace function "event_event_notify_fn"() returns trigger as \$\$ begin perform pg_notify('events', new.business_id || ' ' || new.id || ' ' || new.type); return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "event_event_notify_fn"() returns trigger as $$ begin perform pg_notify('events', new.business_id || ' ' || new.id || ' ' || new.type); return null; end; $$ language plpgsql;`);
     this.addSql(`create trigger "event_notify" AFTER INSERT on "event" for each ROW execute function "event_event_notify_fn"();`);
   }
 

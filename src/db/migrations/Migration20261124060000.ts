@@ -10,12 +10,12 @@ export class Migration20261124060000 extends Migration {
   override name = 'Migration20261124060000';
 
   override up(): void | Promise<void> {
-    this.addSql(`create or replace function "submission_lowest_rating"(answers jsonb) returns double precision language sql immutable parallel safe as \$\$
+    this.addSql(`create or replace function "submission_lowest_rating"(answers jsonb) returns double precision language sql immutable parallel safe as $$
       select min((r.value)::double precision)
       from jsonb_array_elements(case when jsonb_typeof(answers) = 'array' then answers else '[]'::jsonb end) a,
            jsonb_each(case when jsonb_typeof(a -> 'ratings') = 'object' then a -> 'ratings' else '{}'::jsonb end) r
       where jsonb_typeof(r.value) = 'number'
-    \$\$;`);
+    $$;`);
     this.addSql(`alter table "submission" add column "lowest_rating" double precision generated always as (submission_lowest_rating(answers)) stored;`);
     this.addSql(`create index "submission_survey_lowest_rating_idx" on "submission" ("survey_id", "lowest_rating");`);
   }

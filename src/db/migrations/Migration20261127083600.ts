@@ -13,7 +13,7 @@ export class Migration20261127083600 extends Migration {
     this.addSql(`alter table "business_logo" add constraint "business_logo_business_id_foreign" foreign key ("business_id") references "business" ("id") on update cascade on delete cascade;`);
 
     this.addSql(`alter table "business" add "display_name" varchar(80) null, add "brand_color" varchar(7) null, add "logo_file" varchar(80) null, add "review_url" varchar(2000) null, add "reply_to" varchar(254) null;`);
-    this.addSql(`create or replace function "business_survey_pages_changed_fn"() returns trigger as \$\$ begin perform pg_notify('survey_pages', ''); return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "business_survey_pages_changed_fn"() returns trigger as $$ begin perform pg_notify('survey_pages', ''); return null; end; $$ language plpgsql;`);
     this.addSql(`create trigger "survey_pages_changed" AFTER INSERT OR UPDATE OR DELETE on "business" for each STATEMENT execute function "business_survey_pages_changed_fn"();`);
   }
 
