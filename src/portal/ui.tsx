@@ -166,6 +166,18 @@ export function Table({ caption, columns, children }: { caption: string; columns
   );
 }
 
+/** Cards edited one at a time: which is open, and what was last done (for a status line); a change reloads the list. */
+export function useCardEdits(reload: () => void) {
+  const [editing, setEditing] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const changed = (what: string) => {
+    setEditing(undefined);
+    setDone(what);
+    reload();
+  };
+  return { editing, setEditing, done, changed };
+}
+
 /** A secret the API shows once: a warning, the value, a copy button. */
 export function SecretOnce({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);

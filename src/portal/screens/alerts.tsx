@@ -3,7 +3,7 @@ import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { withQuery } from '../router';
-import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, formatCount, formatDay, plural, useLoad, useSubmit } from '../ui';
+import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, formatCount, formatDay, plural, useLoad, useSubmit, useCardEdits } from '../ui';
 
 const AlertRulesScreen = graphql(`
   query AlertRulesScreen($business: ID!, $page: Int!, $members: Boolean!) {
@@ -82,13 +82,7 @@ export default function AlertRules({ session, query }: ScreenProps) {
   // 20 a page: each rule's recipients weigh on the person's API quota as a list of their own (graphql/limits.ts).
   const state = useLoad(() => request(AlertRulesScreen, { business, page, members: may(session, 'members:read') }), `${business}/${page}`);
   const mayChange = may(session, 'alerts:write');
-  const [editing, setEditing] = useState<string>();
-  const [done, setDone] = useState<string>();
-  const changed = (what: string) => {
-    setEditing(undefined);
-    setDone(what);
-    state.reload();
-  };
+  const { editing, setEditing, done, changed } = useCardEdits(state.reload);
   return (
     <>
       <h1 tabIndex={-1}>Alert rules</h1>

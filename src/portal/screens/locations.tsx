@@ -3,7 +3,7 @@ import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { withQuery } from '../router';
-import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, useLoad, useSubmit, zoneKnown, zoneName } from '../ui';
+import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, useLoad, useSubmit, zoneKnown, zoneName, useCardEdits } from '../ui';
 
 const LocationsList = graphql(`
   query LocationsList($business: ID!, $page: Int!) {
@@ -47,13 +47,7 @@ export default function Locations({ session, query }: ScreenProps) {
   const page = Number(query.get('page') ?? 0) || 0;
   const state = useLoad(() => request(LocationsList, { business, page }), `${business}/${page}`);
   const mayChange = may(session, 'locations:write');
-  const [editing, setEditing] = useState<string>();
-  const [done, setDone] = useState<string>();
-  const changed = (what: string) => {
-    setEditing(undefined);
-    setDone(what);
-    state.reload();
-  };
+  const { editing, setEditing, done, changed } = useCardEdits(state.reload);
   return (
     <>
       <h1 tabIndex={-1}>Locations</h1>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, formatCount, useLoad, useSubmit } from '../ui';
+import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, formatCount, useLoad, useSubmit, useCardEdits } from '../ui';
 
 const RepliesList = graphql(`
   query SavedReplies($business: ID!) {
@@ -29,13 +29,7 @@ export default function SavedReplies({ session }: ScreenProps) {
   const business = session.business;
   const state = useLoad(() => request(RepliesList, { business }), business);
   const mayChange = may(session, 'cases:write');
-  const [editing, setEditing] = useState<string>();
-  const [done, setDone] = useState<string>();
-  const changed = (what: string) => {
-    setEditing(undefined);
-    setDone(what);
-    state.reload();
-  };
+  const { editing, setEditing, done, changed } = useCardEdits(state.reload);
   return (
     <>
       <h1 tabIndex={-1}>Saved replies</h1>
