@@ -51,11 +51,12 @@ const SET_A_SENDER = 'The operator of this installation must set SMTP_URL (an SM
  * that cannot come. It says nothing of any address.
  */
 function noMailNotice(): string {
-  return `<section class="notice" aria-labelledby="no-mail-title">
-<h2 id="no-mail-title">E-mail cannot be sent from this installation</h2>
+  // A heading, not a labelled region: a region named "E-mail ..." would answer for the E-mail field's label too.
+  return `<div class="notice">
+<h2>E-mail cannot be sent from this installation</h2>
 <p>No e-mail sender is configured, so no link can reach your inbox for now. ${escapeHtml(SET_A_SENDER)}</p>
 <p>What you ask for here is kept, and sent once a sender is set, while its link is still valid.</p>
-</section>`;
+</div>`;
 }
 
 /** The answer to a request for mail when no sender is configured: the same words whatever the address. */
