@@ -4,7 +4,10 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { createTenant } from '../helpers/auth.js';
 import { freePort } from '../helpers/ports.js';
-import { startService, tempDataDir } from '../helpers/process.js';
+import fs from 'node:fs';
+import { startService, tempDataDir, waitForReady } from '../helpers/process.js';
+import { createTestDatabase } from '../helpers/database.js';
+import { codeBlocks, readDoc } from '../helpers/docs.js';
 import { until } from '../helpers/until.js';
 import { rows } from '../ingest/ingest-helpers.js';
 import { Browser, hiddenField } from '../oauth/oauth-helpers.js';
@@ -116,5 +119,38 @@ describe('MAIL_OUTBOX=dev', () => {
     expect(await service.exited).toBe(2);
     expect(service.output()).toContain('MAIL_OUTBOX=dev is refused with NODE_ENV=production');
     expect(service.output()).toContain('set SMTP_URL');
+  });
+});
+
+describe("the docs' dev outbox example", () => {
+  it('README and docs/accounts.md start it as `NODE_ENV=development MAIL_OUTBOX=dev npm start`, which npm start keeps, and a sign-up then shows in the outbox', async () => {
+    const examples = ['README.md', 'docs/accounts.md'].flatMap((file) => codeBlocks(readDoc(file), 'sh').filter((b) => b.includes('MAIL_OUTBOX')));
+    expect(examples.map((b) => b.trim())).toEqual(['NODE_ENV=development MAIL_OUTBOX=dev npm start', 'NODE_ENV=development MAIL_OUTBOX=dev npm start']);
+    // npm start sets NODE_ENV=production only when it is not given: the example's development stands.
+    expect(JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start).toContain('export NODE_ENV=${NODE_ENV:-production}');
+    const env = Object.fromEntries([...examples[0].matchAll(/\b([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
+    expect(env).toEqual({ NODE_ENV: 'development', MAIL_OUTBOX: 'dev' });
+
+    // The service as npm start runs it (src/main.ts), with the example's variables, on a database of its own.
+    const db = await createTestDatabase();
+    await db.orm.close(true);
+    const port = String(await freePort());
+    const service = startService({ ...env, PORT: port, DATABASE_URL: db.url, PUBLIC_URL: `http://127.0.0.1:${port}` });
+    try {
+      await waitForReady(service);
+      expect(service.logs().some((l) => String(l.msg).includes('MAIL_OUTBOX=dev: e-mail and texts are kept, not sent'))).toBe(true);
+      const email = newEmail('newcomer');
+      const browser = new Browser();
+      const page = await (await browser.request(`${service.url}/oauth/signup`)).text();
+      expect(page).not.toContain('E-mail cannot be sent');
+      await browser.postForm(`${service.url}/oauth/signup`, { csrf: hiddenField(page, 'csrf'), name: 'Ada Owner', email, businessName: 'Cafe Ada', timeZone: 'UTC' });
+      const outbox = await until(() => fetch(`${service.url}/portal/dev/outbox`).then((r) => r.text()), (html) => html.includes(email));
+      expect(outbox).toContain('Confirm your e-mail address');
+      expect(outbox).toMatch(new RegExp(`<a href="http://127\\.0\\.0\\.1:${port}/oauth/verify\\?token&#61;ev_`));
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+      await db.drop();
+    }
   });
 });
