@@ -5,11 +5,13 @@ import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { createTenant } from '../helpers/auth.js';
 import { freePort } from '../helpers/ports.js';
 import fs from 'node:fs';
+import { pino } from 'pino';
 import { startService, tempDataDir, waitForReady } from '../helpers/process.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { codeBlocks, readDoc } from '../helpers/docs.js';
 import { until } from '../helpers/until.js';
 import { rows } from '../ingest/ingest-helpers.js';
+import { restaurant } from '../cases/case.fixtures.js';
 import { Browser, hiddenField } from '../oauth/oauth-helpers.js';
 import { createApp } from '../../src/app.js';
 import { createLogger } from '../../src/http/logger.js';
@@ -26,12 +28,14 @@ jest.setTimeout(120_000);
 
 let server: TestServer;
 let mail: MailBox;
+/** What the service logged at warn and above. */
+const warnings: string[] = [];
 /** The app and workers of the restart, on the server's database. */
 let restarted: { stop(): Promise<void> } | undefined;
 beforeAll(async () => {
   mail = await startMailBox();
   // No sender at all: SMTP_URL and the outbox unset whatever the environment of the run says.
-  server = await startTestServer({ env: { SMTP_URL: undefined, MAIL_OUTBOX: undefined }, workers: true });
+  server = await startTestServer({ env: { SMTP_URL: undefined, MAIL_OUTBOX: undefined }, workers: true, logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) }) });
 });
 afterAll(async () => {
   if (restarted) {
@@ -86,12 +90,21 @@ describe('no e-mail sender', () => {
     expect(answers[2]).toEqual(answers[0]);
   });
 
-  it('a confirmation that found no sender is sent once the service restarts with SMTP_URL, and its link works', async () => {
+  it('a confirmation and a feedback request that found no sender are sent once the service restarts with SMTP_URL, the link working', async () => {
     const email = newEmail('later');
     expect((await signUp(email)).status).toBe(200);
     const [failed] = await until(() => rows(server, "select status, error from account_mail where email = ? and kind = 'verify'", [email]), (r) => r[0]?.status === 'failed');
     expect(failed.error).toContain('no sender configured for e-mail');
+    // The log said so at start, and at the mail.
+    expect(warnings.some((w) => w.startsWith('no e-mail sender: sign-up confirmations, password resets'))).toBe(true);
+    expect(warnings.some((w) => w.startsWith('account mail not sent: no e-mail sender is configured. Set SMTP_URL'))).toBe(true);
     expect(mail.mails.filter((m) => m.to.includes(email))).toEqual([]);
+    // A flow's feedback request likewise, within its window.
+    const r = await restaurant(server, 'Cafe Later');
+    await r.made('/feedback-flows', { name: 'After every order', survey: r.survey, channels: ['email'], delayMinutes: 0, quietHours: null });
+    const guest = newEmail('guest');
+    const order = await r.made('/orders', { externalOrderId: `o-${randomBytes(4).toString('hex')}`, total: 900, currency: 'PKR', customerEmail: guest });
+    await until(() => rows(server, 'select status from feedback_request where order_id = ?', [order]), (q) => q[0]?.status === 'failed');
 
     // The same database, a new app and workers with a sender (as a restart with SMTP_URL set).
     await server.app.stop();
@@ -108,6 +121,9 @@ describe('no e-mail sender', () => {
     const opened = await fetch(link);
     expect(opened.status).toBe(200);
     expect(await opened.text()).toContain(`Choose a password for the account of ${email}`);
+    const request = await mail.waitFor((m) => m.to.includes(guest), 30_000);
+    expect(request.subject).toContain('Cafe Later');
+    expect(await until(() => rows(server, 'select status from feedback_request where order_id = ?', [order]), (q) => q[0]?.status === 'sent')).toEqual([{ status: 'sent' }]);
     // The sign-up page no longer warns.
     expect(await (await fetch(`http://127.0.0.1:${port}/oauth/signup`)).text()).not.toContain('E-mail cannot be sent');
   });
