@@ -10,7 +10,7 @@ import { axeViolations, buildPortal, checkPortalScreen, fitsWidth, screenshot, u
 /**
  * Issue 49 item 5 in Debian's Chromium. With MAIL_OUTBOX=dev a newcomer follows every loop from /portal/dev/outbox:
  * the sign-up's confirmation (its link followed from the page, to the portal, signed in), a feedback request from an
- * order of a flow, and an alert from a low rating a rule matches; the page is axe clean on a desktop and a phone. With
+ * order of a flow, an alert from a low rating a rule matches and a text (an outside number's confirmation); the page is axe clean on a desktop and a phone. With
  * no sender at all, the sign-up page says that e-mail cannot be sent and what the operator must set, and answers an
  * unknown and a known address in the same words.
  */
@@ -78,7 +78,7 @@ describe('the dev outbox (MAIL_OUTBOX=dev)', () => {
   it('keeps a feedback request of a flow and an alert of a rule, newest first, their links working; usable on a phone', async () => {
     const r = await restaurant(server, 'Cafe Outbox');
     await r.made('/feedback-flows', { name: 'After every order', survey: r.survey, channels: ['email'], delayMinutes: 0, quietHours: null });
-    await r.made('/alert-rules', { name: 'Low', when: { maxRating: 4 }, notify: [{ role: 'owner' }] });
+    await r.made('/alert-rules', { name: 'Low', when: { maxRating: 4 }, notify: [{ role: 'owner' }, { channel: 'sms', to: '+923001234567' }] });
     const guest = newEmail('guest');
     const order = await r.made('/orders', { externalOrderId: `o-${randomBytes(4).toString('hex')}`, total: 900, currency: 'PKR', customerName: 'Ayesha', customerEmail: guest });
 
@@ -93,6 +93,11 @@ describe('the dev outbox (MAIL_OUTBOX=dev)', () => {
     expect({ violations: await axeViolations(page), fits: await fitsWidth(page) }).toEqual({ violations: [], fits: true });
     await screenshot(page, 'dev-outbox-phone');
 
+    // Texts are kept too: the outside number's one confirmation, its link clickable.
+    const text = await messageIn(page, '+923001234567', /^Text message to \+923001234567$/);
+    await expect(text.textContent()).resolves.toContain('Cafe Outbox');
+    await expect(text.getByRole('link', { name: /\/alerts\// }).count()).resolves.toBe(1);
+    await messageIn(page, r.tenant.email, /^Unhappy guest at Cafe Outbox at Gulberg/);
     const caseLink = alert.getByRole('link', { name: new RegExp(`/portal/cases/${opened.id}$`) });
     await expect(caseLink.count()).resolves.toBe(1);
     // The guest's link opens the survey of the order.
