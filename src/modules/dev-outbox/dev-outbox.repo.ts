@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../shared/id.js';
 import { DevOutboxMessage } from './dev-outbox.entity.js';
 
 /** The dev outbox's statements (dev-outbox.entity.ts). */
@@ -7,7 +8,7 @@ export type KeptMessage = Pick<DevOutboxMessage, 'channel' | 'sender' | 'recipie
 
 /** Keeps one message that would have gone out. */
 export async function keepMessage(em: EntityManager, message: KeptMessage): Promise<void> {
-  await em.fork().insert(DevOutboxMessage, { ...message, id: new DevOutboxMessage().id, createdAt: new Date() });
+  await em.fork().insert(DevOutboxMessage, { ...message, id: newId('devOutboxMessage'), createdAt: new Date() });
 }
 
 /** The newest messages first (ids are time-ordered, so ties on the millisecond keep their order). */
