@@ -132,7 +132,7 @@ describe('no e-mail sender', () => {
         await page.setViewportSize(PHONE.viewport);
         expect(await fitsWidth(page)).toBe(true);
         await screenshot(page, `no-sender-signed-up-${answers.length}`);
-        answers.push((await page.locator('main').innerText()).replaceAll(email, 'ADDRESS'));
+        answers.push(((await page.locator('main').textContent()) ?? '').replaceAll(email, 'ADDRESS'));
       } finally {
         await context.close();
       }

@@ -114,7 +114,12 @@ describe('no e-mail sender', () => {
     const logger = createLogger('silent');
     const app = await createApp({ orm: server.orm, logger, config });
     const workers = await startWorkers({ orm: server.orm, logger, config });
-    restarted = { stop: async () => (await app.stop(), await workers.stop()) };
+    restarted = {
+      async stop() {
+        await app.stop();
+        await workers.stop();
+      },
+    };
     await app.listen(port, '127.0.0.1');
     const sent = await mail.waitFor((m) => m.to.includes(email) && m.subject === 'Confirm your e-mail address', 30_000);
     const link = /(http\S+token=\S+)/.exec(sent.body)![1];
@@ -149,6 +154,7 @@ describe("the docs' dev outbox example", () => {
     const examples = ['README.md', 'docs/accounts.md'].flatMap((file) => codeBlocks(readDoc(file), 'sh').filter((b) => b.includes('MAIL_OUTBOX')));
     expect(examples.map((b) => b.trim())).toEqual(['NODE_ENV=development MAIL_OUTBOX=dev npm start', 'NODE_ENV=development MAIL_OUTBOX=dev npm start']);
     // npm start sets NODE_ENV=production only when it is not given: the example's development stands.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's default expansion, as package.json writes it.
     expect(JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start).toContain('export NODE_ENV=${NODE_ENV:-production}');
     const env = Object.fromEntries([...examples[0].matchAll(/\b([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
     expect(env).toEqual({ NODE_ENV: 'development', MAIL_OUTBOX: 'dev' });
