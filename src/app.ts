@@ -4,7 +4,7 @@ import Koa from 'koa';
 import { koaMiddleware } from '@as-integrations/koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { canSendMail, type Config } from './config.js';
 import { requestContext } from './http/request-context.middleware.js';
 import { trustedClientAddress } from './http/client-address.js';
 import { errorHandler } from './http/error.middleware.js';
@@ -41,6 +41,7 @@ import { httpMetrics, metricsRoute } from './http/metrics.routes.js';
 import { feedbackLinkRoutes } from './guest/feedback-link.routes.js';
 import { alertConsentRoutes } from './guest/alert-consent.routes.js';
 import { portalRoutes } from './http/portal.routes.js';
+import { devOutboxRoutes } from './http/dev-outbox.routes.js';
 import { faviconRoutes } from './http/favicon.routes.js';
 import { graphqlSubscriptions } from './graphql/subscriptions.js';
 import { EventFeed } from './modules/event/event.feed.js';
@@ -139,7 +140,11 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   app.use(guest.router.routes());
   app.use(feedbackLinks.routes());
   app.use(smsInbound.routes());
+  // Before the portal's own pages, whose catch-all would answer its path.
+  app.use(devOutboxRoutes({ orm, enabled: deps.config.feedback.outbox === 'dev' }).routes());
   app.use(portalRoutes({ publicUrl: deps.config.publicUrl }).routes());
+  if (deps.config.feedback.outbox === 'dev') logger.warn(`MAIL_OUTBOX=dev: e-mail and texts are kept, not sent; read them at ${deps.config.publicUrl}/portal/dev/outbox`);
+  else if (!canSendMail(deps.config.feedback)) logger.warn('no e-mail sender: sign-up confirmations, password resets, invitations, feedback requests and alerts cannot be sent, and the sign-up pages say so. Set SMTP_URL (or MAIL_OUTBOX=dev to try it locally); what was asked meanwhile is sent after a restart with it, while still valid');
 
   httpServer.on('request', app.callback());
   // Subscriptions (graphql-ws) on the same path, fed by every process's events through LISTEN/NOTIFY.

@@ -72,6 +72,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'AC123', SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL must be a smtp: or smtps: URL[\s\S]*TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together/);
   });
 
+  it('reads MAIL_OUTBOX=dev, refuses another value and refuses it with NODE_ENV=production', () => {
+    expect(loadConfig({ MAIL_OUTBOX: 'dev', NODE_ENV: 'development' }).feedback.outbox).toBe('dev');
+    expect(loadConfig({}).feedback.outbox).toBeUndefined();
+    expect(() => loadConfig({ MAIL_OUTBOX: 'yes' })).toThrow('MAIL_OUTBOX must be "dev" or unset, got "yes"');
+    expect(() => loadConfig({ MAIL_OUTBOX: 'dev', NODE_ENV: 'production' })).toThrow(/MAIL_OUTBOX=dev is refused with NODE_ENV=production/);
+  });
+
   it('reads the replicas and their lag in seconds or with a unit', () => {
     const config = loadConfig({ DATABASE_URL: 'postgresql://p@db:5432/f', DATABASE_REPLICA_URLS: 'postgresql://r@r1:5432/f, postgres://r@r2:5432/f', REPLICA_MAX_LAG: '2.5' });
     expect(config.databaseReplicaUrls).toEqual(['postgresql://r@r1:5432/f', 'postgres://r@r2:5432/f']);

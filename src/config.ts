@@ -96,6 +96,11 @@ export interface RateLimitSettings {
 /** The senders of feedback requests (issue 16); each unset one leaves its channel without a sender. */
 export interface FeedbackSettings {
   smtpUrl?: string;
+  /**
+   * MAIL_OUTBOX=dev: every e-mail and text is kept in the database and shown at /portal/dev/outbox instead of sent
+   * (SMTP_URL and the SMS providers are then unused). Refused with NODE_ENV=production.
+   */
+  outbox?: 'dev';
   mailFrom: string;
   twilio?: { accountSid: string; authToken: string; from: string; apiBase: string };
   smsGatewayUrl?: string;
@@ -371,7 +376,25 @@ function feedbackSettings(env: Env, publicUrl: string, problems: string[]): Feed
   const smsGatewayUrl = url(env, 'SMS_GATEWAY_URL', undefined, ['http:', 'https:'], problems);
   const smsInboundSecret = env.SMS_INBOUND_SECRET?.trim() || undefined;
   if (smsInboundSecret && smsInboundSecret.length < 16) problems.push('SMS_INBOUND_SECRET must be at least 16 characters');
-  return { smtpUrl, mailFrom, twilio, smsGatewayUrl, smsInboundSecret };
+  return { smtpUrl, mailFrom, twilio, smsGatewayUrl, smsInboundSecret, outbox: mailOutbox(env, problems) };
 }
+
+/** MAIL_OUTBOX: `dev` or unset; never `dev` in production, where the outbox page would show anyone every link. */
+function mailOutbox(env: Env, problems: string[]): 'dev' | undefined {
+  const raw = env.MAIL_OUTBOX?.trim().toLowerCase();
+  if (!raw) return undefined;
+  if (raw !== 'dev') {
+    problems.push(`MAIL_OUTBOX must be "dev" or unset, got "${env.MAIL_OUTBOX}"`);
+    return undefined;
+  }
+  if (env.NODE_ENV?.trim() === 'production') {
+    problems.push('MAIL_OUTBOX=dev is refused with NODE_ENV=production: it keeps every e-mail and text in the database instead of sending it, and shows them (sign-up and password links included) to anyone at /portal/dev/outbox. Unset MAIL_OUTBOX and set SMTP_URL to send e-mail; to try the outbox locally, run with NODE_ENV=development MAIL_OUTBOX=dev');
+    return undefined;
+  }
+  return 'dev';
+}
+
+/** Whether this installation can send e-mail at all: SMTP_URL, or the dev outbox that keeps it. */
+export const canSendMail = (settings: Pick<FeedbackSettings, 'smtpUrl' | 'outbox'>): boolean => !!settings.smtpUrl || settings.outbox === 'dev';
 
 export { redact as redactUrl };

@@ -10,7 +10,11 @@ export const feedbackSendersCommand = adminCommand({
   usage: 'feedback-senders',
   summary: 'Show the e-mail and SMS senders of feedback flows, and what is missing',
   async run(_values, em, { feedback }) {
-    const email = feedback.smtpUrl ? { configured: true, via: 'smtp', from: feedback.mailFrom } : { configured: false, missing: 'SMTP_URL' };
+    const email = feedback.outbox === 'dev'
+      ? { configured: true, via: 'dev-outbox', from: feedback.mailFrom }
+      : feedback.smtpUrl
+        ? { configured: true, via: 'smtp', from: feedback.mailFrom }
+        : { configured: false, missing: 'SMTP_URL' };
     const sms = feedback.twilio
       ? { configured: true, via: 'twilio', from: feedback.twilio.from }
       : feedback.smsGatewayUrl

@@ -33,6 +33,7 @@ import { ReplyTemplate } from '../modules/case/reply-template.entity.js';
 import { HeldSms } from '../modules/case/held-sms.entity.js';
 import { GuestSessionKey } from '../modules/guest-session/guest-session-key.entity.js';
 import { SendingTally } from '../modules/sending/sending-tally.entity.js';
+import { DevOutboxMessage } from '../modules/dev-outbox/dev-outbox.entity.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
 export const entities = [
@@ -72,4 +73,5 @@ export const entities = [
   Invitation,
   AccountMail,
   SendingTally,
+  DevOutboxMessage,
 ];

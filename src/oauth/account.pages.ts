@@ -43,11 +43,38 @@ ${zoneOptions.map((z) => `<option${z === chosen ? ' selected' : ''}>${escapeHtml
 </select>`;
 }
 
-export function signUpPage(p: { csrf: string; continueTo?: string; values?: Values; errors?: ErrorDetail[] }): string {
+/** What the operator must set so that mail goes out, as the account pages tell whoever uses them. */
+const SET_A_SENDER = 'The operator of this installation must set SMTP_URL (an SMTP server to send through), or MAIL_OUTBOX=dev to try it on one machine (each message is then shown at /portal/dev/outbox).';
+
+/**
+ * Said before a form whose answer is an e-mail, when this installation has no e-mail sender: nobody waits for a link
+ * that cannot come. It says nothing of any address.
+ */
+function noMailNotice(): string {
+  // A heading, not a labelled region: a region named "E-mail ..." would answer for the E-mail field's label too.
+  return `<div class="notice">
+<h2>E-mail cannot be sent from this installation</h2>
+<p>No e-mail sender is configured, so no link can reach your inbox for now. ${escapeHtml(SET_A_SENDER)}</p>
+<p>What you ask for here is kept, and sent once a sender is set, while its link is still valid.</p>
+</div>`;
+}
+
+/** The answer to a request for mail when no sender is configured: the same words whatever the address. */
+export function mailNotSentPage(p: { what: string }): string {
+  return layout(
+    'E-mail cannot be sent yet',
+    `<h1>E-mail cannot be sent yet</h1>
+<p role="status">${escapeHtml(`${p.what} This installation has no e-mail sender configured, so nothing has been sent.`)}</p>
+<p>${escapeHtml(SET_A_SENDER)} The message is then sent, if its link is still valid.</p>`,
+  );
+}
+
+export function signUpPage(p: { csrf: string; continueTo?: string; values?: Values; errors?: ErrorDetail[]; mailable?: boolean }): string {
   const errors = p.errors ?? [];
   return layout(
     errors.length ? 'Error: Create an account' : 'Create an account',
     `<h1>Create an account</h1>
+${p.mailable === false ? noMailNotice() : ''}
 ${errorSummary(errors)}
 <form method="post" action="/oauth/signup" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
@@ -106,11 +133,12 @@ ${field({ name: 'password', label: 'Choose a password', type: 'password', autoco
   );
 }
 
-export function forgotPasswordPage(p: { csrf: string; email?: string; errors?: ErrorDetail[] }): string {
+export function forgotPasswordPage(p: { csrf: string; email?: string; errors?: ErrorDetail[]; mailable?: boolean }): string {
   const errors = p.errors ?? [];
   return layout(
     errors.length ? 'Error: Reset your password' : 'Reset your password',
     `<h1>Reset your password</h1>
+${p.mailable === false ? noMailNotice() : ''}
 ${errorSummary(errors)}
 <p>Enter the e-mail address of your account: we send it a link to choose a new password.</p>
 <form method="post" action="/oauth/password/forgot" novalidate>

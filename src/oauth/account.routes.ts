@@ -12,7 +12,8 @@ import { credentialsActingFor } from '../modules/oauth/credential.service.js';
 import { acceptInvitation, viewInvitation } from '../modules/account/invitation-accept.service.js';
 import { findLink, type LinkProblem } from '../modules/account/account-link.service.js';
 import { errorPage } from './authorize.pages.js';
-import { checkEmailPage, confirmEmailPage, forgotPasswordPage, invitationPage, messagePage, newPasswordPage, signUpPage } from './account.pages.js';
+import { checkEmailPage, confirmEmailPage, forgotPasswordPage, invitationPage, mailNotSentPage, messagePage, newPasswordPage, signUpPage } from './account.pages.js';
+import { canSendMail } from '../config.js';
 import { SESSION_COOKIE, cookieOptions, csrfToken, csrfValid, secureHeaders } from './authorize.routes.js';
 import { accountRequests, signInFailures } from './sign-in.limit.js';
 import type { OAuthDeps } from './oauth.deps.js';
@@ -45,6 +46,9 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
   const requests = accountRequests(deps.orm.em);
   const signIn = signInFailures(deps.orm.em);
   const mode = () => deps.config.signup;
+  // No e-mail sender (neither SMTP_URL nor MAIL_OUTBOX=dev): the pages say so rather than "we have sent", the same
+  // words for every address; what is asked is still queued, and sent once a sender is set (requeueUnsentAccountMail).
+  const mailable = canSendMail(deps.config.feedback);
 
   const body = (ctx: Context) => (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
   const page = (ctx: Context) => {
@@ -90,7 +94,7 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
   router.get('/oauth/signup', (ctx) => {
     const csrf = page(ctx);
     if (mode() !== 'open') return closed(ctx);
-    sendHtml(ctx, 200, signUpPage({ csrf, continueTo: continueTarget(ctx.query.continue) }));
+    sendHtml(ctx, 200, signUpPage({ csrf, continueTo: continueTarget(ctx.query.continue), mailable }));
   });
 
   router.post('/oauth/signup', async (ctx) => {
@@ -102,7 +106,7 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     const input: SignUpInput = { name: str(b.name), email: str(b.email), businessName: str(b.businessName), timeZone: str(b.timeZone) };
     const continueTo = continueTarget(b.continue);
     const values = { ...input };
-    const again = (errors: ErrorDetail[]) => signUpPage({ csrf, continueTo, values, errors });
+    const again = (errors: ErrorDetail[]) => signUpPage({ csrf, continueTo, values, errors, mailable });
     if (await throttled(ctx, input.email, (message) => again([{ field: 'email', message }]))) return;
     try {
       await signUp(deps.orm.em.fork(), input, continueTo);
@@ -111,6 +115,7 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
       throw err;
     }
     // The same page whether the address had an account or not: only its owner's inbox tells.
+    if (!mailable) return sendHtml(ctx, 200, mailNotSentPage({ what: `Your sign-up with ${normaliseEmail(input.email)} is recorded: its confirmation link goes to that address by e-mail.` }));
     sendHtml(ctx, 200, checkEmailPage({ csrf, email: normaliseEmail(input.email) }));
   });
 
@@ -146,20 +151,22 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     const answer = (message: string) => messagePage({ title: 'Check your e-mail', message });
     if (await throttled(ctx, email, answer)) return;
     await resendVerification(deps.orm.em.fork(), email);
+    if (!mailable) return sendHtml(ctx, 200, mailNotSentPage({ what: `If ${normaliseEmail(email)} has an account waiting for confirmation, a new link goes to it by e-mail.` }));
     sendHtml(ctx, 200, answer(`If ${normaliseEmail(email)} has an account waiting for confirmation, we have sent it a new link.`));
   });
 
   router.get('/oauth/password/forgot', (ctx) => {
-    sendHtml(ctx, 200, forgotPasswordPage({ csrf: page(ctx) }));
+    sendHtml(ctx, 200, forgotPasswordPage({ csrf: page(ctx), mailable }));
   });
 
   router.post('/oauth/password/forgot', async (ctx) => {
     const csrf = page(ctx);
     if (!posted(ctx)) return;
     const email = normaliseEmail(str(body(ctx).email));
-    if (!email || email.length > 320) return sendHtml(ctx, 400, forgotPasswordPage({ csrf, email, errors: [{ field: 'email', message: 'Enter the e-mail address of your account' }] }));
-    if (await throttled(ctx, email, (message) => forgotPasswordPage({ csrf, email, errors: [{ field: 'email', message }] }))) return;
+    if (!email || email.length > 320) return sendHtml(ctx, 400, forgotPasswordPage({ csrf, email, errors: [{ field: 'email', message: 'Enter the e-mail address of your account' }], mailable }));
+    if (await throttled(ctx, email, (message) => forgotPasswordPage({ csrf, email, errors: [{ field: 'email', message }], mailable }))) return;
     await requestPasswordReset(deps.orm.em.fork(), email);
+    if (!mailable) return sendHtml(ctx, 200, mailNotSentPage({ what: `If ${email} has an account, a link to choose a new password goes to it by e-mail.` }));
     sendHtml(ctx, 200, messagePage({ title: 'Check your e-mail', message: `If ${email} has an account, we have sent it a link to choose a new password. The link works once, for 30 minutes.` }));
   });
 

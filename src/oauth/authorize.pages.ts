@@ -26,6 +26,7 @@ export function layout(title: string, body: string): string {
   ul { padding-left: 1.2rem; } li { margin: .3rem 0; } small, .muted { color: #5b6475; }
   .actions { display: flex; gap: .75rem; } .actions button { flex: 1; }
   .error a { color: #8a1c12; } .hint { font-size: .9rem; color: #5b6475; margin: .2rem 0 0; } .field-error { color: #8a1c12; font-size: .9rem; margin: .2rem 0 0; }
+  .notice { background: #fff4e0; color: #5c3b00; padding: .7rem; border-radius: 8px; } .notice h2 { font-size: 1rem; margin: 0 0 .3rem; } .notice p { margin: .3rem 0; }
   nav.more { margin-top: 1.2rem; font-size: .95rem; } nav.more a { color: #2952cc; } nav.more p { margin: .4rem 0; }
 </style>
 </head>

@@ -12,14 +12,10 @@ const require = createRequire(import.meta.url);
  */
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
-  /** The bare address of the configured From, under another display name when a message gives one. */
-  private readonly address: string;
-
   constructor(
     smtpUrl: string,
     private readonly from: string,
   ) {
-    this.address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
     const nodemailer = require('nodemailer') as typeof import('nodemailer');
     this.transport = nodemailer.createTransport(smtpUrl.includes('?') ? smtpUrl : `${smtpUrl}?pool=true&maxConnections=16`, {
       connectionTimeout: 10_000,
@@ -31,7 +27,7 @@ export class SmtpMailer implements Mailer {
   async send(message: MailMessage): Promise<SendOutcome> {
     try {
       await this.transport.sendMail({
-        from: message.fromName ? { name: oneLine(message.fromName), address: this.address } : this.from,
+        from: fromOf(this.from, message.fromName),
         to: message.to,
         subject: message.subject,
         text: message.text,
@@ -58,3 +54,13 @@ export class SmtpMailer implements Mailer {
 
 /** A display name on one line: a line break in a header would start another header. */
 const oneLine = (name: string) => name.replace(/[\r\n]+/g, ' ').trim().slice(0, 200);
+
+/**
+ * The From of a message: the configured address (MAIL_FROM) under the message's display name when it gives one (the
+ * business's), else the configured From as it stands (its own display name: the service's).
+ */
+export function fromOf(configured: string, fromName?: string): { name: string; address: string } {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^<>]+)>\s*$/.exec(configured);
+  const address = match?.[2] ?? configured.trim();
+  return { name: fromName ? oneLine(fromName) : (match?.[1].trim() ?? ''), address };
+}

@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   invitation: 'inv',
   accountMail: 'amail',
   heldSms: 'hsms',
+  devOutboxMessage: 'dmsg',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

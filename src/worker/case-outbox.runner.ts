@@ -3,10 +3,10 @@ import os from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { feedbackSenders } from './feedback-request.runner.js';
+import { channelsOf, configuredSenders } from './senders.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 import { CaseOutboxTask, type CaseSenders } from '../modules/case/case-outbox.task.js';
-import { CASE_WORK_CHANNEL, nextCaseJobDue } from '../modules/case/case.repo.js';
+import { CASE_WORK_CHANNEL, nextCaseJobDue, requeueUnsentCaseJobs } from '../modules/case/case.repo.js';
 import type { DuePoll } from './due.poll.js';
 
 const CONCURRENCY = 8;
@@ -25,7 +25,9 @@ export async function startCaseOutbox(deps: {
   poll?: DuePoll;
 }): Promise<OutboxLoop> {
   const logger = deps.logger.child({ component: 'case-outbox' });
-  const senders = deps.senders ?? feedbackSenders(deps.config.feedback);
+  const senders = deps.senders ?? configuredSenders(deps.config.feedback, deps.orm);
+  const requeued = await requeueUnsentCaseJobs(deps.orm.em.fork(), channelsOf(senders));
+  if (requeued) logger.info({ requeued }, 'alerts and replies that found no sender are due again');
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:case:${randomBytes(4).toString('hex')}`;
   const task = new CaseOutboxTask(deps.orm, senders, {
     publicUrl: deps.config.publicUrl,

@@ -4,25 +4,16 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
-import { FEEDBACK_WORK_CHANNEL, nextRequestDue } from '../modules/flow/flow.repo.js';
+import { FEEDBACK_WORK_CHANNEL, nextRequestDue, requeueUnsentRequests } from '../modules/flow/flow.repo.js';
 import type { DuePoll } from './due.poll.js';
 import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
-import { SmtpMailer } from '../senders/mail.sender.js';
-import { GatewaySms, TwilioSms } from '../senders/sms.sender.js';
+import { configuredSenders } from './senders.js';
 
 export type FeedbackRequestWorkers = OutboxLoop;
 
 const CONCURRENCY = 16;
 /** Every order that queues a request wakes the loop: under a burst of orders, lease at most once per this many ms. */
 const MIN_CLAIM_GAP_MS = 20;
-
-/** The senders the configuration names; a channel without one ends its requests `failed` with the reason. */
-export function feedbackSenders(settings: Config['feedback']): FeedbackSenders {
-  return {
-    mail: settings.smtpUrl ? new SmtpMailer(settings.smtpUrl, settings.mailFrom) : undefined,
-    sms: settings.twilio ? new TwilioSms(settings.twilio) : settings.smsGatewayUrl ? new GatewaySms(settings.smsGatewayUrl) : undefined,
-  };
-}
 
 /**
  * Runs due feedback requests (send, reminder, expiry) from the feedback_request table itself on the outbox loop
@@ -38,9 +29,12 @@ export async function startFeedbackRequests(deps: {
   poll?: DuePoll;
 }): Promise<FeedbackRequestWorkers> {
   const logger = deps.logger.child({ component: 'feedback-requests' });
-  const senders = deps.senders ?? feedbackSenders(deps.config.feedback);
-  if (!senders.mail) logger.warn('no e-mail sender: set SMTP_URL, or feedback requests by e-mail end failed');
-  if (!senders.sms) logger.warn('no SMS sender: set TWILIO_* or SMS_GATEWAY_URL, or feedback requests by SMS end failed');
+  const senders = deps.senders ?? configuredSenders(deps.config.feedback, deps.orm);
+  if (!senders.mail) logger.warn('no e-mail sender: set SMTP_URL (or MAIL_OUTBOX=dev to try it locally), or feedback requests by e-mail end failed until it is set');
+  if (!senders.sms) logger.warn('no SMS sender: set TWILIO_* or SMS_GATEWAY_URL, or feedback requests by SMS end failed until one is set');
+  // Those that failed for want of a sender go now, through the queue, while their flow's window is open.
+  const requeued = senders.mail || senders.sms ? await requeueUnsentRequests(deps.orm.em.fork()) : 0;
+  if (requeued) logger.info({ requeued }, 'feedback requests that found no sender are due again');
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:fr:${randomBytes(4).toString('hex')}`;
   const task = new FeedbackRequestTask(deps.orm, senders, { surveyUrl: deps.config.surveyUrl, workerId, clock: deps.clock ?? (() => new Date()), logger });
   const loop = await startOutboxLoop(task, {

@@ -149,3 +149,13 @@ export async function finishConfirmation(em: EntityManager, business: string, id
     .where('locked_by', '=', worker)
     .execute();
 }
+
+/** Confirmations left unsent for want of a sender on one of `channels`, due again now (a start with those senders). */
+export async function requeueUnsentConfirmations(em: EntityManager, channels: string[]): Promise<number> {
+  if (!channels.length) return 0;
+  const { rows } = await sql<{ id: string }>`
+    update alert_recipient set error = null, due_at = now(), updated_at = now()
+     where status = 'pending' and due_at is null and error like 'no sender configured%' and channel in (${sql.join(channels)})
+    returning id`.execute(db(em));
+  return rows.length;
+}

@@ -46,6 +46,16 @@ function clip(text: string, max: number): string {
 }
 
 /**
+ * Where the guest was, named once: the business at its location, or the location alone when its name already says
+ * the business's ("Cafe Nihari Gulberg" of Cafe Nihari), so a subject never reads "Cafe Nihari at Cafe Nihari Gulberg".
+ */
+export function placeOf(business: string, location: string | null): string {
+  if (!location?.trim()) return business;
+  const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return ` ${words(location)} `.includes(` ${words(business)} `) ? location : `${business} at ${location}`;
+}
+
+/**
  * The case module's outbound work, step by step: an alert to one recipient, an escalation check falling due, and a
  * reply to the guest. Each step is recorded only while this worker still holds the lease; the message goes out
  * between the lease and the record, so a crash in that window sends again when the lease expires (at least once,
@@ -121,7 +131,10 @@ export class CaseOutboxTask {
     if (!a.agreed) return finishAlert(em, a.id, this.options.workerId, { status: 'skipped', due_at: null });
     const channel = a.channel as 'email' | 'sms';
     const sender = channel === 'email' ? this.senders.mail : this.senders.sms;
-    if (!sender) return finishAlert(em, a.id, this.options.workerId, { status: 'failed', error: NO_SENDER[channel], due_at: null });
+    if (!sender) {
+      this.options.logger.warn({ alert: a.id, channel }, `alert not sent: ${NO_SENDER[channel]}; it is sent after a restart with one, while its case is open`);
+      return finishAlert(em, a.id, this.options.workerId, { status: 'failed', error: NO_SENDER[channel], due_at: null });
+    }
     // The business's budget of the day: spent, the alert waits for its reset (held, not lost).
     const reservation = await reserveSend(em, { business: a.business_id, channel, kind: a.kind === 'escalation' ? 'escalation' : 'alert' }, this.options.clock());
     if (!reservation.reserved) return finishAlert(em, a.id, this.options.workerId, { due_at: reservation.until });
@@ -131,7 +144,7 @@ export class CaseOutboxTask {
   }
 
   private deliverAlert(a: LeasedAlert, words: string[]): Promise<SendOutcome> {
-    const where = a.location_name ? ` at ${a.location_name}` : '';
+    const place = placeOf(a.business_name, a.location_name);
     const link = `${this.options.publicUrl}/portal/cases/${a.case_id}`;
     const minutes = Math.max(1, Math.round((this.options.clock().getTime() - new Date(a.opened_at).getTime()) / 60_000));
     const escalation = a.kind === 'escalation';
@@ -140,17 +153,17 @@ export class CaseOutboxTask {
     if (a.channel === 'sms') {
       const said = words.length ? ` "${clip(words.join(' / '), 200)}"` : '';
       const head = escalation ? `Still open and unassigned after ${minutes} min: ` : '';
-      return this.senders.sms!.send(a.address, `${head}${a.business_name}${where}: ${a.reason}.${said} ${link}${stop ? ` Stop: ${stop}` : ''}`);
+      return this.senders.sms!.send(a.address, `${head}${place}: ${a.reason}.${said} ${link}${stop ? ` Stop: ${stop}` : ''}`);
     }
     const urgent = a.case_severity === 'urgent' ? 'Urgent: ' : '';
     const subject = escalation
-      ? `Still unanswered: urgent case at ${a.business_name}${where}, open and unassigned for ${minutes} minutes`
-      : `${urgent}Unhappy guest at ${a.business_name}${where}: ${a.reason}`;
+      ? `Still unanswered: urgent case at ${place}, open and unassigned for ${minutes} minutes`
+      : `${urgent}Unhappy guest at ${place}: ${a.reason}`;
     const said = words.length ? words.map((w) => `  "${clip(w, 2_000)}"`).join('\n') : '  (no written comment)';
     const text = [
       escalation
-        ? `An urgent case at ${a.business_name}${where} is still open and nobody has taken it, ${minutes} minutes after the guest answered.`
-        : `A guest of ${a.business_name}${where} left feedback that needs a reply.`,
+        ? `An urgent case at ${place} is still open and nobody has taken it, ${minutes} minutes after the guest answered.`
+        : `A guest of ${place} left feedback that needs a reply.`,
       '',
       `Score: ${a.reason}`,
       '',
@@ -163,7 +176,8 @@ export class CaseOutboxTask {
     ].join('\n');
     // RFC 2369 and RFC 8058 for an outside recipient: a mail client's unsubscribe button declines for good.
     const headers = stop ? { 'List-Unsubscribe': `<${stop}/decline>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : undefined;
-    return this.senders.mail!.send({ to: a.address, subject: clip(subject, 200), text, headers });
+    // From the business's name (on the configured address), as its feedback requests and replies are.
+    return this.senders.mail!.send({ to: a.address, fromName: a.business_name, subject: clip(subject, 200), text, headers });
   }
 
   /** A reply to the guest: checked against the opt-out list again (the guest may have opted out since), then sent. */

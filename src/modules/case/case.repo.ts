@@ -251,3 +251,22 @@ export async function businessesThatTexted(em: EntityManager, phone: string): Pr
   const rows = await work(em).selectFrom('case_message').select('business_id').distinct().where('address', '=', phone).where('direction', '=', 'out').where('channel', '=', 'sms').execute();
   return rows.map((r) => r.business_id);
 }
+
+/**
+ * Alerts and replies that failed for want of a sender on one of `channels`, due again now while their case is still
+ * unresolved (run at a start with those senders). Answers how many.
+ */
+export async function requeueUnsentCaseJobs(em: EntityManager, channels: string[]): Promise<number> {
+  if (!channels.length) return 0;
+  let n = 0;
+  for (const [table, status] of [['case_alert', 'pending'], ['case_message', 'queued']] as const) {
+    const { rows } = await sql<{ id: string }>`
+      update ${sql.table(table)} j set status = ${status}, error = null, attempts = 0, due_at = now(), updated_at = now()
+        from guest_case c
+       where c.id = j.case_id and c.status in ('open', 'replied') and j.status = 'failed'
+         and j.error like 'no sender configured%' and j.channel in (${sql.join(channels)})
+      returning j.id`.execute(db(em));
+    n += rows.length;
+  }
+  return n;
+}

@@ -85,6 +85,7 @@ export class FeedbackRequestTask {
     const channels = reach.eligible.filter((c) => (c === 'email' ? this.senders.mail : this.senders.sms));
     if (!channels.length) {
       const missing = reach.eligible.map((c) => (c === 'email' ? 'e-mail (set SMTP_URL)' : 'SMS (set TWILIO_* or SMS_GATEWAY_URL)')).join(', ');
+      this.options.logger.warn({ request: r.id, channels: reach.eligible }, `feedback request not sent: no sender configured for ${missing}; it is sent after a restart with one, within its flow's window`);
       return this.finish(em, r, { status: 'failed', error: `no sender configured for ${missing}`, due_at: null });
     }
     // Down the flow's fallback order: a channel that refuses for good (a mailbox that does not exist, a number the

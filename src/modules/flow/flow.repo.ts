@@ -347,3 +347,19 @@ export async function businessesTextingPhoneSince(em: EntityManager, hash: strin
     .execute();
   return rows.map((r) => r.business_id);
 }
+
+/**
+ * Requests that failed for want of a sender, scheduled again now while their flow's window is open (run at a start
+ * with a sender; the send checks quiet hours, throttle, opt-out and budgets again). Answers how many.
+ */
+export async function requeueUnsentRequests(em: EntityManager): Promise<number> {
+  const rows = await flowKysely(em)
+    .updateTable('feedback_request')
+    .set({ status: 'scheduled', error: null, attempts: 0, due_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('status', '=', 'failed')
+    .where('error', 'like', 'no sender configured%')
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning('id')
+    .execute();
+  return rows.length;
+}

@@ -127,3 +127,18 @@ export async function dropUnsentInvitationMail(em: EntityManager, invitation: st
   await sql`delete from account_mail where invitation_id = ${invitation} and status = 'pending' and sent_at is null and attempts = 0
              and (locked_until is null or locked_until < now())`.execute(db(em));
 }
+
+/**
+ * Account mails that failed for want of an e-mail sender, due again now while still worth sending (run at a start
+ * with a sender): a link not used nor expired, an invitation not withdrawn, a "you have an account" notice of the
+ * last day. Their link is made when sent (account-mail.task.ts), so a token was never mailed. Answers how many.
+ */
+export async function requeueUnsentAccountMail(em: EntityManager): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    update account_mail set status = 'pending', error = null, attempts = 0, due_at = now(), updated_at = now()
+     where status = 'failed' and error like 'no sender configured for e-mail%' and used_at is null
+       and (expires_at > now() or (kind = 'exists' and created_at > now() - interval '1 day'))
+       and (kind <> 'invitation' or invitation_id is not null)
+    returning id`.execute(db(em));
+  return rows.length;
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { Mailer, SendOutcome } from '../../shared/sender.ports.js';
+import { NO_SENDER, type Mailer, type SendOutcome } from '../../shared/sender.ports.js';
 import { hashSecret } from '../../shared/secrets.js';
 import { claimAccountMails, finishAccountMail, leasedAccountMail, releaseAccountMails, setAccountMailToken, type LeasedAccountMail } from './account-mail.repo.js';
 import type { AccountMailKind } from './account-mail.entity.js';
@@ -65,7 +65,11 @@ export class AccountMailTask {
     const mail = await leasedAccountMail(em, id, worker);
     if (!mail) return;
     const finish = (change: Parameters<typeof finishAccountMail>[3]) => finishAccountMail(em, id, worker, change);
-    if (!this.mailer) return finish({ status: 'failed', error: 'no sender configured for e-mail (set SMTP_URL)', due_at: null });
+    if (!this.mailer) {
+      // Kept failed with the reason; a start with a sender sends it while its link is valid (requeueUnsentAccountMail).
+      this.options.logger.warn({ mail: id, kind: mail.kind }, 'account mail not sent: no e-mail sender is configured. Set SMTP_URL (or MAIL_OUTBOX=dev to try it locally) and restart: it is sent then, while still valid');
+      return finish({ status: 'failed', error: NO_SENDER.email, due_at: null });
+    }
     if (mail.kind === 'invitation' && !mail.invitation_id) return finish({ status: 'failed', error: 'the invitation was revoked before it was sent', due_at: null });
     if (!mail.inbox_at) {
       // Held for its inbox's hour (account-mail.service.ts): it goes once the hour has room.
