@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
-import { startMailBox, type MailBox } from '../helpers/smtp.js';
 import { freePort } from '../helpers/ports.js';
 import { buildPortal, PHONE, portalLoaded, screenshot, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
 
@@ -9,33 +8,37 @@ import { buildPortal, PHONE, portalLoaded, screenshot, untilNextPage, useServerA
  * set-up in the portal (a metric, a survey rating the food and each dish, a location, an alert rule, a feedback flow,
  * the order webhook), then an order from the ordering system, the guest's bad answer on a phone, the owner's alert,
  * a reply with an offer, and the guest's next order redeeming it: the case turns Recovered. Each step is a screenshot
- * under test-results/walk-*.png. Every mail is read where the owner would read it.
+ * under test-results/walk-*.png. As a newcomer on `npm start` would, with `MAIL_OUTBOX=dev`: every mail is read, and its
+ * link followed, from the dev outbox at /portal/dev/outbox.
  */
 let server: TestServer;
-let mail: MailBox;
 
-beforeAll(async () => {
-  [mail] = await Promise.all([startMailBox(), buildPortal()]);
-}, 120_000);
-afterAll(() => mail?.close());
-
+beforeAll(() => buildPortal(), 120_000);
 const newPage = useServerAndBrowser(
   (started) => void (server = started.server),
   async () => {
     const port = await freePort();
-    return { env: { SMTP_URL: mail.url, PUBLIC_URL: `http://127.0.0.1:${port}`, SIGNUP: 'open' }, workers: true, port };
+    return { env: { MAIL_OUTBOX: 'dev', SMTP_URL: undefined, PUBLIC_URL: `http://127.0.0.1:${port}`, SIGNUP: 'open' }, workers: true, port };
   },
 );
 
 const OWNER = { name: 'Giulia Rossi', email: `giulia-${Date.now()}@trattoria.example`, password: 'olive grove 1987 tide' };
 const GUEST = { name: 'Marco Bianchi', email: `marco-${Date.now()}@example.com` };
 
-/** The first link in the newest mail to `to` whose subject has `subject`. */
-async function linkIn(to: string, subject: RegExp): Promise<string> {
-  const m = await mail.waitFor((x) => x.to.includes(to) && subject.test(x.subject), 20_000).catch((error: Error) => {
-    throw new Error(`${error.message}: ${JSON.stringify(mail.mails.map((x) => [x.to, x.subject]))}`);
-  });
-  return /(https?:\/\/\S+)/.exec(m.body)![1].replace(/[.)>]$/, '');
+/** The dev outbox's newest message to `to` whose subject matches `subject`, waited for (the workers keep it within a second). */
+async function messageIn(outbox: Page, to: string, subject: RegExp, containing = '') {
+  for (let tries = 0; ; tries++) {
+    await outbox.goto(`${server.url}/portal/dev/outbox`);
+    const found = outbox.getByRole('article').filter({ has: outbox.getByRole('heading', { name: subject }) }).filter({ hasText: to }).filter({ hasText: containing });
+    if ((await found.count()) > 0) return found.first();
+    if (tries > 100) throw new Error(`no message to ${to} titled ${subject} in the outbox: ${await outbox.locator('main').textContent()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The first link of that message. */
+async function linkIn(outbox: Page, to: string, subject: RegExp): Promise<string> {
+  return (await (await messageIn(outbox, to, subject)).locator('a[href^="http"]').first().getAttribute('href'))!;
 }
 
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
@@ -56,6 +59,7 @@ async function postOrder(endpoint: string, secret: string, body: Record<string, 
 it('a new owner signs up, sets up, and follows an unhappy guest from the order to the recovery, with no API call', async () => {
   const { page } = await newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
+  const outbox = (await newPage()).page;
 
   // The home page is for owners first: create an account.
   await page.goto(`${server.url}/`);
@@ -70,7 +74,8 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
   await snap(page, 'check-your-email');
 
   // The confirmation e-mail's link: a password, then the portal, signed in.
-  await page.goto(await linkIn(OWNER.email, /confirm/i));
+  await snap((await messageIn(outbox, OWNER.email, /confirm/i)).page(), 'outbox-confirmation');
+  await page.goto(await linkIn(outbox, OWNER.email, /confirm/i));
   await page.getByLabel('Choose a password').fill(OWNER.password);
   await page.getByRole('button', { name: 'Confirm and continue' }).click();
   await page.getByRole('navigation', { name: 'Portal' }).waitFor();
@@ -159,7 +164,8 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
     ],
   });
   const guest = (await newPage(PHONE)).page;
-  await guest.goto(await linkIn(GUEST.email, /Trattoria Roma/));
+  await guest.goto(await linkIn(outbox, GUEST.email, /Trattoria Roma/));
+  await snap(outbox, 'outbox-request');
   await guest.getByRole('group', { name: /Food/ }).getByLabel('2', { exact: true }).check();
   await snap(guest, 'guest-first-step');
   await untilNextPage(guest, () => guest.getByRole('button', { name: 'Next' }).click());
@@ -173,7 +179,8 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
   await snap(guest, 'guest-thanks');
 
   // The owner's alert: its link opens the case, with every answer, the dishes by name.
-  await page.goto(await linkIn(OWNER.email, /Unhappy guest/));
+  await page.goto(await linkIn(outbox, OWNER.email, /Unhappy guest/));
+  await snap(outbox, 'outbox-alert');
   await h1(page).filter({ hasText: `${GUEST.name}: Lasagne 1 of 5` }).waitFor();
   await portalLoaded(page);
   await expect(page.locator('dl.answers').textContent()).resolves.toMatch(/Food: 2 of 5.*Lasagne: 1 of 5.*Tiramisu: 5 of 5.*The lasagne was cold in the middle\./);
@@ -190,7 +197,7 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
   const created = page.getByRole('status').filter({ hasText: /^Offer \w+ created and sent to the guest\.$/ });
   await created.waitFor();
   const code = /^Offer (\w+)/.exec((await created.textContent())!)![1];
-  await mail.waitFor((m) => m.to.includes(GUEST.email) && m.body.includes(code), 20_000);
+  await messageIn(outbox, GUEST.email, /./, code);
   await snap(page, 'case-offer');
 
   // The guest's next order carries the code: the case turns Recovered while the owner looks at it.
