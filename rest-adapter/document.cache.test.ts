@@ -37,7 +37,7 @@ describe('documents built from the schema', () => {
     const schema = await buildAppSchema();
     const model = routeModel(schema, route('GET', SURVEYS));
     const plain = documentText(model, []);
-    expect(plain.text).toContain('data { id object createdAt updatedAt name description status closingText reviewUrl url steps { id } }');
+    expect(plain.text).toContain('data { id object createdAt updatedAt name description status closingText reviewUrl languages url steps { id } }');
     expect(plain.text).not.toContain('business {');
     const deep = documentText(model, ['steps', 'steps.metrics', 'steps.metrics.metrics']);
     expect(deep.text).toMatch(/steps \{ id object .* metrics \{ metrics \{ id object createdAt updatedAt name description scale \{ min max \} \} \} \}/);
