@@ -4,7 +4,7 @@ import Koa from 'koa';
 import { koaMiddleware } from '@as-integrations/koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { canSendMail, type Config } from './config.js';
+import { canSendMail, channelsWithSender, type Config } from './config.js';
 import { requestContext } from './http/request-context.middleware.js';
 import { trustedClientAddress } from './http/client-address.js';
 import { errorHandler } from './http/error.middleware.js';
@@ -58,7 +58,7 @@ export interface App {
 export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
   const { orm, logger } = deps;
   configureWebhookPolicy(deps.config.webhooks);
-  configureFlowSenders({ email: !!deps.config.feedback.smtpUrl, sms: !!(deps.config.feedback.twilio || deps.config.feedback.smsGatewayUrl) });
+  configureFlowSenders(channelsWithSender(deps.config.feedback));
   configureSending(deps.config.sending);
   // Every order write (both doors, the API's status update) creates the requests of matching feedback flows, and a
   // new order may bring an unhappy guest back (an offer's code, the same guest ordering again: issue 35).

@@ -394,7 +394,13 @@ function mailOutbox(env: Env, problems: string[]): 'dev' | undefined {
   return 'dev';
 }
 
+/** The channels this installation can send by: e-mail with SMTP_URL, texts with Twilio or a gateway; both with the dev outbox that keeps them. */
+export const channelsWithSender = (settings: Pick<FeedbackSettings, 'smtpUrl' | 'outbox' | 'twilio' | 'smsGatewayUrl'>): Record<'email' | 'sms', boolean> => ({
+  email: !!settings.smtpUrl || settings.outbox === 'dev',
+  sms: !!(settings.twilio || settings.smsGatewayUrl) || settings.outbox === 'dev',
+});
+
 /** Whether this installation can send e-mail at all: SMTP_URL, or the dev outbox that keeps it. */
-export const canSendMail = (settings: Pick<FeedbackSettings, 'smtpUrl' | 'outbox'>): boolean => !!settings.smtpUrl || settings.outbox === 'dev';
+export const canSendMail = (settings: Pick<FeedbackSettings, 'smtpUrl' | 'outbox' | 'twilio' | 'smsGatewayUrl'>): boolean => channelsWithSender(settings).email;
 
 export { redact as redactUrl };

@@ -5,7 +5,7 @@ import { startTestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
 import { freePort } from '../helpers/ports.js';
 import { restaurant } from '../cases/case.fixtures.js';
-import { axeViolations, buildPortal, checkPortalScreen, fitsWidth, screenshot, untilNextPage, useServerAndBrowser, openPage, PHONE } from '../helpers/browser.js';
+import { axeViolations, buildPortal, checkPortalScreen, fitsWidth, screenshot, signInOnPage, untilNextPage, useServerAndBrowser, openPage, PHONE } from '../helpers/browser.js';
 
 /**
  * Issue 49 item 5 in Debian's Chromium. With MAIL_OUTBOX=dev a newcomer follows every loop from /portal/dev/outbox:
@@ -111,7 +111,8 @@ describe('the dev outbox (MAIL_OUTBOX=dev)', () => {
 describe('no e-mail sender', () => {
   let bare: TestServer;
   beforeAll(async () => {
-    bare = await startTestServer({ env: { MAIL_OUTBOX: undefined, SMTP_URL: undefined } });
+    const port = await freePort();
+    bare = await startTestServer({ env: { MAIL_OUTBOX: undefined, SMTP_URL: undefined, PUBLIC_URL: `http://127.0.0.1:${port}` }, port });
   });
   afterAll(() => bare?.stop(), 60_000);
 
@@ -139,6 +140,25 @@ describe('no e-mail sender', () => {
     }
     expect(answers[0]).toContain('SMTP_URL');
     expect(answers[1]).toBe(answers[0]);
+  }, 60_000);
+
+  it('the Members screen says an invitation waits for a sender, and keeps it', async () => {
+    const owner = await createTenant(bare);
+    const { page, context } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(`${bare.url}/portal/members`);
+      await signInOnPage(page, owner);
+      const form = page.getByRole('form', { name: 'Invite a member' });
+      await form.getByRole('note').filter({ hasText: 'This installation cannot send e-mail yet: an invitation is kept' }).waitFor();
+      const email = newEmail('cook');
+      await form.getByLabel('E-mail').fill(email);
+      await form.getByRole('button', { name: 'Invite' }).click();
+      await page.getByRole('status').filter({ hasText: `Invitation for ${email} as staff kept: it is e-mailed once this installation can send e-mail` }).waitFor();
+      await page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: email }).waitFor();
+      await checkPortalScreen(page, 'members-no-sender');
+    } finally {
+      await context.close();
+    }
   }, 60_000);
 
   it('the outbox page, off, says how to turn it on', async () => {

@@ -134,6 +134,8 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
   const flow = page.getByRole('form', { name: 'Flow settings' });
   await flow.getByLabel('Name').fill('After dinner');
   await flow.getByLabel('Survey').selectOption({ label: 'Dinner' });
+  // The dev outbox is a sender: e-mail is offered as a channel that works.
+  await flow.getByRole('checkbox', { name: 'E-mail', exact: true }).waitFor();
   await flow.getByLabel('Send after (minutes)').fill('0');
   await flow.getByRole('checkbox', { name: /Wait out quiet hours/ }).uncheck();
   await flow.getByRole('button', { name: 'Create flow' }).click();

@@ -11,6 +11,7 @@ const MembersList = graphql(`
   query MembersList($business: ID!) {
     members(business: $business, pageSize: 100, orderBy: [{ field: createdAt, order: asc }]) { data { id user email name role createdAt } }
     invitations(business: $business, pageSize: 100, orderBy: [{ field: createdAt, order: asc }]) { data { id email role expiresAt createdAt } }
+    senders: feedbackChannels(business: $business)
   }
 `);
 const CreateInvitation = graphql(`
@@ -65,6 +66,8 @@ export default function Members({ session }: ScreenProps) {
   const business = session.business;
   const mayChange = may(session, 'members:write');
   const state = useLoad(() => request(MembersList, { business }), business);
+  // No e-mail sender on this installation (no SMTP_URL, no dev outbox): an invitation waits for one.
+  const cannotMail = state.data ? !state.data.senders.includes('email') : false;
   useLiveEvents(business, LIVE_TYPES, state.reload);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<MembershipRole>('staff');
@@ -220,7 +223,11 @@ export default function Members({ session }: ScreenProps) {
             const r = await invite.run(() => request(CreateInvitation, { business, input: { email, role } }));
             if (r) {
               const inv = r.createInvitation;
-              setDone(`Invitation sent to ${inv.email} as ${inv.role}. The link in the e-mail works until ${formatDate(inv.expiresAt)}; they join only by accepting it there.`);
+              setDone(
+                cannotMail
+                  ? `Invitation for ${inv.email} as ${inv.role} kept: it is e-mailed once this installation can send e-mail, and works until ${formatDate(inv.expiresAt)}.`
+                  : `Invitation sent to ${inv.email} as ${inv.role}. The link in the e-mail works until ${formatDate(inv.expiresAt)}; they join only by accepting it there.`,
+              );
               setEmail('');
               state.reload();
             }
@@ -232,6 +239,11 @@ export default function Members({ session }: ScreenProps) {
             already) and joins with the role you choose: nobody joins without accepting, whether or not they have an account. Until then the
             invitation is listed above, where you can revoke it.
           </p>
+          {cannotMail && (
+            <p class="empty" role="note">
+              This installation cannot send e-mail yet: an invitation is kept, and e-mailed once the operator configures a sender (<code>SMTP_URL</code>).
+            </p>
+          )}
           <div class="row">
             <Field label="E-mail" error={f.email}>
               {(id, d) => <input id={id} type="email" autoComplete="off" aria-describedby={d} aria-invalid={!!f.email} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
