@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { pageHeaders, sendHtml } from './html.js';
-import { newestMessages } from '../modules/dev-outbox/dev-outbox.repo.js';
+import { newestMessages } from '../modules/dev-outbox/index.js';
 import { devOutboxOffPage, devOutboxPage } from './dev-outbox.page.js';
 
 const SHOWN = 100;

@@ -4,7 +4,7 @@ import type { Mailer, SmsProvider } from '../shared/sender.ports.js';
 import { SmtpMailer } from '../senders/mail.sender.js';
 import { GatewaySms, TwilioSms } from '../senders/sms.sender.js';
 import { OutboxMailer, OutboxSms, type Keep } from '../senders/outbox.sender.js';
-import { keepMessage } from '../modules/dev-outbox/dev-outbox.repo.js';
+import { keepMessage } from '../modules/dev-outbox/index.js';
 
 export interface Senders {
   mail?: Mailer;
