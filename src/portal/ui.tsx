@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './graphql';
 
 /** Loads when `key` changes; `reload` runs it again (after a failure, or after a change). */
@@ -136,7 +136,8 @@ export function ConfirmDelete({ name, consequence, onDelete }: { name: string; c
   const cancel = useRef<HTMLButtonElement>(null);
   const ask = useRef<HTMLButtonElement>(null);
   const asked = useRef(false);
-  useEffect(() => {
+  // As the question is drawn, not after the next frame: a key pressed at once must find the focus already moved.
+  useLayoutEffect(() => {
     if (asking) cancel.current?.focus();
     else if (asked.current) ask.current?.focus();
     asked.current ||= asking;
