@@ -199,6 +199,29 @@ describe("a guest's text reaches one thread", () => {
     expect((await heldFrom(phone)).map((h) => h.reason)).toEqual(['several_businesses']);
   });
 
+  it('a number texting again and again leaves at most 20 texts held; held texts go once no thread could claim them', async () => {
+    // A stranger's number, texted by nobody: every text of theirs would be held, and anyone can text the number.
+    const stranger = phoneNumber();
+    for (let i = 0; i < 23; i++) {
+      const answered = await inbound(stranger, `spam ${i}`);
+      expect(answered.status).toBe(200);
+      expect(answered.body.data.held).toBe(i < 20);
+    }
+    expect((await heldFrom(stranger)).map((h) => h.body)).toEqual(Array.from({ length: 20 }, (_, i) => `spam ${i}`));
+    // A guest's text from another number is still held for the operator while the stranger's count is full.
+    const guest = phoneNumber();
+    expect((await inbound(guest, 'Was my order refunded?')).body.data.held).toBe(true);
+    // Past the 30 days a reply code works, the stranger's held texts go with the next text held, and their number may
+    // leave texts again.
+    await rows(server, `update held_sms set created_at = created_at - interval '31 days' where sender = ?`, [stranger]);
+    expect((await inbound(guest, 'Hello?')).body.data.held).toBe(true);
+    expect((await heldFrom(stranger)).length).toBe(10);
+    expect((await inbound(guest, 'Anyone?')).body.data.held).toBe(true);
+    expect(await heldFrom(stranger)).toEqual([]);
+    expect((await inbound(stranger, 'spam again')).body.data.held).toBe(true);
+    expect((await heldFrom(guest)).map((h) => h.body)).toEqual(['Was my order refunded?', 'Hello?', 'Anyone?']);
+  });
+
   it('STOP opts the number out of every business that texted or asked it, tied to a thread or not, and is not held', async () => {
     const phone = phoneNumber();
     const ta = await thread(a, phone);

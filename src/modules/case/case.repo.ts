@@ -5,6 +5,7 @@ import { wakeAfterCommit } from '../../kit/signals.js';
 import type { TableOf } from '../../kit/entity.table.js';
 import type { CaseAlert } from './case-alert.entity.js';
 import type { CaseMessage } from './case-message.entity.js';
+import type { HeldSms } from './held-sms.entity.js';
 import type { SmsThread } from './inbound-sms.rules.js';
 
 /** The case module's statements. */
@@ -244,6 +245,26 @@ export async function smsThreadsTo(em: EntityManager, phone: string, since: Date
      where address = ${phone} and direction = 'out' and channel = 'sms' and status <> 'failed' and created_at > ${since}
      group by case_id, business_id`.execute(db(em));
   return rows.map((r) => ({ caseId: r.case_id, business: r.business_id, lastAt: new Date(r.last_at) }));
+}
+
+interface HeldDB {
+  held_sms: TableOf<HeldSms>;
+}
+const held = (em: EntityManager) => db<HeldDB>(em);
+
+/** How many texts from `sender` are held. */
+export async function heldCountFrom(em: EntityManager, sender: string): Promise<number> {
+  const row = await held(em).selectFrom('held_sms').select((eb) => eb.fn.countAll<string>().as('n')).where('sender', '=', sender).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Drops held texts received before `before`, at most `limit` of them (each hold drops a few: the expiry keeps up). */
+export async function expireHeldSms(em: EntityManager, before: Date, limit: number): Promise<number> {
+  const { numDeletedRows } = await held(em)
+    .deleteFrom('held_sms')
+    .where('id', 'in', (eb) => eb.selectFrom('held_sms').select('id').where('created_at', '<', before).limit(limit))
+    .executeTakeFirst();
+  return Number(numDeletedRows);
 }
 
 /** Every business whose cases ever texted `phone`: a STOP opts the number out of each. */

@@ -13,6 +13,12 @@ export const CODE_WINDOW_DAYS = 30;
 /** A text without a code joins a thread only when one business alone texted the number this recently. */
 export const RECENT_WINDOW_DAYS = 7;
 
+/**
+ * Held texts are bounded, since anyone can text the number: at most this many from one number are kept (more from it
+ * are counted, not kept), and every held text goes after CODE_WINDOW_DAYS, when no thread could still claim it.
+ */
+export const MAX_HELD_PER_SENDER = 20;
+
 const CODE_LENGTH = 4;
 
 /** The moment `days` before `now`: where a window starts. */

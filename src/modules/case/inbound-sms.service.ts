@@ -7,17 +7,20 @@ import { CaseMessage } from './case-message.entity.js';
 import type { CaseMessageType } from './case-message.type.js';
 import { GuestCase } from './case.entity.js';
 import { HeldSms } from './held-sms.entity.js';
-import { businessesThatTexted, smsThreadsTo } from './case.repo.js';
+import { businessesThatTexted, expireHeldSms, heldCountFrom, smsThreadsTo } from './case.repo.js';
 import { declineByStop } from '../alert/alert-recipient.service.js';
 import { presentMessage } from './case-message.service.js';
 import { SMS_LIMIT } from './case-message.rules.js';
-import { CODE_WINDOW_DAYS, daysBefore, RECENT_WINDOW_DAYS, tieInboundSms, type InboundTie } from './inbound-sms.rules.js';
+import { CODE_WINDOW_DAYS, daysBefore, MAX_HELD_PER_SENDER, RECENT_WINDOW_DAYS, tieInboundSms, type InboundTie } from './inbound-sms.rules.js';
+
+/** Each hold drops at most this many expired held texts: more than arrive, so the expiry keeps up. */
+const EXPIRED_PER_HOLD = 10;
 
 /**
  * What became of a guest's SMS: the thread it joined (and how it was tied), the held row kept for the operator, or
  * nothing kept: an empty text, or an opt-out tied to no thread (acted on everywhere, nothing left to read).
  */
-export type ReceivedSms = { joined: Extract<InboundTie, { caseId: string }> } | { held: { id: string; reason: string } } | { kept: 'nothing'; why: 'empty' | 'stop' };
+export type ReceivedSms = { joined: Extract<InboundTie, { caseId: string }> } | { held: { id: string; reason: string } } | { kept: 'nothing'; why: 'empty' | 'stop' | 'held_full' };
 
 /** The guest's SMS as `in` in a case's thread, with its `casemessage.created` event. */
 function addToThread(tx: EntityManager, thread: { caseId: string; business: string }, phone: string, body: string, receivedAt: Date): CaseMessage {
@@ -47,7 +50,11 @@ export async function receiveGuestSms(em: EntityManager, from: string, text: str
       return { joined: tie };
     }
     if (options.stop) return { kept: 'nothing', why: 'stop' };
-    const held = tx.create(HeldSms, { sender: (phone ?? from).slice(0, 40), body, reason: tie.held, candidates: threads.map((t) => t.caseId), createdAt: now, updatedAt: now });
+    // Bounded (MAX_HELD_PER_SENDER): anyone can text the number, and what no thread can claim is gone after the window.
+    await expireHeldSms(tx, daysBefore(now, CODE_WINDOW_DAYS), EXPIRED_PER_HOLD);
+    const sender = (phone ?? from).slice(0, 40);
+    if ((await heldCountFrom(tx, sender)) >= MAX_HELD_PER_SENDER) return { kept: 'nothing', why: 'held_full' };
+    const held = tx.create(HeldSms, { sender, body, reason: tie.held, candidates: threads.map((t) => t.caseId), createdAt: now, updatedAt: now });
     return { held: { id: held.id, reason: tie.held } };
   });
 }
