@@ -44,11 +44,14 @@ describe('a request that gets no database connection in time', () => {
       const graphql = await businessQuery();
       const rest = await fetch(`${fx.server.url}/v2/businesses/${fx.tenant.businessId}/surveys`, { headers: fx.tenant.headers });
       const guestPage = await fetch(`${fx.server.url}/survey/${fx.tenant.businessId}/${newId('survey')}`);
+      // An alert recipient's confirmation page (a token the database must be asked about).
+      const alertPage = await fetch(`${fx.server.url}/alerts/${'a'.repeat(43)}`);
       return {
         token: { status: token.status, retryAfter: token.headers.get('retry-after'), body: await token.json() },
         graphql,
         rest: { status: rest.status, retryAfter: rest.headers.get('retry-after'), body: await rest.json() },
         guestPage: { status: guestPage.status, retryAfter: guestPage.headers.get('retry-after'), type: guestPage.headers.get('content-type'), html: await guestPage.text() },
+        alertPage: { status: alertPage.status, retryAfter: alertPage.headers.get('retry-after'), type: alertPage.headers.get('content-type'), html: await alertPage.text() },
       };
     });
     expect(answers.token).toEqual({ status: 503, retryAfter: '2', body: unavailableBody });
@@ -60,6 +63,7 @@ describe('a request that gets no database connection in time', () => {
     });
     expect(answers.rest).toEqual({ status: 503, retryAfter: '2', body: unavailableBody });
     expect(answers.guestPage).toEqual({ status: 503, retryAfter: '2', type: expect.stringMatching(/^text\/html/), html: expect.stringContaining('Please try again in a moment') });
+    expect(answers.alertPage).toEqual({ status: 503, retryAfter: '2', type: expect.stringMatching(/^text\/html/), html: expect.stringContaining('Please try again in a moment') });
 
     expect((await tokenRequest()).status).toBe(200);
     expect(await businessQuery()).toEqual({ status: 200, retryAfter: null, body: { data: { business: { id: fx.tenant.businessId, name: 'Test Cafe' } } } });

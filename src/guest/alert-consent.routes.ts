@@ -6,6 +6,7 @@ import { escapeHtml as e, pageHeaders, sendHtml } from '../http/html.js';
 import { answerConsent, consentOf, type Consent } from '../modules/alert/alert-recipient.service.js';
 import { format } from './messages/index.js';
 import { frameFor } from './guest.frame.js';
+import { guestFailurePage } from './guest.failure.js';
 import { GUEST_CSP, messagePage, type Frame } from './guest.pages.js';
 
 const PREFIX = '/alerts/';
@@ -65,9 +66,7 @@ export function alertConsentRoutes(deps: { orm: MikroORM; logger: Logger }): { r
       await next();
       if (ctx.body == null) notFound(ctx, frame(ctx, false));
     } catch (err) {
-      deps.logger.error({ err, requestId: ctx.state.requestId, path: '/alerts/:token' }, 'alert confirmation page failed');
-      const page = frame(ctx, false);
-      sendHtml(ctx, 500, messagePage(page, page.t.errorTitle, page.t.errorBody));
+      guestFailurePage(ctx, err, frame(ctx, false), { logger: deps.logger, what: 'alert confirmation page failed', path: '/alerts/:token' });
     }
   };
 

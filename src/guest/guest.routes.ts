@@ -3,8 +3,8 @@ import type { Context, Middleware } from 'koa';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
-import { toAppError } from '../shared/error-answer.js';
 import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
+import { guestFailurePage } from './guest.failure.js';
 import type { AnswerInput } from '../modules/submission/submission.inputs.js';
 import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
 import {
@@ -278,14 +278,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
       if (err instanceof AppError && err.status < 500) {
         return sendHtml(ctx, err.status, messagePage(frame, frame.t.expiredTitle, frame.t.expiredBody));
       }
-      // Busy for now (no database connection in time): the same "try again in a moment", as a 503 with Retry-After.
-      const known = toAppError(err);
-      if (known?.code === 'unavailable') {
-        ctx.set(known.headers ?? {});
-        return sendHtml(ctx, 503, messagePage(frame, frame.t.errorTitle, frame.t.errorBody));
-      }
-      deps.logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'survey page failed');
-      sendHtml(ctx, 500, messagePage(frame, frame.t.errorTitle, frame.t.errorBody));
+      guestFailurePage(ctx, err, frame, { logger: deps.logger, what: 'survey page failed', path: ctx.path });
     }
   };
 
