@@ -12,7 +12,6 @@ import { metadataRoutes } from './metadata.routes.js';
 import { revocationRoutes } from './revocation.routes.js';
 import { authorizeRoutes } from './authorize.routes.js';
 import { accountRoutes } from './account.routes.js';
-import type { OAuthDeps } from './oauth.deps.js';
 import { schedulePurge } from '../modules/oauth/purge.service.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 

@@ -8,7 +8,7 @@ import { decodeWords } from '../helpers/mime.js';
 import { consentLink } from '../cases/case.fixtures.js';
 import { answerConsent } from '../../src/modules/alert/alert-recipient.service.js';
 import { freePort } from '../helpers/ports.js';
-import { buildPortal, checkPortalScreen, portalLoaded, signInOnPage, useServerAndBrowser } from '../helpers/browser.js';
+import { buildPortal, checkPortalScreen, errorOf, signedInAt, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Issue 49, item 2: alert rules set up in the portal without the API, in Debian's Chromium against a real server,
@@ -72,22 +72,7 @@ const answer = (nps: number, location: string) =>
     i: { location, answers: [{ step: npsStep, value: nps }] },
   });
 
-async function signedIn(who: { email: string; password: string }, path: string): Promise<Page> {
-  const { page } = await newPage();
-  await page.goto(`${server.url}${path}`);
-  await signInOnPage(page, who);
-  await page.waitForURL(`${server.url}${path}`);
-  await page.getByRole('heading', { level: 1 }).waitFor();
-  await portalLoaded(page);
-  return page;
-}
-
-/** The error text tied to a control (its aria-describedby's error id), as a screen reader reads it beside the field. */
-async function errorOf(page: Page, control: Locator): Promise<string | null> {
-  const ids = (await control.getAttribute('aria-describedby'))?.split(' ') ?? [];
-  const id = ids.find((x) => x.endsWith('-error'));
-  return id ? page.locator(`[id="${id}"]`).textContent() : null;
-}
+const signedIn = async (who: { email: string; password: string }, path: string) => signedInAt((await newPage()).page, `${server.url}${path}`, who);
 
 /** Waits until a rule's card shows `facts` (its list reloads after the change is said done), then checks nothing else is there. */
 async function factsRead(card: Locator, facts: string) {

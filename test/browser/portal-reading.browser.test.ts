@@ -3,7 +3,7 @@ import type { Download, Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { Business } from '../../src/modules/business/business.entity.js';
-import { buildPortal, checkPortalScreen, portalLoaded, signInOnPage, useServerAndBrowser } from '../helpers/browser.js';
+import { buildPortal, checkPortalScreen, signedInAt, useServerAndBrowser } from '../helpers/browser.js';
 import { freePort } from '../helpers/ports.js';
 import { until } from '../helpers/until.js';
 
@@ -97,15 +97,7 @@ async function seed() {
   await api(`mutation($b: ID!) { createLocation(business: $b, input: { name: "Gulberg", metadata: { externalLocationId: "GUL-01" } }) { id } }`);
 }
 
-async function signedIn(path: string): Promise<Page> {
-  const { page } = await newPage();
-  await page.goto(`${server.url}${path}`);
-  await signInOnPage(page, tenant);
-  await page.waitForURL(`${server.url}${path}`);
-  await page.getByRole('heading', { level: 1 }).waitFor();
-  await portalLoaded(page);
-  return page;
-}
+const signedIn = async (path: string) => signedInAt((await newPage()).page, `${server.url}${path}`, tenant);
 
 /** The lines of a CSV the page downloaded on `click`, split into cells (no cell of these tests holds a comma). */
 async function csvOf(page: Page, click: () => Promise<unknown>): Promise<{ name: string; lines: string[][] }> {

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { createUser } from '../../src/modules/user/user.service.js';
@@ -8,7 +8,7 @@ import { orderTimeZone } from '../../src/modules/location/location.service.js';
 import { SurveyStep } from '../../src/modules/survey/survey-step.entity.js';
 import { Survey } from '../../src/modules/survey/survey.entity.js';
 import { freePort } from '../helpers/ports.js';
-import { buildPortal, checkPortalScreen, PHONE, portalLoaded, screenshot, signInOnPage, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
+import { buildPortal, checkPortalScreen, errorOf, PHONE, portalLoaded, screenshot, signedInAt, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Issue 49, item 2: what an owner sets up, made in the portal without the API, in Debian's Chromium against a real
@@ -46,22 +46,8 @@ async function api(query: string, variables: Record<string, unknown> = {}) {
   return answer.body.data;
 }
 
-async function signedIn(who: { email: string; password: string }, path: string, options: Parameters<typeof newPage>[0] = {}): Promise<Page> {
-  const { page } = await newPage(options);
-  await page.goto(`${server.url}${path}`);
-  await signInOnPage(page, who);
-  await page.waitForURL(`${server.url}${path}`);
-  await page.getByRole('heading', { level: 1 }).waitFor();
-  await portalLoaded(page);
-  return page;
-}
-
-/** The error text tied to a control (its aria-describedby's last id), as a screen reader reads it beside the field. */
-async function errorOf(page: Page, control: Locator): Promise<string | null> {
-  const ids = (await control.getAttribute('aria-describedby'))?.split(' ') ?? [];
-  const last = ids.find((id) => id.endsWith('-error'));
-  return last ? page.locator(`[id="${last}"]`).textContent() : null;
-}
+const signedIn = async (who: { email: string; password: string }, path: string, options: Parameters<typeof newPage>[0] = {}) =>
+  signedInAt((await newPage(options)).page, `${server.url}${path}`, who);
 
 /** The focused element's accessible label (aria-label, else its text). */
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);

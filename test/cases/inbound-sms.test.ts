@@ -7,7 +7,7 @@ import { runAdmin } from '../helpers/process.js';
 import { heldSmsCommand } from '../../src/cli/held-sms.command.js';
 import { expectError } from '../rest/rest.helpers.js';
 import { rows, uniqueId } from '../ingest/ingest-helpers.js';
-import { restaurant, sleep, type Restaurant } from './case.fixtures.js';
+import { restaurant, type Restaurant } from './case.fixtures.js';
 import { until } from '../helpers/until.js';
 
 /**

@@ -7,7 +7,6 @@ import {
   GraphQLError,
   isEnumType,
   isLeafType,
-  isNonNullType,
   isObjectType,
   Kind,
   parse,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from './server.js';
 
 /**
@@ -52,6 +52,23 @@ export async function signInOnPage(page: Page, who: { email: string; password: s
 }
 
 /** A fresh context (its own cookies) and page; phone-sized with `PHONE`. */
+/** A portal screen at `url`, signed in as `who` on `page`: back at that address, its heading drawn, its data loaded. */
+export async function signedInAt(page: Page, url: string, who: { email: string; password: string }): Promise<Page> {
+  await page.goto(url);
+  await signInOnPage(page, who);
+  await page.waitForURL(url);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await portalLoaded(page);
+  return page;
+}
+
+/** The error text tied to a control (its aria-describedby's error id), as a screen reader reads it beside the field. */
+export async function errorOf(page: Page, control: Locator): Promise<string | null> {
+  const ids = (await control.getAttribute('aria-describedby'))?.split(' ') ?? [];
+  const id = ids.find((x) => x.endsWith('-error'));
+  return id ? page.locator(`[id="${id}"]`).textContent() : null;
+}
+
 export async function openPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserPage> {
   const context = await browser.newContext({ locale: 'en-GB', ...options });
   const page = await context.newPage();

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { badInput, checkRange, DEFAULT_MIN_COUNT, type GroupKey, type Interval } from './analytics.rules.js';
+import { badInput, checkRange, DEFAULT_MIN_COUNT, type GroupKey } from './analytics.rules.js';
 import * as repo from './analytics.repo.js';
 import {
   byKeysThenBucket,

@@ -1,7 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { recordEvent } from '../event/event.service.js';
-import type { FlowTemplate, QuietHours } from './feedback-flow.entity.js';
 import { afterQuietHours, render, templateFor } from './feedback-flow.rules.js';
 import type { Mailer, SendOutcome, SmsProvider } from '../../shared/sender.ports.js';
 import { presentRequest } from './feedback-request.presenter.js';
