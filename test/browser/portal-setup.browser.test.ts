@@ -269,7 +269,11 @@ it("a new survey offers its guests the owner's language only; adding Urdu in the
   await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
   expect(await stored()).toEqual(['en', 'ur']);
   // The guest page's cache hears of the change just after its commit: reloaded until it has.
-  await until(async () => (await guest.page.reload(), guest.page.locator('html').getAttribute('lang')), (lang) => lang === 'ur');
+  const langAfterReload = async () => {
+    await guest.page.reload();
+    return guest.page.locator('html').getAttribute('lang');
+  };
+  await until(langAfterReload, (lang) => lang === 'ur');
   expect(await guest.page.locator('a[hreflang]').evaluateAll((links) => links.map((l) => l.getAttribute('hreflang')))).toEqual(['en']);
   await checkPortalScreen(page, 'survey-languages');
 });
