@@ -201,6 +201,8 @@ export const ROUTES: RouteDef[] = [
   ...analyticsReports(),
   // Issue 52: the texts travel in the body (up to 100 of 2,000 characters), too long for a query string.
   { method: 'POST', path: `${BUSINESS}/text-analysis`, kind: 'compute', field: 'textAnalysis', params: { business: 'business' }, object: 'textanalysis', status: 200, tag: 'Text analysis', summary: 'The language, sentiment, themes and menu dishes of each text, in order; nothing is stored' },
+  { method: 'GET', path: `${BUSINESS}/theme-settings`, kind: 'get', field: 'themeSettings', params: { business: 'business' }, object: 'themesettings', status: 200, tag: 'Text analysis', summary: "The business's own theme words, its own themes and the themes switched off" },
+  { method: 'PATCH', path: `${BUSINESS}/theme-settings`, kind: 'update', field: 'updateThemeSettings', params: { business: 'business' }, object: 'themesettings', status: 200, tag: 'Text analysis', summary: 'Change the theme settings: read at once, and the answers of the last 30 days read again in the background' },
   ...resource({ base: `${BUSINESS}/alert-rules`, idParam: 'rule', object: 'alertrule', tag: 'Alerts and cases', label: 'alert rule', ...crud('alertRule', 'alertRules') }),
   ...resource({ base: `${BUSINESS}/cases`, idParam: 'case', object: 'case', tag: 'Alerts and cases', label: 'case', list: 'cases', get: 'case', update: 'updateCase' }),
   ...resource({

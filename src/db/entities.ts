@@ -34,6 +34,9 @@ import { HeldSms } from '../modules/case/held-sms.entity.js';
 import { GuestSessionKey } from '../modules/guest-session/guest-session-key.entity.js';
 import { SendingTally } from '../modules/sending/sending-tally.entity.js';
 import { DevOutboxMessage } from '../modules/dev-outbox/dev-outbox.entity.js';
+import { AnswerAnalysis } from '../modules/submission/answer-analysis.entity.js';
+import { BusinessThemeSettings } from '../modules/text/theme-settings.entity.js';
+import { TextAnalysisJob } from '../modules/text/text-analysis-job.entity.js';
 
 /** Every table of the service: the ORM is given this explicit list (no folder scanning at start-up). */
 export const entities = [
@@ -74,4 +77,7 @@ export const entities = [
   AccountMail,
   SendingTally,
   DevOutboxMessage,
+  AnswerAnalysis,
+  BusinessThemeSettings,
+  TextAnalysisJob,
 ];

@@ -26,10 +26,11 @@ import { OfferResolver } from '../modules/case/offer.resolver.js';
 import { ReplyTemplateResolver } from '../modules/case/reply-template.resolver.js';
 import { SendingBudgetResolver } from '../modules/sending/sending-budget.resolver.js';
 import { TextAnalysisResolver } from '../modules/text/text-analysis.resolver.js';
+import { ThemeSettingsResolver } from '../modules/text/theme-settings.resolver.js';
 import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, InvitationResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver, AlertRuleResolver, CaseResolver, CaseMessageResolver, OfferResolver, ReplyTemplateResolver, SendingBudgetResolver, TextAnalysisResolver] as const;
+export const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, InvitationResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver, AlertRuleResolver, CaseResolver, CaseMessageResolver, OfferResolver, ReplyTemplateResolver, SendingBudgetResolver, TextAnalysisResolver, ThemeSettingsResolver] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 

@@ -10,6 +10,7 @@ import { RateLimiter } from './rate.limiter.js';
 import { DueClock, DuePoll, Sleeper } from './due.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
 import { startCaseOutbox } from './case-outbox.runner.js';
+import { startTextAnalysis } from './text-analysis.runner.js';
 import { startAccountMail } from './account-mail.runner.js';
 import { startAlertConfirmations } from './alert-confirmation.runner.js';
 import { startPartitionMaintenance, type PartitionMaintenance } from './partition.runner.js';
@@ -226,6 +227,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   const caseOutbox = await startCaseOutbox(shared);
   const accountMail = await startAccountMail(shared);
   const alertConfirmations = await startAlertConfirmations(shared);
+  const textAnalysis = await startTextAnalysis(shared);
   poll.start();
   // Old events and deliveries age out by the week (replacing a row-by-row purge of deliveries).
   partitions = startPartitionMaintenance(deps);
@@ -251,6 +253,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
       await caseOutbox.stop();
       await accountMail.stop();
       await alertConfirmations.stop();
+      await textAnalysis.stop();
       await partitions.stop();
       sender.close();
       await listener.stop();

@@ -14,7 +14,9 @@ import { stepShown, type RuleLog } from '../survey/survey-step.logic.js';
 import { LINK_CHANNELS } from '../survey/survey-link.js';
 import { Submission, type Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
-import { checkAnswers } from './submission.answers.js';
+import { checkAnswers, textAnswers } from './submission.answers.js';
+import { queueTextAnalysis, TEXT_ANALYSIS_CHANNEL } from '../text/text-analysis.queue.js';
+import { wakeAfterCommit } from '../../kit/signals.js';
 import { completeResponse, insertResponse, latestDeviceResponse, surveyWithSteps, updateResponse } from './submission.repo.js';
 import { plainOfRow } from '../../kit/entity.rows.js';
 import { rowOf } from '../../kit/entity.table.js';
@@ -410,13 +412,16 @@ async function completesAlone(em: EntityManager, guest: GuestSurvey, d: Extract<
 async function completeAlone(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>, version: string, startedAt: number): Promise<StepOutcome | undefined> {
   const completed: Submission = { ...d.response, ...completion(d.response, startedAt) };
   const event = eventOf(completed);
+  // A text answer queues its analysis in the same statement (issue 52): one job row, no round trip more.
+  const analyse = textAnswers(completed.answers, guest.steps).size > 0;
   const written = await completeResponse(
     em,
-    { id: completed.id, version, answers: completed.answers, location: completed.location ?? null, metadata: completed.metadata, completedAt: completed.completedAt!, updatedAt: completed.updatedAt },
+    { id: completed.id, version, answers: completed.answers, location: completed.location ?? null, metadata: completed.metadata, completedAt: completed.completedAt!, updatedAt: completed.updatedAt, analyse },
     event,
   );
   if (!written) return undefined;
   eventRecorded(em, { id: event.id, business: guest.survey.business, type: 'submission.completed', fanoutPending: written.fanout_pending });
+  if (analyse) wakeAfterCommit(em, TEXT_ANALYSIS_CHANNEL);
   return { kind: 'done', submission: presentSubmission(completed) };
 }
 
@@ -439,6 +444,7 @@ async function complete(tx: EntityManager, guest: GuestSurvey, d: Extract<Decisi
   // The guest answered for this order, whatever way they came: its feedback requests are done (issue 16).
   if (submission.order) await settleForOrder(tx, business, submission.order);
   await submissionCompleted(tx, submission, answered(guest, d));
+  if (textAnswers(submission.answers, guest.steps).size) await queueTextAnalysis(tx, business, submission.id);
   try {
     await tx.flush();
   } catch (err) {

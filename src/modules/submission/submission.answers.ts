@@ -129,3 +129,17 @@ function checkValue(checks: Checks, field: string, step: SurveyStep, value: unkn
     if (typeof rules.max === 'number' && value > rules.max) checks.fail(field, `step ${step.id}: at most ${rules.max}`);
   }
 }
+
+/**
+ * The text answers to analyse (issue 52): step id -> text, for answers to `text` steps with more than blanks. A
+ * submission with any is queued for the analysis workers when it completes, and again when they change.
+ */
+export function textAnswers(answers: readonly Answer[], steps: readonly Pick<SurveyStep, 'id' | 'type'>[]): Map<string, string> {
+  const textSteps = new Set(steps.filter((s) => s.type === 'text').map((s) => s.id));
+  const texts = new Map<string, string>();
+  for (const a of answers) if (textSteps.has(a.step) && typeof a.value === 'string' && a.value.trim()) texts.set(a.step, a.value);
+  return texts;
+}
+
+/** Whether two sets of text answers differ (a change to analyse again). */
+export const textsDiffer = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>) => a.size !== b.size || [...a].some(([step, text]) => b.get(step) !== text);

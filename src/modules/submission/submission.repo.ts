@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import { db, runPrepared, runShaped } from '../../kit/db.js';
 import type { Answer } from './submission.entity.js';
+import { queueJobsOf } from '../text/text-analysis.queue.js';
 
 /** The submission module's statements. */
 
@@ -94,12 +95,13 @@ returning xmin::text as version`,
 
 /**
  * A partial response completed and its `submission.completed` event, in one statement committed alone, only while it
- * is the version the completion was decided on (as updateResponse). Answers the event's `fanout_pending` (whom to
+ * is the version the completion was decided on (as updateResponse); with `analyse` (it holds a text answer), its
+ * analysis job too (text_analysis_job, as the text module queues it). Answers the event's `fanout_pending` (whom to
  * tell), or undefined when that version is gone.
  */
 export async function completeResponse(
   em: EntityManager,
-  r: { id: string; version: string; answers: Answer[]; location: string | null; metadata: Record<string, unknown>; completedAt: Date; updatedAt: Date },
+  r: { id: string; version: string; answers: Answer[]; location: string | null; metadata: Record<string, unknown>; completedAt: Date; updatedAt: Date; analyse: boolean },
   event: { id: string; json: string },
 ): Promise<{ fanout_pending: boolean | null } | undefined> {
   const [written] = await runPrepared<{ fanout_pending: boolean | null }>(
@@ -109,9 +111,43 @@ export async function completeResponse(
   update submission set answers = ${JSON.stringify(r.answers)}::jsonb, location_id = ${r.location}, metadata = ${JSON.stringify(r.metadata)}::jsonb,
     status = 'completed', completed_at = ${r.completedAt}, updated_at = ${r.updatedAt}
   where id = ${r.id} and xmin::text = ${r.version} and status = 'partial'
-  returning business_id, completed_at as at
+  returning id, business_id, completed_at as at
+), job as (
+  ${queueJobsOf(sql`s where ${r.analyse}::boolean`)}
 )
 ${eventOfChange('submission.completed', event)}`,
   );
   return written;
+}
+
+/** A submission's text answers (answers to `text` steps, more than blanks), in the survey's order, with its business. */
+export async function textAnswersOf(em: EntityManager, submission: string): Promise<{ business: string; answers: { step: string; text: string }[] } | undefined> {
+  const { rows } = await sql<{ business: string; answers: { step: string; text: string }[] }>`
+    select s.business_id as business,
+      coalesce((select json_agg(json_build_object('step', a->>'step', 'text', a->>'value') order by st.position)
+        from jsonb_array_elements(s.answers) a join survey_step st on st.id = a->>'step' and st.type = 'text'
+        where jsonb_typeof(a->'value') = 'string' and btrim(a->>'value') <> ''), '[]') as answers
+    from submission s where s.id = ${submission}`.execute(db(em));
+  return rows[0];
+}
+
+export interface AnalysisRow {
+  step: string;
+  language: string;
+  score: number;
+  label: string;
+  themes: unknown[];
+  dishes: unknown[];
+}
+
+/** The submission's analyses replaced by `rows` (one per text answer): those of answers no longer there go. */
+export async function replaceAnalyses(em: EntityManager, business: string, submission: string, rows: AnalysisRow[]): Promise<void> {
+  await sql`with gone as (
+  delete from answer_analysis where submission_id = ${submission} and not (step = any(${rows.map((r) => r.step)}::text[]))
+)
+insert into answer_analysis (submission_id, step, business_id, language, score, label, themes, dishes, analysed_at)
+select ${submission}, r.step, ${business}, r.language, r.score, r.label, r.themes, r.dishes, now()
+  from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(step text, language text, score float8, label text, themes jsonb, dishes jsonb)
+on conflict (submission_id, step) do update set language = excluded.language, score = excluded.score, label = excluded.label,
+  themes = excluded.themes, dishes = excluded.dishes, analysed_at = excluded.analysed_at`.execute(db(em));
 }

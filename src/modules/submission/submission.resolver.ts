@@ -16,6 +16,9 @@ import { Location } from '../location/location.entity.js';
 import * as inputs from './submission.inputs.js';
 import * as submissions from './submission.service.js';
 import type { Parent } from '../../kit/resource.type.js';
+import { AnswerAnalysis } from './answer-analysis.entity.js';
+import { AnswerAnalysisType } from './answer-analysis.type.js';
+import { presentAnalysis } from './submission-analysis.task.js';
 
 @Resolver(() => SubmissionType)
 export class SubmissionResolver extends NestedCrudResolver('survey', SubmissionType, inputs, submissions.crud, {
@@ -38,7 +41,17 @@ export class SubmissionResolver extends NestedCrudResolver('survey', SubmissionT
   location(@Root() s: Parent<SubmissionType>, @Ctx() { loaders }: GraphQLContext) {
     return loadRelated(loaders.byId(Location), s.locationId, presentLocation);
   }
+
+  @FieldResolver(() => [AnswerAnalysisType], {
+    description: 'What the workers read in each text answer (within seconds of its storing), in the order of the survey’s steps by id; empty until then.',
+  })
+  async analysis(@Root() s: Parent<SubmissionType>, @Ctx() { loaders }: GraphQLContext) {
+    // One statement for a whole page's submissions.
+    return (await loaders.byForeignKey(AnswerAnalysis, 'submission', { orderBy: BY_STEP }).load(s.id)).map(presentAnalysis);
+  }
 }
+
+const BY_STEP: Record<string, 'asc' | 'desc'>[] = [{ step: 'asc' }];
 
 const NEWEST_FIRST: Record<string, 'asc' | 'desc'>[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 

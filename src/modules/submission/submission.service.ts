@@ -16,7 +16,8 @@ import { submissionCompleted } from './submission.completed.js';
 import { Submission } from './submission.entity.js';
 import type { SubmissionType } from './submission.type.js';
 import type { AnswerInput, CreateSubmissionInput, UpdateSubmissionInput } from './submission.inputs.js';
-import { checkAnswers } from './submission.answers.js';
+import { checkAnswers, textAnswers, textsDiffer } from './submission.answers.js';
+import { queueTextAnalysis } from '../text/text-analysis.queue.js';
 
 export function presentSubmission(s: Submission): SubmissionType {
   return {
@@ -134,6 +135,8 @@ export function createSubmission(em: EntityManager, business: string, surveyId: 
     // An answer for the order completes its feedback requests (issue 16).
     if (link.order) await settleForOrder(tx, business, link.order);
     await submissionCompleted(tx, submission, answered);
+    // Its text answers are read by the workers (issue 52): a job row in this transaction.
+    if (textAnswers(answers, answered.steps).size) await queueTextAnalysis(tx, business, submission.id);
     return presentSubmission(submission);
   });
 }
@@ -160,7 +163,12 @@ export function updateSubmission(
       submission.location = input.location === null ? null : (await findLocation(tx, business, input.location)).id;
     }
     if (input.answers) {
-      submission.answers = (await validatedAnswers(tx, checks, surveyId, input.answers, submission.location != null, submission.order ?? null)).answers;
+      const checked = await validatedAnswers(tx, checks, surveyId, input.answers, submission.location != null, submission.order ?? null);
+      // A text answer changed, added or removed: read again (the job drops the analysis of one removed).
+      if (!checks.details.length && textsDiffer(textAnswers(submission.answers, checked.survey.steps), textAnswers(checked.answers, checked.survey.steps))) {
+        await queueTextAnalysis(tx, business, submission.id);
+      }
+      submission.answers = checked.answers;
     }
     checks.throwIfAny();
     if (input.guestId !== undefined) submission.guestId = input.guestId;

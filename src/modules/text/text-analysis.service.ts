@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Checks } from '../../shared/validation.js';
 import { menuOf } from '../menu/menu-item.service.js';
 import { MenuMatcher } from './dish.matcher.js';
-import { TextAnalyser } from './text.analyser.js';
-import type { TextAnalysis, ThemeSettings } from './text-analysis.types.js';
+import type { TextAnalysis } from './text-analysis.types.js';
+import { analyserOf } from './theme-settings.service.js';
 
 export const MAX_TEXTS = 100;
 export const MAX_TEXT_LENGTH = 2000;
@@ -20,13 +20,17 @@ export function checkTexts(texts: readonly string[]): void {
   checks.throwIfAny();
 }
 
-/**
- * The analysis of each text, in order, with the dishes of the business's menu. Nothing is stored. `settings`: the
- * business's own theme words and switched-off themes, once they are stored (issue 52, item 3).
- */
-export async function analyseTexts(em: EntityManager, business: string, texts: readonly string[], settings?: ThemeSettings): Promise<TextAnalysis[]> {
+/** What reads one text of the business: its theme settings and the dishes of its menu, read now. */
+export async function readerOf(em: EntityManager, business: string): Promise<(text: string) => TextAnalysis> {
+  const analyser = await analyserOf(em, business);
+  const menu = await menuOf(em, business);
+  const matcher = new MenuMatcher(menu);
+  return (text) => analyser.analyse(text, matcher);
+}
+
+/** The analysis of each text, in order, with the business's theme settings and menu. Nothing is stored. */
+export async function analyseTexts(em: EntityManager, business: string, texts: readonly string[]): Promise<TextAnalysis[]> {
   checkTexts(texts);
-  const menu = new MenuMatcher(await menuOf(em, business));
-  const analyser = TextAnalyser.for(settings);
-  return texts.map((text) => analyser.analyse(text, menu));
+  const read = await readerOf(em, business);
+  return texts.map(read);
 }

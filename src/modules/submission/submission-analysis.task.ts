@@ -1,0 +1,70 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { readerOf } from '../text/text-analysis.service.js';
+import { claimJobs, deleteJob, holdJob, releaseJobs, settleJob, type ClaimedJob } from '../text/text-analysis.queue.js';
+import type { AnswerAnalysis } from './answer-analysis.entity.js';
+import type { AnswerAnalysisType } from './answer-analysis.type.js';
+import { replaceAnalyses, textAnswersOf } from './submission.repo.js';
+
+export const TEXT_ANALYSIS_LEASE_MS = 60_000;
+/** Waits before the 2nd to 5th try of a job that failed (a fault of ours: a bug, the database away). */
+const RETRY_MS = [5_000, 30_000, 120_000, 600_000];
+
+/** A stored analysis as GraphQL shows it. */
+export const presentAnalysis = (a: AnswerAnalysis): AnswerAnalysisType => ({
+  step: a.step,
+  language: a.language,
+  sentiment: { score: a.score, label: a.label },
+  themes: a.themes,
+  dishes: a.dishes,
+  analysedAt: a.analysedAt,
+});
+
+/**
+ * Reads the text answers of submissions queued in text_analysis_job (src/worker/outbox.loop.ts runs it): in one
+ * transaction the job's row is locked (while this worker's lease holds), the answers read, their analyses replaced
+ * and the job deleted, so each queued change is read once and a lost lease writes nothing.
+ */
+export class SubmissionAnalysisTask {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly options: { workerId: string; clock: () => Date; logger: Logger },
+  ) {}
+
+  claim(limit: number): Promise<ClaimedJob[]> {
+    return claimJobs(this.orm.em.fork(), { leaseMs: TEXT_ANALYSIS_LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
+  }
+
+  release(jobs: ClaimedJob[]) {
+    return releaseJobs(
+      this.orm.em.fork(),
+      this.options.workerId,
+      jobs.map((j) => j.submission),
+    );
+  }
+
+  async run(job: ClaimedJob): Promise<void> {
+    const worker = this.options.workerId;
+    try {
+      await this.orm.em.fork().transactional(async (tx) => {
+        if (!(await holdJob(tx, job.submission, worker))) return;
+        const found = await textAnswersOf(tx, job.submission);
+        if (found) {
+          const read = await readerOf(tx, found.business);
+          const rows = found.answers.map(({ step, text }) => {
+            const { sentiment, ...rest } = read(text);
+            return { step, score: sentiment.score, label: sentiment.label, ...rest };
+          });
+          await replaceAnalyses(tx, found.business, job.submission, rows);
+        }
+        await deleteJob(tx, job.submission);
+      });
+    } catch (err) {
+      const attempts = job.attempts + 1;
+      const error = err instanceof Error ? err.message : String(err);
+      this.options.logger.error({ err, submission: job.submission, attempts }, 'text analysis failed');
+      const dueAt = attempts <= RETRY_MS.length ? new Date(this.options.clock().getTime() + RETRY_MS[attempts - 1]) : null;
+      await settleJob(this.orm.em.fork(), job.submission, worker, { dueAt, attempts, error: error.slice(0, 500) });
+    }
+  }
+}
