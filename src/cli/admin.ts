@@ -16,6 +16,7 @@ import { addMemberCommand, removeMemberCommand } from './members.command.js';
 import { rebuildAnalyticsCommand } from './analytics.command.js';
 import { feedbackSendersCommand } from './feedback.command.js';
 import { heldSmsCommand } from './held-sms.command.js';
+import { analyseAnswersCommand } from './text-analysis.command.js';
 
 /**
  * `npm run admin -- <command> [options]`: JSON on stdout, messages on stderr; exit 0 on success, 2 on bad arguments
@@ -23,7 +24,7 @@ import { heldSmsCommand } from './held-sms.command.js';
  * embedded PostgreSQL the server started, and builds its links with the server's PORT, PUBLIC_URL and SURVEY_URL unless
  * given its own) or not (it starts and stops one itself).
  */
-export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand, rotateKeysCommand, addMemberCommand, removeMemberCommand, rebuildAnalyticsCommand, feedbackSendersCommand, heldSmsCommand];
+export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand, rotateKeysCommand, addMemberCommand, removeMemberCommand, rebuildAnalyticsCommand, feedbackSendersCommand, heldSmsCommand, analyseAnswersCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.usage.length));

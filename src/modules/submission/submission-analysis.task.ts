@@ -1,10 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { readerOf } from '../text/text-analysis.service.js';
 import { claimJobs, deleteJob, holdJob, releaseJobs, settleJob, type ClaimedJob } from '../text/text-analysis.queue.js';
 import type { AnswerAnalysis } from './answer-analysis.entity.js';
 import type { AnswerAnalysisType } from './answer-analysis.type.js';
-import { replaceAnalyses, textAnswersOf } from './submission.repo.js';
+import { analyseSubmission } from './submission-analysis.service.js';
 
 export const TEXT_ANALYSIS_LEASE_MS = 60_000;
 /** Waits before the 2nd to 5th try of a job that failed (a fault of ours: a bug, the database away). */
@@ -48,15 +47,7 @@ export class SubmissionAnalysisTask {
     try {
       await this.orm.em.fork().transactional(async (tx) => {
         if (!(await holdJob(tx, job.submission, worker))) return;
-        const found = await textAnswersOf(tx, job.submission);
-        if (found) {
-          const read = await readerOf(tx, found.business);
-          const rows = found.answers.map(({ step, text }) => {
-            const { sentiment, ...rest } = read(text);
-            return { step, score: sentiment.score, label: sentiment.label, ...rest };
-          });
-          await replaceAnalyses(tx, found.business, job.submission, rows);
-        }
+        await analyseSubmission(tx, job.submission);
         await deleteJob(tx, job.submission);
       });
     } catch (err) {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import { db, runPrepared, runShaped } from '../../kit/db.js';
 import type { Answer } from './submission.entity.js';
-import { queueJobsOf } from '../text/text-analysis.queue.js';
+import { hasTextAnswer, queueJobsOf } from '../text/text-analysis.queue.js';
 
 /** The submission module's statements. */
 
@@ -150,4 +150,20 @@ select ${submission}, r.step, ${business}, r.language, r.score, r.label, r.theme
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(step text, language text, score float8, label text, themes jsonb, dishes jsonb)
 on conflict (submission_id, step) do update set language = excluded.language, score = excluded.score, label = excluded.label,
   themes = excluded.themes, dishes = excluded.dishes, analysed_at = excluded.analysed_at`.execute(db(em));
+}
+
+/**
+ * The completed submissions with a text answer and no analysis (of one business, or all): how many (`count`), or the
+ * next `limit` ids after `after`, in id order (keyset: a run resumes after the last id it saw).
+ */
+export async function pendingAnalysis(em: EntityManager, q: { business?: string; after?: string; limit?: number; count?: boolean }): Promise<{ total: number; ids: string[] }> {
+  const where = sql`s.status = 'completed' and ${q.business ? sql`s.business_id = ${q.business}` : sql`true`}
+    and ${hasTextAnswer(sql.ref('s.answers'))}
+    and not exists (select 1 from answer_analysis x where x.submission_id = s.id)`;
+  if (q.count) {
+    const { rows } = await sql<{ total: number }>`select count(*)::int as total from submission s where ${where}`.execute(db(em));
+    return { total: rows[0].total, ids: [] };
+  }
+  const { rows } = await sql<{ id: string }>`select s.id from submission s where ${where} and s.id > ${q.after ?? ''} order by s.id limit ${q.limit ?? 100}`.execute(db(em));
+  return { total: 0, ids: rows.map((r) => r.id) };
 }

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { readerOf } from '../text/text-analysis.service.js';
+import { pendingAnalysis, replaceAnalyses, textAnswersOf } from './submission.repo.js';
+
+/**
+ * Reads the submission's text answers now, with its business's theme settings and menu, and replaces their stored
+ * analyses (one per text answer; those of answers gone are dropped). False when the submission is gone.
+ */
+export async function analyseSubmission(tx: EntityManager, submission: string): Promise<boolean> {
+  const found = await textAnswersOf(tx, submission);
+  if (!found) return false;
+  const read = await readerOf(tx, found.business);
+  const rows = found.answers.map(({ step, text }) => {
+    const { sentiment, ...rest } = read(text);
+    return { step, score: sentiment.score, label: sentiment.label, ...rest };
+  });
+  await replaceAnalyses(tx, found.business, submission, rows);
+  return true;
+}
+
+/**
+ * Analyses the completed submissions with a text answer and no analysis yet (of one business, or all), in id order,
+ * `batch` at a time, each in its own transaction, at most `limit` of them: stopped anywhere, a run goes on where the
+ * last one left off, since what it analysed is no longer wanting. `progress` hears after each batch.
+ */
+export async function analyseExisting(
+  em: EntityManager,
+  options: { business?: string; batch: number; limit?: number; progress?: (done: number, total: number, last: string) => void },
+): Promise<{ analysed: number; remaining: number }> {
+  const { total } = await pendingAnalysis(em, { business: options.business, count: true });
+  let done = 0;
+  let after = '';
+  const limit = options.limit ?? Infinity;
+  while (done < limit) {
+    const { ids } = await pendingAnalysis(em, { business: options.business, after, limit: Math.min(options.batch, limit - done) });
+    if (!ids.length) break;
+    for (const id of ids) {
+      await em.fork().transactional((tx) => analyseSubmission(tx, id));
+      done++;
+    }
+    after = ids.at(-1)!;
+    options.progress?.(done, total, after);
+  }
+  return { analysed: done, remaining: Math.max(0, total - done) };
+}
