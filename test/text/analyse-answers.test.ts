@@ -46,7 +46,7 @@ it('analyses the answers without an analysis, with a progress line; stopped, it 
   const second = await admin('--batch', '2');
   expect(second.code).toBe(0);
   expect(JSON.parse(second.stdout)).toEqual({ object: 'textanalysisrun', analysed: 3, remaining: 0 });
-  expect(second.stderr).toMatch(/2 of 3 submissions analysed[^]*3 of 3 submissions analysed/);
+  expect(second.stderr).toMatch(/2 of 3 submissions analysed[\s\S]*3 of 3 submissions analysed/);
   expect((await analysed(ids)).sort()).toEqual([...ids].sort());
 
   const third = await admin();
