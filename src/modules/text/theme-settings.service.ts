@@ -83,21 +83,24 @@ export function updateThemeSettings(em: EntityManager, business: string, input: 
   });
 }
 
-/** Analysers built for businesses' settings, by business and the settings' time: a change is read at once. */
-const analysers = new Map<string, { at: number; analyser: TextAnalyser }>();
+/**
+ * Analysers built for businesses' settings, by business and the settings themselves (building one reads every
+ * lexicon again): the settings are read on each use, so a change is read at once, in every process.
+ */
+const analysers = new Map<string, { key: string; analyser: TextAnalyser }>();
 const MAX_ANALYSERS = 200;
 
 /** The analyser of the business's settings (the built-in one when it has none), read now. */
 export async function analyserOf(em: EntityManager, business: string): Promise<TextAnalyser> {
   const row = await themeSettingsRow(em, business);
   if (!row) return TextAnalyser.builtIn();
-  const at = new Date(row.updated_at).getTime();
+  const key = JSON.stringify([row.words, row.off]);
   const kept = analysers.get(business);
-  if (kept?.at === at) return kept.analyser;
+  if (kept?.key === key) return kept.analyser;
   const settings: ThemeSettings = { words: row.words, off: row.off };
   const analyser = TextAnalyser.for(settings);
   analysers.delete(business);
   if (analysers.size >= MAX_ANALYSERS) analysers.delete(analysers.keys().next().value!);
-  analysers.set(business, { at, analyser });
+  analysers.set(business, { key, analyser });
   return analyser;
 }
