@@ -35,27 +35,23 @@ export class SubmissionAnalysisTask {
   }
 
   release(jobs: ClaimedJob[]) {
-    return releaseJobs(
-      this.orm.em.fork(),
-      this.options.workerId,
-      jobs.map((j) => j.submission),
-    );
+    return releaseJobs(this.orm.em.fork(), this.options.workerId, jobs);
   }
 
   async run(job: ClaimedJob): Promise<void> {
     const worker = this.options.workerId;
     try {
       await this.orm.em.fork().transactional(async (tx) => {
-        if (!(await holdJob(tx, job.submission, worker))) return;
+        if (!(await holdJob(tx, job, worker))) return;
         await analyseSubmission(tx, job.submission);
-        await deleteJob(tx, job.submission);
+        await deleteJob(tx, job);
       });
     } catch (err) {
       const attempts = job.attempts + 1;
       const error = err instanceof Error ? err.message : String(err);
       this.options.logger.error({ err, submission: job.submission, attempts }, 'text analysis failed');
       const dueAt = attempts <= RETRY_MS.length ? new Date(this.options.clock().getTime() + RETRY_MS[attempts - 1]) : null;
-      await settleJob(this.orm.em.fork(), job.submission, worker, { dueAt, attempts, error: error.slice(0, 500) });
+      await settleJob(this.orm.em.fork(), job, worker, { dueAt, attempts, error: error.slice(0, 500) });
     }
   }
 }

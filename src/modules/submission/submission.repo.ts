@@ -143,12 +143,12 @@ export interface AnalysisRow {
 /** The submission's analyses replaced by `rows` (one per text answer): those of answers no longer there go. */
 export async function replaceAnalyses(em: EntityManager, business: string, submission: string, rows: AnalysisRow[]): Promise<void> {
   await sql`with gone as (
-  delete from answer_analysis where submission_id = ${submission} and not (step = any(${rows.map((r) => r.step)}::text[]))
+  delete from answer_analysis where business_id = ${business} and submission_id = ${submission} and not (step = any(${rows.map((r) => r.step)}::text[]))
 )
 insert into answer_analysis (submission_id, step, business_id, language, score, label, themes, dishes, analysed_at)
 select ${submission}, r.step, ${business}, r.language, r.score, r.label, r.themes, r.dishes, now()
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(step text, language text, score float8, label text, themes jsonb, dishes jsonb)
-on conflict (submission_id, step) do update set language = excluded.language, score = excluded.score, label = excluded.label,
+on conflict (business_id, submission_id, step) do update set language = excluded.language, score = excluded.score, label = excluded.label,
   themes = excluded.themes, dishes = excluded.dishes, analysed_at = excluded.analysed_at`.execute(db(em));
 }
 

@@ -13,7 +13,7 @@ export const nextTextAnalysisDue = sql<Date | null>`(select due_at from text_ana
   where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
 
 /** A job's row, queued for a submission, or made due now when one is queued already (a retry's wait is cut short). */
-const QUEUE = sql`on conflict (submission_id) do update set due_at = now(), attempts = 0, error = null`;
+const QUEUE = sql`on conflict (business_id, submission_id) do update set due_at = now(), attempts = 0, error = null`;
 
 /** The statement that queues a job for each row of `rows` (a CTE's name and condition: its `id` and `business_id`). */
 export const queueJobsOf = (rows: RawBuilder<unknown>) =>
@@ -38,9 +38,7 @@ export async function queueSince(em: EntityManager, business: string, since: Dat
   return Number(result.numAffectedRows ?? 0);
 }
 
-export interface ClaimedJob {
-  submission: string;
-  business: string;
+export interface ClaimedJob extends JobKey {
   attempts: number;
 }
 
@@ -48,37 +46,45 @@ export interface ClaimedJob {
 export async function claimJobs(em: EntityManager, q: { leaseMs: number; worker: string; now: Date; limit: number }): Promise<ClaimedJob[]> {
   const { rows } = await sql<ClaimedJob>`
     update text_analysis_job set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
-     where submission_id in (select submission_id from text_analysis_job
+     where (business_id, submission_id) in (select business_id, submission_id from text_analysis_job
                    where due_at <= ${q.now} and (locked_until is null or locked_until < now())
                    order by due_at limit ${q.limit} for update skip locked)
     returning submission_id as submission, business_id as business, attempts`.execute(db(em));
   return rows;
 }
 
-export async function releaseJobs(em: EntityManager, worker: string, submissions: string[]): Promise<void> {
-  if (!submissions.length) return;
-  await sql`update text_analysis_job set locked_until = null, locked_by = null where submission_id = any(${submissions}::text[]) and locked_by = ${worker}`.execute(db(em));
+/** A job as its key names it. */
+export interface JobKey {
+  business: string;
+  submission: string;
+}
+
+export async function releaseJobs(em: EntityManager, worker: string, jobs: JobKey[]): Promise<void> {
+  if (!jobs.length) return;
+  await sql`update text_analysis_job set locked_until = null, locked_by = null
+    where (business_id, submission_id) in (select * from unnest(${jobs.map((j) => j.business)}::text[], ${jobs.map((j) => j.submission)}::text[]))
+      and locked_by = ${worker}`.execute(db(em));
 }
 
 /**
  * Locks the job's row till `em`'s transaction ends, while `worker` still holds its lease; false when the lease was
  * lost (run out and taken by another worker): then this worker writes nothing.
  */
-export async function holdJob(em: EntityManager, submission: string, worker: string): Promise<boolean> {
+export async function holdJob(em: EntityManager, job: JobKey, worker: string): Promise<boolean> {
   const { rows } = await sql`select 1 from text_analysis_job
-    where submission_id = ${submission} and locked_by = ${worker} and locked_until > now() for update`.execute(db(em));
+    where business_id = ${job.business} and submission_id = ${job.submission} and locked_by = ${worker} and locked_until > now() for update`.execute(db(em));
   return rows.length > 0;
 }
 
-export async function deleteJob(em: EntityManager, submission: string): Promise<void> {
-  await sql`delete from text_analysis_job where submission_id = ${submission}`.execute(db(em));
+export async function deleteJob(em: EntityManager, job: JobKey): Promise<void> {
+  await sql`delete from text_analysis_job where business_id = ${job.business} and submission_id = ${job.submission}`.execute(db(em));
 }
 
 /** The lease given back with the job due again at `dueAt` (a retry), or null: failed for good. */
-export async function settleJob(em: EntityManager, submission: string, worker: string, change: { dueAt: Date | null; attempts?: number; error?: string | null }): Promise<void> {
+export async function settleJob(em: EntityManager, job: JobKey, worker: string, change: { dueAt: Date | null; attempts?: number; error?: string | null }): Promise<void> {
   await sql`update text_analysis_job set locked_until = null, locked_by = null, due_at = ${change.dueAt},
       attempts = coalesce(${change.attempts ?? null}::int, attempts), error = ${change.error ?? null}
-    where submission_id = ${submission} and locked_by = ${worker}`.execute(db(em));
+    where business_id = ${job.business} and submission_id = ${job.submission} and locked_by = ${worker}`.execute(db(em));
 }
 
 export interface ThemeSettingsRow {
