@@ -81,8 +81,12 @@ export async function waitForReady(service: ServiceProcess, timeoutMs = 45_000):
   throw new Error(`service not ready after ${timeoutMs} ms:\n${service.output()}`);
 }
 
-/** Runs the admin CLI to completion. */
-export async function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the admin CLI to completion, or until `interruptWhen` holds for its stderr so far (then Ctrl-C: SIGINT). */
+export async function runAdmin(
+  args: string[],
+  env: Record<string, string>,
+  options: { interruptWhen?: (stderr: string) => boolean } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--no-warnings', ...REGISTER, 'src/cli/admin.ts', ...args], {
     cwd: ROOT,
     env: { ...cleanEnv(), ...env },
@@ -91,7 +95,11 @@ export async function runAdmin(args: string[], env: Record<string, string>): Pro
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
+  let interrupted = false;
+  child.stderr.on('data', (c) => {
+    stderr += c;
+    if (!interrupted && options.interruptWhen?.(stderr)) interrupted = child.kill('SIGINT');
+  });
   const code = await exitOf(child);
   return { code, stdout, stderr };
 }

@@ -10,7 +10,12 @@ jest.setTimeout(120_000);
  * one, analysed by the CLI, resumable. This server runs no workers: the answers below wait, as old ones do.
  */
 const fx = useGuestSurvey();
-const admin = (...args: string[]) => runAdmin(['analyse-answers', ...args], { DATABASE_URL: fx.server.db.url });
+const admin = (...args: Array<string | Parameters<typeof runAdmin>[2]>) =>
+  runAdmin(
+    ['analyse-answers', ...args.filter((a): a is string => typeof a === 'string')],
+    { DATABASE_URL: fx.server.db.url },
+    args.find((a) => typeof a === 'object'),
+  );
 
 async function submit(text?: string): Promise<string> {
   const answers = [
@@ -51,6 +56,20 @@ it('analyses the answers without an analysis, with a progress line; stopped, it 
 
   const third = await admin();
   expect(JSON.parse(third.stdout)).toEqual({ object: 'textanalysisrun', analysed: 0, remaining: 0 });
+});
+
+it('interrupted (Ctrl-C) after a batch, the next run reads the rest, each answer once', async () => {
+  const ids = [];
+  for (let i = 0; i < 30; i++) ids.push(await submit(`Visit ${i}: the karahi was cold but the staff were kind`));
+  const stopped = await admin('--batch', '1', { interruptWhen: (stderr: string) => /1 of 30 submissions analysed/.test(stderr) });
+  // Wherever the signal landed, what was read stays read, and the rest is left.
+  const read = (await analysed(ids)).length;
+  expect(read).toBeGreaterThanOrEqual(1);
+  const rest = await admin();
+  expect(rest.code).toBe(0);
+  expect(JSON.parse(rest.stdout)).toEqual({ object: 'textanalysisrun', analysed: 30 - read, remaining: 0 });
+  expect(await analysed(ids)).toHaveLength(30);
+  if (read < 30) expect(stopped.code).not.toBe(0);
 });
 
 it('refuses a bad business or count with its usage (exit 2)', async () => {
