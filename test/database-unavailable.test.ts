@@ -1,6 +1,6 @@
 import net from 'node:net';
 import pg from 'pg';
-import { issueToken, useTenantServer } from './helpers/auth.js';
+import { issueToken, TEST_REDIRECT_URI, useTenantServer } from './helpers/auth.js';
 import { newId } from '../src/shared/id.js';
 import { errorAnswer } from '../src/shared/error-answer.js';
 
@@ -46,11 +46,14 @@ describe('a request that gets no database connection in time', () => {
       const guestPage = await fetch(`${fx.server.url}/survey/${fx.tenant.businessId}/${newId('survey')}`);
       // An alert recipient's confirmation page (a token the database must be asked about).
       const alertPage = await fetch(`${fx.server.url}/alerts/${'a'.repeat(43)}`);
+      // A partner's sign-in link: the page reads the client first.
+      const signInPage = await fetch(`${fx.server.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: fx.tenant.clientId, redirect_uri: TEST_REDIRECT_URI, scope: 'surveys:read' })}`);
       return {
         token: { status: token.status, retryAfter: token.headers.get('retry-after'), body: await token.json() },
         graphql,
         rest: { status: rest.status, retryAfter: rest.headers.get('retry-after'), body: await rest.json() },
         guestPage: { status: guestPage.status, retryAfter: guestPage.headers.get('retry-after'), type: guestPage.headers.get('content-type'), html: await guestPage.text() },
+        signInPage: { status: signInPage.status, retryAfter: signInPage.headers.get('retry-after'), type: signInPage.headers.get('content-type'), html: await signInPage.text() },
         alertPage: { status: alertPage.status, retryAfter: alertPage.headers.get('retry-after'), type: alertPage.headers.get('content-type'), html: await alertPage.text() },
       };
     });
@@ -63,6 +66,7 @@ describe('a request that gets no database connection in time', () => {
     });
     expect(answers.rest).toEqual({ status: 503, retryAfter: '2', body: unavailableBody });
     expect(answers.guestPage).toEqual({ status: 503, retryAfter: '2', type: expect.stringMatching(/^text\/html/), html: expect.stringContaining('Please try again in a moment') });
+    expect(answers.signInPage).toEqual({ status: 503, retryAfter: '2', type: expect.stringMatching(/^text\/html/), html: expect.stringContaining('Please try again in a moment') });
     expect(answers.alertPage).toEqual({ status: 503, retryAfter: '2', type: expect.stringMatching(/^text\/html/), html: expect.stringContaining('Please try again in a moment') });
 
     expect((await tokenRequest()).status).toBe(200);
