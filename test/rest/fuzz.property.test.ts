@@ -187,6 +187,13 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
     },
     { requiredKeys: ['name', 'when', 'notify'] },
   ),
+  'theme-settings': opt({
+    off: fc.array(mostly(fc.constantFrom('food', 'speed', 'staff', 'cleanliness', 'price', 'parking'), text), { maxLength: 4 }),
+    words: fc.array(
+      opt({ theme: mostly(fc.constantFrom('food', 'parking', 'staff'), text), language: mostly(fc.constantFrom('en', 'ur', 'ur-Latn'), text), words: fc.array(text, { maxLength: 4 }) }),
+      { maxLength: 3 },
+    ),
+  }),
   'reply-templates': fc.record({ name: mostly(fc.string({ minLength: 1, maxLength: 30 }), text), body: mostly(fc.string({ minLength: 1, maxLength: 300 }), text) }, { requiredKeys: [] }),
   offers: fc.record(
     { description: mostly(fc.string({ minLength: 1, maxLength: 100 }), text), expiresInDays: mostly(fc.integer({ min: 1, max: 365 }), int), send: fc.boolean() },
