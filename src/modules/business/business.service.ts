@@ -8,6 +8,8 @@ import { checkBrandFields, type BrandFields } from './brand.rules.js';
 import { checkStaffKey } from './staff-key.rules.js';
 import { checkTimeZone } from '../../shared/time-zone.js';
 import { Checks } from '../../shared/validation.js';
+import { announceAfterCommit } from '../../kit/signals.js';
+import { SURVEY_PAGES_CHANNEL } from '../../kit/survey-page.signal.js';
 
 export interface NewBusiness {
   name: string;
@@ -37,9 +39,16 @@ export async function updateBusiness(em: EntityManager, id: string, input: Brand
     const business = await tx.findOne(Business, { id });
     if (!business) throw AppError.notFound('Business', id);
     tx.assign(business, change);
+    heardHereAtOnce(tx);
     return business;
   });
 }
+
+/**
+ * A business's face or staffKey changed: its trigger tells every process at commit (the survey pages', the order
+ * webhook's memo), and this announcement tells this one's own memos at once, so the next request here sees it.
+ */
+const heardHereAtOnce = (tx: EntityManager) => announceAfterCommit(tx, SURVEY_PAGES_CHANNEL, '');
 
 /** A checked logo (rest-adapter/image.pool.ts decoded it): stored, and the business's address of it changed. */
 export interface CheckedLogo {
@@ -58,6 +67,7 @@ export async function setLogo(em: EntityManager, id: string, logo: CheckedLogo):
     if (!business) throw AppError.notFound('Business', id);
     await tx.upsert(BusinessLogo, { business: id, file, contentType: logo.contentType, data: logo.data, width: logo.width, height: logo.height, updatedAt: new Date() });
     business.logoFile = file;
+    heardHereAtOnce(tx);
     return business;
   });
 }
