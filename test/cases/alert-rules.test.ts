@@ -25,7 +25,7 @@ describe('alert rules', () => {
       name: 'Unhappy diners',
       enabled: true,
       severity: 'urgent',
-      when: { maxRating: 2, maxNps: 4, keywords: ['allergic', 'food poisoning'], locations: [location], surveys: null },
+      when: { maxRating: 2, maxNps: 4, keywords: ['allergic', 'food poisoning'], themes: null, sentiment: null, locations: [location], surveys: null },
       // Outside recipients are listed as asked, not yet agreed (test/cases/alert-consent.test.ts follows them).
       notify: [
         { channel: 'email', to: 'manager@example.com', role: null, member: null, status: 'pending', confirmedAt: null, askedAt: expect.any(Number) },
@@ -70,7 +70,7 @@ describe('alert rules', () => {
     const nothing = await call('POST', base(), { name: 'Nothing', when: {}, notify: [] });
     expectError(nothing, 400, 'validation_failed');
     expect(nothing.body.error.details).toEqual(expect.arrayContaining([
-      { field: 'when', message: 'give at least one of maxRating, maxNps and keywords' },
+      { field: 'when', message: 'give at least one of maxRating, maxNps, keywords, themes and sentiment' },
       { field: 'notify', message: 'give at least one recipient' },
     ]));
     const normal = await call('POST', base(), { name: 'Normal', when: { maxRating: 1 }, notify: [{ role: 'manager' }], escalateAfterMinutes: 5 });

@@ -20,7 +20,7 @@ describe('alert rules open cases', () => {
     const r = await restaurantWithCases();
     await r.made('/alert-rules', { name: 'Low taste', when: { maxRating: 3 }, notify: [{ role: 'owner' }] });
     await r.made('/alert-rules', { name: 'Detractor', severity: 'urgent', when: { maxNps: 6, locations: [r.location] }, notify: [{ role: 'owner' }] });
-    await r.made('/alert-rules', { name: 'Health', when: { keywords: ['allergic', 'بیمار'], surveys: [r.survey] }, notify: [{ role: 'manager' }] });
+    await r.made('/alert-rules', { name: 'Health', when: { keywords: ['cockroach', 'گندی'], surveys: [r.survey] }, notify: [{ role: 'manager' }] });
 
     const opened = async (a: Parameters<typeof r.answer>[0]) => {
       const submission = await r.answer(a);
@@ -34,13 +34,13 @@ describe('alert rules open cases', () => {
     expect(await opened({ taste: 9, nps: 6 })).toBeNull();
     expect(await opened({ taste: 9, nps: 7, location: r.location })).toBeNull();
     // Keywords: whole words, any case and accent, Urdu with or without harakat; not inside another word.
-    expect(await opened({ taste: 9, text: 'My son was ALLERGIC to the sauce' })).toMatchObject({ reason: 'keyword: allergic' });
-    expect(await opened({ taste: 9, text: 'کھانے کے بعد میں بِیمار ہو گیا' })).toMatchObject({ reason: 'keyword: بیمار' });
-    expect(await opened({ taste: 9, text: 'Nothing allergicky here, lovely' })).toBeNull();
+    expect(await opened({ taste: 9, text: 'I saw a COCKROACH under our table' })).toMatchObject({ reason: 'keyword: cockroach' });
+    expect(await opened({ taste: 9, text: 'میز بہت گَندی تھی' })).toMatchObject({ reason: 'keyword: گندی' });
+    expect(await opened({ taste: 9, text: 'Nothing cockroachy here, lovely' })).toBeNull();
     // The keyword rule is limited to the first survey: the same words through another survey open nothing.
     const takeaway = await r.made('/surveys', { name: 'Takeaway', status: 'active' });
     const takeawayText = await r.made(`/surveys/${takeaway}/steps`, { type: 'text' });
-    const elsewhere = await r.call('POST', `/surveys/${takeaway}/submissions`, { answers: [{ step: takeawayText, value: 'My son was ALLERGIC to the sauce' }] });
+    const elsewhere = await r.call('POST', `/surveys/${takeaway}/submissions`, { answers: [{ step: takeawayText, value: 'I saw a COCKROACH under our table' }] });
     expect(elsewhere.status).toBe(201);
     expect(elsewhere.body.data).toMatchObject({ survey: takeaway, status: 'completed' });
     expect((await r.cases()).data.find((c: { submission: string }) => c.submission === elsewhere.body.data.id)).toBeUndefined();

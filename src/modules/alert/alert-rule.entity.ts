@@ -2,15 +2,20 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import type { SentimentLabel } from '../text/text-analysis.types.js';
 
 export const ALERT_SEVERITIES = ['normal', 'urgent'] as const;
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 
-/** What a completed submission must show to match: any one of the kinds given, within the locations and surveys given. */
+/** What a completed submission (or, for themes and sentiment, its analysis) must show to match: any one of the kinds given, within the locations and surveys given. */
 export interface AlertWhen {
   maxRating?: number;
   maxNps?: number;
   keywords?: string[];
+  /** Themes of a text answer as the workers read it (built in or the business's own): matched once it is analysed. */
+  themes?: string[];
+  /** With `themes`: a theme read with this sentiment; alone: a text answer read so as a whole. */
+  sentiment?: SentimentLabel;
   locations?: string[];
   surveys?: string[];
 }

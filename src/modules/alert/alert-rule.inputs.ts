@@ -9,6 +9,8 @@ export class AlertRuleWhenInput {
   @Field(() => Int, { nullable: true, description: "Any metric rating at most this, on that metric's own scale." }) maxRating?: number | null;
   @Field(() => Int, { nullable: true, description: 'An NPS answer at most this (0 to 10).' }) maxNps?: number | null;
   @Field(() => [String], { nullable: true, description: 'Words or phrases (at most 50), matched as whole words, case- and accent-insensitive.' }) keywords?: string[] | null;
+  @Field(() => [String], { nullable: true, description: "Themes (at most 20), built in or the business's own: a text answer read as speaking of one, once the workers analysed it." }) themes?: string[] | null;
+  @Field(() => String, { nullable: true, description: 'positive, neutral or negative. With themes: one of them read so; alone: a text answer read so as a whole.' }) sentiment?: string | null;
   @Field(() => [ID], { nullable: true, description: 'Locations of this business; omitted: any.' }) locations?: string[] | null;
   @Field(() => [ID], { nullable: true, description: 'Surveys of this business; omitted: any.' }) surveys?: string[] | null;
 }
@@ -26,7 +28,7 @@ export class CreateAlertRuleInput {
   @Field() name!: string;
   @Field(() => Boolean, { nullable: true, description: 'Default true.' }) enabled?: boolean;
   @Field(() => String, { nullable: true, description: 'normal (default) or urgent.' }) severity?: string;
-  @Field(() => AlertRuleWhenInput, { description: 'At least one of maxRating, maxNps and keywords.' }) when!: AlertRuleWhenInput;
+  @Field(() => AlertRuleWhenInput, { description: 'At least one of maxRating, maxNps, keywords, themes and sentiment.' }) when!: AlertRuleWhenInput;
   @Field(() => [AlertRecipientInput], { description: 'One to 20 recipients.' }) notify!: AlertRecipientInput[];
   @Field(() => Int, { nullable: true, description: 'Urgent rules only: 1 to 10080.' }) escalateAfterMinutes?: number | null;
 }

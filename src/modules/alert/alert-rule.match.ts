@@ -1,4 +1,6 @@
 import { keywordMatcher } from '../../shared/keywords.js';
+import { ILLNESS_WORDS } from '../text/lexicon/illness.lexicon.js';
+import type { SentimentLabel, ThemeFinding } from '../text/text-analysis.types.js';
 import type { AlertRule, AlertSeverity } from './alert-rule.entity.js';
 
 /** What a rule is matched against: a completed submission's answers, read with its survey's steps and metrics. */
@@ -11,12 +13,41 @@ export interface MatchedAnswers {
   nps: number[];
   /** Each free-text answer's words, folded once (shared/keywords.ts wordsOf). */
   texts: string[][];
+  /**
+   * Each text answer as the workers read it: given only when its analysis is stored (the rules' `themes` and
+   * `sentiment` are matched then, and only then; absent at completion, when nothing is read yet).
+   */
+  analyses?: Array<{ label: SentimentLabel; themes: ThemeFinding[] }>;
 }
 
 export interface RuleMatch {
   rule: AlertRule;
   /** What matched, as a person reads it: "Food quality 1 of 5", "NPS 2 of 10", "keyword: allergic". */
   reason: string;
+  /** The built-in rule of every business (illness or allergy): no rule of the business, so the case names none. */
+  builtIn?: boolean;
+}
+
+/**
+ * The built-in rule of every business: a text answer with a word of illness or allergy (the lexicon's
+ * ILLNESS_WORDS) opens an urgent case whatever else it says, and every owner is told (docs/cases.md).
+ */
+export const ILLNESS_RULE = {
+  id: '', business: '', name: 'Illness or allergy', enabled: true, severity: 'urgent', when: {}, notify: [{ role: 'owner' }], escalateAfterMinutes: null,
+} as unknown as AlertRule;
+const illnessIn = keywordMatcher(ILLNESS_WORDS);
+
+/** Why the analysis conditions of a rule match (a theme, with its sentiment if asked; or an answer's sentiment). */
+function analysisReason(when: AlertRule['when'], analyses: NonNullable<MatchedAnswers['analyses']>): string | null {
+  if (when.themes?.length) {
+    for (const a of analyses) {
+      const found = a.themes.find((t) => when.themes!.includes(t.theme) && (!when.sentiment || t.sentiment === when.sentiment));
+      if (found) return `theme: ${found.theme} ${found.sentiment}${found.words.length ? ` (${found.words.join(' ')})` : ''}`;
+    }
+    return null;
+  }
+  if (when.sentiment && analyses.some((a) => a.label === when.sentiment)) return `sentiment: ${when.sentiment}`;
+  return null;
 }
 
 /** Why `rule` matches these answers, or null when it does not (a disabled rule never matches). */
@@ -40,6 +71,7 @@ export function matchRule(rule: AlertRule, answers: MatchedAnswers): string | nu
       if (keyword) return `keyword: ${keyword}`;
     }
   }
+  if (answers.analyses && (when.themes?.length || when.sentiment)) return analysisReason(when, answers.analyses);
   return null;
 }
 
@@ -52,5 +84,13 @@ export function matchRules(rules: AlertRule[], answers: MatchedAnswers): RuleMat
     const reason = matchRule(rule, answers);
     if (reason) matches.push({ rule, reason });
   }
-  return matches.sort((a, b) => RANK[a.rule.severity] - RANK[b.rule.severity] || (a.rule.id < b.rule.id ? -1 : 1));
+  for (const text of answers.texts) {
+    const word = illnessIn(text);
+    if (word) {
+      matches.push({ rule: ILLNESS_RULE, reason: `illness or allergy: ${word}`, builtIn: true });
+      break;
+    }
+  }
+  // The built-in rule first among the urgent: it names the case's reason.
+  return matches.sort((a, b) => RANK[a.rule.severity] - RANK[b.rule.severity] || Number(!!b.builtIn) - Number(!!a.builtIn) || (a.rule.id < b.rule.id ? -1 : 1));
 }

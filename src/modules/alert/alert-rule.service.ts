@@ -4,6 +4,9 @@ import { ownedResource } from '../../kit/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { AppError } from '../../shared/errors.js';
 import { wordsOf } from '../../shared/keywords.js';
+import { BUILT_IN_THEMES } from '../text/lexicon/themes.lexicon.js';
+import { knownThemes } from '../text/theme-settings.service.js';
+import type { SentimentLabel } from '../text/text-analysis.types.js';
 import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
 import { ALERT_SEVERITIES, AlertRule, type AlertRecipient, type AlertSeverity, type AlertWhen } from './alert-rule.entity.js';
 import { insertRecipients, ownedIds, rulesOfBusiness } from './alert.repo.js';
@@ -24,7 +27,7 @@ export function presentAlertRule(rule: AlertRule): AlertRuleType {
     name: rule.name,
     enabled: rule.enabled,
     severity: rule.severity,
-    when: { maxRating: when.maxRating ?? null, maxNps: when.maxNps ?? null, keywords: when.keywords ?? null, locations: when.locations ?? null, surveys: when.surveys ?? null },
+    when: { maxRating: when.maxRating ?? null, maxNps: when.maxNps ?? null, keywords: when.keywords ?? null, themes: when.themes ?? null, sentiment: when.sentiment ?? null, locations: when.locations ?? null, surveys: when.surveys ?? null },
     notify: rule.notify.map(presentRecipient),
     escalateAfterMinutes: rule.escalateAfterMinutes ?? null,
     createdAt: rule.createdAt, updatedAt: rule.updatedAt,
@@ -37,6 +40,24 @@ const MAX_IDS = 100;
 const MAX_ESCALATION_MINUTES = 10_080;
 /** Every completed answer is matched against each enabled rule on the request's thread: a business's rules are bounded. */
 export const MAX_ALERT_RULES = 100;
+
+const MAX_THEMES = 20;
+const SENTIMENTS: readonly SentimentLabel[] = ['positive', 'neutral', 'negative'];
+
+/** `when.themes` (each built in or one of the business's own, from its theme settings) and `when.sentiment`. */
+async function checkThemes(em: EntityManager, business: string, checks: Checks, when: AlertRuleWhenInput, out: AlertWhen) {
+  if (when.sentiment != null) {
+    if (!SENTIMENTS.includes(when.sentiment as SentimentLabel)) checks.fail('when.sentiment', `must be one of ${SENTIMENTS.join(', ')}`);
+    else out.sentiment = when.sentiment as SentimentLabel;
+  }
+  if (when.themes == null) return;
+  if (when.themes.length > MAX_THEMES) return checks.fail('when.themes', `at most ${MAX_THEMES} themes`);
+  const known = await knownThemes(em, business);
+  when.themes.forEach((theme, i) => {
+    if (!known.has(theme)) checks.fail(`when.themes[${i}]`, `'${theme}' is not a theme of this business (built in: ${BUILT_IN_THEMES.join(', ')})`);
+  });
+  if (when.themes.length) out.themes = [...new Set(when.themes)];
+}
 
 /** A rule's condition as stored, or the fields that are wrong (each named `when.<field>`). */
 async function checkedWhen(em: EntityManager, business: string, checks: Checks, when: AlertRuleWhenInput | null | undefined): Promise<AlertWhen> {
@@ -61,8 +82,9 @@ async function checkedWhen(em: EntityManager, business: string, checks: Checks, 
     const keywords = [...new Set(when.keywords.map((k) => k.trim()))];
     if (keywords.length) out.keywords = keywords;
   }
-  if (out.maxRating == null && out.maxNps == null && !out.keywords && !checks.details.some((d) => d.field.startsWith('when.'))) {
-    checks.fail('when', 'give at least one of maxRating, maxNps and keywords');
+  await checkThemes(em, business, checks, when, out);
+  if (out.maxRating == null && out.maxNps == null && !out.keywords && !out.themes && !out.sentiment && !checks.details.some((d) => d.field.startsWith('when.'))) {
+    checks.fail('when', 'give at least one of maxRating, maxNps, keywords, themes and sentiment');
   }
   for (const [field, kind] of [['locations', 'location'], ['surveys', 'survey']] as const) {
     const ids = when[field];

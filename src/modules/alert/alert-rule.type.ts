@@ -13,6 +13,12 @@ export class AlertRuleWhenType {
   @Field(() => [String], { nullable: true, description: 'A text answer holding one of these as whole words (case- and accent-insensitive).' })
   keywords!: string[] | null;
 
+  @Field(() => [String], { nullable: true, description: 'A text answer read by the workers as speaking of one of these themes (with `sentiment`, read so).' })
+  themes!: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'positive, neutral or negative: with `themes`, the theme read so; alone, a text answer read so as a whole.' })
+  sentiment!: string | null;
+
   @Field(() => [ID], { nullable: true, description: 'Only submissions of these locations; null: any.' })
   locations!: string[] | null;
 

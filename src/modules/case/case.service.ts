@@ -9,7 +9,8 @@ import { isId } from '../../shared/id.js';
 import { Order } from '../order/order.entity.js';
 import { normaliseEmail, normalisePhone } from '../order/order.normalise.js';
 import { Membership } from '../user/membership.entity.js';
-import type { Submission } from '../submission/submission.entity.js';
+import { Submission } from '../submission/submission.entity.js';
+import { SurveyStep } from '../survey/survey-step.entity.js';
 import type { AnsweredSurvey } from '../submission/submission.completed.js';
 import { enabledAlertRules } from '../alert/alert-rule.service.js';
 import { matchRules, type MatchedAnswers, type RuleMatch } from '../alert/alert-rule.match.js';
@@ -104,19 +105,40 @@ async function guestOf(tx: EntityManager, submission: Submission, survey: Answer
  */
 export async function caseMayOpen(em: EntityManager, submission: Submission, survey: AnsweredSurvey): Promise<boolean> {
   const rules = await enabledAlertRules(em, submission.business);
-  return rules.length > 0 && matchRules(rules, answersOf(submission, survey)).length > 0;
+  return matchRules(rules, answersOf(submission, survey)).length > 0;
 }
 
 /**
- * Opens the case of a submission just completed in `tx` when one of its business's enabled alert rules matches (the
- * submission module's completion step, bound at start). One statement for the rules when none matches; the case is
- * written with the submission, and the unique constraint on its submission keeps it one.
+ * Opens the case of a submission just completed in `tx` when one of its business's enabled alert rules matches, or
+ * the built-in rule of illness words (the submission module's completion step, bound at start). The case is written
+ * with the submission, and the unique constraint on its submission keeps it one.
  */
 export async function openCaseFor(tx: EntityManager, submission: Submission, survey: AnsweredSurvey): Promise<{ opened: GuestCase; matches: RuleMatch[] } | null> {
   const rules = await enabledAlertRules(tx, submission.business);
-  if (!rules.length) return null;
   const matches = matchRules(rules, answersOf(submission, survey));
   if (!matches.length) return null;
+  return { opened: await openCase(tx, submission, survey, matches), matches };
+}
+
+/**
+ * Opens the case of a submission whose text answers' analyses the workers just stored in `tx`, when a rule on themes
+ * or sentiment matches them (src/worker/text-analysis.runner.ts binds it). Nothing when the submission has a case
+ * already (opened at completion, or by an earlier reading of the same answers): a case per submission, once.
+ */
+export async function openCaseForAnalysis(tx: EntityManager, submissionId: string, analyses: NonNullable<MatchedAnswers['analyses']>): Promise<GuestCase | null> {
+  if (!analyses.length) return null;
+  const submission = await tx.findOne(Submission, { id: submissionId });
+  if (submission?.status !== 'completed') return null;
+  const rules = (await enabledAlertRules(tx, submission.business)).filter((r) => r.when.themes?.length || r.when.sentiment);
+  if (!rules.length || (await tx.count(GuestCase, { submission: submissionId }))) return null;
+  const matches = matchRules(rules, { location: submission.location ?? null, survey: submission.survey ?? null, ratings: [], nps: [], texts: [], analyses });
+  if (!matches.length) return null;
+  const steps = submission.survey ? await tx.find(SurveyStep, { survey: submission.survey }) : [];
+  return openCase(tx, submission, { steps, metrics: new Map() }, matches);
+}
+
+/** The case of `submission` that `matches` open (the first names its rule, severity and reason), its event and alerts. */
+async function openCase(tx: EntityManager, submission: Submission, survey: AnsweredSurvey, matches: RuleMatch[]): Promise<GuestCase> {
   const [first] = matches;
   const now = new Date();
   const opened = tx.create(GuestCase, {
@@ -125,7 +147,7 @@ export async function openCaseFor(tx: EntityManager, submission: Submission, sur
     order: submission.order ?? null,
     location: submission.location ?? null,
     survey: submission.survey ?? null,
-    rule: first.rule.id,
+    rule: first.builtIn ? null : first.rule.id,
     severity: first.rule.severity,
     reason: first.reason.slice(0, 300),
     ...(await guestOf(tx, submission, survey)),
@@ -137,7 +159,7 @@ export async function openCaseFor(tx: EntityManager, submission: Submission, sur
   recoveryMayWait(submission.business);
   // Durable: the alerts are jobs written with the case, sent by the case workers once this commits.
   await queueAlerts(tx, opened, matches);
-  return { opened, matches };
+  return opened;
 }
 
 /** Moving to a status stamps when it happened; moving back to open clears the resolution. */

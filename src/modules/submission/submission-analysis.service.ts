@@ -1,21 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readerOf } from '../text/text-analysis.service.js';
+import type { TextAnalysis } from '../text/text-analysis.types.js';
 import { pendingAnalysis, replaceAnalyses, textAnswersOf } from './submission.repo.js';
 
 /**
  * Reads the submission's text answers now, with its business's theme settings and menu, and replaces their stored
- * analyses (one per text answer; those of answers gone are dropped). False when the submission is gone.
+ * analyses (one per text answer; those of answers gone are dropped). Answers them, or null when the submission is gone.
  */
-export async function analyseSubmission(tx: EntityManager, submission: string): Promise<boolean> {
+export async function analyseSubmission(tx: EntityManager, submission: string): Promise<Array<Omit<TextAnalysis, 'sentiment'> & { step: string; score: number; label: TextAnalysis['sentiment']['label'] }> | null> {
   const found = await textAnswersOf(tx, submission);
-  if (!found) return false;
+  if (!found) return null;
   const read = await readerOf(tx, found.business);
   const rows = found.answers.map(({ step, text }) => {
     const { sentiment, ...rest } = read(text);
     return { step, score: sentiment.score, label: sentiment.label, ...rest };
   });
   await replaceAnalyses(tx, found.business, submission, rows);
-  return true;
+  return rows;
 }
 
 /**

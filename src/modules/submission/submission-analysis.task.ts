@@ -1,9 +1,13 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { SentimentLabel, ThemeFinding } from '../text/text-analysis.types.js';
 import type { Logger } from 'pino';
 import { claimJobs, deleteJob, holdJob, releaseJobs, settleJob, type ClaimedJob } from '../text/text-analysis.queue.js';
 import type { AnswerAnalysis } from './answer-analysis.entity.js';
 import type { AnswerAnalysisType } from './answer-analysis.type.js';
 import { analyseSubmission } from './submission-analysis.service.js';
+
+/** What follows a submission's analyses stored in `tx` (the rules on themes: the runner binds the case module's). */
+export type SubmissionAnalysedStep = (tx: EntityManager, submission: string, analyses: Array<{ label: SentimentLabel; themes: ThemeFinding[] }>) => Promise<unknown>;
 
 export const TEXT_ANALYSIS_LEASE_MS = 60_000;
 /** Waits before the 2nd to 5th try of a job that failed (a fault of ours: a bug, the database away). */
@@ -22,12 +26,13 @@ export const presentAnalysis = (a: AnswerAnalysis): AnswerAnalysisType => ({
 /**
  * Reads the text answers of submissions queued in text_analysis_job (src/worker/outbox.loop.ts runs it): in one
  * transaction the job's row is locked (while this worker's lease holds), the answers read, their analyses replaced
- * and the job deleted, so each queued change is read once and a lost lease writes nothing.
+ * and the job deleted, so each queued change is read once and a lost lease writes nothing. What follows the analyses
+ * (`analysed`: a case a rule on themes opens) is written in the same transaction.
  */
 export class SubmissionAnalysisTask {
   constructor(
     private readonly orm: MikroORM,
-    private readonly options: { workerId: string; clock: () => Date; logger: Logger },
+    private readonly options: { workerId: string; clock: () => Date; logger: Logger; analysed?: SubmissionAnalysedStep },
   ) {}
 
   claim(limit: number): Promise<ClaimedJob[]> {
@@ -43,7 +48,8 @@ export class SubmissionAnalysisTask {
     try {
       await this.orm.em.fork().transactional(async (tx) => {
         if (!(await holdJob(tx, job, worker))) return;
-        await analyseSubmission(tx, job.submission);
+        const analyses = await analyseSubmission(tx, job.submission);
+        if (analyses && this.options.analysed) await this.options.analysed(tx, job.submission, analyses);
         await deleteJob(tx, job);
       });
     } catch (err) {

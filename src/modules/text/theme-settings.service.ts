@@ -104,3 +104,9 @@ export async function analyserOf(em: EntityManager, business: string): Promise<T
   analysers.set(business, { key, analyser });
   return analyser;
 }
+
+/** The themes a business's analysis may report: the built-in ones and the business's own (switched off or not). */
+export async function knownThemes(em: EntityManager, business: string): Promise<Set<string>> {
+  const { words } = await themeSettingsOf(em, business);
+  return new Set<string>([...BUILT_IN_THEMES, ...words.map((w) => w.theme)]);
+}

@@ -11,7 +11,7 @@ const AlertRulesScreen = graphql(`
       total page hasMore
       data {
         id name enabled severity escalateAfterMinutes
-        when { maxRating maxNps keywords locations surveys }
+        when { maxRating maxNps keywords themes sentiment locations surveys }
         notify { channel to role member status confirmedAt askedAt }
       }
     }
@@ -67,6 +67,8 @@ function conditionOf(when: Rule['when']): string {
     when.maxRating != null && `a rating of ${formatCount(when.maxRating)} or less (on the metric’s own scale)`,
     when.maxNps != null && `an NPS answer of ${formatCount(when.maxNps)} or less`,
     when.keywords?.length && `a text answer with ${when.keywords.map((k) => `“${k}”`).join(' or ')}`,
+    when.themes?.length && `a text answer read as ${when.sentiment ? `${when.sentiment} on ` : ''}${when.themes.join(' or ')}`,
+    !when.themes?.length && when.sentiment && `a text answer read as ${when.sentiment}`,
   ].filter(Boolean) as string[];
   const text = kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} or ${kinds[kinds.length - 1]}` : (kinds[0] ?? 'nothing');
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -200,6 +202,9 @@ function formOf(rule?: Rule) {
     keywords: (rule?.when.keywords ?? []).join('\n'),
     locations: rule?.when.locations ?? [],
     surveys: rule?.when.surveys ?? [],
+    // Set through the API (docs/cases.md) and not edited here: kept as they are when the rest is saved.
+    themes: rule?.when.themes ?? null,
+    sentiment: rule?.when.sentiment ?? null,
     owner: notify.some((n) => n.role === 'owner'),
     manager: notify.some((n) => n.role === 'manager'),
     members: notify.flatMap((n) => (n.member ? [n.member] : [])),
@@ -240,6 +245,8 @@ function inputOf(form: Form) {
         maxRating: wholeNumber(form.maxRating) ?? null,
         maxNps: wholeNumber(form.maxNps) ?? null,
         keywords: keywords.length ? keywords : null,
+        themes: form.themes,
+        sentiment: form.sentiment,
         locations: form.locations.length ? form.locations : null,
         surveys: form.surveys.length ? form.surveys : null,
       },
@@ -340,7 +347,7 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
         <Field label="Or a text answer with any of these words, one per line" error={keywordErrors.join('; ') || undefined} hint="Whole words, in any case, with or without accents: “cold”, “rude”, “food poisoning”. At most 50.">
           {(id, d) => <textarea id={id} rows={4} aria-describedby={d} aria-invalid={!!keywordErrors.length} value={form.keywords} onInput={(e) => set('keywords', e.currentTarget.value)} />}
         </Field>
-        {conditionError && <span id={idOf('when')} class="field-error">{conditionError === 'give at least one of maxRating, maxNps and keywords' ? 'give at least one: a rating, an NPS answer or a word' : conditionError}</span>}
+        {conditionError && <span id={idOf('when')} class="field-error">{conditionError === 'give at least one of maxRating, maxNps, keywords, themes and sentiment' ? 'give at least one: a rating, an NPS answer or a word' : conditionError}</span>}
       </fieldset>
       {choices('locations', 'Only at these locations', 'None ticked: every location.', names.locations)}
       {choices('surveys', 'Only for these surveys', 'None ticked: every survey.', names.surveys)}
