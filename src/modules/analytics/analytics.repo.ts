@@ -441,3 +441,42 @@ export async function casesPerBucket(em: EntityManager, business: string, q: { i
      group by c.bucket ${keys} order by c.bucket ${keys}`.execute(db(em));
   return rows;
 }
+
+/** What theme figures may be grouped and filtered by: the submission's location, survey and channel. */
+export const THEME_GROUPS = ['location', 'survey', 'channel'] as const satisfies readonly GroupKey[];
+
+/**
+ * Per theme and bucket of the submission's analytics day, the text answers the workers read as speaking of it, by
+ * the theme's sentiment: counted from `answer_analysis` at each request (exact, never stale). The submissions are
+ * found through their (business, created_at) index, a day wider than the range on each side (a day is the location's),
+ * then kept by their day; each one's analyses by the table's key (business, submission).
+ */
+export async function themesPerBucket(
+  em: EntityManager,
+  business: string,
+  q: { interval: Interval; groupBy: GroupKey[]; location?: string | null; survey?: string | null; channel?: string | null; theme?: string | null },
+  range: DayRange,
+  timeZone: string,
+) {
+  const keys = THEME_GROUPS.filter((k) => q.groupBy.includes(k));
+  const columns = { location: sql`s.location_id`, survey: sql`s.survey_id`, channel: sql`s.channel` } as const;
+  const bucket = bucketOf(q.interval, sql`s.analytics_day`, range.fromDay);
+  const by = [bucket, sql`t.theme`, ...keys.map((k) => columns[k])];
+  const { rows } = await sql<{ period: string; theme: string; location?: string | null; survey?: string | null; channel?: string | null; positive: string; neutral: string; negative: string }>`
+    select ${periodOf(bucket, timeZone)} as period, t.theme ${sql.join(keys.map((k) => sql`, ${columns[k]} as ${sql.ref(k)}`), sql``)},
+           count(*) filter (where t.sentiment = 'positive') as positive,
+           count(*) filter (where t.sentiment = 'neutral') as neutral,
+           count(*) filter (where t.sentiment = 'negative') as negative
+      from submission s
+      join answer_analysis a on a.business_id = s.business_id and a.submission_id = s.id
+      cross join lateral jsonb_to_recordset(a.themes) as t(theme text, sentiment text)
+     where s.business_id = ${business}
+       and s.created_at >= (${range.fromDay}::date - 1)::timestamp and s.created_at < (${range.lastDay}::date + 2)::timestamp
+       and s.analytics_day between ${range.fromDay}::date and ${range.lastDay}::date
+       ${q.location != null ? sql`and s.location_id = ${q.location}` : sql``}
+       ${q.survey != null ? sql`and s.survey_id = ${q.survey}` : sql``}
+       ${q.channel != null ? sql`and s.channel = ${q.channel}` : sql``}
+       ${q.theme != null ? sql`and t.theme = ${q.theme}` : sql``}
+     group by ${sql.join(by)} order by ${sql.join(by)}`.execute(db(em));
+  return rows;
+}

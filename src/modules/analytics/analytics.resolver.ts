@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/context.js';
 import { Timestamp } from '../../kit/scalars.js';
 import { DEFAULT_MIN_COUNT, type GroupKey, type Interval } from './analytics.rules.js';
-import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, recoveryAnalytics, responseRate, type AnalyticsQuery, type MenuSource } from './analytics.service.js';
+import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, recoveryAnalytics, responseRate, themeAnalytics, type AnalyticsQuery, type MenuSource } from './analytics.service.js';
 import {
   AnalyticsCompareEnum,
   AnalyticsFunnelStepType,
@@ -13,6 +13,7 @@ import {
   AnalyticsNpsType,
   AnalyticsRecoveryType,
   AnalyticsResponseRateType,
+  AnalyticsThemeType,
   MenuItemSortEnum,
   MenuItemSourceEnum,
   SortOrderEnum,
@@ -90,6 +91,23 @@ export class AnalyticsResolver {
     @Ctx() { em }: GraphQLContext,
   ) {
     return recoveryAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, location });
+  }
+
+  @Authorized('analytics:read')
+  @Query(() => [AnalyticsThemeType], { description: 'Per theme and bucket, the text answers read as speaking of it, by sentiment (positive, neutral, negative), from the stored analyses.' })
+  analyticsThemes(
+    @Arg('business', () => ID) business: string,
+    @Arg('from', () => Timestamp) from: Date,
+    @Arg('to', () => Timestamp, { description: 'Exclusive.' }) to: Date,
+    @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
+    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: "location, survey and/or channel (the submission's)." }) groupBy: GroupKey[],
+    @Arg('location', () => ID, { nullable: true }) location: string | null,
+    @Arg('survey', () => ID, { nullable: true }) survey: string | null,
+    @Arg('channel', () => String, { nullable: true }) channel: string | null,
+    @Arg('theme', () => String, { nullable: true, description: 'Only this theme.' }) theme: string | null,
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return themeAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, location, survey, channel, theme });
   }
 
   @Authorized('analytics:read')

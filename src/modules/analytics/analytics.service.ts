@@ -158,6 +158,39 @@ export async function recoveryAnalytics(
   }));
 }
 
+export interface ThemeRow {
+  period: number;
+  theme: string;
+  location?: string | null;
+  survey?: string | null;
+  channel?: string | null;
+  positive: number;
+  neutral: number;
+  negative: number;
+  total: number;
+}
+
+/**
+ * Per theme and bucket, the text answers read as speaking of it, by the theme's sentiment (docs/analytics.md): from
+ * the stored analyses (answer_analysis), so an answer counts once the workers have read it.
+ */
+export async function themeAnalytics(
+  em: EntityManager,
+  business: string,
+  q: Pick<AnalyticsQuery, 'from' | 'to' | 'interval' | 'location' | 'survey' | 'channel'> & { groupBy?: GroupKey[]; theme?: string | null },
+): Promise<ThemeRow[]> {
+  const groupBy = q.groupBy ?? [];
+  const timeZone = await businessTimeZone(em, business);
+  const range = checkRange({ ...q, groupBy }, timeZone, repo.THEME_GROUPS);
+  if (q.theme != null && !/^[a-z][a-z0-9-]{1,29}$/.test(q.theme)) badInput('theme', 'must be a theme name such as cleanliness (2 to 30 lower-case letters, digits or hyphens)');
+  const keys = repo.THEME_GROUPS.filter((k) => groupBy.includes(k));
+  const rows = await repo.themesPerBucket(em, business, { ...q, groupBy }, range, timeZone);
+  return rows.map((r) => {
+    const [positive, neutral, negative] = [Number(r.positive), Number(r.neutral), Number(r.negative)];
+    return { period: Number(r.period), theme: r.theme, ...Object.fromEntries(keys.map((k) => [k, r[k] ?? null])), positive, neutral, negative, total: positive + neutral + negative };
+  });
+}
+
 export async function menuItemAnalytics(
   em: EntityManager,
   business: string,

@@ -80,6 +80,19 @@ export class AnalyticsRecoveryType {
   @Field(() => [MoneyAmountType], { description: "The totals of the orders that recovered them, per currency." }) recoveredRevenue!: MoneyAmountType[];
 }
 
+@ObjectType('AnalyticsTheme', { simpleResolvers: true, description: 'Text answers the workers read as speaking of a theme in a bucket, by the sentiment of the theme in each.' })
+export class AnalyticsThemeType {
+  @Field(() => Timestamp) period!: number;
+  @Field({ description: "A built-in theme (food, speed, staff, cleanliness, price, ambience, accuracy, delivery) or one of the business's own." }) theme!: string;
+  @Field(() => ID, { nullable: true, description: "When grouped by location: the submission's (null: none)." }) location?: string | null;
+  @Field(() => ID, { nullable: true, description: "When grouped by survey: the submission's (null: none)." }) survey?: string | null;
+  @Field(() => String, { nullable: true, description: "When grouped by channel: the submission's (null: none)." }) channel?: string | null;
+  @Field(() => Int) positive!: number;
+  @Field(() => Int) neutral!: number;
+  @Field(() => Int) negative!: number;
+  @Field(() => Int, { description: 'positive + neutral + negative.' }) total!: number;
+}
+
 @ObjectType('AnalyticsResponseRate', { simpleResolvers: true })
 export class AnalyticsResponseRateType {
   @Field(() => Timestamp) period!: number;
