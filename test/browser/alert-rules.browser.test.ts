@@ -244,3 +244,20 @@ it('a staff member reads the rules and who is told, is told who may change them,
   expect(await page.locator('main').getByRole('button').count()).toBe(0);
   await checkPortalScreen(page, 'alert-rules-as-staff');
 }, 120_000);
+
+it('a rule on themes made through the API reads as such in the portal, and saving it there keeps its themes', async () => {
+  const made = await api(
+    `mutation($b: ID!) { createAlertRule(business: $b, input: {name: "Dirty tables", when: {themes: ["cleanliness"], sentiment: "negative"}, notify: [{role: "owner"}]}) { id } }`,
+  );
+  const page = await signedIn(tenant, '/portal/alerts');
+  const card = page.getByRole('list', { name: 'Alert rules' }).getByRole('listitem').filter({ hasText: 'Dirty tables' });
+  await card.getByText('A text answer read as negative on cleanliness').waitFor();
+  await card.getByRole('button', { name: 'Edit Dirty tables' }).click();
+  const edit = page.getByRole('form', { name: 'Edit Dirty tables' });
+  await edit.getByLabel('Name').fill('Dirty tables and floors');
+  await edit.getByRole('button', { name: 'Save rule' }).click();
+  await page.getByRole('status').filter({ hasText: 'Dirty tables and floors saved.' }).waitFor();
+  const stored = await api(`query($b: ID!, $id: ID!) { alertRule(business: $b, id: $id) { name when { themes sentiment maxRating keywords } } }`, { id: made.createAlertRule.id });
+  expect(stored.alertRule).toEqual({ name: 'Dirty tables and floors', when: { themes: ['cleanliness'], sentiment: 'negative', maxRating: null, keywords: null } });
+  await api(`mutation($b: ID!, $id: ID!) { deleteAlertRule(business: $b, id: $id) }`, { id: made.createAlertRule.id });
+}, 120_000);
