@@ -5,7 +5,13 @@ import type { MenuItem } from './menu-item.entity.js';
 
 /** The menu module's statements. */
 
-/** Every menu item of a business, its id and name only (what finding dishes in a guest's words needs). */
-export function menuNames(em: EntityManager, business: string): Promise<{ id: string; name: string }[]> {
-  return db<{ menu_item: TableOf<MenuItem, 'business'> }>(em).selectFrom('menu_item').select(['id', 'name']).where('business_id', '=', business).orderBy('id').execute();
+/** A business's newest `limit` menu items, id and name only (what finding dishes in a guest's words needs). */
+export function menuNames(em: EntityManager, business: string, limit: number): Promise<{ id: string; name: string }[]> {
+  return db<{ menu_item: TableOf<MenuItem, 'business'> }>(em)
+    .selectFrom('menu_item')
+    .select(['id', 'name'])
+    .where('business_id', '=', business)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

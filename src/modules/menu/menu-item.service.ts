@@ -22,8 +22,13 @@ export function listMenuItems(em: EntityManager, business: string, args: ListArg
   return findPage<MenuItem, MenuItemType>(em, MenuItem, { scope: { business }, args, columns: MENU_ITEM_COLUMNS, present: presentMenuItem });
 }
 
-/** The business's whole menu as id and name, for the text analysis to find its dishes in comments. */
-export const menuOf = (em: EntityManager, business: string) => menuNames(em, business);
+/**
+ * The dishes the text analysis looks for in comments: the newest MENU_FOR_TEXTS menu items, id and name. Menu items
+ * come from every order's lines, so a menu can grow without end; the analysis runs on the request's thread and must
+ * stay bounded whatever the menu holds.
+ */
+export const MENU_FOR_TEXTS = 1_000;
+export const menuOf = (em: EntityManager, business: string) => menuNames(em, business, MENU_FOR_TEXTS);
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
 export const crud = { list: listMenuItems, find: findMenuItem, present: presentMenuItem };

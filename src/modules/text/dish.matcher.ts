@@ -66,7 +66,7 @@ const wordOf = (form: string, urdu: boolean): Word => {
 };
 
 /** One word of a text names one word of a dish's name: the same consonants, and a spelling close enough. */
-function sameWord(text: Word, token: Token, name: Word): number | undefined {
+function sameWordOnce(text: Word, token: Token, name: Word): number | undefined {
   if (text.skeleton !== name.skeleton || !name.skeleton) return undefined;
   const distance = editDistance(text.latin, name.latin);
   // Few consonants say little: "kr" is karahi, care and core. Latin spellings must be close; Urdu ones too when
@@ -81,7 +81,10 @@ function sameWord(text: Word, token: Token, name: Word): number | undefined {
  */
 export class MenuMatcher {
   private readonly candidates: Candidate[];
-  private readonly byFirst = new Map<string, Candidate[]>();
+  /** Dishes by the consonants of all their words ("chkn krh"): a text's words can only name a dish of their shape. */
+  private readonly byShape = new Map<string, Candidate[]>();
+  /** The numbers of words dish names have, longest first (a longer name that fits wins). */
+  private readonly lengths: number[];
   private readonly byLast = new Map<string, Candidate[]>();
 
   constructor(items: readonly MenuEntry[]) {
@@ -89,9 +92,10 @@ export class MenuMatcher {
       .map((item) => ({ item, words: (foldText(item.name).match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => wordOf(w, /[\u0600-\u06ff]/u.test(w))) }))
       .filter((c) => c.words.length && c.words.some((w) => w.skeleton));
     for (const c of this.candidates) {
-      push(this.byFirst, c.words[0].skeleton, c);
+      push(this.byShape, shapeOf(c.words), c);
       if (c.words.length > 1) push(this.byLast, c.words[c.words.length - 1].skeleton, c);
     }
+    this.lengths = [...new Set(this.candidates.map((c) => c.words.length))].sort((a, b) => b - a);
   }
 
   get size() {
@@ -102,21 +106,35 @@ export class MenuMatcher {
     if (!this.candidates.length) return [];
     const hits: DishHit[] = [];
     const words = tokens.map((t) => wordOf(t.form, t.urdu));
+    // A word of the text against a word of a name, once each: many dishes share words ("chicken …"), texts repeat them.
+    const compared = new Map<string, number | undefined>();
+    const sameWord = (at: number, name: Word) => {
+      const key = `${tokens[at].urdu ? 'u' : 'l'}${words[at].latin}\u0000${name.latin}`;
+      if (!compared.has(key)) compared.set(key, sameWordOnce(words[at], tokens[at], name));
+      return compared.get(key);
+    };
+    /** How far the text's words from `at` are from the dish's name, word by word; undefined when one is not it. */
+    const spelledAs = (at: number, c: Candidate): number | undefined => {
+      let total = 0;
+      for (let j = 0; j < c.words.length; j++) {
+        const d = sameWord(at + j, c.words[j]);
+        if (d === undefined) return undefined;
+        total += d;
+      }
+      return total;
+    };
     for (let i = 0; i < tokens.length; i++) {
       let best: { c: Candidate; distance: number; end: number } | undefined;
-      for (const c of this.byFirst.get(words[i].skeleton) ?? []) {
-        let distance = 0;
-        let j = 0;
-        for (; j < c.words.length && i + j < tokens.length; j++) {
-          const d = sameWord(words[i + j], tokens[i + j], c.words[j]);
-          if (d === undefined) break;
-          distance += d;
+      // The longest names that fit first; among names of that length and shape, the closest spelling.
+      for (const length of this.lengths) {
+        if (best || i + length > tokens.length) continue;
+        for (const c of this.byShape.get(shapeOf(words.slice(i, i + length))) ?? []) {
+          const distance = spelledAs(i, c);
+          if (distance !== undefined && (!best || distance < best.distance)) best = { c, distance, end: i + length };
         }
-        const longer = best && c.words.length !== best.end - i ? c.words.length > best.end - i : undefined;
-        if (j === c.words.length && (!best || longer || (longer === undefined && distance < best.distance))) best = { c, distance, end: i + j };
       }
       if (!best) {
-        const enders = (this.byLast.get(words[i].skeleton) ?? []).filter((c) => sameWord(words[i], tokens[i], c.words[c.words.length - 1]) !== undefined);
+        const enders = (this.byLast.get(words[i].skeleton) ?? []).filter((c) => sameWord(i, c.words[c.words.length - 1]) !== undefined);
         if (enders.length === 1) best = { c: enders[0], distance: 0, end: i + 1 };
       }
       if (best) {
@@ -127,6 +145,9 @@ export class MenuMatcher {
     return hits;
   }
 }
+
+/** The consonants of each word of a name or of a run of a text's words. */
+const shapeOf = (words: readonly Word[]) => words.map((w) => w.skeleton).join(' ');
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
   const list = map.get(key);
