@@ -4,7 +4,7 @@ import Koa from 'koa';
 import { koaMiddleware } from '@as-integrations/koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { canSendMail, channelsWithSender, type Config } from './config.js';
+import { canSendMail, type Config } from './config.js';
 import { requestContext } from './http/request-context.middleware.js';
 import { trustedClientAddress } from './http/client-address.js';
 import { errorHandler } from './http/error.middleware.js';
@@ -15,22 +15,15 @@ import { Drain } from './http/drain.middleware.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { contextFailure } from './graphql/errors.js';
-import { createContextFactory } from './kit/context.js';
+import { createContextFactory, type Services } from './kit/context.js';
+import { compose } from './compose.js';
 import { MemoryRecentWrites, ReadRouting, SharedRecentWrites } from './kit/read.routing.js';
 import { createOAuth } from './oauth/oauth.module.js';
 import { WebhookAuth } from './ingest/custom-order.auth.js';
-import { OrderWriter, followOrderWrites } from './modules/order/order.writer.js';
-import { createFeedbackRequests, feedbackMayFollow } from './modules/flow/feedback-request.create.js';
-import { configureFlowSenders } from './modules/flow/feedback-flow.service.js';
-import { followSubmissionCompletions } from './modules/submission/submission.completed.js';
-import { caseMayOpen, openCaseFor } from './modules/case/case.service.js';
-import { recoverCasesFor, recoveryMayFollow } from './modules/case/case.recovery.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
 import { smsInboundRoutes } from './ingest/sms-inbound.routes.js';
 import { SmsInboundAuth } from './ingest/sms-inbound.auth.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
-import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
-import { configureSending } from './modules/sending/sending-budget.rules.js';
 import { qrRoutes } from '../rest-adapter/qr.routes.js';
 import { logoRoutes } from '../rest-adapter/logo.routes.js';
 import { guestRoutes } from './guest/guest.routes.js';
@@ -55,23 +48,10 @@ export interface App {
   limits: RateLimits;
 }
 
-export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config }): Promise<App> {
+/** `services`: the process's composition (src/compose.ts), shared with its workers; composed from `config` when absent. */
+export async function createApp(deps: { orm: MikroORM; logger: Logger; config: Config; services?: Services }): Promise<App> {
   const { orm, logger } = deps;
-  configureWebhookPolicy(deps.config.webhooks);
-  configureFlowSenders(channelsWithSender(deps.config.feedback));
-  configureSending(deps.config.sending);
-  // Every order write (both doors, the API's status update) creates the requests of matching feedback flows, and a
-  // new order may bring an unhappy guest back (an offer's code, the same guest ordering again: issue 35).
-  followOrderWrites(
-    async (tx, business, order, triggers, now) => {
-      await createFeedbackRequests(tx, business, order, triggers, now);
-      await recoverCasesFor(tx, business, order, triggers, now);
-    },
-    async (em, business, order, triggers, now) =>
-      (await feedbackMayFollow(em, business, order, triggers)) || (await recoveryMayFollow(em, business, order, triggers, now)),
-  );
-  // Every completed submission is matched against its business's alert rules: a match opens a case (issue 35).
-  followSubmissionCompletions(openCaseFor, caseMayOpen);
+  const services = deps.services ?? compose(deps.config);
   // proxy: X-Forwarded-Proto and -Host are read (PUBLIC_URL's scheme behind a TLS proxy); the client's address is
   // not taken from X-Forwarded-For here but by trustedClientAddress, with TRUST_PROXY_HOPS.
   const app = new Koa({ proxy: true });
@@ -83,19 +63,19 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   const limits = createRateLimits({ settings: deps.config.rateLimits, redisUrl: deps.config.redisUrl, keyPrefix: deps.config.redisKeyPrefix, logger });
   const schema = await buildAppSchema();
   const apollo = await createApolloServer(schema, httpServer, logger, limits.api);
-  const oauth = await createOAuth({ orm, config: deps.config, logger, failures: limits.oauthFailures });
+  const oauth = await createOAuth({ orm, config: deps.config, logger, services, failures: limits.oauthFailures });
   // Queries' reads on the replicas (DATABASE_REPLICA_URLS); a client's writes seen by its next reads, on every process
   // when they share Redis.
   const reads = new ReadRouting(limits.redis ? new SharedRecentWrites(limits.redis, deps.config.redisKeyPrefix) : new MemoryRecentWrites());
-  const contextFor = createContextFactory(orm.em, logger, oauth.tokens, deps.config.surveyUrl, reads);
+  const contextFor = createContextFactory(orm.em, logger, oauth.tokens, deps.config.surveyUrl, services, reads);
   const webhookAuth = await WebhookAuth.create(orm, logger);
-  const customOrders = customOrderRoutes(webhookAuth, await OrderWriter.of(orm.em), {
+  const customOrders = customOrderRoutes(webhookAuth, orm.em, services.orders, {
     orders: limits.webhook,
     failures: limits.webhookFailures,
   });
   const feedbackLinks = feedbackLinkRoutes({ orm });
   const smsInbound = smsInboundRoutes({ orm, logger, auth: SmsInboundAuth.of(deps.config.feedback, deps.config.publicUrl, limits.webhookFailures) });
-  const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl, limiter: limits.guest, reads });
+  const guest = guestRoutes({ orm, logger, publicUrl: deps.config.publicUrl, limiter: limits.guest, services, reads });
   const alertConsent = alertConsentRoutes({ orm, logger });
 
   app.use(trustedClientAddress(deps.config.trustProxyHops));

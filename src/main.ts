@@ -4,8 +4,7 @@ import { createLogger, type Logger } from './http/logger.js';
 import { DatabaseUnavailableError, openDatabase, type Database } from './db/database.js';
 import { createApp, type App } from './app.js';
 import { startWorkers, type Workers } from './worker/worker.runner.js';
-import { configureWebhookPolicy } from './modules/webhook/webhook.policy.js';
-import { configureSending } from './modules/sending/sending-budget.rules.js';
+import { compose } from './compose.js';
 import { recordRunningService } from './cli/running-service.js';
 
 /** `npm run worker`: only the workers, no HTTP (to scale them apart from the API). */
@@ -89,19 +88,19 @@ async function main() {
     return;
   }
   if (stopping) return;
+  // One composition for the process: the app and its workers (or the workers alone) share it.
+  const services = compose(config);
   if (workersOnly) {
     if (!config.workers) {
       fail(logger, 'npm run worker needs WORKERS above 0');
       return;
     }
-    configureWebhookPolicy(config.webhooks);
-    configureSending(config.sending);
-    workers = await startWorkers({ orm: db.orm, logger, config });
+    workers = await startWorkers({ orm: db.orm, logger, config, services });
     logger.info({ concurrency: config.workers, startupMs: Math.round(performance.now() - startedAt) }, 'ready: workers only');
     return;
   }
   try {
-    app = await createApp({ orm: db.orm, logger, config });
+    app = await createApp({ orm: db.orm, logger, config, services });
     await app.listen(config.port, config.host);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -117,7 +116,7 @@ async function main() {
     fail(logger, message ?? 'the HTTP server could not start', message ? undefined : err);
     return;
   }
-  if (config.workers > 0 && !stopping) workers = await startWorkers({ orm: db.orm, logger, config });
+  if (config.workers > 0 && !stopping) workers = await startWorkers({ orm: db.orm, logger, config, services });
   // The admin CLI beside this service (on its embedded database) prints links to this address, not to its defaults.
   if (db.embedded && !stopping) forgetRunningService = recordRunningService(config);
   // Pages that work offline: the portal, GraphiQL (served from the npm packages) and the home page listing every door.

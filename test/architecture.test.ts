@@ -31,6 +31,8 @@ const LAYERS: Record<string, Layer> = {
   'src/worker': 'door',
   'rest-adapter': 'door',
   'src/db': 'composition',
+  // The modules' services composed from the configuration, once per process (the app, the workers, the CLI).
+  'src/compose.ts': 'composition',
   'src/modules': 'module',
   'src/senders': 'adapter',
   'src/kit': 'kit',
@@ -297,6 +299,18 @@ describe('import direction', () => {
   it('keeps no mutable state exported from a file (what a module needs is given to it, not set from outside)', () => {
     const exported = [...serverFiles(), ...sourceFiles('src/portal', ['.ts', '.tsx'])].filter((file) => /^export (let|var)\b/m.test(readFileSync(path.join(ROOT, file), 'utf8')));
     expect(exported).toEqual([]);
+  });
+
+  /**
+   * A module is given its settings and its followers by the composition root (src/compose.ts), never set from outside
+   * at start: a start that forgot one (the workers alone did) would run with defaults. A `let` at a module's top level
+   * is such state; the one kept is a cache's generation (its writes in this process drop what a racing load read).
+   */
+  it('keeps the modules and the kit free of state set at start: no top-level let', () => {
+    const KEPT = ['src/modules/flow/feedback-request.create.ts'];
+    const stateful = serverFiles().filter((file) => (within(file, 'src/modules') || within(file, 'src/kit')) && /^(let|var)\b/m.test(readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(stateful).toEqual(KEPT);
+    expect(serverFiles().filter((file) => /^export function (configure|follow)[A-Z]/m.test(readFileSync(path.join(ROOT, file), 'utf8')))).toEqual([]);
   });
 
   it('leaves no cycle among the modules', () => {

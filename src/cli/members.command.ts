@@ -33,7 +33,7 @@ export const removeMemberCommand = adminCommand({
       id = membership.id;
     }
     // As Stripe answers a delete: the id, the object, and deleted.
-    return { id: await deleteMember(em, business, id, null), object: 'member', deleted: true };
+    return { id: await deleteMember(em, business, id, {}), object: 'member', deleted: true };
   },
 });
 

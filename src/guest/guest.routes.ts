@@ -23,6 +23,7 @@ import {
 import { NotifiedMemo } from '../kit/notified.memo.js';
 import { SURVEY_PAGES_CHANNEL } from '../kit/survey-page.signal.js';
 import type { ReadRouting } from '../kit/read.routing.js';
+import type { Services } from '../kit/context.js';
 import { readBrand } from '../modules/business/brand.read.js';
 import { format } from './messages/index.js';
 import { isMultipleChoice, isNumberText, GUEST_CSP, guestCsp, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
@@ -130,7 +131,7 @@ function fieldErrors(frame: Frame, guest: GuestSurvey, step: SurveyStep, posted:
   return out;
 }
 
-export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: string; limiter: Limiter; reads?: ReadRouting }) {
+export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: string; limiter: Limiter; services: Services; reads?: ReadRouting }) {
   const router = new Router();
   const limiter = deps.limiter;
   // Until its LISTEN connection is up, the memo reads the database for every request: no need to wait for it.
@@ -237,7 +238,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     };
     let outcome;
     try {
-      outcome = await answerStep(deps.orm.em.fork(), guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link, admit, log: deps.logger });
+      outcome = await answerStep(deps.orm.em.fork(), guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link, admit, log: deps.logger, completions: deps.services.completions });
     } catch (err) {
       if (err instanceof AppError && err.code === 'conflict') return answered(ctx, frame, 409);
       if (err instanceof AppError && err.code === 'rate_limited') {

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import Router from '@koa/router';
 import { isId } from '../shared/id.js';
 import { Checks } from '../shared/validation.js';
@@ -17,7 +18,7 @@ import { ordersIngested } from '../kit/metrics.js';
  * validation_failed, a detail per field), the order writer in ingest mode, and the answer
  * `200 {data: <Order with items>, url}` for a creation and a repeat alike.
  */
-export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, limits?: { orders: KeyedLimit; failures: FailureLimit }): Router {
+export function customOrderRoutes(auth: WebhookAuth, em: EntityManager, writer: OrderWriter, limits?: { orders: KeyedLimit; failures: FailureLimit }): Router {
   const router = new Router();
   router.post(customWebhookPath(':business'), async (ctx) => {
     const business = ctx.params.business;
@@ -45,7 +46,7 @@ export function customOrderRoutes(auth: WebhookAuth, writer: OrderWriter, limits
     const fields = readNewOrder(checks, ctx.request.body ?? {}, 'webhook', country);
     checks.throwIfAny();
     // Feedback requests of matching flows are written in the order's own transaction (modules/flow).
-    const { order, created, changed } = await writer.write(business, { staffKey }, fields, 'ingest');
+    const { order, created, changed } = await writer.write(em, business, { staffKey }, fields, 'ingest');
     ordersIngested.inc({ result: created ? 'created' : changed ? 'updated' : 'unchanged' });
     const data = orderJson(order);
     ctx.status = 200;

@@ -6,8 +6,22 @@ import type { Principal } from '../auth/principal.js';
 import { AppError } from '../shared/errors.js';
 import { bearerToken } from '../shared/bearer.js';
 
+/**
+ * What the composition root (src/compose.ts) builds once per process from the configuration and every request,
+ * worker and command shares: each module's services with what they depend on (the order writer with its followers,
+ * the sending budgets, …). Declared empty here and filled there (declaration merging), so kit names no module.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in src/compose.ts
+export interface Services {}
+
+/** What a write needs beyond its database: who asks (absent: the operator's CLI) and the process's services. */
+export interface WriteContext {
+  auth?: Principal;
+  services: Services;
+}
+
 /** Per request: its own identity map (em.fork) and its own DataLoaders, so nothing is shared between callers. */
-export interface GraphQLContext {
+export interface GraphQLContext extends WriteContext {
   em: EntityManager;
   loaders: Loaders;
   requestId: string;
@@ -16,6 +30,7 @@ export interface GraphQLContext {
   surveyUrl: string;
   /** Set when the request carried a valid access token (see src/graphql/auth-checker.ts). */
   auth?: Principal;
+  services: Services;
   /** Why a presented token was refused: raised by the auth checker when an operation needs a token. */
   authError?: AppError;
   /** The caller's address (ctx.ip, as src/http/client-address.ts derives it): the rate limit's key for calls without a valid token. */
@@ -66,10 +81,10 @@ export interface AccessTokenVerifier {
 /** What each door calls to make a request's context (createContextFactory's answer). */
 export type ContextFor = (requestId: string, authorization?: string, clientAddress?: string) => Promise<GraphQLContext>;
 
-export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier, surveyUrl: string, reads?: ReadRouting): ContextFor {
+export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier, surveyUrl: string, services: Services, reads?: ReadRouting): ContextFor {
   return async (requestId, authorization, clientAddress) => {
     const em = rootEm.fork();
-    const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger, surveyUrl, reads, clientAddress };
+    const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger, surveyUrl, services, reads, clientAddress };
     if (authorization) {
       const token = bearerToken(authorization);
       if (!token) {

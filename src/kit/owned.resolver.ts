@@ -2,9 +2,8 @@ import { Arg, Args, Authorized, createParameterDecorator, Ctx, FieldResolver, ID
 import type { GraphQLResolveInfo } from 'graphql';
 import { selectedFields } from './selection.js';
 import { isScope, type Scope } from '../auth/scopes.js';
-import type { Principal } from '../auth/principal.js';
 import type { ListArgsValue, OrderByValue } from './list.args.js';
-import type { GraphQLContext } from './context.js';
+import type { GraphQLContext, WriteContext } from './context.js';
 import type { Loaders } from './loaders.js';
 
 /**
@@ -69,10 +68,10 @@ export interface CrudService<Nested extends boolean, T, E, C, U> {
   list(em: Em, ...at: At<Nested, [args: ListArgs]>): Promise<object>;
   find(em: Em, ...at: At<Nested, [id: string]>): Promise<E>;
   present(row: E): T;
-  /** `actor`: the request's verified token, for the writers whose rule depends on who asks (members). */
-  create?(em: Em, ...at: At<Nested, [input: C, actor?: Principal]>): Promise<T>;
-  update?(em: Em, ...at: At<Nested, [id: string, input: U, actor?: Principal]>): Promise<T>;
-  delete?(em: Em, ...at: At<Nested, [id: string, actor?: Principal]>): Promise<string>;
+  /** `ctx`: who asks (`auth`, for the writers whose rule depends on it: members) and the process's services. */
+  create?(em: Em, ...at: At<Nested, [input: C, ctx: WriteContext]>): Promise<T>;
+  update?(em: Em, ...at: At<Nested, [id: string, input: U, ctx: WriteContext]>): Promise<T>;
+  delete?(em: Em, ...at: At<Nested, [id: string, ctx: WriteContext]>): Promise<string>;
 }
 
 /**
@@ -207,7 +206,7 @@ function CrudResolver<B extends object, T extends { business: string }>(
       @Ctx() context: GraphQLContext,
       @Info() info: GraphQLResolveInfo,
     ) {
-      return filledOne((await run.create(context.em, ...owner(business, parentId), input, context.auth)) as T, context, info);
+      return filledOne((await run.create(context.em, ...owner(business, parentId), input, context)) as T, context, info);
     }
 
     @offered(service.update, Authorized(scopes.write as Scope), Mutation(() => type, { name: `update${Name}`, description: say.update }))
@@ -219,12 +218,12 @@ function CrudResolver<B extends object, T extends { business: string }>(
       @Ctx() context: GraphQLContext,
       @Info() info: GraphQLResolveInfo,
     ) {
-      return filledOne((await run.update(context.em, ...owner(business, parentId), id, input, context.auth)) as T, context, info);
+      return filledOne((await run.update(context.em, ...owner(business, parentId), id, input, context)) as T, context, info);
     }
 
     @offered(service.delete, Authorized(scopes.write as Scope), Mutation(() => ID, { name: `delete${Name}`, description: say.delete }))
-    delete(@Arg('business', () => ID) business: string, @ParentArg parentId: string | undefined, @Arg('id', () => ID) id: string, @Ctx() { em, auth }: GraphQLContext) {
-      return run.delete(em, ...owner(business, parentId), id, auth);
+    delete(@Arg('business', () => ID) business: string, @ParentArg parentId: string | undefined, @Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext) {
+      return run.delete(context.em, ...owner(business, parentId), id, context);
     }
   }
   return CrudBase;

@@ -109,7 +109,7 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     const again = (errors: ErrorDetail[]) => signUpPage({ csrf, continueTo, values, errors, mailable });
     if (await throttled(ctx, input.email, (message) => again([{ field: 'email', message }]))) return;
     try {
-      await signUp(deps.orm.em.fork(), input, continueTo);
+      await signUp(deps.orm.em.fork(), input, deps.services.sending.settings, continueTo);
     } catch (err) {
       if (err instanceof AppError && err.code === 'validation_failed') return sendHtml(ctx, 400, again(err.details ?? []));
       throw err;
@@ -150,7 +150,7 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     const email = str(body(ctx).email);
     const answer = (message: string) => messagePage({ title: 'Check your e-mail', message });
     if (await throttled(ctx, email, answer)) return;
-    await resendVerification(deps.orm.em.fork(), email);
+    await resendVerification(deps.orm.em.fork(), email, deps.services.sending.settings);
     if (!mailable) return sendHtml(ctx, 200, mailNotSentPage({ what: `If ${normaliseEmail(email)} has an account waiting for confirmation, a new link goes to it by e-mail.` }));
     sendHtml(ctx, 200, answer(`If ${normaliseEmail(email)} has an account waiting for confirmation, we have sent it a new link.`));
   });
@@ -165,7 +165,7 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     const email = normaliseEmail(str(body(ctx).email));
     if (!email || email.length > 320) return sendHtml(ctx, 400, forgotPasswordPage({ csrf, email, errors: [{ field: 'email', message: 'Enter the e-mail address of your account' }], mailable }));
     if (await throttled(ctx, email, (message) => forgotPasswordPage({ csrf, email, errors: [{ field: 'email', message }], mailable }))) return;
-    await requestPasswordReset(deps.orm.em.fork(), email);
+    await requestPasswordReset(deps.orm.em.fork(), email, deps.services.sending.settings);
     if (!mailable) return sendHtml(ctx, 200, mailNotSentPage({ what: `If ${email} has an account, a link to choose a new password goes to it by e-mail.` }));
     sendHtml(ctx, 200, messagePage({ title: 'Check your e-mail', message: `If ${email} has an account, we have sent it a link to choose a new password. The link works once, for 30 minutes.` }));
   });

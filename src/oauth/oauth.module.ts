@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Services } from '../kit/context.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { AppError } from '../shared/errors.js';
@@ -76,12 +77,12 @@ export interface OAuth {
   stop(): void;
 }
 
-export async function createOAuth(deps: { orm: MikroORM; config: Config; logger: Logger; failures?: FailureLimit }): Promise<OAuth> {
+export async function createOAuth(deps: { orm: MikroORM; config: Config; logger: Logger; services: Services; failures?: FailureLimit }): Promise<OAuth> {
   await ensureActiveSigningKey(deps.orm.em);
   const keys = new KeyStore(deps.orm.em);
   const tokens = new TokenService(deps.orm.em, keys, deps.config.publicUrl);
   const router = new Router();
-  const ctx = { orm: deps.orm, config: deps.config, logger: deps.logger, keys, tokens, failures: deps.failures };
+  const ctx = { orm: deps.orm, config: deps.config, logger: deps.logger, services: deps.services, keys, tokens, failures: deps.failures };
   tokenRoutes(router, ctx);
   metadataRoutes(router, ctx);
   revocationRoutes(router, ctx);

@@ -7,6 +7,7 @@ import { channelsOf, configuredSenders } from './senders.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 import { CaseOutboxTask, type CaseSenders } from '../modules/case/case-outbox.task.js';
 import { CASE_WORK_CHANNEL, nextCaseJobDue, requeueUnsentCaseJobs } from '../modules/case/case.repo.js';
+import type { Services } from '../kit/context.js';
 import type { DuePoll } from './due.poll.js';
 
 const CONCURRENCY = 8;
@@ -19,6 +20,7 @@ export async function startCaseOutbox(deps: {
   orm: MikroORM;
   logger: Logger;
   config: Pick<Config, 'publicUrl' | 'feedback'>;
+  services: Services;
   clock?: () => Date;
   senders?: CaseSenders;
   /** The process's look at every queue (worker.runner.ts); alone, the loop looks for its own. */
@@ -35,6 +37,7 @@ export async function startCaseOutbox(deps: {
     workerId,
     clock: deps.clock ?? (() => new Date()),
     logger,
+    sending: deps.services.sending,
   });
   const loop = await startOutboxLoop(task, { name: 'case workers', channel: CASE_WORK_CHANNEL, due: nextCaseJobDue, orm: deps.orm, logger, concurrency: CONCURRENCY, poll: deps.poll, clock: deps.clock });
   return {

@@ -7,6 +7,7 @@ import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 import { FEEDBACK_WORK_CHANNEL, nextRequestDue, requeueUnsentRequests } from '../modules/flow/flow.repo.js';
 import type { DuePoll } from './due.poll.js';
 import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
+import type { Services } from '../kit/context.js';
 import { configuredSenders } from './senders.js';
 
 export type FeedbackRequestWorkers = OutboxLoop;
@@ -23,6 +24,7 @@ export async function startFeedbackRequests(deps: {
   orm: MikroORM;
   logger: Logger;
   config: Pick<Config, 'surveyUrl' | 'feedback'>;
+  services: Services;
   clock?: () => Date;
   senders?: FeedbackSenders;
   /** The process's look at every queue (worker.runner.ts); alone, the loop looks for its own. */
@@ -36,7 +38,7 @@ export async function startFeedbackRequests(deps: {
   const requeued = senders.mail || senders.sms ? await requeueUnsentRequests(deps.orm.em.fork()) : 0;
   if (requeued) logger.info({ requeued }, 'feedback requests that found no sender are due again');
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:fr:${randomBytes(4).toString('hex')}`;
-  const task = new FeedbackRequestTask(deps.orm, senders, { surveyUrl: deps.config.surveyUrl, workerId, clock: deps.clock ?? (() => new Date()), logger });
+  const task = new FeedbackRequestTask(deps.orm, senders, { surveyUrl: deps.config.surveyUrl, workerId, clock: deps.clock ?? (() => new Date()), logger, sending: deps.services.sending });
   const loop = await startOutboxLoop(task, {
     name: 'feedback request workers',
     channel: FEEDBACK_WORK_CHANNEL,

@@ -15,6 +15,8 @@ import { startAccountMail } from './account-mail.runner.js';
 import { startAlertConfirmations } from './alert-confirmation.runner.js';
 import { startPartitionMaintenance, type PartitionMaintenance } from './partition.runner.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
+import type { Services } from '../kit/context.js';
+import { compose } from '../compose.js';
 import { DELIVERIES_DUE_CHANNEL, fanOutDue, nextDeliveryDue } from '../modules/webhook/webhook.repo.js';
 
 export interface Workers {
@@ -59,8 +61,15 @@ interface Lane {
  * in-flight cap and rate allow, and each attempt's slot frees when the receiver has answered; the outcome is written
  * afterwards, a batch at a time. One slow webhook fills only its own lane.
  */
-export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'workers' | 'webhooks' | 'publicUrl' | 'surveyUrl' | 'feedback' | 'eventRetentionDays'> }): Promise<Workers> {
+/** `services`: the process's composition (src/compose.ts), shared with its app; composed from `config` when absent. */
+export async function startWorkers(deps: {
+  orm: MikroORM;
+  logger: Logger;
+  config: Pick<Config, 'workers' | 'webhooks' | 'publicUrl' | 'surveyUrl' | 'feedback' | 'eventRetentionDays' | 'sending'>;
+  services?: Services;
+}): Promise<Workers> {
   const { orm, config } = deps;
+  const services = deps.services ?? compose(config);
   const logger = deps.logger.child({ component: 'worker' });
   const sender = new HttpSender({
     timeoutMs: DELIVERY_LIMITS.timeoutMs,
@@ -222,7 +231,7 @@ export async function startWorkers(deps: { orm: MikroORM; logger: Logger; config
   };
   const running = loop();
   // One look at every queue of the process (these and the outbox tables'): at start, then as the safety poll.
-  const shared = { ...deps, poll };
+  const shared = { ...deps, services, poll };
   const feedbackRequests = await startFeedbackRequests(shared);
   const caseOutbox = await startCaseOutbox(shared);
   const accountMail = await startAccountMail(shared);

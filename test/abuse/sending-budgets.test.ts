@@ -9,7 +9,6 @@ import { createLogger } from '../../src/http/logger.js';
 import { startFeedbackRequests } from '../../src/worker/feedback-request.runner.js';
 import { startCaseOutbox } from '../../src/worker/case-outbox.runner.js';
 import type { OutboxLoop } from '../../src/worker/outbox.loop.js';
-import { reserveSend } from '../../src/modules/sending/sending-budget.service.js';
 import { countStatements } from '../helpers/sql-counter.js';
 import { until } from '../helpers/until.js';
 
@@ -39,7 +38,7 @@ beforeAll(async () => {
   server = await startTestServer({
     env: { SMTP_URL: mail.url, MAIL_FROM: 'Feedback <feedback@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms`, SEND_BUDGET_SMS_NEW: '8', SEND_BUDGET_EMAIL_NEW: '3' },
   });
-  const deps = { orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url }, clock };
+  const deps = { orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url }, services: server.services, clock };
   loops = [await startFeedbackRequests(deps), await startCaseOutbox(deps)];
 });
 afterEach(() => {
@@ -218,7 +217,7 @@ describe('automated sends past the budget are held until it resets, then sent', 
   it('workers never overspend: 40 reservations at once, each on a connection of its own as in other processes, take exactly the 8 SMS', async () => {
     const r = await restaurant(server, 'Many Workers Cafe');
     const now = new Date();
-    const outcomes = await Promise.all(Array.from({ length: 40 }, () => reserveSend(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now)));
+    const outcomes = await Promise.all(Array.from({ length: 40 }, () => server.services.sending.reserve(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now)));
     expect(outcomes.filter((o) => o.reserved)).toHaveLength(8);
     expect(outcomes.filter((o) => !o.reserved).map((o) => !o.reserved && o.budget)).toEqual(Array(32).fill('sms'));
     const [tally] = await rows(server, `select used, held, told_at from sending_tally where business_id = ? and budget = 'sms' and recipient = ''`, [r.tenant.businessId]);

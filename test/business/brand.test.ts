@@ -30,7 +30,7 @@ beforeAll(async () => {
   mail = await startMailBox();
   sms = await startReceiver(() => ({ status: 201, body: '{}' }));
   server = await startTestServer({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Feedback <no-reply@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms` } });
-  worker = await startFeedbackRequests({ orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url } });
+  worker = await startFeedbackRequests({ orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url }, services: server.services });
 });
 afterAll(async () => {
   await worker?.stop();

@@ -8,7 +8,6 @@ import { ATTACKER, RIGHTFUL, requestFrom } from '../helpers/from-address.js';
 import { expectError } from '../rest/rest.helpers.js';
 import { postWebhook, rows, uniqueId } from '../ingest/ingest-helpers.js';
 import { consentLink, restaurant, sleep, type Restaurant } from './case.fixtures.js';
-import { reserveSend } from '../../src/modules/sending/sending-budget.service.js';
 
 /**
  * Issue 48 item 1 over real HTTP, real SMTP and a real SMS gateway on 127.0.0.1: an alert reaches members of the
@@ -282,7 +281,7 @@ describe('a confirmation past the business\'s budget', () => {
     const r = await restaurant(server, 'Budget Cafe');
     const now = new Date();
     // The day's SMS spent (a new business's 50), as 50 alerts would have.
-    for (let i = 0; i < 50; i++) expect((await reserveSend(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now)).reserved).toBe(true);
+    for (let i = 0; i < 50; i++) expect((await server.services.sending.reserve(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now)).reserved).toBe(true);
     const phone = newPhone();
     await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ channel: 'sms', to: phone }] });
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);

@@ -32,7 +32,7 @@ const setNow = (at: Date) => {
 };
 
 const startWorker = async (options: { senders?: object } = {}) =>
-  startFeedbackRequests({ orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url }, clock, ...(options as object) });
+  startFeedbackRequests({ orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url }, services: server.services, clock, ...(options as object) });
 
 beforeAll(async () => {
   mail = await startMailBox();

@@ -179,7 +179,7 @@ describe('the compiled executor answers as graphql-js', () => {
     // Every enum's values are their names: compiled answers pass leaves on as resolved (and tests check them).
     expect(leavesAsResolved(schema)).toBe(true);
     const executor = new CompiledExecutor(schema);
-    const contextFor = createContextFactory(server.orm.em, logger, tokenServiceFor(server), server.config.surveyUrl);
+    const contextFor = createContextFactory(server.orm.em, logger, tokenServiceFor(server), server.config.surveyUrl, server.services);
     const docs = DOC_FILES.flatMap((f) => codeBlocks(readDoc(f), 'graphql')).flatMap(queries);
     const texts = [...new Set([...testQueries(), ...docs, ...restQueries(schema), ...generatedQueries(schema)])].filter(
       (text) => validate(schema, parse(text)).length === 0,

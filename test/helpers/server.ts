@@ -5,6 +5,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/http/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { startWorkers, type Workers } from '../../src/worker/worker.runner.js';
+import { compose } from '../../src/compose.js';
+import type { Services } from '../../src/kit/context.js';
 
 export interface TestServer {
   url: string;
@@ -12,6 +14,8 @@ export interface TestServer {
   db: TestDatabase;
   app: App;
   config: Config;
+  /** The composition the app and its workers share (src/compose.ts): a test's own workers are given it too. */
+  services: Services;
   workers?: Workers;
   /** POST /graphql with a JSON body; returns status and parsed body. */
   graphql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
@@ -41,8 +45,9 @@ export async function startTestServer(
   const db = await createTestDatabase({ orm: options.orm });
   const config = loadConfig({ ...TEST_DEFAULTS, ...process.env, ...options.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
   const logger = options.logger ?? createLogger(config.logLevel);
-  const app = await createApp({ orm: db.orm, logger, config });
-  const workers = options.workers ? await startWorkers({ orm: db.orm, logger, config }) : undefined;
+  const services = compose(config);
+  const app = await createApp({ orm: db.orm, logger, config, services });
+  const workers = options.workers ? await startWorkers({ orm: db.orm, logger, config, services }) : undefined;
   const host = options.host ?? '127.0.0.1';
   const port = await app.listen(options.port ?? 0, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -52,6 +57,7 @@ export async function startTestServer(
     db,
     app,
     config,
+    services,
     async graphql(query, variables, headers = {}) {
       const res = await fetch(`${url}/graphql`, {
         method: 'POST',

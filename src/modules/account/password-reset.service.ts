@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { SendingSettings } from '../../config.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { hashPassword } from '../../shared/secrets.js';
@@ -13,14 +14,14 @@ import { findLink, type LinkProblem } from './account-link.service.js';
 export const RESET_TTL_MS = 30 * 60_000;
 
 /** A reset link to the address when it has an account; nothing otherwise. The page answers the same either way. */
-export async function requestPasswordReset(em: EntityManager, email: string): Promise<void> {
+export async function requestPasswordReset(em: EntityManager, email: string, limits: Pick<SendingSettings, 'accountMailsPerHour'>): Promise<void> {
   const address = normaliseEmail(email);
   const user = await em.findOne(User, { email: address }, { fields: ['id', 'emailVerifiedAt'] });
   await em.fork().transactional(async (tx) => {
     // Asked either way (the same statements), so the two answers take about as long; past the inbox's hourly
     // number nothing is queued but a verified account's reset (queueAccountMail), and the page answers the same.
     const draft = { kind: 'reset' as const, email: address, user: user?.id ?? null, expiresAt: new Date(Date.now() + RESET_TTL_MS) };
-    await queueAccountMail(tx, draft, { send: !!user, ownerProved: !!user?.emailVerifiedAt });
+    await queueAccountMail(tx, draft, limits, { send: !!user, ownerProved: !!user?.emailVerifiedAt });
   });
 }
 

@@ -1,3 +1,4 @@
+import type { SendingSettings } from '../../config.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { Checks } from '../../shared/validation.js';
@@ -47,40 +48,40 @@ const confirmationMail = (email: string, user: string | null, continueTo?: strin
  * one with an account only a mail to its owner ("someone tried to sign up with your address"). Every such mail
  * counts against its inbox's hour (queueAccountMail).
  */
-export async function signUp(em: EntityManager, input: SignUpInput, continueTo?: string): Promise<void> {
+export async function signUp(em: EntityManager, input: SignUpInput, limits: Pick<SendingSettings, 'accountMailsPerHour'>, continueTo?: string): Promise<void> {
   checkSignUp(input);
   const email = normaliseEmail(input.email);
   const known = await em.findOne(User, { email }, { fields: ['id', 'emailVerifiedAt'] });
-  if (known) return mailOwner(em, email, known, continueTo);
+  if (known) return mailOwner(em, email, known, limits, continueTo);
   try {
     await em.fork().transactional(async (tx) => {
       const user = tx.create(User, { email, name: input.name.trim(), passwordHash: null, emailVerifiedAt: null });
       const business = tx.create(Business, { name: input.businessName.trim(), country: null, timeZone: input.timeZone || 'UTC' });
       const membership = tx.create(Membership, { user: user.id, business: business.id, role: 'owner' });
       recordEvent(tx, business.id, 'member.created', { id: membership.id, object: 'member', business: business.id, user: user.id, email, name: user.name, role: 'owner', createdAt: membership.createdAt, updatedAt: membership.updatedAt });
-      await queueAccountMail(tx, confirmationMail(email, user.id, continueTo));
+      await queueAccountMail(tx, confirmationMail(email, user.id, continueTo), limits);
     });
   } catch (err) {
     // The same address signing up twice at once: the second is a known address.
-    if (err instanceof UniqueConstraintViolationException) return mailOwner(em, email, await em.fork().findOneOrFail(User, { email }, { fields: ['id', 'emailVerifiedAt'] }), continueTo);
+    if (err instanceof UniqueConstraintViolationException) return mailOwner(em, email, await em.fork().findOneOrFail(User, { email }, { fields: ['id', 'emailVerifiedAt'] }), limits, continueTo);
     throw err;
   }
 }
 
 /** A sign-up with a known address: its owner hears of it (a new link while it awaits confirmation), nobody else. */
-async function mailOwner(em: EntityManager, email: string, user: Pick<User, 'id' | 'emailVerifiedAt'>, continueTo?: string): Promise<void> {
+async function mailOwner(em: EntityManager, email: string, user: Pick<User, 'id' | 'emailVerifiedAt'>, limits: Pick<SendingSettings, 'accountMailsPerHour'>, continueTo?: string): Promise<void> {
   await em.fork().transactional(async (tx) => {
-    await queueAccountMail(tx, user.emailVerifiedAt ? { kind: 'exists', email, user: user.id } : confirmationMail(email, user.id, continueTo));
+    await queueAccountMail(tx, user.emailVerifiedAt ? { kind: 'exists', email, user: user.id } : confirmationMail(email, user.id, continueTo), limits);
   });
 }
 
 /** Another confirmation e-mail, when `email` has an account not yet confirmed; nothing otherwise (same answer, same work). */
-export async function resendVerification(em: EntityManager, email: string): Promise<void> {
+export async function resendVerification(em: EntityManager, email: string, limits: Pick<SendingSettings, 'accountMailsPerHour'>): Promise<void> {
   const address = normaliseEmail(email);
   const user = await em.findOne(User, { email: address }, { fields: ['id', 'emailVerifiedAt'] });
   // Asked either way (the same statements, as a reset is), so the answer's time tells nothing of the account.
   await em.fork().transactional(async (tx) => {
-    await queueAccountMail(tx, confirmationMail(address, user?.id ?? null), { send: !!user && !user.emailVerifiedAt });
+    await queueAccountMail(tx, confirmationMail(address, user?.id ?? null), limits, { send: !!user && !user.emailVerifiedAt });
   });
 }
 

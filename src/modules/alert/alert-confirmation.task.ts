@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SmsProvider } from '../../shared/sender.ports.js';
-import { reserveSend } from '../sending/sending-budget.service.js';
+import type { SendingBudgets } from '../sending/sending-budget.service.js';
 import { contactHash } from '../flow/feedback-flow.rules.js';
 import { suppressionOf } from '../flow/feedback-request.service.js';
 import { consentUrl } from './alert-recipient.service.js';
@@ -26,7 +26,7 @@ export class AlertConfirmationTask {
   constructor(
     private readonly orm: MikroORM,
     private readonly senders: { mail?: Mailer; sms?: SmsProvider },
-    private readonly options: { publicUrl: string; workerId: string; clock: () => Date; logger: Logger },
+    private readonly options: { publicUrl: string; workerId: string; clock: () => Date; logger: Logger; sending: SendingBudgets },
   ) {}
 
   claim(limit: number): Promise<string[]> {
@@ -51,7 +51,7 @@ export class AlertConfirmationTask {
     }
     if (!(r.channel === 'sms' ? this.senders.sms : this.senders.mail)) return finish({ error: NO_SENDER[r.channel], due_at: null });
     // The business's budget of the day on the channel: spent, the confirmation waits for its reset (held, not lost).
-    const reservation = await reserveSend(em, { business: r.business_id, channel: r.channel, kind: 'alert_confirmation' }, this.options.clock());
+    const reservation = await this.options.sending.reserve(em, { business: r.business_id, channel: r.channel, kind: 'alert_confirmation' }, this.options.clock());
     if (!reservation.reserved) return finish({ due_at: reservation.until });
     const link = consentUrl(this.options.publicUrl, r.token);
     const name = quotedName(r.business_name);

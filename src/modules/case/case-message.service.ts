@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../../auth/principal.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
 import { findOwned } from '../../kit/resource.js';
@@ -16,7 +15,7 @@ import type { CreateCaseMessageInput } from './case-message.inputs.js';
 import { wakeCaseWorkers } from './case.repo.js';
 import { MAX_MESSAGE_BODY } from './case-message.rules.js';
 import { ownedPresenter } from '../../kit/owned.presenter.js';
-import { chargeSend } from '../sending/sending-budget.service.js';
+import type { WriteContext } from '../../kit/context.js';
 
 
 type MessageRow = Pick<CaseMessage, 'id' | 'business' | 'case' | 'direction' | 'channel' | 'body' | 'status' | 'author' | 'error' | 'createdAt' | 'updatedAt'>;
@@ -57,9 +56,10 @@ function reachOf(c: GuestCase, asked: string | null | undefined): { channel: Mes
  * checked, refused when the guest opted out of that channel (409, nothing written) or a sending budget is spent (the
  * business's of the day, or the guest's: 429 naming it, nothing written), queued as its own job (sent after the
  * commit by the case workers), the first reply stamping `firstReplyAt` and moving an open case to `replied`.
- * `c` should be locked by the caller (findCase with lock) when replies may race; `author` is a user id or null.
+ * `c` should be locked by the caller (findCase with lock) when replies may race; its author is `by`'s user, if any.
  */
-export async function queueCaseMessage(tx: EntityManager, c: GuestCase, input: { body: string; channel?: string | null }, author: string | null): Promise<CaseMessage> {
+export async function queueCaseMessage(tx: EntityManager, c: GuestCase, input: { body: string; channel?: string | null }, by: WriteContext): Promise<CaseMessage> {
+  const author = by.auth?.userId ?? null;
   const checks = new Checks();
   checks.text('body', input.body, { required: true, max: MAX_MESSAGE_BODY.email });
   checks.text('channel', input.channel);
@@ -68,7 +68,7 @@ export async function queueCaseMessage(tx: EntityManager, c: GuestCase, input: {
   if (input.body.length > MAX_MESSAGE_BODY[channel]) throw AppError.validation([{ field: 'body', message: `must be at most ${MAX_MESSAGE_BODY[channel]} characters by ${CHANNEL_WORDS[channel]}` }]);
   const reach = await suppressionOf(tx, c.business, [channel], { email: contactHash('email', c.guestEmail), sms: contactHash('sms', c.guestPhone) });
   if (reach.reason === 'opted_out') throw new AppError('conflict', `The guest has opted out of ${CHANNEL_WORDS[channel]} from this business: the reply was not sent`);
-  await chargeSend(tx, { business: c.business, channel, kind: 'reply', guest: address });
+  await by.services.sending.charge(tx, { business: c.business, channel, kind: 'reply', guest: address });
   const now = new Date();
   const message = tx.create(CaseMessage, {
     business: c.business, case: c.id, direction: 'out', channel, body: input.body, status: 'queued', author, address, dueAt: now, createdAt: now, updatedAt: now,
@@ -86,10 +86,10 @@ export async function queueCaseMessage(tx: EntityManager, c: GuestCase, input: {
 }
 
 /** The CRUD create (POST …/cases/{case}/messages, createCaseMessage), in its own transaction. */
-export function createCaseMessage(em: EntityManager, business: string, caseId: string, input: CreateCaseMessageInput | { body: string; channel?: string | null }, actor?: Principal): Promise<CaseMessageType> {
+export function createCaseMessage(em: EntityManager, business: string, caseId: string, input: CreateCaseMessageInput | { body: string; channel?: string | null }, ctx: WriteContext): Promise<CaseMessageType> {
   return em.transactional(async (tx) => {
     const c = await findCase(tx, business, caseId, true);
-    return presentMessage(await queueCaseMessage(tx, c, input, actor?.userId ?? null));
+    return presentMessage(await queueCaseMessage(tx, c, input, ctx));
   });
 }
 

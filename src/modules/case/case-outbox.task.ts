@@ -6,7 +6,7 @@ import { consentUrl } from '../alert/alert-recipient.service.js';
 import { contactHash } from '../flow/feedback-flow.rules.js';
 import { suppressionOf } from '../flow/feedback-request.service.js';
 import { presentMessage } from './case-message.service.js';
-import { reserveSend } from '../sending/sending-budget.service.js';
+import type { SendingBudgets } from '../sending/sending-budget.service.js';
 import type { CaseMessage } from './case-message.entity.js';
 import { replyCodeLine } from './inbound-sms.rules.js';
 import { CaseAlert } from './case-alert.entity.js';
@@ -65,7 +65,7 @@ export class CaseOutboxTask {
   constructor(
     private readonly orm: MikroORM,
     private readonly senders: CaseSenders,
-    private readonly options: { publicUrl: string; mailFrom: string; workerId: string; clock: () => Date; logger: Logger },
+    private readonly options: { publicUrl: string; mailFrom: string; workerId: string; clock: () => Date; logger: Logger; sending: SendingBudgets },
   ) {}
 
   /** The domain of Message-IDs: the From address's. */
@@ -136,7 +136,7 @@ export class CaseOutboxTask {
       return finishAlert(em, a.id, this.options.workerId, { status: 'failed', error: NO_SENDER[channel], due_at: null });
     }
     // The business's budget of the day: spent, the alert waits for its reset (held, not lost).
-    const reservation = await reserveSend(em, { business: a.business_id, channel, kind: a.kind === 'escalation' ? 'escalation' : 'alert' }, this.options.clock());
+    const reservation = await this.options.sending.reserve(em, { business: a.business_id, channel, kind: a.kind === 'escalation' ? 'escalation' : 'alert' }, this.options.clock());
     if (!reservation.reserved) return finishAlert(em, a.id, this.options.workerId, { due_at: reservation.until });
     const outcome = await this.deliverAlert(a, await guestWords(em, a.submission_id));
     if (!outcome.ok) await reservation.giveBack();

@@ -5,7 +5,7 @@ import { findPage } from '../../kit/list.query.js';
 import { findOwned } from '../../kit/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
 import { Checks } from '../../shared/validation.js';
-import type { Principal } from '../../auth/principal.js';
+import type { WriteContext } from '../../kit/context.js';
 import { findCase } from './case.service.js';
 import { recoveryMayWait } from './case-recovery.cache.js';
 import { queueCaseMessage } from './case-message.service.js';
@@ -41,7 +41,7 @@ export async function listOffers(em: EntityManager, business: string, caseId: st
   return findPage<Offer, OfferType>(em, Offer, { scope: { business, case: caseId }, args, present: presentOffer });
 }
 
-export function createOffer(em: EntityManager, business: string, caseId: string, input: CreateOfferInput, actor?: Principal): Promise<OfferType> {
+export function createOffer(em: EntityManager, business: string, caseId: string, input: CreateOfferInput, ctx: WriteContext): Promise<OfferType> {
   const checks = new Checks();
   checks.text('description', input.description, { required: true, max: 500 });
   const days = input.expiresInDays ?? DEFAULT_EXPIRY_DAYS;
@@ -54,7 +54,7 @@ export function createOffer(em: EntityManager, business: string, caseId: string,
     const presented = presentOffer(offer);
     recordEvent(tx, business, 'offer.created', presented);
     await tx.flush();
-    if (input.send) await queueCaseMessage(tx, c, { body: offerMessage(offer) }, actor?.userId ?? null);
+    if (input.send) await queueCaseMessage(tx, c, { body: offerMessage(offer) }, ctx);
     recoveryMayWait(business);
     return presented;
   });

@@ -11,8 +11,8 @@ import * as requests from './feedback-request.service.js';
 export class FeedbackFlowResolver extends OwnedCrudResolver(FeedbackFlowType, inputs, flows.crud, { names: ['feedbackFlow', 'feedbackFlows'], scope: 'flows' }) {
   @Authorized('flows:read')
   @Query(() => [String], { description: 'The channels feedback requests can go by on this service: email with an SMTP server configured, sms with Twilio or an SMS gateway (a flow\'s other channels are skipped at send time).' })
-  feedbackChannels(@Arg('business', () => ID) _business: string): string[] {
-    return flows.channelsWithSender();
+  feedbackChannels(@Arg('business', () => ID) _business: string, @Ctx() { services }: GraphQLContext): string[] {
+    return (['email', 'sms'] as const).filter((c) => services.senders[c]);
   }
 
   @Authorized('flows:read')

@@ -35,12 +35,12 @@ import { feedbackSubject } from './feedback-mail.js';
 
 export { presentFlow };
 
-/** The channels a feedback request can go by here: those with a sender configured (createApp sets them). */
-let sendersConfigured: Record<'email' | 'sms', boolean> = { email: false, sms: false };
-export function configureFlowSenders(senders: Record<'email' | 'sms', boolean>) {
-  sendersConfigured = senders;
+declare module '../../kit/context.js' {
+  interface Services {
+    /** The channels a feedback request can go by here: those with a sender configured (config.ts channelsWithSender). */
+    senders: Record<'email' | 'sms', boolean>;
+  }
 }
-export const channelsWithSender = (): string[] => (['email', 'sms'] as const).filter((c) => sendersConfigured[c]);
 
 const { find: findFlow, list: listFlows, recorded } = ownedResource(FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', resource: 'feedbackflow', present: presentFlow });
 export { findFlow, listFlows };

@@ -7,7 +7,7 @@ import { presentRequest } from './feedback-request.presenter.js';
 import { feedbackHtml, feedbackSubject, feedbackText } from './feedback-mail.js';
 import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
 import { claimRequests, finishLeased, leasedRequest, releaseRequests, type LeasedRequest, type RequestChange } from './flow.repo.js';
-import { reserveSend, type Reservation } from '../sending/sending-budget.service.js';
+import type { Reservation, SendingBudgets } from '../sending/sending-budget.service.js';
 
 /** Lease of a claimed request: a worker that dies holding it gives it back by letting it expire. */
 export const LEASE_MS = 60_000;
@@ -34,7 +34,7 @@ export class FeedbackRequestTask {
   constructor(
     private readonly orm: MikroORM,
     private readonly senders: FeedbackSenders,
-    private readonly options: { surveyUrl: string; workerId: string; clock: () => Date; logger: Logger },
+    private readonly options: { surveyUrl: string; workerId: string; clock: () => Date; logger: Logger; sending: SendingBudgets },
   ) {}
 
   /** Leases up to `limit` due requests to this worker. */
@@ -138,7 +138,7 @@ export class FeedbackRequestTask {
   /** A unit of the business's budget and the guest's on `channel` (sending-budget.service.ts), or the time to wait. */
   private reserve(em: EntityManager, r: Loaded, channel: string, kind: 'feedback_request' | 'reminder', now: Date): Promise<Reservation> {
     const guest = channel === 'sms' ? r.customer_phone : r.customer_email;
-    return reserveSend(em, { business: r.business_id, channel: channel as 'email' | 'sms', kind, guest }, now);
+    return this.options.sending.reserve(em, { business: r.business_id, channel: channel as 'email' | 'sms', kind, guest }, now);
   }
 
   private deliver(r: Loaded, channel: string, reminder: boolean): Promise<SendOutcome> {

@@ -12,8 +12,8 @@ import { EMAIL, normaliseEmail } from '../user/user.service.js';
 import { INVITATION_TTL_MS, Invitation } from '../user/invitation.entity.js';
 import { dropUnsentInvitationMail } from '../user/account-mail.repo.js';
 import { queueAccountMail } from '../user/account-mail.service.js';
-import { chargeSend } from '../sending/sending-budget.service.js';
-import { checkRole, lockForChange, type MemberActor } from './member.service.js';
+import type { WriteContext } from '../../kit/context.js';
+import { checkRole, lockForChange, type MemberWriter } from './member.service.js';
 import type { InvitationType } from './invitation.type.js';
 import { ownedPresenter } from '../../kit/owned.presenter.js';
 
@@ -32,7 +32,8 @@ export function listInvitations(em: EntityManager, business: string, args: ListA
  * with a pending invitation (delete it to send a new one). Each invitation counts against the business's daily
  * invitations and e-mails (a 429 naming the one spent); its e-mail waits when the inbox had its hour's number.
  */
-export async function createInvitation(em: EntityManager, business: string, input: { email: string; role: MembershipRole }, actor?: MemberActor): Promise<InvitationType> {
+export async function createInvitation(em: EntityManager, business: string, input: { email: string; role: MembershipRole }, ctx: WriteContext): Promise<InvitationType> {
+  const actor = ctx.auth;
   const checks = new Checks();
   const email = normaliseEmail(typeof input.email === 'string' ? input.email : '');
   if (!EMAIL.test(email) || email.length > 320) checks.fail('email', 'must be an e-mail address');
@@ -50,9 +51,9 @@ export async function createInvitation(em: EntityManager, business: string, inpu
         throw new AppError('conflict', `${email} already has a pending invitation (${pending.id}): delete it to send a new one`, [{ field: 'email', message: 'already invited' }]);
       }
       // The business's invitations and e-mails of the day (a 429 naming the spent one), then the inbox's hour.
-      await chargeSend(tx, { business, channel: 'email', kind: 'invitation' });
+      await ctx.services.sending.charge(tx, { business, channel: 'email', kind: 'invitation' });
       const invitation = tx.create(Invitation, { business, email, role: input.role, invitedBy: actor?.userId ?? null, expiresAt: new Date(Date.now() + INVITATION_TTL_MS) });
-      await queueAccountMail(tx, { kind: 'invitation', email, invitation: invitation.id, expiresAt: invitation.expiresAt });
+      await queueAccountMail(tx, { kind: 'invitation', email, invitation: invitation.id, expiresAt: invitation.expiresAt }, ctx.services.sending.settings);
       const presented = presentInvitation(invitation);
       recordEvent(tx, business, 'invitation.created', presented);
       return presented;
@@ -64,9 +65,9 @@ export async function createInvitation(em: EntityManager, business: string, inpu
 }
 
 /** Revokes an invitation: its link then answers that it was withdrawn. */
-export function deleteInvitation(em: EntityManager, business: string, id: string, actor?: MemberActor): Promise<string> {
+export function deleteInvitation(em: EntityManager, business: string, id: string, by: MemberWriter = {}): Promise<string> {
   return em.transactional(async (tx) => {
-    await lockForChange(tx, business, actor);
+    await lockForChange(tx, business, by.auth);
     const invitation = await findInvitation(tx, business, id, true);
     recordEvent(tx, business, 'invitation.deleted', presentInvitation(invitation));
     // Its e-mail not sent yet never goes (and, let through already, gives its place in the inbox's hour back).

@@ -20,8 +20,8 @@ export class MemberResolver extends OwnedCrudResolver(MemberType, inputs, member
   @Mutation(() => MemberAdditionType, {
     description: 'Adds someone by e-mail with a role, by invitation: the address is e-mailed a link (valid 7 days) and the person joins by accepting it, signing in or up. Always an Invitation, the same whether or not the address has an account. Owners only. What POST /v2/businesses/{business}/members runs.',
   })
-  addMember(@Arg('business', () => ID) business: string, @Arg('input', () => inputs.CreateMemberInput) input: inputs.CreateMemberInput, @Ctx() { em, auth }: GraphQLContext) {
-    return createInvitation(em, business, input, auth);
+  addMember(@Arg('business', () => ID) business: string, @Arg('input', () => inputs.CreateMemberInput) input: inputs.CreateMemberInput, @Ctx() context: GraphQLContext) {
+    return createInvitation(context.em, business, input, context);
   }
 
   @Authorized('members:write')

@@ -20,6 +20,8 @@ import type { MemberType } from './member.type.js';
  * in the change's transaction), or the operator at the admin CLI (`null`), who may change any business.
  */
 export type MemberActor = { userId: string } | null | undefined;
+/** Who asks, as the writers are given it (the resolver's context; the operator's CLI gives no `auth`). */
+export type MemberWriter = { auth?: MemberActor };
 
 type UserFields = Pick<User, 'email' | 'name'>;
 
@@ -148,11 +150,11 @@ function recordedFor(actor: MemberActor): RecordedResource<Membership, MemberTyp
 }
 
 /** Changes a member's role; the last owner cannot be demoted. */
-export async function updateMember(em: EntityManager, business: string, id: string, input: { role?: MembershipRole | null }, actor?: MemberActor): Promise<MemberType> {
+export async function updateMember(em: EntityManager, business: string, id: string, input: { role?: MembershipRole | null }, by: MemberWriter = {}): Promise<MemberType> {
   const checks = new Checks();
   checkRole(checks, input.role, false);
   checks.throwIfAny();
-  const updated = await updateRecorded(em, recordedFor(actor), business, id, async (member, tx) => {
+  const updated = await updateRecorded(em, recordedFor(by.auth), business, id, async (member, tx) => {
     if (!input.role || input.role === member.role) return;
     if (input.role !== 'owner') await keepAnOwner(tx, member, `demoted to ${input.role}`);
     member.role = input.role;
@@ -167,8 +169,8 @@ export async function updateMember(em: EntityManager, business: string, id: stri
  * transaction (refresh tokens included; client-credentials tokens of the credentials they created too, since those
  * act for them), and this process forgets them at once; other processes refuse them within REVOCATION_CACHE_MS.
  */
-export function deleteMember(em: EntityManager, business: string, id: string, actor?: MemberActor): Promise<string> {
-  return deleteRecorded(em, recordedFor(actor), business, id, async (member, tx) => {
+export function deleteMember(em: EntityManager, business: string, id: string, by: MemberWriter = {}): Promise<string> {
+  return deleteRecorded(em, recordedFor(by.auth), business, id, async (member, tx) => {
     await keepAnOwner(tx, member, 'removed');
     await revokeTokens(tx, { user: member.user, business });
     await tx.nativeDelete(Membership, { id: member.id });

@@ -12,7 +12,7 @@ import type { CreateOrderInput, UpdateOrderInput } from './order.inputs.js';
 import { presentOrder, type OrderOwner } from './order.presenter.js';
 import { DEFAULT_STAFF_KEY } from '../business/staff-key.rules.js';
 import { readNewOrder, readOrderChanges } from './order.rules.js';
-import { OrderWriter, orderWritten } from './order.writer.js';
+import type { WriteContext } from '../../kit/context.js';
 
 export const findOrder = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Order, { kind: 'order', label: 'Order', business, id, lock });
@@ -28,16 +28,16 @@ export function listOrders(em: EntityManager, business: string, args: ListArgsVa
 }
 
 /** A new order from the API: the order-field rules of every door, then the order writer in create mode (409 on a duplicate). */
-export async function createOrder(em: EntityManager, business: string, input: CreateOrderInput): Promise<OrderType> {
+export async function createOrder(em: EntityManager, business: string, input: CreateOrderInput, ctx: WriteContext): Promise<OrderType> {
   const owner = await em.findOne(Business, { id: business });
   const checks = new Checks();
   const fields = readNewOrder(checks, input, 'api', owner?.country);
   checks.throwIfAny();
-  const { order } = await (await OrderWriter.of(em)).write(business, ownerOf(owner), fields, 'create');
+  const { order } = await ctx.services.orders.write(em, business, ownerOf(owner), fields, 'create');
   return order;
 }
 
-export async function updateOrder(em: EntityManager, business: string, id: string, input: UpdateOrderInput): Promise<OrderType> {
+export async function updateOrder(em: EntityManager, business: string, id: string, input: UpdateOrderInput, ctx: WriteContext): Promise<OrderType> {
   const owner = await em.findOne(Business, { id: business });
   const checks = new Checks();
   const fields = readOrderChanges(checks, { ...input }, owner?.country);
@@ -49,7 +49,7 @@ export async function updateOrder(em: EntityManager, business: string, id: strin
     const accepted = fields.status === 'ACCEPTED' && order.status === 'PENDING';
     tx.assign(order, fields);
     // What follows an acceptance (the feedback flows of order.accepted, issue 16), in this same transaction.
-    if (accepted) await orderWritten(tx, business, order, ['order.accepted']);
+    if (accepted) await ctx.services.orders.accepted(tx, business, order);
   });
 }
 

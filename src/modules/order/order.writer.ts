@@ -31,28 +31,26 @@ export type OrderTrigger = 'order.created' | 'order.accepted';
 
 /**
  * What follows an order's write in its own transaction (the feedback flows): the order module calls it and knows no
- * more of it. The flow module depends on orders, not the other way round; the step is given at start (createApp).
+ * more of it. The flow module depends on orders, not the other way round; the composition root gives the step.
  */
 export type OrderWrittenStep = (tx: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date) => Promise<unknown>;
 
 /** Whether the step may write anything for this order; read before it is written, outside any transaction. */
 export type OrderFollowCheck = (em: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date) => Promise<boolean>;
 
-let afterWrite: OrderWrittenStep = async () => {};
-let mayFollow: OrderFollowCheck = async () => false;
-
-/**
- * Called once at start, by the composition root: every order write (each door, the API's update) runs `step`, and
- * `check` tells beforehand whether it may write: a new order that nothing follows is written in one statement alone.
- */
-export function followOrderWrites(step: OrderWrittenStep, check: OrderFollowCheck) {
-  afterWrite = step;
-  mayFollow = check;
+/** What follows each order's write, given to the writer by the composition root (src/compose.ts). */
+export interface OrderFollowers {
+  /** Runs in the order's transaction for every write that fires triggers (each door, the API's update). */
+  step: OrderWrittenStep;
+  /** Read beforehand: a new order that nothing follows is written in one statement alone. */
+  check: OrderFollowCheck;
 }
 
-/** Runs the step given at start for an order just written in `tx`. */
-export function orderWritten(tx: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now = new Date()) {
-  return afterWrite(tx, business, order, triggers, now);
+declare module '../../kit/context.js' {
+  interface Services {
+    /** The one writer of orders, with what follows each write. */
+    orders: OrderWriter;
+  }
 }
 
 // Deadlock, serialization failure, FK or unique violations caused by a concurrent writer: run the transaction again.
@@ -66,35 +64,40 @@ const conflict = (fields: OrderFields) =>
 
 /**
  * The one writer of new orders, and so of the menu sync: the order, its lines, the menu items their names call for and
- * the event in one statement (writeOrder, order.repo.ts), then what follows (orderWritten), in one em transaction; or
+ * the event in one statement (writeOrder, order.repo.ts), then what follows (its followers' step), in one em transaction; or
  * that statement alone, when nothing follows (write). Menu items are inserted with ON CONFLICT DO NOTHING; a line whose new dish a concurrent order inserted first is
  * linked by a second statement.
  */
 export class OrderWriter {
-  private constructor(private readonly em: EntityManager) {}
+  /** One batcher per database (per ORM driver): a process may hold several, as the tests do. */
+  private readonly batchers = new WeakMap<object, WriteBatcher<OrderDraft, BatchOutcome>>();
 
-  static async of(em: EntityManager): Promise<OrderWriter> {
-    return new OrderWriter(em);
+  /** One per process, made by the composition root with what follows an order (the feedback flows, recovery). */
+  constructor(private readonly followers: OrderFollowers) {}
+
+  /** What follows an order the API moved to ACCEPTED, in the update's transaction `tx` (order.service's updateOrder). */
+  accepted(tx: EntityManager, business: string, order: OrderRecord, now = new Date()) {
+    return this.followers.step(tx, business, order, ['order.accepted'], now);
   }
 
   /**
-   * A new order that nothing follows (no feedback flow, no waiting guest: `followOrderWrites`'s check) is one statement
+   * A new order that nothing follows (no feedback flow, no waiting guest: the followers' check) is one statement
    * committed alone: the order, its lines, its menu entries and its event are all in it, and no transaction is opened
    * and closed around it (two round trips of three). Otherwise, and for a repeat, one transaction (the kit's
    * inTransaction: the writer only runs statements). Retried when a concurrent writer got in the way. `owner`: what
    * the answer and the events show of the business (presentOrder), as the door read it with the business's country.
    */
-  async write(business: string, owner: OrderOwner, fields: OrderFields, mode: WriteMode): Promise<WriteResult> {
+  async write(em: EntityManager, business: string, owner: OrderOwner, fields: OrderFields, mode: WriteMode): Promise<WriteResult> {
     for (let attempt = 1; ; attempt++) {
       try {
         const draft = draftOf(business, owner, fields, mode);
         const triggers = triggersOf(draft.record);
-        if (!(await mayFollow(this.em, business, draft.record, triggers, draft.now))) {
+        if (!(await this.followers.check(em, business, draft.record, triggers, draft.now))) {
           // Never accepts a stored order here: a repeat changes nothing and goes on to the transaction below.
-          const alone = await this.writeAlone(draft, mode);
+          const alone = await this.writeAlone(em, draft, mode);
           if (alone) return alone;
         }
-        return await inTransaction(this.em, (tx) => this.writeIn(tx, draft, mode));
+        return await inTransaction(em, (tx) => this.writeIn(tx, draft, mode));
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(code)) throw err;
@@ -107,16 +110,16 @@ export class OrderWriter {
    * that arrive while that business's statements are busy, in one statement (writeOrders: group commit), or alone
    * when the batch failed (so that one order's fault is its own). Undefined for a repeat of a stored order.
    */
-  private async writeAlone(draft: OrderDraft, mode: WriteMode): Promise<WriteResult | undefined> {
-    const alone = async () => (await this.writeNew(this.em, draft, mode, false)).created;
-    if (this.em.getTransactionContext()) return alone();
+  private async writeAlone(em: EntityManager, draft: OrderDraft, mode: WriteMode): Promise<WriteResult | undefined> {
+    const alone = async () => (await this.writeNew(em, draft, mode, false)).created;
+    if (em.getTransactionContext()) return alone();
     let written: BatchOutcome;
     try {
-      written = await batcherFor(this.em).add(draft.business, draft);
+      written = await this.batcherFor(em).add(draft.business, draft);
     } catch {
       return alone();
     }
-    if (written) return this.created(this.em, draft, written.items, written.fanoutPending, false);
+    if (written) return this.created(em, draft, written.items, written.fanoutPending, false);
     if (mode === 'create') throw conflict(draft.fields);
     return undefined;
   }
@@ -144,7 +147,7 @@ export class OrderWriter {
       for (const r of await linkRacedLines(em, record.id, business)) linked.get(r.id)!.menu_item_id = r.menu_item_id;
     }
     for (const item of items) item.menuItem = linked.get(item.id)?.menu_item_id ?? null;
-    if (follow) await orderWritten(em, business, record, triggersOf(record), now);
+    if (follow) await this.followers.step(em, business, record, triggersOf(record), now);
     return { order: { ...order, items: items.map(presentOrderItem), submissions: [] }, created: true, changed: true };
   }
 
@@ -163,9 +166,28 @@ export class OrderWriter {
       const id = newId('event');
       const fanoutPending = await insertEvent(tx, { id, business_id: business, type: 'order.updated', data: { object: orderJson(updated) }, created_at: now });
       eventRecorded(tx, { id, business, type: 'order.updated', fanoutPending });
-      await orderWritten(tx, business, existing.order, ['order.accepted'], now);
+      await this.accepted(tx, business, existing.order, now);
     }
     return { order: current, created: false, changed };
+  }
+
+  private batcherFor(em: EntityManager): WriteBatcher<OrderDraft, BatchOutcome> {
+    const driver = em.getDriver();
+    let batcher = this.batchers.get(driver);
+    if (!batcher) {
+      // Its own EntityManager: the batches outlive the request whose writer made the batcher.
+      const own = em.fork();
+      batcher = new WriteBatcher<OrderDraft, BatchOutcome>(async (business, drafts) => {
+        const written = await writeOrders(own, business, drafts.map(writeOf));
+        const created = new Set(written.orders);
+        const fanout = new Map(written.events.map((e) => [e.id, e.fanout_pending]));
+        const lines = new Map<string, WrittenLine[]>();
+        for (const line of written.items) lines.set(line.order_id, [...(lines.get(line.order_id) ?? []), line]);
+        return drafts.map((d) => (created.has(d.record.id) ? { items: lines.get(d.record.id) ?? [], fanoutPending: fanout.get(d.event.id) ?? null } : null));
+      }, BATCH_LIMITS);
+      this.batchers.set(driver, batcher);
+    }
+    return batcher;
   }
 }
 
@@ -220,28 +242,6 @@ type BatchOutcome = { items: WrittenLine[]; fanoutPending: boolean | null } | nu
  * meanwhile make the next one. (Two in flight made smaller batches and cost more per order: bench/ingest.)
  */
 const BATCH_LIMITS = { runsPerKey: 1, maxBatch: 32 };
-// One batcher per database (per ORM driver): a process may hold several, as the tests do.
-const batchers = new WeakMap<object, WriteBatcher<OrderDraft, BatchOutcome>>();
-
-function batcherFor(em: EntityManager): WriteBatcher<OrderDraft, BatchOutcome> {
-  const driver = em.getDriver();
-  let batcher = batchers.get(driver);
-  if (!batcher) {
-    // Its own EntityManager: the batches outlive the request whose writer made the batcher.
-    const own = em.fork();
-    batcher = new WriteBatcher<OrderDraft, BatchOutcome>(async (business, drafts) => {
-      const written = await writeOrders(own, business, drafts.map(writeOf));
-      const created = new Set(written.orders);
-      const fanout = new Map(written.events.map((e) => [e.id, e.fanout_pending]));
-      const lines = new Map<string, WrittenLine[]>();
-      for (const line of written.items) lines.set(line.order_id, [...(lines.get(line.order_id) ?? []), line]);
-      return drafts.map((d) => (created.has(d.record.id) ? { items: lines.get(d.record.id) ?? [], fanoutPending: fanout.get(d.event.id) ?? null } : null));
-    }, BATCH_LIMITS);
-    batchers.set(driver, batcher);
-  }
-  return batcher;
-}
-
 /** What a new order fires: its creation, and its acceptance when it arrives accepted. */
 const triggersOf = (record: OrderRecord): OrderTrigger[] => (record.status === 'ACCEPTED' ? ['order.created', 'order.accepted'] : ['order.created']);
 

@@ -3,7 +3,6 @@ import type { GraphQLContext } from '../../kit/context.js';
 import type { Parent } from '../../kit/resource.type.js';
 import { BusinessType } from '../business/business.type.js';
 import { SendingBudgetType } from './sending-budget.type.js';
-import { sendingBudgetsOf } from './sending-budget.service.js';
 
 /**
  * Each request's budgets by business: an answer that shows one business many times (a page of surveys with
@@ -20,7 +19,7 @@ export class SendingBudgetResolver {
     let byBusiness = read.get(context);
     if (!byBusiness) read.set(context, (byBusiness = new Map()));
     let budgets = byBusiness.get(business.id);
-    if (!budgets) byBusiness.set(business.id, (budgets = sendingBudgetsOf(context.em, business, new Date())));
+    if (!budgets) byBusiness.set(business.id, (budgets = context.services.sending.of(context.em, business, new Date())));
     return budgets;
   }
 }

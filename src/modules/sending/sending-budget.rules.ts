@@ -1,18 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DEFAULT_SENDING, type SendingSettings } from '../../config.js';
+import type { SendingSettings } from '../../config.js';
 import { inboxAddress } from '../../shared/inbox-address.js';
-
-/**
- * The sending budgets, set once at start from the configuration (createApp, the workers: SEND_BUDGET_*,
- * INVITATIONS_PER_DAY, ACCOUNT_MAILS_PER_ADDRESS_HOUR); the defaults until then.
- */
-let settings: SendingSettings = DEFAULT_SENDING;
-
-export function configureSending(given: SendingSettings) {
-  settings = given;
-}
-
-export const sendingSettings = (): SendingSettings => settings;
 
 export type SendChannel = 'email' | 'sms';
 /** A business's daily budgets: one per channel, and its invitations. */
@@ -30,12 +18,12 @@ export const dayOf = (now: Date): string => now.toISOString().slice(0, 10);
 export const resetOf = (now: Date): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 
 /** Until when a business created at `createdAt` is new (its budgets are the small ones). */
-export const newUntil = (createdAt: Date): Date => new Date(createdAt.getTime() + settings.newDays * DAY_MS);
+export const newUntil = (settings: SendingSettings, createdAt: Date): Date => new Date(createdAt.getTime() + settings.newDays * DAY_MS);
 
 /** The business's limit of `budget` a day at `now`: small while it is new, larger after. */
-export function limitOf(budget: BudgetName, createdAt: Date, now: Date): number {
+export function limitOf(settings: SendingSettings, budget: BudgetName, createdAt: Date, now: Date): number {
   if (budget === 'invitations') return settings.invitationsPerDay;
-  return now < newUntil(createdAt) ? settings[budget].newBusiness : settings[budget].established;
+  return now < newUntil(settings, createdAt) ? settings[budget].newBusiness : settings[budget].established;
 }
 
 /**
@@ -53,10 +41,10 @@ const WORDS: Record<BudgetName, string> = { sms: 'SMS', email: 'e-mails', invita
 export const budgetLabel = (budget: BudgetName, perGuest: boolean) => (perGuest ? `${budget}-per-guest` : budget);
 
 /** Why a message may not go today, in words an owner reads in the API's 429. */
-export function spentMessage(budget: BudgetName, perGuest: boolean, limit: number, createdAt: Date, now: Date): string {
+export function spentMessage(settings: SendingSettings, budget: BudgetName, perGuest: boolean, limit: number, createdAt: Date, now: Date): string {
   const reset = resetOf(now).toISOString();
   const label = budgetLabel(budget, perGuest);
   if (perGuest) return `Sending budget "${label}" spent: a business sends at most ${limit} ${WORDS[budget]} a day to one guest, and this guest has had them today. It resets at ${reset}.`;
-  const young = budget !== 'invitations' && now < newUntil(createdAt) ? ` (the budget of a new business, until ${newUntil(createdAt).toISOString()})` : '';
+  const young = budget !== 'invitations' && now < newUntil(settings, createdAt) ? ` (the budget of a new business, until ${newUntil(settings, createdAt).toISOString()})` : '';
   return `Sending budget "${label}" spent: this business may send ${limit} ${WORDS[budget]} a day${young}, and has sent them today. It resets at ${reset}.`;
 }

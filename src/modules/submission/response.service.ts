@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type ErrorDetail } from '../../shared/errors.js';
 import { isId, newId } from '../../shared/id.js';
 import { Checks } from '../../shared/validation.js';
-import { completionMayFollow, submissionCompleted } from './submission.completed.js';
+import type { SubmissionFollowers } from './submission.completed.js';
 import { recordEvent } from '../event/event.service.js';
 import { settleForOrder } from '../flow/feedback-request.service.js';
 import { Location } from '../location/location.entity.js';
@@ -227,6 +227,8 @@ interface StepInput {
   /** Called before a new response is created: the door's rate limit throws from here. */
   admit?: () => void | Promise<void>;
   log: RuleLog;
+  /** What follows a completion (the process's services). */
+  completions: SubmissionFollowers;
 }
 
 /** How many times a step is decided again, alone, when another step of the same device changed the response first. */
@@ -254,7 +256,7 @@ export async function answerStep(em: EntityManager, guest: GuestSurvey, input: S
     if (response?.status === 'completed') throw answeredAlready();
     const decision = await decide(em, guest, input, step, link, response);
     if (decision.kind === 'complete') {
-      if (!(await completesAlone(em, guest, decision))) break;
+      if (!(await completesAlone(em, guest, decision, input.completions))) break;
       const done = await completeAlone(em, guest, decision, version!, input.startedAt);
       // Completed, or decided on a version gone: either way what was kept is not the response any more.
       forget(survey, input.sessionId);
@@ -401,11 +403,11 @@ function completion(response: Submission, startedAt: number) {
 /**
  * Whether a completion may be written alone: a stored response (a new one has its creation to record too) with no
  * order (whose feedback requests it settles, and whose one completed response per survey a transaction decides), that
- * opens no case (completionMayFollow: the cases module's check).
+ * opens no case (the followers' check: the cases module's).
  */
-async function completesAlone(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>): Promise<boolean> {
+async function completesAlone(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>, completions: SubmissionFollowers): Promise<boolean> {
   if (d.created || d.response.order) return false;
-  return !(await completionMayFollow(em, d.response, answered(guest, d)));
+  return !(await completions.check(em, d.response, answered(guest, d)));
 }
 
 /** The completion written alone, on the version decided on (submission.repo.ts); undefined when that version is gone. */
@@ -443,7 +445,7 @@ async function complete(tx: EntityManager, guest: GuestSurvey, d: Extract<Decisi
   recordEvent(tx, business, 'submission.completed', submissionEventObject(submission));
   // The guest answered for this order, whatever way they came: its feedback requests are done (issue 16).
   if (submission.order) await settleForOrder(tx, business, submission.order);
-  await submissionCompleted(tx, submission, answered(guest, d));
+  await input.completions.step(tx, submission, answered(guest, d));
   if (textAnswers(submission.answers, guest.steps).size) await queueTextAnalysis(tx, business, submission.id);
   try {
     await tx.flush();

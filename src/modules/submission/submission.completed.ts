@@ -13,28 +13,23 @@ export interface AnsweredSurvey {
 
 /**
  * What follows a submission's completion in its own transaction (the cases of unhappy guests): the submission module
- * calls it and knows no more of it, as the order module does with followOrderWrites; the step is given at start.
+ * calls it and knows no more of it, as the order module does with its writer's followers.
  */
 export type SubmissionCompletedStep = (tx: EntityManager, submission: Submission, survey: AnsweredSurvey) => Promise<unknown>;
 
 /** Whether the step may write anything for this submission's completion; asked before it is written, outside any transaction. */
 export type SubmissionCompletedCheck = (em: EntityManager, submission: Submission, survey: AnsweredSurvey) => Promise<boolean>;
 
-let afterCompletion: SubmissionCompletedStep = async () => {};
-let mayFollow: SubmissionCompletedCheck = async () => false;
-
-/**
- * Called once at start, by the composition root: every completion (the API's create, the survey page's last step) runs
- * `step`, and `check` tells beforehand whether it may write: the survey page's completion that nothing follows is
- * written alone (response.service.ts).
- */
-export function followSubmissionCompletions(step: SubmissionCompletedStep, check: SubmissionCompletedCheck) {
-  afterCompletion = step;
-  mayFollow = check;
+/** What follows every completion (the API's create, the survey page's last step): given by the composition root. */
+export interface SubmissionFollowers {
+  step: SubmissionCompletedStep;
+  /** Asked first: the survey page's completion that nothing follows is written alone (response.service.ts). */
+  check: SubmissionCompletedCheck;
 }
 
-/** Whether what follows a completion may write anything for `submission` (the check given at start). */
-export const completionMayFollow = (em: EntityManager, submission: Submission, survey: AnsweredSurvey) => mayFollow(em, submission, survey);
-
-/** Runs the step given at start for a submission just completed in `tx` (not yet flushed). */
-export const submissionCompleted = (tx: EntityManager, submission: Submission, survey: AnsweredSurvey) => afterCompletion(tx, submission, survey);
+declare module '../../kit/context.js' {
+  interface Services {
+    /** What follows a completed submission (the alert rules' cases). */
+    completions: SubmissionFollowers;
+  }
+}

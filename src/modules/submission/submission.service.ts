@@ -12,7 +12,7 @@ import { findOrder } from '../order/order.service.js';
 import { orderDishes } from '../order/order.repo.js';
 import { SurveyStep } from '../survey/survey-step.entity.js';
 import { findSurvey } from '../survey/survey.service.js';
-import { submissionCompleted } from './submission.completed.js';
+import type { WriteContext } from '../../kit/context.js';
 import { Submission } from './submission.entity.js';
 import type { SubmissionType } from './submission.type.js';
 import type { AnswerInput, CreateSubmissionInput, UpdateSubmissionInput } from './submission.inputs.js';
@@ -112,7 +112,7 @@ function checkCommon(checks: Checks, input: Partial<CreateSubmissionInput>) {
   if (input.answers && input.answers.length > 500) checks.fail('answers', 'at most 500 answers');
 }
 
-export function createSubmission(em: EntityManager, business: string, surveyId: string, input: CreateSubmissionInput): Promise<SubmissionType> {
+export function createSubmission(em: EntityManager, business: string, surveyId: string, input: CreateSubmissionInput, ctx: WriteContext): Promise<SubmissionType> {
   return em.transactional(async (tx) => {
     const survey = await findSurvey(tx, business, surveyId);
     const checks = new Checks();
@@ -134,7 +134,7 @@ export function createSubmission(em: EntityManager, business: string, surveyId: 
     recordEvent(tx, business, 'submission.created', submissionEventObject(submission));
     // An answer for the order completes its feedback requests (issue 16).
     if (link.order) await settleForOrder(tx, business, link.order);
-    await submissionCompleted(tx, submission, answered);
+    await ctx.services.completions.step(tx, submission, answered);
     // Its text answers are read by the workers (issue 52): a job row in this transaction.
     if (textAnswers(answers, answered.steps).size) await queueTextAnalysis(tx, business, submission.id);
     return presentSubmission(submission);

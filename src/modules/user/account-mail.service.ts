@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { inboxAddress } from '../../shared/inbox-address.js';
 import { accountMailsWithheld, messagesHeld } from '../../kit/metrics.js';
-import { sendingSettings } from '../sending/sending-budget.rules.js';
+import type { SendingSettings } from '../../config.js';
 import { AccountMail, type AccountMailKind } from './account-mail.entity.js';
 import { inboxHour, letThrough, wakeAccountMail } from './account-mail.repo.js';
 
@@ -27,13 +27,14 @@ export interface AccountMailDraft {
 export async function queueAccountMail(
   tx: EntityManager,
   draft: AccountMailDraft,
+  limits: Pick<SendingSettings, 'accountMailsPerHour'>,
   options: { send?: boolean; ownerProved?: boolean; now?: Date } = {},
 ): Promise<AccountMail | null> {
   const now = options.now ?? new Date();
   const inbox = inboxAddress(draft.email);
   const hour = await inboxHour(tx, inbox, draft.email, now);
   if (options.send === false) return null;
-  const room = hour.count < sendingSettings().accountMailsPerHour || (draft.kind === 'reset' && options.ownerProved === true && !hour.resetFor);
+  const room = hour.count < limits.accountMailsPerHour || (draft.kind === 'reset' && options.ownerProved === true && !hour.resetFor);
   if (!room && draft.kind !== 'invitation') {
     accountMailsWithheld.inc({ kind: draft.kind });
     return null;
@@ -49,10 +50,10 @@ export async function queueAccountMail(
  * A held invitation falling due (the worker, before it sends): let through when its inbox's hour has room, in a
  * transaction of its own under the inbox's lock; otherwise answers when to look again.
  */
-export function letInvitationThrough(em: EntityManager, mail: { id: string; inbox: string; email: string }, now: Date): Promise<{ through: true } | { through: false; retryAt: Date }> {
+export function letInvitationThrough(em: EntityManager, mail: { id: string; inbox: string; email: string }, limits: Pick<SendingSettings, 'accountMailsPerHour'>, now: Date): Promise<{ through: true } | { through: false; retryAt: Date }> {
   return em.transactional(async (tx) => {
     const hour = await inboxHour(tx, mail.inbox, mail.email, now);
-    if (hour.count >= sendingSettings().accountMailsPerHour) return { through: false as const, retryAt: hour.frees ?? new Date(now.getTime() + 60_000) };
+    if (hour.count >= limits.accountMailsPerHour) return { through: false as const, retryAt: hour.frees ?? new Date(now.getTime() + 60_000) };
     await letThrough(tx, mail.id, now);
     return { through: true as const };
   });

@@ -6,6 +6,7 @@ import { hashSecret } from '../../shared/secrets.js';
 import { claimAccountMails, finishAccountMail, leasedAccountMail, releaseAccountMails, setAccountMailToken, type LeasedAccountMail } from './account-mail.repo.js';
 import type { AccountMailKind } from './account-mail.entity.js';
 import { letInvitationThrough } from './account-mail.service.js';
+import type { SendingSettings } from '../../config.js';
 
 export const ACCOUNT_MAIL_LEASE_MS = 60_000;
 
@@ -47,6 +48,8 @@ export class AccountMailTask {
       workerId: string;
       clock: () => Date;
       logger: Logger;
+      /** ACCOUNT_MAILS_PER_ADDRESS_HOUR: a held invitation waits for its inbox's hour. */
+      limits: Pick<SendingSettings, 'accountMailsPerHour'>;
       credentialsOf?: (em: EntityManager, user: string) => Promise<CredentialOfUser[]>;
     },
   ) {}
@@ -73,7 +76,7 @@ export class AccountMailTask {
     if (mail.kind === 'invitation' && !mail.invitation_id) return finish({ status: 'failed', error: 'the invitation was revoked before it was sent', due_at: null });
     if (!mail.inbox_at) {
       // Held for its inbox's hour (account-mail.service.ts): it goes once the hour has room.
-      const place = await letInvitationThrough(em, mail, this.options.clock());
+      const place = await letInvitationThrough(em, mail, this.options.limits, this.options.clock());
       if (!place.through) return finish({ due_at: place.retryAt });
     }
     let link: string | undefined;

@@ -3,14 +3,18 @@ import { isIP } from 'node:net';
 import { blockedAddressReason, isLoopback } from '../../shared/network.js';
 
 /**
- * Where webhooks may point. Set once at start from WEBHOOK_ALLOW_PRIVATE_NETWORKS (createApp, the workers):
- * off, only public https endpoints; on (tests, local setups), also private and loopback ones, and plain http to
- * loopback. Link-local and metadata addresses stay refused either way (src/shared/network.ts).
+ * Where webhooks may point, from WEBHOOK_ALLOW_PRIVATE_NETWORKS (the composition root gives it): off, only public
+ * https endpoints; on (tests, local setups), also private and loopback ones, and plain http to loopback. Link-local
+ * and metadata addresses stay refused either way (src/shared/network.ts).
  */
-const policy = { allowPrivateNetworks: false };
+export interface WebhookPolicy {
+  allowPrivateNetworks: boolean;
+}
 
-export function configureWebhookPolicy(settings: { allowPrivateNetworks: boolean }) {
-  policy.allowPrivateNetworks = settings.allowPrivateNetworks;
+declare module '../../kit/context.js' {
+  interface Services {
+    webhooks: WebhookPolicy;
+  }
 }
 
 const DNS_TIMEOUT_MS = 3_000;
@@ -19,7 +23,7 @@ const DNS_TIMEOUT_MS = 3_000;
  * Why `raw` cannot be a webhook URL, or undefined. A name is resolved now and refused when any address is
  * blocked; a name that does not resolve (yet) is accepted: every attempt checks the address it connects to.
  */
-export async function webhookUrlProblem(raw: string): Promise<string | undefined> {
+export async function webhookUrlProblem(raw: string, policy: WebhookPolicy): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(raw);

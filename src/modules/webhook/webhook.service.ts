@@ -11,7 +11,8 @@ import { Webhook } from './webhook.entity.js';
 import type { WebhookType } from './webhook.type.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
 import { generateWebhookSecret } from './webhook.signature.js';
-import { webhookUrlProblem } from './webhook.policy.js';
+import { webhookUrlProblem, type WebhookPolicy } from './webhook.policy.js';
+import type { WriteContext } from '../../kit/context.js';
 
 /** After a rotation the old secret signs too, for this long. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -29,10 +30,10 @@ export function presentWebhook(webhook: Webhook): WebhookType {
   };
 }
 
-async function check(input: Partial<CreateWebhookInput>, creating: boolean) {
+async function check(input: Partial<CreateWebhookInput>, creating: boolean, policy: WebhookPolicy) {
   const checks = new Checks();
   if (creating || input.url != null) {
-    const problem = await webhookUrlProblem(input.url ?? '');
+    const problem = await webhookUrlProblem(input.url ?? '', policy);
     if (problem) checks.fail('url', problem);
   }
   if (creating || input.events != null) {
@@ -72,9 +73,9 @@ export { findWebhook, listWebhooks };
  */
 const writeBeforeItsEvent = (tx: EntityManager) => tx.flush();
 
-export async function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput, actor?: Principal): Promise<WebhookType> {
-  await check(input, true);
-  assertMayHear(actor, input.events);
+export async function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput, ctx: WriteContext): Promise<WebhookType> {
+  await check(input, true, ctx.services.webhooks);
+  assertMayHear(ctx.auth, input.events);
   return em.transactional(async (tx) => {
     const secret = generateWebhookSecret();
     const webhook = tx.create(Webhook, {
@@ -92,11 +93,11 @@ export async function createWebhook(em: EntityManager, business: string, input: 
   });
 }
 
-export async function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput, actor?: Principal): Promise<WebhookType> {
-  await check(input, false);
+export async function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput, ctx: WriteContext): Promise<WebhookType> {
+  await check(input, false, ctx.services.webhooks);
   return updateRecorded(em, recorded, business, id, async (webhook, tx) => {
     // Where its payloads go, which ones, or that they go at all: the same rule as at creation.
-    if (input.url != null || input.events != null || input.enabled === true) assertMayHear(actor, input.events ?? webhook.events);
+    if (input.url != null || input.events != null || input.enabled === true) assertMayHear(ctx.auth, input.events ?? webhook.events);
     if (input.url != null) webhook.url = input.url;
     if (input.events != null) webhook.events = [...new Set(input.events)];
     if (input.description !== undefined) webhook.description = input.description;
