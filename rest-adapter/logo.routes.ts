@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
-import { noteWrite, type ContextFor, type GraphQLContext } from '../src/kit/context.js';
+import { noteWrite, type ContextFor, type GraphQLContext } from '../src/kit/graphql/context.js';
 import { authChecker } from '../src/graphql/auth-checker.js';
 import type { Scope } from '../src/auth/scopes.js';
 import { AppError } from '../src/shared/errors.js';

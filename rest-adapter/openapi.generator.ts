@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { ERROR_CODES } from '../src/shared/errors.js';
 import { MAX_EXPAND_DEPTH } from './query.parsers.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list.limits.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list/list.limits.js';
 import { isQueryRoute, type RouteDef } from './route.table.js';
 import { isRelationType, routeModel } from './schema.model.js';
 import { getMetadataStorage } from 'type-graphql';

@@ -3,7 +3,7 @@ import { execute, parse, type GraphQLSchema } from 'graphql';
 import type { ApiLimit } from '../src/http/rate-limit/rate-limits.js';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
-import { routeReads, type ContextFor } from '../src/kit/context.js';
+import { routeReads, type ContextFor } from '../src/kit/graphql/context.js';
 import { pickError } from './errors.mapper.js';
 import { QrCache } from './qr.cache.js';
 import { drawingCost, QrPool, type QrFormat, type QrOptions } from './qr.pool.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../src/shared/errors.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list.limits.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list/list.limits.js';
 
 /**
  * Query conventions of interface 4.1 (docs/rest.md, "Query parameters"), as small pure functions. Each refusal is a 400

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { Kind, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Context } from 'koa';
-import { noteWrite, routeReads, type ContextFor } from '../src/kit/context.js';
+import { noteWrite, routeReads, type ContextFor } from '../src/kit/graphql/context.js';
 import { assertStorableText } from '../src/shared/text.js';
 import { AppError } from '../src/shared/errors.js';
 import { Checks } from '../src/shared/validation.js';
@@ -20,7 +20,7 @@ import { toCsv, wantsCsv } from './csv.presenter.js';
 
 export interface RestDeps {
   schema: GraphQLSchema;
-  /** The same factory /graphql uses (src/kit/context.ts): same tokens, same scopes. */
+  /** The same factory /graphql uses (src/kit/graphql/context.ts): same tokens, same scopes. */
   contextFor: ContextFor;
   routes?: RouteDef[];
   /** The API quota, shared with /graphql: a route weighs what its GraphQL operation costs. */

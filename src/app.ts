@@ -15,9 +15,9 @@ import { Drain } from './http/drain.middleware.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { contextFailure } from './graphql/errors.js';
-import { createContextFactory, type Services } from './kit/context.js';
+import { createContextFactory, type Services } from './kit/graphql/context.js';
 import { compose } from './compose.js';
-import { MemoryRecentWrites, ReadRouting, SharedRecentWrites } from './kit/read.routing.js';
+import { MemoryRecentWrites, ReadRouting, SharedRecentWrites } from './kit/replicas/read.routing.js';
 import { createOAuth } from './oauth/oauth.module.js';
 import { WebhookAuth } from './ingest/custom-order.auth.js';
 import { customOrderRoutes } from './ingest/custom-order.routes.js';
@@ -37,7 +37,7 @@ import { portalRoutes } from './http/portal.routes.js';
 import { devOutboxRoutes } from './http/dev-outbox.routes.js';
 import { faviconRoutes } from './http/favicon.routes.js';
 import { graphqlSubscriptions } from './graphql/subscriptions.js';
-import { EventFeed } from './modules/event/event.feed.js';
+import { EventFeed } from './modules/event/event-feed.service.js';
 
 export interface App {
   httpServer: http.Server;

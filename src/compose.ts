@@ -1,9 +1,9 @@
 import { channelsWithSender, type Config } from './config.js';
-import type { Services } from './kit/context.js';
-import { OrderWriter } from './modules/order/order.writer.js';
-import { createFeedbackRequests, feedbackMayFollow } from './modules/flow/feedback-request.create.js';
+import type { Services } from './kit/graphql/context.js';
+import { OrderWriter } from './modules/order/order-writer.service.js';
+import { createFeedbackRequests, feedbackMayFollow } from './modules/flow/feedback-request-creation.service.js';
 import { caseMayOpen, openCaseFor } from './modules/case/case.service.js';
-import { recoverCasesFor, recoveryMayFollow } from './modules/case/case.recovery.js';
+import { recoverCasesFor, recoveryMayFollow } from './modules/case/case-recovery.service.js';
 import { SendingBudgets } from './modules/sending/sending-budget.service.js';
 
 /**

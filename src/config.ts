@@ -14,7 +14,7 @@ export interface Config {
    */
   trustProxyHops: number;
   databaseUrl?: string;
-  /** DATABASE_REPLICA_URLS: streaming replicas of DATABASE_URL's server for lag-tolerant reads (src/kit/replica.driver.ts). */
+  /** DATABASE_REPLICA_URLS: streaming replicas of DATABASE_URL's server for lag-tolerant reads (src/kit/replicas/replica.driver.ts). */
   databaseReplicaUrls: string[];
   /** REPLICA_MAX_LAG: a replica further behind than this is skipped until it catches up. */
   replicaMaxLagMs: number;
@@ -25,7 +25,7 @@ export interface Config {
   dataDir: string;
   /** Delivery attempts this process runs at once; 0 = no workers in this process (API only). */
   workers: number;
-  /** EVENT_RETENTION_DAYS: events are dropped a week at a time once this old (kit/time-partitions.ts). */
+  /** EVENT_RETENTION_DAYS: events are dropped a week at a time once this old (kit/db/time-partitions.ts). */
   eventRetentionDays: number;
   webhooks: WebhookSettings;
   /** Redis shared by every process (rate limits); unset: each process keeps its limits in memory. */

@@ -2,14 +2,14 @@ import pg from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../src/db/orm.config.js';
 import { createLogger } from '../src/http/logger.js';
-import { inTransaction } from '../src/kit/db.js';
-import { PgListener } from '../src/kit/pg-listener.js';
-import { announceAfterCommit, SEND_EVERY_MS, wakeAfterCommit } from '../src/kit/signals.js';
+import { inTransaction } from '../src/kit/db/db.js';
+import { PgListener } from '../src/kit/signals/pg-listener.js';
+import { announceAfterCommit, SEND_EVERY_MS, wakeAfterCommit } from '../src/kit/signals/signals.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { startPgProxy, type PgProxy } from './helpers/pg-proxy.js';
 
 /**
- * kit/signals.ts: what a transaction tells leaves after it commits (never when it rolls back, a savepoint's with the
+ * kit/signals/signals.ts: what a transaction tells leaves after it commits (never when it rolls back, a savepoint's with the
  * transaction around it), to this process's listeners at once and to the others by NOTIFY statements of its own, one
  * per SEND_EVERY_MS at most, with payloads under PostgreSQL's 8000 bytes.
  */

@@ -11,7 +11,7 @@ import { errorHandler } from '../src/http/error.middleware.js';
 import { bodyMiddleware } from '../src/http/body.middleware.js';
 import { requestContext } from '../src/http/request-context.middleware.js';
 import { createApolloServer } from '../src/graphql/apollo.js';
-import type { GraphQLContext } from '../src/kit/context.js';
+import type { GraphQLContext } from '../src/kit/graphql/context.js';
 import { restAdapter } from '../rest-adapter/rest.module.js';
 import { openApiDocument } from '../rest-adapter/openapi.generator.js';
 import type { RouteDef } from '../rest-adapter/route.table.js';

@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { wordsOf } from '../../src/shared/keywords.js';
-import { MenuMatcher } from '../../src/modules/text/dish.matcher.js';
-import { TextAnalyser } from '../../src/modules/text/text.analyser.js';
+import { MenuMatcher } from '../../src/modules/text/dish-matcher.rules.js';
+import { TextAnalyser } from '../../src/modules/text/text-analyser.rules.js';
 import { BUILT_IN_THEMES, DISH_WORDS, THEME_WORDS } from '../../src/modules/text/lexicon/themes.lexicon.js';
-import type { SentimentLabel, TextLanguage } from '../../src/modules/text/text-analysis.types.js';
+import type { SentimentLabel, TextLanguage } from '../../src/modules/text/text-analysis.model.js';
 
 export interface LabelledComment {
   id: number;

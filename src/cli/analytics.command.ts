@@ -1,6 +1,6 @@
 import { adminCommand, UsageError } from './command.js';
 import { isId } from '../shared/id.js';
-import { rebuildAnalytics } from '../modules/analytics/analytics.rebuild.js';
+import { rebuildAnalytics } from '../modules/analytics/analytics-rebuild.service.js';
 import { businessExists } from '../modules/analytics/analytics.repo.js';
 
 export const rebuildAnalyticsCommand = adminCommand({

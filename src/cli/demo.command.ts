@@ -9,7 +9,7 @@ import { createMetric } from '../modules/metric/metric.service.js';
 import { createSurvey } from '../modules/survey/survey.service.js';
 import { createStep } from '../modules/survey/survey-step.service.js';
 import { createLocation } from '../modules/location/location.service.js';
-import { surveyUrl } from '../modules/survey/survey-link.js';
+import { surveyUrl } from '../modules/survey/survey-link.rules.js';
 import { setLogo, updateBusiness } from '../modules/business/business.service.js';
 import { logoPath } from '../modules/business/brand.rules.js';
 import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from './demo-brand.js';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ormConfig } from './orm.config.js';
 import { redactUrl, type Config } from '../config.js';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
-import { flushSignals } from '../kit/signals.js';
+import { flushSignals } from '../kit/signals/signals.js';
 
 export interface Database {
   orm: MikroORM;
@@ -48,7 +48,7 @@ export async function openDatabase(
       ormConfig(
         url,
         {},
-        // Migrations run on the primary and reach the replicas by streaming; reads use them (src/kit/read.routing.ts).
+        // Migrations run on the primary and reach the replicas by streaming; reads use them (src/kit/replicas/read.routing.ts).
         { urls: config.databaseReplicaUrls, maxLagMs: config.replicaMaxLagMs, log: (level, message, fields) => logger?.[level](fields, message) },
       ),
     );

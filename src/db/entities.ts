@@ -22,7 +22,10 @@ import { AnalyticsMenuRollup, AnalyticsRollup } from '../modules/analytics/analy
 import { FeedbackFlow } from '../modules/flow/feedback-flow.entity.js';
 import { FeedbackRequest } from '../modules/flow/feedback-request.entity.js';
 import { FeedbackSuppression } from '../modules/flow/feedback-suppression.entity.js';
-import { oauthEntities } from '../modules/oauth/oauth.entities.js';
+import { SigningKey } from '../modules/oauth/signing-key.entity.js';
+import { OAuthToken } from '../modules/oauth/oauth-token.entity.js';
+import { AuthorizationCode } from '../modules/oauth/authorization-code.entity.js';
+import { SignInThrottle } from '../modules/oauth/sign-in-throttle.entity.js';
 import { AlertRule } from '../modules/alert/alert-rule.entity.js';
 import { AlertRecipient } from '../modules/alert/alert-recipient.entity.js';
 import { GuestCase } from '../modules/case/case.entity.js';
@@ -63,7 +66,10 @@ export const entities = [
   FeedbackFlow,
   FeedbackRequest,
   FeedbackSuppression,
-  ...oauthEntities,
+  SigningKey,
+  OAuthToken,
+  AuthorizationCode,
+  SignInThrottle,
   GuestSessionKey,
   AlertRule,
   AlertRecipient,

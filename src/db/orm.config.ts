@@ -3,9 +3,9 @@ import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
-import { PreparingClient } from '../kit/db.js';
-import { afterCommitSignals } from '../kit/signals.js';
-import { replicaAwareDriver, type ReplicaDriverOptions } from '../kit/replica.driver.js';
+import { PreparingClient } from '../kit/db/db.js';
+import { afterCommitSignals } from '../kit/signals/signals.js';
+import { replicaAwareDriver, type ReplicaDriverOptions } from '../kit/replicas/replica.driver.js';
 
 /** DATABASE_REPLICA_URLS and REPLICA_MAX_LAG, and who hears when a replica is skipped or used again. */
 export interface ReplicaSettings extends ReplicaDriverOptions {
@@ -28,14 +28,14 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}, r
   const { urls = [], ...driverOptions } = replicas;
   return defineConfig({
     clientUrl,
-    // MikroORM's PostgreSQL driver, choosing among `replicas` by health and lag (src/kit/replica.driver.ts).
+    // MikroORM's PostgreSQL driver, choosing among `replicas` by health and lag (src/kit/replicas/replica.driver.ts).
     driver: replicaAwareDriver(driverOptions),
     replicas: urls.map((url, i) => ({
       name: `replica-${i + 1}`,
       clientUrl: url,
       driverOptions: { Client: PreparingClient, connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS },
     })),
-    // Reads run on the primary unless marked lag-tolerant (src/kit/read.routing.ts): not every read outside a
+    // Reads run on the primary unless marked lag-tolerant (src/kit/replicas/read.routing.ts): not every read outside a
     // transaction tolerates lag (a token's revocation, a link just e-mailed, the read after a write).
     preferReadReplicas: false,
     entities,
@@ -59,11 +59,11 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}, r
     schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
     // Request handlers use em.fork(); touching the global context by mistake should fail loudly.
     allowGlobalContext: false,
-    // Wake-ups and live events leave once their transaction commits, never inside it (src/kit/signals.ts).
+    // Wake-ups and live events leave once their transaction commits, never inside it (src/kit/signals/signals.ts).
     subscribers: [afterCommitSignals],
     debug: false,
     ...overrides,
-    // node-postgres's client, naming the statements the kit prepares (src/kit/db.ts), and its wait for a connection;
+    // node-postgres's client, naming the statements the kit prepares (src/kit/db/db.ts), and its wait for a connection;
     // an override's driver options are added to these.
     driverOptions: { Client: PreparingClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...(overrides.driverOptions as object | undefined) },
   });

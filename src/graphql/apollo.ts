@@ -5,7 +5,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { noteWrite, routeReads, type GraphQLContext } from '../kit/context.js';
+import { noteWrite, routeReads, type GraphQLContext } from '../kit/graphql/context.js';
 import { formatError, unavailableStatusPlugin } from './errors.js';
 import { DEFAULT_LIMITS, documentShapeRule, queryCostPlugin, queryDepthRule } from './limits.js';
 import { rateLimitPlugin } from './rate-limit.plugin.js';
@@ -33,7 +33,7 @@ function compiledQueries(schema: GraphQLSchema): ApolloServerPlugin<GraphQLConte
 }
 
 /**
- * Where the operation's reads go, once its type is known (src/kit/context.ts routeReads); after a mutation, its
+ * Where the operation's reads go, once its type is known (src/kit/graphql/context.ts routeReads); after a mutation, its
  * client's next reads stay on the primary for the read-your-writes window.
  */
 const READ_ROUTING: GraphQLRequestListener<GraphQLContext> = {

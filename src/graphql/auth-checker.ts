@@ -1,7 +1,7 @@
 import type { AuthChecker } from 'type-graphql';
 import { AppError } from '../shared/errors.js';
 import type { Scope } from '../auth/scopes.js';
-import type { GraphQLContext } from '../kit/context.js';
+import type { GraphQLContext } from '../kit/graphql/context.js';
 import { scopesForRole } from '../auth/roles.js';
 
 /**

@@ -16,7 +16,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kit/list.limits.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kit/list/list.limits.js';
 import { MAX_METRICS_PER_STEP, MAX_STEPS_PER_SURVEY } from '../modules/survey/survey-step.service.js';
 import { MAX_ORDER_ITEMS } from '../modules/order/order.rules.js';
 

@@ -1,8 +1,8 @@
 import { GraphQLError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { GraphQLContext } from '../kit/context.js';
+import type { GraphQLContext } from '../kit/graphql/context.js';
 import { AppError, ERRORS } from '../shared/errors.js';
-import { graphqlOperations, operationLabel } from '../kit/metrics.js';
+import { graphqlOperations, operationLabel } from '../kit/metrics/metrics.js';
 import { weightOf, type ApiLimit } from '../http/rate-limit/rate-limits.js';
 import { requestCosts } from './limits.js';
 import { httpOf } from './errors.js';

@@ -4,7 +4,7 @@ import { GraphQLError, Kind, parse, specifiedRules, validate, type ExecutionArgs
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
-import type { AccessTokenVerifier, ContextFor, LiveEvents } from '../kit/context.js';
+import type { AccessTokenVerifier, ContextFor, LiveEvents } from '../kit/graphql/context.js';
 import type { Principal } from '../auth/principal.js';
 import { AppError, ERRORS } from '../shared/errors.js';
 import { BODY_LIMIT_BYTES } from '../http/body.middleware.js';
@@ -120,7 +120,7 @@ export function graphqlSubscriptions(deps: {
         const connection = connections.get(ctx.extra.socket)!;
         const context = await contextFor(`ws-${++sequence}`, connection.authorization, clientAddress(ctx.extra.request, deps.trustProxyHops));
         if (context.auth) {
-          // The subscription's principal is the connection's, as each token check leaves it (event.feed.ts asks at each event).
+          // The subscription's principal is the connection's, as each token check leaves it (event-feed.service.ts asks at each event).
           connection.principal = context.auth;
           Object.defineProperty(context, 'auth', { get: () => connection.principal, enumerable: true });
         }

@@ -4,8 +4,8 @@ import type { Location } from '../modules/location/location.entity.js';
 import type { Metric } from '../modules/metric/metric.entity.js';
 import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
 import type { OrderDish } from '../modules/submission/response.service.js';
-import { itemRatings } from '../modules/submission/submission.answers.js';
-import type { GuestBrand } from '../modules/business/brand.read.js';
+import { itemRatings } from '../modules/submission/submission-answers.rules.js';
+import type { GuestBrand } from '../modules/business/brand.service.js';
 import { format, type Messages } from './messages/index.js';
 
 /**

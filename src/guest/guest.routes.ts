@@ -20,11 +20,11 @@ import {
   type OrderDish,
   type SurveyLink,
 } from '../modules/submission/response.service.js';
-import { NotifiedMemo } from '../kit/notified.memo.js';
-import { SURVEY_PAGES_CHANNEL } from '../kit/survey-page.signal.js';
-import type { ReadRouting } from '../kit/read.routing.js';
-import type { Services } from '../kit/context.js';
-import { readBrand } from '../modules/business/brand.read.js';
+import { NotifiedMemo } from '../kit/signals/notified.memo.js';
+import { SURVEY_PAGES_CHANNEL } from '../modules/business/survey-page.signal.js';
+import type { ReadRouting } from '../kit/replicas/read.routing.js';
+import type { Services } from '../kit/graphql/context.js';
+import { readBrand } from '../modules/business/brand.service.js';
 import { format } from './messages/index.js';
 import { isMultipleChoice, isNumberText, GUEST_CSP, guestCsp, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
 import { csrfFor, csrfMatches, GuestSessions, surveyPath } from './guest.session.js';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { pingDatabase } from '../kit/database.ping.js';
+import { pingDatabase } from '../kit/db/database.ping.js';
 
 /**
  * /healthz: the process answers (liveness). /readyz: the database answers too, and we are not shutting down

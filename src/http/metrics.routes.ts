@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { httpDuration, httpRequests, registry, scrapedGauge } from '../kit/metrics.js';
+import { httpDuration, httpRequests, registry, scrapedGauge } from '../kit/metrics/metrics.js';
 import { AppError } from '../shared/errors.js';
 import { bearerToken } from '../shared/bearer.js';
-import { ormPool } from '../kit/db.js';
+import { ormPool } from '../kit/db/db.js';
 import { dueDeliveries } from '../modules/webhook/webhook.repo.js';
 
 /** Paths answered outside any router: their own template. Everything else unrouted is "unmatched", never its raw path. */

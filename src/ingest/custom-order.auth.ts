@@ -4,8 +4,8 @@ import { AppError } from '../shared/errors.js';
 import { hashSecret, secretMatches } from '../shared/secrets.js';
 import { customWebhookAccount } from '../modules/integration/integration.repo.js';
 import { WEBHOOK_ACCOUNTS_CHANNEL } from '../modules/integration/webhook-account.signal.js';
-import { SURVEY_PAGES_CHANNEL } from '../kit/survey-page.signal.js';
-import { NotifiedMemo } from '../kit/notified.memo.js';
+import { SURVEY_PAGES_CHANNEL } from '../modules/business/survey-page.signal.js';
+import { NotifiedMemo } from '../kit/signals/notified.memo.js';
 
 const UNAUTHORIZED_MESSAGE = 'A valid webhook secret is required: Authorization: Bearer <WEBHOOK_SECRET>';
 // Compared against when the business has no integration, so every refusal costs the same.

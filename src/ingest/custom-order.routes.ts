@@ -4,12 +4,12 @@ import { isId } from '../shared/id.js';
 import { Checks } from '../shared/validation.js';
 import { customWebhookPath } from '../modules/integration/custom-integration.service.js';
 import { readNewOrder } from '../modules/order/order.rules.js';
-import type { OrderWriter } from '../modules/order/order.writer.js';
+import type { OrderWriter } from '../modules/order/order-writer.service.js';
 import { orderJson, orderPath } from '../modules/order/order.presenter.js';
 import { unauthorized, type WebhookAuth } from './custom-order.auth.js';
 import { bearerToken } from '../shared/bearer.js';
 import type { FailureLimit, KeyedLimit } from '../http/rate-limit/rate-limits.js';
-import { ordersIngested } from '../kit/metrics.js';
+import { ordersIngested } from '../kit/metrics/metrics.js';
 
 /**
  * `POST /webhooks/custom/:business` (interface 4.9), a door into the order module. The body middleware in front has

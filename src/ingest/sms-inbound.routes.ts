@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { AppError } from '../shared/errors.js';
-import { smsInbound } from '../kit/metrics.js';
+import { smsInbound } from '../kit/metrics/metrics.js';
 import { receiveGuestSms, stopGuestSms } from '../modules/case/inbound-sms.service.js';
 import type { SmsInboundAuth } from './sms-inbound.auth.js';
 

@@ -5,7 +5,7 @@ import { sendHtml } from '../http/html.js';
 import { normaliseEmail } from '../modules/user/user.service.js';
 import { User } from '../modules/user/user.entity.js';
 import { PORTAL_CLIENT_ID } from '../modules/oauth/credential.entity.js';
-import { SESSION_TTL_S } from '../modules/oauth/oauth.constants.js';
+import { SESSION_TTL_S } from '../modules/oauth/oauth.model.js';
 import { confirmEmail, resendVerification, signUp, viewConfirmation, type SignUpInput } from '../modules/account/signup.service.js';
 import { requestPasswordReset, resetPassword } from '../modules/account/password-reset.service.js';
 import { credentialsActingFor } from '../modules/oauth/credential.service.js';

@@ -16,10 +16,10 @@ import { businessChoicePage, consentPage, errorPage, signInPage } from './author
 import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
 import { signInFailures } from './sign-in.limit.js';
 import { AppError } from '../shared/errors.js';
-import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from '../modules/oauth/oauth.constants.js';
+import { AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S } from '../modules/oauth/oauth.model.js';
 import type { OAuthDeps } from './oauth.deps.js';
-import { orderScopes, splitScopes, unknownScopes } from '../modules/oauth/scope.parser.js';
-import { strictClient } from '../modules/oauth/pkce.js';
+import { orderScopes, splitScopes, unknownScopes } from '../modules/oauth/scope.rules.js';
+import { strictClient } from '../modules/oauth/pkce.rules.js';
 import type { OAuthSettings } from '../config.js';
 
 export const SESSION_COOKIE = 'oauth_session';

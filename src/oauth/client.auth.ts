@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Credential } from '../modules/oauth/credential.entity.js';
 import { isId } from '../shared/id.js';
 import { secretMatches } from '../shared/secrets.js';
-import { OAuthError } from '../modules/oauth/oauth.errors.js';
+import { OAuthError } from '../modules/oauth/oauth-errors.presenter.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 
 export type Params = Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { KeyStore } from '../modules/oauth/signing-key.service.js';
 import type { TokenService } from '../modules/oauth/token.service.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
-import type { Services } from '../kit/context.js';
+import type { Services } from '../kit/graphql/context.js';
 
 /** What every OAuth route is built with (oauth.module.ts builds them): its own file, so no route imports the module back. */
 export type OAuthDeps = { orm: MikroORM; config: Config; logger: Logger; services: Services; keys: KeyStore; tokens: TokenService; failures?: FailureLimit };

@@ -1,14 +1,14 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Services } from '../kit/context.js';
+import type { Services } from '../kit/graphql/context.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { AppError } from '../shared/errors.js';
 import { toAppError } from '../shared/error-answer.js';
 import { sendHtml } from '../http/html.js';
 import { errorPage } from './authorize.pages.js';
-import { OAuthError } from '../modules/oauth/oauth.errors.js';
+import { OAuthError } from '../modules/oauth/oauth-errors.presenter.js';
 import { KeyStore, ensureActiveSigningKey } from '../modules/oauth/signing-key.service.js';
 import { TokenService } from '../modules/oauth/token.service.js';
 import { tokenRoutes } from './token.routes.js';

@@ -9,7 +9,7 @@ import { presentUser } from '../modules/user/user.service.js';
 import { Credential } from '../modules/oauth/credential.entity.js';
 import { authenticateClient, bodyOf, param } from './client.auth.js';
 import { OAuthToken } from '../modules/oauth/oauth-token.entity.js';
-import { OAuthError } from '../modules/oauth/oauth.errors.js';
+import { OAuthError } from '../modules/oauth/oauth-errors.presenter.js';
 import type { OAuthDeps } from './oauth.deps.js';
 import { revokeTokens } from '../modules/oauth/revocation.service.js';
 import { TokenService } from '../modules/oauth/token.service.js';

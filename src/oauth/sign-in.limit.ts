@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { keyOf, windowVerdict, type Policy, type Verdict } from '../http/rate-limit/limiter.js';
 import { FailureLimit, type FailureCounter } from '../http/rate-limit/failure-limit.js';
-import { MAX_FAILURES, THROTTLE_WINDOW_MS } from '../modules/oauth/oauth.constants.js';
+import { MAX_FAILURES, THROTTLE_WINDOW_MS } from '../modules/oauth/oauth.model.js';
 import { clearThrottle, countThrottleFailure, throttleFailures } from '../modules/oauth/oauth.repo.js';
 
 /**

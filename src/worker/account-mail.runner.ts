@@ -9,7 +9,7 @@ import { AccountMailTask } from '../modules/user/account-mail.task.js';
 import { credentialsActingFor } from '../modules/oauth/credential.service.js';
 import { ACCOUNT_MAIL_CHANNEL, nextAccountMailDue, requeueUnsentAccountMail } from '../modules/user/account-mail.repo.js';
 import type { DuePoll } from './due.poll.js';
-import type { Services } from '../kit/context.js';
+import type { Services } from '../kit/graphql/context.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 
 const CONCURRENCY = 4;

@@ -7,7 +7,7 @@ import { channelsOf, configuredSenders } from './senders.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 import { AlertConfirmationTask } from '../modules/alert/alert-confirmation.task.js';
 import { ALERT_CONFIRMATIONS_CHANNEL, nextConfirmationDue, requeueUnsentConfirmations } from '../modules/alert/alert.repo.js';
-import type { Services } from '../kit/context.js';
+import type { Services } from '../kit/graphql/context.js';
 import type { DuePoll } from './due.poll.js';
 
 const CONCURRENCY = 4;

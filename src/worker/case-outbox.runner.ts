@@ -7,7 +7,7 @@ import { channelsOf, configuredSenders } from './senders.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 import { CaseOutboxTask, type CaseSenders } from '../modules/case/case-outbox.task.js';
 import { CASE_WORK_CHANNEL, nextCaseJobDue, requeueUnsentCaseJobs } from '../modules/case/case.repo.js';
-import type { Services } from '../kit/context.js';
+import type { Services } from '../kit/graphql/context.js';
 import type { DuePoll } from './due.poll.js';
 
 const CONCURRENCY = 8;

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RawBuilder } from 'kysely';
 import type { Logger } from 'pino';
-import { selectEach } from '../kit/db.js';
+import { selectEach } from '../kit/db/db.js';
 
 /**
  * The safety net's period: what no notification told (a NOTIFY lost with a connection or a crash, a lease run out, a

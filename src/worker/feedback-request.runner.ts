@@ -7,7 +7,7 @@ import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 import { FEEDBACK_WORK_CHANNEL, nextRequestDue, requeueUnsentRequests } from '../modules/flow/flow.repo.js';
 import type { DuePoll } from './due.poll.js';
 import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
-import type { Services } from '../kit/context.js';
+import type { Services } from '../kit/graphql/context.js';
 import { configuredSenders } from './senders.js';
 
 export type FeedbackRequestWorkers = OutboxLoop;

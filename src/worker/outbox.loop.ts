@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RawBuilder } from 'kysely';
 import type { Logger } from 'pino';
-import { PgListener } from '../kit/pg-listener.js';
+import { PgListener } from '../kit/signals/pg-listener.js';
 import { DueClock, DuePoll, Sleeper } from './due.poll.js';
 
 /** A table of jobs as a runner sees it: leased in batches, each run on its own, leases given back at a stop. */
@@ -16,7 +16,7 @@ export interface OutboxJobs<J> {
 export interface OutboxLoopOptions {
   /** Names the loop in logs: 'feedback requests'. */
   name: string;
-  /** The LISTEN channel the commits that queue its jobs notify (kit/signals.ts), with the due time when it is later. */
+  /** The LISTEN channel the commits that queue its jobs notify (kit/signals/signals.ts), with the due time when it is later. */
   channel: string;
   /** The part of the look at every queue that answers when this table's first job falls due (due.poll.ts). */
   due: RawBuilder<Date | null>;

@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { maintainPartitions, refreshStatistics, type MaintenanceOutcome, type TimePartitioning } from '../kit/time-partitions.js';
-import { eventPartitioning } from '../modules/event/event.partitions.js';
-import { deliveryPartitioning } from '../modules/webhook/webhook-delivery.partitions.js';
+import { maintainPartitions, refreshStatistics, type MaintenanceOutcome, type TimePartitioning } from '../kit/db/time-partitions.js';
+import { eventPartitioning } from '../modules/event/event-partitions.rules.js';
+import { deliveryPartitioning } from '../modules/webhook/webhook-delivery-partitions.rules.js';
 
 const EVERY_MS = 3_600_000;
 
@@ -25,7 +25,7 @@ const STATS_CHECK_GAP_MS = 1_000;
 export const partitionedTables = (config: Pick<Config, 'eventRetentionDays'>): TimePartitioning[] => [eventPartitioning(config.eventRetentionDays), deliveryPartitioning];
 
 /**
- * Keeps the time-partitioned tables' partitions (kit/time-partitions.ts): at start, then hourly, in every process that
+ * Keeps the time-partitioned tables' partitions (kit/db/time-partitions.ts): at start, then hourly, in every process that
  * runs workers; the processes take turns on each table.
  */
 export function startPartitionMaintenance(deps: { orm: MikroORM; logger: Logger; config: Pick<Config, 'eventRetentionDays'> }): PartitionMaintenance {

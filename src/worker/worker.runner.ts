@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { PgListener } from '../kit/pg-listener.js';
+import { PgListener } from '../kit/signals/pg-listener.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { HttpSender } from '../senders/http.sender.js';
@@ -15,7 +15,7 @@ import { startAccountMail } from './account-mail.runner.js';
 import { startAlertConfirmations } from './alert-confirmation.runner.js';
 import { startPartitionMaintenance, type PartitionMaintenance } from './partition.runner.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
-import type { Services } from '../kit/context.js';
+import type { Services } from '../kit/graphql/context.js';
 import { compose } from '../compose.js';
 import { DELIVERIES_DUE_CHANNEL, fanOutDue, nextDeliveryDue } from '../modules/webhook/webhook.repo.js';
 
@@ -55,7 +55,7 @@ interface Lane {
  * The job queue's runner in this process: fans recorded events out into deliveries and runs due deliveries, up to
  * `config.workers` attempts at once, at most 4 per webhook and its rate. The queue is the database itself
  * (event.fanout_pending, webhook_delivery.next_attempt_at): several processes share it with SKIP LOCKED leases.
- * A LISTEN on `webhook_work` (told after the commit of an event pending fan-out: kit/signals.ts) wakes it at once.
+ * A LISTEN on `webhook_work` (told after the commit of an event pending fan-out: kit/signals/signals.ts) wakes it at once.
  *
  * Each webhook is a lane: its deliveries are leased a batch ahead (one claim for many attempts), started as its
  * in-flight cap and rate allow, and each attempt's slot frees when the receiver has answered; the outcome is written

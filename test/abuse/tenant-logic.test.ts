@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { jest } from '@jest/globals';
 import { SurveyStep } from '../../src/modules/survey/survey-step.entity.js';
-import { stepShown } from '../../src/modules/survey/survey-step.logic.js';
+import { stepShown } from '../../src/modules/survey/survey-step-logic.rules.js';
 import { guestSurvey, h1, type GuestSurveyFixture } from '../helpers/guest.js';
 import { ATTACKER, healthzDuring, postJsonFrom, requestFrom, RIGHTFUL, type AddressedAnswer } from '../helpers/from-address.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';

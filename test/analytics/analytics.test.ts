@@ -4,7 +4,7 @@ import { sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
 import { GuestAgent, guestSurvey } from '../helpers/guest.js';
 import type { Tenant } from '../helpers/auth.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
-import { rebuildAnalytics } from '../../src/modules/analytics/analytics.rebuild.js';
+import { rebuildAnalytics } from '../../src/modules/analytics/analytics-rebuild.service.js';
 import { ratedVisit } from './analytics.fixtures.js';
 
 /** Analytics over the API: writes through GraphQL, concurrency, compare, response rate, menu items, funnel, bad input. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type pg from 'pg';
 import type { TestServer } from '../helpers/server.js';
-import { rebuildAnalytics } from '../../src/modules/analytics/analytics.rebuild.js';
+import { rebuildAnalytics } from '../../src/modules/analytics/analytics-rebuild.service.js';
 import { useTwoTenants, type Client } from '../helpers/graphql.js';
 import { ratedVisit } from './analytics.fixtures.js';
 

@@ -20,7 +20,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { createContextFactory } from '../../src/kit/context.js';
+import { createContextFactory } from '../../src/kit/graphql/context.js';
 import { createLogger } from '../../src/http/logger.js';
 import { formatError } from '../../src/graphql/errors.js';
 import { CompiledExecutor, leavesAsResolved } from '../../src/graphql/executor.js';

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { ormPool } from '../../src/kit/db.js';
-import { LISTENER_APPLICATION_NAME } from '../../src/kit/pg-listener.js';
+import { ormPool } from '../../src/kit/db/db.js';
+import { LISTENER_APPLICATION_NAME } from '../../src/kit/signals/pg-listener.js';
 import { codeBlocks, readDoc } from '../helpers/docs.js';
 import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
@@ -146,7 +146,7 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
     const sql = server.orm.em.getConnection();
     const spy = await pool.connect();
     const heard: string[] = [];
-    // Each payload: "@<sending process> " then a line "<business> <event id> <type>" per event (kit/signals.ts).
+    // Each payload: "@<sending process> " then a line "<business> <event id> <type>" per event (kit/signals/signals.ts).
     spy.on('notification', (n) => n.channel === 'events' && heard.push(...n.payload!.replace(/^@\S* /, '').split('\n').map((line) => line.split(' ')[0])));
     await spy.query('listen events');
     const t = await createTenant(server);

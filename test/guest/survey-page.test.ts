@@ -1,7 +1,7 @@
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 import { GuestAgent, guestSurvey, h1, type GuestSurveyFixture } from '../helpers/guest.js';
-import { LISTENER_APPLICATION_NAME } from '../../src/kit/pg-listener.js';
+import { LISTENER_APPLICATION_NAME } from '../../src/kit/signals/pg-listener.js';
 
 /** Issue 12's rules over plain HTTP: what a guest's phone sends, and what the database keeps. */
 let server: TestServer;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../src/db/orm.config.js';
-import { flushSignals } from '../../src/kit/signals.js';
+import { flushSignals } from '../../src/kit/signals/signals.js';
 
 export interface TestDatabase {
   url: string;

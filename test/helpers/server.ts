@@ -6,7 +6,7 @@ import { createLogger, type Logger } from '../../src/http/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { startWorkers, type Workers } from '../../src/worker/worker.runner.js';
 import { compose } from '../../src/compose.js';
-import type { Services } from '../../src/kit/context.js';
+import type { Services } from '../../src/kit/graphql/context.js';
 
 export interface TestServer {
   url: string;

@@ -1,7 +1,7 @@
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
 import { purgeExpired, purgeOnce } from '../../src/modules/oauth/purge.service.js';
-import { ormPool } from '../../src/kit/db.js';
+import { ormPool } from '../../src/kit/db/db.js';
 
 let server: TestServer;
 useTestServer((s) => (server = s));

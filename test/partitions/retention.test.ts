@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../src/db/orm.config.js';
-import { maintainPartitions, refreshStatistics, PARTITIONS_AHEAD_MS, timePartitions, type TimePartition } from '../../src/kit/time-partitions.js';
+import { maintainPartitions, refreshStatistics, PARTITIONS_AHEAD_MS, timePartitions, type TimePartition } from '../../src/kit/db/time-partitions.js';
 import { idFor } from '../../src/shared/id.js';
 import { deliveryId } from '../../src/modules/webhook/webhook-delivery.entity.js';
 import { partitionedTables } from '../../src/worker/partition.runner.js';

@@ -1,5 +1,5 @@
-import { MenuMatcher } from '../../src/modules/text/dish.matcher.js';
-import { TextAnalyser } from '../../src/modules/text/text.analyser.js';
+import { MenuMatcher } from '../../src/modules/text/dish-matcher.rules.js';
+import { TextAnalyser } from '../../src/modules/text/text-analyser.rules.js';
 
 const analyser = TextAnalyser.builtIn();
 const read = (text: string, menu?: MenuMatcher) => analyser.analyse(text, menu);

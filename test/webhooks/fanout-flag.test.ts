@@ -105,7 +105,7 @@ it('an event inserted while a process registers a live subscriber of its busines
   await expectWaiting(events);
   await registry.query('commit');
   // The insert returns the trigger's decision to its writer, who tells the live subscribers after the commit
-  // (kit/signals.ts): null is "no webhook, live subscribers", false "nobody".
+  // (kit/signals/signals.ts): null is "no webhook, live subscribers", false "nobody".
   expect((await inserting).rows).toEqual([{ fanout_pending: null }]);
   expect(await pending('metric.created', business)).toEqual([false, null]);
   await registry.query('delete from event_subscriber where business_id = $1', [business]);

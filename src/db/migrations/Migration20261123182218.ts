@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Survey pages (issue 12): a write to a survey, its steps, metrics or locations notifies `survey_pages` at commit, so
- * the page caches of every process forget what they hold (src/kit/survey-page.signal.ts).
+ * the page caches of every process forget what they hold (src/modules/business/survey-page.signal.ts).
  */
 export class Migration20261123182218 extends Migration {
 

@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Issue 38 item 3, no NOTIFY in a writer's transaction: the event's insert trigger still decides, under the business's
  * audience lock, who hears of the event, but writes its decision on the row instead of notifying: `fanout_pending`
  * true (an enabled webhook), null (no webhook, a live subscriber) or false (nobody). The writer reads it back with
- * its insert and notifies after commit, on a statement of its own (src/kit/signals.ts). PostgreSQL serialises the
+ * its insert and notifies after commit, on a statement of its own (src/kit/signals/signals.ts). PostgreSQL serialises the
  * commits of every notifying transaction on one lock, which the order's and the submission's commits no longer take.
  *
  * The `survey_pages` triggers keep their NOTIFY: they fire on writes of surveys, steps, metrics, locations and

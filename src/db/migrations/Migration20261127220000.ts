@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Issue 38 item 4, tables that age out: `event` and `webhook_delivery` become partitioned by range of their
  * time-ordered ids, a partition a week (the workers create them ahead and drop them past their retention:
- * src/kit/time-partitions.ts), online:
+ * src/kit/db/time-partitions.ts), online:
  *
  * 1. each table gets `CHECK (id < B) NOT VALID`, B a week boundary at least a day ahead (a moment's lock, no scan);
  * 2. the check is validated: a scan that lets reads and writes go on;
@@ -175,7 +175,7 @@ const WEEK = 7 * DAY;
 const GRID_ORIGIN = 4 * DAY;
 const AHEAD = 14 * DAY;
 
-// Frozen here, as the code had them when this was written (src/shared/id.ts, src/kit/time-partitions.ts).
+// Frozen here, as the code had them when this was written (src/shared/id.ts, src/kit/db/time-partitions.ts).
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 function encodeTime(ms: number): string {
   let out = '';

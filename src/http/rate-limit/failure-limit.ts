@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../shared/errors.js';
-import { rateLimitRefusals } from '../../kit/metrics.js';
+import { rateLimitRefusals } from '../../kit/metrics/metrics.js';
 import { limitHeaders, refusal, type Policy, type Verdict } from './limiter.js';
 import { addressGroup } from '../client-address.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../shared/errors.js';
-import { rateLimitRefusals } from '../../kit/metrics.js';
+import { rateLimitRefusals } from '../../kit/metrics/metrics.js';
 
 /**
  * One quota: `points` units per `seconds`, optionally with a reserve of `burst.points` more per `burst.seconds` that

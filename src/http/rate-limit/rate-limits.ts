@@ -81,7 +81,7 @@ export interface RateLimits {
   webhookFailures: FailureLimit;
   /** New guest responses per address and survey (the guest pages). */
   guest: Limiter;
-  /** The Redis client of REDIS_URL, when set: others share it (the read-your-writes window, src/kit/read.routing.ts). */
+  /** The Redis client of REDIS_URL, when set: others share it (the read-your-writes window, src/kit/replicas/read.routing.ts). */
   redis?: Redis;
   /** Quits Redis, if any. */
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Loaders } from '../../kit/loaders.js';
+import type { Loaders } from '../../kit/graphql/loaders.js';
 import { Membership } from '../user/membership.entity.js';
 import { AlertRecipient, type ConsentStatus } from './alert-recipient.entity.js';
 import { answerRecipient, confirmedRecipients, declineNumber, recipientByToken } from './alert.repo.js';

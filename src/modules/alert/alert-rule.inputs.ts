@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { BooleanFilter, StringFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { updateInputOf } from '../../kit/update.input.js';
+import { BooleanFilter, StringFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { updateInputOf } from '../../kit/graphql/update.input.js';
 import { AlertRuleType } from './alert-rule.type.js';
 
 @InputType('AlertRuleWhenInput')

@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import type { Parent } from '../../kit/resource.type.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import type { Parent } from '../../kit/graphql/resource.type.js';
 import { OwnedCrudResolver } from '../business/business.resolver.js';
 import { AlertRecipientType, AlertRuleType } from './alert-rule.type.js';
 import * as inputs from './alert-rule.inputs.js';

@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../kit/resource.type.js';
-import { Timestamp } from '../../kit/scalars.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 
 @ObjectType('AlertRuleWhen', { simpleResolvers: true, description: 'A completed submission matches when any one of the kinds given matches, within the locations and surveys given.' })
 export class AlertRuleWhenType {

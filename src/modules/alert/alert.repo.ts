@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type Updateable } from 'kysely';
-import { db } from '../../kit/db.js';
-import type { TableOf } from '../../kit/entity.table.js';
-import { rowsWhere } from '../../kit/entity.rows.js';
-import { wakeAfterCommit } from '../../kit/signals.js';
+import { db } from '../../kit/db/db.js';
+import type { TableOf } from '../../kit/db/entity.table.js';
+import { rowsWhere } from '../../kit/db/entity.rows.js';
+import { wakeAfterCommit } from '../../kit/signals/signals.js';
 import { AlertRule } from './alert-rule.entity.js';
 import { AlertRecipient, newConsentToken, type ConsentStatus } from './alert-recipient.entity.js';
 import type { Location } from '../location/location.entity.js';

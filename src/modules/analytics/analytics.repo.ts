@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type RawBuilder } from 'kysely';
-import { db, runShaped } from '../../kit/db.js';
+import { db, runShaped } from '../../kit/db/db.js';
 import { orderLocations } from '../location/location.repo.js';
 import type { GroupKey, Interval } from './analytics.rules.js';
-import { dayNumber, dayString, type RollupSums, type Scales } from './analytics.figures.js';
+import { dayNumber, dayString, type RollupSums, type Scales } from './analytics.presenter.js';
 
 /**
  * Every statement of the analytics module. The figures are read from the rollups the submission trigger keeps

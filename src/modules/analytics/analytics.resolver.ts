@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import { Timestamp } from '../../kit/scalars.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 import { DEFAULT_MIN_COUNT, type GroupKey, type Interval } from './analytics.rules.js';
 import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, recoveryAnalytics, responseRate, themeAnalytics, type AnalyticsQuery, type MenuSource } from './analytics.service.js';
 import {

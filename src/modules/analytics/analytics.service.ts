@@ -18,10 +18,10 @@ import {
   type ResponseRateRow,
   type RollupSums,
   type Scales,
-} from './analytics.figures.js';
+} from './analytics.presenter.js';
 
-export type { Distribution, FunnelStep, MenuItemRow, MetricRow, NpsRow, ResponseRateRow } from './analytics.figures.js';
-export { MENU_SORTS, SHRINK_WEIGHT } from './analytics.figures.js';
+export type { Distribution, FunnelStep, MenuItemRow, MetricRow, NpsRow, ResponseRateRow } from './analytics.presenter.js';
+export { MENU_SORTS, SHRINK_WEIGHT } from './analytics.presenter.js';
 export { RESPONSE_RATE_GROUPS, MENU_SOURCES, type MenuSource } from './analytics.repo.js';
 
 /** The analytics answers: checks, then the repository's sums, then the figures (analytics.figures). */

@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Timestamp } from '../../kit/scalars.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 import { GROUP_KEYS, INTERVALS } from './analytics.rules.js';
 import { MENU_SORTS, MENU_SOURCES } from './analytics.service.js';
 

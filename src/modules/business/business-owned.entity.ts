@@ -1,6 +1,6 @@
 import { ManyToOne, PrimaryKey } from '@mikro-orm/decorators/legacy';
 import { Timestamped } from '../../shared/timestamps.js';
-import { OutboxJob } from '../../kit/outbox-job.entity.js';
+import { OutboxJob } from '../../kit/db/outbox-job.entity.js';
 import { Business } from './business.entity.js';
 
 /**
@@ -12,7 +12,7 @@ export abstract class BusinessOwnedEntity extends Timestamped {
   @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
 }
 
-/** A business's row that is its own outbox job (kit/outbox-job.entity.ts): the same id and owner columns. */
+/** A business's row that is its own outbox job (kit/db/outbox-job.entity.ts): the same id and owner columns. */
 export abstract class BusinessOwnedJob extends OutboxJob {
   @PrimaryKey({ type: 'string', length: 40 }) id!: string;
   @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;

@@ -2,9 +2,9 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
-import { surveyPagesTrigger } from '../../kit/survey-page.signal.js';
+import { surveyPagesTrigger } from './survey-page.signal.js';
 
-/** A write notifies `survey_pages` (kit/survey-page.signal.ts): the guest pages show the brand (issue 36). */
+/** A write notifies `survey_pages` (modules/business/survey-page.signal.ts): the guest pages show the brand (issue 36). */
 @Entity({ tableName: 'business', triggers: [surveyPagesTrigger] })
 export class Business extends Timestamped {
   @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('business');

@@ -1,9 +1,9 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import type { Loaders } from '../../kit/loaders.js';
-import { loadRequired } from '../../kit/relation.load.js';
-import { ownedResolvers } from '../../kit/owned.resolver.js';
-import type { Parent } from '../../kit/resource.type.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import type { Loaders } from '../../kit/graphql/loaders.js';
+import { loadRequired } from '../../kit/graphql/relation.load.js';
+import { ownedResolvers } from '../../kit/graphql/owned.resolver.js';
+import type { Parent } from '../../kit/graphql/resource.type.js';
 import { isId } from '../../shared/id.js';
 import { AppError } from '../../shared/errors.js';
 import { Business } from './business.entity.js';
@@ -28,7 +28,7 @@ export function loadBusiness(loaders: Loaders, id: string): Promise<BusinessType
   return loadRequired(loaders.byId(Business), id, 'Business', presentBusiness);
 }
 
-/** The CRUD resolver factories of the objects a business owns, their `business` field loaded as above (kit/owned.resolver.ts). */
+/** The CRUD resolver factories of the objects a business owns, their `business` field loaded as above (kit/graphql/owned.resolver.ts). */
 export const { BusinessOwnedResolver, OwnedCrudResolver, NestedCrudResolver } = ownedResolvers({ type: BusinessType, load: loadBusiness });
 
 const forbidden = (id: string) => new AppError('forbidden', `This token does not grant access to business '${id}'`);

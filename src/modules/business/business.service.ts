@@ -8,8 +8,8 @@ import { checkBrandFields, type BrandFields } from './brand.rules.js';
 import { checkStaffKey } from './staff-key.rules.js';
 import { checkTimeZone } from '../../shared/time-zone.js';
 import { Checks } from '../../shared/validation.js';
-import { announceAfterCommit } from '../../kit/signals.js';
-import { SURVEY_PAGES_CHANNEL } from '../../kit/survey-page.signal.js';
+import { announceAfterCommit } from '../../kit/signals/signals.js';
+import { SURVEY_PAGES_CHANNEL } from './survey-page.signal.js';
 
 export interface NewBusiness {
   name: string;

@@ -1,5 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../kit/resource.type.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
 
 @ObjectType('Business', { simpleResolvers: true, description: 'A restaurant or shop: every other resource belongs to one.' })
 export class BusinessType extends ResourceType {

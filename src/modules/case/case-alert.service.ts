@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RuleMatch } from '../alert/alert-rule.match.js';
-import { normaliseEmail } from '../order/order.normalise.js';
+import type { RuleMatch } from '../alert/alert-rule.rules.js';
+import { normaliseEmail } from '../order/order-normalise.rules.js';
 import type { GuestCase } from './case.entity.js';
 import { CaseAlert } from './case-alert.entity.js';
 import { membersReached, wakeCaseWorkers } from './case.repo.js';

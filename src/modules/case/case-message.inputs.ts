@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
-import { StringFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
+import { StringFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
 import { CaseMessageType } from './case-message.type.js';
 import { MAX_MESSAGE_BODY } from './case-message.rules.js';
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
-import { findOwned } from '../../kit/resource.js';
-import { findPage } from '../../kit/list.query.js';
-import { SortOrder, type ListArgsValue, type OrderByValue } from '../../kit/list.args.js';
+import { findOwned } from '../../kit/resource/resource.js';
+import { findPage } from '../../kit/list/list.query.js';
+import { SortOrder, type ListArgsValue, type OrderByValue } from '../../kit/list/list.args.js';
 import { recordEvent } from '../event/event.service.js';
 import { contactHash } from '../flow/feedback-flow.rules.js';
 import { suppressionOf } from '../flow/feedback-request.service.js';
@@ -14,8 +14,8 @@ import type { CaseMessageType } from './case-message.type.js';
 import type { CreateCaseMessageInput } from './case-message.inputs.js';
 import { wakeCaseWorkers } from './case.repo.js';
 import { MAX_MESSAGE_BODY } from './case-message.rules.js';
-import { ownedPresenter } from '../../kit/owned.presenter.js';
-import type { WriteContext } from '../../kit/context.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
+import type { WriteContext } from '../../kit/graphql/context.js';
 
 
 type MessageRow = Pick<CaseMessage, 'id' | 'business' | 'case' | 'direction' | 'channel' | 'body' | 'status' | 'author' | 'error' | 'createdAt' | 'updatedAt'>;

@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { IDFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
+import { IDFilter, StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
 import { CaseType } from './case.type.js';
 
 @InputType('UpdateCaseInput')

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type Insertable, type Updateable } from 'kysely';
-import { db } from '../../kit/db.js';
-import { wakeAfterCommit } from '../../kit/signals.js';
-import type { TableOf } from '../../kit/entity.table.js';
+import { db } from '../../kit/db/db.js';
+import { wakeAfterCommit } from '../../kit/signals/signals.js';
+import type { TableOf } from '../../kit/db/entity.table.js';
 import type { CaseAlert } from './case-alert.entity.js';
 import type { CaseMessage } from './case-message.entity.js';
 import type { HeldSms } from './held-sms.entity.js';
@@ -73,7 +73,7 @@ export interface CaseJob {
 /** The case workers' LISTEN channel: only what queues their work notifies it. */
 export const CASE_WORK_CHANNEL = 'case_work';
 
-/** Wakes the case workers of every process once `em`'s transaction commits (kit/signals.ts). */
+/** Wakes the case workers of every process once `em`'s transaction commits (kit/signals/signals.ts). */
 export async function wakeCaseWorkers(em: EntityManager) {
   wakeAfterCommit(em, CASE_WORK_CHANNEL);
 }

@@ -1,7 +1,7 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import { loadRelated, loadRequired } from '../../kit/relation.load.js';
-import type { Parent } from '../../kit/resource.type.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import { loadRelated, loadRequired } from '../../kit/graphql/relation.load.js';
+import type { Parent } from '../../kit/graphql/resource.type.js';
 import { OwnedCrudResolver } from '../business/business.resolver.js';
 import { SubmissionType } from '../submission/submission.type.js';
 import { Submission } from '../submission/submission.entity.js';

@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../kit/resource.type.js';
-import { Timestamp } from '../../kit/scalars.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 
 @ObjectType('CaseGuest', { simpleResolvers: true, description: "The guest as the order (or the answer) names them; null fields: not known." })
 export class CaseGuestType {

@@ -2,7 +2,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { recordEvent } from '../event/event.service.js';
 import { businessesTextingSince, stopFromPhone } from '../flow/feedback-request.service.js';
-import { normalisePhone } from '../order/order.normalise.js';
+import { normalisePhone } from '../order/order-normalise.rules.js';
 import { CaseMessage } from './case-message.entity.js';
 import type { CaseMessageType } from './case-message.type.js';
 import { GuestCase } from './case.entity.js';

@@ -1,6 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { IDFilter, StringFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
+import { IDFilter, StringFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
 import { OfferType } from './offer.type.js';
 
 @InputType('CreateOfferInput')

@@ -1,18 +1,18 @@
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { findPage } from '../../kit/list/list.query.js';
+import { findOwned } from '../../kit/resource/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
 import { Checks } from '../../shared/validation.js';
-import type { WriteContext } from '../../kit/context.js';
+import type { WriteContext } from '../../kit/graphql/context.js';
 import { findCase } from './case.service.js';
 import { recoveryMayWait } from './case-recovery.cache.js';
 import { queueCaseMessage } from './case-message.service.js';
 import { Offer } from './offer.entity.js';
 import type { OfferType } from './offer.type.js';
 import type { CreateOfferInput } from './offer.inputs.js';
-import { ownedPresenter } from '../../kit/owned.presenter.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 import { READABLE_ALPHABET } from '../../shared/readable-code.js';
 
 export const presentOffer: (record: Offer) => OfferType = ownedPresenter('offer', ['case', 'description', 'code', 'expiresAt', 'redeemedAt', 'redeemedOrder']);

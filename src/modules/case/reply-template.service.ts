@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
-import { ownedResource } from '../../kit/owned.resource.js';
+import { ownedResource } from '../../kit/resource/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { ReplyTemplate } from './reply-template.entity.js';
 import type { ReplyTemplateType } from './reply-template.type.js';
 import type { CreateReplyTemplateInput, UpdateReplyTemplateInput } from './reply-template.inputs.js';
-import { ownedPresenter } from '../../kit/owned.presenter.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
 export const presentReplyTemplate: (record: ReplyTemplate) => ReplyTemplateType = ownedPresenter('replytemplate', ['name', 'body']);
 

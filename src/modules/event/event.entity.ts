@@ -6,7 +6,7 @@ import { eventAudienceTrigger, eventRecorded } from './event.signal.js';
 
 /**
  * An immutable record of a change, written in the transaction of the change itself. Partitioned by range of id, a
- * week a partition, dropped EVENT_RETENTION_DAYS after (Migration20261127220000, kit/time-partitions.ts); the ORM's
+ * week a partition, dropped EVENT_RETENTION_DAYS after (Migration20261127220000, kit/db/time-partitions.ts); the ORM's
  * `partitionBy` is not declared, since its schema diff would compare a fixed list of partitions with the ones the
  * workers create and drop.
  */

@@ -1,5 +1,5 @@
-import { StringFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
+import { StringFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
 import { EventType } from './event.type.js';
 
 export const [EventList, EventListArgs] = listInputs('Event', EventType, {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { db } from '../../kit/db.js';
-import type { TableOf } from '../../kit/entity.table.js';
+import { db } from '../../kit/db/db.js';
+import type { TableOf } from '../../kit/db/entity.table.js';
 import type { EventSubscriber } from './event-subscriber.entity.js';
 
 /** The event module's statements, on the EntityManager's own Kysely (`em`'s transaction when it has one). */

@@ -1,10 +1,10 @@
 import { Arg, Authorized, ID, Resolver, Root, Subscription } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { OwnedCrudResolver } from '../business/business.resolver.js';
 import * as events from './event.service.js';
 import { EventType } from './event.type.js';
 import * as inputs from './event.inputs.js';
-import { liveEventsFor, type PresentedEvent } from './event.feed.js';
+import { liveEventsFor, type PresentedEvent } from './event-feed.service.js';
 
 /** Read-only: events are written by the changes they record. */
 @Resolver(() => EventType)

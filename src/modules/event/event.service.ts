@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { stringifyWithMillis } from '../../shared/timestamps.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
-import { recordedChanges } from '../../kit/recorded-change.js';
+import { findPage } from '../../kit/list/list.query.js';
+import { findOwned } from '../../kit/resource/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
+import { recordedChanges } from '../../kit/resource/recorded-change.js';
 import { Event } from './event.entity.js';
 import type { EventType } from './event.type.js';
 
@@ -15,9 +15,9 @@ export function recordEvent(em: EntityManager, business: string, type: string, o
   return em.create(Event, { business, type, data: { object: asJson(object) } });
 }
 
-/** The kit's update and delete recipe (kit/recorded-change.ts), recording with recordEvent: every writer's import. */
+/** The kit's update and delete recipe (kit/resource/recorded-change.ts), recording with recordEvent: every writer's import. */
 export const { createRecorded, updateRecorded, deleteRecorded } = recordedChanges(recordEvent);
-export type { RecordedResource } from '../../kit/recorded-change.js';
+export type { RecordedResource } from '../../kit/resource/recorded-change.js';
 
 /** The JSON the API would show: dates as milliseconds since the epoch, like every timestamp in JSON here. */
 function asJson(value: object): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { TriggerDef } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { announceAfterCommit, wakeAfterCommit } from '../../kit/signals.js';
+import { announceAfterCommit, wakeAfterCommit } from '../../kit/signals/signals.js';
 
 /**
  * Who hears of an event once it commits, beyond the event log: the delivery workers (channel webhook_work) when its
@@ -11,7 +11,7 @@ import { announceAfterCommit, wakeAfterCommit } from '../../kit/signals.js';
  * The insert trigger decides, under the business's audience lock, and writes its decision on the row itself:
  * `fanout_pending` true (an enabled webhook: pending fan-out, and maybe live subscribers), null (no webhook, live
  * subscribers) or false (nobody). The writer reads it back with the insert (RETURNING) and tells after commit
- * (kit/signals.ts): no NOTIFY runs in the writer's transaction, since PostgreSQL serialises the commits of all
+ * (kit/signals/signals.ts): no NOTIFY runs in the writer's transaction, since PostgreSQL serialises the commits of all
  * transactions that notify on one lock; and an event of a business nobody listens to tells nobody anything.
  */
 export const EVENTS_CHANNEL = 'events';

@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Timestamp } from '../../kit/scalars.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 
 @ObjectType('Event', { simpleResolvers: true, description: 'A record of a change, written in the same transaction as the change.' })
 export class EventType {

@@ -1,8 +1,8 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { BooleanFilter, IDFilter, StringFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { updateInputOf } from '../../kit/update.input.js';
+import { BooleanFilter, IDFilter, StringFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { updateInputOf } from '../../kit/graphql/update.input.js';
 import { FeedbackFlowType, FeedbackRequestType } from './feedback-flow.type.js';
 import { FLOW_DEFAULTS } from './feedback-flow.rules.js';
 

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { OwnedCrudResolver } from '../business/business.resolver.js';
 import { FeedbackFlowDefaultsType, FeedbackFlowSimulationType, FeedbackFlowType, FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
 import { FLOW_DEFAULTS } from './feedback-flow.rules.js';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.js';
 import { deleteRecorded, updateRecorded } from '../event/event.service.js';
-import { ownedResource } from '../../kit/owned.resource.js';
-import { findOwned } from '../../kit/resource.js';
+import { ownedResource } from '../../kit/resource/owned.resource.js';
+import { findOwned } from '../../kit/resource/resource.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
 import { Business } from '../business/business.entity.js';
@@ -27,15 +27,15 @@ import {
 } from './feedback-flow.rules.js';
 import type { FeedbackFlowSimulationType, FeedbackFlowType } from './feedback-flow.type.js';
 import type { CreateFeedbackFlowInput, UpdateFeedbackFlowInput } from './feedback-flow.inputs.js';
-import { flowsChanged } from './feedback-request.create.js';
+import { flowsChanged } from './feedback-request-creation.service.js';
 import { presentFlow } from './feedback-request.presenter.js';
 import { cancelScheduled, suppressionOf, throttledBy } from './feedback-request.service.js';
 import { orderTimeZone } from '../location/location.service.js';
-import { feedbackSubject } from './feedback-mail.js';
+import { feedbackSubject } from './feedback-mail.presenter.js';
 
 export { presentFlow };
 
-declare module '../../kit/context.js' {
+declare module '../../kit/graphql/context.js' {
   interface Services {
     /** The channels a feedback request can go by here: those with a sender configured (config.ts channelsWithSender). */
     senders: Record<'email' | 'sms', boolean>;

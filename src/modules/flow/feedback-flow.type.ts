@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { ResourceType } from '../../kit/resource.type.js';
-import { Timestamp } from '../../kit/scalars.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 
 @ObjectType('QuietHours', { simpleResolvers: true, description: "No message goes out between from and to (local time where the guest ordered); a send due inside waits for the end." })
 export class QuietHoursType {

@@ -1,7 +1,7 @@
 import type { FeedbackFlow } from './feedback-flow.entity.js';
 import type { FeedbackRequest } from './feedback-request.entity.js';
 import type { FeedbackFlowType, FeedbackRequestType } from './feedback-flow.type.js';
-import { ownedPresenter } from '../../kit/owned.presenter.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
 /** The stored fields a request is presented from (entities, and rows the SQL writers read or wrote). */
 export type RequestRecord = Pick<

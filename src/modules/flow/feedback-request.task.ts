@@ -4,7 +4,7 @@ import { recordEvent } from '../event/event.service.js';
 import { afterQuietHours, render, templateFor } from './feedback-flow.rules.js';
 import type { Mailer, SendOutcome, SmsProvider } from '../../shared/sender.ports.js';
 import { presentRequest } from './feedback-request.presenter.js';
-import { feedbackHtml, feedbackSubject, feedbackText } from './feedback-mail.js';
+import { feedbackHtml, feedbackSubject, feedbackText } from './feedback-mail.presenter.js';
 import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
 import { claimRequests, finishLeased, leasedRequest, releaseRequests, type LeasedRequest, type RequestChange } from './flow.repo.js';
 import type { Reservation, SendingBudgets } from '../sending/sending-budget.service.js';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Insertable, type Updateable } from 'kysely';
-import { db } from '../../kit/db.js';
-import { wakeAfterCommit } from '../../kit/signals.js';
-import type { TableOf } from '../../kit/entity.table.js';
+import { db } from '../../kit/db/db.js';
+import { wakeAfterCommit } from '../../kit/signals/signals.js';
+import type { TableOf } from '../../kit/db/entity.table.js';
 import type { Event } from '../event/event.entity.js';
 import type { Business } from '../business/business.entity.js';
 import type { Order } from '../order/order.entity.js';
@@ -27,7 +27,7 @@ interface FlowDB {
 
 export type RequestRow = Insertable<FlowDB['feedback_request']>;
 
-/** MikroORM's own Kysely (kit/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
+/** MikroORM's own Kysely (kit/db/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
 const flowKysely = (em: EntityManager) => db<FlowDB>(em);
 
 /** The feedback-request workers' LISTEN channel: only what queues a request notifies it. */

@@ -1,5 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { RotatingKey } from '../../kit/rotating-key.entity.js';
+import { RotatingKey } from '../../kit/keys/rotating-key.entity.js';
 
 /**
  * An HMAC-SHA256 key that signs guests' session cookies (src/guest/guest.session.ts). One key is active at a time and

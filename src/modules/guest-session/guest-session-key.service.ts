@@ -1,9 +1,9 @@
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RESUME_DAYS } from '../submission/response.service.js';
-import { ReloadingCache } from '../../kit/reloading.cache.js';
+import { ReloadingCache } from '../../kit/signals/reloading.cache.js';
 import { GuestSessionKey } from './guest-session-key.entity.js';
-import { ensureActiveKey, rotateKey } from '../../kit/rotating-key.service.js';
+import { ensureActiveKey, rotateKey } from '../../kit/keys/rotating-key.service.js';
 
 /** How long a process trusts its copy of the keys, and how often an unknown `kid` may trigger a reload. */
 const KEYS_TTL_MS = 60_000;

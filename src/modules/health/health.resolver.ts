@@ -1,6 +1,6 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import { pingDatabase } from '../../kit/database.ping.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import { pingDatabase } from '../../kit/db/database.ping.js';
 
 @ObjectType({ simpleResolvers: true, description: 'Whether the service and its database answer.' })
 export class Health {

@@ -3,7 +3,7 @@ import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { newId } from '../../shared/id.js';
 import { CustomIntegration } from './custom-integration.entity.js';
 import { upsertCustomIntegration } from './integration.repo.js';
-import { announceAfterCommit } from '../../kit/signals.js';
+import { announceAfterCommit } from '../../kit/signals/signals.js';
 import { WEBHOOK_ACCOUNTS_CHANNEL } from './webhook-account.signal.js';
 
 /** Where the business's Custom integration posts its orders (interface 4.9); `':business'` gives the route's pattern. */

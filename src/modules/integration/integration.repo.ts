@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
-import { db, runShaped } from '../../kit/db.js';
+import { db, runShaped } from '../../kit/db/db.js';
 
 /** The integration module's statements. */
 

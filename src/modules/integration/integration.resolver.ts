@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { CustomIntegration } from './custom-integration.entity.js';
 import { connectCustomIntegration, customWebhookPath, disconnectCustomIntegration, presentCustomIntegration } from './custom-integration.service.js';
 import { ConnectedCustomIntegrationType, CustomIntegrationType } from './integration.type.js';

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Timestamp } from '../../kit/scalars.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 
 @ObjectType('CustomIntegration', { simpleResolvers: true, description: 'The Custom order webhook of a business. Its secret is shown once, by connectCustomIntegration.' })
 export class CustomIntegrationType {

@@ -2,9 +2,9 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { surveyPagesTrigger } from '../../kit/survey-page.signal.js';
+import { surveyPagesTrigger } from '../business/survey-page.signal.js';
 
-// Signals the survey pages' caches when it changes (kit/survey-page.signal.ts).
+// Signals the survey pages' caches when it changes (modules/business/survey-page.signal.ts).
 @Entity({ tableName: 'location', triggers: [surveyPagesTrigger] })
 @Index({ name: 'location_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 // `location:metadata` links resolve a location by one metadata pair: a containment (@>) lookup.

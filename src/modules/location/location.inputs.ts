@@ -1,8 +1,8 @@
 import { Field, InputType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { updateInputOf } from '../../kit/update.input.js';
+import { StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { updateInputOf } from '../../kit/graphql/update.input.js';
 import { LocationType } from './location.type.js';
 
 @InputType('CreateLocationInput')

@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
-import { ownedResource } from '../../kit/owned.resource.js';
+import { ownedResource } from '../../kit/resource/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { checkTimeZone } from '../../shared/time-zone.js';
 import { Location } from './location.entity.js';
 import { locationIdByMetadata, orderZoneOf } from './location.repo.js';
 import type { LocationType } from './location.type.js';
 import type { CreateLocationInput, UpdateLocationInput } from './location.inputs.js';
-import { ownedPresenter } from '../../kit/owned.presenter.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
 export const presentLocation: (record: Location) => LocationType = ownedPresenter('location', ['name', 'metadata', 'timeZone']);
 

@@ -1,6 +1,6 @@
 import { Field, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { ResourceType } from '../../kit/resource.type.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
 
 @ObjectType('Location', { simpleResolvers: true, description: 'A branch or outlet; survey links find it by one metadata pair (`location:metadata`).' })
 export class LocationType extends ResourceType {

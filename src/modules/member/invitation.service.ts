@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { recordEvent } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
-import type { ListArgsValue, OrderByValue, Page } from '../../kit/list.args.js';
+import { findPage } from '../../kit/list/list.query.js';
+import { findOwned } from '../../kit/resource/resource.js';
+import type { ListArgsValue, OrderByValue, Page } from '../../kit/list/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
 import { Membership, type MembershipRole } from '../user/membership.entity.js';
@@ -12,10 +12,10 @@ import { EMAIL, normaliseEmail } from '../user/user.service.js';
 import { INVITATION_TTL_MS, Invitation } from '../user/invitation.entity.js';
 import { dropUnsentInvitationMail } from '../user/account-mail.repo.js';
 import { queueAccountMail } from '../user/account-mail.service.js';
-import type { WriteContext } from '../../kit/context.js';
+import type { WriteContext } from '../../kit/graphql/context.js';
 import { checkRole, lockForChange, type MemberWriter } from './member.service.js';
 import type { InvitationType } from './invitation.type.js';
-import { ownedPresenter } from '../../kit/owned.presenter.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
 export const presentInvitation: (record: Invitation) => InvitationType = ownedPresenter('invitation', ['email', 'role', 'invitedBy', 'expiresAt']);
 

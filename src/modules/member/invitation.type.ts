@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../kit/resource.type.js';
-import { Timestamp } from '../../kit/scalars.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 import type { MembershipRole } from '../user/membership.entity.js';
 import { MemberRoleEnum } from './member.type.js';
 

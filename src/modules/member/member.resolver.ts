@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { OwnedCrudResolver } from '../business/business.resolver.js';
-import type { GraphQLContext } from '../../kit/context.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { AppError } from '../../shared/errors.js';
 import { MemberType } from './member.type.js';
 import { MemberAdditionType } from './member-addition.type.js';

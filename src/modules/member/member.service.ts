@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
-import type { ListArgsValue, OrderByValue, Page } from '../../kit/list.args.js';
+import { findPage } from '../../kit/list/list.query.js';
+import { findOwned } from '../../kit/resource/resource.js';
+import type { ListArgsValue, OrderByValue, Page } from '../../kit/list/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
 import { forgetMemberTokens, revokeTokens } from '../oauth/revocation.service.js';

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { ResourceType } from '../../kit/resource.type.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
 import { MEMBERSHIP_ROLES, type MembershipRole } from '../user/membership.entity.js';
 
 export const MemberRoleEnum = Object.fromEntries(MEMBERSHIP_ROLES.map((r) => [r, r])) as { [K in MembershipRole]: K };

@@ -1,5 +1,5 @@
-import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
+import { StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
 import { MenuItemType } from './menu-item.type.js';
 
 export const [MenuItemList, MenuItemListArgs] = listInputs('MenuItem', MenuItemType, {

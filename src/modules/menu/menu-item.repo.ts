@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { db } from '../../kit/db.js';
-import type { TableOf } from '../../kit/entity.table.js';
+import { db } from '../../kit/db/db.js';
+import type { TableOf } from '../../kit/db/entity.table.js';
 import type { MenuItem } from './menu-item.entity.js';
 
 /** The menu module's statements. */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { findPage } from '../../kit/list/list.query.js';
+import { findOwned } from '../../kit/resource/resource.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
 import { MenuItem } from './menu-item.entity.js';
 import type { MenuItemType } from './menu-item.type.js';
 import { MENU_ITEM_COLUMNS } from './menu-item.inputs.js';

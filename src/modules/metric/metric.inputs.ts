@@ -1,7 +1,7 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { StringFilter, TimestampFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { updateInputOf } from '../../kit/update.input.js';
+import { StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { updateInputOf } from '../../kit/graphql/update.input.js';
 import { MetricType } from './metric.type.js';
 
 @InputType('MetricScaleInput')

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
-import { db } from '../../kit/db.js';
+import { db } from '../../kit/db/db.js';
 
 /** The metric module's statements. */
 

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../kit/resource.type.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
 
 @ObjectType('MetricScale', { simpleResolvers: true, description: 'Inclusive rating range.' })
 export class MetricScaleType {

@@ -35,7 +35,7 @@ export class Credential extends Timestamped {
 
   /**
    * OAuth 2.1 for this client, by its owner's choice: its authorization requests must carry PKCE and its code
-   * exchanges the redirect URI (pkce.ts). Off, it may follow the interface document's flow, which has neither.
+   * exchanges the redirect URI (pkce.rules.ts). Off, it may follow the interface document's flow, which has neither.
    */
   @Property({ type: 'boolean' }) requirePkce: Opt<boolean> = false;
 }

@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import { findPage } from '../../kit/list.query.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import { findPage } from '../../kit/list/list.query.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { Credential } from './credential.entity.js';
 import { createCredential, deleteCredential, findCredential, presentCredential, rotateCredentialSecret, updateCredential } from './credential.service.js';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Checks } from '../../shared/validation.js';
 import { generateSecret, hashSecret } from '../../shared/secrets.js';
 import { recordEvent, deleteRecorded, updateRecorded } from '../event/event.service.js';
-import { findOwned } from '../../kit/resource.js';
+import { findOwned } from '../../kit/resource/resource.js';
 import { Credential } from './credential.entity.js';
 import { randomBytes } from 'node:crypto';
 import { revokeTokens } from './revocation.service.js';

@@ -1,8 +1,8 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { StringFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { ResourceType } from '../../kit/resource.type.js';
-import { updateInputOf } from '../../kit/update.input.js';
+import { StringFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
+import { updateInputOf } from '../../kit/graphql/update.input.js';
 
 @ObjectType('Credential', { simpleResolvers: true, description: 'An OAuth client of a business. Its secret is shown once, by createCredential.' })
 export class CredentialType extends ResourceType {

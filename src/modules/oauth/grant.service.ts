@@ -6,11 +6,11 @@ import { narrowToRole, scopesForRole } from '../../auth/roles.js';
 import { constantTimeEqual, hashSecret } from '../../shared/secrets.js';
 import { AuthorizationCode } from './authorization-code.entity.js';
 import { OAuthToken } from './oauth-token.entity.js';
-import { OAuthError } from './oauth.errors.js';
+import { OAuthError } from './oauth-errors.presenter.js';
 import { revokeTokens } from './revocation.service.js';
-import { orderScopes, splitScopes, unknownScopes } from './scope.parser.js';
+import { orderScopes, splitScopes, unknownScopes } from './scope.rules.js';
 import type { IssuedToken, TokenService } from './token.service.js';
-import { pkceChallenge } from './pkce.js';
+import { pkceChallenge } from './pkce.rules.js';
 
 /** The user's role in the business, or undefined when they are not (or no longer) a member. */
 async function roleOf(em: EntityManager, user: string, business: string): Promise<MembershipRole | undefined> {
@@ -74,7 +74,7 @@ interface CodeExchange {
   code?: string;
   redirectUri?: string;
   codeVerifier?: string;
-  /** The client is held to OAuth 2.1 (pkce.ts): the verifier and the redirect URI must be sent. */
+  /** The client is held to OAuth 2.1 (pkce.rules.ts): the verifier and the redirect URI must be sent. */
   strict: boolean;
 }
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../../kit/db.js';
+import { db } from '../../kit/db/db.js';
 import type { MembershipRole } from '../user/membership.entity.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { THROTTLE_WINDOW_MS } from './oauth.constants.js';
+import { THROTTLE_WINDOW_MS } from './oauth.model.js';
 import { deleteEndedThrottles, deleteExpiredCodes, deleteExpiredTokens, whileLocked } from './oauth.repo.js';
 
 /** Rows kept this long after they stop mattering (expired codes, tokens whose access and refresh both expired). */

@@ -1,5 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { RotatingKey } from '../../kit/rotating-key.entity.js';
+import { RotatingKey } from '../../kit/keys/rotating-key.entity.js';
 
 /**
  * An RSA key pair that signs access tokens (RS512). The private JWK never leaves the server: it is lazy, so only the

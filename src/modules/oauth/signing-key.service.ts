@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ReloadingCache } from '../../kit/reloading.cache.js';
+import { ReloadingCache } from '../../kit/signals/reloading.cache.js';
 import { SigningKey } from './signing-key.entity.js';
-import { ACCESS_TOKEN_TTL_S, JWT_ALG } from './oauth.constants.js';
-import { ensureActiveKey, rotateKey } from '../../kit/rotating-key.service.js';
+import { ACCESS_TOKEN_TTL_S, JWT_ALG } from './oauth.model.js';
+import { ensureActiveKey, rotateKey } from '../../kit/keys/rotating-key.service.js';
 
 /** How long a verifier trusts its copy of the key list, and how often an unknown `kid` may trigger a reload. */
 const KEYS_TTL_MS = 60_000;

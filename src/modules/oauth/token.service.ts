@@ -9,7 +9,7 @@ import type { Principal } from '../../auth/principal.js';
 import { OAuthToken } from './oauth-token.entity.js';
 import { narrowToRole } from '../../auth/roles.js';
 import type { KeyStore } from './signing-key.service.js';
-import { ACCESS_TOKEN_TTL_S, ACCESS_TOKEN_TYP, JWT_ALG, REFRESH_TOKEN_TTL_S, SESSION_TTL_S } from './oauth.constants.js';
+import { ACCESS_TOKEN_TTL_S, ACCESS_TOKEN_TYP, JWT_ALG, REFRESH_TOKEN_TTL_S, SESSION_TTL_S } from './oauth.model.js';
 
 import { cachedCheck, rememberCheck, type CheckResult } from './revocation.cache.js';
 import { tokenStanding } from './oauth.repo.js';

@@ -1,9 +1,9 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { NumberFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { updateInputOf } from '../../kit/update.input.js';
+import { NumberFilter, StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { updateInputOf } from '../../kit/graphql/update.input.js';
 import type { OrderStatus } from './order.entity.js';
 import { OrderStatusEnum, OrderType } from './order.type.js';
 

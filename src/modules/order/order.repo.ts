@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { db, runPrepared, runShaped } from '../../kit/db.js';
-import type { TableOf } from '../../kit/entity.table.js';
+import { db, runPrepared, runShaped } from '../../kit/db/db.js';
+import type { TableOf } from '../../kit/db/entity.table.js';
 import type { Event } from '../event/event.entity.js';
 import type { MenuItem } from '../menu/menu-item.entity.js';
 import type { OrderItem } from './order-item.entity.js';
@@ -54,7 +54,7 @@ const LINE_COLUMNS = allOf<Omit<LineRow, 'menuKey' | 'order_id'>>()([
 const MENU_COLUMNS = allOf<MenuRow>()(['id', 'business_id', 'name', 'external_item_id', 'created_at', 'updated_at']);
 const EVENT_COLUMNS = allOf<EventRow>()(['id', 'business_id', 'type', 'data', 'created_at']);
 
-/** MikroORM's own Kysely (kit/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
+/** MikroORM's own Kysely (kit/db/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
 const orderKysely = (em: EntityManager) => db<OrderDB>(em);
 
 /** The idempotency key customer_order_external_unique: a missing location id counts as ''. */

@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import { loadRelated } from '../../kit/relation.load.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import { loadRelated } from '../../kit/graphql/relation.load.js';
 import { BusinessOwnedResolver, OwnedCrudResolver } from '../business/business.resolver.js';
 import { MenuItemType } from '../menu/menu-item.type.js';
 import { presentMenuItem } from '../menu/menu-item.service.js';
@@ -10,7 +10,7 @@ import { OrderItemType, OrderType } from './order.type.js';
 import * as inputs from './order.inputs.js';
 import * as orders from './order.service.js';
 import { presentOrderItem, staffOf } from './order.presenter.js';
-import type { Parent } from '../../kit/resource.type.js';
+import type { Parent } from '../../kit/graphql/resource.type.js';
 import { loadBusiness } from '../business/business.resolver.js';
 
 const ITEM_ORDER: Record<string, 'asc' | 'desc'>[] = [{ position: 'asc' }, { id: 'asc' }];

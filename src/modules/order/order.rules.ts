@@ -1,6 +1,6 @@
 import type { Checks, StringMapRule } from '../../shared/validation.js';
 import { ORDER_STATUSES, type OrderChannel, type OrderStatus } from './order.entity.js';
-import { normaliseChannel, normaliseCurrency, normaliseEmail, normalisePhone, ORDER_TEXT_LIMITS, parseMoney } from './order.normalise.js';
+import { normaliseChannel, normaliseCurrency, normaliseEmail, normalisePhone, ORDER_TEXT_LIMITS, parseMoney } from './order-normalise.rules.js';
 
 /**
  * The order-field rules, one set for every door: `createOrder`/`updateOrder` (GraphQL, and REST through it) and the

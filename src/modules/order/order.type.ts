@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ORDER_STATUSES, type OrderChannel, type OrderSource, type OrderStatus } from './order.entity.js';
-import { ResourceType } from '../../kit/resource.type.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
 
 export const OrderStatusEnum = Object.fromEntries(ORDER_STATUSES.map((s) => [s, s])) as { [K in OrderStatus]: K };
 registerEnumType(OrderStatusEnum, { name: 'OrderStatus', description: 'PENDING until paid; nothing moves an order out of ACCEPTED.' });

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { messagesHeld } from '../../kit/metrics.js';
+import { messagesHeld } from '../../kit/metrics/metrics.js';
 import { recordEvent } from '../event/event.service.js';
 import { budgetLabel, dayOf, limitOf, newUntil, recipientKey, resetOf, spentMessage, type BudgetName, type SendChannel, type SendKind } from './sending-budget.rules.js';
 import type { SendingSettings } from '../../config.js';
@@ -131,7 +131,7 @@ export class SendingBudgets {
   }
 }
 
-declare module '../../kit/context.js' {
+declare module '../../kit/graphql/context.js' {
   interface Services {
     /** The sending budgets every outbound message counts against. */
     sending: SendingBudgets;

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { Timestamp } from '../../kit/scalars.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 
 @ObjectType('SendingBudget', {
   simpleResolvers: true,

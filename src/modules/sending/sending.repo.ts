@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
-import { db } from '../../kit/db.js';
+import { db } from '../../kit/db/db.js';
 
 /** The sending module's statements: the daily tallies of sending_tally (sending-tally.entity.ts). */
 

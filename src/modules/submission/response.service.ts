@@ -3,23 +3,23 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type ErrorDetail } from '../../shared/errors.js';
 import { isId, newId } from '../../shared/id.js';
 import { Checks } from '../../shared/validation.js';
-import type { SubmissionFollowers } from './submission.completed.js';
+import type { SubmissionFollowers } from './submission-followers.model.js';
 import { recordEvent } from '../event/event.service.js';
 import { settleForOrder } from '../flow/feedback-request.service.js';
 import { Location } from '../location/location.entity.js';
 import { Metric } from '../metric/metric.entity.js';
 import { Survey } from '../survey/survey.entity.js';
 import { SurveyStep } from '../survey/survey-step.entity.js';
-import { stepShown, type RuleLog } from '../survey/survey-step.logic.js';
-import { LINK_CHANNELS } from '../survey/survey-link.js';
+import { stepShown, type RuleLog } from '../survey/survey-step-logic.rules.js';
+import { LINK_CHANNELS } from '../survey/survey-link.rules.js';
 import { Submission, type Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
-import { checkAnswers, textAnswers } from './submission.answers.js';
-import { queueTextAnalysis, TEXT_ANALYSIS_CHANNEL } from '../text/text-analysis.queue.js';
-import { wakeAfterCommit } from '../../kit/signals.js';
+import { checkAnswers, textAnswers } from './submission-answers.rules.js';
+import { queueTextAnalysis, TEXT_ANALYSIS_CHANNEL } from '../text/text-analysis-queue.repo.js';
+import { wakeAfterCommit } from '../../kit/signals/signals.js';
 import { completeResponse, insertResponse, latestDeviceResponse, surveyWithSteps, updateResponse } from './submission.repo.js';
-import { plainOfRow } from '../../kit/entity.rows.js';
-import { rowOf } from '../../kit/entity.table.js';
+import { plainOfRow } from '../../kit/db/entity.rows.js';
+import { rowOf } from '../../kit/db/entity.table.js';
 import { eventRecorded } from '../event/event.signal.js';
 import { stringifyWithMillis } from '../../shared/timestamps.js';
 import { presentSubmission, resolveLink, submissionEventObject } from './submission.service.js';
@@ -80,7 +80,7 @@ export async function openGuestSurvey(em: EntityManager, business: string, surve
   const survey = { id: row.id, business: row.business_id, name: row.name, status: row.status, closingText: row.closing_text, reviewUrl: row.review_url, languages: row.languages } as Survey;
   if (survey.status === 'archived') return { state: 'closed', survey };
   const steps = row.steps.map((st) => ({ ...st, business, survey: survey.id }) as SurveyStep);
-  // Plain objects, not the fork's entities: the answer may be kept and shared between requests (the guest pages' memo, kit/notified.memo.ts).
+  // Plain objects, not the fork's entities: the answer may be kept and shared between requests (the guest pages' memo, kit/signals/notified.memo.ts).
   const locations = steps.some((s) => s.type === 'location')
     ? (await em.find(Location, { business }, { orderBy: { name: 'asc', id: 'asc' }, limit: 200, fields: ['id', 'name'] })).map((l) => ({ id: l.id, name: l.name }) as Location)
     : [];

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readerOf } from '../text/text-analysis.service.js';
-import type { TextAnalysis } from '../text/text-analysis.types.js';
+import type { TextAnalysis } from '../text/text-analysis.model.js';
 import { pendingAnalysis, replaceAnalyses, textAnswersOf } from './submission.repo.js';
 
 /**

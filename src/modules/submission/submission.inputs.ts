@@ -1,8 +1,8 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { IDFilter, NumberFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { updateInputOf } from '../../kit/update.input.js';
+import { IDFilter, NumberFilter, StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { updateInputOf } from '../../kit/graphql/update.input.js';
 import { SubmissionType } from './submission.type.js';
 
 @InputType('AnswerInput')

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
-import { db, runPrepared, runShaped } from '../../kit/db.js';
+import { db, runPrepared, runShaped } from '../../kit/db/db.js';
 import type { Answer } from './submission.entity.js';
-import { hasTextAnswer, queueJobsOf } from '../text/text-analysis.queue.js';
+import { hasTextAnswer, queueJobsOf } from '../text/text-analysis-queue.repo.js';
 
 /** The submission module's statements. */
 

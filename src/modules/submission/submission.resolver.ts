@@ -1,6 +1,6 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import { loadRelated } from '../../kit/relation.load.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import { loadRelated } from '../../kit/graphql/relation.load.js';
 import { NestedCrudResolver } from '../business/business.resolver.js';
 import { SurveyType } from '../survey/survey.type.js';
 import { presentSurvey } from '../survey/survey.service.js';
@@ -15,7 +15,7 @@ import { Order } from '../order/order.entity.js';
 import { Location } from '../location/location.entity.js';
 import * as inputs from './submission.inputs.js';
 import * as submissions from './submission.service.js';
-import type { Parent } from '../../kit/resource.type.js';
+import type { Parent } from '../../kit/graphql/resource.type.js';
 import { AnswerAnalysis } from './answer-analysis.entity.js';
 import { AnswerAnalysisType } from './answer-analysis.type.js';
 import { presentAnalysis } from './submission-analysis.task.js';

@@ -3,12 +3,12 @@ import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/
 import { newId } from '../../shared/id.js';
 import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
 import { Survey } from './survey.entity.js';
-import { surveyPagesTrigger } from '../../kit/survey-page.signal.js';
+import { surveyPagesTrigger } from '../business/survey-page.signal.js';
 
 export const STEP_TYPES = ['metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact', 'items'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
-// Signals the survey pages' caches when it changes (kit/survey-page.signal.ts).
+// Signals the survey pages' caches when it changes (modules/business/survey-page.signal.ts).
 @Entity({ tableName: 'survey_step', triggers: [surveyPagesTrigger] })
 // Steps are always read per survey in position order; positions are kept dense by the service.
 @Index({ name: 'survey_step_survey_position_idx', properties: ['survey', 'position'] })

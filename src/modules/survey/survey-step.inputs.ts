@@ -1,8 +1,8 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { BooleanFilter, NumberFilter, SortOrder, StringFilter, TimestampFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { updateInputOf } from '../../kit/update.input.js';
+import { BooleanFilter, NumberFilter, SortOrder, StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { updateInputOf } from '../../kit/graphql/update.input.js';
 import type { StepType } from './survey-step.entity.js';
 import { StepTypeEnum, SurveyStepType } from './survey-step.type.js';
 

@@ -1,8 +1,8 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import { loadRequired } from '../../kit/relation.load.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import { loadRequired } from '../../kit/graphql/relation.load.js';
 import { NestedCrudResolver } from '../business/business.resolver.js';
-import type { Filled } from '../../kit/owned.resolver.js';
+import type { Filled } from '../../kit/graphql/owned.resolver.js';
 import { presentMetric } from '../metric/metric.service.js';
 import { Metric } from '../metric/metric.entity.js';
 import type { MetricType } from '../metric/metric.type.js';
@@ -12,7 +12,7 @@ import { presentSurvey } from './survey.service.js';
 import { SurveyStepType } from './survey-step.type.js';
 import * as inputs from './survey-step.inputs.js';
 import * as steps from './survey-step.service.js';
-import type { Parent } from '../../kit/resource.type.js';
+import type { Parent } from '../../kit/graphql/resource.type.js';
 
 /**
  * Each step's `metrics` (its metric rows in its order, ids that name no metric left out; null on other steps), for a

@@ -3,18 +3,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { isId } from '../../shared/id.js';
 import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
-import { findPage } from '../../kit/list.query.js';
-import { findOwned } from '../../kit/resource.js';
+import { findPage } from '../../kit/list/list.query.js';
+import { findOwned } from '../../kit/resource/resource.js';
 import { Checks } from '../../shared/validation.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
 import { Metric } from '../metric/metric.entity.js';
 import { SurveyStep, type StepType } from './survey-step.entity.js';
 import type { SurveyStepType } from './survey-step.type.js';
 import { STEP_DEFAULT_ORDER, type CreateSurveyStepInput, type UpdateSurveyStepInput } from './survey-step.inputs.js';
 import { findSurvey } from './survey.service.js';
 import { shiftStepPositions } from './survey.repo.js';
-import { checkLogic } from './survey-step.logic.js';
-import { patternProblem } from './survey-step.pattern.js';
+import { checkLogic } from './survey-step-logic.rules.js';
+import { patternProblem } from './survey-step-pattern.rules.js';
 
 export function presentStep(step: SurveyStep): SurveyStepType {
   return {
@@ -56,7 +56,7 @@ export const MAX_METRICS_PER_STEP = 10;
 
 /**
  * How an `items` step asks about each dish (`content.scale`, default `5`): `thumbs` (up or down, stored as 5 or 1) or
- * `5` (1 to 5). Either way a dish rating is 1 to 5 (submission.answers.ts).
+ * `5` (1 to 5). Either way a dish rating is 1 to 5 (submission-answers.rules.ts).
  */
 export const ITEM_SCALES = ['thumbs', '5'];
 

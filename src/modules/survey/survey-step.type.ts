@@ -2,7 +2,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { STEP_TYPES, type StepType } from './survey-step.entity.js';
 import { MetricType } from '../metric/metric.type.js';
-import { ResourceType } from '../../kit/resource.type.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
 
 export const StepTypeEnum = Object.fromEntries(STEP_TYPES.map((t) => [t, t])) as { [K in StepType]: K };
 registerEnumType(StepTypeEnum, { name: 'SurveyStepKind', description: 'What a step asks: `metrics` steps rate metrics; `items` steps rate each dish of the linked order (`content.scale`: `thumbs` or `5`).' });

@@ -2,12 +2,12 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { surveyPagesTrigger } from '../../kit/survey-page.signal.js';
+import { surveyPagesTrigger } from '../business/survey-page.signal.js';
 
 export const SURVEY_STATUSES = ['draft', 'active', 'archived'] as const;
 export type SurveyStatus = (typeof SURVEY_STATUSES)[number];
 
-// Signals the survey pages' caches when it changes (kit/survey-page.signal.ts).
+// Signals the survey pages' caches when it changes (modules/business/survey-page.signal.ts).
 @Entity({ tableName: 'survey', triggers: [surveyPagesTrigger] })
 @Index({ name: 'survey_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 export class Survey extends BusinessOwnedEntity {

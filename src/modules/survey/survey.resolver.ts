@@ -1,21 +1,21 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Query, registerEnumType, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { GraphQLContext } from '../../kit/context.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { OwnedCrudResolver } from '../business/business.resolver.js';
-import { fillSelected, inside, selectionOf, type Filled, type Selection } from '../../kit/owned.resolver.js';
+import { fillSelected, inside, selectionOf, type Filled, type Selection } from '../../kit/graphql/owned.resolver.js';
 import { STEP_METRICS } from './survey-step.resolver.js';
 import { SurveyType } from './survey.type.js';
 import { SurveyStepType } from './survey-step.type.js';
 import { presentStep, STEP_FIELD_READS } from './survey-step.service.js';
-import { propertiesFor } from '../../kit/selection.js';
-import { tableOf } from '../../kit/entity.rows.js';
-import { orderByToSql } from '../../kit/list.query.js';
+import { propertiesFor } from '../../kit/graphql/selection.js';
+import { tableOf } from '../../kit/db/entity.rows.js';
+import { orderByToSql } from '../../kit/list/list.query.js';
 import { STEP_DEFAULT_ORDER } from './survey-step.inputs.js';
 import { SurveyStep } from './survey-step.entity.js';
 import * as inputs from './survey.inputs.js';
 import * as surveys from './survey.service.js';
-import { LINK_CHANNELS, surveyLink, surveyUrl } from './survey-link.js';
-import type { Parent } from '../../kit/resource.type.js';
+import { LINK_CHANNELS, surveyLink, surveyUrl } from './survey-link.rules.js';
+import type { Parent } from '../../kit/graphql/resource.type.js';
 
 export const LinkChannelEnum = Object.fromEntries(LINK_CHANNELS.map((c) => [c, c])) as { [K in (typeof LINK_CHANNELS)[number]]: K };
 registerEnumType(LinkChannelEnum, { name: 'LinkChannel', description: "How a guest gets a survey link: the link's `ch`, recorded on the submission." });

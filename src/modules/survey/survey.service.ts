@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
-import { ownedResource } from '../../kit/owned.resource.js';
-import { definedOnly } from '../../kit/resource.js';
+import { ownedResource } from '../../kit/resource/owned.resource.js';
+import { definedOnly } from '../../kit/resource/resource.js';
 import { Checks } from '../../shared/validation.js';
 import { GUEST_LANGUAGE_CODES } from '../../shared/guest-languages.js';
 import { Survey } from './survey.entity.js';

@@ -1,6 +1,6 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { SURVEY_STATUSES, type SurveyStatus } from './survey.entity.js';
-import { ResourceType } from '../../kit/resource.type.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
 import type { SurveyStepType } from './survey-step.type.js';
 
 export const SurveyStatusEnum = Object.fromEntries(SURVEY_STATUSES.map((s) => [s, s])) as { [K in SurveyStatus]: K };

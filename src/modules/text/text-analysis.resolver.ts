@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { analyseTexts } from './text-analysis.service.js';
 import { TextAnalysisType } from './text-analysis.type.js';
 

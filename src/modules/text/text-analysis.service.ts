@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Checks } from '../../shared/validation.js';
 import { menuOf } from '../menu/menu-item.service.js';
-import { MenuMatcher } from './dish.matcher.js';
-import type { TextAnalysis } from './text-analysis.types.js';
+import { MenuMatcher } from './dish-matcher.rules.js';
+import type { TextAnalysis } from './text-analysis.model.js';
 import { analyserOf } from './theme-settings.service.js';
 
 export const MAX_TEXTS = 100;

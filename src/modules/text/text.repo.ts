@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type RawBuilder } from 'kysely';
-import { db } from '../../kit/db.js';
+import { db } from '../../kit/db/db.js';
 import type { ThemeWords } from './theme-settings.entity.js';
 
 /** The text module's statements: the analysis queue (text_analysis_job) and the businesses' theme settings. */

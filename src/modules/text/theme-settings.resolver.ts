@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { themeSettingsOf, updateThemeSettings } from './theme-settings.service.js';
 import { ThemeSettingsType, ThemeSettingsUpdateType, UpdateThemeSettingsInput } from './theme-settings.type.js';
 

@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Checks } from '../../shared/validation.js';
 import { BUILT_IN_THEMES } from './lexicon/themes.lexicon.js';
 import type { ThemeWords } from './theme-settings.entity.js';
-import { TextAnalyser } from './text.analyser.js';
-import type { ThemeSettings, WordLanguage } from './text-analysis.types.js';
-import { queueTextAnalysisSince } from './text-analysis.queue.js';
+import { TextAnalyser } from './text-analyser.rules.js';
+import type { ThemeSettings, WordLanguage } from './text-analysis.model.js';
+import { queueTextAnalysisSince } from './text-analysis-queue.repo.js';
 import { saveThemeSettings, themeSettingsRow } from './text.repo.js';
 
 /** A change of a business's themes re-reads its answers of this many days past, in the background (docs/text-analysis.md). */

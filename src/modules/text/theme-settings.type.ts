@@ -1,5 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Timestamp } from '../../kit/scalars.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 
 @ObjectType('ThemeWords', { simpleResolvers: true, description: 'Words added to a theme in one language.' })
 export class ThemeWordsType {

@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { OutboxJob } from '../../kit/outbox-job.entity.js';
+import { OutboxJob } from '../../kit/db/outbox-job.entity.js';
 import { Invitation } from './invitation.entity.js';
 import { User } from './user.entity.js';
 

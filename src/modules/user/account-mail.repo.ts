@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type Updateable } from 'kysely';
-import { db } from '../../kit/db.js';
-import { wakeAfterCommit } from '../../kit/signals.js';
-import type { TableOf } from '../../kit/entity.table.js';
+import { db } from '../../kit/db/db.js';
+import { wakeAfterCommit } from '../../kit/signals/signals.js';
+import type { TableOf } from '../../kit/db/entity.table.js';
 import type { AccountMail, AccountMailKind } from './account-mail.entity.js';
 
 /** The account mails' statements: the worker's outbox (claim, lease, finish). */
@@ -16,7 +16,7 @@ const work = (em: EntityManager) => db<AccountMailDB>(em);
 /** The account-mail workers' LISTEN channel: only what queues an account e-mail notifies it. */
 export const ACCOUNT_MAIL_CHANNEL = 'account_mail';
 
-/** Wakes the workers once `em`'s transaction commits (kit/signals.ts), at `dueAt` when the mail waits. */
+/** Wakes the workers once `em`'s transaction commits (kit/signals/signals.ts), at `dueAt` when the mail waits. */
 export async function wakeAccountMail(em: EntityManager, dueAt?: Date) {
   wakeAfterCommit(em, ACCOUNT_MAIL_CHANNEL, dueAt);
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { inboxAddress } from '../../shared/inbox-address.js';
-import { accountMailsWithheld, messagesHeld } from '../../kit/metrics.js';
+import { accountMailsWithheld, messagesHeld } from '../../kit/metrics/metrics.js';
 import type { SendingSettings } from '../../config.js';
 import { AccountMail, type AccountMailKind } from './account-mail.entity.js';
 import { inboxHour, letThrough, wakeAccountMail } from './account-mail.repo.js';

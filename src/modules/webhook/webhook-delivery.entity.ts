@@ -31,7 +31,7 @@ export function deliveryId(event: string, webhook: string): string {
  * `lockedUntil` is in the future. Its id (deliveryId) is the `webhook-id` header, the same on every retry and
  * redelivery.
  *
- * Partitioned by range of id, a week a partition (Migration20261127220000, kit/time-partitions.ts): the ORM's own
+ * Partitioned by range of id, a week a partition (Migration20261127220000, kit/db/time-partitions.ts): the ORM's own
  * `partitionBy` is not declared, since its schema diff would compare a fixed list of partitions with the ones the
  * workers create and drop. No foreign key to the event either: one referencing a partitioned table would make every
  * partition's creation and drop check or lock the other table; the partitions' order keeps each delivery's event.

@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
-import { IDFilter, StringFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { Timestamp } from '../../kit/scalars.js';
+import { IDFilter, StringFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 import { WebhookDeliveryType } from './webhook-delivery.type.js';
 
 export const [WebhookDeliveryList, WebhookDeliveryListArgs] = listInputs('WebhookDelivery', WebhookDeliveryType, {

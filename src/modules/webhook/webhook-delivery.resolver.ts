@@ -1,11 +1,11 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../kit/context.js';
-import { loadRequired } from '../../kit/relation.load.js';
+import type { GraphQLContext } from '../../kit/graphql/context.js';
+import { loadRequired } from '../../kit/graphql/relation.load.js';
 import { NestedCrudResolver } from '../business/business.resolver.js';
 import { Event } from '../event/event.entity.js';
 import { presentEvent } from '../event/event.service.js';
 import { EventType } from '../event/event.type.js';
-import { mayHear } from '../event/event.scopes.js';
+import { mayHear } from '../event/event.policy.js';
 import { Webhook } from './webhook.entity.js';
 import { WebhookType } from './webhook.type.js';
 import { presentWebhook, rotateWebhookSecret } from './webhook.service.js';
@@ -13,7 +13,7 @@ import { WebhookDeliveryType, WebhookRecoveryType } from './webhook-delivery.typ
 import * as inputs from './webhook-delivery.inputs.js';
 import { RecoverWebhookInput } from './webhook-delivery.inputs.js';
 import * as deliveries from './webhook-delivery.service.js';
-import type { Parent } from '../../kit/resource.type.js';
+import type { Parent } from '../../kit/graphql/resource.type.js';
 
 
 /** The delivery log of a webhook, and the ways to send again: redeliver, recover, test; and rotating its secret. */
@@ -67,7 +67,7 @@ export class WebhookDeliveryResolver extends NestedCrudResolver('webhook', Webho
     description: 'The event sent, payload included; null for a token that may not read it (the read scope of its resource, e.g. orders:read for order.*, or events:read).',
   })
   event(@Root() delivery: Parent<WebhookDeliveryType>, @Ctx() { loaders, auth }: GraphQLContext) {
-    // webhooks:read shows the log; the payloads need what live subscriptions need (event.scopes.ts).
+    // webhooks:read shows the log; the payloads need what live subscriptions need (event.policy.ts).
     if (!auth || !mayHear(auth.scopes, delivery.eventType)) return null;
     return loadRequired(loaders.byId(Event), delivery.event, 'Event', presentEvent);
   }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { findOwned } from '../../kit/resource.js';
-import { findPage } from '../../kit/list.query.js';
-import type { ListArgsValue, OrderByValue } from '../../kit/list.args.js';
+import { findOwned } from '../../kit/resource/resource.js';
+import { findPage } from '../../kit/list/list.query.js';
+import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
 import { recordEvent } from '../event/event.service.js';
 import { deliveryId, WebhookDelivery } from './webhook-delivery.entity.js';
 import type { WebhookDeliveryType, WebhookRecoveryType } from './webhook-delivery.type.js';
@@ -10,7 +10,7 @@ import type { RecoverWebhookInput } from './webhook-delivery.inputs.js';
 import { findWebhook, presentWebhook } from './webhook.service.js';
 import type { Webhook } from './webhook.entity.js';
 import { notifyWorkers } from './webhook.repo.js';
-import { ownedPresenter } from '../../kit/owned.presenter.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
 type DeliveryRow = Pick<WebhookDelivery, 'id' | 'business' | 'webhook' | 'event' | 'eventType' | 'status' | 'attemptCount' | 'attempts' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'>;
 

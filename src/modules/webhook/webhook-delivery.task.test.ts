@@ -1,5 +1,5 @@
 import { deliveryBody, retryDelay, DELIVERY_LIMITS } from './webhook-delivery.task.js';
-import { signatureHeader, secretKey, generateWebhookSecret } from './webhook.signature.js';
+import { signatureHeader, secretKey, generateWebhookSecret } from './webhook-signature.rules.js';
 import { parseRetryAfter } from '../../senders/http.sender.js';
 
 describe('delivery rules', () => {

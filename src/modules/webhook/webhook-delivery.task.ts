@@ -7,10 +7,10 @@ import { recordEvent } from '../event/event.service.js';
 import type { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity.js';
 import { Webhook } from './webhook.entity.js';
 import { presentWebhook } from './webhook.service.js';
-import { signatureHeader } from './webhook.signature.js';
+import { signatureHeader } from './webhook-signature.rules.js';
 import * as repo from './webhook.repo.js';
 import type { AttemptRecord, ClaimedDelivery, FanOut, LeaseAsk } from './webhook.repo.js';
-import { webhookAttempts } from '../../kit/metrics.js';
+import { webhookAttempts } from '../../kit/metrics/metrics.js';
 
 /** The fixed numbers of delivery (issue 11); the schedule and the rate come from the configuration. */
 export const DELIVERY_LIMITS = {

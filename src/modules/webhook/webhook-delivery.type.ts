@@ -1,6 +1,6 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../kit/resource.type.js';
-import { Timestamp } from '../../kit/scalars.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
+import { Timestamp } from '../../kit/graphql/scalars.js';
 
 @ObjectType('WebhookDeliveryAttempt', { simpleResolvers: true, description: 'One try of a delivery.' })
 export class WebhookDeliveryAttemptType {

@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
-import { BooleanFilter, StringFilter, TimestampFilter } from '../../kit/list.args.js';
-import { listInputs } from '../../kit/list.inputs.js';
-import { updateInputOf } from '../../kit/update.input.js';
+import { BooleanFilter, StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
+import { listInputs } from '../../kit/list/list.inputs.js';
+import { updateInputOf } from '../../kit/graphql/update.input.js';
 import { WebhookType } from './webhook.type.js';
 
 @InputType('CreateWebhookInput')

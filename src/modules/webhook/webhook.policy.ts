@@ -11,7 +11,7 @@ export interface WebhookPolicy {
   allowPrivateNetworks: boolean;
 }
 
-declare module '../../kit/context.js' {
+declare module '../../kit/graphql/context.js' {
   interface Services {
     webhooks: WebhookPolicy;
   }

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { db, runPrepared } from '../../kit/db.js';
-import { wakeAfterCommit } from '../../kit/signals.js';
+import { db, runPrepared } from '../../kit/db/db.js';
+import { wakeAfterCommit } from '../../kit/signals/signals.js';
 import { idAt } from '../../shared/id.js';
-import type { TableOf } from '../../kit/entity.table.js';
+import type { TableOf } from '../../kit/db/entity.table.js';
 import type { Event } from '../event/event.entity.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity.js';
 import type { Webhook } from './webhook.entity.js';
@@ -19,7 +19,7 @@ interface WebhookDB {
   event: TableOf<Event, 'business'>;
 }
 
-/** MikroORM's own Kysely (kit/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
+/** MikroORM's own Kysely (kit/db/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
 const webhookKysely = (em: EntityManager) => db<WebhookDB>(em);
 
 /** What a worker asks of a lease (the claim's and the fan-out's): see claimDeliveries. */
@@ -288,7 +288,7 @@ export async function hasDeliveriesInRetry(em: EntityManager, partition: string)
  */
 export const DELIVERIES_DUE_CHANNEL = 'webhook_deliveries';
 
-/** Wakes every process's delivery workers to claim, once `em`'s transaction commits (at once outside one: kit/signals.ts). */
+/** Wakes every process's delivery workers to claim, once `em`'s transaction commits (at once outside one: kit/signals/signals.ts). */
 export function notifyWorkers(em: EntityManager) {
   wakeAfterCommit(em, DELIVERIES_DUE_CHANNEL);
 }

@@ -1,18 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../auth/principal.js';
 import { AppError } from '../../shared/errors.js';
-import { missingToHear } from '../event/event.scopes.js';
+import { missingToHear } from '../event/event.policy.js';
 import { recordEvent } from '../event/event.service.js';
 import { deleteRecorded, updateRecorded } from '../event/event.service.js';
 import { EVENT_TYPES } from '../event/event.inputs.js';
-import { ownedResource } from '../../kit/owned.resource.js';
+import { ownedResource } from '../../kit/resource/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { Webhook } from './webhook.entity.js';
 import type { WebhookType } from './webhook.type.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
-import { generateWebhookSecret } from './webhook.signature.js';
+import { generateWebhookSecret } from './webhook-signature.rules.js';
 import { webhookUrlProblem, type WebhookPolicy } from './webhook.policy.js';
-import type { WriteContext } from '../../kit/context.js';
+import type { WriteContext } from '../../kit/graphql/context.js';
 
 /** After a rotation the old secret signs too, for this long. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -50,7 +50,7 @@ async function check(input: Partial<CreateWebhookInput>, creating: boolean, poli
 
 /**
  * A webhook posts its events' payloads (an order's customer e-mail and phone...) to its URL: whoever subscribes it,
- * or points it elsewhere, must be able to read them, by the rule of live subscriptions (event.scopes.ts).
+ * or points it elsewhere, must be able to read them, by the rule of live subscriptions (event.policy.ts).
  */
 function assertMayHear(actor: Principal | undefined, events: readonly string[]) {
   if (!actor) return; // the admin CLI and the service's own writers act for the business, not for a token

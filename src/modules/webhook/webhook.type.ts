@@ -1,5 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../kit/resource.type.js';
+import { ResourceType } from '../../kit/graphql/resource.type.js';
 
 @ObjectType('Webhook', { simpleResolvers: true, description: 'An outbound subscription: events of the listed types are posted to `url`, signed.' })
 export class WebhookType extends ResourceType {

@@ -1,7 +1,7 @@
 /**
  * Word polarity, -3 (worst) to 3 (best), as a guest of a restaurant means it: "cold" and "late" are bad here. Written
  * by the team (CC0, like the fixture); keys are folded as the analyser folds text (lower case, no marks, Urdu letter
- * forms unified), Roman Urdu keys in the spelling roman-urdu.spellings.ts normalises to. Phrases (several words)
+ * forms unified), Roman Urdu keys in the spelling roman-urdu.lexicon.ts normalises to. Phrases (several words)
  * are matched before single words.
  */
 export const ENGLISH_SENTIMENT: Record<string, number> = {
