@@ -6,9 +6,7 @@ import { noteWrite, type ContextFor, type GraphQLContext } from '../src/kit/grap
 import { authChecker } from '../src/graphql/auth-checker.js';
 import type { Scope } from '../src/auth/scopes.js';
 import { AppError } from '../src/shared/errors.js';
-import { presentBusiness } from '../src/modules/business/business.resolver.js';
-import { findLogo, setLogo } from '../src/modules/business/business.service.js';
-import { logoPath } from '../src/modules/business/brand.rules.js';
+import { presentBusiness, findLogo, setLogo, logoPath } from '../src/modules/business/index.js';
 import { ImagePool } from './image.pool.js';
 
 /** 512 KiB: a logo, not a photo album. */

@@ -1,6 +1,6 @@
 import type { GraphQLNamedType, GraphQLSchema } from 'graphql';
 import { SCOPES } from '../src/auth/scopes.js';
-import { SCOPE_DESCRIPTIONS } from '../src/modules/oauth/scope.rules.js';
+import { SCOPE_DESCRIPTIONS } from '../src/modules/oauth/index.js';
 
 /**
  * The part of the HTTP surface that is not a row of the route table, written out for /openapi.json: the OAuth

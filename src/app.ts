@@ -37,7 +37,7 @@ import { portalRoutes } from './http/portal.routes.js';
 import { devOutboxRoutes } from './http/dev-outbox.routes.js';
 import { faviconRoutes } from './http/favicon.routes.js';
 import { graphqlSubscriptions } from './graphql/subscriptions.js';
-import { EventFeed } from './modules/event/event-feed.service.js';
+import { EventFeed } from './modules/event/index.js';
 
 export interface App {
   httpServer: http.Server;

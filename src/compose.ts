@@ -1,10 +1,9 @@
 import { channelsWithSender, type Config } from './config.js';
 import type { Services } from './kit/graphql/context.js';
-import { OrderWriter } from './modules/order/order-writer.service.js';
-import { createFeedbackRequests, feedbackMayFollow } from './modules/flow/feedback-request-creation.service.js';
-import { caseMayOpen, openCaseFor } from './modules/case/case.service.js';
-import { recoverCasesFor, recoveryMayFollow } from './modules/case/case-recovery.service.js';
-import { SendingBudgets } from './modules/sending/sending-budget.service.js';
+import { OrderWriter } from './modules/order/index.js';
+import { createFeedbackRequests, feedbackMayFollow } from './modules/flow/index.js';
+import { caseMayOpen, openCaseFor, recoverCasesFor, recoveryMayFollow } from './modules/case/index.js';
+import { SendingBudgets } from './modules/sending/index.js';
 
 /**
  * The one composition of the modules' services, from the configuration: the app (createApp), the workers (alone with

@@ -328,6 +328,29 @@ describe('import direction', () => {
     expect(kit).toEqual([]);
   });
 
+  /** A module is entered through its door: the rest of its files (its repository first) can change without others noticing. */
+  const throughDoors = (imports: Array<[from: string, to: string]>) =>
+    imports
+      .filter(([from, to]) => moduleOf(to) && moduleOf(to) !== moduleOf(from) && path.posix.basename(to) !== 'index' && !within(from, 'src/db') && !from.endsWith('.test.ts'))
+      .map(([from, to]) => `${from} imports ${to}`);
+
+  it('names the imports that pass a module by its door', () => {
+    expect(
+      throughDoors([
+        ['src/modules/case/case.service.ts', 'src/modules/order/index'],
+        ['src/worker/case-outbox.runner.ts', 'src/modules/case/case.repo'],
+        ['src/modules/case/case.service.ts', 'src/modules/case/case.repo'],
+        ['src/db/entities.ts', 'src/modules/case/case.entity'],
+      ]),
+    ).toEqual(['src/worker/case-outbox.runner.ts imports src/modules/case/case.repo']);
+  });
+
+  it('enters every module through its index.ts, from the doors and from other modules alike', () => {
+    const imports = serverFiles().flatMap((file) => importsOf(file).map((target): [string, string] => [file, target]));
+    expect(imports.filter(([from, to]) => moduleOf(to) && moduleOf(from) !== moduleOf(to)).length).toBeGreaterThan(150);
+    expect(throughDoors(imports)).toEqual([]);
+  });
+
   it('leaves no cycle among the modules', () => {
     const imports = serverFiles().flatMap((file) => importsOf(file).map((target): [string, string] => [file, target]));
     expect(moduleCycles(imports)).toEqual([]);

@@ -1,7 +1,6 @@
 import { adminCommand, UsageError } from './command.js';
 import { isId } from '../shared/id.js';
-import { rebuildAnalytics } from '../modules/analytics/analytics-rebuild.service.js';
-import { businessExists } from '../modules/analytics/analytics.repo.js';
+import { rebuildAnalytics, businessExists } from '../modules/analytics/index.js';
 
 export const rebuildAnalyticsCommand = adminCommand({
   usage: 'rebuild-analytics [--business BUS_ID]',

@@ -1,6 +1,6 @@
 import { adminCommand, required } from './command.js';
-import { createBusiness } from '../modules/member/member.service.js';
-import { presentBusiness } from '../modules/business/business.resolver.js';
+import { createBusiness } from '../modules/member/index.js';
+import { presentBusiness } from '../modules/business/index.js';
 
 export const createBusinessCommand = adminCommand({
   usage: 'create-business --name N --owner USER_ID [--country CC] [--time-zone Area/City]',

@@ -1,7 +1,7 @@
 import { adminCommand, required, UsageError } from './command.js';
-import { createCredential, presentCredential } from '../modules/oauth/credential.service.js';
-import { Business } from '../modules/business/business.entity.js';
-import { Membership } from '../modules/user/membership.entity.js';
+import { createCredential, presentCredential } from '../modules/oauth/index.js';
+import { Business } from '../modules/business/index.js';
+import { Membership } from '../modules/user/index.js';
 import { isId } from '../shared/id.js';
 import { AppError } from '../shared/errors.js';
 import type { EntityManager } from '@mikro-orm/postgresql';

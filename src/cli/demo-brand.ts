@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { CheckedLogo } from '../modules/business/business.service.js';
+import type { CheckedLogo } from '../modules/business/index.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { adminCommand } from './command.js';
-import { createUser, presentUser } from '../modules/user/user.service.js';
-import { createBusiness } from '../modules/member/member.service.js';
-import { presentBusiness } from '../modules/business/business.resolver.js';
-import { createCredential, presentCredential } from '../modules/oauth/credential.service.js';
-import { connectCustomIntegration, customWebhookPath } from '../modules/integration/custom-integration.service.js';
-import { createMetric } from '../modules/metric/metric.service.js';
-import { createSurvey } from '../modules/survey/survey.service.js';
-import { createStep } from '../modules/survey/survey-step.service.js';
-import { createLocation } from '../modules/location/location.service.js';
-import { surveyUrl } from '../modules/survey/survey-link.rules.js';
-import { setLogo, updateBusiness } from '../modules/business/business.service.js';
-import { logoPath } from '../modules/business/brand.rules.js';
+import { createUser, presentUser } from '../modules/user/index.js';
+import { createBusiness } from '../modules/member/index.js';
+import { presentBusiness, setLogo, updateBusiness, logoPath } from '../modules/business/index.js';
+import { createCredential, presentCredential } from '../modules/oauth/index.js';
+import { connectCustomIntegration, customWebhookPath } from '../modules/integration/index.js';
+import { createMetric } from '../modules/metric/index.js';
+import { createSurvey, createStep, surveyUrl } from '../modules/survey/index.js';
+import { createLocation } from '../modules/location/index.js';
 import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from './demo-brand.js';
 
 /** Everything a newcomer needs to try the APIs at once, printed with the secrets they will need. */

@@ -1,5 +1,5 @@
 import { adminCommand } from './command.js';
-import { countFailedForNoSender } from '../modules/flow/flow.repo.js';
+import { countFailedForNoSender } from '../modules/flow/index.js';
 
 /**
  * `feedback-senders`: which senders feedback requests would use with this environment, and what is missing (a

@@ -1,5 +1,5 @@
 import { adminCommand, required, UsageError } from './command.js';
-import { attachHeldSms, dropHeldSms, listHeldSms } from '../modules/case/inbound-sms.service.js';
+import { attachHeldSms, dropHeldSms, listHeldSms } from '../modules/case/index.js';
 
 /**
  * `held-sms`: the guests' SMS that no single case thread could claim (docs/cases.md), newest first; `--attach` one to

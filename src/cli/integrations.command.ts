@@ -1,5 +1,5 @@
 import { adminCommand, required } from './command.js';
-import { connectCustomIntegration, customWebhookPath, presentCustomIntegration } from '../modules/integration/custom-integration.service.js';
+import { connectCustomIntegration, customWebhookPath, presentCustomIntegration } from '../modules/integration/index.js';
 import { requireBusiness } from './credentials.command.js';
 
 export const connectCustomCommand = adminCommand({

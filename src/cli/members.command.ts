@@ -1,10 +1,8 @@
 import { adminCommand, required, UsageError } from './command.js';
-import { MEMBERSHIP_ROLES, Membership, type MembershipRole } from '../modules/user/membership.entity.js';
-import { createMember, deleteMember } from '../modules/member/member.service.js';
+import { MEMBERSHIP_ROLES, Membership, type MembershipRole, normaliseEmail, User } from '../modules/user/index.js';
+import { createMember, deleteMember } from '../modules/member/index.js';
 import { isId } from '../shared/id.js';
 import { AppError } from '../shared/errors.js';
-import { normaliseEmail } from '../modules/user/user.service.js';
-import { User } from '../modules/user/user.entity.js';
 
 /** The operator acts as no member: any business, at once (a token invites instead), but the same rules (a confirmed account, one owner kept). */
 export const addMemberCommand = adminCommand({

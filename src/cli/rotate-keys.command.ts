@@ -1,6 +1,6 @@
 import { adminCommand } from './command.js';
-import { rotateSigningKey } from '../modules/oauth/signing-key.service.js';
-import { rotateGuestSessionKey } from '../modules/guest-session/guest-session-key.service.js';
+import { rotateSigningKey } from '../modules/oauth/index.js';
+import { rotateGuestSessionKey } from '../modules/guest-session/index.js';
 
 /**
  * `rotate-keys`: a new active token-signing key and a new guest-session key. What the old ones signed keeps working:

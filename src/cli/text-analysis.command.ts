@@ -1,7 +1,7 @@
 import { adminCommand, UsageError } from './command.js';
 import { isId } from '../shared/id.js';
-import { analyseExisting } from '../modules/submission/submission-analysis.service.js';
-import { businessExists } from '../modules/analytics/analytics.repo.js';
+import { analyseExisting } from '../modules/submission/index.js';
+import { businessExists } from '../modules/analytics/index.js';
 
 const count = (name: string, value: unknown, fallback?: number): number | undefined => {
   if (value === undefined) return fallback;

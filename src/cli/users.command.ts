@@ -1,5 +1,5 @@
 import { adminCommand, required } from './command.js';
-import { createUser, presentUser } from '../modules/user/user.service.js';
+import { createUser, presentUser } from '../modules/user/index.js';
 
 export const createUserCommand = adminCommand({
   usage: 'create-user --email E --password P [--name N]',

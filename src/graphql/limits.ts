@@ -17,8 +17,8 @@ import {
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kit/list/list.limits.js';
-import { MAX_METRICS_PER_STEP, MAX_STEPS_PER_SURVEY } from '../modules/survey/survey-step.service.js';
-import { MAX_ORDER_ITEMS } from '../modules/order/order.rules.js';
+import { MAX_METRICS_PER_STEP, MAX_STEPS_PER_SURVEY } from '../modules/survey/index.js';
+import { MAX_ORDER_ITEMS } from '../modules/order/index.js';
 
 export interface QueryLimits {
   /** Nested field levels, root fields being level 1. */

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { escapeHtml as e, pageHeaders, sendHtml } from '../http/html.js';
-import { answerConsent, consentOf, type Consent } from '../modules/alert/alert-recipient.service.js';
+import { answerConsent, consentOf, type Consent } from '../modules/alert/index.js';
 import { format } from './messages/index.js';
 import { frameFor } from './guest.frame.js';
 import { guestFailurePage } from './guest.failure.js';

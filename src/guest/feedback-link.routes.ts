@@ -2,9 +2,9 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { escapeHtml, pageHeaders, sendHtml } from '../http/html.js';
-import { businessOfLink, openRequest, unsubscribeByToken } from '../modules/flow/feedback-request.service.js';
-import { readBrand, type GuestBrand } from '../modules/business/brand.service.js';
-import { surveyUrl } from '../modules/survey/survey-link.rules.js';
+import { businessOfLink, openRequest, unsubscribeByToken } from '../modules/flow/index.js';
+import { readBrand, type GuestBrand } from '../modules/business/index.js';
+import { surveyUrl } from '../modules/survey/index.js';
 import { frameFor } from './guest.frame.js';
 import { guestCsp, messagePage, type Frame } from './guest.pages.js';
 

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { GuestBrand } from '../modules/business/brand.service.js';
+import type { GuestBrand } from '../modules/business/index.js';
 import { chooseLanguage, LANGUAGES } from './messages/index.js';
 import { GUEST_LANGUAGE_CODES } from '../shared/guest-languages.js';
 import type { Frame } from './guest.pages.js';

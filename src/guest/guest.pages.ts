@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml as e } from '../http/html.js';
-import type { Location } from '../modules/location/location.entity.js';
-import type { Metric } from '../modules/metric/metric.entity.js';
-import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
-import type { OrderDish } from '../modules/submission/response.service.js';
-import { itemRatings } from '../modules/submission/submission-answers.rules.js';
-import type { GuestBrand } from '../modules/business/brand.service.js';
+import type { Location } from '../modules/location/index.js';
+import type { Metric } from '../modules/metric/index.js';
+import type { SurveyStep } from '../modules/survey/index.js';
+import { type OrderDish, itemRatings } from '../modules/submission/index.js';
+import type { GuestBrand } from '../modules/business/index.js';
 import { format, type Messages } from './messages/index.js';
 
 /**

@@ -5,31 +5,17 @@ import type { Logger } from 'pino';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
 import { guestFailurePage } from './guest.failure.js';
-import type { AnswerInput } from '../modules/submission/submission.inputs.js';
-import type { SurveyStep } from '../modules/survey/survey-step.entity.js';
-import {
-  answerStep,
-  findDeviceResponse,
-  guestDishes,
-  linkTargets,
-  openGuestSurvey,
-  orderAnswered,
-  resumeStep,
-  visibleSteps,
-  type GuestSurvey,
-  type OrderDish,
-  type SurveyLink,
-} from '../modules/submission/response.service.js';
+import { type AnswerInput, answerStep, findDeviceResponse, guestDishes, linkTargets, openGuestSurvey, orderAnswered, resumeStep, visibleSteps, type GuestSurvey, type OrderDish, type SurveyLink } from '../modules/submission/index.js';
+import type { SurveyStep } from '../modules/survey/index.js';
 import { NotifiedMemo } from '../kit/signals/notified.memo.js';
-import { SURVEY_PAGES_CHANNEL } from '../modules/business/survey-page.signal.js';
+import { SURVEY_PAGES_CHANNEL, readBrand } from '../modules/business/index.js';
 import type { ReadRouting } from '../kit/replicas/read.routing.js';
 import type { Services } from '../kit/graphql/context.js';
-import { readBrand } from '../modules/business/brand.service.js';
 import { format } from './messages/index.js';
 import { isMultipleChoice, isNumberText, GUEST_CSP, guestCsp, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
 import { csrfFor, csrfMatches, GuestSessions, surveyPath } from './guest.session.js';
 import { first, frameFor, urlWith } from './guest.frame.js';
-import { GuestSessionKeys } from '../modules/guest-session/guest-session-key.service.js';
+import { GuestSessionKeys } from '../modules/guest-session/index.js';
 import { limitHeaders, refusal, type Limiter } from '../http/rate-limit/limiter.js';
 import { addressGroup } from '../http/client-address.js';
 

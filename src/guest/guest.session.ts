@@ -1,9 +1,9 @@
 import { createHash, createHmac, type KeyObject } from 'node:crypto';
 import { randomBytesPooled } from '../shared/random.js';
 import type { Context } from 'koa';
-import { RESUME_DAYS } from '../modules/submission/response.service.js';
+import { RESUME_DAYS } from '../modules/submission/index.js';
 import { constantTimeEqual } from '../shared/secrets.js';
-import type { GuestSessionKeys, SessionKey } from '../modules/guest-session/guest-session-key.service.js';
+import type { GuestSessionKeys, SessionKey } from '../modules/guest-session/index.js';
 
 /**
  * One cookie per survey (its path is the survey's): `<secret>.<first view, ms>.<kid>.<mac>`, HttpOnly, SameSite=Lax.

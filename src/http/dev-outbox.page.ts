@@ -1,5 +1,5 @@
 import { escapeHtml } from './html.js';
-import type { DevOutboxMessage } from '../modules/dev-outbox/dev-outbox.entity.js';
+import type { DevOutboxMessage } from '../modules/dev-outbox/index.js';
 
 /** The dev outbox page (MAIL_OUTBOX=dev): server-rendered, no script, readable on a phone. */
 

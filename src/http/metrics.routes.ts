@@ -5,7 +5,7 @@ import { httpDuration, httpRequests, registry, scrapedGauge } from '../kit/metri
 import { AppError } from '../shared/errors.js';
 import { bearerToken } from '../shared/bearer.js';
 import { ormPool } from '../kit/db/db.js';
-import { dueDeliveries } from '../modules/webhook/webhook.repo.js';
+import { dueDeliveries } from '../modules/webhook/index.js';
 
 /** Paths answered outside any router: their own template. Everything else unrouted is "unmatched", never its raw path. */
 const PLAIN_PATHS = new Set(['/graphql', '/metrics', '/healthz', '/readyz', '/openapi.json', '/docs', '/']);

@@ -2,9 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { AppError } from '../shared/errors.js';
 import { hashSecret, secretMatches } from '../shared/secrets.js';
-import { customWebhookAccount } from '../modules/integration/integration.repo.js';
-import { WEBHOOK_ACCOUNTS_CHANNEL } from '../modules/integration/webhook-account.signal.js';
-import { SURVEY_PAGES_CHANNEL } from '../modules/business/survey-page.signal.js';
+import { customWebhookAccount, WEBHOOK_ACCOUNTS_CHANNEL } from '../modules/integration/index.js';
+import { SURVEY_PAGES_CHANNEL } from '../modules/business/index.js';
 import { NotifiedMemo } from '../kit/signals/notified.memo.js';
 
 const UNAUTHORIZED_MESSAGE = 'A valid webhook secret is required: Authorization: Bearer <WEBHOOK_SECRET>';

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { AppError } from '../shared/errors.js';
 import { smsInbound } from '../kit/metrics/metrics.js';
-import { receiveGuestSms, stopGuestSms } from '../modules/case/inbound-sms.service.js';
+import { receiveGuestSms, stopGuestSms } from '../modules/case/index.js';
 import type { SmsInboundAuth } from './sms-inbound.auth.js';
 
 /** Replies that mean "stop" (the words carriers and Twilio honour). */

@@ -1,6 +1,6 @@
 import { escapeHtml } from '../http/html.js';
 import type { ErrorDetail } from '../shared/errors.js';
-import { PASSWORD_RULE } from '../modules/account/password.rules.js';
+import { PASSWORD_RULE } from '../modules/account/index.js';
 import { layout, secondaryPost } from './authorize.pages.js';
 
 /** The account pages (sign-up, verification, password reset, invitations): plain forms, no script, like sign-in. */

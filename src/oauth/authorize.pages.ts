@@ -1,4 +1,4 @@
-import { SCOPE_DESCRIPTIONS } from '../modules/oauth/scope.rules.js';
+import { SCOPE_DESCRIPTIONS } from '../modules/oauth/index.js';
 import type { Scope } from '../auth/scopes.js';
 
 import { escapeHtml } from '../http/html.js';

@@ -1,9 +1,8 @@
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Credential } from '../modules/oauth/credential.entity.js';
+import { Credential, OAuthError } from '../modules/oauth/index.js';
 import { isId } from '../shared/id.js';
 import { secretMatches } from '../shared/secrets.js';
-import { OAuthError } from '../modules/oauth/oauth-errors.presenter.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 
 export type Params = Record<string, unknown>;

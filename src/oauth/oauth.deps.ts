@@ -1,8 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { KeyStore } from '../modules/oauth/signing-key.service.js';
-import type { TokenService } from '../modules/oauth/token.service.js';
+import type { KeyStore, TokenService } from '../modules/oauth/index.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 import type { Services } from '../kit/graphql/context.js';
 

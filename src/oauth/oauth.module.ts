@@ -8,15 +8,12 @@ import { AppError } from '../shared/errors.js';
 import { toAppError } from '../shared/error-answer.js';
 import { sendHtml } from '../http/html.js';
 import { errorPage } from './authorize.pages.js';
-import { OAuthError } from '../modules/oauth/oauth-errors.presenter.js';
-import { KeyStore, ensureActiveSigningKey } from '../modules/oauth/signing-key.service.js';
-import { TokenService } from '../modules/oauth/token.service.js';
+import { OAuthError, KeyStore, ensureActiveSigningKey, TokenService, schedulePurge } from '../modules/oauth/index.js';
 import { tokenRoutes } from './token.routes.js';
 import { metadataRoutes } from './metadata.routes.js';
 import { revocationRoutes } from './revocation.routes.js';
 import { authorizeRoutes, secureHeaders } from './authorize.routes.js';
 import { accountRoutes } from './account.routes.js';
-import { schedulePurge } from '../modules/oauth/purge.service.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 
 /** Paths answered with RFC 6749 error bodies ({"error", "error_description"}) rather than the API's {"error": {status, code, ...}} body. */

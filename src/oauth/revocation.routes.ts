@@ -4,15 +4,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../shared/errors.js';
 import { hashSecret } from '../shared/secrets.js';
 import { bearerToken } from '../shared/bearer.js';
-import { User } from '../modules/user/user.entity.js';
-import { presentUser } from '../modules/user/user.service.js';
-import { Credential } from '../modules/oauth/credential.entity.js';
+import { User, presentUser } from '../modules/user/index.js';
+import { Credential, OAuthToken, OAuthError, revokeTokens, TokenService } from '../modules/oauth/index.js';
 import { authenticateClient, bodyOf, param } from './client.auth.js';
-import { OAuthToken } from '../modules/oauth/oauth-token.entity.js';
-import { OAuthError } from '../modules/oauth/oauth-errors.presenter.js';
 import type { OAuthDeps } from './oauth.deps.js';
-import { revokeTokens } from '../modules/oauth/revocation.service.js';
-import { TokenService } from '../modules/oauth/token.service.js';
 
 type Found = { kind: 'access'; row: OAuthToken; exp: number } | { kind: 'refresh'; row: OAuthToken };
 

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { keyOf, windowVerdict, type Policy, type Verdict } from '../http/rate-limit/limiter.js';
 import { FailureLimit, type FailureCounter } from '../http/rate-limit/failure-limit.js';
-import { MAX_FAILURES, THROTTLE_WINDOW_MS } from '../modules/oauth/oauth.model.js';
-import { clearThrottle, countThrottleFailure, throttleFailures } from '../modules/oauth/oauth.repo.js';
+import { MAX_FAILURES, THROTTLE_WINDOW_MS, clearThrottle, countThrottleFailure, throttleFailures } from '../modules/oauth/index.js';
 
 /**
  * Failed sign-ins in the sign_in_throttle table, one row per `<counter>:<key>`: shared by every server process and

@@ -1,12 +1,9 @@
 import type Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { authenticateClient, bodyOf, param } from './client.auth.js';
-import { OAuthError } from '../modules/oauth/oauth-errors.presenter.js';
-import { clientCredentialsToken, exchangeAuthorizationCode, refreshTokens } from '../modules/oauth/grant.service.js';
+import { OAuthError, clientCredentialsToken, exchangeAuthorizationCode, refreshTokens, strictClient, presentToken, presentTokenRfc, type TokenService } from '../modules/oauth/index.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 import type { Config } from '../config.js';
-import { strictClient } from '../modules/oauth/pkce.rules.js';
-import { presentToken, presentTokenRfc, type TokenService } from '../modules/oauth/token.service.js';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
 

@@ -5,8 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { channelsOf, configuredSenders } from './senders.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
-import { AlertConfirmationTask } from '../modules/alert/alert-confirmation.task.js';
-import { ALERT_CONFIRMATIONS_CHANNEL, nextConfirmationDue, requeueUnsentConfirmations } from '../modules/alert/alert.repo.js';
+import { AlertConfirmationTask, ALERT_CONFIRMATIONS_CHANNEL, nextConfirmationDue, requeueUnsentConfirmations } from '../modules/alert/index.js';
 import type { Services } from '../kit/graphql/context.js';
 import type { DuePoll } from './due.poll.js';
 

@@ -5,8 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { channelsOf, configuredSenders } from './senders.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
-import { CaseOutboxTask, type CaseSenders } from '../modules/case/case-outbox.task.js';
-import { CASE_WORK_CHANNEL, nextCaseJobDue, requeueUnsentCaseJobs } from '../modules/case/case.repo.js';
+import { CaseOutboxTask, type CaseSenders, CASE_WORK_CHANNEL, nextCaseJobDue, requeueUnsentCaseJobs } from '../modules/case/index.js';
 import type { Services } from '../kit/graphql/context.js';
 import type { DuePoll } from './due.poll.js';
 

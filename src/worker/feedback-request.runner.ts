@@ -4,9 +4,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
-import { FEEDBACK_WORK_CHANNEL, nextRequestDue, requeueUnsentRequests } from '../modules/flow/flow.repo.js';
+import { FEEDBACK_WORK_CHANNEL, nextRequestDue, requeueUnsentRequests, FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/index.js';
 import type { DuePoll } from './due.poll.js';
-import { FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/feedback-request.task.js';
 import type { Services } from '../kit/graphql/context.js';
 import { configuredSenders } from './senders.js';
 

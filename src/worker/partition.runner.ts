@@ -2,8 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { maintainPartitions, refreshStatistics, type MaintenanceOutcome, type TimePartitioning } from '../kit/db/time-partitions.js';
-import { eventPartitioning } from '../modules/event/event-partitions.rules.js';
-import { deliveryPartitioning } from '../modules/webhook/webhook-delivery-partitions.rules.js';
+import { eventPartitioning } from '../modules/event/index.js';
+import { deliveryPartitioning } from '../modules/webhook/index.js';
 
 const EVERY_MS = 3_600_000;
 

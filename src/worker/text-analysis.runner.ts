@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { SubmissionAnalysisTask } from '../modules/submission/submission-analysis.task.js';
-import { openCaseForAnalysis } from '../modules/case/case.service.js';
-import { nextTextAnalysisDue, TEXT_ANALYSIS_CHANNEL } from '../modules/text/text-analysis-queue.repo.js';
+import { SubmissionAnalysisTask } from '../modules/submission/index.js';
+import { openCaseForAnalysis } from '../modules/case/index.js';
+import { nextTextAnalysisDue, TEXT_ANALYSIS_CHANNEL } from '../modules/text/index.js';
 import type { DuePoll } from './due.poll.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
 

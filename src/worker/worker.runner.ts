@@ -5,7 +5,7 @@ import { PgListener } from '../kit/signals/pg-listener.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { HttpSender } from '../senders/http.sender.js';
-import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery, type Lanes } from '../modules/webhook/webhook-delivery.task.js';
+import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery, type Lanes, DELIVERIES_DUE_CHANNEL, fanOutDue, nextDeliveryDue } from '../modules/webhook/index.js';
 import { RateLimiter } from './rate.limiter.js';
 import { DueClock, DuePoll, Sleeper } from './due.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
@@ -14,10 +14,9 @@ import { startTextAnalysis } from './text-analysis.runner.js';
 import { startAccountMail } from './account-mail.runner.js';
 import { startAlertConfirmations } from './alert-confirmation.runner.js';
 import { startPartitionMaintenance, type PartitionMaintenance } from './partition.runner.js';
-import { WEBHOOK_WORK_CHANNEL } from '../modules/event/event.signal.js';
+import { WEBHOOK_WORK_CHANNEL } from '../modules/event/index.js';
 import type { Services } from '../kit/graphql/context.js';
 import { compose } from '../compose.js';
-import { DELIVERIES_DUE_CHANNEL, fanOutDue, nextDeliveryDue } from '../modules/webhook/webhook.repo.js';
 
 export interface Workers {
   /** Stops leasing, lets the attempts in flight finish (at most their timeout) and gives back what did not start. */

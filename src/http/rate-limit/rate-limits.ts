@@ -5,7 +5,7 @@ import type { RateLimitSettings } from '../../config.js';
 import type { Principal } from '../../auth/principal.js';
 import { Limiter, limitHeaders, memoryStore, redisStore, refusal, type LimitStore, type Policy } from './limiter.js';
 import { FailureLimit } from './failure-limit.js';
-import { PORTAL_CREDENTIAL_ID } from '../../modules/oauth/credential.entity.js';
+import { PORTAL_CREDENTIAL_ID } from '../../modules/oauth/index.js';
 import { addressGroup } from '../client-address.js';
 
 export { FailureLimit } from './failure-limit.js';

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { hashSecret } from '../../shared/secrets.js';
-import { AccountMail, type AccountMailKind } from '../user/account-mail.entity.js';
-import { TOKEN_PREFIX } from '../user/account-mail.task.js';
+import { AccountMail, type AccountMailKind, TOKEN_PREFIX } from '../user/index.js';
 
 /** Why a link cannot be used: the pages say which, since the link's holder is its rightful reader. */
 export type LinkProblem = 'unknown' | 'used' | 'expired' | 'revoked';

@@ -2,13 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { AppError } from '../../shared/errors.js';
 import { hashPassword, verifyPassword } from '../../shared/secrets.js';
-import { Business } from '../business/business.entity.js';
-import { recordEvent } from '../event/event.service.js';
-import { presentMember } from '../member/member.service.js';
-import { presentInvitation } from '../member/invitation.service.js';
-import { Invitation } from '../user/invitation.entity.js';
-import { Membership } from '../user/membership.entity.js';
-import { User } from '../user/user.entity.js';
+import { Business } from '../business/index.js';
+import { recordEvent } from '../event/index.js';
+import { presentMember, presentInvitation } from '../member/index.js';
+import { Invitation, Membership, User } from '../user/index.js';
 import { weakPassword } from './password.rules.js';
 import { findLink, type LinkProblem } from './account-link.service.js';
 

@@ -3,11 +3,8 @@ import type { SendingSettings } from '../../config.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { hashPassword } from '../../shared/secrets.js';
-import { User } from '../user/user.entity.js';
-import { normaliseEmail } from '../user/user.service.js';
-import { AccountMail } from '../user/account-mail.entity.js';
-import { queueAccountMail } from '../user/account-mail.service.js';
-import { revokeTokens } from '../oauth/revocation.service.js';
+import { User, normaliseEmail, AccountMail, queueAccountMail } from '../user/index.js';
+import { revokeTokens } from '../oauth/index.js';
 import { weakPassword } from './password.rules.js';
 import { findLink, type LinkProblem } from './account-link.service.js';
 

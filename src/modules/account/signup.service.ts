@@ -4,13 +4,9 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { Checks } from '../../shared/validation.js';
 import { hashPassword } from '../../shared/secrets.js';
 import { checkTimeZone } from '../../shared/time-zone.js';
-import { Business } from '../business/business.entity.js';
-import { Membership } from '../user/membership.entity.js';
-import { User } from '../user/user.entity.js';
-import { EMAIL, normaliseEmail } from '../user/user.service.js';
-import { AccountMail } from '../user/account-mail.entity.js';
-import { queueAccountMail } from '../user/account-mail.service.js';
-import { recordEvent } from '../event/event.service.js';
+import { Business } from '../business/index.js';
+import { Membership, User, EMAIL, normaliseEmail, AccountMail, queueAccountMail } from '../user/index.js';
+import { recordEvent } from '../event/index.js';
 import { weakPassword } from './password.rules.js';
 import { findLink, type LinkProblem } from './account-link.service.js';
 

@@ -1,9 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SmsProvider } from '../../shared/sender.ports.js';
-import type { SendingBudgets } from '../sending/sending-budget.service.js';
-import { contactHash } from '../flow/feedback-flow.rules.js';
-import { suppressionOf } from '../flow/feedback-request.service.js';
+import type { SendingBudgets } from '../sending/index.js';
+import { contactHash, suppressionOf } from '../flow/index.js';
 import { consentUrl } from './alert-recipient.service.js';
 import { claimConfirmations, finishConfirmation, leasedConfirmation, releaseConfirmations } from './alert.repo.js';
 

@@ -2,7 +2,7 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { randomBytesPooled } from '../../shared/random.js';
-import { BusinessOwnedJob } from '../business/business-owned.entity.js';
+import { BusinessOwnedJob } from '../business/index.js';
 
 /** pending: asked (or about to be), told nothing else; confirmed: alerted; declined: never messaged by the business again. */
 export const CONSENT_STATUSES = ['pending', 'confirmed', 'declined'] as const;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Loaders } from '../../kit/graphql/loaders.js';
-import { Membership } from '../user/membership.entity.js';
+import { Membership } from '../user/index.js';
 import { AlertRecipient, type ConsentStatus } from './alert-recipient.entity.js';
 import { answerRecipient, confirmedRecipients, declineNumber, recipientByToken } from './alert.repo.js';
 import type { AlertRecipientType, StoredRecipient } from './alert-rule.type.js';

@@ -1,8 +1,8 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import type { SentimentLabel } from '../text/text-analysis.model.js';
+import { BusinessOwnedEntity } from '../business/index.js';
+import type { SentimentLabel } from '../text/index.js';
 
 export const ALERT_SEVERITIES = ['normal', 'urgent'] as const;
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];

@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
 import type { Parent } from '../../kit/graphql/resource.type.js';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import { AlertRecipientType, AlertRuleType } from './alert-rule.type.js';
 import * as inputs from './alert-rule.inputs.js';
 import * as rules from './alert-rule.service.js';

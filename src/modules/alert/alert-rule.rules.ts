@@ -1,6 +1,5 @@
 import { keywordMatcher } from '../../shared/keywords.js';
-import { ILLNESS_WORDS } from '../text/lexicon/illness.lexicon.js';
-import type { SentimentLabel, ThemeFinding } from '../text/text-analysis.model.js';
+import { ILLNESS_WORDS, type SentimentLabel, type ThemeFinding } from '../text/index.js';
 import type { AlertRule, AlertSeverity } from './alert-rule.entity.js';
 
 /** What a rule is matched against: a completed submission's answers, read with its survey's steps and metrics. */

@@ -1,13 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { createRecorded, deleteRecorded, updateRecorded } from '../event/index.js';
 import { ownedResource } from '../../kit/resource/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { AppError } from '../../shared/errors.js';
 import { wordsOf } from '../../shared/keywords.js';
-import { BUILT_IN_THEMES } from '../text/lexicon/themes.lexicon.js';
-import { knownThemes } from '../text/theme-settings.service.js';
-import type { SentimentLabel } from '../text/text-analysis.model.js';
-import { normaliseEmail, normalisePhone } from '../order/order-normalise.rules.js';
+import { BUILT_IN_THEMES, knownThemes, type SentimentLabel } from '../text/index.js';
+import { normaliseEmail, normalisePhone } from '../order/index.js';
 import { ALERT_SEVERITIES, AlertRule, type AlertRecipient, type AlertSeverity, type AlertWhen } from './alert-rule.entity.js';
 import { insertRecipients, ownedIds, rulesOfBusiness } from './alert.repo.js';
 import type { AlertRuleType, StoredRecipient } from './alert-rule.type.js';

@@ -6,9 +6,9 @@ import { rowsWhere } from '../../kit/db/entity.rows.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
 import { AlertRule } from './alert-rule.entity.js';
 import { AlertRecipient, newConsentToken, type ConsentStatus } from './alert-recipient.entity.js';
-import type { Location } from '../location/location.entity.js';
-import type { Survey } from '../survey/survey.entity.js';
-import type { Membership } from '../user/membership.entity.js';
+import type { Location } from '../location/index.js';
+import type { Survey } from '../survey/index.js';
+import type { Membership } from '../user/index.js';
 
 /** The alert module's statements. */
 

@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 
 /**
  * The moments of the ratings in one bucket, in every rollup: count, sum and sum of squares add up across buckets, so

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type RawBuilder } from 'kysely';
 import { db, runShaped } from '../../kit/db/db.js';
-import { orderLocations } from '../location/location.repo.js';
+import { orderLocations } from '../location/index.js';
 import type { GroupKey, Interval } from './analytics.rules.js';
 import { dayNumber, dayString, type RollupSums, type Scales } from './analytics.presenter.js';
 

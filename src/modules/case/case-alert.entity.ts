@@ -1,9 +1,9 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedJob } from '../business/business-owned.entity.js';
+import { BusinessOwnedJob } from '../business/index.js';
 import { GuestCase } from './case.entity.js';
-import { AlertRecipient } from '../alert/alert-recipient.entity.js';
+import { AlertRecipient } from '../alert/index.js';
 
 /**
  * alert: one recipient's message about a new case; escalation: one owner's message about an urgent case nobody

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RuleMatch } from '../alert/alert-rule.rules.js';
-import { normaliseEmail } from '../order/order-normalise.rules.js';
+import { type RuleMatch, confirmedOutside, recipientKey } from '../alert/index.js';
+import { normaliseEmail } from '../order/index.js';
 import type { GuestCase } from './case.entity.js';
 import { CaseAlert } from './case-alert.entity.js';
 import { membersReached, wakeCaseWorkers } from './case.repo.js';
-import { confirmedOutside, recipientKey } from '../alert/alert-recipient.service.js';
 
 /**
  * The alerts of a case just opened, in the answer's transaction `tx`: one row per recipient of every matching rule

@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedJob } from '../business/business-owned.entity.js';
+import { BusinessOwnedJob } from '../business/index.js';
 import { GuestCase } from './case.entity.js';
 
 export const MESSAGE_CHANNELS = ['email', 'sms'] as const;

@@ -1,5 +1,5 @@
 import { Resolver } from 'type-graphql';
-import { NestedCrudResolver } from '../business/business.resolver.js';
+import { NestedCrudResolver } from '../business/index.js';
 import { CaseMessageType } from './case-message.type.js';
 import * as inputs from './case-message.inputs.js';
 import * as messages from './case-message.service.js';

@@ -1,12 +1,11 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SendOutcome, type SmsProvider } from '../../shared/sender.ports.js';
-import { recordEvent } from '../event/event.service.js';
-import { consentUrl } from '../alert/alert-recipient.service.js';
-import { contactHash } from '../flow/feedback-flow.rules.js';
-import { suppressionOf } from '../flow/feedback-request.service.js';
+import { recordEvent } from '../event/index.js';
+import { consentUrl } from '../alert/index.js';
+import { contactHash, suppressionOf } from '../flow/index.js';
 import { presentMessage } from './case-message.service.js';
-import type { SendingBudgets } from '../sending/sending-budget.service.js';
+import type { SendingBudgets } from '../sending/index.js';
 import type { CaseMessage } from './case-message.entity.js';
 import { replyCodeLine } from './inbound-sms.rules.js';
 import { CaseAlert } from './case-alert.entity.js';

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../event/event.service.js';
-import type { OrderRecord } from '../order/order.presenter.js';
-import type { OrderTrigger } from '../order/order-writer.service.js';
+import { recordEvent } from '../event/index.js';
+import type { OrderRecord, OrderTrigger } from '../order/index.js';
 import { GuestCase } from './case.entity.js';
 import { Offer } from './offer.entity.js';
 import { caseEventObject } from './case.service.js';

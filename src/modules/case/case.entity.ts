@@ -1,13 +1,13 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { Submission } from '../submission/submission.entity.js';
-import { Order } from '../order/order.entity.js';
-import { Location } from '../location/location.entity.js';
-import { Survey } from '../survey/survey.entity.js';
-import { Membership } from '../user/membership.entity.js';
-import { AlertRule, ALERT_SEVERITIES, type AlertSeverity } from '../alert/alert-rule.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
+import { Submission } from '../submission/index.js';
+import { Order } from '../order/index.js';
+import { Location } from '../location/index.js';
+import { Survey } from '../survey/index.js';
+import { Membership } from '../user/index.js';
+import { AlertRule, ALERT_SEVERITIES, type AlertSeverity } from '../alert/index.js';
 
 export const CASE_STATUSES = ['open', 'replied', 'resolved', 'recovered'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];

@@ -1,14 +1,14 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { recordEvent } from '../event/event.service.js';
-import { businessesTextingSince, stopFromPhone } from '../flow/feedback-request.service.js';
-import { normalisePhone } from '../order/order-normalise.rules.js';
+import { recordEvent } from '../event/index.js';
+import { businessesTextingSince, stopFromPhone } from '../flow/index.js';
+import { normalisePhone } from '../order/index.js';
 import { CaseMessage } from './case-message.entity.js';
 import type { CaseMessageType } from './case-message.type.js';
 import { GuestCase } from './case.entity.js';
 import { HeldSms } from './held-sms.entity.js';
 import { businessesThatTexted, expireHeldSms, heldCountFrom, smsThreadsTo } from './case.repo.js';
-import { declineByStop } from '../alert/alert-recipient.service.js';
+import { declineByStop } from '../alert/index.js';
 import { presentMessage } from './case-message.service.js';
 import { SMS_LIMIT } from './case-message.rules.js';
 import { CODE_WINDOW_DAYS, daysBefore, MAX_HELD_PER_SENDER, RECENT_WINDOW_DAYS, tieInboundSms, type InboundTie } from './inbound-sms.rules.js';

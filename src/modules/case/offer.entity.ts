@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { Order } from '../order/order.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
+import { Order } from '../order/index.js';
 import { GuestCase } from './case.entity.js';
 
 /** A winback offer made to an unhappy guest: its code, redeemed once by a later order that carries it. */

@@ -1,5 +1,5 @@
 import { Resolver } from 'type-graphql';
-import { NestedCrudResolver } from '../business/business.resolver.js';
+import { NestedCrudResolver } from '../business/index.js';
 import { OfferType } from './offer.type.js';
 import * as inputs from './offer.inputs.js';
 import * as offers from './offer.service.js';

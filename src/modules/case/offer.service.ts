@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../event/event.service.js';
+import { recordEvent } from '../event/index.js';
 import { findPage } from '../../kit/list/list.query.js';
 import { findOwned } from '../../kit/resource/resource.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';

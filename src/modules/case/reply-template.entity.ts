@@ -1,6 +1,6 @@
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
 
 /** A reply the business saves to answer unhappy guests quickly (the Inbox's reply box offers them). */
 @Entity({ tableName: 'reply_template' })

@@ -1,5 +1,5 @@
 import { Resolver } from 'type-graphql';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import { ReplyTemplateType } from './reply-template.type.js';
 import * as inputs from './reply-template.inputs.js';
 import * as templates from './reply-template.service.js';

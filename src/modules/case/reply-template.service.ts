@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { createRecorded, deleteRecorded, updateRecorded } from '../event/index.js';
 import { ownedResource } from '../../kit/resource/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { ReplyTemplate } from './reply-template.entity.js';

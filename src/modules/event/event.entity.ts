@@ -1,7 +1,7 @@
 import { AfterCreate, Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { OptionalProps, type EventArgs } from '@mikro-orm/core';
 import { newId } from '../../shared/id.js';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 import { eventAudienceTrigger, eventRecorded } from './event.signal.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Arg, Authorized, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import * as events from './event.service.js';
 import { EventType } from './event.type.js';
 import * as inputs from './event.inputs.js';

@@ -1,8 +1,8 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { Survey } from '../survey/survey.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
+import { Survey } from '../survey/index.js';
 
 export const FLOW_TRIGGERS = ['order.created', 'order.accepted'] as const;
 export type FlowTrigger = (typeof FLOW_TRIGGERS)[number];

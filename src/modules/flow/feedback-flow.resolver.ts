@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import { FeedbackFlowDefaultsType, FeedbackFlowSimulationType, FeedbackFlowType, FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
 import { FLOW_DEFAULTS } from './feedback-flow.rules.js';
 import * as inputs from './feedback-flow.inputs.js';

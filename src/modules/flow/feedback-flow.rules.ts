@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Checks } from '../../shared/validation.js';
 import { isTimeZone } from '../../shared/time-zone.js';
-import { ORDER_CHANNELS } from '../order/order.entity.js';
+import { ORDER_CHANNELS } from '../order/index.js';
 import { FLOW_CHANNELS, FLOW_TRIGGERS, type FlowChannel, type FlowConditions, type FlowTemplate, type FlowTrigger, type QuietHours } from './feedback-flow.entity.js';
 
 /** The rules of a flow's fields, shared by create, update and simulate (the GraphQL inputs and REST bodies alike). */

@@ -1,14 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { recordEvent, deleteRecorded, updateRecorded } from '../event/index.js';
 import { ownedResource } from '../../kit/resource/owned.resource.js';
 import { findOwned } from '../../kit/resource/resource.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
-import { Business } from '../business/business.entity.js';
-import { Order } from '../order/order.entity.js';
-import { readNewOrder } from '../order/order.rules.js';
-import { findSurvey } from '../survey/survey.service.js';
+import { Business } from '../business/index.js';
+import { Order, readNewOrder } from '../order/index.js';
+import { findSurvey } from '../survey/index.js';
 import { FeedbackFlow, type FlowConditions, type FlowTemplate, type QuietHours } from './feedback-flow.entity.js';
 import {
   afterQuietHours,
@@ -30,7 +28,7 @@ import type { CreateFeedbackFlowInput, UpdateFeedbackFlowInput } from './feedbac
 import { flowsChanged } from './feedback-request-creation.service.js';
 import { presentFlow } from './feedback-request.presenter.js';
 import { cancelScheduled, suppressionOf, throttledBy } from './feedback-request.service.js';
-import { orderTimeZone } from '../location/location.service.js';
+import { orderTimeZone } from '../location/index.js';
 import { feedbackSubject } from './feedback-mail.presenter.js';
 
 export { presentFlow };

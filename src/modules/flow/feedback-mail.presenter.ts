@@ -1,4 +1,4 @@
-import { logoPath } from '../business/brand.rules.js';
+import { logoPath } from '../business/index.js';
 
 /**
  * A feedback request's e-mail as the guest sees it (issue 36): from the restaurant, its subject naming it, and an HTML

@@ -2,11 +2,11 @@ import { randomBytesPooled } from '../../shared/random.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../shared/id.js';
 import { stringifyWithMillis } from '../../shared/timestamps.js';
-import type { OrderRecord } from '../order/order.presenter.js';
+import type { OrderRecord } from '../order/index.js';
 import type { FlowConditions, FlowTrigger } from './feedback-flow.entity.js';
 import { contactHash, flowOrderOf, unmetConditions } from './feedback-flow.rules.js';
 import { presentRequest, type RequestRecord } from './feedback-request.presenter.js';
-import { eventRecorded } from '../event/event.signal.js';
+import { eventRecorded } from '../event/index.js';
 import { enabledFlows, insertRequest, wakeFeedbackWorkers } from './flow.repo.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedJob } from '../business/business-owned.entity.js';
-import { Order } from '../order/order.entity.js';
-import { Survey } from '../survey/survey.entity.js';
+import { BusinessOwnedJob } from '../business/index.js';
+import { Order } from '../order/index.js';
+import { Survey } from '../survey/index.js';
 import { FeedbackFlow } from './feedback-flow.entity.js';
 
 export const REQUEST_STATUSES = ['scheduled', 'sent', 'opened', 'completed', 'suppressed', 'failed', 'expired', 'cancelled'] as const;

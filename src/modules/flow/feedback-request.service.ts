@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../event/event.service.js';
+import { recordEvent } from '../event/index.js';
 import { findPage } from '../../kit/list/list.query.js';
 import { findOwned } from '../../kit/resource/resource.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
-import { Business } from '../business/business.entity.js';
-import { normaliseEmail, normalisePhone } from '../order/order-normalise.rules.js';
+import { Business } from '../business/index.js';
+import { normaliseEmail, normalisePhone } from '../order/index.js';
 import { contactHash } from './feedback-flow.rules.js';
 import type { FeedbackRequestType, FeedbackSuppressionType } from './feedback-flow.type.js';
 import { FeedbackRequest } from './feedback-request.entity.js';

@@ -1,13 +1,13 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { recordEvent } from '../event/event.service.js';
+import { recordEvent } from '../event/index.js';
 import { afterQuietHours, render, templateFor } from './feedback-flow.rules.js';
 import type { Mailer, SendOutcome, SmsProvider } from '../../shared/sender.ports.js';
 import { presentRequest } from './feedback-request.presenter.js';
 import { feedbackHtml, feedbackSubject, feedbackText } from './feedback-mail.presenter.js';
 import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
 import { claimRequests, finishLeased, leasedRequest, releaseRequests, type LeasedRequest, type RequestChange } from './flow.repo.js';
-import type { Reservation, SendingBudgets } from '../sending/sending-budget.service.js';
+import type { Reservation, SendingBudgets } from '../sending/index.js';
 
 /** Lease of a claimed request: a worker that dies holding it gives it back by letting it expire. */
 export const LEASE_MS = 60_000;

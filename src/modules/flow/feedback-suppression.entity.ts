@@ -1,6 +1,6 @@
 import { Entity, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
 
 /**
  * The opt-out list: per business and channel, a hash of the normalised e-mail address or phone number (never the

@@ -1,6 +1,6 @@
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RESUME_DAYS } from '../submission/response.service.js';
+import { RESUME_DAYS } from '../submission/index.js';
 import { ReloadingCache } from '../../kit/signals/reloading.cache.js';
 import { GuestSessionKey } from './guest-session-key.entity.js';
 import { ensureActiveKey, rotateKey } from '../../kit/keys/rotating-key.service.js';

@@ -2,7 +2,7 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, OneToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 import { webhookAccountsTrigger } from './webhook-account.signal.js';
 
 /** The connected Custom order integration of a business: at most one, holding the webhook secret's hash. */

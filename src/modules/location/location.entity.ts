@@ -1,8 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { surveyPagesTrigger } from '../business/survey-page.signal.js';
+import { BusinessOwnedEntity, surveyPagesTrigger } from '../business/index.js';
 
 // Signals the survey pages' caches when it changes (modules/business/survey-page.signal.ts).
 @Entity({ tableName: 'location', triggers: [surveyPagesTrigger] })

@@ -1,5 +1,5 @@
 import { Resolver } from 'type-graphql';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import { LocationType } from './location.type.js';
 import * as inputs from './location.inputs.js';
 import * as locations from './location.service.js';

@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
 import { listInputs } from '../../kit/list/list.inputs.js';
-import type { MembershipRole } from '../user/membership.entity.js';
+import type { MembershipRole } from '../user/index.js';
 import { MemberRoleEnum } from './member.type.js';
 import { InvitationType } from './invitation.type.js';
 

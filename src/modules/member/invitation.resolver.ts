@@ -1,5 +1,5 @@
 import { Resolver } from 'type-graphql';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import { InvitationType } from './invitation.type.js';
 import * as inputs from './invitation.inputs.js';
 import * as invitations from './invitation.service.js';

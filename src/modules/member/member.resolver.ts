@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { AppError } from '../../shared/errors.js';
 import { MemberType } from './member.type.js';

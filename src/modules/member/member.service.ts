@@ -1,18 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
+import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/index.js';
 import { findPage } from '../../kit/list/list.query.js';
 import { findOwned } from '../../kit/resource/resource.js';
 import type { ListArgsValue, OrderByValue, Page } from '../../kit/list/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
-import { forgetMemberTokens, revokeTokens } from '../oauth/revocation.service.js';
-import { Business } from '../business/business.entity.js';
-import { checkNewBusiness, type NewBusiness } from '../business/business.service.js';
+import { forgetMemberTokens, revokeTokens } from '../oauth/index.js';
+import { Business, checkNewBusiness, type NewBusiness } from '../business/index.js';
 import { isId } from '../../shared/id.js';
-import { MEMBERSHIP_ROLES, Membership, type MembershipRole } from '../user/membership.entity.js';
-import { User } from '../user/user.entity.js';
-import { normaliseEmail } from '../user/user.service.js';
+import { MEMBERSHIP_ROLES, Membership, type MembershipRole, User, normaliseEmail } from '../user/index.js';
 import type { MemberType } from './member.type.js';
 
 /**

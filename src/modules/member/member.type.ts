@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { ResourceType } from '../../kit/graphql/resource.type.js';
-import { MEMBERSHIP_ROLES, type MembershipRole } from '../user/membership.entity.js';
+import { MEMBERSHIP_ROLES, type MembershipRole } from '../user/index.js';
 
 export const MemberRoleEnum = Object.fromEntries(MEMBERSHIP_ROLES.map((r) => [r, r])) as { [K in MembershipRole]: K };
 registerEnumType(MemberRoleEnum, {

@@ -1,6 +1,6 @@
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
 
 @Entity({ tableName: 'menu_item' })
 // One menu entry per name and business, whatever the case: ingestion upserts on this index (ON CONFLICT).

@@ -1,5 +1,5 @@
 import { Resolver } from 'type-graphql';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import { MenuItemType } from './menu-item.type.js';
 import * as inputs from './menu-item.inputs.js';
 import * as menu from './menu-item.service.js';

@@ -1,5 +1,5 @@
 import { Resolver } from 'type-graphql';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import { MetricType } from './metric.type.js';
 import * as inputs from './metric.inputs.js';
 import * as metrics from './metric.service.js';

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { createRecorded, deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { createRecorded, deleteRecorded, updateRecorded } from '../event/index.js';
 import { ownedResource } from '../../kit/resource/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
-import { forgetMetricRatings } from '../analytics/analytics-rebuild.service.js';
+import { forgetMetricRatings } from '../analytics/index.js';
 import { Metric } from './metric.entity.js';
 import { stepIdsRatingMetric } from './metric.repo.js';
 import type { MetricType } from './metric.type.js';

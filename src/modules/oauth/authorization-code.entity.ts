@@ -1,8 +1,8 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 import { Credential } from './credential.entity.js';
-import { User } from '../user/user.entity.js';
+import { User } from '../user/index.js';
 
 /** An authorization code (RFC 6749 4.1): stored as a hash, single use, 5 minutes, bound to client, redirect URI, PKCE. */
 @Entity({ tableName: 'oauth_authorization_code' })

@@ -2,8 +2,8 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
-import { User } from '../user/user.entity.js';
+import { Business } from '../business/index.js';
+import { User } from '../user/index.js';
 
 /**
  * An OAuth client of one business; or, with no business and no secret, a first-party public client built in by a

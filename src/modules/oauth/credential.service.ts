@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Checks } from '../../shared/validation.js';
 import { generateSecret, hashSecret } from '../../shared/secrets.js';
-import { recordEvent, deleteRecorded, updateRecorded } from '../event/event.service.js';
+import { recordEvent, deleteRecorded, updateRecorded } from '../event/index.js';
 import { findOwned } from '../../kit/resource/resource.js';
 import { Credential } from './credential.entity.js';
 import { randomBytes } from 'node:crypto';
 import { revokeTokens } from './revocation.service.js';
 import { SCOPES, isScope, type Scope } from '../../auth/scopes.js';
-import { Membership } from '../user/membership.entity.js';
-import { Business } from '../business/business.entity.js';
+import { Membership } from '../user/index.js';
+import { Business } from '../business/index.js';
 import { scopesForRole } from '../../auth/roles.js';
 
 export interface NewCredential {

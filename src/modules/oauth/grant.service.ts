@@ -1,7 +1,7 @@
 import { LockMode, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Credential } from './credential.entity.js';
-import { Membership, type MembershipRole } from '../user/membership.entity.js';
+import { Membership, type MembershipRole } from '../user/index.js';
 import { narrowToRole, scopesForRole } from '../../auth/roles.js';
 import { constantTimeEqual, hashSecret } from '../../shared/secrets.js';
 import { AuthorizationCode } from './authorization-code.entity.js';

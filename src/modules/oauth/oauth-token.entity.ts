@@ -1,9 +1,9 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 import { Credential } from './credential.entity.js';
-import { User } from '../user/user.entity.js';
+import { User } from '../user/index.js';
 
 /**
  * One issued token: an access token (a JWT whose `jti` is this id) and, optionally, its refresh token (stored only as

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../../kit/db/db.js';
-import type { MembershipRole } from '../user/membership.entity.js';
+import type { MembershipRole } from '../user/index.js';
 
 /**
  * The OAuth module's SQL that the ORM's entity calls do not say (conditional upserts, deletes by expiry, advisory

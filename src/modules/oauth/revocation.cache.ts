@@ -1,4 +1,4 @@
-import type { MembershipRole } from '../user/membership.entity.js';
+import type { MembershipRole } from '../user/index.js';
 
 /** A revocation (or removed membership) is seen by every process within this time. */
 export const REVOCATION_CACHE_MS = 2_000;

@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { MenuItem } from '../menu/menu-item.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
+import { MenuItem } from '../menu/index.js';
 import { Order, decimal, money } from './order.entity.js';
 
 @Entity({ tableName: 'order_item' })

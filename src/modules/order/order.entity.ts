@@ -2,7 +2,7 @@ import type { Opt } from '@mikro-orm/core';
 import { DecimalType } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
 
 export const ORDER_STATUSES = ['PENDING', 'ACCEPTED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

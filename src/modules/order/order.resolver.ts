@@ -1,17 +1,14 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { loadRelated } from '../../kit/graphql/relation.load.js';
-import { BusinessOwnedResolver, OwnedCrudResolver } from '../business/business.resolver.js';
-import { MenuItemType } from '../menu/menu-item.type.js';
-import { presentMenuItem } from '../menu/menu-item.service.js';
-import { MenuItem } from '../menu/menu-item.entity.js';
+import { BusinessOwnedResolver, OwnedCrudResolver, loadBusiness } from '../business/index.js';
+import { MenuItemType, presentMenuItem, MenuItem } from '../menu/index.js';
 import { OrderItem } from './order-item.entity.js';
 import { OrderItemType, OrderType } from './order.type.js';
 import * as inputs from './order.inputs.js';
 import * as orders from './order.service.js';
 import { presentOrderItem, staffOf } from './order.presenter.js';
 import type { Parent } from '../../kit/graphql/resource.type.js';
-import { loadBusiness } from '../business/business.resolver.js';
 
 const ITEM_ORDER: Record<string, 'asc' | 'desc'>[] = [{ position: 'asc' }, { id: 'asc' }];
 

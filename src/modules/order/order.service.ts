@@ -1,16 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
-import { updateRecorded, type RecordedResource } from '../event/event.service.js';
+import { updateRecorded, type RecordedResource } from '../event/index.js';
 import { findPage } from '../../kit/list/list.query.js';
 import { findOwned } from '../../kit/resource/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
-import { Business } from '../business/business.entity.js';
+import { Business, DEFAULT_STAFF_KEY } from '../business/index.js';
 import { Order } from './order.entity.js';
 import type { OrderType } from './order.type.js';
 import type { CreateOrderInput, UpdateOrderInput } from './order.inputs.js';
 import { presentOrder, type OrderOwner } from './order.presenter.js';
-import { DEFAULT_STAFF_KEY } from '../business/staff-key.rules.js';
 import { readNewOrder, readOrderChanges } from './order.rules.js';
 import type { WriteContext } from '../../kit/graphql/context.js';
 

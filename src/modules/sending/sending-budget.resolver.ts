@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
 import type { Parent } from '../../kit/graphql/resource.type.js';
-import { BusinessType } from '../business/business.type.js';
+import { BusinessType } from '../business/index.js';
 import { SendingBudgetType } from './sending-budget.type.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { messagesHeld } from '../../kit/metrics/metrics.js';
-import { recordEvent } from '../event/event.service.js';
+import { recordEvent } from '../event/index.js';
 import { budgetLabel, dayOf, limitOf, newUntil, recipientKey, resetOf, spentMessage, type BudgetName, type SendChannel, type SendKind } from './sending-budget.rules.js';
 import type { SendingSettings } from '../../config.js';
 import { businessCreatedAt, businessTallies, countHeld, forgetEarlierDays, giveBackUnits, takeUnit, type TallyKey } from './sending.repo.js';

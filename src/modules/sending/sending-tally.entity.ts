@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 
 /**
  * What a business has sent on one day (UTC), per budget (`sms`, `email`, `invitations`): one row for the business

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { Business } from '../business/business.entity.js';
-import type { DishFinding, SentimentLabel, TextLanguage, ThemeFinding } from '../text/text-analysis.model.js';
+import { Business } from '../business/index.js';
+import type { DishFinding, SentimentLabel, TextLanguage, ThemeFinding } from '../text/index.js';
 import { Submission } from './submission.entity.js';
 
 /**

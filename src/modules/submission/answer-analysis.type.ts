@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Timestamp } from '../../kit/graphql/scalars.js';
-import { TextAnalysisType } from '../text/text-analysis.type.js';
+import { TextAnalysisType } from '../text/index.js';
 
 @ObjectType('AnswerAnalysis', { description: 'What the workers read in one text answer: its language, sentiment, themes and the menu’s dishes it names.' })
 export class AnswerAnalysisType extends TextAnalysisType {

@@ -4,28 +4,24 @@ import { AppError, type ErrorDetail } from '../../shared/errors.js';
 import { isId, newId } from '../../shared/id.js';
 import { Checks } from '../../shared/validation.js';
 import type { SubmissionFollowers } from './submission-followers.model.js';
-import { recordEvent } from '../event/event.service.js';
-import { settleForOrder } from '../flow/feedback-request.service.js';
-import { Location } from '../location/location.entity.js';
-import { Metric } from '../metric/metric.entity.js';
-import { Survey } from '../survey/survey.entity.js';
-import { SurveyStep } from '../survey/survey-step.entity.js';
-import { stepShown, type RuleLog } from '../survey/survey-step-logic.rules.js';
-import { LINK_CHANNELS } from '../survey/survey-link.rules.js';
+import { recordEvent, eventRecorded } from '../event/index.js';
+import { settleForOrder } from '../flow/index.js';
+import { Location } from '../location/index.js';
+import { Metric } from '../metric/index.js';
+import { Survey, SurveyStep, stepShown, type RuleLog, LINK_CHANNELS } from '../survey/index.js';
 import { Submission, type Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
 import { checkAnswers, textAnswers } from './submission-answers.rules.js';
-import { queueTextAnalysis, TEXT_ANALYSIS_CHANNEL } from '../text/text-analysis-queue.repo.js';
+import { queueTextAnalysis, TEXT_ANALYSIS_CHANNEL } from '../text/index.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
 import { completeResponse, insertResponse, latestDeviceResponse, surveyWithSteps, updateResponse } from './submission.repo.js';
 import { plainOfRow } from '../../kit/db/entity.rows.js';
 import { rowOf } from '../../kit/db/entity.table.js';
-import { eventRecorded } from '../event/event.signal.js';
 import { stringifyWithMillis } from '../../shared/timestamps.js';
 import { presentSubmission, resolveLink, submissionEventObject } from './submission.service.js';
-import { orderDishes, type OrderDish } from '../order/order.repo.js';
+import { orderDishes, type OrderDish } from '../order/index.js';
 
-export type { OrderDish } from '../order/order.repo.js';
+export type { OrderDish } from '../order/index.js';
 
 /**
  * A guest's response, built one step at a time on the survey page (interface 4.9's link, issue 12's rules): created

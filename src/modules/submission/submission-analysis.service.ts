@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readerOf } from '../text/text-analysis.service.js';
-import type { TextAnalysis } from '../text/text-analysis.model.js';
+import { readerOf, type TextAnalysis } from '../text/index.js';
 import { pendingAnalysis, replaceAnalyses, textAnswersOf } from './submission.repo.js';
 
 /**

@@ -1,7 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { SentimentLabel, ThemeFinding } from '../text/text-analysis.model.js';
+import { type SentimentLabel, type ThemeFinding, claimJobs, deleteJob, holdJob, releaseJobs, settleJob, type ClaimedJob } from '../text/index.js';
 import type { Logger } from 'pino';
-import { claimJobs, deleteJob, holdJob, releaseJobs, settleJob, type ClaimedJob } from '../text/text-analysis-queue.repo.js';
 import type { AnswerAnalysis } from './answer-analysis.entity.js';
 import type { AnswerAnalysisType } from './answer-analysis.type.js';
 import { analyseSubmission } from './submission-analysis.service.js';

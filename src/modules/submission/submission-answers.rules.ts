@@ -1,8 +1,6 @@
 import type { Checks } from '../../shared/validation.js';
-import type { Metric } from '../metric/metric.entity.js';
-import type { SurveyStep } from '../survey/survey-step.entity.js';
-import type { RuleLog } from '../survey/survey-step-logic.rules.js';
-import { compiledPattern } from '../survey/survey-step-pattern.rules.js';
+import type { Metric } from '../metric/index.js';
+import { type SurveyStep, type RuleLog, compiledPattern } from '../survey/index.js';
 import type { Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
 

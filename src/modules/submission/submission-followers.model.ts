@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Metric } from '../metric/metric.entity.js';
-import type { SurveyStep } from '../survey/survey-step.entity.js';
+import type { Metric } from '../metric/index.js';
+import type { SurveyStep } from '../survey/index.js';
 import type { Submission } from './submission.entity.js';
 
 /** The survey a completed submission answered, as the writer already holds it: its steps, and their metrics by id. */

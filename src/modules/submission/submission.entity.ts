@@ -1,10 +1,10 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { Survey } from '../survey/survey.entity.js';
-import { Order } from '../order/order.entity.js';
-import { Location } from '../location/location.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
+import { Survey } from '../survey/index.js';
+import { Order } from '../order/index.js';
+import { Location } from '../location/index.js';
 
 export interface Answer {
   step: string;

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import { db, runPrepared, runShaped } from '../../kit/db/db.js';
 import type { Answer } from './submission.entity.js';
-import { hasTextAnswer, queueJobsOf } from '../text/text-analysis-queue.repo.js';
+import { hasTextAnswer, queueJobsOf } from '../text/index.js';
 
 /** The submission module's statements. */
 

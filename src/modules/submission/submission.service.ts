@@ -1,23 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/event.service.js';
-import { settleForOrder } from '../flow/feedback-request.service.js';
+import { recordEvent, deleteRecorded, updateRecorded, type RecordedResource } from '../event/index.js';
+import { settleForOrder } from '../flow/index.js';
 import { findPage } from '../../kit/list/list.query.js';
 import { findOwned } from '../../kit/resource/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
-import { Metric } from '../metric/metric.entity.js';
-import { Order } from '../order/order.entity.js';
-import { findLocation, findLocationByMetadata } from '../location/location.service.js';
-import { findOrder } from '../order/order.service.js';
-import { orderDishes } from '../order/order.repo.js';
-import { SurveyStep } from '../survey/survey-step.entity.js';
-import { findSurvey } from '../survey/survey.service.js';
+import { Metric } from '../metric/index.js';
+import { Order, findOrder, orderDishes } from '../order/index.js';
+import { findLocation, findLocationByMetadata } from '../location/index.js';
+import { SurveyStep, findSurvey } from '../survey/index.js';
 import type { WriteContext } from '../../kit/graphql/context.js';
 import { Submission } from './submission.entity.js';
 import type { SubmissionType } from './submission.type.js';
 import type { AnswerInput, CreateSubmissionInput, UpdateSubmissionInput } from './submission.inputs.js';
 import { checkAnswers, textAnswers, textsDiffer } from './submission-answers.rules.js';
-import { queueTextAnalysis } from '../text/text-analysis-queue.repo.js';
+import { queueTextAnalysis } from '../text/index.js';
 
 export function presentSubmission(s: Submission): SubmissionType {
   return {

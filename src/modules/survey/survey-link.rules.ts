@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Checks } from '../../shared/validation.js';
 import { findOwned } from '../../kit/resource/resource.js';
-import { Location } from '../location/location.entity.js';
-import { Order } from '../order/order.entity.js';
+import { Location } from '../location/index.js';
+import { Order } from '../order/index.js';
 import { findSurvey } from './survey.service.js';
 
 /** The channels a link can carry as `ch` (interface 4.9), recorded on the submission it brings. */

@@ -1,9 +1,8 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
+import { BusinessOwnedEntity, surveyPagesTrigger } from '../business/index.js';
 import { Survey } from './survey.entity.js';
-import { surveyPagesTrigger } from '../business/survey-page.signal.js';
 
 export const STEP_TYPES = ['metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact', 'items'] as const;
 export type StepType = (typeof STEP_TYPES)[number];

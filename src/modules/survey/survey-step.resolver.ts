@@ -1,11 +1,9 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { loadRequired } from '../../kit/graphql/relation.load.js';
-import { NestedCrudResolver } from '../business/business.resolver.js';
+import { NestedCrudResolver } from '../business/index.js';
 import type { Filled } from '../../kit/graphql/owned.resolver.js';
-import { presentMetric } from '../metric/metric.service.js';
-import { Metric } from '../metric/metric.entity.js';
-import type { MetricType } from '../metric/metric.type.js';
+import { presentMetric, Metric, type MetricType } from '../metric/index.js';
 import { Survey } from './survey.entity.js';
 import { SurveyType } from './survey.type.js';
 import { presentSurvey } from './survey.service.js';

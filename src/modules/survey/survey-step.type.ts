@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { STEP_TYPES, type StepType } from './survey-step.entity.js';
-import { MetricType } from '../metric/metric.type.js';
+import { MetricType } from '../metric/index.js';
 import { ResourceType } from '../../kit/graphql/resource.type.js';
 
 export const StepTypeEnum = Object.fromEntries(STEP_TYPES.map((t) => [t, t])) as { [K in StepType]: K };

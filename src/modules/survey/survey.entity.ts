@@ -1,8 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { surveyPagesTrigger } from '../business/survey-page.signal.js';
+import { BusinessOwnedEntity, surveyPagesTrigger } from '../business/index.js';
 
 export const SURVEY_STATUSES = ['draft', 'active', 'archived'] as const;
 export type SurveyStatus = (typeof SURVEY_STATUSES)[number];

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Query, registerEnumType, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import { fillSelected, inside, selectionOf, type Filled, type Selection } from '../../kit/graphql/owned.resolver.js';
 import { STEP_METRICS } from './survey-step.resolver.js';
 import { SurveyType } from './survey.type.js';

@@ -1,6 +1,6 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 
 /**
  * "Analyse this submission's text answers": one row per submission, queued in the transaction that stores its text

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Checks } from '../../shared/validation.js';
-import { menuOf } from '../menu/menu-item.service.js';
+import { menuOf } from '../menu/index.js';
 import { MenuMatcher } from './dish-matcher.rules.js';
 import type { TextAnalysis } from './text-analysis.model.js';
 import { analyserOf } from './theme-settings.service.js';

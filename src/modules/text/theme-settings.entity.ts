@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 import type { WordLanguage } from './text-analysis.model.js';
 
 export interface ThemeWords {

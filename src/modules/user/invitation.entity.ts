@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 import { MEMBERSHIP_ROLES, type MembershipRole } from './membership.entity.js';
 import { User } from './user.entity.js';
 

@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Unique } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
-import { Business } from '../business/business.entity.js';
+import { Business } from '../business/index.js';
 import { User } from './user.entity.js';
 
 import { MEMBERSHIP_ROLES, type MembershipRole } from '../../auth/roles.js';

@@ -1,8 +1,8 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { idFor, idTime } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { Event } from '../event/event.entity.js';
+import { BusinessOwnedEntity } from '../business/index.js';
+import { Event } from '../event/index.js';
 import { Webhook } from './webhook.entity.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'exhausted';

@@ -1,11 +1,8 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { loadRequired } from '../../kit/graphql/relation.load.js';
-import { NestedCrudResolver } from '../business/business.resolver.js';
-import { Event } from '../event/event.entity.js';
-import { presentEvent } from '../event/event.service.js';
-import { EventType } from '../event/event.type.js';
-import { mayHear } from '../event/event.policy.js';
+import { NestedCrudResolver } from '../business/index.js';
+import { Event, presentEvent, EventType, mayHear } from '../event/index.js';
 import { Webhook } from './webhook.entity.js';
 import { WebhookType } from './webhook.type.js';
 import { presentWebhook, rotateWebhookSecret } from './webhook.service.js';

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import { findOwned } from '../../kit/resource/resource.js';
 import { findPage } from '../../kit/list/list.query.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
-import { recordEvent } from '../event/event.service.js';
+import { recordEvent } from '../event/index.js';
 import { deliveryId, WebhookDelivery } from './webhook-delivery.entity.js';
 import type { WebhookDeliveryType, WebhookRecoveryType } from './webhook-delivery.type.js';
 import type { RecoverWebhookInput } from './webhook-delivery.inputs.js';

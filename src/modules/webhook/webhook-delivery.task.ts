@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { WebhookSettings } from '../../config.js';
 import type { HttpOutcome, HttpSender } from '../../shared/sender.ports.js';
-import { recordEvent } from '../event/event.service.js';
+import { recordEvent } from '../event/index.js';
 import type { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity.js';
 import { Webhook } from './webhook.entity.js';
 import { presentWebhook } from './webhook.service.js';

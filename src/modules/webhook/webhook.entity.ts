@@ -1,8 +1,8 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/business-owned.entity.js';
-import { audienceLock } from '../event/event.signal.js';
+import { BusinessOwnedEntity } from '../business/index.js';
+import { audienceLock } from '../event/index.js';
 
 /** An outbound subscription: events of the listed types are posted to `url`, signed (Standard Webhooks). */
 @Entity({

@@ -4,7 +4,7 @@ import { db, runPrepared } from '../../kit/db/db.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
 import { idAt } from '../../shared/id.js';
 import type { TableOf } from '../../kit/db/entity.table.js';
-import type { Event } from '../event/event.entity.js';
+import type { Event } from '../event/index.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity.js';
 import type { Webhook } from './webhook.entity.js';
 

@@ -1,5 +1,5 @@
 import { Resolver } from 'type-graphql';
-import { OwnedCrudResolver } from '../business/business.resolver.js';
+import { OwnedCrudResolver } from '../business/index.js';
 import { WebhookType } from './webhook.type.js';
 import * as inputs from './webhook.inputs.js';
 import * as webhooks from './webhook.service.js';

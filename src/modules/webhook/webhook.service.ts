@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../auth/principal.js';
 import { AppError } from '../../shared/errors.js';
-import { missingToHear } from '../event/event.policy.js';
-import { recordEvent } from '../event/event.service.js';
-import { deleteRecorded, updateRecorded } from '../event/event.service.js';
-import { EVENT_TYPES } from '../event/event.inputs.js';
+import { missingToHear, recordEvent, deleteRecorded, updateRecorded, EVENT_TYPES } from '../event/index.js';
 import { ownedResource } from '../../kit/resource/owned.resource.js';
 import { Checks } from '../../shared/validation.js';
 import { Webhook } from './webhook.entity.js';
