@@ -2,7 +2,9 @@
  * What distributing the database by `business_id` on Citus would ask of today's schema, read from the live catalog
  * of a migrated database (tables, keys, foreign keys and triggers as PostgreSQL has them, not as the entities say):
  * which tables would be distributed, which would be reference tables, which primary and unique keys would have to
- * include `business_id`, which foreign keys would cross shards, and which triggers to check. docs/scaling.md explains.
+ * include `business_id`, which foreign keys would cross shards or carry actions Citus refuses, which triggers reach other
+ * tables or NOTIFY, what partitions hold that their parent does not, where `business_id` may be NULL, and the order
+ * reference tables must be created in. Each finding is one Citus 13.2 refused on a real cluster. docs/scaling.md explains.
  *   npm run schema:distribution-report                  a throwaway embedded PostgreSQL, migrated, then removed
  *   DATABASE_URL=postgresql://... npm run schema:distribution-report [-- --json]     that database, as it is
  */
@@ -31,10 +33,24 @@ export interface DistributionReport {
   needsColumn: Array<{ table: string; references: string[] }>;
   keysMissingColumn: Array<{ table: string; name: string; kind: 'primary key' | 'unique' | 'unique index'; definition: string }>;
   crossingForeignKeys: Array<{ table: string; name: string; columns: string[]; references: string; referencedColumns: string[]; reason: string }>;
-  triggers: Array<{ table: string; trigger: string; function: string; touches: string[] }>;
-  /** Tables whose keys, foreign keys or distribution column must change before they can be distributed. */
+  /** `notifies`: its function (or one it calls) raises NOTIFY, which on a shard reaches no listener and fails a two-phase commit. */
+  triggers: Array<{ table: string; trigger: string; function: string; touches: string[]; notifies: boolean }>;
+  /** Actions Citus refuses on a foreign key holding the column: now, or once the key is made (column, x). */
+  foreignKeyActions: Array<{ table: string; name: string; columns: string[]; references: string; onUpdate: string; onDelete: string; reason: string }>;
+  /** What a partition holds that its partitioned table does not, or a partitioned table's foreign keys Citus cannot check. */
+  partitions: Array<{ table: string; partition: string | null; name: string; definition: string; reason: string }>;
+  /** Tenant tables whose column may be NULL, and how many rows have it NULL now (such rows belong to no shard). */
+  nullBusiness: Array<{ table: string; nullRows: number }>;
+  /** Reference tables in the order they must be created (a referenced one first), and the distributed tables pointing at each. */
+  referenceOrder: Array<{ table: string; after: string[]; referencedBy: string[] }>;
+  /** Tables needing changes, by kind of finding. */
+  changes: Record<ChangeKind, string[]>;
+  /** Tables that must change before they can be distributed, whatever the kind. */
   tablesToChange: string[];
 }
+
+export const CHANGE_KINDS = ['keys', 'foreign keys', 'foreign-key actions', 'triggers', 'partitions', 'NULL business_id', 'into tenant data'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 interface TableRow {
   table: string;
@@ -49,6 +65,20 @@ interface ForeignKeyRow {
   references: string;
   columns: string[];
   referenced_columns: string[];
+  on_update: string;
+  on_delete: string;
+}
+interface PartitionKeyRow {
+  table: string;
+  partition: string;
+  name: string;
+  columns: string[];
+  definition: string;
+}
+interface PartitionedForeignKeyRow {
+  table: string;
+  name: string;
+  type: string;
 }
 interface UniqueRow {
   name: string;
@@ -85,7 +115,8 @@ const columnsOf = (rel: string, keys: string) =>
 const FOREIGN_KEYS = `
   select con.conname as name, src.relname as "table", dst.relname as "references",
          ${columnsOf('con.conrelid', 'con.conkey')} as columns,
-         ${columnsOf('con.confrelid', 'con.confkey')} as referenced_columns
+         ${columnsOf('con.confrelid', 'con.confkey')} as referenced_columns,
+         con.confupdtype::text as on_update, con.confdeltype::text as on_delete
     from pg_constraint con
     join pg_class src on src.oid = con.conrelid
     join pg_class dst on dst.oid = con.confrelid
@@ -105,6 +136,32 @@ const UNIQUE_KEYS = `
     join pg_namespace n on n.oid = c.relnamespace
    where i.indisunique and n.nspname = current_schema() and not c.relispartition and c.relkind in ('r', 'p')
    order by 2, 1`;
+// A partition's unique index that no index of its partitioned table owns (left there when the table was partitioned).
+const PARTITION_KEYS = `
+  select root.relname as "table", c.relname as partition, ic.relname as name,
+         ${columnsOf('i.indrelid', 'i.indkey::int2[]')} as columns,
+         coalesce((select pg_get_constraintdef(k.oid) from pg_constraint k where k.conindid = i.indexrelid and k.contype in ('p', 'u')),
+                  'UNIQUE INDEX ' || substring(pg_get_indexdef(i.indexrelid) from 'USING \\w+ (.*)$')) as definition
+    from pg_index i
+    join pg_class c on c.oid = i.indrelid
+    join pg_class ic on ic.oid = i.indexrelid
+    join pg_class root on root.oid = pg_partition_root(c.oid)
+    join pg_namespace n on n.oid = c.relnamespace
+   where i.indisunique and c.relispartition and n.nspname = current_schema()
+     and not exists (select 1 from pg_inherits h where h.inhrelid = i.indexrelid)
+   order by 1, 2, 3`;
+// Foreign keys of a partitioned table whose column is compared through a cast (varchar = varchar is texteq on ::text):
+// Citus 13.2 checks a partition's foreign key on the workers with a join on the casts, which it refuses as not
+// co-located, when distributing and for every partition created afterwards. text (or a type with its own =) is checked.
+const PARTITIONED_FOREIGN_KEYS = `
+  select c.relname as "table", con.conname as name, format_type(a.atttypid, a.atttypmod) as type
+    from pg_constraint con
+    join pg_class c on c.oid = con.conrelid
+    join pg_namespace n on n.oid = c.relnamespace
+    join pg_attribute a on a.attrelid = c.oid and a.attname = ? and not a.attisdropped
+   where con.contype = 'f' and con.conparentid = 0 and c.relkind = 'p' and not c.relispartition and n.nspname = current_schema()
+     and a.atttypid in ('varchar'::regtype, 'bpchar'::regtype)
+   order by 1, 2`;
 const TRIGGERS = `
   select c.relname as "table", t.tgname as "trigger", p.proname as "function"
     from pg_trigger t
@@ -126,6 +183,8 @@ export async function distributionReport(em: EntityManager, column = DISTRIBUTIO
   const uniques = (await connection.execute(UNIQUE_KEYS)) as UniqueRow[];
   const triggers = (await connection.execute(TRIGGERS)) as TriggerRow[];
   const functions = new Map(((await connection.execute(FUNCTIONS)) as FunctionRow[]).map((f) => [f.name, f.source]));
+  const partitionKeys = (await connection.execute(PARTITION_KEYS)) as PartitionKeyRow[];
+  const partitionedForeignKeys = (await connection.execute(PARTITIONED_FOREIGN_KEYS, [column])) as PartitionedForeignKeyRow[];
 
   // The tenant table: what the tables' single-column foreign keys on `business_id` point at.
   const withColumn = new Set(tables.filter((t) => t.has_column).map((t) => t.table));
@@ -161,25 +220,96 @@ export async function distributionReport(em: EntityManager, column = DISTRIBUTIO
 
   // The tables a trigger's function names, in its own text or in the functions it calls (and they call).
   const mentions = (text: string, names: Iterable<string>) => [...names].filter((n) => new RegExp(`\\b${n}\\b`).test(text));
-  const touched = (fn: string, seen = new Set<string>()): string[] => {
+  const reached = (fn: string, seen = new Set<string>()): string[] => {
     if (seen.has(fn) || !functions.has(fn)) return [];
     seen.add(fn);
     const source = functions.get(fn)!;
     const called = mentions(source, functions.keys()).filter((f) => new RegExp(`\\b${f}\\s*\\(`).test(source));
-    return [...mentions(source, known), ...called.flatMap((f) => touched(f, seen))];
+    return [fn, ...called.flatMap((f) => reached(f, seen))];
   };
+  const touched = (fn: string) => reached(fn).flatMap((f) => mentions(functions.get(f)!, known));
+  // pg_notify(...) or a NOTIFY statement, in the function or any it calls.
+  const notifies = (fn: string) => reached(fn).some((f) => /\bpg_notify\s*\(|\bnotify\s+\w/i.test(functions.get(f)!));
   const distributedTriggers = triggers
     .filter((t) => isDistributed(t.table))
-    .map((t) => ({ table: t.table, trigger: t.trigger, function: t.function, touches: [...new Set(touched(t.function))].filter((n) => n !== t.table).sort() }));
+    .map((t) => ({
+      table: t.table,
+      trigger: t.trigger,
+      function: t.function,
+      touches: [...new Set(touched(t.function))].filter((n) => n !== t.table).sort(),
+      notifies: notifies(t.function),
+    }));
+
+  // Citus keeps a row's column as it is: no action on a foreign key holding it may change it (ON UPDATE anything but
+  // NO ACTION / RESTRICT, ON DELETE SET NULL / SET DEFAULT, even PostgreSQL 15's SET NULL (x) naming other columns).
+  const ACTIONS: Record<string, string> = { a: 'NO ACTION', r: 'RESTRICT', c: 'CASCADE', n: 'SET NULL', d: 'SET DEFAULT' };
+  const crossingNames = new Set(crossingForeignKeys.map((f) => f.name));
+  const foreignKeyActions: DistributionReport['foreignKeyActions'] = [];
+  for (const fk of foreignKeys) {
+    if (!isDistributed(fk.table) || !isDistributed(fk.references)) continue;
+    const onUpdate = ACTIONS[fk.on_update] ?? fk.on_update;
+    const onDelete = ACTIONS[fk.on_delete] ?? fk.on_delete;
+    const badUpdate = ['c', 'n', 'd'].includes(fk.on_update);
+    const badDelete = ['n', 'd'].includes(fk.on_delete);
+    if (!badUpdate && !badDelete) continue;
+    const what = [badUpdate ? `ON UPDATE ${onUpdate}` : '', badDelete ? `ON DELETE ${onDelete}` : ''].filter(Boolean).join(' and ');
+    const reason = crossingNames.has(fk.name)
+      ? `once (${column}, ${fk.columns.join(', ')}), ${what} would change ${column} too, which Citus refuses (even as SET NULL (${fk.columns.join(', ')})): NO ACTION, and the application clears ${fk.columns.join(', ')}`
+      : `${what} on a key holding ${column}: Citus refuses it; NO ACTION or RESTRICT`;
+    foreignKeyActions.push({ table: fk.table, name: fk.name, columns: fk.columns, references: fk.references, onUpdate, onDelete, reason });
+  }
+
+  const partitions: DistributionReport['partitions'] = [
+    ...partitionKeys
+      .filter((k) => isDistributed(k.table) && !k.columns.includes(distributionColumn.get(k.table)!))
+      .map((k) => ({ table: k.table, partition: k.partition, name: k.name, definition: k.definition, reason: `the partition's own unique key, without ${column}: Citus refuses it as any unique key` })),
+    ...partitionedForeignKeys
+      .filter((k) => isDistributed(k.table))
+      .map((k) => ({
+        table: k.table,
+        partition: null,
+        name: k.name,
+        definition: `${column} ${k.type}`,
+        reason: `a foreign key of a partitioned table on a ${k.type} ${column}: Citus checks it on the workers through ::text casts and refuses the join, at distribution and for each new partition; make the columns text`,
+      })),
+  ];
+
+  const nullBusiness: DistributionReport['nullBusiness'] = [];
+  for (const t of tables.filter((x) => x.has_column && x.nullable)) {
+    const [row] = (await connection.execute(`select count(*)::int as n from "${t.table}" where "${column}" is null`)) as Array<{ n: number }>;
+    nullBusiness.push({ table: t.table, nullRows: row.n });
+  }
+
+  // Reference tables: a referenced one before those referring to it, all before the distributed tables pointing at them.
+  const referenceTables = tables.filter((t) => !isDistributed(t.table) && !pointsIntoTenantData.has(t.table)).map((t) => t.table);
+  const referenceSet = new Set(referenceTables);
+  const after = new Map(referenceTables.map((t) => [t, [...new Set(foreignKeys.filter((fk) => fk.table === t && referenceSet.has(fk.references) && fk.references !== t).map((fk) => fk.references))].sort()]));
+  const referenceOrder: DistributionReport['referenceOrder'] = [];
+  const placed = new Set<string>();
+  const place = (t: string, path: Set<string>) => {
+    if (placed.has(t) || path.has(t)) return;
+    path.add(t);
+    for (const dep of after.get(t)!) place(dep, path);
+    placed.add(t);
+    const referencedBy = [...new Set(foreignKeys.filter((fk) => fk.references === t && isDistributed(fk.table)).map((fk) => fk.table))].sort();
+    referenceOrder.push({ table: t, after: after.get(t)!, referencedBy });
+  };
+  for (const t of referenceTables) place(t, new Set());
 
   const distributed = tables
     .filter((t) => withColumn.has(t.table))
     .map((t) => ({ table: t.table, column, nullable: t.nullable, estimatedRows: t.rows }));
-  const tablesToChange = new Set<string>([
-    ...keysMissingColumn.map((k) => k.table),
-    ...crossingForeignKeys.map((f) => f.table),
-    ...distributed.filter((d) => d.nullable).map((d) => d.table),
-  ]);
+  const unique = (names: string[]) => [...new Set(names)].sort();
+  const changes: Record<ChangeKind, string[]> = {
+    keys: unique(keysMissingColumn.map((k) => k.table)),
+    'foreign keys': unique(crossingForeignKeys.map((f) => f.table)),
+    'foreign-key actions': unique(foreignKeyActions.map((f) => f.table)),
+    triggers: unique(distributedTriggers.filter((t) => t.touches.length > 0 || t.notifies).map((t) => t.table)),
+    partitions: unique(partitions.map((p) => p.table)),
+    'NULL business_id': unique(nullBusiness.map((n) => n.table)),
+    'into tenant data': unique([...pointsIntoTenantData.keys()]),
+  };
+  const tablesToChange = new Set(Object.values(changes).flat());
   return {
     column,
     tenant,
@@ -191,6 +321,11 @@ export async function distributionReport(em: EntityManager, column = DISTRIBUTIO
     keysMissingColumn,
     crossingForeignKeys,
     triggers: distributedTriggers,
+    foreignKeyActions,
+    partitions,
+    nullBusiness,
+    referenceOrder,
+    changes,
     tablesToChange: [...tablesToChange].sort(),
   };
 }
@@ -208,18 +343,23 @@ export function formatReport(r: DistributionReport): string {
   const rows = (n: number) => (n > 0 ? ` ~${Math.round(n)} rows` : '');
   lines.push(
     `Citus, distributed by ${r.column}: ${r.distributed.length + (r.tenant ? 1 : 0)} distributed tables, ${r.reference.length} reference tables, ` +
-      `${r.needsColumn.length} without ${r.column} that point into tenant data; ${r.tablesToChange.length} tables need changes first.`,
+      `${r.needsColumn.length} without ${r.column} that point into tenant data; ${r.tablesToChange.length} tables need changes first ` +
+      `(${CHANGE_KINDS.map((k) => `${k} ${r.changes[k].length}`).join(', ')}).`,
   );
   section(
     `Distributed (${r.distributed.length + (r.tenant ? 1 : 0)}), co-located by business:`,
     [
       ...(r.tenant ? [`${r.tenant.table} (by ${r.tenant.column}: the tenant itself)`] : []),
-      ...r.distributed.map((d) => `${d.table}${rows(d.estimatedRows)}${d.nullable ? ` (${r.column} may be NULL: such rows have no shard)` : ''}`),
+      ...r.distributed.map((d) => `${d.table}${rows(d.estimatedRows)}${d.nullable ? ` (${r.column} may be NULL)` : ''}`),
     ],
   );
   section(
     `Reference tables (${r.reference.length}): no ${r.column}, copied whole to every node; each write goes to all of them, so a table written often is better kept local to the coordinator:`,
     r.reference.map((t) => `${t.table}${rows(t.estimatedRows)}${t.writes ? `, ${Math.round(t.writes)} rows written since the statistics were reset` : ''}`),
+  );
+  section(
+    `Create the reference tables first, in this order, with citus.enable_local_reference_table_foreign_keys off: left on, a reference table that distributed tables point at turns them, and ${r.tenant?.table ?? 'the tenant table'} through them, into Citus local tables, which cannot then be distributed:`,
+    r.referenceOrder.map((t) => `${t.table}${t.after.length ? ` (after ${t.after.join(', ')})` : ''}${t.referencedBy.length ? `, pointed at by ${t.referencedBy.join(', ')}` : ''}`),
   );
   section(
     `No ${r.column}, but a foreign key into tenant data (${r.needsColumn.length}): add ${r.column} and distribute, or drop the foreign key:`,
@@ -236,8 +376,24 @@ export function formatReport(r: DistributionReport): string {
     r.crossingForeignKeys.map((f) => `${f.table}(${f.columns.join(', ')}) -> ${f.references}(${f.referencedColumns.join(', ')}) [${f.name}]: ${f.reason}`),
   );
   section(
-    `Triggers on distributed tables (${r.triggers.length}): each must stay within its row's business (a query of another shard fails there):`,
-    r.triggers.map((t) => `${t.table}.${t.trigger} -> ${t.function}()${t.touches.length ? `, names ${t.touches.join(', ')}` : ''}`),
+    `Foreign-key actions Citus refuses (${r.foreignKeyActions.length} on ${r.changes['foreign-key actions'].length} tables): nothing may change ${r.column} of a row:`,
+    r.foreignKeyActions.map((f) => `${f.table}(${f.columns.join(', ')}) -> ${f.references} [${f.name}]: ${f.reason}`),
+  );
+  const triggerChanges = r.triggers.filter((t) => t.touches.length > 0 || t.notifies);
+  section(
+    `Triggers on distributed tables (${r.triggers.length}; ${triggerChanges.length} on ${r.changes.triggers.length} tables reach other tables or NOTIFY): Citus distributes a table with triggers only with citus.enable_unsafe_triggers on, then runs them on the shard: a query of other tables runs from there, and a NOTIFY reaches no listener and fails any two-phase commit:`,
+    r.triggers.map(
+      (t) =>
+        `${t.table}.${t.trigger} -> ${t.function}()${t.touches.length ? `, names ${t.touches.join(', ')}` : ''}${t.notifies ? ', NOTIFY' : ''}${t.touches.length || t.notifies ? '' : ' (its own row only)'}`,
+    ),
+  );
+  section(
+    `Partitions (${r.partitions.length} on ${r.changes.partitions.length} tables): what the partitioned table does not show:`,
+    r.partitions.map((p) => `${p.table}${p.partition ? ` partition ${p.partition}` : ''}: ${p.name} ${p.definition}: ${p.reason}`),
+  );
+  section(
+    `${r.column} may be NULL (${r.nullBusiness.length}): Citus refuses to distribute a NULL ${r.column} and to insert one; such rows need a table of their own or a business:`,
+    r.nullBusiness.map((n) => `${n.table}: ${n.nullRows} row${n.nullRows === 1 ? '' : 's'} with ${r.column} NULL now`),
   );
   section(`Tables to change before distributing (${r.tablesToChange.length}):`, [r.tablesToChange.join(', ')]);
   return lines.join('\n');
