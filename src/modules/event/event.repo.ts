@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from 'kysely';
+import { sql, type Expression, type RawBuilder } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import type { TableOf } from '../../kit/db/entity.table.js';
 import type { EventSubscriber } from './event-subscriber.entity.js';
@@ -10,6 +10,18 @@ interface EventDB {
 }
 
 const eventKysely = (em: EntityManager) => db<EventDB>(em);
+
+/** The columns an event is written with, in the order `insertEvents`' rows give them. */
+export const EVENT_COLUMNS = ['id', 'business_id', 'type', 'data', 'created_at'] as const;
+
+/**
+ * The event table's one writer besides the ORM's recordEvent: the event of a change inside the statement that makes
+ * the change (a CTE of it, or its last part), so the change and its event commit as one statement. `rows` selects the
+ * EVENT_COLUMNS in order; answers `returning` (the audience trigger's `fanout_pending`: whom to tell, event.signal.ts).
+ */
+export function insertEvents(rows: Expression<unknown>, returning: 'fanout_pending' | 'id, fanout_pending' = 'fanout_pending'): RawBuilder<{ fanout_pending: boolean | null }> {
+  return sql`insert into event (${sql.raw(EVENT_COLUMNS.join(', '))}) ${rows} returning ${sql.raw(returning)}`;
+}
 
 /** Registers (or refreshes) `process` as a listener of these businesses' events for `seconds`. */
 export async function registerSubscriber(em: EntityManager, process: string, businesses: string[], seconds: number) {

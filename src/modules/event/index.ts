@@ -1,5 +1,6 @@
 /** The event module's door: what other modules and the doors use of it. Its other files are its own. */
 export { EventFeed } from './event-feed.service.js';
+export { EVENT_COLUMNS, insertEvents } from './event.repo.js';
 export { eventPartitioning } from './event-partitions.rules.js';
 export { Event } from './event.entity.js';
 export { EVENT_TYPES } from './event.inputs.js';

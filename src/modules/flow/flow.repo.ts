@@ -3,7 +3,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
 import type { TableOf } from '../../kit/db/entity.table.js';
-import type { Event } from '../event/index.js';
+import { insertEvents, type Event } from '../event/index.js';
 import type { Business } from '../business/index.js';
 import type { Order } from '../order/index.js';
 import { orderLocation, orderZone } from '../location/index.js';
@@ -61,23 +61,10 @@ export function enabledFlows(em: EntityManager, business: string) {
  * was written, its event's `fanout_pending` (whom to tell: event.signal.ts).
  */
 export async function insertRequest(em: EntityManager, request: RequestRow, event: { id: string; json: string }): Promise<{ fanout_pending: boolean | null } | undefined> {
-  const rows = await flowKysely(em)
-    .with('r', (k) => k.insertInto('feedback_request').values(request).onConflict((oc) => oc.columns(['order_id', 'flow_id']).doNothing()).returning('id'))
-    .insertInto('event')
-    .columns(['id', 'business_id', 'type', 'data', 'created_at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('r')
-        .select([
-          sql<string>`${event.id}::text`.as('id'),
-          sql<string>`${request.business_id}::text`.as('business_id'),
-          sql<string>`'feedbackrequest.created'`.as('type'),
-          sql<object>`${event.json}::jsonb`.as('data'),
-          sql<Date>`${request.created_at}::timestamptz`.as('created_at'),
-        ]),
-    )
-    .returning('fanout_pending')
-    .execute();
+  const k = flowKysely(em);
+  const inserted = k.insertInto('feedback_request').values(request).onConflict((oc) => oc.columns(['order_id', 'flow_id']).doNothing()).returning('id');
+  const event_ = sql`select ${event.id}::text, ${request.business_id}::text, 'feedbackrequest.created', ${event.json}::jsonb, ${request.created_at}::timestamptz from r`;
+  const { rows } = await sql<{ fanout_pending: boolean | null }>`with r as (${inserted}) ${insertEvents(event_)}`.execute(k);
   return rows[0];
 }
 

@@ -3,7 +3,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { db, runPrepared, runShaped } from '../../kit/db/db.js';
 import type { TableOf } from '../../kit/db/entity.table.js';
-import type { Event } from '../event/index.js';
+import { EVENT_COLUMNS, insertEvents, type Event } from '../event/index.js';
 import type { MenuItem } from '../menu/index.js';
 import type { OrderItem } from './order-item.entity.js';
 import type { Order } from './order.entity.js';
@@ -52,7 +52,6 @@ const LINE_COLUMNS = allOf<Omit<LineRow, 'menuKey' | 'order_id'>>()([
   'sales_tax_amount', 'item_comment', 'created_at', 'updated_at',
 ]);
 const MENU_COLUMNS = allOf<MenuRow>()(['id', 'business_id', 'name', 'external_item_id', 'created_at', 'updated_at']);
-const EVENT_COLUMNS = allOf<EventRow>()(['id', 'business_id', 'type', 'data', 'created_at']);
 
 /** MikroORM's own Kysely (kit/db/db.ts): it runs in `em`'s transaction when there is one, and logs as the ORM does. */
 const orderKysely = (em: EntityManager) => db<OrderDB>(em);
@@ -183,13 +182,8 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
           )
           .returning(['id', 'menu_item_id', sql<boolean>`name is not null`.as('named')]),
       )
-      .with('ev', (k) =>
-        k
-          .insertInto('event')
-          .columns(EVENT_COLUMNS)
-          .expression(sql`${rowsOf('event', 'v', EVENT_COLUMNS, event, false)} where ${created}`)
-          .returning('fanout_pending'),
-      )
+      // Raw SQL as a CTE: Kysely does not put it in parentheses itself.
+      .with('ev', () => sql`(${insertEvents(sql`${rowsOf('event', 'v', EVENT_COLUMNS, event, false)} where ${created}`)})`)
       .selectFrom('o')
       .select(['o.id', 'o.inserted', sql`(select coalesce(json_agg(items), '[]') from items)`.as('items'), sql`(select fanout_pending from ev)`.as('fanout_pending')]);
   const [row] = await runShaped<{ id: string; inserted: boolean; items: WrittenLine[]; fanout_pending: boolean | null }>(em, 'order.write', parameters, build, { prepare: true });
@@ -265,10 +259,11 @@ export async function writeOrders(em: EntityManager, business: string, batch: Ba
        where l.order_id in (select id from o)
       returning id, order_id, menu_item_id, name is not null as named
     ), ev as (
-      insert into event (${names(EVENT_COLUMNS)})
-      select ${cols('v', EVENT_COLUMNS)} from ${elementsOf('event', 'v', JSON.stringify(batch.map((w) => ({ ...w.event, order_id: w.order.id }))))}
-       where e->>'order_id' in (select id from o)
-      returning id, fanout_pending
+      ${insertEvents(
+        sql`select ${cols('v', EVENT_COLUMNS)} from ${elementsOf('event', 'v', JSON.stringify(batch.map((w) => ({ ...w.event, order_id: w.order.id }))))}
+       where e->>'order_id' in (select id from o)`,
+        'id, fanout_pending',
+      )}
     )
     select (select coalesce(json_agg(o.id), '[]') from o) as orders,
            (select coalesce(json_agg(items), '[]') from items) as items,
@@ -364,14 +359,7 @@ export async function findOrderByKey(
  * Answers the trigger's `fanout_pending` (whom to tell: event.signal.ts).
  */
 export async function insertEvent(em: EntityManager, event: EventRow): Promise<boolean | null> {
-  const row = JSON.stringify(event);
-  const [inserted] = await runShaped<{ fanout_pending: boolean | null }>(
-    em,
-    'order.event',
-    [row],
-    () => orderKysely(em).insertInto('event').columns(EVENT_COLUMNS).expression(rowsOf('event', 'v', EVENT_COLUMNS, row, false)).returning('fanout_pending'),
-    { prepare: true },
-  );
+  const [inserted] = await runPrepared(em, 'order.event', insertEvents(rowsOf('event', 'v', EVENT_COLUMNS, JSON.stringify(event), false)));
   return inserted.fanout_pending;
 }
 

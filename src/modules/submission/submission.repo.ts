@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { db, runPrepared, runShaped } from '../../kit/db/db.js';
 import type { Answer } from './submission.entity.js';
 import { hasTextAnswer, queueJobsOf } from '../text/index.js';
+import { insertEvents } from '../event/index.js';
 
 /** The submission module's statements. */
 
@@ -55,9 +56,7 @@ const RESPONSE_COLUMNS = sql.raw(
  * only when `s` wrote a row, answering the audience trigger's `fanout_pending` (whom to tell: event.signal.ts).
  */
 const eventOfChange = (type: string, event: { id: string; json: string }) =>
-  sql`insert into event (id, business_id, type, data, created_at)
-select ${event.id}::text, s.business_id, ${sql.lit(type)}, ${event.json}::jsonb, s.at from s
-returning fanout_pending`;
+  insertEvents(sql`select ${event.id}::text, s.business_id, ${sql.lit(type)}, ${event.json}::jsonb, s.at from s`);
 
 /**
  * A new page response (`row`: its columns as JSON) and its `submission.created` event (`event.json`: the event's
