@@ -15,6 +15,8 @@ import type { SubmissionType } from './submission.type.js';
 import type { AnswerInput, CreateSubmissionInput, UpdateSubmissionInput } from './submission.inputs.js';
 import { checkAnswers, textAnswers, textsDiffer } from './submission-answers.rules.js';
 import { queueTextAnalysis } from '../text/index.js';
+import { isSentiment, isThemeName, SENTIMENT_LABELS, THEME_NAME_RULE } from '../../shared/themes.js';
+import { themeCondition } from './submission.repo.js';
 
 export function presentSubmission(s: Submission): SubmissionType {
   return {
@@ -44,8 +46,30 @@ export async function findSubmission(em: EntityManager, business: string, survey
 }
 
 export async function listSubmissions(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
+  const { theme, ...where } = (args.where ?? {}) as { theme?: SubmissionThemeFilterValue | null };
+  if (theme != null) checkThemeFilter(theme);
   await findSurvey(em, business, survey);
-  return findPage<Submission, SubmissionType>(em, Submission, { scope: { business, survey }, args, present: presentSubmission });
+  return findPage<Submission, SubmissionType>(em, Submission, {
+    scope: { business, survey },
+    args: { ...args, where },
+    conditions: theme != null ? [themeCondition(business, theme)] : [],
+    present: presentSubmission,
+  });
+}
+
+export interface SubmissionThemeFilterValue {
+  theme: string;
+  sentiment?: string | null;
+}
+
+/** The feedback list's theme filter: a theme's name (the rule every theme name follows) and a known sentiment. */
+function checkThemeFilter(filter: SubmissionThemeFilterValue) {
+  const checks = new Checks();
+  if (!isThemeName(filter.theme)) checks.fail('where.theme.theme', `must be a theme name such as cleanliness (${THEME_NAME_RULE}), not ${JSON.stringify(filter.theme)}`);
+  if (filter.sentiment != null && !isSentiment(filter.sentiment)) {
+    checks.fail('where.theme.sentiment', `must be one of ${SENTIMENT_LABELS.join(', ')}, not ${JSON.stringify(filter.sentiment)}`);
+  }
+  checks.throwIfAny();
 }
 
 /**
