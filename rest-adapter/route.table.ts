@@ -115,6 +115,7 @@ function analyticsReports(): RouteDef[] {
     row('menu-items', 'analyticsMenuItems', "Per menu item: metric ratings through the orders behind the feedback (source=order) and the items step's own ratings (source=direct)"),
     row('funnel', 'analyticsFunnel', "Per step of a survey: responses that reached it, answered it, stopped at it"),
     row('themes', 'analyticsThemes', 'Per theme and bucket: text answers read as speaking of it, by sentiment (positive, neutral, negative)'),
+    row('theme-words', 'analyticsThemeWords', 'Per theme and sentiment: the words guests use most, most used first'),
     row('recovery', 'analyticsRecovery', "Unhappy guests' cases per bucket: replies and how fast, resolutions, recoveries, recovered revenue"),
   ];
 }

@@ -137,9 +137,10 @@ it('orders the reference tables, a referenced one first, and names the distribut
 it('holds the figures of the schema the migrations make: a new problem fails here until the report and docs say it', () => {
   const figures = Object.fromEntries(CHANGE_KINDS.map((k) => [k, schemaAsMigrated.changes[k].length]));
   expect({ tablesToChange: schemaAsMigrated.tablesToChange.length, ...figures }).toEqual({
-    tablesToChange: 32,
+    // answer_theme (issue 52) points at its submission as answer_analysis does: by submission_id, until submission's key is (business_id, id).
+    tablesToChange: 33,
     keys: 27,
-    'foreign keys': 14,
+    'foreign keys': 15,
     'foreign-key actions': 7,
     triggers: 8,
     partitions: 2,

@@ -38,6 +38,8 @@ import { GuestSessionKey } from '../modules/guest-session/guest-session-key.enti
 import { SendingTally } from '../modules/sending/sending-tally.entity.js';
 import { DevOutboxMessage } from '../modules/dev-outbox/dev-outbox.entity.js';
 import { AnswerAnalysis } from '../modules/submission/answer-analysis.entity.js';
+import { AnswerTheme } from '../modules/submission/answer-theme.entity.js';
+import { AnalyticsThemeRollup, AnalyticsThemeWordRollup } from '../modules/theme-rollup/theme-rollup.entity.js';
 import { BusinessThemeSettings } from '../modules/text/theme-settings.entity.js';
 import { TextAnalysisJob } from '../modules/text/text-analysis-job.entity.js';
 
@@ -84,6 +86,9 @@ export const entities = [
   SendingTally,
   DevOutboxMessage,
   AnswerAnalysis,
+  AnswerTheme,
+  AnalyticsThemeRollup,
+  AnalyticsThemeWordRollup,
   BusinessThemeSettings,
   TextAnalysisJob,
 ];

@@ -61,8 +61,8 @@ it('counts each theme by sentiment, exactly, per day and location, in REST, CSV 
   expect(byLocation.status).toBe(200);
   const period = byLocation.body.data[0].period;
   expect(byLocation.body.data).toEqual([
-    { period, theme: 'cleanliness', location: r.location, survey: null, channel: null, positive: 1, neutral: 0, negative: 0, total: 1 },
-    { period, theme: 'cleanliness', location: null, survey: null, channel: null, positive: 0, neutral: 0, negative: 2, total: 2 },
+    { period, theme: 'cleanliness', location: r.location, survey: null, channel: null, dish: null, dishName: null, positive: 1, neutral: 0, negative: 0, total: 1 },
+    { period, theme: 'cleanliness', location: null, survey: null, channel: null, dish: null, dishName: null, positive: 0, neutral: 0, negative: 2, total: 2 },
   ].sort((a, b) => String(a.location ?? '\uffff').localeCompare(String(b.location ?? '\uffff'))));
   const atLocation = await r.call('GET', `/analytics/themes?${range()}&interval=total&location=${r.location}&theme=cleanliness`);
   expect(atLocation.body.data).toEqual([expect.objectContaining({ theme: 'cleanliness', positive: 1, negative: 0 })]);

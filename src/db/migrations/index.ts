@@ -45,6 +45,8 @@ import { Migration20261208130000 } from './Migration20261208130000.js';
 import { Migration20261208140000 } from './Migration20261208140000.js';
 import { Migration20261208155000 } from './Migration20261208155000.js';
 import { Migration20261208160000 } from './Migration20261208160000.js';
+import { Migration20261208170000 } from './Migration20261208170000.js';
+import { Migration20261208180000 } from './Migration20261208180000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -95,4 +97,6 @@ export const migrationsList = [
   { name: 'Migration20261208140000', class: Migration20261208140000 },
   { name: 'Migration20261208155000', class: Migration20261208155000 },
   { name: 'Migration20261208160000', class: Migration20261208160000 },
+  { name: 'Migration20261208170000', class: Migration20261208170000 },
+  { name: 'Migration20261208180000', class: Migration20261208180000 },
 ];

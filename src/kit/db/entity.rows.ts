@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { JsonType, ReferenceKind, type EntityManager, type EntityProperty } from '@mikro-orm/core';
 import { db, runShaped } from './db.js';
 
@@ -121,19 +121,35 @@ const selections = (table: EntityTable, properties: readonly string[]) => proper
 export type OrderBy = Record<string, 'asc' | 'desc'>[];
 
 /** A list's conditions: each on one property, with a SQL comparison (`=`, `<`, `in`, `ilike`, ...) and its value. */
-export interface Condition {
-  property: string;
-  op: ComparisonOperator;
-  value: unknown;
-}
+export type Condition =
+  | { property: string; op: ComparisonOperator; value: unknown }
+  /**
+   * The property is one of a module's subquery's values (a filter its repository writes, such as the feedback list's
+   * theme): `shape` names the subquery's text, which its parameters alone may vary.
+   */
+  | { property: string; op: 'in select'; value: { shape: string; query: RawBuilder<unknown> } };
 export type ComparisonOperator = '=' | '<>' | '>' | '>=' | '<' | '<=' | 'in' | 'ilike';
 
-function conditionSql(table: EntityTable, { property, op, value }: Condition): Expression<SqlBool> {
-  const column = sql.ref(columnOf(table, property));
+function conditionSql(table: EntityTable, condition: Condition): Expression<SqlBool> {
+  const column = sql.ref(columnOf(table, condition.property));
+  if (condition.op === 'in select') return sql<SqlBool>`${column} in (${condition.value.query})`;
+  const { op, value } = condition;
   if (value === null) return op === '<>' ? sql<SqlBool>`${column} is not null` : sql<SqlBool>`${column} is null`;
   // An array parameter, not one parameter per value: one statement text whatever the list's length.
   if (op === 'in') return sql<SqlBool>`${column} = any(${value})`;
   return sql<SqlBool>`${column} ${sql.raw(op)} ${value}`;
+}
+
+/** The parameters a condition binds, in the order its text carries them. */
+function parametersOf(em: EntityManager, condition: Condition): readonly unknown[] {
+  if (condition.op === 'in select') return condition.value.query.compile(db(em)).parameters;
+  return condition.value === null ? [] : [condition.value];
+}
+
+/** What a condition adds to its statement's shape: its property, operator and whatever else changes the text. */
+function shapeOf(condition: Condition): string {
+  if (condition.op === 'in select') return `${condition.property} in (${condition.value.shape})`;
+  return `${condition.property} ${condition.op}${condition.value === null ? ' null' : ''}`;
 }
 
 /**
@@ -175,8 +191,8 @@ export async function pageOf<T>(em: EntityManager, entity: EntityClass<T>, { con
   const table = tableOf(em, entity);
   const filtered = () => conditions.reduce((query, condition) => query.where(conditionSql(table, condition)), db(em).selectFrom(table.table));
   // A null comparison is written `is [not] null`, without a parameter.
-  const values = conditions.flatMap((c) => (c.value === null ? [] : [c.value]));
-  const shape = `${table.name}|${conditions.map((c) => `${c.property} ${c.op}${c.value === null ? ' null' : ''}`).join()}|${JSON.stringify(orderBy)}`;
+  const values = conditions.flatMap((c) => parametersOf(em, c));
+  const shape = `${table.name}|${conditions.map(shapeOf).join()}|${JSON.stringify(orderBy)}`;
   const rows = await runShaped(em, `page|${shape}`, [...values, limit, offset], () =>
     orderedBy(table, filtered().select([...selections(table, table.eager), sql<string>`count(*) over ()`.as('__total')]), orderBy).limit(limit).offset(offset),
   );

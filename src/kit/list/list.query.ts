@@ -62,6 +62,8 @@ export interface ListOptions<T> {
   present: (row: T) => unknown;
   /** When the caller gives no orderBy; the default is createdAt desc. */
   defaultOrder?: OrderByValue[];
+  /** Conditions the module writes itself, for a `where` field that is not a comparison (left out of `args.where`). */
+  conditions?: readonly Condition[];
 }
 
 /**
@@ -74,7 +76,7 @@ export async function findPage<T extends object, P>(em: EntityManager, entity: n
   checkPaging(page, pageSize);
   // A scope entry left undefined (an optional parent) is no condition.
   const scope = Object.entries(options.scope).flatMap(([property, value]): Condition[] => (value === undefined ? [] : [{ property, op: '=', value }]));
-  const conditions = [...scope, ...whereToConditions(options.args.where, options.columns)];
+  const conditions = [...scope, ...whereToConditions(options.args.where, options.columns), ...(options.conditions ?? [])];
   const orderBy = orderByToSql(options.args.orderBy, options.columns, options.defaultOrder);
   const { rows, total } = await pageOf(em, entity, { conditions, orderBy, limit: pageSize, offset: page * pageSize });
   return { data: rows.map((row) => options.present(row) as P), page, pageSize, total, hasMore: (page + 1) * pageSize < total };

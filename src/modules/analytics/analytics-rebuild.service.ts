@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rebuildThemes } from '../theme-rollup/index.js';
 import { businessIds, forgetMetric, lockAnalyticsExclusively, recomputeRollups } from './analytics.repo.js';
 
 /**
@@ -21,7 +22,9 @@ export async function forgetMetricRatings(tx: EntityManager, business: string, m
 export async function rebuildBusinessAnalytics(em: EntityManager, business: string) {
   return em.transactional(async (tx) => {
     await lockAnalyticsExclusively(tx, business);
-    return { business, ...(await recomputeRollups(tx, business)) };
+    const rollups = await recomputeRollups(tx, business);
+    // The theme rollups after the days: each answer counts on its submission's day as recomputed.
+    return { business, ...rollups, ...(await rebuildThemes(tx, business)) };
   });
 }
 

@@ -80,7 +80,8 @@ export async function isSurveyOf(em: EntityManager, business: string, survey: st
   return !!(await analyticsDb(em).selectFrom('survey').select('id').where('id', '=', survey).where('business_id', '=', business).executeTakeFirst());
 }
 
-const COLUMN: Record<GroupKey, string> = { metric: 'subject', step: 'subject', location: 'location_id', survey: 'survey_id', channel: 'channel', staff: 'staff' };
+/** The rating rollups' column of each key (`dish` groups themes only: checkRange refuses it for ratings). */
+const COLUMN: Record<GroupKey, string> = { metric: 'subject', step: 'subject', location: 'location_id', survey: 'survey_id', channel: 'channel', staff: 'staff', dish: 'menu_item_id' };
 
 /** A bucket's first day, from a rollup row's day (`r.day`) or an order's local day. */
 function bucketOf(interval: Interval, day: RawBuilder<unknown>, fromDay: string): RawBuilder<unknown> {
@@ -442,41 +443,66 @@ export async function casesPerBucket(em: EntityManager, business: string, q: { i
   return rows;
 }
 
-/** What theme figures may be grouped and filtered by: the submission's location, survey and channel. */
-export const THEME_GROUPS = ['location', 'survey', 'channel'] as const satisfies readonly GroupKey[];
+/** What theme figures may be grouped and filtered by: the submission's location, survey and channel, and a dish the answer names. */
+export const THEME_GROUPS = ['location', 'survey', 'channel', 'dish'] as const satisfies readonly GroupKey[];
 
 /**
  * Per theme and bucket of the submission's analytics day, the text answers the workers read as speaking of it, by
- * the theme's sentiment: counted from `answer_analysis` at each request (exact, never stale). The submissions are
- * found through their (business, created_at) index, a day wider than the range on each side (a day is the location's),
- * then kept by their day; each one's analyses by the table's key (business, submission).
+ * the theme's sentiment: summed from the theme rollup (theme-rollup.entity.ts), kept exact in the transaction of each
+ * analysis, move and deletion. Its rows of dish '' count each answer once; grouped or filtered by dish, the rows of
+ * the dishes the answers name (an answer naming two dishes counts for each). Read by the key (business, day, ...).
  */
 export async function themesPerBucket(
   em: EntityManager,
   business: string,
-  q: { interval: Interval; groupBy: GroupKey[]; location?: string | null; survey?: string | null; channel?: string | null; theme?: string | null },
+  q: { interval: Interval; groupBy: GroupKey[]; location?: string | null; survey?: string | null; channel?: string | null; theme?: string | null; dish?: string | null },
   range: DayRange,
   timeZone: string,
 ) {
   const keys = THEME_GROUPS.filter((k) => q.groupBy.includes(k));
-  const columns = { location: sql`s.location_id`, survey: sql`s.survey_id`, channel: sql`s.channel` } as const;
-  const bucket = bucketOf(q.interval, sql`s.analytics_day`, range.fromDay);
-  const by = [bucket, sql`t.theme`, ...keys.map((k) => columns[k])];
-  const { rows } = await sql<{ period: string; theme: string; location?: string | null; survey?: string | null; channel?: string | null; positive: string; neutral: string; negative: string }>`
-    select ${periodOf(bucket, timeZone)} as period, t.theme ${sql.join(keys.map((k) => sql`, ${columns[k]} as ${sql.ref(k)}`), sql``)},
-           count(*) filter (where t.sentiment = 'positive') as positive,
-           count(*) filter (where t.sentiment = 'neutral') as neutral,
-           count(*) filter (where t.sentiment = 'negative') as negative
-      from submission s
-      join answer_analysis a on a.business_id = s.business_id and a.submission_id = s.id
-      cross join lateral jsonb_to_recordset(a.themes) as t(theme text, sentiment text)
-     where s.business_id = ${business}
-       and s.created_at >= (${range.fromDay}::date - 1)::timestamp and s.created_at < (${range.lastDay}::date + 2)::timestamp
-       and s.analytics_day between ${range.fromDay}::date and ${range.lastDay}::date
-       ${q.location != null ? sql`and s.location_id = ${q.location}` : sql``}
-       ${q.survey != null ? sql`and s.survey_id = ${q.survey}` : sql``}
-       ${q.channel != null ? sql`and s.channel = ${q.channel}` : sql``}
-       ${q.theme != null ? sql`and t.theme = ${q.theme}` : sql``}
-     group by ${sql.join(by)} order by ${sql.join(by)}`.execute(db(em));
-  return rows;
+  // '' is the rollup's "none": null in the answer, and last in the order, as it was before the rollup.
+  const columns = { location: sql`nullif(r.location_id, '')`, survey: sql`nullif(r.survey_id, '')`, channel: sql`nullif(r.channel, '')`, dish: sql`r.menu_item_id` } as const;
+  const bucket = bucketOf(q.interval, sql`r.day`, range.fromDay);
+  const by = [bucket, sql`r.theme`, ...keys.map((k) => columns[k])];
+  const dishes = q.dish != null ? sql`r.menu_item_id = ${q.dish}` : keys.includes('dish') ? sql`r.menu_item_id <> ''` : sql`r.menu_item_id = ''`;
+  return run<{ period: string; theme: string; location?: string | null; survey?: string | null; channel?: string | null; dish?: string | null; dish_name?: string | null; positive: string; neutral: string; negative: string }>(em, sql`
+    select ${periodOf(bucket, timeZone)} as period, r.theme ${sql.join(keys.map((k) => sql`, ${columns[k]} as ${sql.ref(k)}`), sql``)}
+           ${keys.includes('dish') ? sql`, min(mi.name) as dish_name` : sql``},
+           sum(r.positive) as positive, sum(r.neutral) as neutral, sum(r.negative) as negative
+      from analytics_theme_rollup r
+      ${keys.includes('dish') ? sql`left join menu_item mi on mi.business_id = r.business_id and mi.id = r.menu_item_id` : sql``}
+     where r.business_id = ${business} and r.day between ${range.fromDay}::date and ${range.lastDay}::date and ${dishes}
+       ${q.location != null ? sql`and r.location_id = ${q.location}` : sql``}
+       ${q.survey != null ? sql`and r.survey_id = ${q.survey}` : sql``}
+       ${q.channel != null ? sql`and r.channel = ${q.channel}` : sql``}
+       ${q.theme != null ? sql`and r.theme = ${q.theme}` : sql``}
+     group by ${sql.join(by)}
+    having sum(r.positive) <> 0 or sum(r.neutral) <> 0 or sum(r.negative) <> 0
+     order by ${sql.join(by)}`);
+}
+
+/**
+ * The words guests use most for each theme and sentiment over the range's days (the word rollup): at most `limit` per
+ * theme and sentiment, the most used first (ties by the word), each counted once per answer that used it.
+ */
+export async function themeWords(
+  em: EntityManager,
+  business: string,
+  q: { theme?: string | null; sentiment?: string | null; location?: string | null; survey?: string | null; limit: number },
+  range: DayRange,
+) {
+  return run<{ theme: string; sentiment: string; word: string; count: string }>(em, sql`
+    select w.theme, w.sentiment, w.word, w.count from (
+      select r.theme, r.sentiment, r.word, sum(r.count) as count,
+             row_number() over (partition by r.theme, r.sentiment order by sum(r.count) desc, r.word) as rank
+        from analytics_theme_word_rollup r
+       where r.business_id = ${business} and r.day between ${range.fromDay}::date and ${range.lastDay}::date
+         ${q.theme != null ? sql`and r.theme = ${q.theme}` : sql``}
+         ${q.sentiment != null ? sql`and r.sentiment = ${q.sentiment}` : sql``}
+         ${q.location != null ? sql`and r.location_id = ${q.location}` : sql``}
+         ${q.survey != null ? sql`and r.survey_id = ${q.survey}` : sql``}
+       group by r.theme, r.sentiment, r.word
+      having sum(r.count) > 0) w
+     where w.rank <= ${q.limit}
+     order by w.theme, w.sentiment, w.count desc, w.word`);
 }

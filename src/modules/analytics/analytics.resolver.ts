@@ -2,7 +2,20 @@ import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
 import { Timestamp } from '../../kit/graphql/scalars.js';
 import { DEFAULT_MIN_COUNT, type GroupKey, type Interval } from './analytics.rules.js';
-import { funnel, menuItemAnalytics, metricAnalytics, npsAnalytics, recoveryAnalytics, responseRate, themeAnalytics, type AnalyticsQuery, type MenuSource } from './analytics.service.js';
+import {
+  DEFAULT_THEME_WORDS,
+  funnel,
+  MAX_THEME_WORDS,
+  menuItemAnalytics,
+  metricAnalytics,
+  npsAnalytics,
+  recoveryAnalytics,
+  responseRate,
+  themeAnalytics,
+  themeWordAnalytics,
+  type AnalyticsQuery,
+  type MenuSource,
+} from './analytics.service.js';
 import {
   AnalyticsCompareEnum,
   AnalyticsFunnelStepType,
@@ -14,6 +27,7 @@ import {
   AnalyticsRecoveryType,
   AnalyticsResponseRateType,
   AnalyticsThemeType,
+  AnalyticsThemeWordType,
   MenuItemSortEnum,
   MenuItemSourceEnum,
   SortOrderEnum,
@@ -94,20 +108,37 @@ export class AnalyticsResolver {
   }
 
   @Authorized('analytics:read')
-  @Query(() => [AnalyticsThemeType], { description: 'Per theme and bucket, the text answers read as speaking of it, by sentiment (positive, neutral, negative), from the stored analyses.' })
+  @Query(() => [AnalyticsThemeType], { description: 'Per theme and bucket, the text answers read as speaking of it, by sentiment (positive, neutral, negative), from the theme rollup.' })
   analyticsThemes(
     @Arg('business', () => ID) business: string,
     @Arg('from', () => Timestamp) from: Date,
     @Arg('to', () => Timestamp, { description: 'Exclusive.' }) to: Date,
     @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
-    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: "location, survey and/or channel (the submission's)." }) groupBy: GroupKey[],
+    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: "location, survey and/or channel (the submission's), dish (a menu item the answer names)." }) groupBy: GroupKey[],
     @Arg('location', () => ID, { nullable: true }) location: string | null,
     @Arg('survey', () => ID, { nullable: true }) survey: string | null,
     @Arg('channel', () => String, { nullable: true }) channel: string | null,
     @Arg('theme', () => String, { nullable: true, description: 'Only this theme.' }) theme: string | null,
+    @Arg('dish', () => ID, { nullable: true, description: 'Only the answers that name this menu item.' }) dish: string | null,
     @Ctx() { em }: GraphQLContext,
   ) {
-    return themeAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, location, survey, channel, theme });
+    return themeAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, location, survey, channel, theme, dish });
+  }
+
+  @Authorized('analytics:read')
+  @Query(() => [AnalyticsThemeWordType], { description: 'Per theme and sentiment, the words guests use most for it (each counted once per answer), most used first: at most `limit` of each.' })
+  analyticsThemeWords(
+    @Arg('business', () => ID) business: string,
+    @Arg('from', () => Timestamp) from: Date,
+    @Arg('to', () => Timestamp, { description: 'Exclusive.' }) to: Date,
+    @Arg('theme', () => String, { nullable: true, description: 'Only this theme.' }) theme: string | null,
+    @Arg('sentiment', () => String, { nullable: true, description: 'Only this sentiment: positive, neutral or negative.' }) sentiment: string | null,
+    @Arg('location', () => ID, { nullable: true }) location: string | null,
+    @Arg('survey', () => ID, { nullable: true }) survey: string | null,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_THEME_WORDS, description: `Words per theme and sentiment: 1 to ${MAX_THEME_WORDS}.` }) limit: number,
+    @Ctx() { em }: GraphQLContext,
+  ) {
+    return themeWordAnalytics(em, business, { from: ms(from), to: ms(to), theme, sentiment, location, survey, limit });
   }
 
   @Authorized('analytics:read')

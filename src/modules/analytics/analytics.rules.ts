@@ -5,7 +5,7 @@ import { MIN_SAMPLE } from '../../shared/sample.js';
 
 export const INTERVALS = ['day', 'week', 'month', 'total'] as const;
 export type Interval = (typeof INTERVALS)[number];
-export const GROUP_KEYS = ['metric', 'step', 'location', 'survey', 'channel', 'staff'] as const;
+export const GROUP_KEYS = ['metric', 'step', 'location', 'survey', 'channel', 'staff', 'dish'] as const;
 export type GroupKey = (typeof GROUP_KEYS)[number];
 /** A daily series longer than this is a 400: a dashboard asks for weeks or months instead. */
 export const MAX_DAILY_DAYS = 400;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
+import { isSentiment, isThemeName, SENTIMENT_LABELS, THEME_NAME_RULE } from '../../shared/themes.js';
 import { badInput, checkRange, DEFAULT_MIN_COUNT, type GroupKey } from './analytics.rules.js';
 import * as repo from './analytics.repo.js';
 import {
@@ -164,31 +165,72 @@ export interface ThemeRow {
   location?: string | null;
   survey?: string | null;
   channel?: string | null;
+  dish?: string | null;
+  dishName?: string | null;
   positive: number;
   neutral: number;
   negative: number;
   total: number;
 }
 
+const checkTheme = (theme: string | null | undefined) => {
+  if (theme != null && !isThemeName(theme)) badInput('theme', `must be a theme name such as cleanliness (${THEME_NAME_RULE})`);
+};
+
 /**
  * Per theme and bucket, the text answers read as speaking of it, by the theme's sentiment (docs/analytics.md): from
- * the stored analyses (answer_analysis), so an answer counts once the workers have read it.
+ * the theme rollup, kept with the stored analyses, so an answer counts once the workers have read it.
  */
 export async function themeAnalytics(
   em: EntityManager,
   business: string,
-  q: Pick<AnalyticsQuery, 'from' | 'to' | 'interval' | 'location' | 'survey' | 'channel'> & { groupBy?: GroupKey[]; theme?: string | null },
+  q: Pick<AnalyticsQuery, 'from' | 'to' | 'interval' | 'location' | 'survey' | 'channel'> & { groupBy?: GroupKey[]; theme?: string | null; dish?: string | null },
 ): Promise<ThemeRow[]> {
   const groupBy = q.groupBy ?? [];
   const timeZone = await businessTimeZone(em, business);
   const range = checkRange({ ...q, groupBy }, timeZone, repo.THEME_GROUPS);
-  if (q.theme != null && !/^[a-z][a-z0-9-]{1,29}$/.test(q.theme)) badInput('theme', 'must be a theme name such as cleanliness (2 to 30 lower-case letters, digits or hyphens)');
+  checkTheme(q.theme);
   const keys = repo.THEME_GROUPS.filter((k) => groupBy.includes(k));
   const rows = await repo.themesPerBucket(em, business, { ...q, groupBy }, range, timeZone);
   return rows.map((r) => {
     const [positive, neutral, negative] = [Number(r.positive), Number(r.neutral), Number(r.negative)];
-    return { period: Number(r.period), theme: r.theme, ...Object.fromEntries(keys.map((k) => [k, r[k] ?? null])), positive, neutral, negative, total: positive + neutral + negative };
+    return {
+      period: Number(r.period),
+      theme: r.theme,
+      ...Object.fromEntries(keys.map((k) => [k, r[k] ?? null])),
+      ...(keys.includes('dish') ? { dishName: r.dish_name ?? null } : {}),
+      positive,
+      neutral,
+      negative,
+      total: positive + neutral + negative,
+    };
   });
+}
+
+export const DEFAULT_THEME_WORDS = 10;
+export const MAX_THEME_WORDS = 50;
+
+export interface ThemeWordRow {
+  theme: string;
+  sentiment: string;
+  word: string;
+  count: number;
+}
+
+/** The words guests use most per theme and sentiment over the range (docs/analytics.md), from the word rollup. */
+export async function themeWordAnalytics(
+  em: EntityManager,
+  business: string,
+  q: Pick<AnalyticsQuery, 'from' | 'to' | 'location' | 'survey'> & { theme?: string | null; sentiment?: string | null; limit?: number | null },
+): Promise<ThemeWordRow[]> {
+  const timeZone = await businessTimeZone(em, business);
+  const range = checkRange({ ...q, interval: 'total', groupBy: [] }, timeZone, []);
+  checkTheme(q.theme);
+  if (q.sentiment != null && !isSentiment(q.sentiment)) badInput('sentiment', `must be one of ${SENTIMENT_LABELS.join(', ')}, not ${JSON.stringify(q.sentiment)}`);
+  const limit = q.limit ?? DEFAULT_THEME_WORDS;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_THEME_WORDS) badInput('limit', `must be an integer from 1 to ${MAX_THEME_WORDS}`);
+  const rows = await repo.themeWords(em, business, { ...q, limit }, range);
+  return rows.map((r) => ({ theme: r.theme, sentiment: r.sentiment, word: r.word, count: Number(r.count) }));
 }
 
 export async function menuItemAnalytics(

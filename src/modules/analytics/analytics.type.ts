@@ -87,10 +87,20 @@ export class AnalyticsThemeType {
   @Field(() => ID, { nullable: true, description: "When grouped by location: the submission's (null: none)." }) location?: string | null;
   @Field(() => ID, { nullable: true, description: "When grouped by survey: the submission's (null: none)." }) survey?: string | null;
   @Field(() => String, { nullable: true, description: "When grouped by channel: the submission's (null: none)." }) channel?: string | null;
+  @Field(() => ID, { nullable: true, description: 'When grouped by dish: a menu item the answers name (an answer naming two counts for each).' }) dish?: string | null;
+  @Field(() => String, { nullable: true, description: "When grouped by dish: the menu item's name." }) dishName?: string | null;
   @Field(() => Int) positive!: number;
   @Field(() => Int) neutral!: number;
   @Field(() => Int) negative!: number;
   @Field(() => Int, { description: 'positive + neutral + negative.' }) total!: number;
+}
+
+@ObjectType('AnalyticsThemeWord', { simpleResolvers: true, description: 'A word guests use for a theme with a sentiment, and how many answers used it.' })
+export class AnalyticsThemeWordType {
+  @Field() theme!: string;
+  @Field({ description: 'positive, neutral or negative: the sentiment of the theme in the answers counted.' }) sentiment!: string;
+  @Field({ description: 'Lower case, as written (the words that name the theme or judge it).' }) word!: string;
+  @Field(() => Int, { description: 'Answers that used it for this theme and sentiment.' }) count!: number;
 }
 
 @ObjectType('AnalyticsResponseRate', { simpleResolvers: true })

@@ -8,6 +8,7 @@ import { locationIdByMetadata, orderZoneOf } from './location.repo.js';
 import type { LocationType } from './location.type.js';
 import type { CreateLocationInput, UpdateLocationInput } from './location.inputs.js';
 import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
+import { movingThemes } from '../theme-rollup/index.js';
 
 export const presentLocation: (record: Location) => LocationType = ownedPresenter('location', ['name', 'metadata', 'timeZone']);
 
@@ -55,7 +56,13 @@ export function updateLocation(em: EntityManager, business: string, id: string, 
 
 /** Submissions keep their answers and lose only the link (foreign key set null). */
 export function deleteLocation(em: EntityManager, business: string, id: string): Promise<string> {
-  return deleteRecorded(em, recorded, business, id);
+  // The submissions' answers move, in the theme rollups, to no location and another day, when the location had its own time zone.
+  return deleteRecorded(em, recorded, business, id, (row, tx) =>
+    movingThemes(tx, business, { location: row.id }, async () => {
+      tx.remove(row);
+      await tx.flush();
+    }),
+  );
 }
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readerOf, type TextAnalysis } from '../text/index.js';
+import { replacingThemes } from '../theme-rollup/index.js';
 import { pendingAnalysis, replaceAnalyses, textAnswersOf } from './submission.repo.js';
 
 /**
@@ -14,8 +15,9 @@ export async function analyseSubmission(tx: EntityManager, submission: string): 
     const { sentiment, ...rest } = read(text);
     return { step, score: sentiment.score, label: sentiment.label, ...rest };
   });
-  await replaceAnalyses(tx, found.business, submission, rows);
-  return rows;
+  // The theme rollups follow the analyses in this transaction (null: the submission went meanwhile).
+  const replaced = await replacingThemes(tx, found.business, submission, () => replaceAnalyses(tx, found.business, submission, rows));
+  return replaced === null ? null : rows;
 }
 
 /**

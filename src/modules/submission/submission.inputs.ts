@@ -42,6 +42,14 @@ export const UpdateSubmissionInput = updateInputOf('UpdateSubmissionInput', Crea
 });
 export type UpdateSubmissionInput = InstanceType<typeof UpdateSubmissionInput>;
 
+@InputType('SubmissionThemeFilter', { description: 'A text answer the workers read as speaking of this theme; with sentiment, read so.' })
+export class SubmissionThemeFilter {
+  @Field({ description: "A built-in theme (food, speed, staff, cleanliness, price, ambience, accuracy, delivery) or one of the business's own." })
+  theme!: string;
+  @Field(() => String, { nullable: true, description: 'positive, neutral or negative: the sentiment the answer speaks of the theme with.' })
+  sentiment?: string | null;
+}
+
 export const [SubmissionList, SubmissionListArgs] = listInputs('Submission', SubmissionType, {
   where: {
     survey: IDFilter,
@@ -58,6 +66,10 @@ export const [SubmissionList, SubmissionListArgs] = listInputs('Submission', Sub
     },
     completedAt: TimestampFilter,
     updatedAt: TimestampFilter,
+    theme: {
+      filter: SubmissionThemeFilter,
+      description: 'Submissions with a text answer the workers read as speaking of this theme (with this sentiment, when given); an answer counts once read (within seconds of being stored).',
+    },
   },
   orderBy: ['createdAt', 'updatedAt', 'completedAt'],
 });

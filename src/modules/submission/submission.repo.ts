@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import { db, runPrepared, runShaped } from '../../kit/db/db.js';
+import type { Condition } from '../../kit/db/entity.rows.js';
 import type { Answer } from './submission.entity.js';
 import { hasTextAnswer, queueJobsOf } from '../text/index.js';
 import { insertEvents } from '../event/index.js';
@@ -139,16 +140,44 @@ export interface AnalysisRow {
   dishes: unknown[];
 }
 
-/** The submission's analyses replaced by `rows` (one per text answer): those of answers no longer there go. */
+/**
+ * The submission's analyses replaced by `rows` (one per text answer): those of answers no longer there go. Its
+ * themes (answer_theme: each theme and sentiment once) are replaced with them, in the same statement.
+ */
 export async function replaceAnalyses(em: EntityManager, business: string, submission: string, rows: AnalysisRow[]): Promise<void> {
-  await sql`with gone as (
+  await sql`with r as (
+  select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(step text, language text, score float8, label text, themes jsonb, dishes jsonb)
+), t as (
+  select distinct t.theme, t.sentiment from r cross join lateral jsonb_to_recordset(r.themes) as t(theme text, sentiment text)
+), gone as (
   delete from answer_analysis where business_id = ${business} and submission_id = ${submission} and not (step = any(${rows.map((r) => r.step)}::text[]))
+), themes_gone as (
+  delete from answer_theme x where x.business_id = ${business} and x.submission_id = ${submission}
+     and not exists (select 1 from t where t.theme = x.theme and t.sentiment = x.sentiment)
+), themes_new as (
+  insert into answer_theme (business_id, theme, sentiment, submission_id) select ${business}, t.theme, t.sentiment, ${submission} from t
+  on conflict do nothing
 )
 insert into answer_analysis (submission_id, step, business_id, language, score, label, themes, dishes, analysed_at)
-select ${submission}, r.step, ${business}, r.language, r.score, r.label, r.themes, r.dishes, now()
-  from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(step text, language text, score float8, label text, themes jsonb, dishes jsonb)
+select ${submission}, r.step, ${business}, r.language, r.score, r.label, r.themes, r.dishes, now() from r
 on conflict (business_id, submission_id, step) do update set language = excluded.language, score = excluded.score, label = excluded.label,
   themes = excluded.themes, dishes = excluded.dishes, analysed_at = excluded.analysed_at`.execute(db(em));
+}
+
+/**
+ * The feedback list's theme filter (SubmissionWhere.theme) as a condition on the submission's id: those of the
+ * business whose analyses speak of the theme (with that sentiment, when given), read from answer_theme's key.
+ */
+export function themeCondition(business: string, filter: { theme: string; sentiment?: string | null }): Condition {
+  const sentiment = filter.sentiment ?? null;
+  return {
+    property: 'id',
+    op: 'in select',
+    value: {
+      shape: sentiment == null ? 'answer_theme' : 'answer_theme+sentiment',
+      query: sql`select submission_id from answer_theme where business_id = ${business} and theme = ${filter.theme}${sentiment == null ? sql`` : sql` and sentiment = ${sentiment}`}`,
+    },
+  };
 }
 
 /**

@@ -15,6 +15,9 @@ import type { SubmissionType } from './submission.type.js';
 import type { AnswerInput, CreateSubmissionInput, UpdateSubmissionInput } from './submission.inputs.js';
 import { checkAnswers, textAnswers, textsDiffer } from './submission-answers.rules.js';
 import { queueTextAnalysis } from '../text/index.js';
+import { isSentiment, isThemeName, SENTIMENT_LABELS, THEME_NAME_RULE } from '../../shared/themes.js';
+import { themeCondition } from './submission.repo.js';
+import { movingThemes, withdrawThemes } from '../theme-rollup/index.js';
 
 export function presentSubmission(s: Submission): SubmissionType {
   return {
@@ -44,8 +47,30 @@ export async function findSubmission(em: EntityManager, business: string, survey
 }
 
 export async function listSubmissions(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
+  const { theme, ...where } = (args.where ?? {}) as { theme?: SubmissionThemeFilterValue | null };
+  if (theme != null) checkThemeFilter(theme);
   await findSurvey(em, business, survey);
-  return findPage<Submission, SubmissionType>(em, Submission, { scope: { business, survey }, args, present: presentSubmission });
+  return findPage<Submission, SubmissionType>(em, Submission, {
+    scope: { business, survey },
+    args: { ...args, where },
+    conditions: theme != null ? [themeCondition(business, theme)] : [],
+    present: presentSubmission,
+  });
+}
+
+export interface SubmissionThemeFilterValue {
+  theme: string;
+  sentiment?: string | null;
+}
+
+/** The feedback list's theme filter: a theme's name (the rule every theme name follows) and a known sentiment. */
+function checkThemeFilter(filter: SubmissionThemeFilterValue) {
+  const checks = new Checks();
+  if (!isThemeName(filter.theme)) checks.fail('where.theme.theme', `must be a theme name such as cleanliness (${THEME_NAME_RULE}), not ${JSON.stringify(filter.theme)}`);
+  if (filter.sentiment != null && !isSentiment(filter.sentiment)) {
+    checks.fail('where.theme.sentiment', `must be one of ${SENTIMENT_LABELS.join(', ')}, not ${JSON.stringify(filter.sentiment)}`);
+  }
+  checks.throwIfAny();
 }
 
 /**
@@ -156,11 +181,9 @@ export function updateSubmission(
     const checks = new Checks();
     checkCommon(checks, input);
     if (input.order !== undefined) submission.order = input.order === null ? null : (await findOrder(tx, business, input.order)).id;
-    if (input.location !== undefined) {
-      submission.location = input.location === null ? null : (await findLocation(tx, business, input.location)).id;
-    }
+    const location = input.location === undefined ? submission.location ?? null : input.location === null ? null : (await findLocation(tx, business, input.location)).id;
     if (input.answers) {
-      const checked = await validatedAnswers(tx, checks, surveyId, input.answers, submission.location != null, submission.order ?? null);
+      const checked = await validatedAnswers(tx, checks, surveyId, input.answers, location != null, submission.order ?? null);
       // A text answer changed, added or removed: read again (the job drops the analysis of one removed).
       if (!checks.details.length && textsDiffer(textAnswers(submission.answers, checked.survey.steps), textAnswers(checked.answers, checked.survey.steps))) {
         await queueTextAnalysis(tx, business, submission.id);
@@ -171,11 +194,22 @@ export function updateSubmission(
     if (input.guestId !== undefined) submission.guestId = input.guestId;
     if (input.sessionId !== undefined) submission.sessionId = input.sessionId;
     if (input.metadata != null) submission.metadata = input.metadata;
+    // Another location may be another day too (its time zone): the theme rollups move its answers with it.
+    if (location !== (submission.location ?? null)) {
+      await movingThemes(tx, business, { submission: submission.id }, async () => {
+        submission.location = location;
+        await tx.flush();
+      });
+    }
   });
 }
 
 export function deleteSubmission(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
-  return deleteRecorded(em, recordedSubmissions(surveyId), business, id);
+  return deleteRecorded(em, recordedSubmissions(surveyId), business, id, async (submission, tx) => {
+    // Its analyses go with it (cascade): what they counted in the theme rollups goes first.
+    await withdrawThemes(tx, business, submission.id);
+    tx.remove(submission);
+  });
 }
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */

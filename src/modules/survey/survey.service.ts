@@ -7,6 +7,7 @@ import { GUEST_LANGUAGE_CODES } from '../../shared/guest-languages.js';
 import { Survey } from './survey.entity.js';
 import type { SurveyType } from './survey.type.js';
 import type { CreateSurveyInput, UpdateSurveyInput } from './survey.inputs.js';
+import { movingThemes } from '../theme-rollup/index.js';
 
 export function presentSurvey(survey: Survey): SurveyType {
   return {
@@ -74,7 +75,13 @@ export function updateSurvey(em: EntityManager, business: string, id: string, in
 
 /** Its steps go with it (foreign key cascade); submissions keep their answers and lose only the link. */
 export function deleteSurvey(em: EntityManager, business: string, id: string): Promise<string> {
-  return deleteRecorded(em, recorded, business, id);
+  // The submissions' answers move, in the theme rollups, to no survey.
+  return deleteRecorded(em, recorded, business, id, (row, tx) =>
+    movingThemes(tx, business, { survey: row.id }, async () => {
+      tx.remove(row);
+      await tx.flush();
+    }),
+  );
 }
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */

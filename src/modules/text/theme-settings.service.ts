@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Checks } from '../../shared/validation.js';
+import { THEME_NAME, THEME_NAME_RULE } from '../../shared/themes.js';
 import { BUILT_IN_THEMES } from './lexicon/themes.lexicon.js';
 import type { ThemeWords } from './theme-settings.entity.js';
 import { TextAnalyser } from './text-analyser.rules.js';
@@ -11,7 +12,6 @@ import { saveThemeSettings, themeSettingsRow } from './text.repo.js';
 export const REANALYSE_DAYS = 30;
 
 export const WORD_LANGUAGES: readonly WordLanguage[] = ['en', 'ur', 'ur-Latn'];
-const THEME_NAME = /^[a-z][a-z0-9-]{1,29}$/;
 const MAX_ENTRIES = 100;
 const MAX_WORDS = 100;
 const MAX_WORD_LENGTH = 60;
@@ -46,7 +46,7 @@ export function checkThemeSettings(input: ThemeSettingsInputValue, current: Them
   words.forEach((entry, i) => {
     const at = `words[${i}]`;
     const theme = typeof entry.theme === 'string' ? entry.theme.trim().toLowerCase() : '';
-    if (!THEME_NAME.test(theme)) checks.fail(`${at}.theme`, 'must be 2 to 30 lower-case letters, digits or hyphens, starting with a letter (such as `parking`)');
+    if (!THEME_NAME.test(theme)) checks.fail(`${at}.theme`, `must be ${THEME_NAME_RULE} (such as \`parking\`)`);
     if (!(WORD_LANGUAGES as readonly string[]).includes(entry.language)) checks.fail(`${at}.language`, `must be one of ${WORD_LANGUAGES.join(', ')}, not '${entry.language}'`);
     const key = `${theme} ${entry.language}`;
     if (seen.has(key)) checks.fail(at, `the theme '${theme}' in '${entry.language}' is given twice: put its words in one entry`);
