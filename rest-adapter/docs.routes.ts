@@ -51,7 +51,7 @@ const INIT = `window.onload = function () {
 };
 `;
 
-export function swaggerUiDir(): string {
+function swaggerUiDir(): string {
   return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 

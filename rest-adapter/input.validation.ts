@@ -26,7 +26,7 @@ const SCALAR_WORDS: Record<string, string> = {
 };
 
 /** Words for what a field takes: "a string", "one of draft, active, archived", "an array of ...". */
-export function describeType(type: GraphQLInputType): string {
+function describeType(type: GraphQLInputType): string {
   const t = getNullableType(type);
   if (isListType(t)) return `an array of ${describeType(t.ofType).replace(/^an? /, '')}s`.replace(/ss$/, 's');
   if (isEnumType(t)) return `one of ${t.getValues().map((v) => v.name).join(', ')}`;

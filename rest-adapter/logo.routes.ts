@@ -10,9 +10,9 @@ import { presentBusiness, findLogo, setLogo, logoPath } from '../src/modules/bus
 import { ImagePool } from './image.pool.js';
 
 /** 512 KiB: a logo, not a photo album. */
-export const LOGO_MAX_BYTES = 512 * 1024;
+const LOGO_MAX_BYTES = 512 * 1024;
 /** Pixels a side at most: a header may promise a huge image in a few bytes (a decompression bomb). */
-export const LOGO_MAX_SIDE = 4096;
+const LOGO_MAX_SIDE = 4096;
 const ACCEPTED = ['image/png', 'image/jpeg', 'image/webp'];
 /** Checking an image costs this many API units (weightOf: 100 a unit) on top of the request's one. */
 const CHECK_COST = 20;

@@ -8,8 +8,8 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/kit/list/list.limits.js
 
 export const MAX_EXPAND_DEPTH = 4;
 
-export type FilterType = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
-export type FilterValue = string | number | boolean;
+type FilterType = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
+type FilterValue = string | number | boolean;
 
 export interface Sort {
   field: string;
@@ -53,7 +53,7 @@ function refuse(parameter: string, problem: string, example: string): never {
 const show = (value: unknown) => JSON.stringify(value);
 
 /** Every parameter must be one the route knows. */
-export function checkKnownParameters(params: URLSearchParams, allowed: readonly string[]): void {
+function checkKnownParameters(params: URLSearchParams, allowed: readonly string[]): void {
   for (const name of new Set(params.keys())) {
     if (!allowed.includes(name)) {
       const example = allowed.length ? `${allowed[0]}=...` : '(no query parameters)';
@@ -99,7 +99,7 @@ function onlyKeys(parameter: string, object: Record<string, unknown>, keys: stri
   }
 }
 
-export function sortExample(conv: ListConventions) {
+function sortExample(conv: ListConventions) {
   return `sorts=${show({ field: conv.sortFields.includes('createdAt') ? 'createdAt' : conv.sortFields[0], order: 'desc' })}`;
 }
 
@@ -120,7 +120,7 @@ export function parseSorts(raws: string[], conv: ListConventions): Sort[] {
   });
 }
 
-export function filterExample(conv: ListConventions) {
+function filterExample(conv: ListConventions) {
   const field = 'createdAt' in conv.filterFields ? 'createdAt' : Object.keys(conv.filterFields)[0];
   return field === 'createdAt' ? `filters=${show({ field, type: 'gte', value: 1767225600000 })}` : `filters=${show({ field, type: 'eq', value: 'value' })}`;
 }

@@ -39,14 +39,14 @@ function sendJson(ctx: Context, value: unknown): void {
 }
 
 /** `where` of the GraphQL list from REST filters: {field, type, value} -> {field: {type: value}}. */
-export function filtersToWhere(filters: Filter[]): Record<string, Record<string, unknown>> | undefined {
+function filtersToWhere(filters: Filter[]): Record<string, Record<string, unknown>> | undefined {
   if (!filters.length) return undefined;
   const where: Record<string, Record<string, unknown>> = {};
   for (const { field, type, value } of filters) (where[field] ??= {})[type] = value;
   return where;
 }
 
-export const sortsToOrderBy = (sorts: Sort[]) => (sorts.length ? sorts.map(({ field, order }) => ({ field, order })) : undefined);
+const sortsToOrderBy = (sorts: Sort[]) => (sorts.length ? sorts.map(({ field, order }) => ({ field, order })) : undefined);
 
 function checkWhere(model: RouteModel, where: Record<string, unknown> | undefined) {
   if (!where || !model.whereType) return;

@@ -35,7 +35,7 @@ export interface RouteModel {
 export const isRelationType = (type: GraphQLObjectType) => 'id' in type.getFields();
 
 /** Object-valued fields (relations and embedded objects) without arguments: what `expand` may name. */
-export function objectFields(type: GraphQLObjectType): [string, GraphQLObjectType][] {
+function objectFields(type: GraphQLObjectType): [string, GraphQLObjectType][] {
   const out: [string, GraphQLObjectType][] = [];
   for (const field of Object.values(type.getFields())) {
     const named = getNamedType(field.type);
@@ -44,7 +44,7 @@ export function objectFields(type: GraphQLObjectType): [string, GraphQLObjectTyp
   return out;
 }
 
-export function expandGraph(root: GraphQLObjectType): ExpandGraph {
+function expandGraph(root: GraphQLObjectType): ExpandGraph {
   const types: ExpandGraph['types'] = {};
   const visit = (type: GraphQLObjectType) => {
     if (types[type.name]) return;
@@ -58,7 +58,7 @@ export function expandGraph(root: GraphQLObjectType): ExpandGraph {
   return { root: root.name, types };
 }
 
-export function listConventions(field: GraphQLField<unknown, unknown>): { conventions: ListConventions; whereType?: GraphQLInputObjectType } {
+function listConventions(field: GraphQLField<unknown, unknown>): { conventions: ListConventions; whereType?: GraphQLInputObjectType } {
   const where = field.args.find((a) => a.name === 'where');
   const orderBy = field.args.find((a) => a.name === 'orderBy');
   const whereType = where && getNamedType(where.type);

@@ -44,7 +44,7 @@ export interface Config {
 }
 
 /** A daily number of messages on one channel: while the business is new, and after. */
-export interface ChannelBudget {
+interface ChannelBudget {
   newBusiness: number;
   established: number;
 }
@@ -63,11 +63,11 @@ export interface SendingSettings {
   accountMailsPerHour: number;
 }
 
-export const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
-export type SignupMode = (typeof SIGNUP_MODES)[number];
+const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
+type SignupMode = (typeof SIGNUP_MODES)[number];
 
-export const PKCE_RULES = ['public', 'all'] as const;
-export type PkceRule = (typeof PKCE_RULES)[number];
+const PKCE_RULES = ['public', 'all'] as const;
+type PkceRule = (typeof PKCE_RULES)[number];
 
 export interface OAuthSettings {
   /**
@@ -118,11 +118,11 @@ export interface WebhookSettings {
 }
 
 /** Stripe-like: about 3 days in all. */
-export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,14h,20h,24h';
+const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,14h,20h,24h';
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `1s,2s,5m`: each a positive number and a unit (ms, s, m, h, d). */
-export function parseDurations(raw: string): number[] | undefined {
+function parseDurations(raw: string): number[] | undefined {
   const parts = raw.split(',').map((p) => p.trim());
   const out: number[] = [];
   for (const part of parts) {
@@ -152,7 +152,7 @@ function flag(env: Env, name: string, problems: string[]): boolean {
   return false;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
@@ -265,7 +265,7 @@ function pkceRule(env: Env, problems: string[]): PkceRule {
 }
 
 /** The sending budgets' defaults: small for a business in its first week, larger after (issue 48). */
-export const DEFAULT_SENDING: SendingSettings = {
+const DEFAULT_SENDING: SendingSettings = {
   sms: { newBusiness: 50, established: 1_000 },
   email: { newBusiness: 200, established: 5_000 },
   newDays: 7,

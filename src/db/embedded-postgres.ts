@@ -40,7 +40,7 @@ const DATABASE = 'app';
 const SUPERUSER = 'postgres';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export class EmbeddedPostgresError extends Error {
+class EmbeddedPostgresError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'EmbeddedPostgresError';
@@ -185,7 +185,7 @@ async function initdb(initdbBin: string, pgDir: string, ids: RunAs, password: st
   }
 }
 
-export async function portIsFree(port: number): Promise<boolean> {
+async function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer().once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));

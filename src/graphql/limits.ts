@@ -40,7 +40,7 @@ export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 8, maxCost: 100_000, maxA
  * Every root field reaches the database (one statement at least, `health { database }` a ping) whatever it selects:
  * it costs this much on top of its fields, so many cheap root fields add up like the statements they run.
  */
-export const ROOT_FIELD_COST = 10;
+const ROOT_FIELD_COST = 10;
 
 /**
  * A relation list has no page size: it is costed at this typical size, or at the most it may hold where that is less

@@ -57,7 +57,7 @@ button.secondary{background:#fff;color:var(--brand,#1d4ed8);border:2px solid var
 .visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .review{display:inline-block;margin-top:1rem;padding:.8rem 1.2rem;border-radius:10px;background:var(--brand,#1d4ed8);color:#fff;font-weight:600;text-decoration:none}
 `;
-export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 /** The guest pages' policy (survey pages and feedback links alike): their one stylesheet by hash, no script at all. */
 export const GUEST_CSP = `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
@@ -163,7 +163,7 @@ export interface StepView {
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 export const isMultipleChoice = (step: SurveyStep) => step.inputType === 'multiple' || step.content.multiple === true;
-export const isLongText = (step: SurveyStep) => ['long', 'textarea', 'paragraph'].includes(step.inputType ?? '');
+const isLongText = (step: SurveyStep) => ['long', 'textarea', 'paragraph'].includes(step.inputType ?? '');
 export const isNumberText = (step: SurveyStep) => step.inputType === 'number';
 
 export function stepPage(frame: Frame, v: StepView): string {

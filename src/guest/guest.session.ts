@@ -34,7 +34,7 @@ const publicId = (secret: string) => createHash('sha256').update(`guest-session:
 const mac = (key: KeyObject, signed: string) => createHmac('sha256', key).update(signed).digest('base64url');
 
 /** The cookie's value for a session started at `startedAt`, signed with `key`. */
-export function sealSession(secret: string, startedAt: number, key: SessionKey): string {
+function sealSession(secret: string, startedAt: number, key: SessionKey): string {
   const signed = `${secret}.${startedAt}.${key.kid}`;
   return `${signed}.${mac(key.key, signed)}`;
 }

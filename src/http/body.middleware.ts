@@ -3,7 +3,7 @@ import { bodyParser } from '@koa/bodyparser';
 import { AppError } from '../shared/errors.js';
 import { inspectJson, jsonProblemError } from '../shared/text.js';
 
-export const BODY_LIMIT = '1mb'; // 1 MiB: the bytes library counts in powers of 1024
+const BODY_LIMIT = '1mb'; // 1 MiB: the bytes library counts in powers of 1024
 /** The same limit in bytes, for a WebSocket message. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -18,7 +18,7 @@ const STYLE = `
 const URL_IN_TEXT = /https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
 
 /** The text, escaped, with each web address in it a link. */
-export function linkified(text: string): string {
+function linkified(text: string): string {
   let html = '';
   let at = 0;
   for (const match of text.matchAll(URL_IN_TEXT)) {

@@ -59,7 +59,7 @@ function queryParam(ctx: Context, camel: string, snake?: string): string | undef
 
 /** The built-in first-party client (no business of its own): its one redirect address follows PUBLIC_URL. */
 const firstParty = (client: Credential) => client.business === null;
-export const portalRedirectUri = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/portal/callback`;
+const portalRedirectUri = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/portal/callback`;
 
 async function parseRequest(ctx: Context, em: EntityManager, publicUrl: string, settings: OAuthSettings): Promise<AuthorizeRequest> {
   const clientId = queryParam(ctx, 'clientId', 'client_id');
@@ -136,7 +136,7 @@ let dummyHash: Promise<string> | undefined;
  * The account the password opens, if any. An account whose address is not confirmed has no password (its owner
  * chooses one on confirming), so it answers as an unknown address does, with the same work: timing tells nothing.
  */
-export async function checkPassword(em: EntityManager, email: string, password: string): Promise<User | undefined> {
+async function checkPassword(em: EntityManager, email: string, password: string): Promise<User | undefined> {
   const user = await em.findOne(User, { email: normaliseEmail(email) }, { populate: ['passwordHash'] });
   if (!user?.passwordHash || !user.emailVerifiedAt) {
     dummyHash ??= hashPassword('not a real password');
@@ -151,7 +151,7 @@ export async function checkPassword(em: EntityManager, email: string, password: 
  * user's session version of then, which each reset moves on (no clock compared, so a sign-in the moment after a reset
  * stands, and one whose password was checked before the reset committed does not).
  */
-export function sessionStands(user: User, version: number): boolean {
+function sessionStands(user: User, version: number): boolean {
   return !!user.emailVerifiedAt && version === user.sessionVersion;
 }
 

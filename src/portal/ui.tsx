@@ -226,7 +226,7 @@ function setFormats() {
 }
 setFormats();
 /** The business's locale: English as its country writes it (en-PK, en-US...), when the browser knows that locale. */
-export function localeOf(country: string | null | undefined): string {
+function localeOf(country: string | null | undefined): string {
   const wanted = country && /^[A-Z]{2}$/i.test(country) ? `en-${country.toUpperCase()}` : undefined;
   return wanted && Intl.DateTimeFormat.supportedLocalesOf(wanted).length ? wanted : 'en-GB';
 }
@@ -305,7 +305,7 @@ export function lineTotal(line: { quantity?: number | null; unitPrice?: number |
 }
 
 /** A calendar day (yyyy-mm-dd) as the business's locale writes one: "30 Oct 2026". */
-export const formatIsoDay = (day: string) => {
+const formatIsoDay = (day: string) => {
   const [y, m, d] = day.split('-').map(Number);
   return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', dateStyle: 'medium' }).format(Date.UTC(y, m - 1, d));
 };
@@ -314,7 +314,7 @@ export const formatIsoDay = (day: string) => {
  * The day a person typed, as yyyy-mm-dd: "2026-10-30", "30 Oct 2026", "October 30, 2026", or three numbers in the
  * order the business's locale writes them (30/10/2026 in en-GB). Undefined until it is a whole date (a 4-digit year).
  */
-export function parseDay(text: string): string | undefined {
+function parseDay(text: string): string | undefined {
   const t = text.trim();
   let y: number, m: number, d: number;
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);

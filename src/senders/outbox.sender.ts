@@ -2,7 +2,7 @@ import type { Mailer, MailMessage, SendOutcome, SmsProvider } from '../shared/se
 import { fromOf } from './mail.sender.js';
 
 /** What the dev outbox keeps of one message (the worker hands in where: the dev-outbox module's table). */
-export interface KeptMessage {
+interface KeptMessage {
   channel: 'email' | 'sms';
   sender: string;
   recipient: string;

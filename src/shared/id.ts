@@ -5,7 +5,7 @@ import { randomBytesPooled } from './random.js';
  * Ids are `<prefix>_<26 chars>`: a 48-bit millisecond timestamp then 80 random bits in Crockford base32 (ULID
  * layout), so ids sort by creation time and inserts append to the primary-key index.
  */
-export const ID_PREFIXES = {
+const ID_PREFIXES = {
   business: 'bus',
   user: 'user',
   survey: 'sur',

@@ -11,7 +11,7 @@ export const LANGUAGES: Record<GuestLanguage, { messages: Messages; dir: 'ltr' |
   en: { messages: en, dir: 'ltr' },
   ur: { messages: ur, dir: 'rtl' },
 };
-export const DEFAULT_LANGUAGE: GuestLanguage = 'en';
+const DEFAULT_LANGUAGE: GuestLanguage = 'en';
 
 export type { Messages };
 

@@ -28,17 +28,17 @@ export interface FailureCounters {
 }
 
 /** The first delay, doubled with each failure on the identifier past its quota, up to the last. */
-export const FIRST_DELAY_MS = 500;
-export const LAST_DELAY_MS = 30_000;
+const FIRST_DELAY_MS = 500;
+const LAST_DELAY_MS = 30_000;
 
-export function guessDelayMs(failuresPastQuota: number): number {
+function guessDelayMs(failuresPastQuota: number): number {
   if (failuresPastQuota <= 0) return 0;
   return Math.min(LAST_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.min(failuresPastQuota - 1, 16));
 }
 
 /** Guesses waiting at once in this process, per identifier and in all: past either, a guess is refused at once. */
-export const MAX_HELD_PER_IDENTIFIER = 10;
-export const MAX_HELD = 1_000;
+const MAX_HELD_PER_IDENTIFIER = 10;
+const MAX_HELD = 1_000;
 
 /** The requests a FailureLimit holds in its delays: counted, so they cannot pile up. */
 class Holds {

@@ -27,7 +27,7 @@ export interface Charge {
 }
 
 /** The business portal's people together spend at most this many times one person's quota in a business. */
-export const PORTAL_BUSINESS_FACTOR = 5;
+const PORTAL_BUSINESS_FACTOR = 5;
 
 /**
  * The API quota (REST and GraphQL alike) per (credential, business), or per address (its group: an IPv6 /64) for

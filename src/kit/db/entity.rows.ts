@@ -128,7 +128,7 @@ export type Condition =
    * theme): `shape` names the subquery's text, which its parameters alone may vary.
    */
   | { property: string; op: 'in select'; value: { shape: string; query: RawBuilder<unknown> } };
-export type ComparisonOperator = '=' | '<>' | '>' | '>=' | '<' | '<=' | 'in' | 'ilike';
+type ComparisonOperator = '=' | '<>' | '>' | '>=' | '<' | '<=' | 'in' | 'ilike';
 
 function conditionSql(table: EntityTable, condition: Condition): Expression<SqlBool> {
   const column = sql.ref(columnOf(table, condition.property));

@@ -2,7 +2,7 @@ import { Field, InputType, type ClassType } from 'type-graphql';
 import { IDFilter, listArgs, listType, orderByInput, TimestampFilter } from './list.args.js';
 
 /** A filter input of list.args.ts (StringFilter...), or one with a word on what the field holds. */
-export type WhereField = ClassType<object> | { filter: ClassType<object>; description: string };
+type WhereField = ClassType<object> | { filter: ClassType<object>; description: string };
 
 export interface ListInputsOptions {
   /** The filterable fields besides `id` and `createdAt`, which every resource has: `{name: StringFilter}`. */

@@ -8,7 +8,7 @@ import { revokeTokens } from '../oauth/index.js';
 import { weakPassword } from './password.rules.js';
 import { findLink, type LinkProblem } from './account-link.service.js';
 
-export const RESET_TTL_MS = 30 * 60_000;
+const RESET_TTL_MS = 30 * 60_000;
 
 /** A reset link to the address when it has an account; nothing otherwise. The page answers the same either way. */
 export async function requestPasswordReset(em: EntityManager, email: string, limits: Pick<SendingSettings, 'accountMailsPerHour'>): Promise<void> {

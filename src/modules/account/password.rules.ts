@@ -1,6 +1,6 @@
 /** The rule for a password a person chooses (sign-up, reset, accepting an invitation), as the pages word it. */
 export const PASSWORD_RULE = 'At least 10 characters, and not a common or obvious password (such as "password123", a run like "1234567890", or your e-mail address).';
-export const MIN_NEW_PASSWORD = 10;
+const MIN_NEW_PASSWORD = 10;
 
 // The most used passwords of 10+ characters in public breach lists, and the obvious words they are built on.
 const COMMON = new Set([

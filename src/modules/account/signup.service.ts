@@ -10,7 +10,7 @@ import { recordEvent } from '../event/index.js';
 import { weakPassword } from './password.rules.js';
 import { findLink, type LinkProblem } from './account-link.service.js';
 
-export const VERIFY_TTL_MS = 24 * 3600_000;
+const VERIFY_TTL_MS = 24 * 3600_000;
 
 export interface SignUpInput {
   name: string;
@@ -24,7 +24,7 @@ const checkName = (checks: Checks, name: string) => {
 };
 
 /** The form's checks, the same for every address (they say nothing about accounts). */
-export function checkSignUp(input: SignUpInput): void {
+function checkSignUp(input: SignUpInput): void {
   const checks = new Checks();
   const email = normaliseEmail(input.email);
   checkName(checks, input.name);

@@ -6,12 +6,12 @@ import { contactHash, suppressionOf } from '../flow/index.js';
 import { consentUrl } from './alert-recipient.service.js';
 import { claimConfirmations, finishConfirmation, leasedConfirmation, releaseConfirmations } from './alert.repo.js';
 
-export const CONFIRMATION_LEASE_MS = 60_000;
+const CONFIRMATION_LEASE_MS = 60_000;
 /** Waits before the 2nd to 5th try of a send that failed for a reason that may pass; then it is given up. */
 const RETRY_MS = [15_000, 60_000, 300_000, 1_800_000];
 
 /** A business's name as a message quotes it: on one line, at most `max` characters. */
-export function quotedName(name: string, max = 60): string {
+function quotedName(name: string, max = 60): string {
   const line = name.replace(/\s+/g, ' ').trim();
   return `"${line.length > max ? `${line.slice(0, max - 1)}…` : line}"`;
 }

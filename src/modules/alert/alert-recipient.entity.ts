@@ -5,7 +5,7 @@ import { randomBytesPooled } from '../../shared/random.js';
 import { BusinessOwnedJob } from '../business/index.js';
 
 /** pending: asked (or about to be), told nothing else; confirmed: alerted; declined: never messaged by the business again. */
-export const CONSENT_STATUSES = ['pending', 'confirmed', 'declined'] as const;
+const CONSENT_STATUSES = ['pending', 'confirmed', 'declined'] as const;
 export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 
 /** The link's key: 128 random bits, short enough for an SMS. */

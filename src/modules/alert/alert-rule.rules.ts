@@ -31,7 +31,7 @@ export interface RuleMatch {
  * The built-in rule of every business: a text answer with a word of illness or allergy (the lexicon's
  * ILLNESS_WORDS) opens an urgent case whatever else it says, and every owner is told (docs/cases.md).
  */
-export const ILLNESS_RULE = {
+const ILLNESS_RULE = {
   id: '', business: '', name: 'Illness or allergy', enabled: true, severity: 'urgent', when: {}, notify: [{ role: 'owner' }], escalateAfterMinutes: null,
 } as unknown as AlertRule;
 const illnessIn = keywordMatcher(ILLNESS_WORDS);
@@ -50,7 +50,7 @@ function analysisReason(when: AlertRule['when'], analyses: NonNullable<MatchedAn
 }
 
 /** Why `rule` matches these answers, or null when it does not (a disabled rule never matches). */
-export function matchRule(rule: AlertRule, answers: MatchedAnswers): string | null {
+function matchRule(rule: AlertRule, answers: MatchedAnswers): string | null {
   const when = rule.when;
   if (!rule.enabled) return null;
   if (when.locations?.length && (!answers.location || !when.locations.includes(answers.location))) return null;

@@ -18,7 +18,7 @@ function presentRecipient(r: AlertRecipient): StoredRecipient {
   return { channel: r.channel, to: r.to, role: null, member: null };
 }
 
-export function presentAlertRule(rule: AlertRule): AlertRuleType {
+function presentAlertRule(rule: AlertRule): AlertRuleType {
   const when = rule.when;
   return {
     id: rule.id, object: 'alertrule', business: rule.business,
@@ -37,7 +37,7 @@ const MAX_RECIPIENTS = 20;
 const MAX_IDS = 100;
 const MAX_ESCALATION_MINUTES = 10_080;
 /** Every completed answer is matched against each enabled rule on the request's thread: a business's rules are bounded. */
-export const MAX_ALERT_RULES = 100;
+const MAX_ALERT_RULES = 100;
 
 const MAX_THEMES = 20;
 const SENTIMENTS: readonly SentimentLabel[] = ['positive', 'neutral', 'negative'];
@@ -154,9 +154,8 @@ function checkEscalation(checks: Checks, minutes: number | null | undefined, sev
 }
 
 const { find: findAlertRule, list: listAlertRules, recorded } = ownedResource(AlertRule, { kind: 'alertRule', label: 'Alert rule', resource: 'alertrule', present: presentAlertRule });
-export { findAlertRule, listAlertRules };
 
-export async function createAlertRule(em: EntityManager, business: string, input: CreateAlertRuleInput): Promise<AlertRuleType> {
+async function createAlertRule(em: EntityManager, business: string, input: CreateAlertRuleInput): Promise<AlertRuleType> {
   const checks = new Checks();
   checks.text('name', input.name, { required: true, max: 200 });
   const severity = checkSeverity(checks, input.severity) ? ((input.severity as AlertSeverity | undefined) ?? 'normal') : 'normal';
@@ -173,7 +172,7 @@ export async function createAlertRule(em: EntityManager, business: string, input
   });
 }
 
-export function updateAlertRule(em: EntityManager, business: string, id: string, input: UpdateAlertRuleInput): Promise<AlertRuleType> {
+function updateAlertRule(em: EntityManager, business: string, id: string, input: UpdateAlertRuleInput): Promise<AlertRuleType> {
   return updateRecorded(em, recorded, business, id, async (rule, tx) => {
     const checks = new Checks();
     if (input.name !== undefined) checks.text('name', input.name, { required: true, max: 200 });
@@ -197,7 +196,7 @@ export function updateAlertRule(em: EntityManager, business: string, id: string,
 }
 
 /** Cases it opened keep their severity and reason and lose only the link (foreign key set null). */
-export function deleteAlertRule(em: EntityManager, business: string, id: string): Promise<string> {
+function deleteAlertRule(em: EntityManager, business: string, id: string): Promise<string> {
   return deleteRecorded(em, recorded, business, id);
 }
 

@@ -19,7 +19,7 @@ export async function forgetMetricRatings(tx: EntityManager, business: string, m
  * for the rebuild to commit (then add themselves to the rebuilt rows) and the rebuild waits for writes in flight. Other
  * businesses are not held up.
  */
-export async function rebuildBusinessAnalytics(em: EntityManager, business: string) {
+async function rebuildBusinessAnalytics(em: EntityManager, business: string) {
   return em.transactional(async (tx) => {
     await lockAnalyticsExclusively(tx, business);
     const rollups = await recomputeRollups(tx, business);

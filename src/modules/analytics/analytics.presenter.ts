@@ -116,7 +116,7 @@ export function quartiles(counts: number[], n: number): [number | null, number |
   return found;
 }
 
-export const keyOf = (row: RollupSums) => row.keys.join('\u0000');
+const keyOf = (row: RollupSums) => row.keys.join('\u0000');
 const orNull = (v: string | undefined) => (v ? v : null);
 
 /** The key fields of a row's answer, set on `out` (one object per row: figures are added to it). */
@@ -223,7 +223,7 @@ export interface MenuItemRow {
 }
 
 /** Weight, in ratings, of the overall mean in a dish's shrunk mean: a dish needs about this many to speak for itself. */
-export const SHRINK_WEIGHT = 10;
+const SHRINK_WEIGHT = 10;
 export const MENU_SORTS = ['shrunkMean', 'mean', 'count'] as const;
 
 /**

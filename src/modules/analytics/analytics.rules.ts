@@ -8,7 +8,7 @@ export type Interval = (typeof INTERVALS)[number];
 export const GROUP_KEYS = ['metric', 'step', 'location', 'survey', 'channel', 'staff', 'dish'] as const;
 export type GroupKey = (typeof GROUP_KEYS)[number];
 /** A daily series longer than this is a 400: a dashboard asks for weeks or months instead. */
-export const MAX_DAILY_DAYS = 400;
+const MAX_DAILY_DAYS = 400;
 const DAY_MS = 86_400_000;
 
 export interface RangeInput {

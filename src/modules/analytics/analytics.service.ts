@@ -21,9 +21,9 @@ import {
   type Scales,
 } from './analytics.presenter.js';
 
-export type { Distribution, FunnelStep, MenuItemRow, MetricRow, NpsRow, ResponseRateRow } from './analytics.presenter.js';
-export { MENU_SORTS, SHRINK_WEIGHT } from './analytics.presenter.js';
-export { RESPONSE_RATE_GROUPS, MENU_SOURCES, type MenuSource } from './analytics.repo.js';
+export type {  FunnelStep, MenuItemRow, MetricRow, NpsRow, ResponseRateRow } from './analytics.presenter.js';
+export { MENU_SORTS,  } from './analytics.presenter.js';
+export {  MENU_SOURCES, type MenuSource } from './analytics.repo.js';
 
 /** The analytics answers: checks, then the repository's sums, then the figures (analytics.figures). */
 export interface AnalyticsQuery extends repo.RollupQuery {

@@ -3,13 +3,13 @@ import { Checks } from '../../shared/validation.js';
 
 const isEmail = isEmailModule.default;
 
-export const DISPLAY_NAME_MAX = 80;
+const DISPLAY_NAME_MAX = 80;
 /** WCAG 2.x AA for normal text. */
-export const MIN_CONTRAST = 4.5;
+const MIN_CONTRAST = 4.5;
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
 /** WCAG 2.x relative luminance of `#RRGGBB`. */
-export function luminance(hex: string): number {
+function luminance(hex: string): number {
   const channel = (i: number) => {
     const c = parseInt(hex.slice(i, i + 2), 16) / 255;
     return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;

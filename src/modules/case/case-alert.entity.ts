@@ -9,7 +9,7 @@ import { AlertRecipient } from '../alert/index.js';
  * alert: one recipient's message about a new case; escalation: one owner's message about an urgent case nobody
  * took; check: the scheduled look, when `escalateAfterMinutes` have passed, at whether the case still needs one.
  */
-export const CASE_ALERT_KINDS = ['alert', 'escalation', 'check'] as const;
+const CASE_ALERT_KINDS = ['alert', 'escalation', 'check'] as const;
 export type CaseAlertKind = (typeof CASE_ALERT_KINDS)[number];
 /**
  * pending until done: sent, failed (out of attempts, or refused for good), or skipped (a check that found the case

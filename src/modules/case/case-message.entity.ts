@@ -6,7 +6,7 @@ import { GuestCase } from './case.entity.js';
 
 export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
-export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
+const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /**

@@ -28,12 +28,12 @@ export const presentMessage: (record: MessageRow) => CaseMessageType = ownedPres
 /** A thread reads from its first message: oldest first unless orderBy says otherwise. */
 const THREAD_ORDER = [{ field: 'createdAt', order: SortOrder.asc }];
 
-export async function listMessages(em: EntityManager, business: string, caseId: string, args: ListArgsValue<object, OrderByValue>) {
+async function listMessages(em: EntityManager, business: string, caseId: string, args: ListArgsValue<object, OrderByValue>) {
   await findCase(em, business, caseId);
   return findPage<CaseMessage, CaseMessageType>(em, CaseMessage, { scope: { business, case: caseId }, args, present: presentMessage, defaultOrder: THREAD_ORDER });
 }
 
-export async function findMessage(em: EntityManager, business: string, caseId: string, id: string) {
+async function findMessage(em: EntityManager, business: string, caseId: string, id: string) {
   await findCase(em, business, caseId);
   return findOwned(em, CaseMessage, { kind: 'caseMessage', label: 'Case message', business, id, where: { case: caseId } });
 }
@@ -85,7 +85,7 @@ export async function queueCaseMessage(tx: EntityManager, c: GuestCase, input: {
 }
 
 /** The CRUD create (POST …/cases/{case}/messages, createCaseMessage), in its own transaction. */
-export function createCaseMessage(em: EntityManager, business: string, caseId: string, input: CreateCaseMessageInput | { body: string; channel?: string | null }, ctx: WriteContext): Promise<CaseMessageType> {
+function createCaseMessage(em: EntityManager, business: string, caseId: string, input: CreateCaseMessageInput | { body: string; channel?: string | null }, ctx: WriteContext): Promise<CaseMessageType> {
   return em.transactional(async (tx) => {
     const c = await findCase(tx, business, caseId, true);
     return presentMessage(await queueCaseMessage(tx, c, input, ctx));

@@ -27,7 +27,7 @@ import {
 } from './case.repo.js';
 
 /** Lease of a claimed job: a worker that dies holding it gives it back by letting it expire. */
-export const CASE_LEASE_MS = 60_000;
+const CASE_LEASE_MS = 60_000;
 /** Waits before the 2nd to 5th try of a send that failed for a reason that may pass; then it is failed. */
 const RETRY_MS = [15_000, 60_000, 300_000, 1_800_000];
 
@@ -48,7 +48,7 @@ function clip(text: string, max: number): string {
  * Where the guest was, named once: the business at its location, or the location alone when its name already says
  * the business's ("Cafe Nihari Gulberg" of Cafe Nihari), so a subject never reads "Cafe Nihari at Cafe Nihari Gulberg".
  */
-export function placeOf(business: string, location: string | null): string {
+function placeOf(business: string, location: string | null): string {
   if (!location?.trim()) return business;
   const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   return ` ${words(location)} `.includes(` ${words(business)} `) ? location : `${business} at ${location}`;

@@ -11,7 +11,7 @@ import type { SmsThread } from './inbound-sms.rules.js';
 /** The case module's statements. */
 
 /** How long after its case opened a guest's next order still counts as coming back. */
-export const CAME_BACK_DAYS = 60;
+const CAME_BACK_DAYS = 60;
 
 /**
  * Whether an order of this business may recover anything: a case still waiting for its guest (open, replied or

@@ -17,7 +17,7 @@ import type { UpdateCaseInput } from './case.inputs.js';
 import { recoveryMayWait } from './case-recovery.cache.js';
 import { queueAlerts } from './case-alert.service.js';
 
-export function presentCase(c: GuestCase): CaseType {
+function presentCase(c: GuestCase): CaseType {
   return {
     id: c.id, object: 'case', business: c.business,
     submissionId: c.submission, orderId: c.order ?? null, locationId: c.location ?? null, survey: c.survey ?? null,
@@ -53,7 +53,7 @@ export const findCase = (em: EntityManager, business: string, id: string, lock =
 
 const recorded: RecordedResource<GuestCase, CaseType> = { resource: 'case', find: findCase, present: presentCase, eventObject: caseEventObject };
 
-export function listCases(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+function listCases(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<GuestCase, CaseType>(em, GuestCase, { scope: { business }, args, present: presentCase });
 }
 
@@ -168,7 +168,7 @@ function applyStatus(c: GuestCase, status: CaseStatus, now: Date) {
   if (status === 'open') c.resolvedAt = null;
 }
 
-export function updateCase(em: EntityManager, business: string, id: string, input: UpdateCaseInput): Promise<CaseType> {
+function updateCase(em: EntityManager, business: string, id: string, input: UpdateCaseInput): Promise<CaseType> {
   return updateRecorded(em, recorded, business, id, async (c, tx) => {
     const checks = new Checks();
     if (input.status != null && !CASE_STATUSES.includes(input.status as CaseStatus)) checks.fail('status', `must be one of ${CASE_STATUSES.join(', ')}`);

@@ -28,7 +28,7 @@ export const daysBefore = (now: Date, days: number) => new Date(now.getTime() - 
  * A thread's reply code: 4 readable characters made from its case id, so every SMS of the case carries the same one
  * and nothing is stored. Not a secret: it only chooses among the threads that texted the sender's own number.
  */
-export function replyCodeOf(caseId: string): string {
+function replyCodeOf(caseId: string): string {
   const digest = createHash('sha256').update(caseId).digest();
   let code = '';
   for (let i = 0; i < CODE_LENGTH; i++) code += READABLE_ALPHABET[digest[i] % READABLE_ALPHABET.length];

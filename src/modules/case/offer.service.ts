@@ -21,27 +21,27 @@ const CODE_LENGTH = 10;
 const DEFAULT_EXPIRY_DAYS = 30;
 const MAX_EXPIRY_DAYS = 365;
 
-export function newOfferCode(): string {
+function newOfferCode(): string {
   let code = '';
   for (let i = 0; i < CODE_LENGTH; i++) code += READABLE_ALPHABET[randomInt(READABLE_ALPHABET.length)];
   return code;
 }
 
 /** The guest's message for an offer sent with it: the description, the code and its last day. */
-export const offerMessage = (offer: Pick<Offer, 'description' | 'code' | 'expiresAt'>) =>
+const offerMessage = (offer: Pick<Offer, 'description' | 'code' | 'expiresAt'>) =>
   `${offer.description}\n\nYour code: ${offer.code} (give it with your next order, until ${offer.expiresAt.toISOString().slice(0, 10)}).`;
 
-export async function findOffer(em: EntityManager, business: string, caseId: string, id: string) {
+async function findOffer(em: EntityManager, business: string, caseId: string, id: string) {
   await findCase(em, business, caseId);
   return findOwned(em, Offer, { kind: 'offer', label: 'Offer', business, id, where: { case: caseId } });
 }
 
-export async function listOffers(em: EntityManager, business: string, caseId: string, args: ListArgsValue<object, OrderByValue>) {
+async function listOffers(em: EntityManager, business: string, caseId: string, args: ListArgsValue<object, OrderByValue>) {
   await findCase(em, business, caseId);
   return findPage<Offer, OfferType>(em, Offer, { scope: { business, case: caseId }, args, present: presentOffer });
 }
 
-export function createOffer(em: EntityManager, business: string, caseId: string, input: CreateOfferInput, ctx: WriteContext): Promise<OfferType> {
+function createOffer(em: EntityManager, business: string, caseId: string, input: CreateOfferInput, ctx: WriteContext): Promise<OfferType> {
   const checks = new Checks();
   checks.text('description', input.description, { required: true, max: 500 });
   const days = input.expiresInDays ?? DEFAULT_EXPIRY_DAYS;

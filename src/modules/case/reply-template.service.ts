@@ -7,7 +7,7 @@ import type { ReplyTemplateType } from './reply-template.type.js';
 import type { CreateReplyTemplateInput, UpdateReplyTemplateInput } from './reply-template.inputs.js';
 import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
-export const presentReplyTemplate: (record: ReplyTemplate) => ReplyTemplateType = ownedPresenter('replytemplate', ['name', 'body']);
+const presentReplyTemplate: (record: ReplyTemplate) => ReplyTemplateType = ownedPresenter('replytemplate', ['name', 'body']);
 
 function check(input: Partial<CreateReplyTemplateInput>, creating: boolean) {
   const checks = new Checks();
@@ -17,14 +17,13 @@ function check(input: Partial<CreateReplyTemplateInput>, creating: boolean) {
 }
 
 const { find: findReplyTemplate, list: listReplyTemplates, recorded } = ownedResource(ReplyTemplate, { kind: 'replyTemplate', label: 'Reply template', resource: 'replytemplate', present: presentReplyTemplate });
-export { findReplyTemplate, listReplyTemplates };
 
-export function createReplyTemplate(em: EntityManager, business: string, input: CreateReplyTemplateInput): Promise<ReplyTemplateType> {
+function createReplyTemplate(em: EntityManager, business: string, input: CreateReplyTemplateInput): Promise<ReplyTemplateType> {
   check(input, true);
   return createRecorded(em, recorded, business, (tx) => tx.create(ReplyTemplate, { business, name: input.name.trim(), body: input.body.trim() }));
 }
 
-export function updateReplyTemplate(em: EntityManager, business: string, id: string, input: UpdateReplyTemplateInput): Promise<ReplyTemplateType> {
+function updateReplyTemplate(em: EntityManager, business: string, id: string, input: UpdateReplyTemplateInput): Promise<ReplyTemplateType> {
   check(input, false);
   return updateRecorded(em, recorded, business, id, (t) => {
     if (input.name != null) t.name = input.name.trim();
@@ -32,7 +31,7 @@ export function updateReplyTemplate(em: EntityManager, business: string, id: str
   });
 }
 
-export const deleteReplyTemplate = (em: EntityManager, business: string, id: string) => deleteRecorded(em, recorded, business, id);
+const deleteReplyTemplate = (em: EntityManager, business: string, id: string) => deleteRecorded(em, recorded, business, id);
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver). */
 export const crud = { list: listReplyTemplates, find: findReplyTemplate, present: presentReplyTemplate, create: createReplyTemplate, update: updateReplyTemplate, delete: deleteReplyTemplate };

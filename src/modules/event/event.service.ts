@@ -33,11 +33,11 @@ export function presentEvent(event: Event) {
   };
 }
 
-export function listEvents(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+function listEvents(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Event, EventType>(em, Event, { scope: { business }, args, present: presentEvent });
 }
 
-export const findEvent = (em: EntityManager, business: string, id: string) => findOwned(em, Event, { kind: 'event', label: 'Event', business, id });
+const findEvent = (em: EntityManager, business: string, id: string) => findOwned(em, Event, { kind: 'event', label: 'Event', business, id });
 
 /** Read-only, for the GraphQL resolver (OwnedCrudResolver): events are written by the changes they record. */
 export const crud = { list: listEvents, find: findEvent, present: presentEvent };

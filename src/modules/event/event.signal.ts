@@ -22,7 +22,7 @@ export const WEBHOOK_WORK_CHANNEL = 'webhook_work';
  * audience of its business appearing (a webhook created or enabled, a process's first subscriber): events take it
  * shared, the newcomers exclusively, until commit.
  */
-export const AUDIENCE_LOCK_CLASS = 1163;
+const AUDIENCE_LOCK_CLASS = 1163;
 
 /** The newcomer's side, for the triggers of `webhook` and `event_subscriber`: `when` says when a row is one (always: none). */
 export function audienceLock(when?: string) {

@@ -38,11 +38,13 @@ export class SuppressFeedbackContactInput {
   @Field(() => String, { nullable: true, description: 'E.164, or national in the business country.' }) phone?: string;
 }
 
+/** @public found by name by the CRUD resolvers (kit/graphql/owned.resolver.ts) */
 export const [FeedbackFlowList, FeedbackFlowListArgs] = listInputs('FeedbackFlow', FeedbackFlowType, {
   where: { name: StringFilter, enabled: BooleanFilter, trigger: StringFilter },
   orderBy: ['createdAt', 'updatedAt', 'name', 'priority'],
 });
 
+/** @public found by name by the CRUD resolvers (kit/graphql/owned.resolver.ts) */
 export const [FeedbackRequestList, FeedbackRequestListArgs] = listInputs('FeedbackRequest', FeedbackRequestType, {
   where: {
     status: { filter: StringFilter, description: 'scheduled, sent, opened, completed, suppressed, failed, expired or cancelled.' },

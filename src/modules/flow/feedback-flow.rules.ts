@@ -5,15 +5,15 @@ import { ORDER_CHANNELS } from '../order/index.js';
 import { FLOW_CHANNELS, FLOW_TRIGGERS, type FlowChannel, type FlowConditions, type FlowTemplate, type FlowTrigger, type QuietHours } from './feedback-flow.entity.js';
 
 /** The rules of a flow's fields, shared by create, update and simulate (the GraphQL inputs and REST bodies alike). */
-export const MAX_DELAY_MINUTES = 30 * 24 * 60;
+const MAX_DELAY_MINUTES = 30 * 24 * 60;
 /**
  * A new flow's settings where its creator names none (the API and the portal's form alike, through
  * feedbackFlowDefaults): an hour after the order, when a dine-in guest has eaten and a delivery has arrived; quiet
  * from 23:00 to 09:00 where the guest ordered (the location's time zone), so a late dinner is still asked the same
  * evening and nobody is woken.
  */
-export const DEFAULT_QUIET_HOURS: QuietHours = { from: '23:00', to: '09:00' };
-export const DEFAULT_TEMPLATES: Record<string, FlowTemplate> = {
+const DEFAULT_QUIET_HOURS: QuietHours = { from: '23:00', to: '09:00' };
+const DEFAULT_TEMPLATES: Record<string, FlowTemplate> = {
   en: {
     subject: 'How was your order?',
     body: 'Hi {{name}}, thank you for your order {{orderId}}. Tell us how it went (one minute): {{link}}',

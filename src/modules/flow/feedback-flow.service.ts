@@ -31,7 +31,6 @@ import { cancelScheduled, suppressionOf, throttledBy } from './feedback-request.
 import { orderTimeZone } from '../location/index.js';
 import { feedbackSubject } from './feedback-mail.presenter.js';
 
-export { presentFlow };
 
 declare module '../../kit/graphql/context.js' {
   interface Services {
@@ -41,7 +40,6 @@ declare module '../../kit/graphql/context.js' {
 }
 
 const { find: findFlow, list: listFlows, recorded } = ownedResource(FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', resource: 'feedbackflow', present: presentFlow });
-export { findFlow, listFlows };
 
 /** A survey of another business reads as an unknown one: a 400 on the field, never a 404 of the flow. */
 async function checkSurvey(em: EntityManager, business: string, survey: string | undefined, checks: Checks) {
@@ -56,7 +54,7 @@ async function checkSurvey(em: EntityManager, business: string, survey: string |
 
 const quietHours = (q: Record<string, unknown>): QuietHours => ({ from: q.from as string, to: q.to as string, ...(q.timeZone ? { timeZone: q.timeZone as string } : {}) });
 
-export async function createFlow(em: EntityManager, business: string, input: CreateFeedbackFlowInput): Promise<FeedbackFlowType> {
+async function createFlow(em: EntityManager, business: string, input: CreateFeedbackFlowInput): Promise<FeedbackFlowType> {
   const checks = new Checks();
   checkFlowFields(checks, input as FlowFields, true);
   await checkSurvey(em, business, input.survey, checks);
@@ -86,7 +84,7 @@ export async function createFlow(em: EntityManager, business: string, input: Cre
   return presented;
 }
 
-export async function updateFlow(em: EntityManager, business: string, id: string, input: UpdateFeedbackFlowInput): Promise<FeedbackFlowType> {
+async function updateFlow(em: EntityManager, business: string, id: string, input: UpdateFeedbackFlowInput): Promise<FeedbackFlowType> {
   const checks = new Checks();
   checkFlowFields(checks, input as FlowFields, false);
   await checkSurvey(em, business, input.survey ?? undefined, checks);
@@ -111,7 +109,7 @@ export async function updateFlow(em: EntityManager, business: string, id: string
 }
 
 /** Its requests stay (their flow becomes null); what was still scheduled is cancelled. */
-export async function deleteFlow(em: EntityManager, business: string, id: string): Promise<string> {
+async function deleteFlow(em: EntityManager, business: string, id: string): Promise<string> {
   const deleted = await deleteRecorded(em, recorded, business, id, async (flow, tx) => {
     await cancelScheduled(tx, business, { flow: flow.id }, 'flow_deleted');
     tx.remove(flow);

@@ -7,9 +7,9 @@ import { logoPath } from '../business/index.js';
  */
 
 /** The subject flows were created with before it named the restaurant: read as "the default". */
-export const LEGACY_DEFAULT_SUBJECT = 'How was your order?';
+const LEGACY_DEFAULT_SUBJECT = 'How was your order?';
 
-export const DEFAULT_SUBJECTS: Record<string, (business: string) => string> = {
+const DEFAULT_SUBJECTS: Record<string, (business: string) => string> = {
   en: (business) => `How was your order at ${business}?`,
   ur: (business) => `${business} سے آپ کا آرڈر کیسا رہا؟`,
 };

@@ -6,7 +6,7 @@ import { Order } from '../order/index.js';
 import { Survey } from '../survey/index.js';
 import { FeedbackFlow } from './feedback-flow.entity.js';
 
-export const REQUEST_STATUSES = ['scheduled', 'sent', 'opened', 'completed', 'suppressed', 'failed', 'expired', 'cancelled'] as const;
+const REQUEST_STATUSES = ['scheduled', 'sent', 'opened', 'completed', 'suppressed', 'failed', 'expired', 'cancelled'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 /**

@@ -28,12 +28,11 @@ import {
   suppressScheduled,
 } from './flow.repo.js';
 
-export { presentRequest };
 
-export const findRequest = (em: EntityManager, business: string, id: string) =>
+const findRequest = (em: EntityManager, business: string, id: string) =>
   findOwned(em, FeedbackRequest, { kind: 'feedbackRequest', label: 'Feedback request', business, id });
 
-export function listRequests(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+function listRequests(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<FeedbackRequest, FeedbackRequestType>(em, FeedbackRequest, { scope: { business }, args, present: presentRequest });
 }
 

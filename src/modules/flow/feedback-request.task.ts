@@ -10,7 +10,7 @@ import { claimRequests, finishLeased, leasedRequest, releaseRequests, type Lease
 import type { Reservation, SendingBudgets } from '../sending/index.js';
 
 /** Lease of a claimed request: a worker that dies holding it gives it back by letting it expire. */
-export const LEASE_MS = 60_000;
+const LEASE_MS = 60_000;
 /** Waits before the 2nd, 3rd and 4th try of a send that failed for a reason that may pass. */
 const RETRY_MS = [60_000, 300_000, 1_800_000];
 

@@ -14,7 +14,7 @@ export class Health {
   version!: string;
 }
 
-export const SERVICE_VERSION = process.env.npm_package_version ?? '0.1.0';
+const SERVICE_VERSION = process.env.npm_package_version ?? '0.1.0';
 
 @Resolver()
 export class HealthResolver {

@@ -26,7 +26,6 @@ export async function connectCustomIntegration(em: EntityManager, business: stri
   const secret = generateSecret('cisec_');
   return em.transactional(async (tx) => {
     // Insert-or-rotate in one statement: safe against a concurrent connect for the same business.
-    const now = new Date();
     const row = await upsertCustomIntegration(tx, { id: newId('customIntegration'), business, secretHash: hashSecret(secret), at: new Date() });
     const integration = await tx.findOneOrFail(CustomIntegration, { id: row.id }, { refresh: true });
     // Every process hears the trigger's notification; this one at the commit already (the old secret stops at once).

@@ -13,7 +13,7 @@ import { movingThemes } from '../theme-rollup/index.js';
 export const presentLocation: (record: Location) => LocationType = ownedPresenter('location', ['name', 'metadata', 'timeZone']);
 
 /** String keys to string values; the link syntax `<key>.<value>` splits at the first dot, so keys hold none. */
-export function checkStringMap(checks: Checks, field: string, value: Record<string, unknown> | undefined) {
+function checkStringMap(checks: Checks, field: string, value: Record<string, unknown> | undefined) {
   checks.stringMap(field, value, { maxEntries: 100, maxValue: 500, badKey: (key) => (key.includes('.') ? 'keys must contain no dot' : undefined) });
 }
 
@@ -26,7 +26,7 @@ function check(input: Partial<CreateLocationInput>, creating: boolean) {
 }
 
 const { find: findLocation, list: listLocations, recorded } = ownedResource(Location, { kind: 'location', label: 'Location', resource: 'location', present: presentLocation });
-export { findLocation, listLocations };
+export { findLocation,  };
 
 /** The time zone an order is known to be local to: its location's, else its business's; null: neither names one. */
 export const orderTimeZone = (em: EntityManager, business: string, externalLocationId: string | null): Promise<string | null> =>
@@ -45,7 +45,7 @@ export function createLocation(em: EntityManager, business: string, input: Creat
   );
 }
 
-export function updateLocation(em: EntityManager, business: string, id: string, input: UpdateLocationInput): Promise<LocationType> {
+function updateLocation(em: EntityManager, business: string, id: string, input: UpdateLocationInput): Promise<LocationType> {
   check(input, false);
   return updateRecorded(em, recorded, business, id, (location) => {
     if (input.name != null) location.name = input.name.trim();
@@ -55,7 +55,7 @@ export function updateLocation(em: EntityManager, business: string, id: string, 
 }
 
 /** Submissions keep their answers and lose only the link (foreign key set null). */
-export function deleteLocation(em: EntityManager, business: string, id: string): Promise<string> {
+function deleteLocation(em: EntityManager, business: string, id: string): Promise<string> {
   // The submissions' answers move, in the theme rollups, to no location and another day, when the location had its own time zone.
   return deleteRecorded(em, recorded, business, id, (row, tx) =>
     movingThemes(tx, business, { location: row.id }, async () => {

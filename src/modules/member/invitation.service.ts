@@ -17,7 +17,7 @@ export const presentInvitation: (record: Invitation) => InvitationType = ownedPr
 const findInvitation = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Invitation, { kind: 'invitation', label: 'Invitation', business, id, lock });
 
-export function listInvitations(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<InvitationType>> {
+function listInvitations(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<InvitationType>> {
   return findPage<Invitation, InvitationType>(em, Invitation, { scope: { business }, args, present: presentInvitation });
 }
 
@@ -60,7 +60,7 @@ export async function createInvitation(em: EntityManager, business: string, inpu
 }
 
 /** Revokes an invitation: its link then answers that it was withdrawn. */
-export function deleteInvitation(em: EntityManager, business: string, id: string, by: MemberWriter = {}): Promise<string> {
+function deleteInvitation(em: EntityManager, business: string, id: string, by: MemberWriter = {}): Promise<string> {
   return em.transactional(async (tx) => {
     await lockForChange(tx, business, by.auth);
     const invitation = await findInvitation(tx, business, id, true);

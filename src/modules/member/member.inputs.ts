@@ -11,10 +11,12 @@ export class CreateMemberInput {
 }
 
 @InputType('UpdateMemberInput')
+/** @public found by name by the CRUD resolvers (kit/graphql/owned.resolver.ts) */
 export class UpdateMemberInput {
   @Field(() => MemberRoleEnum, { nullable: true }) role?: MembershipRole;
 }
 
+/** @public found by name by the CRUD resolvers (kit/graphql/owned.resolver.ts) */
 export const [MemberList, MemberListArgs] = listInputs('Member', MemberType, {
   where: { role: StringFilter, updatedAt: TimestampFilter },
   orderBy: ['createdAt', 'updatedAt', 'role'],

@@ -39,11 +39,11 @@ async function withUser(em: EntityManager, membership: Membership): Promise<Memb
   return presentMember(membership, user);
 }
 
-export const findMember = (em: EntityManager, business: string, id: string, lock = false) =>
+const findMember = (em: EntityManager, business: string, id: string, lock = false) =>
   findOwned(em, Membership, { kind: 'membership', label: 'Member', business, id, lock });
 
 /** A page of members: the memberships in one statement, their users in a second, whatever the page size. */
-export async function listMembers(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<MemberType>> {
+async function listMembers(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<MemberType>> {
   const page = await findPage<Membership, Membership>(em, Membership, { scope: { business }, args, present: (m) => m });
   const ids = [...new Set(page.data.map((m) => m.user))];
   const users = ids.length ? await em.find(User, { id: { $in: ids } }, { fields: ['email', 'name'] }) : [];
@@ -51,7 +51,7 @@ export async function listMembers(em: EntityManager, business: string, args: Lis
   return { ...page, data: page.data.map((m) => presentMember(m, byId.get(m.user)!)) };
 }
 
-export async function getMember(em: EntityManager, business: string, id: string): Promise<MemberType> {
+async function getMember(em: EntityManager, business: string, id: string): Promise<MemberType> {
   return withUser(em, await findMember(em, business, id));
 }
 
@@ -147,7 +147,7 @@ function recordedFor(actor: MemberActor): RecordedResource<Membership, MemberTyp
 }
 
 /** Changes a member's role; the last owner cannot be demoted. */
-export async function updateMember(em: EntityManager, business: string, id: string, input: { role?: MembershipRole | null }, by: MemberWriter = {}): Promise<MemberType> {
+async function updateMember(em: EntityManager, business: string, id: string, input: { role?: MembershipRole | null }, by: MemberWriter = {}): Promise<MemberType> {
   const checks = new Checks();
   checkRole(checks, input.role, false);
   checks.throwIfAny();

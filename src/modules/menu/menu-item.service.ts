@@ -16,9 +16,9 @@ export function presentMenuItem(item: MenuItem): MenuItemType {
   };
 }
 
-export const findMenuItem = (em: EntityManager, business: string, id: string) => findOwned(em, MenuItem, { kind: 'menuItem', label: 'Menu item', business, id });
+const findMenuItem = (em: EntityManager, business: string, id: string) => findOwned(em, MenuItem, { kind: 'menuItem', label: 'Menu item', business, id });
 
-export function listMenuItems(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+function listMenuItems(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<MenuItem, MenuItemType>(em, MenuItem, { scope: { business }, args, columns: MENU_ITEM_COLUMNS, present: presentMenuItem });
 }
 
@@ -27,7 +27,7 @@ export function listMenuItems(em: EntityManager, business: string, args: ListArg
  * come from every order's lines, so a menu can grow without end; the analysis runs on the request's thread and must
  * stay bounded whatever the menu holds.
  */
-export const MENU_FOR_TEXTS = 1_000;
+const MENU_FOR_TEXTS = 1_000;
 export const menuOf = (em: EntityManager, business: string) => menuNames(em, business, MENU_FOR_TEXTS);
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */

@@ -35,7 +35,6 @@ function check(input: Partial<CreateMetricInput>, creating: boolean) {
 }
 
 const { find: findMetric, list: listMetrics, recorded } = ownedResource(Metric, { kind: 'metric', label: 'Metric', resource: 'metric', present: presentMetric });
-export { findMetric, listMetrics };
 
 export function createMetric(em: EntityManager, business: string, input: CreateMetricInput): Promise<MetricType> {
   check(input, true);
@@ -50,7 +49,7 @@ export function createMetric(em: EntityManager, business: string, input: CreateM
   );
 }
 
-export function updateMetric(em: EntityManager, business: string, id: string, input: UpdateMetricInput): Promise<MetricType> {
+function updateMetric(em: EntityManager, business: string, id: string, input: UpdateMetricInput): Promise<MetricType> {
   check(input, false);
   return updateRecorded(em, recorded, business, id, (metric) => {
     if (input.name != null) metric.name = input.name.trim();
@@ -63,13 +62,13 @@ export function updateMetric(em: EntityManager, business: string, id: string, in
 }
 
 /** Step ids of the business whose metrics list holds this metric. */
-export const stepsUsingMetric = (em: EntityManager, business: string, metricId: string): Promise<string[]> => stepIdsRatingMetric(em, business, metricId);
+const stepsUsingMetric = (em: EntityManager, business: string, metricId: string): Promise<string[]> => stepIdsRatingMetric(em, business, metricId);
 
 /**
  * Refused (409, listing the steps) while a step rates it. The row lock pairs with the share lock that step writes
  * take on their metrics, so a step cannot start using a metric that is being deleted.
  */
-export function deleteMetric(em: EntityManager, business: string, id: string): Promise<string> {
+function deleteMetric(em: EntityManager, business: string, id: string): Promise<string> {
   return deleteRecorded(em, recorded, business, id, async (metric, tx) => {
     const steps = await stepsUsingMetric(tx, business, metric.id);
     if (steps.length) {

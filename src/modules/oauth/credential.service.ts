@@ -18,7 +18,7 @@ export interface NewCredential {
 }
 
 /** Redirect URIs must be absolute http(s) URLs without a fragment (RFC 6749 3.1.2); http only for loopback. */
-export function checkRedirectUris(checks: Checks, uris: unknown): void {
+function checkRedirectUris(checks: Checks, uris: unknown): void {
   if (!Array.isArray(uris) || uris.length === 0) return checks.fail('validRedirectUris', 'must list at least one redirect URI');
   uris.forEach((uri, i) => {
     const field = `validRedirectUris[${i}]`;

@@ -33,10 +33,10 @@ export type OrderTrigger = 'order.created' | 'order.accepted';
  * What follows an order's write in its own transaction (the feedback flows): the order module calls it and knows no
  * more of it. The flow module depends on orders, not the other way round; the composition root gives the step.
  */
-export type OrderWrittenStep = (tx: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date) => Promise<unknown>;
+type OrderWrittenStep = (tx: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date) => Promise<unknown>;
 
 /** Whether the step may write anything for this order; read before it is written, outside any transaction. */
-export type OrderFollowCheck = (em: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date) => Promise<boolean>;
+type OrderFollowCheck = (em: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date) => Promise<boolean>;
 
 /** What follows each order's write, given to the writer by the composition root (src/compose.ts). */
 export interface OrderFollowers {

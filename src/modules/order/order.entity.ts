@@ -6,7 +6,7 @@ import { BusinessOwnedEntity } from '../business/index.js';
 
 export const ORDER_STATUSES = ['PENDING', 'ACCEPTED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-export const ORDER_SOURCES = ['api', 'custom'] as const;
+const ORDER_SOURCES = ['api', 'custom'] as const;
 export type OrderSource = (typeof ORDER_SOURCES)[number];
 export const ORDER_CHANNELS = ['WEBSITE', 'ANDROID', 'IOS', 'CALL-IN', 'QR', 'FOODPANDA', 'GOLOOTLO', 'OTHER'] as const;
 export type OrderChannel = (typeof ORDER_CHANNELS)[number];

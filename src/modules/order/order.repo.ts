@@ -27,9 +27,9 @@ interface OrderDB {
  * The rows of a write, typed by the tables they go to. Each one fills every column of its type (the writer builds
  * them whole), listed once below; the event's fanout_pending is the trigger's (event.signal.ts).
  */
-export type OrderRow = Insertable<OrderDB['customer_order']>;
+type OrderRow = Insertable<OrderDB['customer_order']>;
 /** A line as written: its menu item is found by the statement (menuKey: the lower-cased name it goes by, if any). */
-export type LineRow = Omit<Insertable<OrderDB['order_item']>, 'menu_item_id'> & { menuKey: string | null };
+type LineRow = Omit<Insertable<OrderDB['order_item']>, 'menu_item_id'> & { menuKey: string | null };
 export type MenuRow = Insertable<OrderDB['menu_item']>;
 export type EventRow = Omit<Insertable<OrderDB['event']>, 'fanout_pending'>;
 

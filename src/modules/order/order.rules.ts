@@ -10,7 +10,7 @@ import { normaliseChannel, normaliseCurrency, normaliseEmail, normalisePhone, OR
  */
 export type OrderDoor = 'api' | 'webhook';
 
-export interface OrderLine {
+interface OrderLine {
   position: number;
   itemId: string | null;
   name: string | null;
@@ -51,7 +51,7 @@ const INT4_MAX = 2_147_483_647;
 /** Lines of one order, at every door: each is a row written with the order and read with it on every page that shows it. */
 export const MAX_ORDER_ITEMS = 500;
 /** Order metadata is stored verbatim (dots and all), bounded so one order cannot carry a document. */
-export const ORDER_METADATA: StringMapRule = { maxEntries: 100, maxKey: 200, maxValue: 500 };
+const ORDER_METADATA: StringMapRule = { maxEntries: 100, maxKey: 200, maxValue: 500 };
 
 // Each reader: undefined when absent or refused (a detail is recorded), null when sent as null.
 

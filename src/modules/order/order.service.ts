@@ -22,12 +22,12 @@ const recorded = (owner: OrderOwner): RecordedResource<Order, OrderType> => ({ r
 /** What an order shows of its business: its staffKey (the default, for a business the request could not read). */
 const ownerOf = (business: Business | null): OrderOwner => ({ staffKey: business?.staffKey ?? DEFAULT_STAFF_KEY });
 
-export function listOrders(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
+function listOrders(em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>) {
   return findPage<Order, OrderType>(em, Order, { scope: { business }, args, present: presentOrder });
 }
 
 /** A new order from the API: the order-field rules of every door, then the order writer in create mode (409 on a duplicate). */
-export async function createOrder(em: EntityManager, business: string, input: CreateOrderInput, ctx: WriteContext): Promise<OrderType> {
+async function createOrder(em: EntityManager, business: string, input: CreateOrderInput, ctx: WriteContext): Promise<OrderType> {
   const owner = await em.findOne(Business, { id: business });
   const checks = new Checks();
   const fields = readNewOrder(checks, input, 'api', owner?.country);
@@ -36,7 +36,7 @@ export async function createOrder(em: EntityManager, business: string, input: Cr
   return order;
 }
 
-export async function updateOrder(em: EntityManager, business: string, id: string, input: UpdateOrderInput, ctx: WriteContext): Promise<OrderType> {
+async function updateOrder(em: EntityManager, business: string, id: string, input: UpdateOrderInput, ctx: WriteContext): Promise<OrderType> {
   const owner = await em.findOne(Business, { id: business });
   const checks = new Checks();
   const fields = readOrderChanges(checks, { ...input }, owner?.country);

@@ -30,7 +30,7 @@ export type { OrderDish } from '../order/index.js';
  */
 export const RESUME_DAYS = 7;
 /** Faster than a person can read a survey: kept, but flagged `metadata.suspectedSpam`. */
-export const SUSPECT_UNDER_MS = 2000;
+const SUSPECT_UNDER_MS = 2000;
 const MAX_EXTRA_PARAMS = 30;
 
 /** A survey link's parameters (interface 4.9) as the page received them; `extra` are those it does not know. */
@@ -84,7 +84,7 @@ export async function openGuestSurvey(em: EntityManager, business: string, surve
 }
 
 /** Link parameters as the logic and the metadata see them: known channels only, unknown parameters capped. */
-export function normaliseLink(link: SurveyLink): SurveyLink {
+function normaliseLink(link: SurveyLink): SurveyLink {
   const extra: Record<string, string> = {};
   for (const [key, value] of Object.entries(link.extra).slice(0, MAX_EXTRA_PARAMS)) extra[key.slice(0, 100)] = value.slice(0, 500);
   const channel = link.channel && (LINK_CHANNELS as readonly string[]).includes(link.channel) ? link.channel : undefined;

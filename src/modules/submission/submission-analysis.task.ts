@@ -8,7 +8,7 @@ import { analyseSubmission } from './submission-analysis.service.js';
 /** What follows a submission's analyses stored in `tx` (the rules on themes: the runner binds the case module's). */
 export type SubmissionAnalysedStep = (tx: EntityManager, submission: string, analyses: Array<{ label: SentimentLabel; themes: ThemeFinding[] }>) => Promise<unknown>;
 
-export const TEXT_ANALYSIS_LEASE_MS = 60_000;
+const TEXT_ANALYSIS_LEASE_MS = 60_000;
 /** Waits before the 2nd to 5th try of a job that failed (a fault of ours: a bug, the database away). */
 const RETRY_MS = [5_000, 30_000, 120_000, 600_000];
 

@@ -86,7 +86,7 @@ export function checkAnswers(
 }
 
 /** Every free text is capped, whatever the step's own rules say: one answer must not fill the database. */
-export const MAX_TEXT = 5000;
+const MAX_TEXT = 5000;
 
 /** A pattern stored before patterns were checked for RE2 may not run: it is not applied, and the tenant learns it from the log. */
 function checkPattern(checks: Checks, field: string, step: SurveyStep, pattern: string, value: string, log?: RuleLog) {

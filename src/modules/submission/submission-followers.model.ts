@@ -15,10 +15,10 @@ export interface AnsweredSurvey {
  * What follows a submission's completion in its own transaction (the cases of unhappy guests): the submission module
  * calls it and knows no more of it, as the order module does with its writer's followers.
  */
-export type SubmissionCompletedStep = (tx: EntityManager, submission: Submission, survey: AnsweredSurvey) => Promise<unknown>;
+type SubmissionCompletedStep = (tx: EntityManager, submission: Submission, survey: AnsweredSurvey) => Promise<unknown>;
 
 /** Whether the step may write anything for this submission's completion; asked before it is written, outside any transaction. */
-export type SubmissionCompletedCheck = (em: EntityManager, submission: Submission, survey: AnsweredSurvey) => Promise<boolean>;
+type SubmissionCompletedCheck = (em: EntityManager, submission: Submission, survey: AnsweredSurvey) => Promise<boolean>;
 
 /** What follows every completion (the API's create, the survey page's last step): given by the composition root. */
 export interface SubmissionFollowers {

@@ -18,10 +18,10 @@ export interface Answer {
   spentMs?: number;
 }
 
-export const SUBMISSION_STATUSES = ['partial', 'completed'] as const;
+const SUBMISSION_STATUSES = ['partial', 'completed'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 /** `api`: written by an integration (which may record several responses per order); `page`: a guest on the survey page. */
-export const SUBMISSION_SOURCES = ['api', 'page'] as const;
+const SUBMISSION_SOURCES = ['api', 'page'] as const;
 export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
 
 @Entity({ tableName: 'submission' })

@@ -41,12 +41,12 @@ export const submissionEventObject = (s: Submission) => {
   return { ...rest, survey: surveyId, order: orderId, location: locationId };
 };
 
-export async function findSubmission(em: EntityManager, business: string, survey: string, id: string, lock = false) {
+async function findSubmission(em: EntityManager, business: string, survey: string, id: string, lock = false) {
   await findSurvey(em, business, survey);
   return findOwned(em, Submission, { kind: 'submission', label: 'Submission', business, id, lock, where: { survey } });
 }
 
-export async function listSubmissions(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
+async function listSubmissions(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
   const { theme, ...where } = (args.where ?? {}) as { theme?: SubmissionThemeFilterValue | null };
   if (theme != null) checkThemeFilter(theme);
   await findSurvey(em, business, survey);
@@ -58,7 +58,7 @@ export async function listSubmissions(em: EntityManager, business: string, surve
   });
 }
 
-export interface SubmissionThemeFilterValue {
+interface SubmissionThemeFilterValue {
   theme: string;
   sentiment?: string | null;
 }
@@ -134,7 +134,7 @@ function checkCommon(checks: Checks, input: Partial<CreateSubmissionInput>) {
   if (input.answers && input.answers.length > 500) checks.fail('answers', 'at most 500 answers');
 }
 
-export function createSubmission(em: EntityManager, business: string, surveyId: string, input: CreateSubmissionInput, ctx: WriteContext): Promise<SubmissionType> {
+function createSubmission(em: EntityManager, business: string, surveyId: string, input: CreateSubmissionInput, ctx: WriteContext): Promise<SubmissionType> {
   return em.transactional(async (tx) => {
     const survey = await findSurvey(tx, business, surveyId);
     const checks = new Checks();
@@ -170,7 +170,7 @@ const recordedSubmissions = (survey: string): RecordedResource<Submission, Submi
   eventObject: submissionEventObject,
 });
 
-export function updateSubmission(
+function updateSubmission(
   em: EntityManager,
   business: string,
   surveyId: string,
@@ -204,7 +204,7 @@ export function updateSubmission(
   });
 }
 
-export function deleteSubmission(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
+function deleteSubmission(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
   return deleteRecorded(em, recordedSubmissions(surveyId), business, id, async (submission, tx) => {
     // Its analyses go with it (cascade): what they counted in the theme rollups goes first.
     await withdrawThemes(tx, business, submission.id);

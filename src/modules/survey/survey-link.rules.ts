@@ -7,7 +7,6 @@ import { findSurvey } from './survey.service.js';
 
 /** The channels a link can carry as `ch` (interface 4.9), recorded on the submission it brings. */
 export const LINK_CHANNELS = ['qr', 'link', 'sms', 'email'] as const;
-export type LinkChannel = (typeof LINK_CHANNELS)[number];
 
 /** Where guests answer a survey: `{SURVEY_URL}/survey/{business}/{survey}`. */
 export const surveyUrl = (base: string, business: string, survey: string) => `${base}/survey/${business}/${survey}`;

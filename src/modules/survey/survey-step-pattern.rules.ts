@@ -5,12 +5,12 @@ import { RE2JS } from 're2js';
  * JavaScript's backtracking RegExp took exponential time on `^(a+)+$`. JavaScript's syntax for named groups and
  * `\u` escapes is translated; what RE2 cannot run in linear time (backreferences, lookarounds) is refused.
  */
-export const MAX_PATTERN_LENGTH = 500;
+const MAX_PATTERN_LENGTH = 500;
 /**
  * RE2's program size: the work per character of the answer grows with it (counted repetitions such as `{1,100}`
  * repeat their part), so it is bounded like the answer's length.
  */
-export const MAX_PATTERN_PROGRAM = 200;
+const MAX_PATTERN_PROGRAM = 200;
 
 /** Why a pattern is refused, or undefined when it can be run. */
 export function patternProblem(pattern: unknown): string | undefined {

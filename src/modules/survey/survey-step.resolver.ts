@@ -18,7 +18,7 @@ import type { Parent } from '../../kit/graphql/resource.type.js';
  * once each, and DataLoader makes those asks one SELECT. A page rates the same few metrics on every step: each metric is
  * presented once per fill and its steps share it.
  */
-export async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick<GraphQLContext, 'loaders'>): Promise<void> {
+async function fillStepMetrics(steps: SurveyStepType[], { loaders }: Pick<GraphQLContext, 'loaders'>): Promise<void> {
   // Each id once: a page names the same few metrics on every step (750 ids, 3 metrics).
   const ids = new Set<string>();
   for (const step of steps) if (step.type === 'metrics') for (const id of step.metricIds) ids.add(id);

@@ -58,7 +58,7 @@ export const MAX_METRICS_PER_STEP = 10;
  * How an `items` step asks about each dish (`content.scale`, default `5`): `thumbs` (up or down, stored as 5 or 1) or
  * `5` (1 to 5). Either way a dish rating is 1 to 5 (submission-answers.rules.ts).
  */
-export const ITEM_SCALES = ['thumbs', '5'];
+const ITEM_SCALES = ['thumbs', '5'];
 
 /** Shape rules for the JSON parts; `type` is the step's type after the change. */
 function checkContent(checks: Checks, type: StepType, input: Partial<CreateSurveyStepInput>) {
@@ -122,12 +122,12 @@ const recordedSteps = (survey: string): RecordedResource<SurveyStep, SurveyStepT
   eventObject: stepEventObject,
 });
 
-export async function findStep(em: EntityManager, business: string, survey: string, id: string) {
+async function findStep(em: EntityManager, business: string, survey: string, id: string) {
   await findSurvey(em, business, survey);
   return findOwned(em, SurveyStep, { kind: 'surveyStep', label: 'Survey step', business, id, where: { survey } });
 }
 
-export async function listSteps(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
+async function listSteps(em: EntityManager, business: string, survey: string, args: ListArgsValue<object, OrderByValue>) {
   await findSurvey(em, business, survey);
   return findPage<SurveyStep, SurveyStepType>(em, SurveyStep, {
     scope: { business, survey },
@@ -172,7 +172,7 @@ export function createStep(em: EntityManager, business: string, surveyId: string
   });
 }
 
-export function updateStep(
+function updateStep(
   em: EntityManager,
   business: string,
   surveyId: string,
@@ -212,7 +212,7 @@ export function updateStep(
   });
 }
 
-export function deleteStep(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
+function deleteStep(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
   return deleteRecorded(em, recordedSteps(surveyId), business, id, async (step, tx) => {
     await tx.nativeDelete(SurveyStep, { id: step.id });
     await shift(tx, step.survey, -1, step.position + 1);

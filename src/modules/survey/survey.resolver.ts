@@ -17,7 +17,7 @@ import * as surveys from './survey.service.js';
 import { LINK_CHANNELS, surveyLink, surveyUrl } from './survey-link.rules.js';
 import type { Parent } from '../../kit/graphql/resource.type.js';
 
-export const LinkChannelEnum = Object.fromEntries(LINK_CHANNELS.map((c) => [c, c])) as { [K in (typeof LINK_CHANNELS)[number]]: K };
+const LinkChannelEnum = Object.fromEntries(LINK_CHANNELS.map((c) => [c, c])) as { [K in (typeof LINK_CHANNELS)[number]]: K };
 registerEnumType(LinkChannelEnum, { name: 'LinkChannel', description: "How a guest gets a survey link: the link's `ch`, recorded on the submission." });
 
 /** The steps list's own default order (position, then id): a survey's steps come in the order surveySteps gives them. */

@@ -47,7 +47,7 @@ function check(input: Partial<CreateSurveyInput>, creating: boolean) {
 }
 
 const { find: findSurvey, list: listSurveys, recorded } = ownedResource(Survey, { kind: 'survey', label: 'Survey', resource: 'survey', present: presentSurvey });
-export { findSurvey, listSurveys };
+export { findSurvey,  };
 
 export function createSurvey(em: EntityManager, business: string, input: CreateSurveyInput): Promise<SurveyType> {
   check(input, true);
@@ -64,7 +64,7 @@ export function createSurvey(em: EntityManager, business: string, input: CreateS
   );
 }
 
-export function updateSurvey(em: EntityManager, business: string, id: string, input: UpdateSurveyInput): Promise<SurveyType> {
+function updateSurvey(em: EntityManager, business: string, id: string, input: UpdateSurveyInput): Promise<SurveyType> {
   check(input, false);
   return updateRecorded(em, recorded, business, id, (survey, tx) => {
     const changes = definedOnly(input);
@@ -74,7 +74,7 @@ export function updateSurvey(em: EntityManager, business: string, id: string, in
 }
 
 /** Its steps go with it (foreign key cascade); submissions keep their answers and lose only the link. */
-export function deleteSurvey(em: EntityManager, business: string, id: string): Promise<string> {
+function deleteSurvey(em: EntityManager, business: string, id: string): Promise<string> {
   // The submissions' answers move, in the theme rollups, to no survey.
   return deleteRecorded(em, recorded, business, id, (row, tx) =>
     movingThemes(tx, business, { survey: row.id }, async () => {

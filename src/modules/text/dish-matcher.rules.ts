@@ -24,7 +24,7 @@ const URDU_LATIN: Record<string, string> = {
 const latinOf = (form: string) => [...form].map((c) => URDU_LATIN[c] ?? c).join('').replace(/h$/, 'a');
 
 /** The consonants of a dish's name however it is spelled: "biryani", "biriyani" and "بریانی" are all "brn". */
-export function dishSkeleton(latin: string): string {
+function dishSkeleton(latin: string): string {
   return latin
     .replace(/ph/g, 'f')
     .replace(/ck/g, 'k')

@@ -5,11 +5,11 @@ import { MenuMatcher } from './dish-matcher.rules.js';
 import type { TextAnalysis } from './text-analysis.model.js';
 import { analyserOf } from './theme-settings.service.js';
 
-export const MAX_TEXTS = 100;
-export const MAX_TEXT_LENGTH = 2000;
+const MAX_TEXTS = 100;
+const MAX_TEXT_LENGTH = 2000;
 
 /** The texts as a caller may send them: 1 to 100, each at most 2,000 characters (code points, as a guest counts). */
-export function checkTexts(texts: readonly string[]): void {
+function checkTexts(texts: readonly string[]): void {
   const checks = new Checks();
   if (!texts.length) checks.fail('texts', `must hold at least one text (at most ${MAX_TEXTS})`);
   if (texts.length > MAX_TEXTS) checks.fail('texts', `must hold at most ${MAX_TEXTS} texts, not ${texts.length}: send the rest in another request`);

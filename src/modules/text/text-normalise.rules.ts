@@ -83,4 +83,4 @@ function deletionsOf(word: string): string[] {
 }
 
 /** A Roman Urdu word's consonants: vowels, h and doubled letters are where its spellings differ most. */
-export const skeleton = (word: string) => word.replace(/[aeiouy'h]/g, '').replace(/(.)\1+/g, '$1');
+const skeleton = (word: string) => word.replace(/[aeiouy'h]/g, '').replace(/(.)\1+/g, '$1');

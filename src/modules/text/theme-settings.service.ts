@@ -9,9 +9,9 @@ import { queueTextAnalysisSince } from './text-analysis-queue.repo.js';
 import { saveThemeSettings, themeSettingsRow } from './text.repo.js';
 
 /** A change of a business's themes re-reads its answers of this many days past, in the background (docs/text-analysis.md). */
-export const REANALYSE_DAYS = 30;
+const REANALYSE_DAYS = 30;
 
-export const WORD_LANGUAGES: readonly WordLanguage[] = ['en', 'ur', 'ur-Latn'];
+const WORD_LANGUAGES: readonly WordLanguage[] = ['en', 'ur', 'ur-Latn'];
 const MAX_ENTRIES = 100;
 const MAX_WORDS = 100;
 const MAX_WORD_LENGTH = 60;
@@ -36,7 +36,7 @@ export async function themeSettingsOf(em: EntityManager, business: string): Prom
 }
 
 /** The settings an owner sends, checked and tidied (words trimmed, lower case, each once), or a 400 naming each fault. */
-export function checkThemeSettings(input: ThemeSettingsInputValue, current: ThemeSettingsView): { words: ThemeWords[]; off: string[] } {
+function checkThemeSettings(input: ThemeSettingsInputValue, current: ThemeSettingsView): { words: ThemeWords[]; off: string[] } {
   const checks = new Checks();
   const words = input.words ?? current.words;
   const off = input.off ?? current.off;

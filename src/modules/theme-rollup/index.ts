@@ -1,4 +1,2 @@
 /** The theme-rollup module's door: what other modules and the doors use of it. Its other files are its own. */
 export { movingThemes, rebuildThemes, replacingThemes, withdrawThemes } from './theme-rollup.service.js';
-export type { ThemeScope } from './theme-rollup.service.js';
-export { AnalyticsThemeRollup, AnalyticsThemeWordRollup } from './theme-rollup.entity.js';

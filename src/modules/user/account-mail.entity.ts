@@ -9,7 +9,7 @@ import { User } from './user.entity.js';
  * verify: the link that proves a new account's address; reset: a password reset link; exists: "you already have an
  * account" (to a sign-up with a known address: no link); invitation: an invitation's accept link.
  */
-export const ACCOUNT_MAIL_KINDS = ['verify', 'reset', 'exists', 'invitation'] as const;
+const ACCOUNT_MAIL_KINDS = ['verify', 'reset', 'exists', 'invitation'] as const;
 export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
 export type AccountMailStatus = 'pending' | 'sent' | 'failed';
 

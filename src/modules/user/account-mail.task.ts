@@ -8,7 +8,7 @@ import type { AccountMailKind } from './account-mail.entity.js';
 import { letInvitationThrough } from './account-mail.service.js';
 import type { SendingSettings } from '../../config.js';
 
-export const ACCOUNT_MAIL_LEASE_MS = 60_000;
+const ACCOUNT_MAIL_LEASE_MS = 60_000;
 
 /**
  * The reset mail's word on the API credentials the user created: a new password signs out every device, not an app
@@ -25,7 +25,7 @@ const RETRY_MS = [10_000, 30_000, 120_000, 600_000];
 /** Each link's token prefix: readable in a log line, never confused with another secret. */
 export const TOKEN_PREFIX: Record<Exclude<AccountMailKind, 'exists'>, string> = { verify: 'ev_', reset: 'pr_', invitation: 'iv_' };
 /** The page each link opens (under PUBLIC_URL). */
-export const LINK_PATH: Record<Exclude<AccountMailKind, 'exists'>, string> = { verify: '/oauth/verify', reset: '/oauth/password/reset', invitation: '/oauth/invitation' };
+const LINK_PATH: Record<Exclude<AccountMailKind, 'exists'>, string> = { verify: '/oauth/verify', reset: '/oauth/password/reset', invitation: '/oauth/invitation' };
 
 /** A credential the user created, named in their reset mail: its client_credentials tokens act for them. */
 export interface CredentialOfUser {

@@ -5,7 +5,7 @@ import { Checks } from '../../shared/validation.js';
 import { hashPassword } from '../../shared/secrets.js';
 import { User } from './user.entity.js';
 
-export const MIN_PASSWORD_LENGTH = 8;
+const MIN_PASSWORD_LENGTH = 8;
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normaliseEmail(email: string): string {

@@ -15,14 +15,14 @@ import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 type DeliveryRow = Pick<WebhookDelivery, 'id' | 'business' | 'webhook' | 'event' | 'eventType' | 'status' | 'attemptCount' | 'attempts' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'>;
 
 /** Plain rows (findPage) and entities alike; the lease columns stay inside. */
-export const presentDelivery: (record: DeliveryRow) => WebhookDeliveryType = ownedPresenter('webhookdelivery', ['webhook', 'event', 'eventType', 'status', 'attemptCount', 'nextAttemptAt', 'attempts']);
+const presentDelivery: (record: DeliveryRow) => WebhookDeliveryType = ownedPresenter('webhookdelivery', ['webhook', 'event', 'eventType', 'status', 'attemptCount', 'nextAttemptAt', 'attempts']);
 
-export async function listDeliveries(em: EntityManager, business: string, webhook: string, args: ListArgsValue<object, OrderByValue>) {
+async function listDeliveries(em: EntityManager, business: string, webhook: string, args: ListArgsValue<object, OrderByValue>) {
   await findWebhook(em, business, webhook);
   return findPage<WebhookDelivery, WebhookDeliveryType>(em, WebhookDelivery, { scope: { business, webhook }, args, present: presentDelivery });
 }
 
-export const findDelivery = (em: EntityManager, business: string, webhook: string, id: string) =>
+const findDelivery = (em: EntityManager, business: string, webhook: string, id: string) =>
   findOwned(em, WebhookDelivery, { kind: 'webhookDelivery', label: 'WebhookDelivery', business, id, where: { webhook } });
 
 /** Delivery only reaches enabled webhooks: asking a disabled one to send is a conflict, not a silent no-op. */

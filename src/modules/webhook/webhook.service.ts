@@ -12,7 +12,7 @@ import { webhookUrlProblem, type WebhookPolicy } from './webhook.policy.js';
 import type { WriteContext } from '../../kit/graphql/context.js';
 
 /** After a rotation the old secret signs too, for this long. */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Never the secret: the create answer adds it, once. */
 export function presentWebhook(webhook: Webhook): WebhookType {
@@ -60,7 +60,7 @@ function assertMayHear(actor: Principal | undefined, events: readonly string[]) 
 }
 
 const { find: findWebhook, list: listWebhooks, recorded } = ownedResource(Webhook, { kind: 'webhook', label: 'Webhook', resource: 'webhook', present: presentWebhook });
-export { findWebhook, listWebhooks };
+export { findWebhook,  };
 
 /**
  * A webhook created or enabled is written before the event of its change (the ORM would insert the event first): its
@@ -70,7 +70,7 @@ export { findWebhook, listWebhooks };
  */
 const writeBeforeItsEvent = (tx: EntityManager) => tx.flush();
 
-export async function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput, ctx: WriteContext): Promise<WebhookType> {
+async function createWebhook(em: EntityManager, business: string, input: CreateWebhookInput, ctx: WriteContext): Promise<WebhookType> {
   await check(input, true, ctx.services.webhooks);
   assertMayHear(ctx.auth, input.events);
   return em.transactional(async (tx) => {
@@ -90,7 +90,7 @@ export async function createWebhook(em: EntityManager, business: string, input: 
   });
 }
 
-export async function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput, ctx: WriteContext): Promise<WebhookType> {
+async function updateWebhook(em: EntityManager, business: string, id: string, input: UpdateWebhookInput, ctx: WriteContext): Promise<WebhookType> {
   await check(input, false, ctx.services.webhooks);
   return updateRecorded(em, recorded, business, id, async (webhook, tx) => {
     // Where its payloads go, which ones, or that they go at all: the same rule as at creation.
@@ -106,7 +106,7 @@ export async function updateWebhook(em: EntityManager, business: string, id: str
   });
 }
 
-export function deleteWebhook(em: EntityManager, business: string, id: string): Promise<string> {
+function deleteWebhook(em: EntityManager, business: string, id: string): Promise<string> {
   return deleteRecorded(em, recorded, business, id);
 }
 
