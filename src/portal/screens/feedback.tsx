@@ -5,6 +5,7 @@ import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, fo
 import { useLiveEvents } from '../live';
 import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
 import { csvText } from '../../shared/csv';
+import { ThemeChips, themesOf } from '../themes';
 
 const FeedbackFilters = graphql(`
   query FeedbackFilters($business: ID!) {
@@ -31,7 +32,7 @@ const FeedbackList = graphql(`
   query FeedbackList($business: ID!, $survey: ID!, $where: SubmissionWhere, $page: Int!, $pageSize: Int!) {
     submissions(business: $business, survey: $survey, where: $where, page: $page, pageSize: $pageSize) {
       total page hasMore
-      data { id status channel source createdAt completedAt answers { step value ratings items } location { id name } order { id externalOrderId } }
+      data { id status channel source createdAt completedAt answers { step value ratings items } analysis { step themes { theme sentiment words } } location { id name } order { id externalOrderId } }
     }
   }
 `);
@@ -41,6 +42,7 @@ const FeedbackItem = graphql(`
     submission(business: $business, survey: $survey, id: $id) {
       id status channel source createdAt completedAt metadata guestId
       answers { step value ratings items }
+      analysis { step themes { theme sentiment words } }
       survey { id name steps { id position type content metrics { metrics { id name scale { min max } } } } }
       location { id name }
       order { id externalOrderId externalLocationId total currency status channel createdAt items { id name quantity unitPrice totalPrice menuItem { id name } } }
@@ -165,7 +167,7 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
                     <td>{s.channel ?? s.source}</td>
                     <td>{s.location?.name ?? '—'}</td>
                     <td>{s.order ? <a href={`/portal/orders/${s.order.id}`}>{s.order.externalOrderId}</a> : '—'}</td>
-                    <td>{s.answers.map(answerText).filter(Boolean).join(' · ')}</td>
+                    <td><AnswersCell answers={s.answers} analysis={s.analysis} /></td>
                   </tr>
                 ))}
               </Table>
@@ -176,6 +178,22 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
           )
         }
       </Loaded>
+    </>
+  );
+}
+
+/** A submission's answers in one cell, " · " between them, each text answer followed by the themes read in it. */
+function AnswersCell({ answers, analysis }: { answers: Row['answers']; analysis: Row['analysis'] }) {
+  const shown = answers.map((a) => ({ a, text: answerText(a) })).filter((x) => x.text);
+  return (
+    <>
+      {shown.map(({ a, text }, i) => (
+        <div key={a.step} class="inline">
+          {i > 0 && ' · '}
+          {text}
+          <ThemeChips themes={themesOf(analysis, a.step)} />
+        </div>
+      ))}
     </>
   );
 }
@@ -199,7 +217,7 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
                 <dt>Location</dt><dd>{s.location?.name ?? '—'}</dd>
               </dl>
               <h2>Answers</h2>
-              <AnswerList steps={s.survey?.steps ?? []} answers={s.answers} dishes={s.order?.items} />
+              <AnswerList steps={s.survey?.steps ?? []} answers={s.answers} dishes={s.order?.items} analysis={s.analysis} />
               <h2>Order</h2>
               {s.order ? (
                 <>
