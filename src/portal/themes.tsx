@@ -2,7 +2,6 @@
 export interface ThemeShape {
   theme: string;
   sentiment: string;
-  words: readonly string[];
 }
 export interface AnalysisShape {
   step: string;

@@ -42,7 +42,7 @@ const CaseItem = graphql(`
       submission {
         id createdAt completedAt
         answers { step value ratings items }
-        analysis { step themes { theme sentiment words } }
+        analysis { step themes { theme sentiment } }
         survey { id name steps { id position type content metrics { metrics { id name scale { min max } } } } }
       }
       order {

@@ -20,7 +20,7 @@ const LineChart = lazy(() => import('../charts/line-chart'));
 const ThemesData = graphql(`
   query ThemesScreen($business: ID!, $from: Timestamp!, $to: Timestamp!, $location: ID, $survey: ID, $interval: AnalyticsInterval!) {
     locations(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
-    surveys(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name steps { id type } } }
+    surveys(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
     totals: analyticsThemes(business: $business, from: $from, to: $to, location: $location, survey: $survey, interval: total) {
       theme positive neutral negative total
     }
@@ -33,28 +33,40 @@ const ThemesData = graphql(`
   }
 `);
 
-/** A survey's latest comments of the range with what the workers read in them: examples, and whether any wait to be read. */
+/** A survey's latest comments on a theme read with a sentiment, with the words that carried it: the examples. */
 const ThemeComments = graphql(`
-  query ThemeComments($business: ID!, $survey: ID!, $where: SubmissionWhere, $pageSize: Int!) {
-    submissions(business: $business, survey: $survey, where: $where, pageSize: $pageSize) {
-      total
+  query ThemeComments($business: ID!, $survey: ID!, $where: SubmissionWhere) {
+    submissions(business: $business, survey: $survey, where: $where, pageSize: 3) {
       data { id createdAt location { name } answers { step value } analysis { step themes { theme sentiment words } } }
     }
+  }
+`);
+
+/** The surveys that ask for a comment (a text step), for the empty state. */
+const ThemeSurveys = graphql(`
+  query ThemeSurveys($business: ID!) {
+    surveys(business: $business, pageSize: 20, orderBy: [{ field: createdAt, order: desc }]) { total data { id steps { id type } } }
+  }
+`);
+
+/** A survey's latest completed answers of the range and which of them were read: do comments wait to be read? */
+const CommentsRead = graphql(`
+  query CommentsRead($business: ID!, $survey: ID!, $where: SubmissionWhere) {
+    submissions(business: $business, survey: $survey, where: $where, pageSize: 20) { data { answers { step value } analysis { step } } }
   }
 `);
 
 type Data = ResultOf<typeof ThemesData>;
 type Range = ReturnType<typeof rangeOf>;
 type Total = Data['totals'][number];
-type SurveyRow = Data['surveys']['data'][number];
 
 /** New feedback changes the figures; its analysis follows within seconds (the empty state looks again meanwhile). */
 const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.completed', 'submission.deleted'];
 /** Comments read as having each sentiment, most telling first. */
 const SHOWN_SENTIMENTS = ['negative', 'positive'] as const;
-/** How many example comments of each sentiment a theme shows, and from how many of its surveys they are drawn. */
+/** How many example comments of each sentiment a theme shows (ThemeComments reads as many a survey), and from how many of its surveys. */
 const EXAMPLES = 3;
-const EXAMPLE_SURVEYS = 3;
+const EXAMPLE_SURVEYS = 2;
 /** A half of the range moving by fewer points than this reads as "about the same". */
 const STEADY_POINTS = 5;
 
@@ -102,7 +114,7 @@ export default function Themes({ session, query }: ScreenProps) {
           data.totals.length ? (
             <ThemeFigures business={business} data={data} range={range} query={query} location={location} />
           ) : (
-            <NoThemes business={business} surveys={survey ? data.surveys.data.filter((s) => s.id === survey) : data.surveys.data} range={range} location={location} reload={state.reload} />
+            <NoThemes business={business} survey={survey} range={range} location={location} reload={state.reload} />
           )
         }
       </Loaded>
@@ -249,13 +261,13 @@ function ThemeDetail({ business, data, total, range, query, location }: { busine
 type Comment = { id: string; survey: string; createdAt: number; location: string | null; text: string; words: readonly string[] };
 
 /**
- * The latest comments of the theme read as `sentiment`, from the theme's busiest surveys: each text answer whose
- * analysis names the theme so, its words marked.
+ * The latest comments read as `sentiment` on the theme, from its busiest surveys (the Feedback list's theme filter,
+ * three a survey): each text answer whose analysis names the theme so, its words marked.
  */
 function Examples({ business, theme, sentiment, surveys, range, location }: { business: string; theme: string; sentiment: string; surveys: string[]; range: Range; location?: string }) {
   const state = useLoad(async () => {
     const where = { createdAt: { gte: range.start, lt: range.end }, ...(location ? { location: { eq: location } } : {}) };
-    const pages = await Promise.all(surveys.map((survey) => request(ThemeComments, { business, survey, where, pageSize: 50 }).then((r) => ({ survey, r }))));
+    const pages = await Promise.all(surveys.map((survey) => request(ThemeComments, { business, survey, where }).then((r) => ({ survey, r }))));
     const comments: Comment[] = [];
     for (const { survey, r } of pages) {
       for (const s of r.submissions.data) {
@@ -270,28 +282,26 @@ function Examples({ business, theme, sentiment, surveys, range, location }: { bu
   }, `${business}/${theme}/${sentiment}/${surveys}/${range.start}/${range.end}/${location}`);
   return (
     <Loaded state={state} what="comments">
-      {(comments) =>
-        comments.length ? (
-          <ul class="examples">
-            {comments.map((c) => (
-              <li key={`${c.id}`}>
-                <blockquote><Highlighted text={c.text} words={c.words} /></blockquote>
-                <p class="muted">
-                  <a href={`/portal/feedback/${c.survey}/${c.id}`}>{formatDate(c.createdAt)}</a>
-                  {c.location ? ` · ${c.location}` : ''}
-                </p>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p class="muted">None among the latest feedback: the links below list them all.</p>
-        )
-      }
+      {(comments) => (
+        <ul class="examples">
+          {comments.map((c) => (
+            <li key={c.id}>
+              <blockquote><Highlighted text={c.text} words={c.words} /></blockquote>
+              <p class="muted">
+                <a href={`/portal/feedback/${c.survey}/${c.id}`}>{formatDate(c.createdAt)}</a>
+                {c.location ? ` · ${c.location}` : ''}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
     </Loaded>
   );
 }
 
 const isComment = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+/** How many surveys asking for a comment the empty state looks into, each its latest 20 answers of the range. */
+const COMMENT_SURVEYS = 3;
 /** How often the empty state looks again while comments wait to be read (the workers read each within seconds). */
 const LOOK_AGAIN_MS = 3000;
 const MAX_LOOKS = 40;
@@ -300,22 +310,24 @@ const MAX_LOOKS = 40;
  * No theme in the range, and why: no survey asks for a comment, no comment came, comments wait to be read (looked at
  * again every few seconds), or the comments read name no theme.
  */
-function NoThemes({ business, surveys, range, location, reload }: { business: string; surveys: SurveyRow[]; range: Range; location?: string; reload: () => void }) {
-  const asking = surveys.filter((s) => s.steps.some((step) => step.type === 'text'));
+function NoThemes({ business, survey, range, location, reload }: { business: string; survey?: string; range: Range; location?: string; reload: () => void }) {
   const state = useLoad(async () => {
+    const surveys = (await request(ThemeSurveys, { business })).surveys;
+    const asking = surveys.data.filter((s) => (!survey || s.id === survey) && s.steps.some((step) => step.type === 'text'));
+    const texts = new Set(asking.flatMap((s) => s.steps.filter((step) => step.type === 'text').map((step) => step.id)));
     const where = { status: { eq: 'completed' }, createdAt: { gte: range.start, lt: range.end }, ...(location ? { location: { eq: location } } : {}) };
-    const pages = await Promise.all(asking.slice(0, 5).map((s) => request(ThemeComments, { business, survey: s.id, where, pageSize: 50 })));
+    const pages = await Promise.all(asking.slice(0, COMMENT_SURVEYS).map((s) => request(CommentsRead, { business, survey: s.id, where })));
     let comments = 0;
     let waiting = 0;
     for (const p of pages) {
       for (const s of p.submissions.data) {
-        const texts = s.answers.filter((a) => isComment(a.value) && asking.some((x) => x.steps.some((step) => step.id === a.step && step.type === 'text')));
-        comments += texts.length;
-        waiting += texts.filter((a) => !s.analysis.some((x) => x.step === a.step)).length;
+        const given = s.answers.filter((a) => texts.has(a.step) && isComment(a.value));
+        comments += given.length;
+        waiting += given.filter((a) => !s.analysis.some((x) => x.step === a.step)).length;
       }
     }
-    return { comments, waiting };
-  }, `${business}/${asking.map((s) => s.id)}/${range.start}/${range.end}/${location}`);
+    return { surveys: surveys.total, asking: asking.length, comments, waiting };
+  }, `${business}/${survey}/${range.start}/${range.end}/${location}`);
   const waiting = state.data?.waiting ?? 0;
   const looks = useRef(0);
   useEffect(() => {
@@ -327,19 +339,16 @@ function NoThemes({ business, surveys, range, location, reload }: { business: st
     return () => clearTimeout(timer);
   }, [state.data]);
   const dates = `between ${formatDay(range.start)} and ${formatDay(range.end - DAY)}`;
-  if (!asking.length) {
-    return (
-      <Empty>
-        <p>No survey asks guests for a comment{surveys.length ? '' : ' (there is no survey yet)'}, so there is nothing to read for themes.</p>
-        <p>Add a text question to a survey under <a href="/portal/surveys">Surveys</a>: each comment is read for its themes as it arrives.</p>
-      </Empty>
-    );
-  }
   return (
     <Loaded state={state} what="the comments">
-      {({ comments }) => (
+      {({ surveys, asking, comments }) => (
         <Empty>
-          {!comments ? (
+          {!asking ? (
+            <>
+              <p>No survey asks guests for a comment{surveys ? '' : ' (there is no survey yet)'}, so there is nothing to read for themes.</p>
+              <p>Add a text question to a survey under <a href="/portal/surveys">Surveys</a>: each comment is read for its themes as it arrives.</p>
+            </>
+          ) : !comments ? (
             <p>No comments yet {dates}{location ? ' at this location' : ''}: themes appear here as guests answer your surveys’ text questions.</p>
           ) : waiting ? (
             <p role="status">
