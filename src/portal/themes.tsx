@@ -8,8 +8,6 @@ export interface AnalysisShape {
   themes: readonly ThemeShape[];
 }
 
-export const SENTIMENTS = ['negative', 'neutral', 'positive'] as const;
-
 /**
  * The themes read in one answer, each "cleanliness · negative": the words say it, the colour only repeats it.
  * Nothing when the answer names no theme (or is not read yet).

@@ -94,9 +94,9 @@ it('the Themes screen splits each theme, shows a theme’s trend and comments wi
   // Most spoken of first; cleanliness's twelve comments judged, one comment on food or speed counted first.
   const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((r) => Array.from(r.querySelectorAll('th, td'), (c) => c.textContent)));
   expect(rows).toEqual([
-    ['cleanliness', '12', '83% negative, 17% positive', 'too few in each half to compare'],
-    ['food', '1', '1 comment too few to judge yet (so far 1 positive)', 'too few in each half to compare'],
-    ['speed', '1', '1 comment too few to judge yet (so far 1 negative)', 'too few in each half to compare'],
+    ['cleanliness', '12', '83% negative, 17% positive', 'too few to compare'],
+    ['food', '1', '1 comment too few to judge yet (so far 1 positive)', 'too few to compare'],
+    ['speed', '1', '1 comment too few to judge yet (so far 1 negative)', 'too few to compare'],
   ]);
   await checkPortalScreen(page, 'themes');
 
@@ -108,6 +108,13 @@ it('the Themes screen splits each theme, shows a theme’s trend and comments wi
   const detail = page.getByTestId('theme-detail');
   await detail.getByText('12 comments: 10 negative, 2 positive.').waitFor();
   await page.locator('[data-testid="chart-cleanliness-comments"][data-drawn]').waitFor();
+  // The words guests use most in each sentiment, with how many comments used them.
+  expect(await page.getByRole('list', { name: 'Words guests use most in negative comments on cleanliness' }).getByRole('listitem').allTextContents()).toEqual([
+    'dirty (8)', 'sticky (8)', 'filthy (2)', 'washroom (2)',
+  ]);
+  expect(await page.getByRole('list', { name: 'Words guests use most in positive comments on cleanliness' }).getByRole('listitem').allTextContents()).toEqual([
+    'clean (2)', 'spotless (2)', 'washroom (2)',
+  ]);
   // The latest three negative comments and both positive ones, the theme's words marked.
   await page.getByTestId('examples-negative').locator('ul.examples').waitFor();
   await page.getByTestId('examples-positive').locator('ul.examples').waitFor();
@@ -140,6 +147,17 @@ it('the Themes screen splits each theme, shows a theme’s trend and comments wi
   await until(() => list.locator('tbody tr').count(), (n) => n === 8);
   expect(await list.locator('tbody tr ul.chips').first().textContent()).toBe('cleanliness · negative');
   expect(await list.locator('tbody tr').filter({ hasText: CLEAN }).count()).toBe(0);
+  // The filters say so, and change it: positive comments on cleanliness, then any theme again.
+  const filters = page.getByRole('form', { name: 'Filters' });
+  expect(await filters.getByLabel('Theme', { exact: true }).inputValue()).toBe('cleanliness');
+  expect(await filters.getByLabel('Theme read as').inputValue()).toBe('negative');
+  await filters.getByLabel('Theme read as').selectOption('positive');
+  await until(() => list.locator('tbody tr').count(), (n) => n === 2);
+  expect(await list.locator('tbody tr ul.chips').allTextContents()).toEqual(['cleanliness · positive', 'cleanliness · positive']);
+  await filters.getByLabel('Theme', { exact: true }).selectOption('');
+  await until(() => list.locator('tbody tr').count(), (n) => n === 10);
+  expect(await filters.getByLabel('Theme read as').count()).toBe(0);
+  expect(new URL(page.url()).searchParams.has('sentiment')).toBe(false);
   await checkPortalScreen(page, 'feedback-by-theme');
 }, 180_000);
 
@@ -174,10 +192,13 @@ it('a business with no themes says why: no survey asks for a comment, no comment
   await page.getByText(/^No comments yet between /).waitFor();
   await checkPortalScreen(page, 'themes-no-comments');
 
-  // A comment stored before the service read comments: its analysis is not there (taken away here, once read).
+  // A comment stored before the service read comments: no analysis, nothing counted (taken away here, once read).
   const id = await comment(empty, s, step, 'Khana bohat thanda tha');
   await analysed(empty, s, id);
-  await server.orm.em.fork().getConnection().execute('delete from answer_analysis where business_id = ?', [empty.businessId]);
+  const connection = server.orm.em.fork().getConnection();
+  for (const table of ['answer_analysis', 'answer_theme', 'analytics_theme_rollup', 'analytics_theme_word_rollup']) {
+    await connection.execute(`delete from ${table} where business_id = ?`, [empty.businessId]);
+  }
   await page.reload();
   await page.getByRole('status').filter({ hasText: '1 comment between' }).waitFor();
   expect(await page.getByRole('status').filter({ hasText: '1 comment between' }).textContent()).toMatch(/is not analysed yet\. New comments are read within seconds/);

@@ -3,8 +3,7 @@ import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { withQuery } from '../router';
-import { BUILT_IN_THEMES } from '../../shared/themes';
-import { SENTIMENTS } from '../themes';
+import { BUILT_IN_THEMES, SENTIMENT_LABELS } from '../../shared/themes';
 import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, formatCount, formatDay, plural, useLoad, useSubmit, useCardEdits } from '../ui';
 
 const AlertRulesScreen = graphql(`
@@ -370,7 +369,7 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
             {(id, d) => (
               <select id={id} aria-describedby={d} aria-invalid={!!f['when.sentiment']} value={form.sentiment} onChange={(e) => set('sentiment', e.currentTarget.value)}>
                 <option value="">Any sentiment</option>
-                {SENTIMENTS.map((s) => <option key={s} value={s}>{s}</option>)}
+                {SENTIMENT_LABELS.map((s) => <option key={s} value={s}>{s}</option>)}
               </select>
             )}
           </Field>

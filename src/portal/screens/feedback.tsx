@@ -6,11 +6,14 @@ import { useLiveEvents } from '../live';
 import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
 import { csvText } from '../../shared/csv';
 import { ThemeChips, themesOf } from '../themes';
+import { may } from '../roles';
+import { BUILT_IN_THEMES, SENTIMENT_LABELS } from '../../shared/themes';
 
 const FeedbackFilters = graphql(`
-  query FeedbackFilters($business: ID!) {
+  query FeedbackFilters($business: ID!, $themes: Boolean!) {
     surveys(business: $business, pageSize: 100) { data { id name } }
     locations(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
+    themeSettings(business: $business) @include(if: $themes) { words { theme } }
   }
 `);
 
@@ -83,6 +86,8 @@ function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['wher
   if (query.get('channel')) where.channel = { eq: query.get('channel')! };
   if (query.get('location')) where.location = { eq: query.get('location')! };
   if (Number(query.get('ratingAtMost')) > 0) where.lowestRating = { lte: Number(query.get('ratingAtMost')) };
+  // A text answer read as speaking of the theme (with that sentiment, when one is chosen): the Themes screen links here.
+  if (query.get('theme')) where.theme = { theme: query.get('theme')!, ...(query.get('sentiment') ? { sentiment: query.get('sentiment')! } : {}) };
   const from = query.get('from');
   const to = query.get('to');
   if (from || to) where.createdAt = { ...(from ? { gte: dayStart(from) } : {}), ...(to ? { lt: dayStart(to) + 86_400_000 } : {}) };
@@ -93,7 +98,7 @@ type Row = ResultOf<typeof FeedbackList>['submissions']['data'][number];
 type ExportRow = ResultOf<typeof FeedbackExport>['submissions']['data'][number];
 /** Submissions of a survey, filtered by what the URL says, a page at a time; CSV of everything the filters select. */
 export default function Feedback({ session, query }: ScreenProps) {
-  const filters = useLoad(() => request(FeedbackFilters, { business: session.business }), session.business);
+  const filters = useLoad(() => request(FeedbackFilters, { business: session.business, themes: may(session, 'business:read') }), session.business);
   return (
     <>
       <h1 tabIndex={-1}>Feedback</h1>
@@ -101,7 +106,8 @@ export default function Feedback({ session, query }: ScreenProps) {
         {(f) => {
           if (!f.surveys.data.length) return <Empty>No survey yet, so no feedback. <a href="/portal/surveys/new">Create a survey</a> and share its link or QR code.</Empty>;
           const chosen = f.surveys.data.find((s) => s.id === query.get('survey')) ?? f.surveys.data[0];
-          return <SurveyFeedback business={session.business} id={chosen.id} surveys={f.surveys.data} locations={f.locations.data} query={query} />;
+          const themes = [...new Set<string>([...BUILT_IN_THEMES, ...(f.themeSettings?.words ?? []).map((w) => w.theme)])];
+          return <SurveyFeedback business={session.business} id={chosen.id} surveys={f.surveys.data} locations={f.locations.data} themes={themes} query={query} />;
         }}
       </Loaded>
     </>
@@ -109,14 +115,14 @@ export default function Feedback({ session, query }: ScreenProps) {
 }
 
 type SurveyRow = ResultOf<typeof FeedbackSurvey>['survey'];
-type Choices = { surveys: { id: string; name: string }[]; locations: { id: string; name: string }[] };
+type Choices = { surveys: { id: string; name: string }[]; locations: { id: string; name: string }[]; themes: string[] };
 
 function SurveyFeedback({ business, id, ...rest }: Choices & { business: string; id: string; query: URLSearchParams }) {
   const state = useLoad(() => request(FeedbackSurvey, { business, id }), `${business}/${id}`);
   return <Loaded state={state} what="the survey">{(d) => <FeedbackFor business={business} survey={d.survey} {...rest} />}</Loaded>;
 }
 
-function FeedbackFor({ business, survey, surveys, locations, query }: Choices & { business: string; survey: SurveyRow; query: URLSearchParams }) {
+function FeedbackFor({ business, survey, surveys, locations, themes, query }: Choices & { business: string; survey: SurveyRow; query: URLSearchParams }) {
   const page = Number(query.get('page') ?? 0) || 0;
   const where = whereOf(query);
   const list = useLoad(() => request(FeedbackList, { business, survey: survey.id, where, page }), `${business}/${survey.id}/${query}`);
@@ -127,7 +133,7 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
   const select = (name: string, label: string, options: { value: string; label: string }[], value: string) => (
     <Field label={label}>
       {(id) => (
-        <select id={id} value={value} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value }), { replace: true })}>
+        <select id={id} value={value} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value, ...(name === 'theme' && !e.currentTarget.value ? { sentiment: undefined } : {}) }), { replace: true })}>
           {name !== 'survey' && <option value="">Any</option>}
           {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
         </select>
@@ -159,6 +165,8 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
         {select('status', 'Status', STATUSES.map((s) => ({ value: s, label: s })), query.get('status') ?? '')}
         {select('channel', 'Channel', CHANNELS.map((s) => ({ value: s, label: s })), query.get('channel') ?? '')}
         {select('location', 'Location', locations.map((l) => ({ value: l.id, label: l.name })), query.get('location') ?? '')}
+        {select('theme', 'Theme', [...themes, ...[query.get('theme') ?? ''].filter((t) => t && !themes.includes(t))].map((t) => ({ value: t, label: t })), query.get('theme') ?? '')}
+        {query.get('theme') && select('sentiment', 'Theme read as', SENTIMENT_LABELS.map((s) => ({ value: s, label: s })), query.get('sentiment') ?? '')}
         {ratings.length > 0 && select('ratingAtMost', 'A rating at most', ratings.map((n) => ({ value: String(n), label: `${n} (any metric)` })), query.get('ratingAtMost') ?? '')}
         <Field label={`From (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}</Field>
         <Field label={`To (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}</Field>

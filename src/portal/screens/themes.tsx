@@ -42,6 +42,13 @@ const ThemeComments = graphql(`
   }
 `);
 
+/** The words guests use most for a theme, per sentiment (from the words rollup, WORDS_SHOWN of each). */
+const ThemeWords = graphql(`
+  query ThemeWords($business: ID!, $from: Timestamp!, $to: Timestamp!, $theme: String!, $location: ID, $survey: ID, $limit: Int!) {
+    analyticsThemeWords(business: $business, from: $from, to: $to, theme: $theme, location: $location, survey: $survey, limit: $limit) { sentiment word count }
+  }
+`);
+
 /** The surveys that ask for a comment (a text step), for the empty state. */
 const ThemeSurveys = graphql(`
   query ThemeSurveys($business: ID!) {
@@ -67,6 +74,8 @@ const SHOWN_SENTIMENTS = ['negative', 'positive'] as const;
 /** How many example comments of each sentiment a theme shows (ThemeComments reads as many a survey), and from how many of its surveys. */
 const EXAMPLES = 3;
 const EXAMPLE_SURVEYS = 2;
+/** How many of the words guests use most a theme shows, per sentiment. */
+const WORDS_SHOWN = 10;
 /** A half of the range moving by fewer points than this reads as "about the same". */
 const STEADY_POINTS = 5;
 
@@ -112,7 +121,7 @@ export default function Themes({ session, query }: ScreenProps) {
       <Loaded state={state} what="the themes">
         {(data) =>
           data.totals.length ? (
-            <ThemeFigures business={business} data={data} range={range} query={query} location={location} />
+            <ThemeFigures business={business} data={data} range={range} query={query} location={location} survey={survey} />
           ) : (
             <NoThemes business={business} survey={survey} range={range} location={location} reload={state.reload} />
           )
@@ -138,7 +147,7 @@ function trendOf(rows: Data['series'], range: Range): string {
     return { total, negative: total ? part.reduce((n, r) => n + r.negative, 0) / total : 0 };
   };
   const [before, after] = [half(true), half(false)];
-  if (before.total < MIN_SAMPLE || after.total < MIN_SAMPLE) return 'too few in each half to compare';
+  if (before.total < MIN_SAMPLE || after.total < MIN_SAMPLE) return 'too few to compare';
   const points = Math.round((after.negative - before.negative) * 100);
   const shares = `${percent(before.negative)} → ${percent(after.negative)} negative`;
   if (Math.abs(points) < STEADY_POINTS) return `about the same (${shares})`;
@@ -157,7 +166,7 @@ function SplitBar({ t }: { t: Total }) {
   );
 }
 
-function ThemeFigures({ business, data, range, query, location }: { business: string; data: Data; range: Range; query: URLSearchParams; location?: string }) {
+function ThemeFigures({ business, data, range, query, location, survey }: { business: string; data: Data; range: Range; query: URLSearchParams; location?: string; survey?: string }) {
   const totals = [...data.totals].sort((a, b) => b.total - a.total || a.theme.localeCompare(b.theme));
   const chosen = totals.find((t) => t.theme === query.get('theme'));
   return (
@@ -176,8 +185,11 @@ function ThemeFigures({ business, data, range, query, location }: { business: st
           </tr>
         ))}
       </Table>
+      <p class="muted">
+        Trend: the share of negative comments in the first half of the dates, then in the second, judged from {MIN_SAMPLE} comments in each.
+      </p>
       {chosen ? (
-        <ThemeDetail business={business} data={data} total={chosen} range={range} query={query} location={location} />
+        <ThemeDetail business={business} data={data} total={chosen} range={range} query={query} location={location} survey={survey} />
       ) : (
         <p class="muted">Choose a theme to see its trend, the comments behind it and the way to its feedback.</p>
       )}
@@ -195,8 +207,13 @@ const feedbackHref = (survey: string, theme: string, sentiment: string, range: R
 };
 
 /** One theme: its counts over the range (chart and table), comments of each sentiment with its words marked, links to them all. */
-function ThemeDetail({ business, data, total, range, query, location }: { business: string; data: Data; total: Total; range: Range; query: URLSearchParams; location?: string }) {
+function ThemeDetail(props: { business: string; data: Data; total: Total; range: Range; query: URLSearchParams; location?: string; survey?: string }) {
+  const { business, data, total, range, query, location, survey } = props;
   const theme = total.theme;
+  const words = useLoad(
+    () => request(ThemeWords, { business, from: range.start, to: range.end, theme, location, survey, limit: WORDS_SHOWN }),
+    `${business}/${theme}/${range.start}/${range.end}/${location}/${survey}`,
+  );
   const rows = data.series.filter((r) => r.theme === theme);
   const periods = rows.map((r) => r.period);
   const surveys = data.bySurvey.filter((r) => r.theme === theme && r.survey).sort((a, b) => b.total - a.total);
@@ -236,6 +253,9 @@ function ThemeDetail({ business, data, total, range, query, location }: { busine
             <h3 id={`examples-${sentiment}`}>{sentiment === 'negative' ? 'Negative comments' : 'Positive comments'}</h3>
             {count ? (
               <>
+                <Loaded state={words} what="the words">
+                  {(w) => <WordList theme={theme} sentiment={sentiment} words={w.analyticsThemeWords.filter((x) => x.sentiment === sentiment)} />}
+                </Loaded>
                 <Examples business={business} theme={theme} sentiment={sentiment} surveys={where.slice(0, EXAMPLE_SURVEYS).map((s) => s.survey!)} range={range} location={location} />
                 <p class="feedback-links">
                   Every {sentiment} comment on {theme} in Feedback:{' '}
@@ -258,6 +278,21 @@ function ThemeDetail({ business, data, total, range, query, location }: { busine
   );
 }
 
+/** "Words guests use most: dirty (8), sticky (8)": the theme's words in the comments read with one sentiment. */
+function WordList({ theme, sentiment, words }: { theme: string; sentiment: string; words: { word: string; count: number }[] }) {
+  if (!words.length) return null;
+  return (
+    <div class="theme-words" data-testid={`words-${sentiment}`}>
+      <p>Words guests use most:</p>
+      <ul class="words" aria-label={`Words guests use most in ${sentiment} comments on ${theme}`}>
+        {words.map((w) => (
+          <li key={w.word}><bdi>{w.word}</bdi> <span class="muted">({formatCount(w.count)})</span></li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 type Comment = { id: string; survey: string; createdAt: number; location: string | null; text: string; words: readonly string[] };
 
 /**
@@ -266,7 +301,7 @@ type Comment = { id: string; survey: string; createdAt: number; location: string
  */
 function Examples({ business, theme, sentiment, surveys, range, location }: { business: string; theme: string; sentiment: string; surveys: string[]; range: Range; location?: string }) {
   const state = useLoad(async () => {
-    const where = { createdAt: { gte: range.start, lt: range.end }, ...(location ? { location: { eq: location } } : {}) };
+    const where = { createdAt: { gte: range.start, lt: range.end }, theme: { theme, sentiment }, ...(location ? { location: { eq: location } } : {}) };
     const pages = await Promise.all(surveys.map((survey) => request(ThemeComments, { business, survey, where }).then((r) => ({ survey, r }))));
     const comments: Comment[] = [];
     for (const { survey, r } of pages) {
