@@ -11,10 +11,10 @@ export const PORTAL_OUT = path.join(root, 'dist/portal');
 const stampFile = path.join(PORTAL_OUT, '.inputs-hash');
 /**
  * The only server files the portal's bundle takes in (plain data and functions, no import of their own): the scope
- * list and role table, the CSV writer, the guest languages and the smallest sample judged. test/architecture.test.ts
+ * list and role table, the CSV writer, the guest languages, the smallest sample judged and the built-in themes. test/architecture.test.ts
  * refuses any other import from outside src/portal.
  */
-export const PORTAL_SHARED_SOURCES = ['src/auth/scopes.ts', 'src/auth/roles.ts', 'src/shared/csv.ts', 'src/shared/guest-languages.ts', 'src/shared/sample.ts'];
+export const PORTAL_SHARED_SOURCES = ['src/auth/scopes.ts', 'src/auth/roles.ts', 'src/shared/csv.ts', 'src/shared/guest-languages.ts', 'src/shared/sample.ts', 'src/shared/themes.ts'];
 
 function inputsHash() {
   const hash = crypto.createHash('sha256');

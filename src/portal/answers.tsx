@@ -1,4 +1,5 @@
 import { Empty } from './ui';
+import { ThemeChips, themesOf, type AnalysisShape } from './themes';
 
 /** A survey step as the answer lists read it: its title, type, metrics (with their scales) and dish scale. */
 interface StepShape {
@@ -41,10 +42,10 @@ const titleOf = (step: StepShape | undefined, fallback: string) => (step ? stepT
 
 /**
  * What a guest answered, each answer beside its question in the survey's order: ratings with their metric's name and
- * scale, dishes with their names (from the order's lines), NPS of 10, choices and text as given. The case page and the
- * feedback page show the same.
+ * scale, dishes with their names (from the order's lines), NPS of 10, choices and text as given, a text with the themes
+ * the workers read in it (`analysis`). The case page and the feedback page show the same.
  */
-export function AnswerList({ steps, answers, dishes = [] }: { steps: readonly StepShape[]; answers: readonly AnswerShape[]; dishes?: readonly DishShape[] }) {
+export function AnswerList({ steps, answers, dishes = [], analysis }: { steps: readonly StepShape[]; answers: readonly AnswerShape[]; dishes?: readonly DishShape[]; analysis?: readonly AnalysisShape[] }) {
   const ordered = [...steps].sort((a, b) => a.position - b.position);
   const position = new Map(ordered.map((s, i) => [s.id, i]));
   const sorted = [...answers].sort((a, b) => (position.get(a.step) ?? 999) - (position.get(b.step) ?? 999));
@@ -68,6 +69,7 @@ export function AnswerList({ steps, answers, dishes = [] }: { steps: readonly St
                   : step?.type === 'nps'
                     ? `${String(a.value)} of 10`
                     : answerText(a) || '—'}
+              <ThemeChips themes={themesOf(analysis, a.step)} />
             </dd>
           </div>
         );

@@ -15,6 +15,7 @@ const NAV: { href: string; label: string }[] = [
   { href: '/portal/cases', label: 'Inbox' },
   { href: '/portal/surveys', label: 'Surveys' },
   { href: '/portal/feedback', label: 'Feedback' },
+  { href: '/portal/themes', label: 'Themes' },
   { href: '/portal/orders', label: 'Orders' },
   { href: '/portal/integrations', label: 'Integrations' },
   { href: '/portal/webhooks', label: 'Webhooks' },
@@ -25,6 +26,7 @@ const NAV: { href: string; label: string }[] = [
   { href: '/portal/locations', label: 'Locations' },
   { href: '/portal/members', label: 'Members' },
   { href: '/portal/brand', label: 'Brand' },
+  { href: '/portal/themes/settings', label: 'Theme settings' },
 ];
 
 type Loader = () => Promise<{ default: ComponentType<ScreenProps> }>;
@@ -41,6 +43,8 @@ const ROUTES: [RegExp, Loader, string, Scope][] = [
   [/^\/portal\/surveys\/([^/]+)$/, () => import('./screens/survey-editor'), 'Surveys', 'surveys:read'],
   [/^\/portal\/feedback$/, () => import('./screens/feedback'), 'Feedback', 'submissions:read'],
   [/^\/portal\/feedback\/([^/]+)\/([^/]+)$/, () => import('./screens/feedback').then((m) => ({ default: m.FeedbackDetail })), 'Feedback', 'submissions:read'],
+  [/^\/portal\/themes$/, () => import('./screens/themes'), 'Themes', 'submissions:read'],
+  [/^\/portal\/themes\/settings$/, () => import('./screens/theme-settings'), 'Theme settings', 'business:read'],
   [/^\/portal\/orders$/, () => import('./screens/orders'), 'Orders', 'orders:read'],
   [/^\/portal\/orders\/([^/]+)$/, () => import('./screens/orders').then((m) => ({ default: m.OrderDetail })), 'Orders', 'orders:read'],
   [/^\/portal\/integrations$/, () => import('./screens/integrations'), 'Integrations', 'orders:read'],

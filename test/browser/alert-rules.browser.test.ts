@@ -105,7 +105,7 @@ it('an owner, from the empty Inbox, makes a rule (refused first, each error besi
   await form.getByRole('button', { name: 'Add alert rule' }).click();
   await form.locator('.field-error').first().waitFor();
   expect(await errorOf(page, form.getByLabel('Name'))).toBe('must not be empty');
-  expect(await form.getByRole('group', { name: 'When (any one of these)' }).locator(':scope > .field-error').textContent()).toBe('give at least one: a rating, an NPS answer or a word');
+  expect(await form.getByRole('group', { name: 'When (any one of these)' }).locator(':scope > .field-error').textContent()).toBe('give at least one: a rating, an NPS answer, a word or a theme');
   expect(await errorOf(page, form.getByLabel('Recipient 1’s phone number'))).toBe('must be a phone number in E.164 (+923001234567)');
   expect(await form.getByLabel('Recipient 1’s phone number').inputValue()).toBe('0300 123');
   await form.getByRole('alert').filter({ hasText: 'Please correct the highlighted fields.' }).waitFor();
@@ -245,7 +245,7 @@ it('a staff member reads the rules and who is told, is told who may change them,
   await checkPortalScreen(page, 'alert-rules-as-staff');
 }, 120_000);
 
-it('a rule on themes made through the API reads as such in the portal, and saving it there keeps its themes', async () => {
+it('a rule on themes made through the API reads as such in the portal, saving it there keeps its themes, and its themes are edited there', async () => {
   const made = await api(
     `mutation($b: ID!) { createAlertRule(business: $b, input: {name: "Dirty tables", when: {themes: ["cleanliness"], sentiment: "negative"}, notify: [{role: "owner"}]}) { id } }`,
   );
@@ -259,5 +259,36 @@ it('a rule on themes made through the API reads as such in the portal, and savin
   await page.getByRole('status').filter({ hasText: 'Dirty tables and floors saved.' }).waitFor();
   const stored = await api(`query($b: ID!, $id: ID!) { alertRule(business: $b, id: $id) { name when { themes sentiment maxRating keywords } } }`, { id: made.createAlertRule.id });
   expect(stored.alertRule).toEqual({ name: 'Dirty tables and floors', when: { themes: ['cleanliness'], sentiment: 'negative', maxRating: null, keywords: null } });
+  await card.getByText('A text answer read as negative on cleanliness').waitFor();
+
+  // Its themes edited in the form: food and speed instead, of any sentiment; the card and the stored rule say so.
+  await card.getByRole('button', { name: 'Edit Dirty tables and floors' }).click();
+  const again = page.getByRole('form', { name: 'Edit Dirty tables and floors' });
+  const themes = again.getByRole('group', { name: 'Or a text answer read as speaking of these themes' });
+  expect(await themes.getByLabel('cleanliness').isChecked()).toBe(true);
+  expect(await themes.getByLabel('Read as').inputValue()).toBe('negative');
+  await themes.getByLabel('cleanliness').uncheck();
+  await themes.getByLabel('food').check();
+  await themes.getByLabel('speed').check();
+  await themes.getByLabel('Read as').selectOption('');
+  await checkPortalScreen(page, 'alert-rule-themes');
+  await again.getByRole('button', { name: 'Save rule' }).click();
+  await page.getByRole('status').filter({ hasText: 'Dirty tables and floors saved.' }).waitFor();
+  await card.getByText('A text answer read as food or speed').waitFor();
+  const edited = await api(`query($b: ID!, $id: ID!) { alertRule(business: $b, id: $id) { when { themes sentiment } } }`, { id: made.createAlertRule.id });
+  expect(edited.alertRule.when).toEqual({ themes: ['food', 'speed'], sentiment: null });
   await api(`mutation($b: ID!, $id: ID!) { deleteAlertRule(business: $b, id: $id) }`, { id: made.createAlertRule.id });
+
+  // A new rule on a theme, made in the form: negative comments on food.
+  const form = page.getByRole('form', { name: 'New alert rule' });
+  await form.getByLabel('Name').fill('Cold food');
+  const choose = form.getByRole('group', { name: 'Or a text answer read as speaking of these themes' });
+  await choose.getByLabel('food').check();
+  await choose.getByLabel('Read as').selectOption('negative');
+  await form.getByRole('button', { name: 'Add alert rule' }).click();
+  await page.getByRole('status').filter({ hasText: 'Cold food added.' }).waitFor();
+  await page.getByRole('list', { name: 'Alert rules' }).getByRole('listitem').filter({ hasText: 'Cold food' }).getByText('A text answer read as negative on food').waitFor();
+  const rules = await api(`query($b: ID!) { alertRules(business: $b, where: { name: { eq: "Cold food" } }) { data { id when { themes sentiment maxRating maxNps keywords } } } }`);
+  expect(rules.alertRules.data[0].when).toEqual({ themes: ['food'], sentiment: 'negative', maxRating: null, maxNps: null, keywords: null });
+  await api(`mutation($b: ID!, $id: ID!) { deleteAlertRule(business: $b, id: $id) }`, { id: rules.alertRules.data[0].id });
 }, 120_000);

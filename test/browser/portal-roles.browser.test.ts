@@ -111,11 +111,11 @@ async function walk(page: Page): Promise<Record<string, string[]>> {
 it('a staff member walks every screen and is offered nothing their role cannot do, told who can instead', async () => {
   const page = await signedIn(staff);
   // Screens staff may not open are not offered in the navigation at all.
-  expect(await navLinks(page)).toEqual(['Overview', 'Inbox', 'Surveys', 'Feedback', 'Orders', 'Integrations', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Brand']);
+  expect(await navLinks(page)).toEqual(['Overview', 'Inbox', 'Surveys', 'Feedback', 'Themes', 'Orders', 'Integrations', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Brand', 'Theme settings']);
 
   const offered = await walk(page);
   expect(Object.entries(offered).filter(([, controls]) => controls.length)).toEqual([]);
-  expect(Object.keys(offered)).toHaveLength(14);
+  expect(Object.keys(offered)).toHaveLength(16);
 
   // Each screen with something to change says who changes it, in the words of the role table.
   const notes: [string, string][] = [
@@ -130,6 +130,7 @@ it('a staff member walks every screen and is offered nothing their role cannot d
     ['/portal/locations', 'Only owners and managers add, change and delete locations.'],
     ['/portal/replies', 'Only owners and managers write, change and delete saved replies.'],
     ['/portal/alerts', 'Only owners and managers add, change, turn off and delete alert rules.'],
+    ['/portal/themes/settings', 'Only owners and managers change the theme words.'],
   ];
   for (const [path, text] of notes) {
     await page.goto(`${server.url}${path}`);
@@ -152,9 +153,9 @@ it('a staff member walks every screen and is offered nothing their role cannot d
 
 it('the owner, walking the same screens, is offered the controls the staff member was not', async () => {
   const page = await signedIn(tenant);
-  expect(await navLinks(page)).toEqual(['Overview', 'Inbox', 'Surveys', 'Feedback', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Members', 'Brand']);
+  expect(await navLinks(page)).toEqual(['Overview', 'Inbox', 'Surveys', 'Feedback', 'Themes', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Members', 'Brand', 'Theme settings']);
   const offered = await walk(page);
-  for (const screen of ['Surveys', 'Integrations', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Brand', 'Survey editor', 'Flow editor', 'Case', 'Members']) {
+  for (const screen of ['Surveys', 'Integrations', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Brand', 'Theme settings', 'Survey editor', 'Flow editor', 'Case', 'Members']) {
     expect({ screen, offers: offered[screen].length > 0 }).toEqual({ screen, offers: true });
   }
   expect(await page.getByRole('note').filter({ hasText: 'Only owners' }).count()).toBe(0);

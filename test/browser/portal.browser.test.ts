@@ -21,7 +21,7 @@ let browser: Browser;
 let receiver: Receiver;
 let tenant: Tenant;
 
-const NAV = ['Overview', 'Inbox', 'Surveys', 'Feedback', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Members', 'Brand'];
+const NAV = ['Overview', 'Inbox', 'Surveys', 'Feedback', 'Themes', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Members', 'Brand', 'Theme settings'];
 
 beforeAll(async () => {
   const port = await freePort();
@@ -78,7 +78,7 @@ describe('the business portal in a real browser', () => {
     const nav = page.getByRole('navigation', { name: 'Portal' }).getByRole('link');
     expect(await nav.allTextContents()).toEqual(NAV);
     expect(await nav.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(
-      ['', '/cases', '/surveys', '/feedback', '/orders', '/integrations', '/webhooks', '/credentials', '/flows', '/replies', '/alerts', '/locations', '/members', '/brand'].map((p) => `/portal${p}`),
+      ['', '/cases', '/surveys', '/feedback', '/themes', '/orders', '/integrations', '/webhooks', '/credentials', '/flows', '/replies', '/alerts', '/locations', '/members', '/brand', '/themes/settings'].map((p) => `/portal${p}`),
     );
 
     // Two metrics, by the keyboard: type, then Enter submits.

@@ -3,10 +3,11 @@ import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { withQuery } from '../router';
+import { BUILT_IN_THEMES, SENTIMENT_LABELS } from '../../shared/themes';
 import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, formatCount, formatDay, plural, useLoad, useSubmit, useCardEdits } from '../ui';
 
 const AlertRulesScreen = graphql(`
-  query AlertRulesScreen($business: ID!, $page: Int!, $members: Boolean!) {
+  query AlertRulesScreen($business: ID!, $page: Int!, $members: Boolean!, $themes: Boolean!) {
     alertRules(business: $business, page: $page, pageSize: 20, orderBy: [{ field: name, order: asc }]) {
       total page hasMore
       data {
@@ -18,6 +19,7 @@ const AlertRulesScreen = graphql(`
     locations(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
     surveys(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
     members(business: $business, pageSize: 100) @include(if: $members) { data { id name email } }
+    themeSettings(business: $business) @include(if: $themes) { words { theme } }
   }
 `);
 const CreateAlertRule = graphql(`
@@ -38,6 +40,8 @@ interface Names {
   locations: { id: string; name: string }[];
   surveys: { id: string; name: string }[];
   members: Map<string, string>;
+  /** The themes a rule may name: the built-in ones, then the business's own. */
+  themes: string[];
 }
 
 const ROLE_WORDS: Record<string, string> = { owner: 'Every owner', manager: 'Every manager' };
@@ -82,7 +86,7 @@ export default function AlertRules({ session, query }: ScreenProps) {
   const business = session.business;
   const page = Number(query.get('page') ?? 0) || 0;
   // 20 a page: each rule's recipients weigh on the person's API quota as a list of their own (graphql/limits.ts).
-  const state = useLoad(() => request(AlertRulesScreen, { business, page, members: may(session, 'members:read') }), `${business}/${page}`);
+  const state = useLoad(() => request(AlertRulesScreen, { business, page, members: may(session, 'members:read'), themes: may(session, 'business:read') }), `${business}/${page}`);
   const mayChange = may(session, 'alerts:write');
   const { editing, setEditing, done, changed } = useCardEdits(state.reload);
   return (
@@ -100,6 +104,7 @@ export default function AlertRules({ session, query }: ScreenProps) {
             locations: data.locations.data,
             surveys: data.surveys.data,
             members: new Map((data.members?.data ?? []).map((m) => [m.id, m.name ?? m.email])),
+            themes: [...new Set<string>([...BUILT_IN_THEMES, ...(data.themeSettings?.words ?? []).map((w) => w.theme)])],
           };
           return (
             <>
@@ -202,9 +207,8 @@ function formOf(rule?: Rule) {
     keywords: (rule?.when.keywords ?? []).join('\n'),
     locations: rule?.when.locations ?? [],
     surveys: rule?.when.surveys ?? [],
-    // Set through the API (docs/cases.md) and not edited here: kept as they are when the rest is saved.
-    themes: rule?.when.themes ?? null,
-    sentiment: rule?.when.sentiment ?? null,
+    themes: rule?.when.themes ?? [],
+    sentiment: rule?.when.sentiment ?? '',
     owner: notify.some((n) => n.role === 'owner'),
     manager: notify.some((n) => n.role === 'manager'),
     members: notify.flatMap((n) => (n.member ? [n.member] : [])),
@@ -245,8 +249,8 @@ function inputOf(form: Form) {
         maxRating: wholeNumber(form.maxRating) ?? null,
         maxNps: wholeNumber(form.maxNps) ?? null,
         keywords: keywords.length ? keywords : null,
-        themes: form.themes,
-        sentiment: form.sentiment,
+        themes: form.themes.length ? form.themes : null,
+        sentiment: form.sentiment || null,
         locations: form.locations.length ? form.locations : null,
         surveys: form.surveys.length ? form.surveys : null,
       },
@@ -298,6 +302,8 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
   };
   const setOutside = (i: number, change: Partial<Outside>) => set('outside', form.outside.map((o, j) => (j === i ? { ...o, ...change } : o)));
   const conditionError = f.when;
+  // A theme's refusal names the theme ("'parkng' is not a theme of this business").
+  const themeError = listError('when.themes');
   const whoError = f.notify;
   const idOf = (what: string) => `${what}-${rule?.id ?? 'new'}-error`;
   return (
@@ -347,7 +353,29 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
         <Field label="Or a text answer with any of these words, one per line" error={keywordErrors.join('; ') || undefined} hint="Whole words, in any case, with or without accents: “cold”, “rude”, “food poisoning”. At most 50.">
           {(id, d) => <textarea id={id} rows={4} aria-describedby={d} aria-invalid={!!keywordErrors.length} value={form.keywords} onInput={(e) => set('keywords', e.currentTarget.value)} />}
         </Field>
-        {conditionError && <span id={idOf('when')} class="field-error">{conditionError === 'give at least one of maxRating, maxNps, keywords, themes and sentiment' ? 'give at least one: a rating, an NPS answer or a word' : conditionError}</span>}
+        <fieldset aria-describedby={themeError ? idOf('themes') : undefined}>
+          <legend>Or a text answer read as speaking of these themes</legend>
+          <p class="muted">
+            Read by the service in English, Urdu and Roman Urdu (see <a href="/portal/themes">Themes</a>). None ticked with a sentiment chosen: a text answer read so as a whole.
+          </p>
+          <div class="theme-choices">
+            {[...names.themes, ...form.themes.filter((t) => !names.themes.includes(t))].map((t) => (
+              <label class="check" key={t}>
+                <input type="checkbox" checked={form.themes.includes(t)} onChange={(e) => set('themes', e.currentTarget.checked ? [...form.themes, t] : form.themes.filter((x) => x !== t))} /> {t}
+              </label>
+            ))}
+          </div>
+          <Field label="Read as" error={f['when.sentiment']} hint="Negative: a guest who complained of one of the themes ticked.">
+            {(id, d) => (
+              <select id={id} aria-describedby={d} aria-invalid={!!f['when.sentiment']} value={form.sentiment} onChange={(e) => set('sentiment', e.currentTarget.value)}>
+                <option value="">Any sentiment</option>
+                {SENTIMENT_LABELS.map((s) => <option key={s} value={s}>{s}</option>)}
+              </select>
+            )}
+          </Field>
+          {themeError && <span id={idOf('themes')} class="field-error">{themeError}</span>}
+        </fieldset>
+        {conditionError && <span id={idOf('when')} class="field-error">{conditionError === 'give at least one of maxRating, maxNps, keywords, themes and sentiment' ? 'give at least one: a rating, an NPS answer, a word or a theme' : conditionError}</span>}
       </fieldset>
       {choices('locations', 'Only at these locations', 'None ticked: every location.', names.locations)}
       {choices('surveys', 'Only for these surveys', 'None ticked: every survey.', names.surveys)}

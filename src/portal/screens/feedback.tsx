@@ -5,11 +5,15 @@ import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, fo
 import { useLiveEvents } from '../live';
 import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
 import { csvText } from '../../shared/csv';
+import { ThemeChips, themesOf } from '../themes';
+import { may } from '../roles';
+import { BUILT_IN_THEMES, SENTIMENT_LABELS } from '../../shared/themes';
 
 const FeedbackFilters = graphql(`
-  query FeedbackFilters($business: ID!) {
+  query FeedbackFilters($business: ID!, $themes: Boolean!) {
     surveys(business: $business, pageSize: 100) { data { id name } }
     locations(business: $business, pageSize: 100, orderBy: [{ field: name, order: asc }]) { data { id name } }
+    themeSettings(business: $business) @include(if: $themes) { words { theme } }
   }
 `);
 
@@ -27,11 +31,22 @@ const DishNames = graphql(`
   }
 `);
 
+/** A page of the list: each text answer's themes beside it (20 rows of them weigh 55 units of the API quota). */
 const FeedbackList = graphql(`
-  query FeedbackList($business: ID!, $survey: ID!, $where: SubmissionWhere, $page: Int!, $pageSize: Int!) {
-    submissions(business: $business, survey: $survey, where: $where, page: $page, pageSize: $pageSize) {
+  query FeedbackList($business: ID!, $survey: ID!, $where: SubmissionWhere, $page: Int!) {
+    submissions(business: $business, survey: $survey, where: $where, page: $page, pageSize: 20) {
       total page hasMore
-      data { id status channel source createdAt completedAt answers { step value ratings items } location { id name } order { id externalOrderId } }
+      data { id status channel source createdAt completedAt answers { step value ratings items } analysis { step themes { theme sentiment } } location { id name } order { id externalOrderId } }
+    }
+  }
+`);
+
+/** The export's pages: 100 rows without their themes (with them, a page would outweigh the API quota's burst). */
+const FeedbackExport = graphql(`
+  query FeedbackExport($business: ID!, $survey: ID!, $where: SubmissionWhere, $page: Int!) {
+    submissions(business: $business, survey: $survey, where: $where, page: $page, pageSize: 100) {
+      hasMore
+      data { id status channel createdAt answers { step value ratings items } location { name } order { externalOrderId } }
     }
   }
 `);
@@ -41,6 +56,7 @@ const FeedbackItem = graphql(`
     submission(business: $business, survey: $survey, id: $id) {
       id status channel source createdAt completedAt metadata guestId
       answers { step value ratings items }
+      analysis { step themes { theme sentiment } }
       survey { id name steps { id position type content metrics { metrics { id name scale { min max } } } } }
       location { id name }
       order { id externalOrderId externalLocationId total currency status channel createdAt items { id name quantity unitPrice totalPrice menuItem { id name } } }
@@ -70,6 +86,8 @@ function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['wher
   if (query.get('channel')) where.channel = { eq: query.get('channel')! };
   if (query.get('location')) where.location = { eq: query.get('location')! };
   if (Number(query.get('ratingAtMost')) > 0) where.lowestRating = { lte: Number(query.get('ratingAtMost')) };
+  // A text answer read as speaking of the theme (with that sentiment, when one is chosen): the Themes screen links here.
+  if (query.get('theme')) where.theme = { theme: query.get('theme')!, ...(query.get('sentiment') ? { sentiment: query.get('sentiment')! } : {}) };
   const from = query.get('from');
   const to = query.get('to');
   if (from || to) where.createdAt = { ...(from ? { gte: dayStart(from) } : {}), ...(to ? { lt: dayStart(to) + 86_400_000 } : {}) };
@@ -77,9 +95,10 @@ function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['wher
 }
 
 type Row = ResultOf<typeof FeedbackList>['submissions']['data'][number];
+type ExportRow = ResultOf<typeof FeedbackExport>['submissions']['data'][number];
 /** Submissions of a survey, filtered by what the URL says, a page at a time; CSV of everything the filters select. */
 export default function Feedback({ session, query }: ScreenProps) {
-  const filters = useLoad(() => request(FeedbackFilters, { business: session.business }), session.business);
+  const filters = useLoad(() => request(FeedbackFilters, { business: session.business, themes: may(session, 'business:read') }), session.business);
   return (
     <>
       <h1 tabIndex={-1}>Feedback</h1>
@@ -87,7 +106,8 @@ export default function Feedback({ session, query }: ScreenProps) {
         {(f) => {
           if (!f.surveys.data.length) return <Empty>No survey yet, so no feedback. <a href="/portal/surveys/new">Create a survey</a> and share its link or QR code.</Empty>;
           const chosen = f.surveys.data.find((s) => s.id === query.get('survey')) ?? f.surveys.data[0];
-          return <SurveyFeedback business={session.business} id={chosen.id} surveys={f.surveys.data} locations={f.locations.data} query={query} />;
+          const themes = [...new Set<string>([...BUILT_IN_THEMES, ...(f.themeSettings?.words ?? []).map((w) => w.theme)])];
+          return <SurveyFeedback business={session.business} id={chosen.id} surveys={f.surveys.data} locations={f.locations.data} themes={themes} query={query} />;
         }}
       </Loaded>
     </>
@@ -95,17 +115,17 @@ export default function Feedback({ session, query }: ScreenProps) {
 }
 
 type SurveyRow = ResultOf<typeof FeedbackSurvey>['survey'];
-type Choices = { surveys: { id: string; name: string }[]; locations: { id: string; name: string }[] };
+type Choices = { surveys: { id: string; name: string }[]; locations: { id: string; name: string }[]; themes: string[] };
 
 function SurveyFeedback({ business, id, ...rest }: Choices & { business: string; id: string; query: URLSearchParams }) {
   const state = useLoad(() => request(FeedbackSurvey, { business, id }), `${business}/${id}`);
   return <Loaded state={state} what="the survey">{(d) => <FeedbackFor business={business} survey={d.survey} {...rest} />}</Loaded>;
 }
 
-function FeedbackFor({ business, survey, surveys, locations, query }: Choices & { business: string; survey: SurveyRow; query: URLSearchParams }) {
+function FeedbackFor({ business, survey, surveys, locations, themes, query }: Choices & { business: string; survey: SurveyRow; query: URLSearchParams }) {
   const page = Number(query.get('page') ?? 0) || 0;
   const where = whereOf(query);
-  const list = useLoad(() => request(FeedbackList, { business, survey: survey.id, where, page, pageSize: 20 }), `${business}/${survey.id}/${query}`);
+  const list = useLoad(() => request(FeedbackList, { business, survey: survey.id, where, page }), `${business}/${survey.id}/${query}`);
   // New and changed feedback shows up while the list is open.
   useLiveEvents(business, LIVE_TYPES, list.reload);
   const exporting = useSubmit();
@@ -113,7 +133,7 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
   const select = (name: string, label: string, options: { value: string; label: string }[], value: string) => (
     <Field label={label}>
       {(id) => (
-        <select id={id} value={value} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value }), { replace: true })}>
+        <select id={id} value={value} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value, ...(name === 'theme' && !e.currentTarget.value ? { sentiment: undefined } : {}) }), { replace: true })}>
           {name !== 'survey' && <option value="">Any</option>}
           {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
         </select>
@@ -122,9 +142,9 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
   );
   const exportCsv = () =>
     exporting.run(async () => {
-      const rows: Row[] = [];
+      const rows: ExportRow[] = [];
       for (let p = 0; ; p++) {
-        const r = await request(FeedbackList, { business, survey: survey.id, where, page: p, pageSize: 100 });
+        const r = await request(FeedbackExport, { business, survey: survey.id, where, page: p });
         rows.push(...r.submissions.data);
         if (!r.submissions.hasMore) break;
       }
@@ -145,6 +165,8 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
         {select('status', 'Status', STATUSES.map((s) => ({ value: s, label: s })), query.get('status') ?? '')}
         {select('channel', 'Channel', CHANNELS.map((s) => ({ value: s, label: s })), query.get('channel') ?? '')}
         {select('location', 'Location', locations.map((l) => ({ value: l.id, label: l.name })), query.get('location') ?? '')}
+        {select('theme', 'Theme', [...themes, ...[query.get('theme') ?? ''].filter((t) => t && !themes.includes(t))].map((t) => ({ value: t, label: t })), query.get('theme') ?? '')}
+        {query.get('theme') && select('sentiment', 'Theme read as', SENTIMENT_LABELS.map((s) => ({ value: s, label: s })), query.get('sentiment') ?? '')}
         {ratings.length > 0 && select('ratingAtMost', 'A rating at most', ratings.map((n) => ({ value: String(n), label: `${n} (any metric)` })), query.get('ratingAtMost') ?? '')}
         <Field label={`From (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}</Field>
         <Field label={`To (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}</Field>
@@ -165,7 +187,7 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
                     <td>{s.channel ?? s.source}</td>
                     <td>{s.location?.name ?? '—'}</td>
                     <td>{s.order ? <a href={`/portal/orders/${s.order.id}`}>{s.order.externalOrderId}</a> : '—'}</td>
-                    <td>{s.answers.map(answerText).filter(Boolean).join(' · ')}</td>
+                    <td><AnswersCell answers={s.answers} analysis={s.analysis} /></td>
                   </tr>
                 ))}
               </Table>
@@ -176,6 +198,22 @@ function FeedbackFor({ business, survey, surveys, locations, query }: Choices & 
           )
         }
       </Loaded>
+    </>
+  );
+}
+
+/** A submission's answers in one cell, " · " between them, each text answer followed by the themes read in it. */
+function AnswersCell({ answers, analysis }: { answers: Row['answers']; analysis: Row['analysis'] }) {
+  const shown = answers.map((a) => ({ a, text: answerText(a) })).filter((x) => x.text);
+  return (
+    <>
+      {shown.map(({ a, text }, i) => (
+        <div key={a.step} class="inline">
+          {i > 0 && ' · '}
+          {text}
+          <ThemeChips themes={themesOf(analysis, a.step)} />
+        </div>
+      ))}
     </>
   );
 }
@@ -199,7 +237,7 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
                 <dt>Location</dt><dd>{s.location?.name ?? '—'}</dd>
               </dl>
               <h2>Answers</h2>
-              <AnswerList steps={s.survey?.steps ?? []} answers={s.answers} dishes={s.order?.items} />
+              <AnswerList steps={s.survey?.steps ?? []} answers={s.answers} dishes={s.order?.items} analysis={s.analysis} />
               <h2>Order</h2>
               {s.order ? (
                 <>
@@ -224,8 +262,8 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
  * header), then a column per question; a ratings step gives a column per metric and a dishes step one per dish rated,
  * each named (by its step's title too when two columns would share a name), holding the number the guest gave.
  */
-function feedbackCsv(survey: SurveyRow, rows: Row[], dishes: Map<string, string>): string[][] {
-  const columns: { name: string; step: string; stepId: string; value: (answer: Row['answers'][number]) => string }[] = [];
+function feedbackCsv(survey: SurveyRow, rows: ExportRow[], dishes: Map<string, string>): string[][] {
+  const columns: { name: string; step: string; stepId: string; value: (answer: ExportRow['answers'][number]) => string }[] = [];
   for (const step of [...survey.steps].sort((a, b) => a.position - b.position)) {
     const title = stepTitle(step) || step.type;
     if (step.metrics?.metrics.length) {

@@ -42,6 +42,7 @@ const CaseItem = graphql(`
       submission {
         id createdAt completedAt
         answers { step value ratings items }
+        analysis { step themes { theme sentiment } }
         survey { id name steps { id position type content metrics { metrics { id name scale { min max } } } } }
       }
       order {
@@ -572,7 +573,7 @@ export function CaseDetail({ session, params }: ScreenProps) {
                 {c.submission.survey?.name ?? 'Survey deleted'} · {formatDate(c.submission.completedAt ?? c.submission.createdAt)}
                 {c.submission.survey && <> · <a href={`/portal/feedback/${c.submission.survey.id}/${c.submission.id}`}>Open the feedback</a></>}
               </p>
-              <AnswerList steps={c.submission.survey?.steps ?? []} answers={c.submission.answers} dishes={c.order?.items} />
+              <AnswerList steps={c.submission.survey?.steps ?? []} answers={c.submission.answers} dishes={c.order?.items} analysis={c.submission.analysis} />
               <h2>The order</h2>
               {c.order ? (
                 <>

@@ -1,12 +1,12 @@
-import type { ComponentChildren } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
 import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { DateInput, Empty, Failure, Field, Loaded, Table, dayStart, dayOf, download, formatCount, formatDate, formatDay, formatMinutes, formatMoney, plural, useLoad, useSubmit, zoneName } from '../ui';
+import { DateInput, Empty, Failure, Field, Loaded, Table, dayOf, download, formatCount, formatDate, formatDay, formatMinutes, formatMoney, plural, useLoad, useSubmit, zoneName } from '../ui';
 import { csvText } from '../../shared/csv';
 import { MIN_SAMPLE } from '../../shared/sample';
+import { DAY, percent, rangeOf, Sampled } from '../figures';
 import { useLiveEvents } from '../live';
 import type { Series } from '../charts/line-chart';
 
@@ -48,37 +48,10 @@ const OverviewData = graphql(`
 `);
 type Data = ResultOf<typeof OverviewData>;
 
-const DAY = 86_400_000;
 /** New feedback or orders change the figures: they are read again. */
 const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.completed', 'submission.deleted', 'order.created'];
 
-/** The range the URL asks for (yyyy-mm-dd, both days included), else the last 28 days up to today. */
-function rangeOf(query: URLSearchParams) {
-  const today = dayOf(Date.now());
-  const to = query.get('to') || today;
-  const from = query.get('from') || dayOf(dayStart(to) - 27 * DAY);
-  const start = dayStart(from);
-  const end = dayStart(to) + DAY;
-  const days = Math.max(1, Math.round((end - start) / DAY));
-  // Buckets a chart can show: days for two months, then weeks for a year, then months.
-  const interval = days <= 62 ? 'day' : days <= 366 ? 'week' : 'month';
-  return { from, to, start, end, previousStart: start - (end - start), interval } as const;
-}
 
-const percent = (x: number | null | undefined) => (x == null ? '—' : `${Math.round(x * 100)}%`);
-
-/**
- * A figure resting on `count` ratings (answers, orders, cases) is judged from MIN_SAMPLE on (src/shared/sample.ts, the
- * API's own line): below it the count leads, "too few to judge yet", and the figure follows as "so far", so a "0%" of
- * two ratings does not read as a verdict. Every tile of the Overview says it this way.
- */
-function Sampled({ count, noun, many = `${noun}s`, soFar, children }: { count: number; noun: string; many?: string; soFar: ComponentChildren; children: ComponentChildren }) {
-  if (!count) return <><strong>—</strong> no {many} in these dates</>;
-  if (count < MIN_SAMPLE) {
-    return <><strong>{plural(count, noun, many)}</strong> <span class="too-few">too few to judge yet</span> <span class="muted">(so far {soFar})</span></>;
-  }
-  return <>{children}</>;
-}
 const fixed = (x: number | null | undefined, digits = 1) => (x == null ? '—' : x.toFixed(digits));
 
 /**

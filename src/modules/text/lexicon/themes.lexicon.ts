@@ -4,7 +4,9 @@
  * bill" is not). Dishes are weak food words. Keys as the analyser folds them; Roman Urdu in its normalised spelling.
  * Written by the team (CC0).
  */
-export const BUILT_IN_THEMES = ['food', 'speed', 'staff', 'cleanliness', 'price', 'ambience', 'accuracy', 'delivery'] as const;
+import { BUILT_IN_THEMES } from '../../../shared/themes.js';
+
+export { BUILT_IN_THEMES };
 export type BuiltInTheme = (typeof BUILT_IN_THEMES)[number];
 
 type Words = { en: string[]; ur: string[]; 'ur-Latn': string[] };
