@@ -7,4 +7,6 @@ export default {
   testMatch: ['**/*.browser.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 60000,
+  // The statement check (test/statements/statement-check.ts) holds what `npm test` sends; pages reach the same repositories.
+  setupFilesAfterEnv: [],
 };

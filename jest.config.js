@@ -15,6 +15,8 @@ export default {
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   globalSetup: '<rootDir>/test/setup/global-setup.mjs',
   globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+  // Records every statement each test file (and the service processes it spawns) sends: test/statements/statement-check.ts.
+  setupFilesAfterEnv: ['<rootDir>/test/setup/statement-capture.setup.mjs'],
   testTimeout: 30000,
   // Two cores here: two workers share one PostgreSQL cluster, each test file in its own database.
   maxWorkers: 2,

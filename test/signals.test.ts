@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { freePort } from './helpers/ports.js';
-import { exitOf, postgresProcessesFor, tempDataDir } from './helpers/process.js';
+import { captureEnv, exitOf, postgresProcessesFor, tempDataDir } from './helpers/process.js';
 
 // Supervisors (systemd, Docker, Kubernetes, pm2) signal the process they started: here that is npm, not node.
 jest.setTimeout(180_000);
@@ -31,7 +31,7 @@ function running(pid: number): boolean {
 function npmStart(env: Record<string, string>) {
   const clean = { ...process.env };
   for (const key of ['DATABASE_URL', 'NODE_OPTIONS', 'PORT', 'DATA_DIR', 'EMBEDDED_PG_PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'NODE_ENV', 'REDIS_URL']) delete clean[key];
-  const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...clean, ...captureEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));

@@ -2,6 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Readable } from 'node:stream';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -57,7 +58,16 @@ export function startService(env: Record<string, string>): ServiceProcess {
 function cleanEnv() {
   const env = { ...process.env };
   for (const key of ['DATABASE_URL', 'NODE_OPTIONS', 'PORT', 'DATA_DIR', 'EMBEDDED_PG_PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'SURVEY_URL']) delete env[key];
-  return env;
+  return { ...env, ...captureEnv() };
+}
+
+/**
+ * What a spawned service process needs for the statement check (test/statements/statement-check.ts) to see what it
+ * sends: the capture preloaded, when the run captures.
+ */
+export function captureEnv(): Record<string, string> {
+  if (!process.env.STATEMENT_CAPTURE_DIR) return {};
+  return { NODE_OPTIONS: `--import=${pathToFileURL(path.join(ROOT, 'test/setup/statement-capture.preload.mjs'))}` };
 }
 
 /**

@@ -2,7 +2,7 @@
 // ESM and lets swc-node load the TypeScript sources, exactly as `npm start` does.
 import '@swc-node/register/esm-register';
 
-export default async function globalSetup() {
+export default async function globalSetup(globalConfig, projectConfig) {
   const { default: setup } = await import('./global-setup.ts');
-  await setup();
+  await setup(globalConfig, projectConfig);
 }

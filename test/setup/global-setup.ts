@@ -7,6 +7,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../src/db/orm.config.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { freePort } from '../helpers/ports.js';
+import { pgClients } from './statement-capture.mjs';
 
 /**
  * One PostgreSQL for the whole run: DATABASE_URL's server when set, else a throwaway embedded cluster.
@@ -15,7 +16,8 @@ import { freePort } from '../helpers/ports.js';
  */
 export const TEMPLATE_DB = `feedback_test_template_${process.pid}`;
 
-export default async function globalSetup() {
+export default async function globalSetup(_globalConfig?: unknown, projectConfig?: { setupFilesAfterEnv?: string[] }) {
+  startStatementCapture(projectConfig);
   let adminUrl: string;
   if (process.env.DATABASE_URL) {
     adminUrl = process.env.DATABASE_URL;
@@ -40,6 +42,17 @@ export default async function globalSetup() {
   await orm.close(true);
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = TEMPLATE_DB;
+}
+
+/**
+ * Every statement the suite sends is recorded for the routing check (test/statements/statement-check.ts), when the
+ * run loads the capture (jest.config.js; not the browser suite) and STATEMENT_CHECK is not `off`.
+ */
+function startStatementCapture(projectConfig?: { setupFilesAfterEnv?: string[] }) {
+  const loaded = projectConfig?.setupFilesAfterEnv?.some((file) => file.endsWith('statement-capture.setup.mjs'));
+  if (!loaded || process.env.STATEMENT_CHECK === 'off') return;
+  process.env.STATEMENT_CAPTURE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'feedback-statements-'));
+  process.env.STATEMENT_CAPTURE_PG = JSON.stringify(pgClients());
 }
 
 export function withDatabase(url: string, database: string): string {
