@@ -182,9 +182,11 @@ export async function checkStatements(options: CheckOptions): Promise<{ report: 
           `    sent from ${[...o.seen.origins].slice(0, 3).join(', ')} in ${[...o.seen.tests].slice(0, 3).join(', ')}\n    ${clip(o.seen.sql)}`,
       );
     }
+    // Listed but not sent this run: said, not failed. A statement only some runs send (a branch a race decides)
+    // would otherwise fail every other run; the list is rewritten (STATEMENT_OFFENDERS=write) when one is fixed.
     if (full) {
-      for (const d of gone) failures.push(`offenders.json lists a statement no longer sent as an offender: remove it (${d.fingerprint}, ${d.from})`);
-      for (const s of staleSpanning) failures.push(`spanning.json allows a statement no longer sent: remove it (${s.fingerprint}: ${s.reason})`);
+      for (const d of gone) lines.push(`offenders.json lists a statement not sent as an offender this run: remove it once fixed (${d.fingerprint}, ${d.from})`);
+      for (const s of staleSpanning) lines.push(`spanning.json allows a statement not sent this run (${s.fingerprint}: ${s.reason})`);
     }
   }
   if (unparsed.length) lines.push(...unparsed.slice(0, 5).map((s) => `  not parsed: ${clip(s.sql)}`));
