@@ -64,14 +64,18 @@ try {
   const ratings = metrics.map((m, k) => `'${m}', 1 + abs(hashint4(g * 5 + ${k})) % 5`).join(', ');
   // A reused database has its data and rollups already.
   if (!kept) {
-    await sql.query(`insert into survey (id, business_id, name, status, created_at, updated_at) values ($1, $2, 'Bench', 'active', now(), now())`, [survey, bus]);
+    await sql.query(`insert into survey (id, business_id, name, status, created_at, updated_at) values ($1, $2, 'Bench', 'active', now(), now())`, [
+      survey,
+      bus,
+    ]);
     for (const m of metrics) await sql.query(`insert into metric (id, business_id, name, created_at, updated_at) values ($1, $2, $1, now(), now())`, [m, bus]);
     await sql.query(
       `insert into survey_step (id, business_id, survey_id, position, type, required, content, metric_ids, created_at, updated_at)
        values ($1, $2, $3, 0, 'metrics', true, '{}', $4, now(), now())`,
       [step, bus, survey, JSON.stringify(metrics)],
     );
-    for (const l of locations) await sql.query(`insert into location (id, business_id, name, metadata, created_at, updated_at) values ($1, $2, $1, '{}', now(), now())`, [l, bus]);
+    for (const l of locations)
+      await sql.query(`insert into location (id, business_id, name, metadata, created_at, updated_at) values ($1, $2, $1, '{}', now(), now())`, [l, bus]);
 
     // 1. The data, with SQL: the rows as the service would write them (the day its trigger would set: no time zones
     // here, so UTC), the triggers off (session_replication_role); the rollups are then built by the rebuild command.

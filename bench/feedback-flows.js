@@ -55,7 +55,14 @@ try {
     const res = await fetch(url, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ externalOrderId: `ff-${run}-${n}`, total: '1250', currency: 'PKR', customerName: 'Bench Guest', customerEmail: email, metadata: { bench: run } }),
+      body: JSON.stringify({
+        externalOrderId: `ff-${run}-${n}`,
+        total: '1250',
+        currency: 'PKR',
+        customerName: 'Bench Guest',
+        customerEmail: email,
+        metadata: { bench: run },
+      }),
     });
     await res.arrayBuffer();
     if (res.status === 200) sentAt.set(email, performance.now());
@@ -72,7 +79,10 @@ try {
   // Let the queue drain (bounded).
   for (let i = 0; i < 600 && received.size < sentAt.size; i++) await sleep(50);
   const lastMail = Math.max(...received.values());
-  const latencies = [...sentAt].filter(([e]) => received.has(e)).map(([e, t]) => received.get(e) - t).sort((a, b) => a - b);
+  const latencies = [...sentAt]
+    .filter(([e]) => received.has(e))
+    .map(([e, t]) => received.get(e) - t)
+    .sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]?.toFixed(0);
   console.log(
     `orders: ${sentAt.size} in ${((ordersDone - started) / 1000).toFixed(1)} s (${(sentAt.size / ((ordersDone - started) / 1000)).toFixed(0)}/s, ${failures} failed); ` +

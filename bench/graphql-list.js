@@ -78,8 +78,7 @@ try {
   }
 
   const progress = (message) => process.stderr.write(`bench/graphql-list: ${message}\n`);
-  const run = (target, duration) =>
-    autocannon({ url: target.url, method: 'POST', connections: CONNECTIONS, duration, headers, body });
+  const run = (target, duration) => autocannon({ url: target.url, method: 'POST', connections: CONNECTIONS, duration, headers, body });
   for (const target of targets) await run(target, 2); // warm-up (JIT, pools): discarded
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate who goes first, so a load that comes and goes on the machine falls on both alike.

@@ -17,7 +17,9 @@ const REPEAT_SECONDS = Number(process.env.REPEAT_SECONDS ?? 5);
 
 const AUDIENCE = process.env.AUDIENCE === '1';
 
-const service = await startService('ingest', AUDIENCE ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RATE_LIMIT: '100000' } : {}, { limitSeconds: 120 + 2 * (NEW_SECONDS + REPEAT_SECONDS) });
+const service = await startService('ingest', AUDIENCE ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RATE_LIMIT: '100000' } : {}, {
+  limitSeconds: 120 + 2 * (NEW_SECONDS + REPEAT_SECONDS),
+});
 const { base, stop } = service;
 let audience;
 
@@ -51,7 +53,9 @@ try {
   await phase('warm-up', 2, (req) => ({ ...req, body: orderBody(seq++) }));
   const created = seq;
   const cpuBefore = service.cpu();
-  const fresh = report(await phase(`new orders (3 items, ${CONNECTIONS} connections, ${NEW_SECONDS} s)`, NEW_SECONDS, (req) => ({ ...req, body: orderBody(seq++) })));
+  const fresh = report(
+    await phase(`new orders (3 items, ${CONNECTIONS} connections, ${NEW_SECONDS} s)`, NEW_SECONDS, (req) => ({ ...req, body: orderBody(seq++) })),
+  );
   // Read after a moment: the workers' share (fan-out of what was just written) lands just after the phase.
   await new Promise((r) => setTimeout(r, 1_000));
   const stored = seq;
@@ -65,7 +69,9 @@ try {
     }),
   );
   if (audience) console.log(`audience: ${audience.delivered()} webhook deliveries, ${audience.live()} live events received`);
-  console.log(`goal: >= 1000 new orders/s with p99 < 100 ms -> ${fresh >= 1000 ? 'met' : 'NOT met'} (new ${fresh.toFixed(0)}/s, repeats ${repeats.toFixed(0)}/s)`);
+  console.log(
+    `goal: >= 1000 new orders/s with p99 < 100 ms -> ${fresh >= 1000 ? 'met' : 'NOT met'} (new ${fresh.toFixed(0)}/s, repeats ${repeats.toFixed(0)}/s)`,
+  );
 } finally {
   await audience?.close();
   await stop();
@@ -81,7 +87,12 @@ async function listenTo(business, credential) {
   const answer = await fetch(`${base}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope: 'webhooks:read webhooks:write events:read' }),
+    body: JSON.stringify({
+      grantType: 'client_credentials',
+      clientId: credential.clientId,
+      clientSecret: credential.clientSecret,
+      scope: 'webhooks:read webhooks:write events:read',
+    }),
   });
   const token = (await answer.json()).accessToken;
   if (!token) throw new Error(`no token: ${answer.status}`);
@@ -91,8 +102,16 @@ async function listenTo(business, credential) {
     body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['order.created'] }),
   });
   if (created.status !== 201) throw new Error(`webhook not created: ${created.status} ${await created.text()}`);
-  const client = createClient({ url: `${base.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
-  client.subscribe({ query: 'subscription($b: ID!) { eventRecorded(business: $b) { id type } }', variables: { b: business } }, { next: () => (live += 1), error: (err) => console.error('live subscription:', err), complete: () => {} });
+  const client = createClient({
+    url: `${base.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+  });
+  client.subscribe(
+    { query: 'subscription($b: ID!) { eventRecorded(business: $b) { id type } }', variables: { b: business } },
+    { next: () => (live += 1), error: (err) => console.error('live subscription:', err), complete: () => {} },
+  );
   await sleep(500);
   return {
     delivered: () => delivered,

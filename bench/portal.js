@@ -44,7 +44,11 @@ try {
   // triggers on, so the analytics rollups are kept as the service keeps them.
   const sql = new pg.Client(service.databaseUrl());
   await sql.connect();
-  const { rows: [step] } = await sql.query(`select id, business_id, survey_id, metric_ids from survey_step where survey_id = $1 and type = 'metrics' order by position limit 1`, [demo.data.survey.id]);
+  const {
+    rows: [step],
+  } = await sql.query(`select id, business_id, survey_id, metric_ids from survey_step where survey_id = $1 and type = 'metrics' order by position limit 1`, [
+    demo.data.survey.id,
+  ]);
   const ratings = step.metric_ids.map((m, k) => `'${m}', 1 + abs(hashint4(g * 5 + ${k})) % 5`).join(', ');
   const t = performance.now();
   await sql.query(
@@ -59,7 +63,11 @@ try {
   await sql.end();
   console.log(`seeded ${SUBMISSIONS} submissions (rollups kept by the triggers) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const origin = `http://localhost:${service.port}`; // PUBLIC_URL's default: the portal's redirect is registered there
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
   const page = await browser.newPage();
   await page.goto(`${origin}/portal/surveys`);
   await page.getByLabel('E-mail').fill(demo.data.user.email);
@@ -84,10 +92,12 @@ try {
     for (const [address, ready] of screens) {
       const times = [];
       for (let i = 0; i < ROUNDS; i++) times.push(await drawn(address, ready));
-      console.log(`navigation to ${address} drawn with its data (${cached ? 'assets cached' : 'no cache'}): median ${median(times).toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}, ${ROUNDS} rounds)`);
+      console.log(
+        `navigation to ${address} drawn with its data (${cached ? 'assets cached' : 'no cache'}): median ${median(times).toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}, ${ROUNDS} rounds)`,
+      );
     }
   }
-  console.log('(each navigation includes the token refresh and the screen\'s GraphQL request)');
+  console.log("(each navigation includes the token refresh and the screen's GraphQL request)");
   // What the Overview really loads, charts included: every script the browser fetched for it.
   const loaded = new Set();
   page.on('response', (r) => {
@@ -98,7 +108,9 @@ try {
   await drawn('/portal', screens[1][1]);
   const overviewJs = [...loaded];
   const gz = sum(overviewJs, 'gzip');
-  console.log(`the Overview loads ${overviewJs.length} scripts: ${kb(sum(overviewJs, 'raw'))} raw, ${kb(gz)} gzip (goal <= 250 KB gzip: ${gz <= 250 * 1024 ? 'met' : 'NOT met'})`);
+  console.log(
+    `the Overview loads ${overviewJs.length} scripts: ${kb(sum(overviewJs, 'raw'))} raw, ${kb(gz)} gzip (goal <= 250 KB gzip: ${gz <= 250 * 1024 ? 'met' : 'NOT met'})`,
+  );
 } finally {
   await browser?.close();
   await service.stop();

@@ -19,14 +19,19 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const variants = [
   ['off', { RATE_LIMIT_API_PER_SECOND: '0' }],
   ['memory', { RATE_LIMIT_API_PER_SECOND: '1000000', RATE_LIMIT_API_BURST: '2000000' }],
-  ...(process.env.REDIS === '0' ? [] : [['redis', { RATE_LIMIT_API_PER_SECOND: '1000000', RATE_LIMIT_API_BURST: '2000000', REDIS_URL, REDIS_KEY_PREFIX: `bench-${Date.now()}:` }]]),
+  ...(process.env.REDIS === '0'
+    ? []
+    : [['redis', { RATE_LIMIT_API_PER_SECOND: '1000000', RATE_LIMIT_API_BURST: '2000000', REDIS_URL, REDIS_KEY_PREFIX: `bench-${Date.now()}:` }]]),
 ];
 const services = [];
-const deadline = setTimeout(async () => {
-  console.error('bench/rate-limit: took too long, stopping');
-  await Promise.all(services.map((s) => s.stop()));
-  process.exit(1);
-}, (300 + DURATION * (ROUNDS + 1) * variants.length * 2) * 1000);
+const deadline = setTimeout(
+  async () => {
+    console.error('bench/rate-limit: took too long, stopping');
+    await Promise.all(services.map((s) => s.stop()));
+    process.exit(1);
+  },
+  (300 + DURATION * (ROUNDS + 1) * variants.length * 2) * 1000,
+);
 
 try {
   for (const [name, env] of variants) {
@@ -63,7 +68,19 @@ try {
   const cpuOverhead = (name) => (summary[name] ? Number((summary[name].cpuMsPerRequest / summary.off.cpuMsPerRequest - 1).toFixed(3)) : undefined);
   console.log(
     JSON.stringify(
-      { query: '{ health { status } }', durationSeconds: DURATION, connections: CONNECTIONS, ...summary, overheadMemory: overhead('memory'), overheadRedis: overhead('redis'), cpuOverheadMemory: cpuOverhead('memory'), cpuOverheadRedis: cpuOverhead('redis'), loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))), goal: 'memory overhead < 0.05', met: overhead('memory') < 0.05 },
+      {
+        query: '{ health { status } }',
+        durationSeconds: DURATION,
+        connections: CONNECTIONS,
+        ...summary,
+        overheadMemory: overhead('memory'),
+        overheadRedis: overhead('redis'),
+        cpuOverheadMemory: cpuOverhead('memory'),
+        cpuOverheadRedis: cpuOverhead('redis'),
+        loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
+        goal: 'memory overhead < 0.05',
+        met: overhead('memory') < 0.05,
+      },
       null,
       2,
     ),

@@ -55,7 +55,12 @@ try {
     roundRatios.push(Math.round((rps.rest / rps.graphql) * 1000) / 1000);
   }
   const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
-  const summary = (t) => ({ requestsPerSecond: Math.round(t.requests / t.seconds), latencyMs: { p50: median(t.p50), p99: median(t.p99) }, requests: t.requests, errors: t.errors });
+  const summary = (t) => ({
+    requestsPerSecond: Math.round(t.requests / t.seconds),
+    latencyMs: { p50: median(t.p50), p99: median(t.p99) },
+    requests: t.requests,
+    errors: t.errors,
+  });
   const rest = summary(totals.rest);
   const graphql = summary(totals.graphql);
   console.log(

@@ -48,7 +48,13 @@ const MIXED_CONNECTIONS = {
   dashboardList: 1,
   analytics: 2,
   partnerPage: 1,
-  ...Object.fromEntries((process.env.SCALE_CONNECTIONS ?? '').split(',').filter(Boolean).map((kv) => kv.split('=')).map(([k, v]) => [k.trim(), Number(v)])),
+  ...Object.fromEntries(
+    (process.env.SCALE_CONNECTIONS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split('='))
+      .map(([k, v]) => [k.trim(), Number(v)]),
+  ),
 };
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const APIS = 3;
@@ -240,7 +246,11 @@ try {
   const graphql = (accessToken, query, variables) => {
     const body = JSON.stringify({ query, variables });
     return async (api) => {
-      const res = await fetch(`${api.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` }, body });
+      const res = await fetch(`${api.base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+        body,
+      });
       const text = await res.text();
       return (res.status === 200 && !text.includes('"errors"')) || `${res.status} ${text.slice(0, 200)}`;
     };
@@ -316,9 +326,19 @@ try {
   const reading = () => {
     const pgCpu = cluster.cpu();
     const client = process.cpuUsage();
-    return { at: performance.now(), api: apis.reduce((sum, a) => sum + a.cpu(), 0), worker: worker.cpu(), primary: pgCpu.primary, replica: pgCpu.replica, client: (client.user + client.system) / 1e6 };
+    return {
+      at: performance.now(),
+      api: apis.reduce((sum, a) => sum + a.cpu(), 0),
+      worker: worker.cpu(),
+      primary: pgCpu.primary,
+      replica: pgCpu.replica,
+      client: (client.user + client.system) / 1e6,
+    };
   };
-  const spent = (before, after) => ({ ...Object.fromEntries([...GROUPS, 'client'].map((g) => [g, after[g] - before[g]])), seconds: (after.at - before.at) / 1000 });
+  const spent = (before, after) => ({
+    ...Object.fromEntries([...GROUPS, 'client'].map((g) => [g, after[g] - before[g]])),
+    seconds: (after.at - before.at) / 1000,
+  });
   /** The primary's WAL position and database size; with `since`, the bytes of WAL and growth from then. */
   const written = (since) =>
     onServer(cluster.primaryUrl, async (c) => {
@@ -336,7 +356,9 @@ try {
   const scrapeReads = (members) =>
     Promise.all(
       members.map(async (member) => {
-        const text = await fetch(`${member.base}/metrics`).then((r) => r.text()).catch(() => '');
+        const text = await fetch(`${member.base}/metrics`)
+          .then((r) => r.text())
+          .catch(() => '');
         const counts = {};
         for (const m of text.matchAll(/^db_reads_total\{[^}]*target="(\w+)"[^}]*\} (\S+)$/gm)) counts[m[1]] = (counts[m[1]] ?? 0) + Number(m[2]);
         serviceReads.set(member, counts);
@@ -377,7 +399,10 @@ try {
   const calls = (rows) => rows.filter((r) => !/pg_stat_statements/i.test(r.query)).reduce((n, r) => n + r.calls, 0);
   const idle = {
     coresBusy: Object.fromEntries(GROUPS.map((g) => [g, idleCpu[g] / idleCpu.seconds])),
-    statementsPerSecond: { primary: round(calls(idleStatements.primary) / idleCpu.seconds, 1), replica: round(calls(idleStatements.replica) / idleCpu.seconds, 1) },
+    statementsPerSecond: {
+      primary: round(calls(idleStatements.primary) / idleCpu.seconds, 1),
+      replica: round(calls(idleStatements.replica) / idleCpu.seconds, 1),
+    },
   };
 
   // 1. One kind at a time.
@@ -437,14 +462,17 @@ try {
   const mixedBefore = reading();
   const mixedStart = Date.now();
   const until = mixedStart + SCALE_SECONDS * 1000;
-  const killer = setTimeout(async () => {
-    await scrapeReads([victim]);
-    victim.cpu(); // its last CPU reading: /proc forgets it once it is gone
-    live.splice(live.indexOf(victim), 1); // the balancer stops sending to it...
-    kill.member = victim;
-    kill.at = Date.now();
-    victim.child.kill('SIGKILL'); // ...as it dies: what it had in flight fails
-  }, (SCALE_SECONDS * 1000) / 2);
+  const killer = setTimeout(
+    async () => {
+      await scrapeReads([victim]);
+      victim.cpu(); // its last CPU reading: /proc forgets it once it is gone
+      live.splice(live.indexOf(victim), 1); // the balancer stops sending to it...
+      kill.member = victim;
+      kill.at = Date.now();
+      victim.child.kill('SIGKILL'); // ...as it dies: what it had in flight fails
+    },
+    (SCALE_SECONDS * 1000) / 2,
+  );
   await Promise.all(Object.entries(MIXED_CONNECTIONS).map(([k, n]) => drive(senders[k === 'order' ? 'mixedOrder' : k], mixed[k], n, until)));
   clearTimeout(killer);
   const mixedSent = (Date.now() - mixedStart) / 1000;
@@ -453,7 +481,15 @@ try {
   await scrapeReads(live);
   const mixedReads = { ...readShare(await statements()), service: readsSince(mixedReadsBefore) };
   const mixedArrivals = receipts.arrivals.slice(arrivalsBefore);
-  const metricsLines = (await Promise.all(live.map((a) => fetch(`${a.base}/metrics`).then((r) => r.text()).catch(() => ''))))
+  const metricsLines = (
+    await Promise.all(
+      live.map((a) =>
+        fetch(`${a.base}/metrics`)
+          .then((r) => r.text())
+          .catch(() => ''),
+      ),
+    )
+  )
     .flatMap((text) => text.split('\n'))
     .filter((line) => /^db_replica/.test(line));
 
@@ -470,13 +506,24 @@ try {
   };
   const mixedKinds = {};
   for (const [k, s] of Object.entries(mixed)) {
-    mixedKinds[k] = { perSecond: round(s.ok / mixedSent, 1), ok: s.ok, latencyMs: latencySummary(s.latencies), errors: s.errors, errorSamples: s.errorSamples, inFlightAtKill: s.inFlightAtKill, retriedElsewhere: s.retriedElsewhere };
+    mixedKinds[k] = {
+      perSecond: round(s.ok / mixedSent, 1),
+      ok: s.ok,
+      latencyMs: latencySummary(s.latencies),
+      errors: s.errors,
+      errorSamples: s.errorSamples,
+      inFlightAtKill: s.inFlightAtKill,
+      retriedElsewhere: s.retriedElsewhere,
+    };
   }
-  mixedKinds.delivery = { perSecond: round(mixedArrivals.length / mixedCpu.seconds, 1), ok: mixedArrivals.length, latencyMs: latencySummary(mixedArrivals.map((a) => a.latency)), note: 'event commit to first arrival at the receiver' };
+  mixedKinds.delivery = {
+    perSecond: round(mixedArrivals.length / mixedCpu.seconds, 1),
+    ok: mixedArrivals.length,
+    latencyMs: latencySummary(mixedArrivals.map((a) => a.latency)),
+    note: 'event commit to first arrival at the receiver',
+  };
   const mixedUnits = { ...Object.fromEntries(Object.entries(mixed).map(([k, s]) => [k, s.ok])), delivery: mixedArrivals.length };
-  const predicted = Object.fromEntries(
-    GROUPS.map((g) => [g, Object.entries(mixedUnits).reduce((sum, [k, n]) => sum + (n * (perUnit[k][g] ?? 0)) / 1000, 0)]),
-  );
+  const predicted = Object.fromEntries(GROUPS.map((g) => [g, Object.entries(mixedUnits).reduce((sum, [k, n]) => sum + (n * (perUnit[k][g] ?? 0)) / 1000, 0)]));
   const report = {
     bench: 'scale',
     startedAt: started.toISOString(),
@@ -503,7 +550,13 @@ try {
           {
             title: KINDS[k].title,
             unit: KINDS[k].unit,
-            alone: { perSecond: round(s.units / s.seconds, 1), units: s.units, latencyMs: latencySummary(s.stats.latencies), errors: s.stats.errors, readsOnReplica: s.reads },
+            alone: {
+              perSecond: round(s.units / s.seconds, 1),
+              units: s.units,
+              latencyMs: latencySummary(s.stats.latencies),
+              errors: s.stats.errors,
+              readsOnReplica: s.reads,
+            },
             bytesPerUnit: { wal: Math.round(bytesPerUnit[k].wal ?? 0), databaseGrowth: Math.round(bytesPerUnit[k].growth ?? 0) },
             cpuMsPerUnit: { ...Object.fromEntries(GROUPS.map((g) => [g, round(ms[g], 3)])), total: round(total, 3) },
             perCoreSecond: {
@@ -552,7 +605,10 @@ try {
       const res = await fetch(`${apis[0].base}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-        body: JSON.stringify({ query: 'mutation($b: ID!, $n: String!) { createLocation(business: $b, input: {name: $n}) { id } }', variables: { b: business.business.id, n: `Branch ${i}` } }),
+        body: JSON.stringify({
+          query: 'mutation($b: ID!, $n: String!) { createLocation(business: $b, input: {name: $n}) { id } }',
+          variables: { b: business.business.id, n: `Branch ${i}` },
+        }),
       });
       const body = await res.json();
       if (body.errors) throw new Error(JSON.stringify(body.errors));
@@ -595,7 +651,14 @@ try {
     const sameIdTwice = [...receipts.byDelivery.values()].filter((n) => n > 1).length;
     const unexpected = [...receipts.byOrder.keys()].filter((k) => !expected.includes(k));
     return {
-      orders: { accepted: accepted.size, stored: inDb.size, lost: lost.length, duplicated: duplicated.length, storedWithoutAnswer: unacknowledged.length, samples: [...lost, ...duplicated].slice(0, 5) },
+      orders: {
+        accepted: accepted.size,
+        stored: inDb.size,
+        lost: lost.length,
+        duplicated: duplicated.length,
+        storedWithoutAnswer: unacknowledged.length,
+        samples: [...lost, ...duplicated].slice(0, 5),
+      },
       deliveries: {
         expected: expected.length,
         received: receipts.byOrder.size,
@@ -645,7 +708,9 @@ function chainSizing(perUnit, bytesPerUnit) {
     restaurants: n,
     ordersPerDay: n * CHAIN.ordersPerDay,
     peakOrdersPerSecond: round(n * orders, 1),
-    coresAtPeak: Object.fromEntries(GROUPS.map((g) => [g, round((n * Object.entries(perSecond).reduce((sum, [k, r]) => sum + r * (perUnit[k][g] ?? 0), 0)) / 1000, 2)])),
+    coresAtPeak: Object.fromEntries(
+      GROUPS.map((g) => [g, round((n * Object.entries(perSecond).reduce((sum, [k, r]) => sum + r * (perUnit[k][g] ?? 0), 0)) / 1000, 2)]),
+    ),
     walGBPerDay: gigabytes(n, 'wal'),
     databaseGrowthGBPerDay: gigabytes(n, 'growth'),
   }));
@@ -679,7 +744,9 @@ function statementsOn(url) {
 function isRead(query) {
   const q = query.replace(/^\s*(--[^\n]*\n\s*)*/, '');
   if (!/^(select|with)\b/i.test(q) || /pg_stat_statements/i.test(q)) return false;
-  return !/\bfor\s+(no\s+key\s+)?update\b|\bfor\s+(key\s+)?share\b|\binsert\s+into\b|\bdelete\s+from\b|\bupdate\s+"?\w+"?(\s+(as\s+)?\w+)?\s+set\b|pg_notify|nextval|pg_advisory/i.test(q);
+  return !/\bfor\s+(no\s+key\s+)?update\b|\bfor\s+(key\s+)?share\b|\binsert\s+into\b|\bdelete\s+from\b|\bupdate\s+"?\w+"?(\s+(as\s+)?\w+)?\s+set\b|pg_notify|nextval|pg_advisory/i.test(
+    q,
+  );
 }
 
 /** Reads on each server and the replica's share of them, with the primary's most frequent reads (what stayed there). */
@@ -704,7 +771,11 @@ function readShare({ primary, replica }) {
 /** The tables docs/scaling.md quotes, in Markdown, to paste there after a run on a quiet machine. */
 function markdownTables(report) {
   const table = (header, rows) =>
-    [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i ? '---:' : '---')).join('|')}|`, ...rows.map((r) => `| ${r.map((c) => c ?? '-').join(' | ')} |`)].join('\n');
+    [
+      `| ${header.join(' | ')} |`,
+      `|${header.map((_, i) => (i ? '---:' : '---')).join('|')}|`,
+      ...rows.map((r) => `| ${r.map((c) => c ?? '-').join(' | ')} |`),
+    ].join('\n');
   const percent = (share) => (share == null ? '-' : `${Math.round(share * 100)}%`);
   const m = report.mixed;
   return [
@@ -732,7 +803,17 @@ function markdownTables(report) {
     ),
     '',
     table(
-      ['restaurants', 'orders a day', 'orders/s at the peak', 'API cores', 'worker cores', 'PG primary cores', 'PG replica cores', 'WAL GB a day', 'database growth GB a day'],
+      [
+        'restaurants',
+        'orders a day',
+        'orders/s at the peak',
+        'API cores',
+        'worker cores',
+        'PG primary cores',
+        'PG replica cores',
+        'WAL GB a day',
+        'database growth GB a day',
+      ],
       report.chain.atBusiestHour.map((r) => chainRow(r, (n) => n.toLocaleString('en'))),
     ),
     '',
@@ -793,7 +874,13 @@ function printTable(report) {
   rows.push(
     '',
     `reads on the replica: ${share == null ? '-' : `${Math.round(share * 100)}%`} (${m.readsOnReplica.replica} of ${m.readsOnReplica.replica + m.readsOnReplica.primary} read statements, pg_stat_statements); ` +
-      `the service's count (db_reads_total): ${m.readsOnReplica.service ? Object.entries(m.readsOnReplica.service).map(([t, n]) => `${t} ${n}`).join(', ') : 'not served'}`,
+      `the service's count (db_reads_total): ${
+        m.readsOnReplica.service
+          ? Object.entries(m.readsOnReplica.service)
+              .map(([t, n]) => `${t} ${n}`)
+              .join(', ')
+          : 'not served'
+      }`,
     `cores busy: API ${m.coresBusy.api}, worker ${m.coresBusy.worker}, PG primary ${m.coresBusy.primary}, PG replica ${m.coresBusy.replica}, bench client ${m.coresBusy.client}`,
     `CPU s in the mixed run, measured / predicted from the kinds alone: ${measuredVsPredicted(m)}`,
     `errors beyond the killed process's in-flight requests: ${m.errorsBeyondInFlightAtKill} (in flight at the kill, retried elsewhere: ${m.inFlightAtKill})`,

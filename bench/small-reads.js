@@ -13,11 +13,14 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
 
 const service = await startService('small-reads');
 const { base, child, stop } = service;
-const deadline = setTimeout(async () => {
-  console.error('bench/small-reads: took too long, stopping');
-  await stop();
-  process.exit(1);
-}, (120 + DURATION * ROUNDS * 3) * 1000);
+const deadline = setTimeout(
+  async () => {
+    console.error('bench/small-reads: took too long, stopping');
+    await stop();
+    process.exit(1);
+  },
+  (120 + DURATION * ROUNDS * 3) * 1000,
+);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -31,12 +34,18 @@ try {
   const created = await fetch(`${base}/graphql`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ query: 'mutation($b: ID!) { createSurvey(business: $b, input: {name: "One", status: active}) { id } }', variables: { b: business.id } }),
+    body: JSON.stringify({
+      query: 'mutation($b: ID!) { createSurvey(business: $b, input: {name: "One", status: active}) { id } }',
+      variables: { b: business.id },
+    }),
   }).then((r) => r.json());
   const survey = created.data.createSurvey.id;
   const cases = {
     health: JSON.stringify({ query: '{ health { status } }' }),
-    singleObject: JSON.stringify({ query: 'query($b: ID!, $id: ID!) { survey(business: $b, id: $id) { id name status createdAt steps { id } } }', variables: { b: business.id, id: survey } }),
+    singleObject: JSON.stringify({
+      query: 'query($b: ID!, $id: ID!) { survey(business: $b, id: $id) { id name status createdAt steps { id } } }',
+      variables: { b: business.id, id: survey },
+    }),
   };
   const check = await fetch(`${base}/graphql`, { method: 'POST', headers, body: cases.singleObject }).then((r) => r.json());
   if (check.data?.survey?.id !== survey) throw new Error(`single-object read failed: ${JSON.stringify(check)}`);

@@ -18,7 +18,10 @@ function descendants(pid) {
   } catch {
     return [];
   }
-  const children = out.split('\n').map((s) => Number(s.trim())).filter(Boolean);
+  const children = out
+    .split('\n')
+    .map((s) => Number(s.trim()))
+    .filter(Boolean);
   return children.flatMap((c) => [c, ...descendants(c)]);
 }
 const rssMb = (pid) => {

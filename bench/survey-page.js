@@ -35,10 +35,18 @@ try {
     return body.data;
   };
   const b = business.id;
-  const metric = async (name) => (await gql(`mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id } }`, { b, n: name })).createMetric.id;
+  const metric = async (name) =>
+    (await gql(`mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id } }`, { b, n: name })).createMetric.id;
   const metrics = [await metric('Food'), await metric('Service')];
   const survey = (await gql(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Bench visit", status: active}) { id } }`, { b })).createSurvey.id;
-  const step = async (input) => (await gql(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { b, s: survey, i: input })).createSurveyStep.id;
+  const step = async (input) =>
+    (
+      await gql(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
+        b,
+        s: survey,
+        i: input,
+      })
+    ).createSurveyStep.id;
   const steps = [
     await step({ type: 'metrics', required: true, metrics: { metrics } }),
     await step({ type: 'nps', required: true }),
@@ -51,7 +59,11 @@ try {
     await gql(`mutation($b: ID!) { updateBusiness(id: $b, input: {displayName: "Bench Bistro", brandColor: "#14532D"}) { id } }`, { b });
     const logo = new pngjs.PNG({ width: 128, height: 128 });
     logo.data.fill(200);
-    const put = await fetch(`${base}/v2/businesses/${b}/logo`, { method: 'PUT', headers: { 'content-type': 'image/png', authorization: `Bearer ${accessToken}` }, body: pngjs.PNG.sync.write(logo) });
+    const put = await fetch(`${base}/v2/businesses/${b}/logo`, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png', authorization: `Bearer ${accessToken}` },
+      body: pngjs.PNG.sync.write(logo),
+    });
     if (put.status !== 200) throw new Error(`logo: ${put.status} ${await put.text()}`);
   }
   const path = `/survey/${b}/${survey}`;
@@ -60,7 +72,12 @@ try {
 
   // Phase 1: first-step page views by new guests.
   const views = (duration) =>
-    loadPhase({ url: `${base}${path}?ch=qr`, connections: CONNECTIONS, duration, requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': address() } }) }] });
+    loadPhase({
+      url: `${base}${path}?ch=qr`,
+      connections: CONNECTIONS,
+      duration,
+      requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': address() } }) }],
+    });
   await views(2); // warm-up
   const viewCpu = service.cpu();
   const v = await views(VIEW_SECONDS);
@@ -86,11 +103,7 @@ try {
     };
     const first = await send(`${path}?ch=qr`);
     const csrf = /name="csrf" value="([^"]+)"/.exec(first.text)?.[1];
-    const forms = [
-      { [`rating-${metrics[0]}`]: '4', [`rating-${metrics[1]}`]: '5' },
-      { value: '9' },
-      { value: 'Bench guest says hello' },
-    ];
+    const forms = [{ [`rating-${metrics[0]}`]: '4', [`rating-${metrics[1]}`]: '5' }, { value: '9' }, { value: 'Bench guest says hello' }];
     for (const [i, form] of forms.entries()) {
       const body = new URLSearchParams({ csrf, step: steps[i], ...form });
       const { res } = await send(`${path}?ch=qr`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
@@ -127,12 +140,12 @@ try {
     `3-step responses (${CONNECTIONS} guests at once, ${SUBMIT_SECONDS} s, 7 requests each): ${perSecond.toFixed(0)} completed/s (${s.done} ok, ${s.failed} failed) ` +
       `request latency p50 ${percentile(s.latencies, 50).toFixed(1)} ms, p99 ${percentile(s.latencies, 99).toFixed(1)} ms; ${submitCpuLine}`,
   );
-  const counted = (await gql(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, where: {status: {eq: "completed"}}, pageSize: 1) { total } }`, { b, s: survey })).submissions.total;
+  const counted = (
+    await gql(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, where: {status: {eq: "completed"}}, pageSize: 1) { total } }`, { b, s: survey })
+  ).submissions.total;
   console.log(`completed submissions stored: ${counted}`);
   const viewsMet = viewsPerSecond >= 1000 && v.latency.p99 < 50;
-  console.log(
-    `goal: >= 1000 page views/s with p99 < 50 ms -> ${viewsMet ? 'met' : 'NOT met'}; >= 300 completed/s -> ${perSecond >= 300 ? 'met' : 'NOT met'}`,
-  );
+  console.log(`goal: >= 1000 page views/s with p99 < 50 ms -> ${viewsMet ? 'met' : 'NOT met'}; >= 300 completed/s -> ${perSecond >= 300 ? 'met' : 'NOT met'}`);
 } finally {
   await stop();
 }

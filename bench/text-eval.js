@@ -17,7 +17,8 @@ for (const [name, list] of Object.entries(parts)) {
   console.log(`\n${name}: ${list.length} comments                 ours  baseline`);
   console.log(`  language accuracy              ${pct(a.language)}  ${pct(b.language)}`);
   console.log(`  sentiment accuracy             ${pct(a.sentiment)}  ${pct(b.sentiment)}`);
-  for (const l of Object.keys(a.sentimentByLanguage)) console.log(`    ${l.padEnd(27)}  ${pct(a.sentimentByLanguage[l])}  ${pct(b.sentimentByLanguage[l] ?? 0)}`);
+  for (const l of Object.keys(a.sentimentByLanguage))
+    console.log(`    ${l.padEnd(27)}  ${pct(a.sentimentByLanguage[l])}  ${pct(b.sentimentByLanguage[l] ?? 0)}`);
   console.log(`  theme precision                ${pct(a.themePrecision)}  ${pct(b.themePrecision)}`);
   console.log(`  theme recall                   ${pct(a.themeRecall)}  ${pct(b.themeRecall)}`);
   console.log(`  theme micro-F1                 ${pct(a.themeF1)}  ${pct(b.themeF1)}`);
@@ -27,8 +28,14 @@ for (const [name, list] of Object.entries(parts)) {
 if (process.env.ERRORS) {
   for (const c of parts.tuning) {
     const p = ours(c.text);
-    const themes = Object.entries(p.themes).map(([t, s]) => `${t}:${s}`).sort().join(' ');
-    const want = Object.entries(c.themes).map(([t, s]) => `${t}:${s}`).sort().join(' ');
+    const themes = Object.entries(p.themes)
+      .map(([t, s]) => `${t}:${s}`)
+      .sort()
+      .join(' ');
+    const want = Object.entries(c.themes)
+      .map(([t, s]) => `${t}:${s}`)
+      .sort()
+      .join(' ');
     if (p.language !== c.language || (c.sentiment && p.sentiment !== c.sentiment) || themes !== want) {
       console.log(`#${c.id} ${c.text}\n   got  ${p.language} ${p.sentiment} [${themes}]\n   want ${c.language} ${c.sentiment} [${want}]`);
     }

@@ -25,12 +25,16 @@ const receiver = await startReceiver((body, req) => {
   if (!arrivals.has(id)) arrivals.set(id, { at: Date.now(), eventAt: JSON.parse(body).timestamp });
 });
 
-const service = await startService('webhooks', {
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  // The default 10/s per webhook is a protection for receivers; the bench measures the machinery.
-  WEBHOOK_RATE_LIMIT: '100000',
-  ...(process.env.WORKERS ? { WORKERS: process.env.WORKERS } : {}),
-}, { limitSeconds: 600 });
+const service = await startService(
+  'webhooks',
+  {
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // The default 10/s per webhook is a protection for receivers; the bench measures the machinery.
+    WEBHOOK_RATE_LIMIT: '100000',
+    ...(process.env.WORKERS ? { WORKERS: process.env.WORKERS } : {}),
+  },
+  { limitSeconds: 600 },
+);
 try {
   const demo = service.admin('demo');
   const business = demo.business?.id ?? demo.data?.business?.id;
@@ -39,7 +43,12 @@ try {
   const tokenAnswer = await fetch(`${service.base}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope: 'webhooks:read webhooks:write orders:read' }),
+    body: JSON.stringify({
+      grantType: 'client_credentials',
+      clientId: credential.clientId,
+      clientSecret: credential.clientSecret,
+      scope: 'webhooks:read webhooks:write orders:read',
+    }),
   });
   const token = (await tokenAnswer.json()).accessToken;
   if (!token) throw new Error(`no token: ${tokenAnswer.status}`);
@@ -62,7 +71,14 @@ try {
     const res = await fetch(url, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ externalOrderId: `wh-bench-${run}-${n}`, total: '100', currency: 'PKR', payment: true, metadata: { bench: run }, items: [{ name: 'Tea', quantity: 1, unitPrice: 100 }] }),
+      body: JSON.stringify({
+        externalOrderId: `wh-bench-${run}-${n}`,
+        total: '100',
+        currency: 'PKR',
+        payment: true,
+        metadata: { bench: run },
+        items: [{ name: 'Tea', quantity: 1, unitPrice: 100 }],
+      }),
     });
     if (res.status !== 200 && res.status !== 201) throw new Error(`order ${n}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
@@ -105,8 +121,12 @@ try {
     const delivered = arrivals.size;
     const rate = delivered / ((finished - started) / 1000);
     console.log(`\n${name}:`);
-    console.log(`  orders: ${orders} in ${((ordersDone - started) / 1000).toFixed(1)} s (${(orders / ((ordersDone - started) / 1000)).toFixed(0)}/s${perSecond ? `, paced at ${perSecond}/s` : `, ${CONNECTIONS} connections`})`);
-    console.log(`  deliveries: ${delivered}/${expected} distinct in ${((finished - started) / 1000).toFixed(1)} s -> ${rate.toFixed(0)} deliveries/s; ${received - arrivals.size} arrived twice`);
+    console.log(
+      `  orders: ${orders} in ${((ordersDone - started) / 1000).toFixed(1)} s (${(orders / ((ordersDone - started) / 1000)).toFixed(0)}/s${perSecond ? `, paced at ${perSecond}/s` : `, ${CONNECTIONS} connections`})`,
+    );
+    console.log(
+      `  deliveries: ${delivered}/${expected} distinct in ${((finished - started) / 1000).toFixed(1)} s -> ${rate.toFixed(0)} deliveries/s; ${received - arrivals.size} arrived twice`,
+    );
     console.log(`  ${cpuPer(cpuBefore, cpuAfter, delivered, 'delivery')} (ingesting the orders included)`);
     console.log(`  event commit -> first attempt arrival: p50 ${pct(50)} ms, p90 ${pct(90)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)} ms`);
     return { rate, p99: pct(99), complete: delivered === expected };
@@ -118,7 +138,11 @@ try {
   // Where the time goes: the HTTP exchange as the delivery log measured it, against a whole attempt's cycle (lease,
   // send, record) implied by the rate and the cap of 4 attempts in flight per webhook.
   const hooks = await (await fetch(`${service.base}/v2/businesses/${business}/webhooks?pageSize=1`, { headers: { authorization: `Bearer ${token}` } })).json();
-  const log = await (await fetch(`${service.base}/v2/businesses/${business}/webhooks/${hooks.data[0].id}/deliveries?pageSize=100`, { headers: { authorization: `Bearer ${token}` } })).json();
+  const log = await (
+    await fetch(`${service.base}/v2/businesses/${business}/webhooks/${hooks.data[0].id}/deliveries?pageSize=100`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json();
   const http = log.data.map((d) => d.attempts[0].durationMs).sort((a, b) => a - b);
   console.log(
     `HTTP exchange (delivery log, last 100 of one webhook): p50 ${http[50]} ms, p99 ${http[98]} ms; ` +

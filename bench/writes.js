@@ -85,7 +85,9 @@ for (const [name, bySide] of Object.entries(results)) {
   for (const [side, runs] of Object.entries(bySide)) {
     totals[side] = runs.map((r) => r.node + r.pg);
     const finite = (k) => runs.map((r) => r[k]).filter(Number.isFinite);
-    console.log(`| ${name} | ${side} | ${range(finite('node'))} | ${range(finite('pg'))} | ${range(totals[side])} | ${range(finite('rate'))} | ${range(finite('p99'))} |`);
+    console.log(
+      `| ${name} | ${side} | ${range(finite('node'))} | ${range(finite('pg'))} | ${range(totals[side])} | ${range(finite('rate'))} | ${range(finite('p99'))} |`,
+    );
   }
   const [b, h] = sides.map((s) => totals[s.name] ?? []);
   const median = (xs) => {

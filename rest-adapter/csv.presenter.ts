@@ -17,7 +17,7 @@ export function toCsv(rows: Array<{ [key: string]: Json }>): string {
   const flat = rows.map((r) => flattenRow(r));
   const columns: string[] = [];
   const seen = new Set<string>();
-  for (const row of flat) for (const key of Object.keys(row)) if (!seen.has(key)) (seen.add(key), columns.push(key));
+  for (const row of flat) for (const key of Object.keys(row)) if (!seen.has(key)) seen.add(key), columns.push(key);
   return csvText([columns, ...flat.map((row) => columns.map((c) => row[c] ?? ''))]);
 }
 

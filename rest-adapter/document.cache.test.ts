@@ -48,6 +48,10 @@ describe('documents built from the schema', () => {
       business: 'bus_1',
       steps: [{ id: 'step_1', business: 'bus_1', survey: 'sur_1', metrics: { metrics: [{ id: 'mtr_1', business: 'bus_1', scale: { min: 1, max: 5 } }] } }],
     });
-    expect(flatten({ id: 'sur_2', steps: [{ id: 'step_9' }] }, plain.plan!, { business: 'bus_1' })).toEqual({ id: 'sur_2', business: 'bus_1', steps: ['step_9'] });
+    expect(flatten({ id: 'sur_2', steps: [{ id: 'step_9' }] }, plain.plan!, { business: 'bus_1' })).toEqual({
+      id: 'sur_2',
+      business: 'bus_1',
+      steps: ['step_9'],
+    });
   });
 });

@@ -63,7 +63,8 @@ export class ImagePool {
     worker.unref();
     worker.on('message', (answer: { error?: string } & Partial<CheckedImage>) => {
       const job = this.settle();
-      if (answer.error !== undefined) job?.reject(new AppError('bad_request', `The logo was refused: ${answer.error}`, [{ field: 'body', message: answer.error }]));
+      if (answer.error !== undefined)
+        job?.reject(new AppError('bad_request', `The logo was refused: ${answer.error}`, [{ field: 'body', message: answer.error }]));
       else job?.resolve({ type: answer.type!, width: answer.width!, height: answer.height! });
       this.next();
     });
@@ -71,7 +72,13 @@ export class ImagePool {
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = undefined;
       const job = this.settle();
-      job?.reject(this.closed ? busy('The service is stopping; ask again') : new AppError('bad_request', 'The logo was refused: it could not be decoded within the limits (time or memory)', [{ field: 'body', message: 'could not be decoded within the limits' }]));
+      job?.reject(
+        this.closed
+          ? busy('The service is stopping; ask again')
+          : new AppError('bad_request', 'The logo was refused: it could not be decoded within the limits (time or memory)', [
+              { field: 'body', message: 'could not be decoded within the limits' },
+            ]),
+      );
       if (!this.closed) this.next();
     });
     this.worker = worker;

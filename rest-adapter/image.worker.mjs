@@ -21,7 +21,8 @@ const TYPES = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
 function check(data, maxSide) {
   const head = data.subarray(0, 512).toString('utf8').trimStart().toLowerCase();
-  if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg')) || head.includes('<svg')) return { error: 'SVG is not accepted (it can carry scripts): send a PNG, JPEG or WebP image' };
+  if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg')) || head.includes('<svg'))
+    return { error: 'SVG is not accepted (it can carry scripts): send a PNG, JPEG or WebP image' };
   let size;
   try {
     size = imageSize(data);
@@ -38,7 +39,8 @@ function check(data, maxSide) {
   let decoded;
   try {
     if (type === 'image/png') decoded = PNG.sync.read(data);
-    else if (type === 'image/jpeg') decoded = jpeg.decode(data, { maxResolutionInMP: Math.ceil((maxSide * maxSide) / 1e6), maxMemoryUsageInMB: 128, formatAsRGBA: false });
+    else if (type === 'image/jpeg')
+      decoded = jpeg.decode(data, { maxResolutionInMP: Math.ceil((maxSide * maxSide) / 1e6), maxMemoryUsageInMB: 128, formatAsRGBA: false });
     else decoded = webp.decode(data);
   } catch {
     return { error: `the body is not a whole ${type.slice(6).toUpperCase()} image: it could not be decoded` };

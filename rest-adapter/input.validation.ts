@@ -29,7 +29,11 @@ const SCALAR_WORDS: Record<string, string> = {
 function describeType(type: GraphQLInputType): string {
   const t = getNullableType(type);
   if (isListType(t)) return `an array of ${describeType(t.ofType).replace(/^an? /, '')}s`.replace(/ss$/, 's');
-  if (isEnumType(t)) return `one of ${t.getValues().map((v) => v.name).join(', ')}`;
+  if (isEnumType(t))
+    return `one of ${t
+      .getValues()
+      .map((v) => v.name)
+      .join(', ')}`;
   if (isInputObjectType(t)) return `an object with ${Object.keys(t.getFields()).join(', ')}`;
   if (isScalarType(t)) return SCALAR_WORDS[t.name] ?? `a ${t.name}`;
   return 'a value';

@@ -50,12 +50,17 @@ export function logoRoutes(deps: { orm: MikroORM; contextFor: ContextFor; limit?
     const business = ctx.params.business;
     const context = await deps.contextFor(ctx.state.requestId, ctx.get('authorization') || undefined, ctx.ip);
     // The API's own check (token, its business, the scope and the role's limits), as on every GraphQL operation.
-    (authChecker as (data: { context: GraphQLContext; args: Record<string, unknown> }, scopes: Scope[]) => boolean)({ context, args: { business } }, ['business:write']);
+    (authChecker as (data: { context: GraphQLContext; args: Record<string, unknown> }, scopes: Scope[]) => boolean)({ context, args: { business } }, [
+      'business:write',
+    ]);
     const charge = await deps.limit?.charge(context.auth, ctx.ip, 1 + CHECK_COST);
     if (charge) ctx.set(charge.headers);
     const declared = (ctx.get('content-type') || '').split(';')[0].trim().toLowerCase();
     if (!ACCEPTED.includes(declared)) {
-      throw new AppError('unsupported_media_type', `Content-Type must be ${ACCEPTED.join(', ')}${declared === 'image/svg+xml' ? ' (SVG is not accepted: it can carry scripts)' : ''}; got "${declared || 'none'}"`);
+      throw new AppError(
+        'unsupported_media_type',
+        `Content-Type must be ${ACCEPTED.join(', ')}${declared === 'image/svg+xml' ? ' (SVG is not accepted: it can carry scripts)' : ''}; got "${declared || 'none'}"`,
+      );
     }
     const data = await readBody(ctx, LOGO_MAX_BYTES);
     if (!data.length) throw new AppError('bad_request', 'The body is empty: send the image', [{ field: 'body', message: 'is empty' }]);

@@ -112,7 +112,10 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
           status: { type: 'integer' },
           code: { type: 'string', enum: [...ERROR_CODES] },
           message: { type: 'string' },
-          details: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+          details: {
+            type: 'array',
+            items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+          },
           requestId: { type: 'string' },
         },
       },
@@ -124,7 +127,12 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     BadRequest: errorResponse('A malformed query parameter or request body; `details` names each field'),
     Unauthorized: {
       ...errorResponse('Missing or invalid access token (or, at the webhook, secret)'),
-      headers: { 'WWW-Authenticate': { description: '`Bearer`; with `error="invalid_token"` and a description when a token was refused (RFC 6750)', schema: { type: 'string' } } },
+      headers: {
+        'WWW-Authenticate': {
+          description: '`Bearer`; with `error="invalid_token"` and a description when a token was refused (RFC 6750)',
+          schema: { type: 'string' },
+        },
+      },
     },
     Forbidden: errorResponse('The token does not act for this business or lacks the scope'),
     NotFound: errorResponse('Unknown id in this business (also a malformed id or one of another business)'),
@@ -135,7 +143,12 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
 
   const queryParameters: Record<string, JsonSchema> = {
     page: { name: 'page', in: 'query', description: 'Page number, from 0', schema: { type: 'integer', minimum: 0, default: 0 } },
-    pageSize: { name: 'pageSize', in: 'query', description: `Items per page, 1 to ${MAX_PAGE_SIZE}`, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } },
+    pageSize: {
+      name: 'pageSize',
+      in: 'query',
+      description: `Items per page, 1 to ${MAX_PAGE_SIZE}`,
+      schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+    },
     sorts: {
       name: 'sorts',
       in: 'query',
@@ -148,13 +161,19 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     filters: {
       name: 'filters',
       in: 'query',
-      description: 'JSON object `{"field": ..., "type": "eq|ne|gt|gte|lt|lte|in|contains", "value": ...}`; repeatable, ANDed. Timestamps in ms; `in` takes an array',
+      description:
+        'JSON object `{"field": ..., "type": "eq|ne|gt|gte|lt|lte|in|contains", "value": ...}`; repeatable, ANDed. Timestamps in ms; `in` takes an array',
       schema: { type: 'array', items: { type: 'string' } },
       style: 'form',
       explode: true,
       example: ['{"field":"createdAt","type":"gte","value":1767225600000}'],
     },
-    expand: { name: 'expand', in: 'query', description: `Comma-separated relations to return as full objects; dotted for nesting, at most ${MAX_EXPAND_DEPTH} levels`, schema: { type: 'string' } },
+    expand: {
+      name: 'expand',
+      in: 'query',
+      description: `Comma-separated relations to return as full objects; dotted for nesting, at most ${MAX_EXPAND_DEPTH} levels`,
+      schema: { type: 'string' },
+    },
   };
 
   const paths: Record<string, Record<string, unknown>> = {};
@@ -166,14 +185,24 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
       if (route.kind === 'report') {
         const arg = model.field.args.find((a) => a.name === name);
         const type = arg ? arg.type.toString() : 'csv | json';
-        const about = arg ? `${arg.description ?? ''} GraphQL type ${type}${arg.type.toString().includes('[') ? ' (comma-separated)' : ''}` : '`csv` answers text/csv (as does `Accept: text/csv`)';
-        parameters.push({ name, in: 'query', required: !!arg && type.endsWith('!') && arg.defaultValue === undefined, description: about.trim(), schema: { type: 'string' } });
+        const about = arg
+          ? `${arg.description ?? ''} GraphQL type ${type}${arg.type.toString().includes('[') ? ' (comma-separated)' : ''}`
+          : '`csv` answers text/csv (as does `Accept: text/csv`)';
+        parameters.push({
+          name,
+          in: 'query',
+          required: !!arg && type.endsWith('!') && arg.defaultValue === undefined,
+          description: about.trim(),
+          schema: { type: 'string' },
+        });
         continue;
       }
       const p = { ...queryParameters[name] };
       if (name === 'sorts' && model.conventions) p.description = `${p.description}. Fields: ${model.conventions.sortFields.join(', ')}`;
       if (name === 'filters' && model.conventions) {
-        p.description = `${p.description}. Fields: ${Object.entries(model.conventions.filterFields).map(([f, t]) => `${f} (${t.join(' ')})`).join(', ')}`;
+        p.description = `${p.description}. Fields: ${Object.entries(model.conventions.filterFields)
+          .map(([f, t]) => `${f} (${t.join(' ')})`)
+          .join(', ')}`;
       }
       if (name === 'expand' && model.graph) p.description = `${p.description}. Top level: ${Object.keys(model.graph.types[model.graph.root]).join(', ')}`;
       parameters.push(p);
@@ -183,13 +212,19 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     else if (route.kind === 'compute') {
       success = {
         description: `Rows of ${route.field}, one per item of the body, in order`,
-        content: { 'application/json': { schema: { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } } } },
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } },
+          },
+        },
       };
     } else if (route.kind === 'report') {
       success = {
         description: `Rows of ${route.field}`,
         content: {
-          'application/json': { schema: { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } } },
+          'application/json': {
+            schema: { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } },
+          },
           'text/csv': { schema: { type: 'string' } },
         },
       };
@@ -222,7 +257,15 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     } else {
       success = {
         description: `The ${route.object}`,
-        content: { 'application/json': { schema: { type: 'object', required: ['data', 'object'], properties: { data: item, object: model.variants ? { type: 'string', enum: model.variants.map(objectOf) } : { const: route.object } } } } },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['data', 'object'],
+              properties: { data: item, object: model.variants ? { type: 'string', enum: model.variants.map(objectOf) } : { const: route.object } },
+            },
+          },
+        },
       };
     }
     const operation: Record<string, unknown> = {
@@ -238,12 +281,17 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
         '403': { $ref: '#/components/responses/Forbidden' },
         '404': { $ref: '#/components/responses/NotFound' },
         ...(route.method !== 'GET' ? { '409': { $ref: '#/components/responses/Conflict' } } : {}),
-        ...(model.inputType ? { '413': { $ref: '#/components/responses/PayloadTooLarge' }, '415': { $ref: '#/components/responses/UnsupportedMediaType' } } : {}),
+        ...(model.inputType
+          ? { '413': { $ref: '#/components/responses/PayloadTooLarge' }, '415': { $ref: '#/components/responses/UnsupportedMediaType' } }
+          : {}),
       },
     };
     if (route.deprecated) operation.deprecated = true;
     if (model.inputType) {
-      operation.requestBody = { required: route.kind === 'create' || route.kind === 'action' || route.kind === 'compute', content: { 'application/json': { schema: named(model.inputType) } } };
+      operation.requestBody = {
+        required: route.kind === 'create' || route.kind === 'action' || route.kind === 'compute',
+        content: { 'application/json': { schema: named(model.inputType) } },
+      };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
@@ -256,7 +304,8 @@ export function openApiDocument(schema: GraphQLSchema, routes: RouteDef[], info:
     info: {
       title: 'Feedback service REST API',
       version: info.version,
-      description: 'The REST API (every operation runs the GraphQL API in-process), the OAuth 2.0 endpoints and the custom order webhook. Ids are prefixed strings; timestamps are milliseconds since the Unix epoch.',
+      description:
+        'The REST API (every operation runs the GraphQL API in-process), the OAuth 2.0 endpoints and the custom order webhook. Ids are prefixed strings; timestamps are milliseconds since the Unix epoch.',
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],

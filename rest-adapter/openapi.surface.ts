@@ -11,9 +11,15 @@ type JsonSchema = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema, description: string) => ({ description, content: { 'application/json': { schema } } });
-const oauthError = (description: string, headers?: Record<string, unknown>) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: ref('OAuthError') } } });
+const oauthError = (description: string, headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: ref('OAuthError') } },
+});
 const basicChallenge = { 'WWW-Authenticate': { description: 'Basic realm="oauth": the client authentication failed', schema: { type: 'string' } } };
-const bearerChallenge = { 'WWW-Authenticate': { description: 'Bearer (RFC 6750), with error="invalid_token" when a token was refused', schema: { type: 'string' } } };
+const bearerChallenge = {
+  'WWW-Authenticate': { description: 'Bearer (RFC 6750), with error="invalid_token" when a token was refused', schema: { type: 'string' } },
+};
 const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
 
 /** Security schemes of the whole document. */
@@ -23,15 +29,24 @@ export function securitySchemes(): Record<string, JsonSchema> {
     oauth2: {
       type: 'oauth2',
       description:
-        'RS512 JWT access tokens (1 hour), sent as `Authorization: Bearer`. Authorization code (PKCE with S256 recommended, and required of public clients, of credentials with `requirePkce` and, under OAUTH_REQUIRE_PKCE=all, of every client; refresh tokens rotate on every use) for partner apps acting for a signed-in member; client credentials for a business\'s own integrations (acting for the credential\'s creator). A member never gets a scope their role does not allow.',
+        "RS512 JWT access tokens (1 hour), sent as `Authorization: Bearer`. Authorization code (PKCE with S256 recommended, and required of public clients, of credentials with `requirePkce` and, under OAUTH_REQUIRE_PKCE=all, of every client; refresh tokens rotate on every use) for partner apps acting for a signed-in member; client credentials for a business's own integrations (acting for the credential's creator). A member never gets a scope their role does not allow.",
       flows: {
         authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes },
         clientCredentials: { tokenUrl: '/oauth/token', scopes },
       },
     },
     bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from /oauth/token.' },
-    webhookSecret: { type: 'http', scheme: 'bearer', description: "The custom integration's secret (`cisec_...`; one issued before as `whsec_...` keeps working), from connecting it; only for POST /webhooks/custom/{business}." },
-    clientSecretBasic: { type: 'http', scheme: 'basic', description: 'OAuth client authentication: client id and secret (or send clientId/clientSecret in the body).' },
+    webhookSecret: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        "The custom integration's secret (`cisec_...`; one issued before as `whsec_...` keeps working), from connecting it; only for POST /webhooks/custom/{business}.",
+    },
+    clientSecretBasic: {
+      type: 'http',
+      scheme: 'basic',
+      description: 'OAuth client authentication: client id and secret (or send clientId/clientSecret in the body).',
+    },
   };
 }
 
@@ -42,7 +57,13 @@ export function surfaceSchemas(): Record<string, JsonSchema> {
       type: 'object',
       description: 'RFC 6749 5.2 error',
       required: ['error'],
-      properties: { error: { type: 'string', enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'invalid_token'] }, error_description: str() },
+      properties: {
+        error: {
+          type: 'string',
+          enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'invalid_token'],
+        },
+        error_description: str(),
+      },
     },
     TokenRequest: {
       type: 'object',
@@ -53,7 +74,9 @@ export function surfaceSchemas(): Record<string, JsonSchema> {
         clientId: str('Or HTTP Basic'),
         clientSecret: str('Or HTTP Basic'),
         code: str('authorization_code: the code from the redirect'),
-        redirectUri: str('authorization_code: exactly as in the authorization request (RFC 6749 4.1.3); optional for a confidential client without `requirePkce`, checked when sent'),
+        redirectUri: str(
+          'authorization_code: exactly as in the authorization request (RFC 6749 4.1.3); optional for a confidential client without `requirePkce`, checked when sent',
+        ),
         codeVerifier: str('authorization_code: the PKCE verifier, when the authorization request had a code challenge'),
         refreshToken: str('refresh_token'),
         scope: { oneOf: [str('Space- or comma-separated; may narrow, never widen'), scope] },
@@ -93,12 +116,23 @@ export function surfaceSchemas(): Record<string, JsonSchema> {
     TokenRfc: {
       type: 'object',
       required: ['access_token', 'token_type', 'expires_in', 'scope'],
-      properties: { access_token: str(), token_type: { const: 'Bearer' }, expires_in: { type: 'integer' }, refresh_token: str(), scope: str('Space-separated') },
+      properties: {
+        access_token: str(),
+        token_type: { const: 'Bearer' },
+        expires_in: { type: 'integer' },
+        refresh_token: str(),
+        scope: str('Space-separated'),
+      },
     },
     TokenParameter: {
       type: 'object',
       required: ['token'],
-      properties: { token: str('An access or refresh token'), token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] }, client_id: str(), client_secret: str() },
+      properties: {
+        token: str('An access or refresh token'),
+        token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] },
+        client_id: str(),
+        client_secret: str(),
+      },
     },
     Introspection: {
       type: 'object',
@@ -117,7 +151,12 @@ export function surfaceSchemas(): Record<string, JsonSchema> {
         credential: str(),
       },
     },
-    AuthorizationServerMetadata: { type: 'object', description: 'RFC 8414', required: ['issuer', 'authorization_endpoint', 'token_endpoint'], properties: { issuer: str(), authorization_endpoint: str(), token_endpoint: str(), jwks_uri: str() } },
+    AuthorizationServerMetadata: {
+      type: 'object',
+      description: 'RFC 8414',
+      required: ['issuer', 'authorization_endpoint', 'token_endpoint'],
+      properties: { issuer: str(), authorization_endpoint: str(), token_endpoint: str(), jwks_uri: str() },
+    },
     Jwks: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object' } } } },
   };
 }
@@ -152,7 +191,10 @@ export function surfacePaths(
     required: true,
     content: { 'application/json': { schema: ref('TokenRequest') }, 'application/x-www-form-urlencoded': { schema: ref('TokenRequestForm') } },
   };
-  const tokenParameterBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenParameter') }, 'application/json': { schema: ref('TokenParameter') } } };
+  const tokenParameterBody = {
+    required: true,
+    content: { 'application/x-www-form-urlencoded': { schema: ref('TokenParameter') }, 'application/json': { schema: ref('TokenParameter') } },
+  };
   const query = (name: string, description: string, schema: JsonSchema = { type: 'string' }) => ({ name, in: 'query', description, schema });
 
   return {
@@ -165,17 +207,29 @@ export function surfacePaths(
         parameters: [
           query('response_type', '`code` (also responseType)', { type: 'string', enum: ['code'] }),
           query('client_id', 'The OAuth client id (also clientId)'),
-          query('redirect_uri', 'Exactly one of the credential\'s redirect URIs (also redirectUri)'),
-          query('scope', 'Space- or comma-separated scopes; those the member\'s role does not allow are shown and left out'),
+          query('redirect_uri', "Exactly one of the credential's redirect URIs (also redirectUri)"),
+          query('scope', "Space- or comma-separated scopes; those the member's role does not allow are shown and left out"),
           query('state', 'Returned as is'),
-          query('code_challenge', 'PKCE: base64url(SHA-256(verifier)), 43 characters (also codeChallenge); recommended, required of public clients and of credentials with `requirePkce`'),
+          query(
+            'code_challenge',
+            'PKCE: base64url(SHA-256(verifier)), 43 characters (also codeChallenge); recommended, required of public clients and of credentials with `requirePkce`',
+          ),
           query('code_challenge_method', '`S256` (also codeChallengeMethod)', { type: 'string', enum: ['S256'] }),
         ],
         responses: {
           '200': { description: 'The sign-in or consent page', content: { 'text/html': { schema: { type: 'string' } } } },
-          '303': { description: 'To redirect_uri with `code`, `state` and `iss`, or with `error` (access_denied, invalid_scope, invalid_request...)', headers: { Location: { schema: { type: 'string' } } } },
-          '400': { description: 'An unknown client or an unregistered redirect URI: an error page, never a redirect', content: { 'text/html': { schema: { type: 'string' } } } },
-          '403': { description: "The user is not a member of the credential's business, or their role allows none of the scopes", content: { 'text/html': { schema: { type: 'string' } } } },
+          '303': {
+            description: 'To redirect_uri with `code`, `state` and `iss`, or with `error` (access_denied, invalid_scope, invalid_request...)',
+            headers: { Location: { schema: { type: 'string' } } },
+          },
+          '400': {
+            description: 'An unknown client or an unregistered redirect URI: an error page, never a redirect',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          '403': {
+            description: "The user is not a member of the credential's business, or their role allows none of the scopes",
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
         },
       },
     },
@@ -187,7 +241,10 @@ export function surfacePaths(
         security: clientAuth,
         requestBody: tokenBody,
         responses: {
-          '200': { description: 'A JSON request gets Token; a form request RFC 6749\'s TokenRfc', content: { 'application/json': { schema: { oneOf: [ref('Token'), ref('TokenRfc')] } } } },
+          '200': {
+            description: "A JSON request gets Token; a form request RFC 6749's TokenRfc",
+            content: { 'application/json': { schema: { oneOf: [ref('Token'), ref('TokenRfc')] } } },
+          },
           '400': oauthError('invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, unauthorized_client'),
           '401': oauthError('invalid_client: unknown client or wrong secret', basicChallenge),
           '413': oauthError('Body over 1 MiB'),
@@ -236,22 +293,38 @@ export function surfacePaths(
       },
     },
     '/oauth/certs': {
-      get: { operationId: 'oauthCerts', tags: ['OAuth'], summary: 'JWKS: the public keys that sign access tokens (RS512)', security: noAuth, responses: { '200': json(ref('Jwks'), 'The keys') } },
+      get: {
+        operationId: 'oauthCerts',
+        tags: ['OAuth'],
+        summary: 'JWKS: the public keys that sign access tokens (RS512)',
+        security: noAuth,
+        responses: { '200': json(ref('Jwks'), 'The keys') },
+      },
     },
     '/.well-known/oauth-authorization-server': {
-      get: { operationId: 'oauthMetadata', tags: ['OAuth'], summary: 'RFC 8414 authorization server metadata', security: noAuth, responses: { '200': json(ref('AuthorizationServerMetadata'), 'The metadata') } },
+      get: {
+        operationId: 'oauthMetadata',
+        tags: ['OAuth'],
+        summary: 'RFC 8414 authorization server metadata',
+        security: noAuth,
+        responses: { '200': json(ref('AuthorizationServerMetadata'), 'The metadata') },
+      },
     },
     '/webhooks/custom/{business}': {
       post: {
         operationId: 'customOrderWebhook',
         tags: ['Custom order webhook'],
         summary: 'Push an order (idempotent on externalOrderId + externalLocationId); a repeat updates it and answers the same',
-        description: 'Money fields take numbers or money strings ("Rs. 1,250.00"). `payment: true` makes the order ACCEPTED, otherwise PENDING. At least one `metadata` entry. See docs/custom-webhook.md.',
+        description:
+          'Money fields take numbers or money strings ("Rs. 1,250.00"). `payment: true` makes the order ACCEPTED, otherwise PENDING. At least one `metadata` entry. See docs/custom-webhook.md.',
         security: [{ webhookSecret: [] }],
         parameters: [{ name: 'business', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: { required: true, content: { 'application/json': { schema: ref('CustomOrderWebhookBody') } } },
         responses: {
-          '200': json({ type: 'object', required: ['data', 'url'], properties: { data: order, url: str('The order\'s REST path') } }, 'The order as stored (created or repeated)'),
+          '200': json(
+            { type: 'object', required: ['data', 'url'], properties: { data: order, url: str("The order's REST path") } },
+            'The order as stored (created or repeated)',
+          ),
           '400': { $ref: '#/components/responses/BadRequest' },
           '401': { $ref: '#/components/responses/Unauthorized' },
           '413': { $ref: '#/components/responses/PayloadTooLarge' },
@@ -275,7 +348,10 @@ export function surfacePaths(
         responses: {
           '200': {
             description: 'The image, as an attachment',
-            headers: { 'X-Survey-Link': { description: 'The link the code holds', schema: { type: 'string' } }, 'Content-Disposition': { schema: { type: 'string' } } },
+            headers: {
+              'X-Survey-Link': { description: 'The link the code holds', schema: { type: 'string' } },
+              'Content-Disposition': { schema: { type: 'string' } },
+            },
             content: { 'image/svg+xml': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
           },
           '400': { $ref: '#/components/responses/BadRequest' },

@@ -113,7 +113,11 @@ export class QrPool {
     thread.worker.on('exit', () => {
       clearTimeout(thread.idle);
       this.alive.delete(thread);
-      thread.job?.reject(this.closed ? busy('The service is stopping; ask again') : new AppError('internal', `The QR code thread stopped while drawing: ${thread.failure?.message ?? 'exited'}`));
+      thread.job?.reject(
+        this.closed
+          ? busy('The service is stopping; ask again')
+          : new AppError('internal', `The QR code thread stopped while drawing: ${thread.failure?.message ?? 'exited'}`),
+      );
       thread.job = undefined;
       // A thread that died leaves the line to a new one.
       if (this.waiting.length && !this.closed) this.next(this.spawn());

@@ -13,7 +13,9 @@ import { drawingCost, QrPool, type QrFormat, type QrOptions } from './qr.pool.js
  * link with `ch=qr` (and the location's `location:metadata`). The link comes from the `surveyLink` query, run
  * in-process like every REST route, so scope (surveys:read), tenant and 404 rules are the API's own.
  */
-const DOCUMENT = parse(`query($b: ID!, $s: ID!, $l: ID) { link: surveyLink(business: $b, survey: $s, location: $l, channel: qr) survey(business: $b, id: $s) { name } }`);
+const DOCUMENT = parse(
+  `query($b: ID!, $s: ID!, $l: ID) { link: surveyLink(business: $b, survey: $s, location: $l, channel: qr) survey(business: $b, id: $s) { name } }`,
+);
 const FORMATS = ['svg', 'png'] as const;
 const SIZE = { min: 64, max: 2048, default: 512 };
 

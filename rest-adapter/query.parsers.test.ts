@@ -35,7 +35,11 @@ describe('page and pageSize', () => {
     ['0', 0],
     ['7', 7],
   ])('page %p -> %p', (raw, want) => expect(parsePage(raw)).toBe(want));
-  it.each([[undefined, 20], ['1', 1], ['100', 100]])('pageSize %p -> %p', (raw, want) => expect(parsePageSize(raw)).toBe(want));
+  it.each([
+    [undefined, 20],
+    ['1', 1],
+    ['100', 100],
+  ])('pageSize %p -> %p', (raw, want) => expect(parsePageSize(raw)).toBe(want));
 
   it.each([['-1'], ['1.5'], ['x'], [''], ['1e3']])('page %p is a 400 naming page with an example', (raw) => {
     const err = refusal(() => parsePage(raw));
@@ -59,7 +63,13 @@ describe('sorts', () => {
     [[], []],
     [['{"field":"createdAt","order":"desc"}'], [{ field: 'createdAt', order: 'desc' }]],
     [['{"field":"name"}'], [{ field: 'name', order: 'asc' }]],
-    [['{"field":"name","order":"asc"}', '{"field":"createdAt","order":"desc"}'], [{ field: 'name', order: 'asc' }, { field: 'createdAt', order: 'desc' }]],
+    [
+      ['{"field":"name","order":"asc"}', '{"field":"createdAt","order":"desc"}'],
+      [
+        { field: 'name', order: 'asc' },
+        { field: 'createdAt', order: 'desc' },
+      ],
+    ],
   ])('%p', (raws, want) => expect(parseSorts(raws, conv)).toEqual(want));
 
   it.each([
@@ -109,7 +119,9 @@ describe('filters', () => {
     expect(err.details?.[0].field).toBe('filters');
   });
   it('the same field and type twice is a 400', () => {
-    expect(refusal(() => parseFilters(['{"field":"name","type":"eq","value":"a"}', '{"field":"name","type":"eq","value":"b"}'], conv)).message).toMatch(/given twice/);
+    expect(refusal(() => parseFilters(['{"field":"name","type":"eq","value":"a"}', '{"field":"name","type":"eq","value":"b"}'], conv)).message).toMatch(
+      /given twice/,
+    );
   });
 });
 
@@ -120,7 +132,10 @@ describe('expand', () => {
     [['steps'], ['steps']],
     [['steps.metrics.metrics'], ['steps', 'steps.metrics', 'steps.metrics.metrics']],
     [['business, steps'], ['business', 'steps']],
-    [['steps', 'steps.survey'], ['steps', 'steps.survey']],
+    [
+      ['steps', 'steps.survey'],
+      ['steps', 'steps.survey'],
+    ],
     [['steps.survey.steps.metrics'], ['steps', 'steps.survey', 'steps.survey.steps', 'steps.survey.steps.metrics']],
   ])('%p -> %p', (raws, want) => expect(parseExpand(raws, graph)).toEqual(want));
 
@@ -143,8 +158,19 @@ describe('parseQuery', () => {
     expect(parseQuery(new URLSearchParams(''), LIST, conv, graph)).toEqual({ page: 0, pageSize: 20, sorts: [], filters: [], expand: [] });
   });
   it('everything at once', () => {
-    const q = parseQuery(new URLSearchParams('page=2&pageSize=5&expand=steps&sorts={"field":"name"}&filters={"field":"name","type":"eq","value":"x"}'), LIST, conv, graph);
-    expect(q).toEqual({ page: 2, pageSize: 5, sorts: [{ field: 'name', order: 'asc' }], filters: [{ field: 'name', type: 'eq', value: 'x' }], expand: ['steps'] });
+    const q = parseQuery(
+      new URLSearchParams('page=2&pageSize=5&expand=steps&sorts={"field":"name"}&filters={"field":"name","type":"eq","value":"x"}'),
+      LIST,
+      conv,
+      graph,
+    );
+    expect(q).toEqual({
+      page: 2,
+      pageSize: 5,
+      sorts: [{ field: 'name', order: 'asc' }],
+      filters: [{ field: 'name', type: 'eq', value: 'x' }],
+      expand: ['steps'],
+    });
   });
   it.each([
     ['limit=5', LIST, /^limit: unknown query parameter "limit"; this route takes page, pageSize, sorts, filters, expand/],

@@ -25,13 +25,22 @@ export function reportVariables(query: URLSearchParams, field: GraphQLField<unkn
     }
     const type = getNamedType(arg.type);
     const list = isListType(getNullableType(arg.type));
-    const values = list ? raw.join(',').split(',').map((v) => v.trim()).filter(Boolean) : [raw[0]];
+    const values = list
+      ? raw
+          .join(',')
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean)
+      : [raw[0]];
     const parsed: unknown[] = [];
     for (const value of values) {
       if (isScalarType(type) && NUMERIC.has(type.name)) {
         const n = Number(value);
         if (!/^-?\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || (type.name !== 'Float' && !Number.isSafeInteger(n))) {
-          checks.fail(arg.name, type.name === 'Timestamp' ? `${JSON.stringify(value)} is not a time in milliseconds since the epoch` : `${JSON.stringify(value)} is not a number`);
+          checks.fail(
+            arg.name,
+            type.name === 'Timestamp' ? `${JSON.stringify(value)} is not a time in milliseconds since the epoch` : `${JSON.stringify(value)} is not a number`,
+          );
         }
         parsed.push(n);
       } else if (isEnumType(type)) {

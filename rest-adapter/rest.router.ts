@@ -57,7 +57,10 @@ function checkWhere(model: RouteModel, where: Record<string, unknown> | undefine
     const [field, type] = d.field.split(/[.[]/);
     return `the value of ${JSON.stringify(field)} ${type ?? ''} ${d.message}`.replace(/\s+/g, ' ');
   });
-  const example = 'createdAt' in (model.conventions?.filterFields ?? {}) ? `filters={"field":"createdAt","type":"gte","value":1767225600000}` : 'filters={"field":"name","type":"eq","value":"text"}';
+  const example =
+    'createdAt' in (model.conventions?.filterFields ?? {})
+      ? `filters={"field":"createdAt","type":"gte","value":1767225600000}`
+      : 'filters={"field":"name","type":"eq","value":"text"}';
   const message = `filters: ${problems.join('; ')}. Example of a correct value: ${example}`;
   throw new AppError('bad_request', message, [{ field: 'filters', message: `${problems.join('; ')}. Example: ${example}` }]);
 }
@@ -77,7 +80,9 @@ function requestBody(ctx: Context, model: RouteModel): Record<string, unknown> {
     return {};
   }
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new AppError('validation_failed', 'The request body must be a JSON object', [{ field: 'body', message: `must be a JSON object with ${Object.keys(model.inputType!.getFields()).join(', ')}` }]);
+    throw new AppError('validation_failed', 'The request body must be a JSON object', [
+      { field: 'body', message: `must be a JSON object with ${Object.keys(model.inputType!.getFields()).join(', ')}` },
+    ]);
   }
   return body as Record<string, unknown>;
 }
@@ -135,7 +140,8 @@ export function restRouter(deps: RestDeps): Router {
         if (orderBy) variables.orderBy = orderBy;
       } else if (route.kind === 'report') {
         const format = search.get('format');
-        if (format != null && format !== 'csv' && format !== 'json') throw new AppError('validation_failed', "format: 'csv' or 'json'", [{ field: 'format', message: "must be 'csv' or 'json'" }]);
+        if (format != null && format !== 'csv' && format !== 'json')
+          throw new AppError('validation_failed', "format: 'csv' or 'json'", [{ field: 'format', message: "must be 'csv' or 'json'" }]);
         Object.assign(variables, reportVariables(search, model.field, new Set(Object.values(route.params))));
       } else if (model.inputType) {
         const input = requestBody(ctx, model);

@@ -14,7 +14,14 @@ const stampFile = path.join(PORTAL_OUT, '.inputs-hash');
  * list and role table, the CSV writer, the guest languages, the smallest sample judged and the built-in themes. test/architecture.test.ts
  * refuses any other import from outside src/portal.
  */
-export const PORTAL_SHARED_SOURCES = ['src/auth/scopes.ts', 'src/auth/roles.ts', 'src/shared/csv.ts', 'src/shared/guest-languages.ts', 'src/shared/sample.ts', 'src/shared/themes.ts'];
+export const PORTAL_SHARED_SOURCES = [
+  'src/auth/scopes.ts',
+  'src/auth/roles.ts',
+  'src/shared/csv.ts',
+  'src/shared/guest-languages.ts',
+  'src/shared/sample.ts',
+  'src/shared/themes.ts',
+];
 
 function inputsHash() {
   const hash = crypto.createHash('sha256');
@@ -24,7 +31,11 @@ function inputsHash() {
     .filter((f) => !fs.statSync(path.join(source, f)).isDirectory())
     .sort();
   for (const file of [...files.map((f) => path.join('src/portal', f)), ...PORTAL_SHARED_SOURCES, 'package-lock.json', 'scripts/build-portal.js']) {
-    hash.update(file).update('\0').update(fs.readFileSync(path.join(root, file))).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(fs.readFileSync(path.join(root, file)))
+      .update('\0');
   }
   return hash.digest('hex');
 }

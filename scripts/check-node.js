@@ -5,7 +5,10 @@
 import fs from 'node:fs';
 
 const range = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
-const [wantMajor, wantMinor = 0] = range.replace(/^>=\s*/, '').split('.').map(Number);
+const [wantMajor, wantMinor = 0] = range
+  .replace(/^>=\s*/, '')
+  .split('.')
+  .map(Number);
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < wantMajor || (major === wantMajor && minor < wantMinor)) {
   console.error(

@@ -216,7 +216,12 @@ export async function distributionReport(em: EntityManager, column = DISTRIBUTIO
 
   const keysMissingColumn = uniques
     .filter((u) => isDistributed(u.table) && !u.columns.includes(distributionColumn.get(u.table)!))
-    .map((u) => ({ table: u.table, name: u.name, kind: u.primary ? ('primary key' as const) : u.constraint ? ('unique' as const) : ('unique index' as const), definition: u.definition }));
+    .map((u) => ({
+      table: u.table,
+      name: u.name,
+      kind: u.primary ? ('primary key' as const) : u.constraint ? ('unique' as const) : ('unique index' as const),
+      definition: u.definition,
+    }));
 
   // The tables a trigger's function names, in its own text or in the functions it calls (and they call).
   const mentions = (text: string, names: Iterable<string>) => [...names].filter((n) => new RegExp(`\\b${n}\\b`).test(text));
@@ -262,7 +267,13 @@ export async function distributionReport(em: EntityManager, column = DISTRIBUTIO
   const partitions: DistributionReport['partitions'] = [
     ...partitionKeys
       .filter((k) => isDistributed(k.table) && !k.columns.includes(distributionColumn.get(k.table)!))
-      .map((k) => ({ table: k.table, partition: k.partition, name: k.name, definition: k.definition, reason: `the partition's own unique key, without ${column}: Citus refuses it as any unique key` })),
+      .map((k) => ({
+        table: k.table,
+        partition: k.partition,
+        name: k.name,
+        definition: k.definition,
+        reason: `the partition's own unique key, without ${column}: Citus refuses it as any unique key`,
+      })),
     ...partitionedForeignKeys
       .filter((k) => isDistributed(k.table))
       .map((k) => ({
@@ -283,7 +294,12 @@ export async function distributionReport(em: EntityManager, column = DISTRIBUTIO
   // Reference tables: a referenced one before those referring to it, all before the distributed tables pointing at them.
   const referenceTables = tables.filter((t) => !isDistributed(t.table) && !pointsIntoTenantData.has(t.table)).map((t) => t.table);
   const referenceSet = new Set(referenceTables);
-  const after = new Map(referenceTables.map((t) => [t, [...new Set(foreignKeys.filter((fk) => fk.table === t && referenceSet.has(fk.references) && fk.references !== t).map((fk) => fk.references))].sort()]));
+  const after = new Map(
+    referenceTables.map((t) => [
+      t,
+      [...new Set(foreignKeys.filter((fk) => fk.table === t && referenceSet.has(fk.references) && fk.references !== t).map((fk) => fk.references))].sort(),
+    ]),
+  );
   const referenceOrder: DistributionReport['referenceOrder'] = [];
   const placed = new Set<string>();
   const place = (t: string, path: Set<string>) => {
@@ -296,9 +312,7 @@ export async function distributionReport(em: EntityManager, column = DISTRIBUTIO
   };
   for (const t of referenceTables) place(t, new Set());
 
-  const distributed = tables
-    .filter((t) => withColumn.has(t.table))
-    .map((t) => ({ table: t.table, column, nullable: t.nullable, estimatedRows: t.rows }));
+  const distributed = tables.filter((t) => withColumn.has(t.table)).map((t) => ({ table: t.table, column, nullable: t.nullable, estimatedRows: t.rows }));
   const unique = (names: string[]) => [...new Set(names)].sort();
   const changes: Record<ChangeKind, string[]> = {
     keys: unique(keysMissingColumn.map((k) => k.table)),
@@ -346,20 +360,20 @@ export function formatReport(r: DistributionReport): string {
       `${r.needsColumn.length} without ${r.column} that point into tenant data; ${r.tablesToChange.length} tables need changes first ` +
       `(${CHANGE_KINDS.map((k) => `${k} ${r.changes[k].length}`).join(', ')}).`,
   );
-  section(
-    `Distributed (${r.distributed.length + (r.tenant ? 1 : 0)}), co-located by business:`,
-    [
-      ...(r.tenant ? [`${r.tenant.table} (by ${r.tenant.column}: the tenant itself)`] : []),
-      ...r.distributed.map((d) => `${d.table}${rows(d.estimatedRows)}${d.nullable ? ` (${r.column} may be NULL)` : ''}`),
-    ],
-  );
+  section(`Distributed (${r.distributed.length + (r.tenant ? 1 : 0)}), co-located by business:`, [
+    ...(r.tenant ? [`${r.tenant.table} (by ${r.tenant.column}: the tenant itself)`] : []),
+    ...r.distributed.map((d) => `${d.table}${rows(d.estimatedRows)}${d.nullable ? ` (${r.column} may be NULL)` : ''}`),
+  ]);
   section(
     `Reference tables (${r.reference.length}): no ${r.column}, copied whole to every node; each write goes to all of them, so a table written often is better kept local to the coordinator:`,
     r.reference.map((t) => `${t.table}${rows(t.estimatedRows)}${t.writes ? `, ${Math.round(t.writes)} rows written since the statistics were reset` : ''}`),
   );
   section(
     `Create the reference tables first, in this order, with citus.enable_local_reference_table_foreign_keys off: left on, a reference table that distributed tables point at turns them, and ${r.tenant?.table ?? 'the tenant table'} through them, into Citus local tables, which cannot then be distributed:`,
-    r.referenceOrder.map((t) => `${t.table}${t.after.length ? ` (after ${t.after.join(', ')})` : ''}${t.referencedBy.length ? `, pointed at by ${t.referencedBy.join(', ')}` : ''}`),
+    r.referenceOrder.map(
+      (t) =>
+        `${t.table}${t.after.length ? ` (after ${t.after.join(', ')})` : ''}${t.referencedBy.length ? `, pointed at by ${t.referencedBy.join(', ')}` : ''}`,
+    ),
   );
   section(
     `No ${r.column}, but a foreign key into tenant data (${r.needsColumn.length}): add ${r.column} and distribute, or drop the foreign key:`,

@@ -123,14 +123,26 @@ export async function createApp(deps: { orm: MikroORM; logger: Logger; config: C
   // Before the portal's own pages, whose catch-all would answer its path.
   app.use(devOutboxRoutes({ orm, enabled: deps.config.feedback.outbox === 'dev' }).routes());
   app.use(portalRoutes({ publicUrl: deps.config.publicUrl }).routes());
-  if (deps.config.feedback.outbox === 'dev') logger.warn(`MAIL_OUTBOX=dev: e-mail and texts are kept, not sent; read them at ${deps.config.publicUrl}/portal/dev/outbox`);
-  else if (!canSendMail(deps.config.feedback)) logger.warn('no e-mail sender: sign-up confirmations, password resets, invitations, feedback requests and alerts cannot be sent, and the sign-up pages say so. Set SMTP_URL (or MAIL_OUTBOX=dev to try it locally); what was asked meanwhile is sent after a restart with it, while still valid');
+  if (deps.config.feedback.outbox === 'dev')
+    logger.warn(`MAIL_OUTBOX=dev: e-mail and texts are kept, not sent; read them at ${deps.config.publicUrl}/portal/dev/outbox`);
+  else if (!canSendMail(deps.config.feedback))
+    logger.warn(
+      'no e-mail sender: sign-up confirmations, password resets, invitations, feedback requests and alerts cannot be sent, and the sign-up pages say so. Set SMTP_URL (or MAIL_OUTBOX=dev to try it locally); what was asked meanwhile is sent after a restart with it, while still valid',
+    );
 
   httpServer.on('request', app.callback());
   // Subscriptions (graphql-ws) on the same path, fed by every process's events through LISTEN/NOTIFY.
   const liveEvents = new EventFeed(orm, logger);
   await liveEvents.start();
-  const subscriptions = graphqlSubscriptions({ httpServer, schema, contextFor, verifier: oauth.tokens, events: liveEvents, logger, trustProxyHops: deps.config.trustProxyHops });
+  const subscriptions = graphqlSubscriptions({
+    httpServer,
+    schema,
+    contextFor,
+    verifier: oauth.tokens,
+    events: liveEvents,
+    logger,
+    trustProxyHops: deps.config.trustProxyHops,
+  });
   // Slow or idle clients must not hold a connection open for ever.
   httpServer.headersTimeout = 30_000;
   httpServer.requestTimeout = 60_000;

@@ -34,7 +34,13 @@ describe('loadConfig', () => {
         authFailureWindowMs: 900_000,
       },
       metricsToken: undefined,
-      feedback: { smtpUrl: undefined, mailFrom: 'Feedback <no-reply@localhost.localdomain>', twilio: undefined, smsGatewayUrl: undefined, smsInboundSecret: undefined },
+      feedback: {
+        smtpUrl: undefined,
+        mailFrom: 'Feedback <no-reply@localhost.localdomain>',
+        twilio: undefined,
+        smsGatewayUrl: undefined,
+        smsInboundSecret: undefined,
+      },
       oauth: { requirePkce: 'public' },
       sending: {
         sms: { newBusiness: 50, established: 1_000 },
@@ -48,9 +54,27 @@ describe('loadConfig', () => {
   });
 
   it('reads the sending budgets, and refuses a budget of 0 or one that is not a count', () => {
-    const config = loadConfig({ SEND_BUDGET_SMS_NEW: '10', SEND_BUDGET_SMS: '100', SEND_BUDGET_EMAIL_NEW: '20', SEND_BUDGET_EMAIL: '200', SEND_BUDGET_NEW_DAYS: '0', SEND_BUDGET_PER_GUEST: '2', INVITATIONS_PER_DAY: '4', ACCOUNT_MAILS_PER_ADDRESS_HOUR: '1' });
-    expect(config.sending).toEqual({ sms: { newBusiness: 10, established: 100 }, email: { newBusiness: 20, established: 200 }, newDays: 0, perGuest: 2, invitationsPerDay: 4, accountMailsPerHour: 1 });
-    expect(() => loadConfig({ SEND_BUDGET_SMS: '0', ACCOUNT_MAILS_PER_ADDRESS_HOUR: 'many' })).toThrow(/ACCOUNT_MAILS_PER_ADDRESS_HOUR must be an integer from 0 to 1000, got "many"[\s\S]*SEND_BUDGET_SMS must be at least 1/);
+    const config = loadConfig({
+      SEND_BUDGET_SMS_NEW: '10',
+      SEND_BUDGET_SMS: '100',
+      SEND_BUDGET_EMAIL_NEW: '20',
+      SEND_BUDGET_EMAIL: '200',
+      SEND_BUDGET_NEW_DAYS: '0',
+      SEND_BUDGET_PER_GUEST: '2',
+      INVITATIONS_PER_DAY: '4',
+      ACCOUNT_MAILS_PER_ADDRESS_HOUR: '1',
+    });
+    expect(config.sending).toEqual({
+      sms: { newBusiness: 10, established: 100 },
+      email: { newBusiness: 20, established: 200 },
+      newDays: 0,
+      perGuest: 2,
+      invitationsPerDay: 4,
+      accountMailsPerHour: 1,
+    });
+    expect(() => loadConfig({ SEND_BUDGET_SMS: '0', ACCOUNT_MAILS_PER_ADDRESS_HOUR: 'many' })).toThrow(
+      /ACCOUNT_MAILS_PER_ADDRESS_HOUR must be an integer from 0 to 1000, got "many"[\s\S]*SEND_BUDGET_SMS must be at least 1/,
+    );
   });
 
   it('reads the feedback senders, and refuses half a Twilio setting or a bad SMTP_URL', () => {
@@ -69,7 +93,9 @@ describe('loadConfig', () => {
       smsGatewayUrl: undefined,
       smsInboundSecret: 'a-long-enough-secret',
     });
-    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'AC123', SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL must be a smtp: or smtps: URL[\s\S]*TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together/);
+    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'AC123', SMTP_URL: 'http://mail' })).toThrow(
+      /SMTP_URL must be a smtp: or smtps: URL[\s\S]*TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together/,
+    );
   });
 
   it('reads MAIL_OUTBOX=dev, refuses another value and refuses it with NODE_ENV=production', () => {
@@ -80,21 +106,29 @@ describe('loadConfig', () => {
   });
 
   it('reads the replicas and their lag in seconds or with a unit', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgresql://p@db:5432/f', DATABASE_REPLICA_URLS: 'postgresql://r@r1:5432/f, postgres://r@r2:5432/f', REPLICA_MAX_LAG: '2.5' });
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://p@db:5432/f',
+      DATABASE_REPLICA_URLS: 'postgresql://r@r1:5432/f, postgres://r@r2:5432/f',
+      REPLICA_MAX_LAG: '2.5',
+    });
     expect(config.databaseReplicaUrls).toEqual(['postgresql://r@r1:5432/f', 'postgres://r@r2:5432/f']);
     expect(config.replicaMaxLagMs).toBe(2_500);
     expect(loadConfig({ REPLICA_MAX_LAG: '500ms' }).replicaMaxLagMs).toBe(500);
     expect(loadConfig({ REPLICA_MAX_LAG: '5s' }).replicaMaxLagMs).toBe(5_000);
     expect(() => loadConfig({ REPLICA_MAX_LAG: 'soon' })).toThrow(/REPLICA_MAX_LAG must be one duration/);
     expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgresql://r@r1/f' })).toThrow(/DATABASE_REPLICA_URLS needs DATABASE_URL/);
-    expect(() => loadConfig({ DATABASE_URL: 'postgresql://p@db/f', DATABASE_REPLICA_URLS: 'mysql://r@r1/f' })).toThrow(/DATABASE_REPLICA_URLS must be a postgres: or postgresql: URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://p@db/f', DATABASE_REPLICA_URLS: 'mysql://r@r1/f' })).toThrow(
+      /DATABASE_REPLICA_URLS must be a postgres: or postgresql: URL/,
+    );
   });
 
   it('reads how long events are kept: whole days, at least as long as the deliveries that show them', () => {
     expect(loadConfig({ EVENT_RETENTION_DAYS: '365' }).eventRetentionDays).toBe(365);
     expect(loadConfig({ EVENT_RETENTION_DAYS: '30' }).eventRetentionDays).toBe(30);
     for (const bad of ['29', '0', '-5', '7.5', '90d', 'forever', '36501']) {
-      expect(() => loadConfig({ EVENT_RETENTION_DAYS: bad })).toThrow(`EVENT_RETENTION_DAYS must be a whole number of days from 30 (webhook deliveries, kept 30 days, show their events) to 36500, got "${bad}"`);
+      expect(() => loadConfig({ EVENT_RETENTION_DAYS: bad })).toThrow(
+        `EVENT_RETENTION_DAYS must be a whole number of days from 30 (webhook deliveries, kept 30 days, show their events) to 36500, got "${bad}"`,
+      );
     }
   });
 
@@ -135,7 +169,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
-  it('requires PKCE of public clients by default (the interface document\'s flow), of every client with OAUTH_REQUIRE_PKCE=all', () => {
+  it("requires PKCE of public clients by default (the interface document's flow), of every client with OAUTH_REQUIRE_PKCE=all", () => {
     expect(loadConfig({}).oauth).toEqual({ requirePkce: 'public' });
     expect(loadConfig({ OAUTH_REQUIRE_PKCE: ' ALL ' }).oauth).toEqual({ requirePkce: 'all' });
   });

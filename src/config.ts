@@ -201,7 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
   const trustProxyHops = count(env, 'TRUST_PROXY_HOPS', 0, 10, problems);
   const embeddedPgPort = port(env, 'EMBEDDED_PG_PORT', 54329, problems);
   const host = env.HOST?.trim() || undefined;
-  if (host !== undefined && !isIP(host) && host !== 'localhost') problems.push(`HOST must be an IP address to listen on (0.0.0.0, 127.0.0.1, ::) or localhost, got "${env.HOST}"`);
+  if (host !== undefined && !isIP(host) && host !== 'localhost')
+    problems.push(`HOST must be an IP address to listen on (0.0.0.0, 127.0.0.1, ::) or localhost, got "${env.HOST}"`);
   const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:'], problems);
   const databaseReplicaUrls = replicaUrls(env, databaseUrl, problems);
   const replicaMaxLagMs = seconds(env, 'REPLICA_MAX_LAG', 5_000, 3_600_000, problems);
@@ -213,7 +214,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const retrySchedule = parseDurations(env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE);
   if (!retrySchedule) {
-    problems.push(`WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as "5s,5m,2h" (units ms, s, m, h, d; at most 50), got "${env.WEBHOOK_RETRY_SCHEDULE}"`);
+    problems.push(
+      `WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as "5s,5m,2h" (units ms, s, m, h, d; at most 50), got "${env.WEBHOOK_RETRY_SCHEDULE}"`,
+    );
   }
   const workers = count(env, 'WORKERS', 64, 1000, problems);
   const eventRetentionDays = retentionDays(env, problems);
@@ -257,7 +260,9 @@ export function loadConfig(env: Env = process.env): Config {
 /** OAUTH_REQUIRE_PKCE; the switch it replaced (whose default was the opposite) is named, so no one keeps it unawares. */
 function pkceRule(env: Env, problems: string[]): PkceRule {
   if (env.OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE !== undefined) {
-    problems.push('OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE was removed: confidential clients may go without PKCE by default (the interface document\'s flow); set OAUTH_REQUIRE_PKCE=all to require it of every client');
+    problems.push(
+      "OAUTH_ALLOW_CONFIDENTIAL_WITHOUT_PKCE was removed: confidential clients may go without PKCE by default (the interface document's flow); set OAUTH_REQUIRE_PKCE=all to require it of every client",
+    );
   }
   const rule = (env.OAUTH_REQUIRE_PKCE?.trim().toLowerCase() || 'public') as PkceRule;
   if (!PKCE_RULES.includes(rule)) problems.push(`OAUTH_REQUIRE_PKCE must be one of ${PKCE_RULES.join(', ')}, got "${env.OAUTH_REQUIRE_PKCE}"`);
@@ -287,8 +292,12 @@ function sendingSettings(env: Env, problems: string[]): SendingSettings {
   };
   // 0 would hold every message for ever, or refuse every reset mail: a budget that is spent before it starts.
   const zero = Object.entries({
-    SEND_BUDGET_SMS_NEW: settings.sms.newBusiness, SEND_BUDGET_SMS: settings.sms.established, SEND_BUDGET_EMAIL_NEW: settings.email.newBusiness,
-    SEND_BUDGET_EMAIL: settings.email.established, SEND_BUDGET_PER_GUEST: settings.perGuest, INVITATIONS_PER_DAY: settings.invitationsPerDay,
+    SEND_BUDGET_SMS_NEW: settings.sms.newBusiness,
+    SEND_BUDGET_SMS: settings.sms.established,
+    SEND_BUDGET_EMAIL_NEW: settings.email.newBusiness,
+    SEND_BUDGET_EMAIL: settings.email.established,
+    SEND_BUDGET_PER_GUEST: settings.perGuest,
+    INVITATIONS_PER_DAY: settings.invitationsPerDay,
     ACCOUNT_MAILS_PER_ADDRESS_HOUR: settings.accountMailsPerHour,
   }).filter(([, value]) => value === 0);
   for (const [name] of zero) problems.push(`${name} must be at least 1`);
@@ -299,7 +308,10 @@ function sendingSettings(env: Env, problems: string[]): SendingSettings {
 function replicaUrls(env: Env, primary: string | undefined, problems: string[]): string[] {
   const raw = env.DATABASE_REPLICA_URLS?.trim();
   if (!raw) return [];
-  const urls = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const urls = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   urls.forEach((_, i) => url({ DATABASE_REPLICA_URLS: urls[i] }, 'DATABASE_REPLICA_URLS', undefined, ['postgres:', 'postgresql:'], problems));
   if (!primary) problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL: replicas stream from your own primary, not from the embedded PostgreSQL');
   if (urls.length > 16) problems.push(`DATABASE_REPLICA_URLS lists ${urls.length} URLs; at most 16`);
@@ -326,7 +338,9 @@ function retentionDays(env: Env, problems: string[]): number {
   const raw = env.EVENT_RETENTION_DAYS?.trim();
   if (!raw) return 90;
   if (!/^\d+$/.test(raw) || Number(raw) < DELIVERY_RETENTION_DAYS || Number(raw) > 36_500) {
-    problems.push(`EVENT_RETENTION_DAYS must be a whole number of days from ${DELIVERY_RETENTION_DAYS} (webhook deliveries, kept ${DELIVERY_RETENTION_DAYS} days, show their events) to 36500, got "${raw}"`);
+    problems.push(
+      `EVENT_RETENTION_DAYS must be a whole number of days from ${DELIVERY_RETENTION_DAYS} (webhook deliveries, kept ${DELIVERY_RETENTION_DAYS} days, show their events) to 36500, got "${raw}"`,
+    );
     return 90;
   }
   return Number(raw);
@@ -364,7 +378,8 @@ function feedbackSettings(env: Env, publicUrl: string, problems: string[]): Feed
     }
   })();
   const mailFrom = env.MAIL_FROM?.trim() || `Feedback <no-reply@${host.includes('.') ? host : 'localhost.localdomain'}>`;
-  if (!/^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/.test(mailFrom)) problems.push(`MAIL_FROM must be an address, e.g. "Cafe Uno <feedback@example.com>", got "${mailFrom}"`);
+  if (!/^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/.test(mailFrom))
+    problems.push(`MAIL_FROM must be an address, e.g. "Cafe Uno <feedback@example.com>", got "${mailFrom}"`);
   const sid = env.TWILIO_ACCOUNT_SID?.trim();
   const token = env.TWILIO_AUTH_TOKEN?.trim();
   const from = env.TWILIO_FROM?.trim();
@@ -388,7 +403,9 @@ function mailOutbox(env: Env, problems: string[]): 'dev' | undefined {
     return undefined;
   }
   if (env.NODE_ENV?.trim() === 'production') {
-    problems.push('MAIL_OUTBOX=dev is refused with NODE_ENV=production: it keeps every e-mail and text in the database instead of sending it, and shows them (sign-up and password links included) to anyone at /portal/dev/outbox. Unset MAIL_OUTBOX and set SMTP_URL to send e-mail; to try the outbox locally, run with NODE_ENV=development MAIL_OUTBOX=dev');
+    problems.push(
+      'MAIL_OUTBOX=dev is refused with NODE_ENV=production: it keeps every e-mail and text in the database instead of sending it, and shows them (sign-up and password links included) to anyone at /portal/dev/outbox. Unset MAIL_OUTBOX and set SMTP_URL to send e-mail; to try the outbox locally, run with NODE_ENV=development MAIL_OUTBOX=dev',
+    );
     return undefined;
   }
   return 'dev';

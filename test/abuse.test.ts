@@ -7,11 +7,14 @@ import { inspectJson, MAX_JSON_DEPTH } from '../src/shared/text.js';
 let server: TestServer;
 let tenant: Tenant;
 let shop: WebhookBusiness;
-useTestServer(async (s) => {
-  server = s;
-  tenant = await createTenant(s);
-  shop = await webhookBusiness(s);
-}, { env: API_LIMIT_ON });
+useTestServer(
+  async (s) => {
+    server = s;
+    tenant = await createTenant(s);
+    shop = await webhookBusiness(s);
+  },
+  { env: API_LIMIT_ON },
+);
 
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 const nestedObject = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
@@ -39,7 +42,8 @@ describe('JSON nested deeper than 64 levels', () => {
     for (const body of [`{"query":"{ health { status } }","variables":{"x":${nested(10_000)}}}`, nestedObject(10_000)]) {
       const answer = await post(path, body, headers());
       expect(answer.status).toBe(400);
-      if (door === '/oauth/token') expect(answer.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/nested more than 64 levels/) });
+      if (door === '/oauth/token')
+        expect(answer.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/nested more than 64 levels/) });
       else expect(answer.body.error).toMatchObject({ status: 400, code: 'bad_request', message: expect.stringMatching(/nested more than 64 levels deep/) });
     }
   });

@@ -26,7 +26,13 @@ beforeAll(async () => {
   db = await createTestDatabase();
   proxy = await startPgProxy(db.url);
   orm = await MikroORM.init(ormConfig(proxy.url));
-  listener = new PgListener(orm, ['t_wake', 't_lines'], { notification: (channel, payload) => local.push(`${channel}:${payload}`) }, createLogger('silent'), 'test');
+  listener = new PgListener(
+    orm,
+    ['t_wake', 't_lines'],
+    { notification: (channel, payload) => local.push(`${channel}:${payload}`) },
+    createLogger('silent'),
+    'test',
+  );
   await listener.start();
   spy = new pg.Client(db.url);
   await spy.connect();
@@ -124,5 +130,10 @@ it('sends a burst of commits in NOTIFY statements at most one per SEND_EVERY_MS,
   expect(sent.length).toBeLessThan(lines.length / 10);
   const gaps = sent.slice(1).map((st, i) => st.at - sent[i].at);
   expect(gaps.filter((gap) => gap < SEND_EVERY_MS - 2)).toEqual([]);
-  expect(local.filter((l) => l.startsWith('t_lines:')).flatMap((l) => l.slice('t_lines:'.length).split('\n')).sort()).toEqual([...lines].sort());
+  expect(
+    local
+      .filter((l) => l.startsWith('t_lines:'))
+      .flatMap((l) => l.slice('t_lines:'.length).split('\n'))
+      .sort(),
+  ).toEqual([...lines].sort());
 });

@@ -81,7 +81,14 @@ function violation(from: string, to: string): string | undefined {
   if (MAY_IMPORT[layer].includes(target)) return undefined;
   if (target === 'adapter' && from.endsWith('.test.ts')) return undefined;
   const place = placeOf(to)!;
-  const what = target === 'door' ? `the door ${place}` : target === 'composition' ? `the composition ${place}` : target === 'adapter' ? `the adapter ${place}` : `a ${target} file`;
+  const what =
+    target === 'door'
+      ? `the door ${place}`
+      : target === 'composition'
+        ? `the composition ${place}`
+        : target === 'adapter'
+          ? `the adapter ${place}`
+          : `a ${target} file`;
   return `${layer === 'adapter' ? 'an' : 'a'} ${layer} file imports ${what}`;
 }
 
@@ -279,25 +286,46 @@ describe('import direction', () => {
   });
 
   it('names the cycles among files', () => {
-    expect(fileCycles([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd'], ['d', 'e']])).toEqual(['a → b → c → a']);
-    expect(fileCycles([['a', 'b'], ['b', 'c']])).toEqual([]);
+    expect(
+      fileCycles([
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'a'],
+        ['c', 'd'],
+        ['d', 'e'],
+      ]),
+    ).toEqual(['a → b → c → a']);
+    expect(
+      fileCycles([
+        ['a', 'b'],
+        ['b', 'c'],
+      ]),
+    ).toEqual([]);
   });
 
   it('leaves no cycle among the files of the server and of the portal', () => {
-    const files = [...sourceFiles('src', ['.ts', '.tsx']), ...sourceFiles('rest-adapter')].filter((file) => !file.endsWith('.test.ts') && !file.endsWith('.d.ts'));
+    const files = [...sourceFiles('src', ['.ts', '.tsx']), ...sourceFiles('rest-adapter')].filter(
+      (file) => !file.endsWith('.test.ts') && !file.endsWith('.d.ts'),
+    );
     const known = new Set(files.map((file) => file.replace(/\.(ts|tsx)$/, '')));
-    const imports = files.flatMap((file) => importsOf(file).filter((target) => known.has(target)).map((target): [string, string] => [file.replace(/\.(ts|tsx)$/, ''), target]));
+    const imports = files.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => known.has(target))
+        .map((target): [string, string] => [file.replace(/\.(ts|tsx)$/, ''), target]),
+    );
     expect(imports.length).toBeGreaterThan(500);
     expect(fileCycles(imports)).toEqual([]);
   });
 
-  it('keeps the root mikro-orm.config.ts an entry for MikroORM\'s CLI: it imports src/db, nothing in src/ imports it', () => {
+  it("keeps the root mikro-orm.config.ts an entry for MikroORM's CLI: it imports src/db, nothing in src/ imports it", () => {
     expect(importsOf('mikro-orm.config.ts')).toEqual(['src/db/orm.config']);
     expect(serverFiles().filter((file) => importsOf(file).includes('mikro-orm.config'))).toEqual([]);
   });
 
   it('keeps no mutable state exported from a file (what a module needs is given to it, not set from outside)', () => {
-    const exported = [...serverFiles(), ...sourceFiles('src/portal', ['.ts', '.tsx'])].filter((file) => /^export (let|var)\b/m.test(readFileSync(path.join(ROOT, file), 'utf8')));
+    const exported = [...serverFiles(), ...sourceFiles('src/portal', ['.ts', '.tsx'])].filter((file) =>
+      /^export (let|var)\b/m.test(readFileSync(path.join(ROOT, file), 'utf8')),
+    );
     expect(exported).toEqual([]);
   });
 
@@ -308,7 +336,9 @@ describe('import direction', () => {
    */
   it('keeps the modules and the kit free of state set at start: no top-level let', () => {
     const KEPT = ['src/modules/flow/feedback-request-creation.service.ts'];
-    const stateful = serverFiles().filter((file) => (within(file, 'src/modules') || within(file, 'src/kit')) && /^(let|var)\b/m.test(readFileSync(path.join(ROOT, file), 'utf8')));
+    const stateful = serverFiles().filter(
+      (file) => (within(file, 'src/modules') || within(file, 'src/kit')) && /^(let|var)\b/m.test(readFileSync(path.join(ROOT, file), 'utf8')),
+    );
     expect(stateful).toEqual(KEPT);
     expect(serverFiles().filter((file) => /^export function (configure|follow)[A-Z]/m.test(readFileSync(path.join(ROOT, file), 'utf8')))).toEqual([]);
   });
@@ -331,7 +361,10 @@ describe('import direction', () => {
   /** A module is entered through its door: the rest of its files (its repository first) can change without others noticing. */
   const throughDoors = (imports: Array<[from: string, to: string]>) =>
     imports
-      .filter(([from, to]) => moduleOf(to) && moduleOf(to) !== moduleOf(from) && path.posix.basename(to) !== 'index' && !within(from, 'src/db') && !from.endsWith('.test.ts'))
+      .filter(
+        ([from, to]) =>
+          moduleOf(to) && moduleOf(to) !== moduleOf(from) && path.posix.basename(to) !== 'index' && !within(from, 'src/db') && !from.endsWith('.test.ts'),
+      )
       .map(([from, to]) => `${from} imports ${to}`);
 
   it('names the imports that pass a module by its door', () => {

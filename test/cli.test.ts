@@ -32,7 +32,14 @@ describe('admin CLI on DATABASE_URL', () => {
     const out = parse(stdout);
     expect(out).toEqual({
       object: 'user',
-      data: { id: expect.stringMatching(/^user_[0-9A-Z]{26}$/), object: 'user', email: 'owner@example.com', name: 'Ada', createdAt: expect.any(Number), updatedAt: expect.any(Number) },
+      data: {
+        id: expect.stringMatching(/^user_[0-9A-Z]{26}$/),
+        object: 'user',
+        email: 'owner@example.com',
+        name: 'Ada',
+        createdAt: expect.any(Number),
+        updatedAt: expect.any(Number),
+      },
     });
     expect(stdout).not.toContain('correct horse');
     userId = out.data.id;
@@ -60,8 +67,15 @@ describe('admin CLI on DATABASE_URL', () => {
 
   it('create-credential prints the client secret once and stores only its hash', async () => {
     const { code, stdout } = await admin(
-      'create-credential', '--business', businessId, '--name', 'POS app',
-      '--redirect-uri', 'https://pos.example.com/callback', '--redirect-uri', 'http://localhost:3000/cb',
+      'create-credential',
+      '--business',
+      businessId,
+      '--name',
+      'POS app',
+      '--redirect-uri',
+      'https://pos.example.com/callback',
+      '--redirect-uri',
+      'http://localhost:3000/cb',
     );
     expect(code).toBe(0);
     const { data } = parse(stdout);
@@ -86,7 +100,12 @@ describe('admin CLI on DATABASE_URL', () => {
     const first = await admin('connect-custom', '--business', businessId);
     expect(first.code).toBe(0);
     const one = parse(first.stdout).data;
-    expect(one).toMatchObject({ business: businessId, secret: expect.stringMatching(/^cisec_/), rotated: false, webhookPath: `/webhooks/custom/${businessId}` });
+    expect(one).toMatchObject({
+      business: businessId,
+      secret: expect.stringMatching(/^cisec_/),
+      rotated: false,
+      webhookPath: `/webhooks/custom/${businessId}`,
+    });
     const hashBefore = (await sql.query('select secret_hash from custom_integration where business_id = $1', [businessId])).rows[0].secret_hash;
 
     const second = await admin('connect-custom', '--business', businessId);
@@ -108,7 +127,11 @@ describe('admin CLI on DATABASE_URL', () => {
     expect(out.credential.clientSecret).toMatch(/^cs_/);
     expect(out.customIntegration.secret).toMatch(/^cisec_/);
     // The business's face (issue 36): a display name, a brand colour white text reads on, a logo served by the service.
-    expect(out.business).toMatchObject({ displayName: 'Demo Bistro · Karahi & Grill', brandColor: '#14532D', logoUrl: expect.stringMatching(/\/logos\/bus_\w+\/[0-9a-f]{64}\.png$/) });
+    expect(out.business).toMatchObject({
+      displayName: 'Demo Bistro · Karahi & Grill',
+      brandColor: '#14532D',
+      logoUrl: expect.stringMatching(/\/logos\/bus_\w+\/[0-9a-f]{64}\.png$/),
+    });
     const logo = await sql.query('select content_type, width, height from business_logo where business_id = $1', [out.business.id]);
     expect(logo.rows).toEqual([{ content_type: 'image/png', width: 128, height: 128 }]);
     // Stored on the business too, not only printed: the logo's file is the one its address names.
@@ -124,18 +147,32 @@ describe('admin CLI on DATABASE_URL', () => {
     // Made through the services, as the API would: each change recorded as an event.
     const events = await sql.query('select type from event where business_id = $1 order by id', [out.business.id]);
     expect(events.rows.map((r) => r.type)).toEqual([
-      'metric.created', 'metric.created', 'metric.created', 'survey.created', 'surveystep.created', 'surveystep.created', 'surveystep.created', 'location.created', 'credential.created',
+      'metric.created',
+      'metric.created',
+      'metric.created',
+      'survey.created',
+      'surveystep.created',
+      'surveystep.created',
+      'surveystep.created',
+      'location.created',
+      'credential.created',
     ]);
   });
 
   it('demo builds its links from PUBLIC_URL, else PORT, as the service does', async () => {
-    const links = (out: { customIntegration: { webhookUrl: string }; surveyLink: string; business: { id: string } }) => [out.customIntegration.webhookUrl, out.surveyLink];
+    const links = (out: { customIntegration: { webhookUrl: string }; surveyLink: string; business: { id: string } }) => [
+      out.customIntegration.webhookUrl,
+      out.surveyLink,
+    ];
     const onPort = parse((await runAdmin(['demo'], { DATABASE_URL: db.url, PORT: '5123' })).stdout);
     expect(links(onPort)).toEqual([
       `http://localhost:5123/webhooks/custom/${onPort.business.id}`,
       expect.stringMatching(new RegExp(`^http://localhost:5123/survey/${onPort.business.id}/sur_`)),
     ]);
-    const behindProxy = parse((await runAdmin(['demo'], { DATABASE_URL: db.url, PORT: '5123', PUBLIC_URL: 'https://feedback.example.com/', SURVEY_URL: 'https://s.example.com' })).stdout);
+    const behindProxy = parse(
+      (await runAdmin(['demo'], { DATABASE_URL: db.url, PORT: '5123', PUBLIC_URL: 'https://feedback.example.com/', SURVEY_URL: 'https://s.example.com' }))
+        .stdout,
+    );
     expect(links(behindProxy)).toEqual([
       `https://feedback.example.com/webhooks/custom/${behindProxy.business.id}`,
       expect.stringMatching(new RegExp(`^https://s\\.example\\.com/survey/${behindProxy.business.id}/sur_`)),
@@ -147,11 +184,24 @@ describe('admin CLI on DATABASE_URL', () => {
     const added = await admin('add-member', '--business', businessId, '--email', 'Staff@Example.com', '--role', 'staff');
     expect(added.code).toBe(0);
     const member = parse(added.stdout);
-    expect(member).toEqual({ object: 'member', data: expect.objectContaining({ id: expect.stringMatching(/^mem_/), object: 'member', user: staff.id, email: 'staff@example.com', name: 'Sam', role: 'staff', business: businessId }) });
+    expect(member).toEqual({
+      object: 'member',
+      data: expect.objectContaining({
+        id: expect.stringMatching(/^mem_/),
+        object: 'member',
+        user: staff.id,
+        email: 'staff@example.com',
+        name: 'Sam',
+        role: 'staff',
+        business: businessId,
+      }),
+    });
     const lastOwner = await admin('remove-member', '--business', businessId, '--email', 'owner@example.com');
     expect(lastOwner.code).toBe(2);
     expect(lastOwner.stderr).toMatch(/last owner/);
-    expect((await admin('add-member', '--business', businessId, '--email', 'staff@example.com', '--role', 'admin')).stderr).toMatch(/--role must be one of owner, manager, staff/);
+    expect((await admin('add-member', '--business', businessId, '--email', 'staff@example.com', '--role', 'admin')).stderr).toMatch(
+      /--role must be one of owner, manager, staff/,
+    );
     const removed = await admin('remove-member', '--business', businessId, '--member', member.data.id);
     expect([removed.code, parse(removed.stdout)]).toEqual([0, { id: member.data.id, object: 'member', deleted: true }]);
     const rows = await sql.query('select role from membership where business_id = $1', [businessId]);
@@ -169,7 +219,10 @@ describe('admin CLI on DATABASE_URL', () => {
     [['create-user', '--email', 'y@example.com', '--password', 'short'], /password: must be at least 8 characters/],
     [['create-business', '--name', 'X', '--owner', 'user_01ARZ3NDEKTSV4RRFFQ69G5FAV'], /User 'user_01ARZ3NDEKTSV4RRFFQ69G5FAV' was not found/],
     [['create-business', '--name', 'X', '--owner', 'bogus'], /User 'bogus' was not found/],
-    [['create-credential', '--business', 'bus_01ARZ3NDEKTSV4RRFFQ69G5FAV', '--name', 'X', '--redirect-uri', 'https://a.example'], /Business 'bus_01ARZ3NDEKTSV4RRFFQ69G5FAV' was not found/],
+    [
+      ['create-credential', '--business', 'bus_01ARZ3NDEKTSV4RRFFQ69G5FAV', '--name', 'X', '--redirect-uri', 'https://a.example'],
+      /Business 'bus_01ARZ3NDEKTSV4RRFFQ69G5FAV' was not found/,
+    ],
     [['connect-custom'], /--business is required/],
   ])('exits with 2 and a message on bad arguments: %j', async (args, message) => {
     const { code, stdout, stderr } = await admin(...args);

@@ -74,7 +74,11 @@ describe('one data path', () => {
   it('reads each column as its entity declares it (decimals as numbers, JSON as objects, timestamps as Dates), on every path', async () => {
     const tenant = await createTenant(server);
     const input = { externalOrderId: 'O-1', total: 12.5, subtotal: 10, currency: 'PKR', metadata: { table: '4' }, items: [{ name: 'Tea', quantity: 1 }] };
-    const { body } = await server.graphql(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: tenant.businessId, i: input }, tenant.headers);
+    const { body } = await server.graphql(
+      `mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`,
+      { b: tenant.businessId, i: input },
+      tenant.headers,
+    );
     expect(body.errors).toBeUndefined();
     const em = server.orm.em.fork();
     const [listed] = (await findPage<Order, Order>(em, Order, { scope: { business: tenant.businessId }, args: ARGS, present: (o) => o })).data;
@@ -118,7 +122,8 @@ describe('one data path', () => {
       // One transaction: every statement below runs on its one connection.
       const preparedHere = async () => Number((await sql<{ n: string }>`select count(*) as n from pg_prepared_statements`.execute(db(tx))).rows[0].n);
       const before = await preparedHere();
-      const run = (i: number) => runShaped(tx, `test.prepared.${i}`, [i], () => db(tx).selectNoFrom(sql<number>`${i}::int + ${sql.lit(i)}`.as('n')), { prepare: true });
+      const run = (i: number) =>
+        runShaped(tx, `test.prepared.${i}`, [i], () => db(tx).selectNoFrom(sql<number>`${i}::int + ${sql.lit(i)}`.as('n')), { prepare: true });
       expect(await run(0)).toEqual([{ n: 0 }]);
       expect(await preparedHere()).toBe(before + 1);
       // Each its own text: the number is written into it.

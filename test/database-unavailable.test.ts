@@ -34,7 +34,9 @@ async function businessQuery(headers = fx.tenant.headers) {
   });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
 }
-const unavailableBody = { error: { status: 503, code: 'unavailable', message: expect.stringMatching(/busy.*retry after 2 s/i), requestId: expect.stringMatching(/^req_/) } };
+const unavailableBody = {
+  error: { status: 503, code: 'unavailable', message: expect.stringMatching(/busy.*retry after 2 s/i), requestId: expect.stringMatching(/^req_/) },
+};
 
 describe('a request that gets no database connection in time', () => {
   it('is a 503 with Retry-After at every door, and the same request succeeds once a connection is free', async () => {
@@ -47,14 +49,31 @@ describe('a request that gets no database connection in time', () => {
       // An alert recipient's confirmation page (a token the database must be asked about).
       const alertPage = await fetch(`${fx.server.url}/alerts/${'a'.repeat(43)}`);
       // A partner's sign-in link: the page reads the client first.
-      const signInPage = await fetch(`${fx.server.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: fx.tenant.clientId, redirect_uri: TEST_REDIRECT_URI, scope: 'surveys:read' })}`);
+      const signInPage = await fetch(
+        `${fx.server.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: fx.tenant.clientId, redirect_uri: TEST_REDIRECT_URI, scope: 'surveys:read' })}`,
+      );
       return {
         token: { status: token.status, retryAfter: token.headers.get('retry-after'), body: await token.json() },
         graphql,
         rest: { status: rest.status, retryAfter: rest.headers.get('retry-after'), body: await rest.json() },
-        guestPage: { status: guestPage.status, retryAfter: guestPage.headers.get('retry-after'), type: guestPage.headers.get('content-type'), html: await guestPage.text() },
-        signInPage: { status: signInPage.status, retryAfter: signInPage.headers.get('retry-after'), type: signInPage.headers.get('content-type'), html: await signInPage.text() },
-        alertPage: { status: alertPage.status, retryAfter: alertPage.headers.get('retry-after'), type: alertPage.headers.get('content-type'), html: await alertPage.text() },
+        guestPage: {
+          status: guestPage.status,
+          retryAfter: guestPage.headers.get('retry-after'),
+          type: guestPage.headers.get('content-type'),
+          html: await guestPage.text(),
+        },
+        signInPage: {
+          status: signInPage.status,
+          retryAfter: signInPage.headers.get('retry-after'),
+          type: signInPage.headers.get('content-type'),
+          html: await signInPage.text(),
+        },
+        alertPage: {
+          status: alertPage.status,
+          retryAfter: alertPage.headers.get('retry-after'),
+          type: alertPage.headers.get('content-type'),
+          html: await alertPage.text(),
+        },
       };
     });
     expect(answers.token).toEqual({ status: 503, retryAfter: '2', body: unavailableBody });
@@ -65,9 +84,24 @@ describe('a request that gets no database connection in time', () => {
       body: { errors: [expect.objectContaining({ message: expect.stringMatching(/busy/), extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } })] },
     });
     expect(answers.rest).toEqual({ status: 503, retryAfter: '2', body: unavailableBody });
-    expect(answers.guestPage).toEqual({ status: 503, retryAfter: '2', type: expect.stringMatching(/^text\/html/), html: expect.stringContaining('Please try again in a moment') });
-    expect(answers.signInPage).toEqual({ status: 503, retryAfter: '2', type: expect.stringMatching(/^text\/html/), html: expect.stringContaining('Please try again in a moment') });
-    expect(answers.alertPage).toEqual({ status: 503, retryAfter: '2', type: expect.stringMatching(/^text\/html/), html: expect.stringContaining('Please try again in a moment') });
+    expect(answers.guestPage).toEqual({
+      status: 503,
+      retryAfter: '2',
+      type: expect.stringMatching(/^text\/html/),
+      html: expect.stringContaining('Please try again in a moment'),
+    });
+    expect(answers.signInPage).toEqual({
+      status: 503,
+      retryAfter: '2',
+      type: expect.stringMatching(/^text\/html/),
+      html: expect.stringContaining('Please try again in a moment'),
+    });
+    expect(answers.alertPage).toEqual({
+      status: 503,
+      retryAfter: '2',
+      type: expect.stringMatching(/^text\/html/),
+      html: expect.stringContaining('Please try again in a moment'),
+    });
 
     expect((await tokenRequest()).status).toBe(200);
     expect(await businessQuery()).toEqual({ status: 200, retryAfter: null, body: { data: { business: { id: fx.tenant.businessId, name: 'Test Cafe' } } } });
@@ -75,7 +109,14 @@ describe('a request that gets no database connection in time', () => {
 
   it('is a 503 with Retry-After from GraphQL when a resolver waited for it (the token already known)', async () => {
     // A token of its own, checked just now: this server remembers its standing for a moment (REVOCATION_CACHE_MS).
-    const { accessToken } = await issueToken(fx.server, { credential: fx.tenant.credentialId, clientId: fx.tenant.clientId, business: fx.tenant.businessId, user: fx.tenant.userId, scopes: ['business:read'], withRefreshToken: false });
+    const { accessToken } = await issueToken(fx.server, {
+      credential: fx.tenant.credentialId,
+      clientId: fx.tenant.clientId,
+      business: fx.tenant.businessId,
+      user: fx.tenant.userId,
+      scopes: ['business:read'],
+      withRefreshToken: false,
+    });
     const headers = { authorization: `Bearer ${accessToken}` };
     expect((await businessQuery(headers)).status).toBe(200);
     const answer = await withThePoolHeld(() => businessQuery(headers));

@@ -40,7 +40,13 @@ beforeAll(async () => {
   // A code as the interface document asks for it (no challenge), or with the PKCE challenge of the docs' VERIFIER.
   const pkce = pkcePair();
   const authorized = async (challenge: string) =>
-    (await authorizeCode(server, partner, { scope: 'surveys:read,submissions:read', code_challenge: challenge, code_challenge_method: challenge ? 'S256' : '' })).searchParams.get('code')!;
+    (
+      await authorizeCode(server, partner, {
+        scope: 'surveys:read,submissions:read',
+        code_challenge: challenge,
+        code_challenge_method: challenge ? 'S256' : '',
+      })
+    ).searchParams.get('code')!;
   const code = () => authorized(pkce.challenge);
   const tokens = await post('/oauth/token', {
     grantType: 'authorization_code',
@@ -53,13 +59,21 @@ beforeAll(async () => {
   const all = await post('/oauth/token', { grantType: 'client_credentials', clientId: demo.credential.clientId, clientSecret: demo.credential.clientSecret });
   const order = await post(
     '/graphql',
-    { query: 'mutation($b: ID!) { createOrder(business: $b, input: {externalOrderId: "A-1", total: 10, currency: "PKR"}) { id } }', variables: { b: demo.business.id } },
+    {
+      query: 'mutation($b: ID!) { createOrder(business: $b, input: {externalOrderId: "A-1", total: 10, currency: "PKR"}) { id } }',
+      variables: { b: demo.business.id },
+    },
     { authorization: `Bearer ${all.accessToken}` },
   );
   const graphql = (query: string, variables: object) => post('/graphql', { query, variables }, { authorization: `Bearer ${all.accessToken}` });
   // docs/webhooks.md's endpoint and one of its deliveries (the test event: recorded and queued at once).
-  const webhook = (await graphql('mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://hooks.example.com/feedback", events: ["*"]}) { id } }', { b: demo.business.id })).data.createWebhook.id;
-  const delivery = (await graphql('mutation($b: ID!, $w: ID!) { testWebhook(business: $b, id: $w) { id } }', { b: demo.business.id, w: webhook })).data.testWebhook.id;
+  const webhook = (
+    await graphql('mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://hooks.example.com/feedback", events: ["*"]}) { id } }', {
+      b: demo.business.id,
+    })
+  ).data.createWebhook.id;
+  const delivery = (await graphql('mutation($b: ID!, $w: ID!) { testWebhook(business: $b, id: $w) { id } }', { b: demo.business.id, w: webhook })).data
+    .testWebhook.id;
   values = {
     'wh_...': webhook,
     'whd_...': delivery,

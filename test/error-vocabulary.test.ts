@@ -34,7 +34,17 @@ const schema = new GraphQLSchema({
   }),
 });
 const routes: RouteDef[] = [
-  { method: 'GET', path: '/v2/things/{code}', kind: 'get', field: 'thing', params: { code: 'code' }, object: 'thing', status: 200, tag: 'Things', summary: 'Get a thing' },
+  {
+    method: 'GET',
+    path: '/v2/things/{code}',
+    kind: 'get',
+    field: 'thing',
+    params: { code: 'code' },
+    object: 'thing',
+    status: 200,
+    tag: 'Things',
+    summary: 'Get a thing',
+  },
 ];
 
 let httpServer: http.Server;
@@ -105,6 +115,10 @@ it('a fault is answered internal, without its text, and reported', () => {
   const reported: unknown[] = [];
   const secret = new Error('relation "business_gone" does not exist');
   const answer = errorAnswer(new GraphQLError('wrapped', { originalError: secret }), { requestId: 'req_x', onFault: (err) => reported.push(err) });
-  expect(answer).toEqual({ status: 500, headers: {}, body: { error: { status: 500, code: 'internal', message: 'Internal server error', requestId: 'req_x' } } });
+  expect(answer).toEqual({
+    status: 500,
+    headers: {},
+    body: { error: { status: 500, code: 'internal', message: 'Internal server error', requestId: 'req_x' } },
+  });
   expect(reported).toEqual([secret]);
 });

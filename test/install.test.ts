@@ -27,7 +27,7 @@ const nameOf = (key: string) => key.slice(key.lastIndexOf('node_modules/') + 'no
 const oldest = (range: string) => semver.minVersion(range)!.version;
 
 describe('npm install on a fresh clone', () => {
-  it('the README names the Node and npm that package.json\'s engines ask for', () => {
+  it("the README names the Node and npm that package.json's engines ask for", () => {
     const node = oldest(pkg.engines.node).replace(/\.0$/, '');
     const npm = oldest(pkg.engines.npm).replace(/\.0$/, '');
     expect(readme).toContain(`You need Node.js ${node} or newer and npm ${npm} or newer, as \`engines\` in package.json says`);
@@ -77,7 +77,7 @@ describe('npm install on a fresh clone', () => {
     expect(linuxBinaries.filter(([, entry]) => !entry.libc?.length).map(([key]) => nameOf(key))).toEqual([]);
   });
 
-  it('the lock file\'s root is package.json as npm writes it (dependencies, devDependencies, engines)', () => {
+  it("the lock file's root is package.json as npm writes it (dependencies, devDependencies, engines)", () => {
     const root = lock.packages[''];
     expect({ dependencies: root.dependencies, devDependencies: root.devDependencies, engines: root.engines }).toEqual({
       dependencies: pkg.dependencies,

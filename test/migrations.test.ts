@@ -20,8 +20,23 @@ describe('migrations', () => {
     await sql.connect();
     try {
       const tables = (await sql.query(`select table_name from information_schema.tables where table_schema = 'public'`)).rows.map((r) => r.table_name);
-      for (const table of ['business', 'app_user', 'membership', 'location', 'metric', 'survey', 'survey_step', 'submission',
-        'menu_item', 'customer_order', 'order_item', 'credential', 'custom_integration', 'webhook', 'event']) {
+      for (const table of [
+        'business',
+        'app_user',
+        'membership',
+        'location',
+        'metric',
+        'survey',
+        'survey_step',
+        'submission',
+        'menu_item',
+        'customer_order',
+        'order_item',
+        'credential',
+        'custom_integration',
+        'webhook',
+        'event',
+      ]) {
         expect(tables).toContain(table);
       }
       // The order idempotency key treats a missing external location id as ''.
@@ -56,7 +71,9 @@ describe('migrations', () => {
     try {
       const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim();
       const declared = db.orm.getMetadata().getAll();
-      const triggers = [...declared.values()].flatMap((meta) => (meta.triggers ?? []).map((t) => ({ fn: `${meta.tableName}_${t.name}_fn`, body: t.body as string })));
+      const triggers = [...declared.values()].flatMap((meta) =>
+        (meta.triggers ?? []).map((t) => ({ fn: `${meta.tableName}_${t.name}_fn`, body: t.body as string })),
+      );
       expect(triggers.length).toBeGreaterThan(5);
       for (const { fn, body } of triggers) {
         const [row] = (await sql.query(`select prosrc from pg_proc where proname = $1`, [fn])).rows;
@@ -67,7 +84,7 @@ describe('migrations', () => {
     }
   });
 
-  it('leave every index an entity declares by its statement (a partial one\'s predicate too) as that statement builds it (the schema diff compares those by name only)', async () => {
+  it("leave every index an entity declares by its statement (a partial one's predicate too) as that statement builds it (the schema diff compares those by name only)", async () => {
     await db.orm.migrator.up();
     const sql = new pg.Client(db.url);
     await sql.connect();
@@ -78,7 +95,8 @@ describe('migrations', () => {
           .map((index) => ({ name: index.name as string, expression: index.expression as string })),
       );
       expect(declared.map((d) => d.name)).toContain('guest_case_business_waiting_idx');
-      const definition = async (name: string) => (await sql.query(`select pg_get_indexdef(to_regclass($1)) as def`, [`"${name}"`])).rows[0]?.def as string | null;
+      const definition = async (name: string) =>
+        (await sql.query(`select pg_get_indexdef(to_regclass($1)) as def`, [`"${name}"`])).rows[0]?.def as string | null;
       for (const { name, expression } of declared) {
         // The entity's own statement, under another name, in a transaction undone: PostgreSQL writes both alike.
         await sql.query('begin');
@@ -95,7 +113,7 @@ describe('migrations', () => {
     }
   });
 
-  it('leave the rollups\' writer planning its statements once per connection (a migration that redefines it keeps that)', async () => {
+  it("leave the rollups' writer planning its statements once per connection (a migration that redefines it keeps that)", async () => {
     await db.orm.migrator.up();
     const sql = new pg.Client(db.url);
     await sql.connect();
@@ -115,9 +133,14 @@ describe('migrations', () => {
       await fresh.orm.migrator.up({ to: 'Migration20261207150000' });
       await sql.query(`insert into business (id, name, created_at, updated_at) values ('bus_1', 'A', now(), now()), ('bus_2', 'B', now(), now())`);
       await sql.query(`insert into app_user (id, email, password_hash, created_at, updated_at) values ('user_1', 'Owner@Example.com', 'x', now(), now())`);
-      await sql.query(`insert into membership (id, user_id, business_id, role, created_at, updated_at) values ('mem_1', 'user_1', 'bus_1', 'owner', now(), now())`);
+      await sql.query(
+        `insert into membership (id, user_id, business_id, role, created_at, updated_at) values ('mem_1', 'user_1', 'bus_1', 'owner', now(), now())`,
+      );
       const rule = (id: string, business: string, notify: unknown[]) =>
-        sql.query(`insert into alert_rule (id, business_id, name, enabled, severity, "when", notify, created_at, updated_at) values ($1, $2, 'Low', true, 'normal', '{"maxRating": 2}', $3, now(), now())`, [id, business, JSON.stringify(notify)]);
+        sql.query(
+          `insert into alert_rule (id, business_id, name, enabled, severity, "when", notify, created_at, updated_at) values ($1, $2, 'Low', true, 'normal', '{"maxRating": 2}', $3, now(), now())`,
+          [id, business, JSON.stringify(notify)],
+        );
       const chef = { channel: 'email', to: 'chef@example.com' };
       const phone = { channel: 'sms', to: '+923001234567' };
       await rule('alr_1', 'bus_1', [{ channel: 'email', to: 'owner@example.com' }, chef, phone, { role: 'manager' }]);
@@ -131,11 +154,39 @@ describe('migrations', () => {
         { id: 'alr_2', notify: [chef] },
         { id: 'alr_3', notify: [{ channel: 'email', to: 'owner@example.com' }] },
       ]);
-      const asked = (await sql.query(`select business_id, channel, address, status, token, due_at <= now() as due, sent_at from alert_recipient order by business_id, channel, address`)).rows;
+      const asked = (
+        await sql.query(
+          `select business_id, channel, address, status, token, due_at <= now() as due, sent_at from alert_recipient order by business_id, channel, address`,
+        )
+      ).rows;
       expect(asked).toEqual([
-        { business_id: 'bus_1', channel: 'email', address: 'chef@example.com', status: 'pending', token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), due: true, sent_at: null },
-        { business_id: 'bus_1', channel: 'sms', address: '+923001234567', status: 'pending', token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), due: true, sent_at: null },
-        { business_id: 'bus_2', channel: 'email', address: 'owner@example.com', status: 'pending', token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), due: true, sent_at: null },
+        {
+          business_id: 'bus_1',
+          channel: 'email',
+          address: 'chef@example.com',
+          status: 'pending',
+          token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+          due: true,
+          sent_at: null,
+        },
+        {
+          business_id: 'bus_1',
+          channel: 'sms',
+          address: '+923001234567',
+          status: 'pending',
+          token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+          due: true,
+          sent_at: null,
+        },
+        {
+          business_id: 'bus_2',
+          channel: 'email',
+          address: 'owner@example.com',
+          status: 'pending',
+          token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+          due: true,
+          sent_at: null,
+        },
       ]);
       expect(new Set(asked.map((r) => r.token)).size).toBe(3);
     } finally {
@@ -144,17 +195,24 @@ describe('migrations', () => {
     }
   });
 
-  it("renames the role admin to manager (issue 14), keeping every membership", async () => {
+  it('renames the role admin to manager (issue 14), keeping every membership', async () => {
     const fresh = await createTestDatabase({ empty: true });
     const sql = new pg.Client(fresh.url);
     await sql.connect();
     try {
       await fresh.orm.migrator.up({ to: 'Migration20261123162403' });
       await sql.query(`insert into business (id, name, created_at, updated_at) values ('bus_1', 'B', now(), now())`);
-      await sql.query(`insert into app_user (id, email, password_hash, created_at, updated_at) values ('user_1', 'a@example.com', 'x', now(), now()), ('user_2', 'b@example.com', 'x', now(), now())`);
-      await sql.query(`insert into membership (id, user_id, business_id, role, created_at, updated_at) values ('mem_1', 'user_1', 'bus_1', 'owner', now(), now()), ('mem_2', 'user_2', 'bus_1', 'admin', now(), now())`);
+      await sql.query(
+        `insert into app_user (id, email, password_hash, created_at, updated_at) values ('user_1', 'a@example.com', 'x', now(), now()), ('user_2', 'b@example.com', 'x', now(), now())`,
+      );
+      await sql.query(
+        `insert into membership (id, user_id, business_id, role, created_at, updated_at) values ('mem_1', 'user_1', 'bus_1', 'owner', now(), now()), ('mem_2', 'user_2', 'bus_1', 'admin', now(), now())`,
+      );
       await fresh.orm.migrator.up();
-      expect((await sql.query(`select id, role from membership order by id`)).rows).toEqual([{ id: 'mem_1', role: 'owner' }, { id: 'mem_2', role: 'manager' }]);
+      expect((await sql.query(`select id, role from membership order by id`)).rows).toEqual([
+        { id: 'mem_1', role: 'owner' },
+        { id: 'mem_2', role: 'manager' },
+      ]);
       await expect(sql.query(`update membership set role = 'admin' where id = 'mem_2'`)).rejects.toThrow(/membership_role_check/);
     } finally {
       await sql.end();

@@ -94,7 +94,10 @@ describe('embedded PostgreSQL lifecycle', () => {
         http
           .get(`${service.url}${new URL(link).pathname}`, { agent: false, headers: { host: new URL(link).host } }, (res) => {
             let body = '';
-            res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode, body }));
+            res
+              .setEncoding('utf8')
+              .on('data', (c: string) => (body += c))
+              .on('end', () => resolve({ status: res.statusCode, body }));
           })
           .on('error', reject),
       );
@@ -103,7 +106,12 @@ describe('embedded PostgreSQL lifecycle', () => {
     }
     // Its address is left for the admin CLI run beside it (test/cli.test.ts), and removed when it stops.
     const record = `${dataDir}/running-service.json`;
-    expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual({ pid: service.child.pid, PORT: new URL(service.url).port, PUBLIC_URL: publicUrl, SURVEY_URL: publicUrl });
+    expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual({
+      pid: service.child.pid,
+      PORT: new URL(service.url).port,
+      PUBLIC_URL: publicUrl,
+      SURVEY_URL: publicUrl,
+    });
 
     // A request whose body is still arriving when the signal comes: it must still get its answer.
     const body = JSON.stringify({ query: '{ health { status } }' });
@@ -111,13 +119,18 @@ describe('embedded PostgreSQL lifecycle', () => {
     await new Promise((r) => socket.once('connect', r));
     let response = '';
     socket.on('data', (c) => (response += c));
-    socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`);
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+    );
     await new Promise((r) => setTimeout(r, 200));
 
     service.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     expect(service.child.exitCode).toBeNull(); // still draining
-    const refused = await fetch(`${service.url}/healthz`).then(() => 'answered', () => 'refused');
+    const refused = await fetch(`${service.url}/healthz`).then(
+      () => 'answered',
+      () => 'refused',
+    );
     expect(refused).toBe('refused'); // no new connections once stopping
     socket.write(body.slice(5));
     await new Promise((r) => socket.once('close', r));

@@ -76,10 +76,17 @@ describe('rate limits (memory)', () => {
     expect(answer.headers.get('ratelimit')).toBeTruthy();
   });
 
-  it('the portal: each member has a quota of their own, apart from the other members\' and the partners\'; the answer names the team\'s too', async () => {
+  it("the portal: each member has a quota of their own, apart from the other members' and the partners'; the answer names the team's too", async () => {
     const em = fx.server.orm.em.fork();
     const portalHeaders = async (user: string) => {
-      const issued = await issueToken(fx.server, { credential: PORTAL_CREDENTIAL_ID, clientId: PORTAL_CLIENT_ID, business: fx.tenant.businessId, user, scopes: ['surveys:read'], withRefreshToken: false });
+      const issued = await issueToken(fx.server, {
+        credential: PORTAL_CREDENTIAL_ID,
+        clientId: PORTAL_CLIENT_ID,
+        business: fx.tenant.businessId,
+        user,
+        scopes: ['surveys:read'],
+        withRefreshToken: false,
+      });
       return { authorization: `Bearer ${issued.accessToken}` };
     };
     const other = await createUser(em, { email: `member-${randomBytes(4).toString('hex')}@example.com`, password: 'a long enough password', name: 'Other' });
@@ -93,11 +100,25 @@ describe('rate limits (memory)', () => {
     // The other member and the partner's credential are not refused for it.
     expect((await graphql(fx.server, `{ health { status } }`, calm)).status).toBe(200);
     // A partner's credential of the same business (a fresh one: the tests above spent the tenant's).
-    const { credential } = await createCredential(em.fork(), { business: fx.tenant.businessId, name: 'Partner', validRedirectUris: ['https://partner.example.com/cb'], createdBy: fx.tenant.userId });
-    const partner = await issueToken(fx.server, { credential: credential.id, clientId: credential.clientId, business: fx.tenant.businessId, user: fx.tenant.userId, scopes: ['surveys:read'], withRefreshToken: false });
+    const { credential } = await createCredential(em.fork(), {
+      business: fx.tenant.businessId,
+      name: 'Partner',
+      validRedirectUris: ['https://partner.example.com/cb'],
+      createdBy: fx.tenant.userId,
+    });
+    const partner = await issueToken(fx.server, {
+      credential: credential.id,
+      clientId: credential.clientId,
+      business: fx.tenant.businessId,
+      user: fx.tenant.userId,
+      scopes: ['surveys:read'],
+      withRefreshToken: false,
+    });
     expect((await graphql(fx.server, `{ health { status } }`, { authorization: `Bearer ${partner.accessToken}` })).status).toBe(200);
     // The answer names both quotas it was charged against.
-    expect((await graphql(fx.server, `{ health { status } }`, calm)).headers.get('ratelimit-policy')).toBe('"api";q=2;w=1, "api-burst";q=2;w=60, "portal-business";q=10;w=1, "portal-business-burst";q=10;w=60');
+    expect((await graphql(fx.server, `{ health { status } }`, calm)).headers.get('ratelimit-policy')).toBe(
+      '"api";q=2;w=1, "api-burst";q=2;w=60, "portal-business";q=10;w=1, "portal-business-burst";q=10;w=60',
+    );
   });
 
   it('weighs an operation by its estimated cost: one unit per 100', async () => {
@@ -135,7 +156,11 @@ describe('failed authentications', () => {
   useTestServer((s) => (server = s), { env: LIMITS });
 
   const token = (body: Record<string, string>) =>
-    call(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grantType: 'client_credentials', ...body }) });
+    call(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grantType: 'client_credentials', ...body }),
+    });
 
   it('OAuth: after 3 wrong secrets for a client id from one address, even the right one is refused (429) there until the window ends', async () => {
     const tenant = await createTenant(server);
@@ -169,9 +194,12 @@ describe('failed authentications', () => {
 
 describe('failed webhook secrets', () => {
   let shop: WebhookBusiness;
-  useTestServer(async (s) => {
-    shop = await webhookBusiness(s);
-  }, { env: LIMITS });
+  useTestServer(
+    async (s) => {
+      shop = await webhookBusiness(s);
+    },
+    { env: LIMITS },
+  );
 
   it('after 3 wrong secrets for a business from one address, its webhook answers 429 there before comparing secrets', async () => {
     for (let i = 0; i < 3; i++) expect((await shop.post(minimal(), { secret: `whsec_wrong${i}` })).status).toBe(401);

@@ -37,7 +37,10 @@ const WINDOW_MS = MAX_LAG_S * 1_000 + STALENESS_MS;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** PostgreSQL refuses to run as root: its tools then run as the system's `postgres` user. */
-const runAs = process.getuid?.() === 0 ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) } : {};
+const runAs =
+  process.getuid?.() === 0
+    ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) }
+    : {};
 
 let dir: string;
 let ports: { primary: number; replica: number };
@@ -99,7 +102,11 @@ function replicaLog() {
 }
 
 const gql = async (tenant: Tenant, query: string, variables: Record<string, unknown> = {}) => {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...tenant.headers }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...tenant.headers },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -195,7 +202,13 @@ beforeAll(async () => {
   const [start] = codeBlocks(section, 'sh');
   const env = Object.fromEntries([...fillPlaceholders(start, values).matchAll(/\b([A-Z_]+)='?([^'\s]+)'?/g)].map(([, name, value]) => [name, value]));
   expect(Object.keys(env)).toEqual(['DATABASE_URL', 'DATABASE_REPLICA_URLS', 'REPLICA_MAX_LAG']);
-  config = loadConfig({ ...env, REPLICA_MAX_LAG: String(MAX_LAG_S), RATE_LIMIT_API_PER_SECOND: '0', PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
+  config = loadConfig({
+    ...env,
+    REPLICA_MAX_LAG: String(MAX_LAG_S),
+    RATE_LIMIT_API_PER_SECOND: '0',
+    PORT: '4000',
+    LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
+  });
   const logger = createLogger(config.logLevel);
   database = await openDatabase(config, logger);
   app = await createApp({ orm: database.orm, logger, config });
@@ -276,7 +289,10 @@ it('a replica behind by more than REPLICA_MAX_LAG is skipped (reads answer fresh
     await sleep(MAX_LAG_S * 1_000 + STALENESS_MS + 500);
     const before = await reads();
     const log = replicaLog();
-    expect(await gql(b, SURVEY, { b: b.businessId, id: bSurveys[1] })).toMatchObject({ status: 200, body: { data: { survey: { name: 'Renamed on the primary' } } } });
+    expect(await gql(b, SURVEY, { b: b.businessId, id: bSurveys[1] })).toMatchObject({
+      status: 200,
+      body: { data: { survey: { name: 'Renamed on the primary' } } },
+    });
     const rest = await get(b, `/v2/businesses/${b.businessId}/surveys/${bSurveys[1]}`);
     expect(JSON.parse(rest.text)).toMatchObject({ data: { name: 'Renamed on the primary' } });
     expect(log.since()).not.toMatch(/from "survey"/);
@@ -293,7 +309,10 @@ it('a replica behind by more than REPLICA_MAX_LAG is skipped (reads answer fresh
   await sleep(STALENESS_MS + 200);
   const before = await reads();
   const log = replicaLog();
-  expect(await gql(b, SURVEY, { b: b.businessId, id: bSurveys[1] })).toMatchObject({ status: 200, body: { data: { survey: { name: 'Renamed on the primary' } } } });
+  expect(await gql(b, SURVEY, { b: b.businessId, id: bSurveys[1] })).toMatchObject({
+    status: 200,
+    body: { data: { survey: { name: 'Renamed on the primary' } } },
+  });
   expect(log.since()).toMatch(/from "survey"/);
   expect((await reads()).replica - before.replica).toBe(1);
   expect(await metric('db_replica_usable', 'replica="replica-1"')).toBe(1);

@@ -25,7 +25,9 @@ beforeAll(async () => {
   await sql.execute(`create function report_probe_notify_fn() returns trigger language plpgsql as $$ begin perform report_probe_signal(); return null; end $$`);
   await sql.execute(`create trigger report_probe_notify after insert on report_probe for each row execute function report_probe_notify_fn()`);
   await sql.execute(`create table report_probe_tally (business_id varchar(40) not null references business (id), n int, primary key (business_id))`);
-  await sql.execute(`create function report_probe_count_fn() returns trigger language plpgsql as $$ begin update report_probe_tally set n = n + 1 where business_id = new.business_id; return null; end $$`);
+  await sql.execute(
+    `create function report_probe_count_fn() returns trigger language plpgsql as $$ begin update report_probe_tally set n = n + 1 where business_id = new.business_id; return null; end $$`,
+  );
   await sql.execute(`create trigger report_probe_count after insert on report_probe for each row execute function report_probe_count_fn()`);
   await sql.execute(`create function report_probe_own_fn() returns trigger language plpgsql as $$ begin new.scoped := lower(new.scoped); return new; end $$`);
   await sql.execute(`create trigger report_probe_own before insert on report_probe for each row execute function report_probe_own_fn()`);
@@ -37,7 +39,9 @@ beforeAll(async () => {
     code text, primary key (business_id, id)) partition by range (id)`);
   await sql.execute(`create table report_probe_part_old partition of report_probe_part for values from (minvalue) to ('m')`);
   await sql.execute(`create unique index report_probe_part_old_code on report_probe_part_old (code)`);
-  await sql.execute(`create table report_probe_part_plain (business_id varchar(40) not null, id varchar(40) not null, primary key (business_id, id)) partition by range (id)`);
+  await sql.execute(
+    `create table report_probe_part_plain (business_id varchar(40) not null, id varchar(40) not null, primary key (business_id, id)) partition by range (id)`,
+  );
   // A NULL business, and reference tables that must be created in order.
   await sql.execute(`create table report_probe_nullable (id varchar(40) primary key, business_id varchar(40) references business (id))`);
   await sql.execute(`insert into report_probe_nullable (id, business_id) values ('n1', null), ('n2', null)`);
@@ -67,7 +71,11 @@ it('makes the shared tables without business_id reference tables, unless they po
 it('lists the primary and unique keys that lack business_id, and only those', () => {
   const names = report.keysMissingColumn.map((k) => k.name);
   expect(names).toEqual(expect.arrayContaining(['customer_order_pkey', 'credential_client_id_unique', 'report_probe_pkey', 'report_probe_code_key']));
-  expect(report.keysMissingColumn.find((k) => k.name === 'credential_client_id_unique')).toMatchObject({ table: 'credential', kind: 'unique', definition: 'UNIQUE (client_id)' });
+  expect(report.keysMissingColumn.find((k) => k.name === 'credential_client_id_unique')).toMatchObject({
+    table: 'credential',
+    kind: 'unique',
+    definition: 'UNIQUE (client_id)',
+  });
   // These include it: (business_id, coalesce(external_location_id, ''), external_order_id), (user_id, business_id).
   expect(names).not.toContain('customer_order_external_unique');
   expect(names).not.toContain('membership_user_business_unique');
@@ -104,14 +112,23 @@ it('flags foreign-key actions that would change business_id: ON UPDATE CASCADE n
   const actions = report.foreignKeyActions.filter((f) => f.table === 'report_probe_actions');
   expect(actions).toEqual([
     expect.objectContaining({ columns: ['business_id'], references: 'business', onUpdate: 'CASCADE', reason: expect.stringContaining('Citus refuses it') }),
-    expect.objectContaining({ columns: ['probe_id'], references: 'report_probe', onDelete: 'SET NULL', reason: expect.stringContaining('once (business_id, probe_id)') }),
+    expect.objectContaining({
+      columns: ['probe_id'],
+      references: 'report_probe',
+      onDelete: 'SET NULL',
+      reason: expect.stringContaining('once (business_id, probe_id)'),
+    }),
   ]);
   expect(schemaAsMigrated.foreignKeyActions.filter((f) => f.onUpdate === 'CASCADE').map((f) => f.table)).toEqual(['business_logo', 'theme_settings']);
 });
 
 it("flags a partition's own unique key and a partitioned table's foreign key on a varchar business_id", () => {
-  expect(report.partitions).toContainEqual(expect.objectContaining({ table: 'report_probe_part', partition: 'report_probe_part_old', name: 'report_probe_part_old_code' }));
-  expect(report.partitions).toContainEqual(expect.objectContaining({ table: 'report_probe_part', partition: null, definition: 'business_id character varying(40)' }));
+  expect(report.partitions).toContainEqual(
+    expect.objectContaining({ table: 'report_probe_part', partition: 'report_probe_part_old', name: 'report_probe_part_old_code' }),
+  );
+  expect(report.partitions).toContainEqual(
+    expect.objectContaining({ table: 'report_probe_part', partition: null, definition: 'business_id character varying(40)' }),
+  );
   expect(report.partitions.map((p) => p.table)).not.toContain('report_probe_part_plain');
   expect(schemaAsMigrated.partitions.map((p) => p.partition ?? p.name)).toEqual([
     'webhook_delivery_legacy',
@@ -130,8 +147,18 @@ it('counts the rows whose business_id is NULL on a tenant table', () => {
 it('orders the reference tables, a referenced one first, and names the distributed tables pointing at each', () => {
   const order = report.referenceOrder.map((r) => r.table);
   expect(order.indexOf('report_probe_ref_a')).toBeLessThan(order.indexOf('report_probe_ref_b'));
-  expect(report.referenceOrder.find((r) => r.table === 'report_probe_ref_b')).toEqual({ table: 'report_probe_ref_b', after: ['report_probe_ref_a'], referencedBy: ['report_probe'] });
-  expect(schemaAsMigrated.referenceOrder.find((r) => r.table === 'app_user')?.referencedBy).toEqual(['credential', 'invitation', 'membership', 'oauth_authorization_code', 'oauth_token']);
+  expect(report.referenceOrder.find((r) => r.table === 'report_probe_ref_b')).toEqual({
+    table: 'report_probe_ref_b',
+    after: ['report_probe_ref_a'],
+    referencedBy: ['report_probe'],
+  });
+  expect(schemaAsMigrated.referenceOrder.find((r) => r.table === 'app_user')?.referencedBy).toEqual([
+    'credential',
+    'invitation',
+    'membership',
+    'oauth_authorization_code',
+    'oauth_token',
+  ]);
 });
 
 it('holds the figures of the schema the migrations make: a new problem fails here until the report and docs say it', () => {
@@ -166,7 +193,9 @@ it('says it in text for a person, and as JSON through the npm script', async () 
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url };
   delete env.NODE_OPTIONS; // jest's VM-module flags are not the script's
   const output = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, [...args, '--json'], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout))),
+    execFile(process.execPath, [...args, '--json'], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+    ),
   );
   const printed = JSON.parse(output) as DistributionReport;
   expect(printed.keysMissingColumn).toEqual(report.keysMissingColumn);

@@ -51,9 +51,11 @@ afterAll(async () => {
 });
 
 const gql = (service: ServiceProcess, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = tenant.headers) =>
-  fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) }).then(
-    async (res) => ({ status: res.status, body: (await res.json()) as any }),
-  );
+  fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
 
 const clientToken = (service: ServiceProcess, clientSecret: string) =>
   fetch(`${service.url}/oauth/token`, {
@@ -98,10 +100,9 @@ describe('two processes on one database and one Redis', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 ? a : b)));
     expect(answers.map((x) => x.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((x) => x.body.data.id)).size).toBe(1);
-    const rows = await db.orm.em.getConnection().execute(`select count(*)::int as n from customer_order where business_id = ? and external_order_id = ?`, [
-      shop.businessId,
-      order.externalOrderId,
-    ]);
+    const rows = await db.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from customer_order where business_id = ? and external_order_id = ?`, [shop.businessId, order.externalOrderId]);
     expect(rows[0].n).toBe(1);
   });
 
@@ -135,11 +136,16 @@ describe('two processes on one database and one Redis', () => {
     expect(new Set(received().map((r) => r.headers['webhook-id'])).size).toBe(10);
   });
 
-  it('hear on one, through a subscription, a submission created through the other within 2 s; never another business\'s', async () => {
-    const survey = (await gql(b, `mutation($b: ID!) { createSurvey(business: $b, input: {name: "Live"}) { id } }`, { b: tenant.businessId })).body.data.createSurvey.id;
+  it("hear on one, through a subscription, a submission created through the other within 2 s; never another business's", async () => {
+    const survey = (await gql(b, `mutation($b: ID!) { createSurvey(business: $b, input: {name: "Live"}) { id } }`, { b: tenant.businessId })).body.data
+      .createSurvey.id;
     const submit = async () =>
-      (await gql(b, `mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: tenant.businessId, s: survey })).body.data
-        .createSubmission.id as string;
+      (
+        await gql(b, `mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, {
+          b: tenant.businessId,
+          s: survey,
+        })
+      ).body.data.createSubmission.id as string;
     const live = liveClient(a.url, tenant.headers.authorization);
     try {
       const subscription = `subscription($b: ID!) { eventRecorded(business: $b, types: ["submission.created"]) { type data } }`;

@@ -22,7 +22,9 @@ function childrenOf(pid: number): number[] {
 /** Running, and not a zombie waiting to be reaped. */
 function running(pid: number): boolean {
   try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
+    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .startsWith('Z');
   } catch {
     return false;
   }
@@ -30,7 +32,8 @@ function running(pid: number): boolean {
 
 function npmStart(env: Record<string, string>) {
   const clean = { ...process.env };
-  for (const key of ['DATABASE_URL', 'NODE_OPTIONS', 'PORT', 'DATA_DIR', 'EMBEDDED_PG_PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'NODE_ENV', 'REDIS_URL']) delete clean[key];
+  for (const key of ['DATABASE_URL', 'NODE_OPTIONS', 'PORT', 'DATA_DIR', 'EMBEDDED_PG_PORT', 'LOG_LEVEL', 'PUBLIC_URL', 'NODE_ENV', 'REDIS_URL'])
+    delete clean[key];
   const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...clean, ...captureEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
@@ -42,7 +45,13 @@ function npmStart(env: Record<string, string>) {
 async function ready(url: string, service: ReturnType<typeof npmStart>) {
   for (let i = 0; i < 900; i++) {
     if (service.child.exitCode !== null) throw new Error(`npm start exited early:\n${service.output()}`);
-    if (await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false)) return;
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`not ready:\n${service.output()}`);

@@ -73,7 +73,11 @@ afterAll(async () => {
 });
 
 const gql = async (service: ServiceProcess, query: string, variables: Record<string, unknown> = {}) => {
-  const res = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...tenant.headers }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...tenant.headers },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as any;
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data;
@@ -148,9 +152,15 @@ describe("a writer's transaction", () => {
   it('sends no NOTIFY (orders, submissions); the webhook and a live subscriber of the other process get the event within 1 s', async () => {
     await direct.query(`update webhook set enabled = false where business_id = $1`, [tenant.businessId]);
     await webhookTo('/writes', ['order.created', 'submission.created']);
-    const survey = (await gql(a, `mutation($b: ID!) { createSurvey(business: $b, input: {name: "Wake"}) { id } }`, { b: tenant.businessId })).createSurvey.id as string;
+    const survey = (await gql(a, `mutation($b: ID!) { createSurvey(business: $b, input: {name: "Wake"}) { id } }`, { b: tenant.businessId })).createSurvey
+      .id as string;
     const submit = async () =>
-      (await gql(a, `mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: tenant.businessId, s: survey })).createSubmission.id as string;
+      (
+        await gql(a, `mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, {
+          b: tenant.businessId,
+          s: survey,
+        })
+      ).createSubmission.id as string;
     const order = async () => {
       const res = await fetch(`${a.url}/webhooks/custom/${tenant.businessId}`, {
         method: 'POST',
@@ -169,7 +179,9 @@ describe("a writer's transaction", () => {
     for (const channel of ['webhook_work', 'events', 'feedback_work', 'case_work', 'account_mail']) await spy.query(`listen ${channel}`);
     const live = liveClient(b.url, tenant.headers.authorization);
     try {
-      void live.listen(`subscription($b: ID!) { eventRecorded(business: $b, types: ["submission.created", "order.created"]) { id type data } }`, { b: tenant.businessId });
+      void live.listen(`subscription($b: ID!) { eventRecorded(business: $b, types: ["submission.created", "order.created"]) { id type data } }`, {
+        b: tenant.businessId,
+      });
       // Nothing acknowledges a subscription: write until one is heard.
       for (let i = 0; !live.received.length; i++) {
         if (i > 100) throw new Error('no event heard');
@@ -210,11 +222,14 @@ describe("a writer's transaction", () => {
       // ...and every notification the database delivered came from a statement of `a`'s own, outside any transaction
       // (a trigger's pg_notify in the writer's transaction would be one more from its backend than its statements sent).
       const notifyCalls = new Map<number, number>();
-      for (const s of proxy.statements) if (!s.inTransaction && s.backendPid) notifyCalls.set(s.backendPid, (notifyCalls.get(s.backendPid) ?? 0) + (s.text.match(/pg_notify\(/g)?.length ?? 0));
+      for (const s of proxy.statements)
+        if (!s.inTransaction && s.backendPid) notifyCalls.set(s.backendPid, (notifyCalls.get(s.backendPid) ?? 0) + (s.text.match(/pg_notify\(/g)?.length ?? 0));
       const fromPid = new Map<number, number>();
       for (const n of heard.filter((n) => n.at >= phase)) fromPid.set(n.pid, (fromPid.get(n.pid) ?? 0) + 1);
       expect(fromPid.size).toBeGreaterThan(0);
-      const unexplained = [...fromPid].filter(([pid, count]) => (notifyCalls.get(pid) ?? 0) < count).map(([pid, count]) => ({ pid, count, sent: notifyCalls.get(pid) ?? 0 }));
+      const unexplained = [...fromPid]
+        .filter(([pid, count]) => (notifyCalls.get(pid) ?? 0) < count)
+        .map(([pid, count]) => ({ pid, count, sent: notifyCalls.get(pid) ?? 0 }));
       expect(unexplained).toEqual([]);
     } finally {
       await live.dispose();

@@ -27,7 +27,12 @@ async function page(business, pageSize) {
       type: s.type,
       metrics:
         s.type === 'metrics'
-          ? { metrics: s.metric_ids.map((id) => metrics.get(id)).filter(Boolean).map((m) => ({ id: m.id, name: m.name, scale: { min: m.scale_min, max: m.scale_max } })) }
+          ? {
+              metrics: s.metric_ids
+                .map((id) => metrics.get(id))
+                .filter(Boolean)
+                .map((m) => ({ id: m.id, name: m.name, scale: { min: m.scale_min, max: m.scale_max } })),
+            }
           : null,
     });
   }

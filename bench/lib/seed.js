@@ -17,14 +17,20 @@ export async function seedSurveyPage(service) {
   const b = business.id;
   const metrics = [];
   for (let i = 0; i < METRICS_PER_STEP * 2; i++) {
-    metrics.push((await gql('mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id } }', { b, n: `Metric ${i}` })).createMetric.id);
+    metrics.push(
+      (await gql('mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id } }', { b, n: `Metric ${i}` })).createMetric.id,
+    );
   }
   await Promise.all(
     Array.from({ length: SURVEYS }, async (_, i) => {
-      const s = (await gql('mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: {name: $n, status: active}) { id } }', { b, n: `Survey ${i}` })).createSurvey.id;
+      const s = (await gql('mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: {name: $n, status: active}) { id } }', { b, n: `Survey ${i}` }))
+        .createSurvey.id;
       for (let p = 0; p < STEPS; p++) {
         const ids = metrics.slice(p % 2, (p % 2) + METRICS_PER_STEP);
-        await gql('mutation($b: ID!, $s: ID!, $m: [ID!]!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: $m}}) { id } }', { b, s, m: ids });
+        await gql(
+          'mutation($b: ID!, $s: ID!, $m: [ID!]!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: $m}}) { id } }',
+          { b, s, m: ids },
+        );
       }
     }),
   );

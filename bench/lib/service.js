@@ -102,7 +102,6 @@ export function allocationMeter(child) {
 /** CPU time (user + system) a process has used so far, in ms. */
 export const cpuMs = (pid) => cpuSeconds(pid) * 1000;
 
-
 /**
  * Starts the service for a bench. `limitSeconds`: past it the bench is stopped (service and PostgreSQL with it) and
  * exits 1, so a stuck bench never runs on; `stop()` clears it. Use as `try { ... } finally { await service.stop(); }`:

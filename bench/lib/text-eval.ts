@@ -54,7 +54,9 @@ let keywordThemes: [string, Set<string>][] | undefined;
 export function baseline(text: string): Prediction {
   afinn ??= new Sentiment();
   keywordThemes ??= BUILT_IN_THEMES.map((theme) => {
-    const words = Object.values(THEME_WORDS[theme]).flat().concat(theme === 'food' ? Object.values(DISH_WORDS).flat() : []);
+    const words = Object.values(THEME_WORDS[theme])
+      .flat()
+      .concat(theme === 'food' ? Object.values(DISH_WORDS).flat() : []);
     return [theme, new Set(words.map((w) => w.replace(/^~/, '')))];
   });
   const score = afinn.analyze(text).score;
@@ -105,7 +107,11 @@ export function figures(comments: readonly LabelledComment[], predict: (text: st
     comments: comments.length,
     language: ratio(language, comments.length),
     sentiment: ratio(sentiment.right, sentiment.all),
-    sentimentByLanguage: Object.fromEntries(Object.entries(byLanguage).sort().map(([l, s]) => [l, ratio(s.right, s.all)])),
+    sentimentByLanguage: Object.fromEntries(
+      Object.entries(byLanguage)
+        .sort()
+        .map(([l, s]) => [l, ratio(s.right, s.all)]),
+    ),
     themePrecision: precision,
     themeRecall: recall,
     themeF1: ratio(2 * precision * recall, precision + recall),
@@ -115,9 +121,30 @@ export function figures(comments: readonly LabelledComment[], predict: (text: st
 
 /** A menu of the dishes the fixture names, so the timing includes matching them. */
 export const BENCH_MENU = new MenuMatcher(
-  ['Chicken Karahi', 'Mutton Karahi', 'Chicken Biryani', 'Beef Nihari', 'Haleem', 'Naan', 'Seekh Kabab', 'Chicken Tikka', 'Mutton Pulao', 'Daal Mash',
-    'Raita', 'Zinger Burger', 'Pizza', 'Fries', 'Club Sandwich', 'Kheer', 'Chai', 'Paratha', 'Samosa', 'Gulab Jamun', 'Paneer Tikka', 'Cold Coffee']
-    .map((name, i) => ({ id: `mi_${i}`, name })),
+  [
+    'Chicken Karahi',
+    'Mutton Karahi',
+    'Chicken Biryani',
+    'Beef Nihari',
+    'Haleem',
+    'Naan',
+    'Seekh Kabab',
+    'Chicken Tikka',
+    'Mutton Pulao',
+    'Daal Mash',
+    'Raita',
+    'Zinger Burger',
+    'Pizza',
+    'Fries',
+    'Club Sandwich',
+    'Kheer',
+    'Chai',
+    'Paratha',
+    'Samosa',
+    'Gulab Jamun',
+    'Paneer Tikka',
+    'Cold Coffee',
+  ].map((name, i) => ({ id: `mi_${i}`, name })),
 );
 
 /**

@@ -24,15 +24,24 @@ import { analyseAnswersCommand } from './text-analysis.command.js';
  * embedded PostgreSQL the server started, and builds its links with the server's PORT, PUBLIC_URL and SURVEY_URL unless
  * given its own) or not (it starts and stops one itself).
  */
-export const commands: AdminCommand[] = [createUserCommand, createBusinessCommand, createCredentialCommand, connectCustomCommand, demoCommand, rotateKeysCommand, addMemberCommand, removeMemberCommand, rebuildAnalyticsCommand, feedbackSendersCommand, heldSmsCommand, analyseAnswersCommand];
+export const commands: AdminCommand[] = [
+  createUserCommand,
+  createBusinessCommand,
+  createCredentialCommand,
+  connectCustomCommand,
+  demoCommand,
+  rotateKeysCommand,
+  addMemberCommand,
+  removeMemberCommand,
+  rebuildAnalyticsCommand,
+  feedbackSendersCommand,
+  heldSmsCommand,
+  analyseAnswersCommand,
+];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.usage.length));
-  return [
-    'Usage: npm run admin -- <command> [options]',
-    '',
-    ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
-  ].join('\n');
+  return ['Usage: npm run admin -- <command> [options]', '', ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join('\n');
 }
 
 /** Dates as milliseconds since the epoch, as the API shows them. */

@@ -10,11 +10,12 @@ export const feedbackSendersCommand = adminCommand({
   usage: 'feedback-senders',
   summary: 'Show the e-mail and SMS senders of feedback flows, and what is missing',
   async run(_values, em, { feedback }) {
-    const email = feedback.outbox === 'dev'
-      ? { configured: true, via: 'dev-outbox', from: feedback.mailFrom }
-      : feedback.smtpUrl
-        ? { configured: true, via: 'smtp', from: feedback.mailFrom }
-        : { configured: false, missing: 'SMTP_URL' };
+    const email =
+      feedback.outbox === 'dev'
+        ? { configured: true, via: 'dev-outbox', from: feedback.mailFrom }
+        : feedback.smtpUrl
+          ? { configured: true, via: 'smtp', from: feedback.mailFrom }
+          : { configured: false, missing: 'SMTP_URL' };
     const sms = feedback.twilio
       ? { configured: true, via: 'twilio', from: feedback.twilio.from }
       : feedback.smsGatewayUrl
@@ -24,6 +25,9 @@ export const feedbackSendersCommand = adminCommand({
     for (const [channel, state] of Object.entries({ email, sms })) {
       if (!state.configured) console.error(`No ${channel} sender: feedback requests by ${channel} end failed. Set ${(state as { missing: string }).missing}.`);
     }
-    return { data: { email, sms, inboundSms: feedback.twilio ? 'twilio-signature' : feedback.smsInboundSecret ? 'header-secret' : null, failedForNoSender: n }, object: 'feedback_senders' };
+    return {
+      data: { email, sms, inboundSms: feedback.twilio ? 'twilio-signature' : feedback.smsInboundSecret ? 'header-secret' : null, failedForNoSender: n },
+      object: 'feedback_senders',
+    };
   },
 });

@@ -19,7 +19,7 @@ export const addMemberCommand = adminCommand({
 
 export const removeMemberCommand = adminCommand({
   usage: 'remove-member --business BUS_ID (--member MEM_ID | --email E)',
-  summary: "Remove a member from a business (by member id or e-mail) and revoke their tokens for it",
+  summary: 'Remove a member from a business (by member id or e-mail) and revoke their tokens for it',
   async run(values, em) {
     const business = businessArg(values);
     let id = values.member as string | undefined;

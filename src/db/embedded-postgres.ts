@@ -52,12 +52,9 @@ async function binaries(): Promise<{ postgres: string; initdb: string }> {
   try {
     return await import(pkg);
   } catch {
-    throw new EmbeddedPostgresError(
-      `No embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (${pkg}). Set DATABASE_URL to use your own server.`,
-    );
+    throw new EmbeddedPostgresError(`No embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (${pkg}). Set DATABASE_URL to use your own server.`);
   }
 }
-
 
 function commandOf(pid: number): string {
   try {
@@ -200,8 +197,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const lockFile = path.join(dataDir, 'embedded-pg.lock.json');
   fs.mkdirSync(dataDir, { recursive: true });
 
-  const urlFor = (port: number, password: string) =>
-    `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+  const urlFor = (port: number, password: string) => `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
   if ((await reapOrphan(dataDir, pgDir, !!opts.reuseRunning, log)) === 'reuse') {
     const lock = readJson<{ port: number }>(lockFile)!;
@@ -226,17 +222,20 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   }
 
   if (!(await portIsFree(opts.port))) {
-    throw new EmbeddedPostgresError(
-      `Port ${opts.port} for the embedded PostgreSQL is already in use. Set EMBEDDED_PG_PORT to a free port, or DATABASE_URL.`,
-    );
+    throw new EmbeddedPostgresError(`Port ${opts.port} for the embedded PostgreSQL is already in use. Set EMBEDDED_PG_PORT to a free port, or DATABASE_URL.`);
   }
 
   const flags = [
-    '-D', pgDir,
-    '-p', String(opts.port),
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=',
-    '-c', 'max_connections=100',
+    '-D',
+    pgDir,
+    '-p',
+    String(opts.port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=100',
     ...(opts.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   // Own process group: a terminal's Ctrl-C reaches node, which then stops postgres after the ORM has closed.
@@ -250,9 +249,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       }
     };
     child.stderr!.on('data', onData);
-    child.once('exit', (code) =>
-      reject(new EmbeddedPostgresError(`Embedded PostgreSQL exited during start (code ${code}):\n${output.slice(-10).join('\n')}`)),
-    );
+    child.once('exit', (code) => reject(new EmbeddedPostgresError(`Embedded PostgreSQL exited during start (code ${code}):\n${output.slice(-10).join('\n')}`)));
   });
   fs.writeFileSync(lockFile, JSON.stringify({ pid: process.pid, port: opts.port }));
   await ensureDatabase(opts.port, secret.password);

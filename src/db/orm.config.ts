@@ -68,4 +68,3 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}, r
     driverOptions: { Client: PreparingClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...(overrides.driverOptions as object | undefined) },
   });
 }
-

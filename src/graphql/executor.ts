@@ -140,7 +140,9 @@ export class CompiledExecutor {
     }) as ExecutionResult;
     const [served, serialized] = [JSON.stringify(result.data), JSON.stringify(again.data)];
     if (again.errors?.length || served !== serialized) {
-      throw new Error(`a compiled answer holds a leaf its scalar would serialize otherwise: ${again.errors?.[0]?.message ?? ''}\n${served.slice(0, 500)}\n${serialized.slice(0, 500)}`);
+      throw new Error(
+        `a compiled answer holds a leaf its scalar would serialize otherwise: ${again.errors?.[0]?.message ?? ''}\n${served.slice(0, 500)}\n${serialized.slice(0, 500)}`,
+      );
     }
     return result;
   }

@@ -114,7 +114,12 @@ function measure(
   getFragment: Walk['getFragment'],
   variables: Record<string, unknown>,
 ): { depth: number; cost: number } {
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   const w: Walk = { schema, getFragment, variables, visiting: new Set(), depth: 0, cost: 0 };
   if (root) walk(w, operation.selectionSet, root, 1, 1);
   return { depth: w.depth, cost: w.cost };
@@ -181,9 +186,7 @@ export function documentShapeRule(limits: QueryLimits = DEFAULT_LIMITS): Validat
 
 /** The estimated cost of one operation of a document, with its variables. */
 export function costOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   return measure(schema, operation, (name) => fragments.get(name), variables).cost;
 }
 

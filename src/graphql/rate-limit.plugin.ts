@@ -40,7 +40,12 @@ export function rateLimitPlugin(limit: ApiLimit | undefined): ApolloServerPlugin
           }
         },
         async willSendResponse({ response, operation, request, errors }) {
-          if (operation) graphqlOperations.inc({ operation: operationLabel(request.operationName ?? operation.name?.value), type: operation.operation, outcome: errors?.length ? 'error' : 'ok' });
+          if (operation)
+            graphqlOperations.inc({
+              operation: operationLabel(request.operationName ?? operation.name?.value),
+              type: operation.operation,
+              outcome: errors?.length ? 'error' : 'ok',
+            });
           if (cost && response.body.kind === 'single') {
             response.body.singleResult.extensions = { ...response.body.singleResult.extensions, cost };
           }

@@ -23,7 +23,37 @@ import { TextAnalysisResolver, ThemeSettingsResolver } from '../modules/text/ind
 import { authChecker } from './auth-checker.js';
 
 /** Every resolver of the service. schema/schema.graphql is printed from this (npm run schema:emit). */
-const resolvers = [HealthResolver, BusinessResolver, SurveyResolver, SurveyStepResolver, MetricResolver, LocationResolver, OrderResolver, OrderItemResolver, MenuItemResolver, SubmissionResolver, OrderSubmissionsResolver, WebhookResolver, WebhookDeliveryResolver, EventResolver, CredentialResolver, CustomIntegrationResolver, MemberResolver, InvitationResolver, AnalyticsResolver, FeedbackFlowResolver, FeedbackRequestResolver, AlertRuleResolver, CaseResolver, CaseMessageResolver, OfferResolver, ReplyTemplateResolver, SendingBudgetResolver, TextAnalysisResolver, ThemeSettingsResolver] as const;
+const resolvers = [
+  HealthResolver,
+  BusinessResolver,
+  SurveyResolver,
+  SurveyStepResolver,
+  MetricResolver,
+  LocationResolver,
+  OrderResolver,
+  OrderItemResolver,
+  MenuItemResolver,
+  SubmissionResolver,
+  OrderSubmissionsResolver,
+  WebhookResolver,
+  WebhookDeliveryResolver,
+  EventResolver,
+  CredentialResolver,
+  CustomIntegrationResolver,
+  MemberResolver,
+  InvitationResolver,
+  AnalyticsResolver,
+  FeedbackFlowResolver,
+  FeedbackRequestResolver,
+  AlertRuleResolver,
+  CaseResolver,
+  CaseMessageResolver,
+  OfferResolver,
+  ReplyTemplateResolver,
+  SendingBudgetResolver,
+  TextAnalysisResolver,
+  ThemeSettingsResolver,
+] as const;
 
 let built: Promise<GraphQLSchema> | undefined;
 

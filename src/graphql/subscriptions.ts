@@ -128,8 +128,7 @@ export function graphqlSubscriptions(deps: {
         return context;
       },
       // The same error bodies as POST /graphql (extensions.code, status, details).
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map(format) } : undefined,
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(format) } : undefined),
       onError: (_ctx, _id, _payload, errors) => errors.map(format),
     },
     wss,

@@ -50,7 +50,10 @@ export function alertConsentRoutes(deps: { orm: MikroORM; logger: Logger }): { r
     sendHtml(ctx, 200, consentPage(page, ctx.params.token, consent));
   });
 
-  for (const [path, answer] of [['confirm', 'confirmed'], ['decline', 'declined']] as const) {
+  for (const [path, answer] of [
+    ['confirm', 'confirmed'],
+    ['decline', 'declined'],
+  ] as const) {
     router.post(`${PREFIX}:token/${path}`, async (ctx) => {
       const page = frame(ctx, false);
       const consent = await answerConsent(deps.orm.em.fork(), ctx.params.token, answer);

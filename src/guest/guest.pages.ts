@@ -251,14 +251,19 @@ ${errorLine('value')}${list}
       heading = `<h1 dir="auto">${e(title || t.itemsDefaultTitle)}</h1>${bodyHtml}`;
       const thumbs = itemRatings(step).length === 2;
       const options = thumbs
-        ? [{ value: '5', label: `👍 ${t.thumbsUp}` }, { value: '1', label: `👎 ${t.thumbsDown}` }]
+        ? [
+            { value: '5', label: `👍 ${t.thumbsUp}` },
+            { value: '1', label: `👎 ${t.thumbsDown}` },
+          ]
         : itemRatings(step).map((n) => ({ value: String(n), label: String(n) }));
       controls = (v.dishes ?? [])
         .map((dish) => {
           const key = `i-${dish.menuItem}`;
           const hintId = `hint-${key}`;
           const current = v.shown.items?.[dish.menuItem];
-          const hint = [dish.quantity > 1 ? format(t.itemQuantity, { quantity: dish.quantity }) : '', thumbs ? '' : format(t.scaleHint, { min: 1, max: 5 })].filter(Boolean).join(' · ');
+          const hint = [dish.quantity > 1 ? format(t.itemQuantity, { quantity: dish.quantity }) : '', thumbs ? '' : format(t.scaleHint, { min: 1, max: 5 })]
+            .filter(Boolean)
+            .join(' · ');
           return `<fieldset${describedBy(key, hint ? hintId : undefined)}${errorFor(key) ? ' class="invalid"' : ''}>
 <legend><span dir="auto">${e(dish.name)}</span>${requiredMark}</legend>
 ${hint ? `<p class="hint" id="${e(hintId)}">${e(hint)}</p>` : ''}

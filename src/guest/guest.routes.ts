@@ -5,14 +5,38 @@ import type { Logger } from 'pino';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import { pageHeaders, postFromOwnPages, sendHtml } from '../http/html.js';
 import { guestFailurePage } from './guest.failure.js';
-import { type AnswerInput, answerStep, findDeviceResponse, guestDishes, linkTargets, openGuestSurvey, orderAnswered, resumeStep, visibleSteps, type GuestSurvey, type OrderDish, type SurveyLink } from '../modules/submission/index.js';
+import {
+  type AnswerInput,
+  answerStep,
+  findDeviceResponse,
+  guestDishes,
+  linkTargets,
+  openGuestSurvey,
+  orderAnswered,
+  resumeStep,
+  visibleSteps,
+  type GuestSurvey,
+  type OrderDish,
+  type SurveyLink,
+} from '../modules/submission/index.js';
 import type { SurveyStep } from '../modules/survey/index.js';
 import { NotifiedMemo } from '../kit/signals/notified.memo.js';
 import { SURVEY_PAGES_CHANNEL, readBrand } from '../modules/business/index.js';
 import type { ReadRouting } from '../kit/replicas/read.routing.js';
 import type { Services } from '../kit/graphql/context.js';
 import { format } from './messages/index.js';
-import { isMultipleChoice, isNumberText, GUEST_CSP, guestCsp, messagePage, stepPage, thanksPage, type FieldError, type Frame, type Shown } from './guest.pages.js';
+import {
+  isMultipleChoice,
+  isNumberText,
+  GUEST_CSP,
+  guestCsp,
+  messagePage,
+  stepPage,
+  thanksPage,
+  type FieldError,
+  type Frame,
+  type Shown,
+} from './guest.pages.js';
 import { csrfFor, csrfMatches, GuestSessions, surveyPath } from './guest.session.js';
 import { first, frameFor, urlWith } from './guest.frame.js';
 import { GuestSessionKeys } from '../modules/guest-session/index.js';
@@ -26,7 +50,6 @@ import { addressGroup } from '../http/client-address.js';
 const KNOWN_PARAMS = new Set(['custom.customOrderId', 'custom.customLocationId', 'location:metadata', 'lang', 'ch', 'step']);
 
 const secureHeaders = (ctx: Context) => pageHeaders(ctx, GUEST_CSP);
-
 
 function parseLink(ctx: Context): SurveyLink {
   const q = ctx.query;
@@ -171,13 +194,28 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     const shown = visibleSteps(guest, response?.answers ?? [], link, locationKnown, deps.logger, dishes.length > 0);
     const asked = first(ctx.query.step);
     const step = shown.find((s) => s.id === asked) ?? resumeStep(guest, response, link, locationKnown, deps.logger, dishes.length > 0);
-    if (!step) return sendHtml(ctx, 200, thanksPage(frame, { text: guest.survey.closingText ?? undefined, reviewUrl: guest.survey.reviewUrl ?? frame.brand?.reviewUrl ?? undefined }));
+    if (!step)
+      return sendHtml(
+        ctx,
+        200,
+        thanksPage(frame, { text: guest.survey.closingText ?? undefined, reviewUrl: guest.survey.reviewUrl ?? frame.brand?.reviewUrl ?? undefined }),
+      );
     const index = shown.findIndex((s) => s.id === step.id);
     const earlier = response?.answers.find((a) => a.step === step.id);
     sendHtml(ctx, 200, render(ctx, loaded, step, shown, index, csrfFor(device), [], earlier ?? {}, dishes));
   });
 
-  function render(ctx: Context, loaded: { guest: GuestSurvey; path: string; frame: Frame }, step: SurveyStep, shown: SurveyStep[], index: number, csrf: string, errors: FieldError[], values: Shown, dishes: OrderDish[] = []) {
+  function render(
+    ctx: Context,
+    loaded: { guest: GuestSurvey; path: string; frame: Frame },
+    step: SurveyStep,
+    shown: SurveyStep[],
+    index: number,
+    csrf: string,
+    errors: FieldError[],
+    values: Shown,
+    dishes: OrderDish[] = [],
+  ) {
     const { guest, path, frame } = loaded;
     return stepPage(frame, {
       step,
@@ -224,7 +262,16 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     };
     let outcome;
     try {
-      outcome = await answerStep(deps.orm.em.fork(), guest, { sessionId: device.id, startedAt: device.startedAt, step: step.id, answer, link, admit, log: deps.logger, completions: deps.services.completions });
+      outcome = await answerStep(deps.orm.em.fork(), guest, {
+        sessionId: device.id,
+        startedAt: device.startedAt,
+        step: step.id,
+        answer,
+        link,
+        admit,
+        log: deps.logger,
+        completions: deps.services.completions,
+      });
     } catch (err) {
       if (err instanceof AppError && err.code === 'conflict') return answered(ctx, frame, 409);
       if (err instanceof AppError && err.code === 'rate_limited') {
@@ -246,7 +293,14 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
   router.get('/survey/:business/:survey/thanks', async (ctx) => {
     const loaded = await load(ctx);
     if (!loaded) return;
-    sendHtml(ctx, 200, thanksPage(loaded.frame, { text: loaded.guest.survey.closingText ?? undefined, reviewUrl: loaded.guest.survey.reviewUrl ?? loaded.frame.brand?.reviewUrl ?? undefined }));
+    sendHtml(
+      ctx,
+      200,
+      thanksPage(loaded.frame, {
+        text: loaded.guest.survey.closingText ?? undefined,
+        reviewUrl: loaded.guest.survey.reviewUrl ?? loaded.frame.brand?.reviewUrl ?? undefined,
+      }),
+    );
   });
 
   /** Everything else under /survey, and any failure there, is a page for a person, never JSON. */

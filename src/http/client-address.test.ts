@@ -34,7 +34,14 @@ describe('addressGroup', () => {
 
   it('reads an IPv6 address as its /64, however it is written', () => {
     const group = '2001:db8:1:2::/64';
-    for (const form of ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0DB8:0001:0002:0:0:0:7', '2001:db8:1:2:a::b', '2001:db8:1:2::1%eth0', '2001:db8:1:2::198.51.100.9']) {
+    for (const form of [
+      '2001:db8:1:2::1',
+      '2001:db8:1:2:ffff:ffff:ffff:ffff',
+      '2001:0DB8:0001:0002:0:0:0:7',
+      '2001:db8:1:2:a::b',
+      '2001:db8:1:2::1%eth0',
+      '2001:db8:1:2::198.51.100.9',
+    ]) {
       expect(addressGroup(form)).toBe(group);
     }
     expect(addressGroup('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');

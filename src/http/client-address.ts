@@ -35,7 +35,10 @@ export function addressGroup(address: string): string {
   // A dotted IPv4 tail stands for two groups; '::' for the zero groups that make eight.
   const groups = (parts: string[]) => parts.reduce((n, part) => n + (part.includes('.') ? 2 : 1), 0);
   const full = [...left, ...Array<string>(tail === undefined ? 0 : 8 - groups(left) - groups(right)).fill('0'), ...right];
-  return `${full.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
+  return `${full
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** An IPv4 client of a dual-stack listener shows as `::ffff:a.b.c.d`: one client, one key, whichever way it came. */

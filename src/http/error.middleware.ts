@@ -18,7 +18,12 @@ export function errorHandler(logger: Logger): Middleware {
       if (ctx.body == null && ctx.status === 404) throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}`);
       if (ctx.body == null && ctx.status === 405) {
         const allow = ctx.response.get('Allow');
-        throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}${allow ? `; allowed: ${allow}` : ''}`, undefined, allow ? { Allow: allow } : undefined);
+        throw new AppError(
+          'method_not_allowed',
+          `${ctx.method} is not allowed on ${ctx.path}${allow ? `; allowed: ${allow}` : ''}`,
+          undefined,
+          allow ? { Allow: allow } : undefined,
+        );
       }
     } catch (thrown) {
       const answer = errorAnswer(thrown, {

@@ -17,15 +17,27 @@ const DEVELOPER_SECTIONS: Array<{ title: string; doors: Door[] }> = [
     title: 'Explore the APIs',
     doors: [
       { href: '/graphiql', name: 'GraphiQL', says: 'The GraphQL API in GraphiQL, served by this service: works offline.' },
-      { href: '/graphql', name: 'Apollo Sandbox', says: "The GraphQL API in Apollo Sandbox. Sandbox loads from Apollo's CDN: it needs internet access and stays blank without it (use GraphiQL then)." },
+      {
+        href: '/graphql',
+        name: 'Apollo Sandbox',
+        says: "The GraphQL API in Apollo Sandbox. Sandbox loads from Apollo's CDN: it needs internet access and stays blank without it (use GraphiQL then).",
+      },
       { href: '/docs', name: 'REST API documentation', says: 'Every /v2 route, browsable (Swagger UI, served by this service: works offline).' },
-      { href: '/openapi.json', name: 'OpenAPI document', says: 'OpenAPI 3.1 of the REST API, the OAuth endpoints and the custom order webhook: generate a client from it.' },
+      {
+        href: '/openapi.json',
+        name: 'OpenAPI document',
+        says: 'OpenAPI 3.1 of the REST API, the OAuth endpoints and the custom order webhook: generate a client from it.',
+      },
     ],
   },
   {
     title: 'Sign in and tokens',
     doors: [
-      { href: '/.well-known/oauth-authorization-server', name: 'OAuth 2.0 metadata', says: 'RFC 8414: the authorization, token, revocation and introspection endpoints, scopes and grants.' },
+      {
+        href: '/.well-known/oauth-authorization-server',
+        name: 'OAuth 2.0 metadata',
+        says: 'RFC 8414: the authorization, token, revocation and introspection endpoints, scopes and grants.',
+      },
       { href: '/oauth/certs', name: 'Signing keys (JWKS)', says: 'To verify access tokens (RS512 JWTs) yourself.' },
     ],
   },

@@ -11,7 +11,13 @@ describe('twilioSignature', () => {
   });
 
   it('takes a repeated parameter once per distinct value, sorted', () => {
-    const params = new URLSearchParams([['Sid', 'CA123'], ['SidAccount', 'AC123'], ['Digits', '5678'], ['Digits', '1234'], ['Digits', '1234']]);
+    const params = new URLSearchParams([
+      ['Sid', 'CA123'],
+      ['SidAccount', 'AC123'],
+      ['Digits', '5678'],
+      ['Digits', '1234'],
+      ['Digits', '1234'],
+    ]);
     expect(twilioSignature('12345', URL, params)).toBe('IK+Dwps556ElfBT0I3Rgjkr1wJU=');
   });
 

@@ -71,7 +71,8 @@ export class SmsInboundAuth {
   }
 
   private verified(ctx: Context): boolean {
-    if (this.provider === 'gateway') return matches(bearerToken(ctx.get('authorization') || undefined) ?? (ctx.get('x-sms-inbound-secret') || undefined), this.key);
+    if (this.provider === 'gateway')
+      return matches(bearerToken(ctx.get('authorization') || undefined) ?? (ctx.get('x-sms-inbound-secret') || undefined), this.key);
     const raw = (ctx.request as { rawBody?: string }).rawBody;
     const params = ctx.is('urlencoded') && raw ? new URLSearchParams(raw) : new URLSearchParams();
     return matches(ctx.get('x-twilio-signature') || undefined, twilioSignature(this.key, this.signedUrl(ctx), params));

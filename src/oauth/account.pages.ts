@@ -17,7 +17,16 @@ function errorSummary(errors: ErrorDetail[]): string {
 }
 
 /** One labelled input, its hint and its error tied to it for screen readers. */
-function field(p: { name: string; label: string; type: string; autocomplete: string; values?: Values; errors: ErrorDetail[]; hint?: string; keep?: boolean }): string {
+function field(p: {
+  name: string;
+  label: string;
+  type: string;
+  autocomplete: string;
+  values?: Values;
+  errors: ErrorDetail[];
+  hint?: string;
+  keep?: boolean;
+}): string {
   const error = p.errors.find((e) => e.field === p.name);
   const described = [p.hint ? `${p.name}-hint` : '', error ? `${p.name}-error` : ''].filter(Boolean).join(' ');
   const value = p.keep === false ? '' : (p.values?.[p.name] ?? '');
@@ -44,7 +53,8 @@ ${zoneOptions.map((z) => `<option${z === chosen ? ' selected' : ''}>${escapeHtml
 }
 
 /** What the operator must set so that mail goes out, as the account pages tell whoever uses them. */
-const SET_A_SENDER = 'The operator of this installation must set SMTP_URL (an SMTP server to send through), or MAIL_OUTBOX=dev to try it on one machine (each message is then shown at /portal/dev/outbox).';
+const SET_A_SENDER =
+  'The operator of this installation must set SMTP_URL (an SMTP server to send through), or MAIL_OUTBOX=dev to try it on one machine (each message is then shown at /portal/dev/outbox).';
 
 /**
  * Said before a form whose answer is an e-mail, when this installation has no e-mail sender: nobody waits for a link
@@ -165,7 +175,16 @@ ${field({ name: 'password', label: 'New password', type: 'password', autocomplet
   );
 }
 
-export function invitationPage(p: { csrf: string; token: string; businessName: string; role: string; email: string; hasAccount: boolean; name?: string; errors?: ErrorDetail[] }): string {
+export function invitationPage(p: {
+  csrf: string;
+  token: string;
+  businessName: string;
+  role: string;
+  email: string;
+  hasAccount: boolean;
+  name?: string;
+  errors?: ErrorDetail[];
+}): string {
   const errors = p.errors ?? [];
   const title = `Join ${p.businessName}`;
   return layout(

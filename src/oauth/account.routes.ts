@@ -4,9 +4,30 @@ import { AppError, type ErrorDetail } from '../shared/errors.js';
 import { sendHtml } from '../http/html.js';
 import { normaliseEmail, User } from '../modules/user/index.js';
 import { PORTAL_CLIENT_ID, SESSION_TTL_S, credentialsActingFor } from '../modules/oauth/index.js';
-import { confirmEmail, resendVerification, signUp, viewConfirmation, type SignUpInput, requestPasswordReset, resetPassword, acceptInvitation, viewInvitation, findLink, type LinkProblem } from '../modules/account/index.js';
+import {
+  confirmEmail,
+  resendVerification,
+  signUp,
+  viewConfirmation,
+  type SignUpInput,
+  requestPasswordReset,
+  resetPassword,
+  acceptInvitation,
+  viewInvitation,
+  findLink,
+  type LinkProblem,
+} from '../modules/account/index.js';
 import { errorPage } from './authorize.pages.js';
-import { checkEmailPage, confirmEmailPage, forgotPasswordPage, invitationPage, mailNotSentPage, messagePage, newPasswordPage, signUpPage } from './account.pages.js';
+import {
+  checkEmailPage,
+  confirmEmailPage,
+  forgotPasswordPage,
+  invitationPage,
+  mailNotSentPage,
+  messagePage,
+  newPasswordPage,
+  signUpPage,
+} from './account.pages.js';
 import { canSendMail } from '../config.js';
 import { SESSION_COOKIE, cookieOptions, csrfToken, csrfValid, secureHeaders } from './authorize.routes.js';
 import { accountRequests, signInFailures } from './sign-in.limit.js';
@@ -52,10 +73,15 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
   /** The double-submit check of every post here; false when it answered the refusal. */
   const posted = (ctx: Context) => {
     if (csrfValid(ctx, body(ctx).csrf, publicUrl)) return true;
-    sendHtml(ctx, 403, errorPage({ title: 'Please try again', message: 'This form has expired or did not come from this site. Go back, reload the page and try again.' }));
+    sendHtml(
+      ctx,
+      403,
+      errorPage({ title: 'Please try again', message: 'This form has expired or did not come from this site. Go back, reload the page and try again.' }),
+    );
     return false;
   };
-  const linkProblem = (ctx: Context, problem: LinkProblem) => sendHtml(ctx, PROBLEM_TEXT[problem].status, errorPage({ title: 'This link cannot be used', message: PROBLEM_TEXT[problem].message }));
+  const linkProblem = (ctx: Context, problem: LinkProblem) =>
+    sendHtml(ctx, PROBLEM_TEXT[problem].status, errorPage({ title: 'This link cannot be used', message: PROBLEM_TEXT[problem].message }));
   /** Counts a request that sends mail; answers the 429 page (true) when the address is over its limit. */
   const throttled = async (ctx: Context, email: string, render: (message: string) => string): Promise<boolean> => {
     try {
@@ -78,7 +104,11 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     ctx.redirect(to);
   };
   const closed = (ctx: Context) =>
-    sendHtml(ctx, 404, errorPage({ title: 'Sign-up is closed', message: 'New accounts are created by invitation only here. Ask an owner of your business to invite you.' }));
+    sendHtml(
+      ctx,
+      404,
+      errorPage({ title: 'Sign-up is closed', message: 'New accounts are created by invitation only here. Ask an owner of your business to invite you.' }),
+    );
 
   router.get('/signup', (ctx) => {
     ctx.status = 303;
@@ -109,7 +139,12 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
       throw err;
     }
     // The same page whether the address had an account or not: only its owner's inbox tells.
-    if (!mailable) return sendHtml(ctx, 200, mailNotSentPage({ what: `Your sign-up with ${normaliseEmail(input.email)} is recorded: its confirmation link goes to that address by e-mail.` }));
+    if (!mailable)
+      return sendHtml(
+        ctx,
+        200,
+        mailNotSentPage({ what: `Your sign-up with ${normaliseEmail(input.email)} is recorded: its confirmation link goes to that address by e-mail.` }),
+      );
     sendHtml(ctx, 200, checkEmailPage({ csrf, email: normaliseEmail(input.email) }));
   });
 
@@ -145,7 +180,12 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     const answer = (message: string) => messagePage({ title: 'Check your e-mail', message });
     if (await throttled(ctx, email, answer)) return;
     await resendVerification(deps.orm.em.fork(), email, deps.services.sending.settings);
-    if (!mailable) return sendHtml(ctx, 200, mailNotSentPage({ what: `If ${normaliseEmail(email)} has an account waiting for confirmation, a new link goes to it by e-mail.` }));
+    if (!mailable)
+      return sendHtml(
+        ctx,
+        200,
+        mailNotSentPage({ what: `If ${normaliseEmail(email)} has an account waiting for confirmation, a new link goes to it by e-mail.` }),
+      );
     sendHtml(ctx, 200, answer(`If ${normaliseEmail(email)} has an account waiting for confirmation, we have sent it a new link.`));
   });
 
@@ -157,11 +197,23 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     const csrf = page(ctx);
     if (!posted(ctx)) return;
     const email = normaliseEmail(str(body(ctx).email));
-    if (!email || email.length > 320) return sendHtml(ctx, 400, forgotPasswordPage({ csrf, email, errors: [{ field: 'email', message: 'Enter the e-mail address of your account' }], mailable }));
+    if (!email || email.length > 320)
+      return sendHtml(
+        ctx,
+        400,
+        forgotPasswordPage({ csrf, email, errors: [{ field: 'email', message: 'Enter the e-mail address of your account' }], mailable }),
+      );
     if (await throttled(ctx, email, (message) => forgotPasswordPage({ csrf, email, errors: [{ field: 'email', message }], mailable }))) return;
     await requestPasswordReset(deps.orm.em.fork(), email, deps.services.sending.settings);
     if (!mailable) return sendHtml(ctx, 200, mailNotSentPage({ what: `If ${email} has an account, a link to choose a new password goes to it by e-mail.` }));
-    sendHtml(ctx, 200, messagePage({ title: 'Check your e-mail', message: `If ${email} has an account, we have sent it a link to choose a new password. The link works once, for 30 minutes.` }));
+    sendHtml(
+      ctx,
+      200,
+      messagePage({
+        title: 'Check your e-mail',
+        message: `If ${email} has an account, we have sent it a link to choose a new password. The link works once, for 30 minutes.`,
+      }),
+    );
   });
 
   router.get('/oauth/password/reset', async (ctx) => {
@@ -189,7 +241,11 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     if (!left.length) return sendHtml(ctx, 200, messagePage({ title: 'Password changed', message: signedOut, link: { href: portal, text: 'Sign in' } }));
     const names = left.map((c) => `${c.name} (${c.business.name})`).join(', ');
     const message = `${signedOut} The apps holding the secret of an API credential you created still act for you: ${names}. If someone else may have used your account, rotate their secrets.`;
-    sendHtml(ctx, 200, messagePage({ title: 'Password changed', message, link: { href: `${portal}credentials`, text: 'Sign in and review your API credentials' } }));
+    sendHtml(
+      ctx,
+      200,
+      messagePage({ title: 'Password changed', message, link: { href: `${portal}credentials`, text: 'Sign in and review your API credentials' } }),
+    );
   });
 
   router.get('/oauth/invitation', async (ctx) => {
@@ -198,7 +254,18 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     if ('problem' in view) return linkProblem(ctx, view.problem);
     if (!view.hasAccount && mode() === 'off') return closed(ctx);
     const { invitation } = view;
-    sendHtml(ctx, 200, invitationPage({ csrf, token: str(ctx.query.token), businessName: view.businessName, role: invitation.role, email: invitation.email, hasAccount: view.hasAccount }));
+    sendHtml(
+      ctx,
+      200,
+      invitationPage({
+        csrf,
+        token: str(ctx.query.token),
+        businessName: view.businessName,
+        role: invitation.role,
+        email: invitation.email,
+        hasAccount: view.hasAccount,
+      }),
+    );
   });
 
   router.post('/oauth/invitation', async (ctx) => {
@@ -210,7 +277,20 @@ export function accountRoutes(router: Router, deps: OAuthDeps) {
     if ('problem' in view) return linkProblem(ctx, view.problem);
     if (!view.hasAccount && mode() === 'off') return closed(ctx);
     const again = (status: number, errors: ErrorDetail[]) =>
-      sendHtml(ctx, status, invitationPage({ csrf, token, businessName: view.businessName, role: view.invitation.role, email: view.invitation.email, hasAccount: view.hasAccount, name: str(b.name), errors }));
+      sendHtml(
+        ctx,
+        status,
+        invitationPage({
+          csrf,
+          token,
+          businessName: view.businessName,
+          role: view.invitation.role,
+          email: view.invitation.email,
+          hasAccount: view.hasAccount,
+          name: str(b.name),
+          errors,
+        }),
+      );
     const password = str(b.password).slice(0, 1025);
     // Signing in to accept is a sign-in: the sign-in page's throttle counts its wrong passwords.
     let admission;

@@ -141,10 +141,6 @@ export function errorPage(p: { title: string; message: string; signOut?: { actio
     p.title,
     `<h1>${escapeHtml(p.title)}</h1>
 <p class="error" role="alert">${escapeHtml(p.message)}</p>
-${
-  p.signOut
-    ? secondaryPost(p.signOut.action, p.signOut.csrf, { action: 'signout' }, 'Sign in as someone else')
-    : ''
-}`,
+${p.signOut ? secondaryPost(p.signOut.action, p.signOut.csrf, { action: 'signout' }, 'Sign in as someone else') : ''}`,
   );
 }

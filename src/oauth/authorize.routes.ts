@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Credential, AuthorizationCode, AUTHORIZATION_CODE_TTL_S, SESSION_TTL_S, orderScopes, splitScopes, unknownScopes, strictClient } from '../modules/oauth/index.js';
+import {
+  type Credential,
+  AuthorizationCode,
+  AUTHORIZATION_CODE_TTL_S,
+  SESSION_TTL_S,
+  orderScopes,
+  splitScopes,
+  unknownScopes,
+  strictClient,
+} from '../modules/oauth/index.js';
 import { Business } from '../modules/business/index.js';
 import { User, Membership, normaliseEmail } from '../modules/user/index.js';
 import { narrowToRole } from '../auth/roles.js';
@@ -185,12 +194,19 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
     if (promptLogin) ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx, 0), maxAge: 0 });
     const csrf = csrfToken(ctx);
     // Sign-up comes back here when done (a partner's request; the portal starts afresh: see account.routes.ts).
-    const links = { signupHref: deps.config.signup === 'open' ? `/oauth/signup?${new URLSearchParams({ continue: action })}` : undefined, forgotHref: '/oauth/password/forgot' };
+    const links = {
+      signupHref: deps.config.signup === 'open' ? `/oauth/signup?${new URLSearchParams({ continue: action })}` : undefined,
+      forgotHref: '/oauth/password/forgot',
+    };
     const body = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
 
     if (ctx.method === 'POST') {
       if (!csrfValid(ctx, body.csrf, issuer)) {
-        return sendHtml(ctx, 403, errorPage({ title: 'Please try again', message: 'This form has expired or did not come from this site. Go back, reload the page and try again.' }));
+        return sendHtml(
+          ctx,
+          403,
+          errorPage({ title: 'Please try again', message: 'This form has expired or did not come from this site. Go back, reload the page and try again.' }),
+        );
       }
       if (body.action === 'signin') {
         const email = typeof body.email === 'string' ? body.email : '';
@@ -204,7 +220,18 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
           const wait = Number(err.headers?.['Retry-After'] ?? 1);
           ctx.set('Retry-After', String(wait));
           const minutes = Math.ceil(wait / 60);
-          return sendHtml(ctx, 429, signInPage({ ...links, action, csrf, appName: client.name, email, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
+          return sendHtml(
+            ctx,
+            429,
+            signInPage({
+              ...links,
+              action,
+              csrf,
+              appName: client.name,
+              email,
+              error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+            }),
+          );
         }
         const user = email && password && password.length <= 1024 ? await checkPassword(em, email, password) : undefined;
         if (!user) {
@@ -225,7 +252,8 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
 
     const session = promptLogin ? undefined : await deps.tokens.verifySessionClaims(ctx.cookies.get(SESSION_COOKIE));
     const user = session ? await em.findOne(User, { id: session.user }) : null;
-    if (!user || !sessionStands(user, session!.version)) return sendHtml(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ ...links, action, csrf, appName: client.name }));
+    if (!user || !sessionStands(user, session!.version))
+      return sendHtml(ctx, ctx.method === 'POST' ? 401 : 200, signInPage({ ...links, action, csrf, appName: client.name }));
 
     if (firstParty(client)) return chooseBusiness(ctx, em, { request, user, action, csrf, body, issuer });
 
@@ -265,7 +293,19 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
       }
       if (body.decision === 'allow') return issueCode(ctx, em, request, { business: business.id, user: user.id, scopes: granted }, issuer);
     }
-    return sendHtml(ctx, 200, consentPage({ action, csrf, appName: client.name, businessName: business.name, userEmail: user.email, scopes: granted, dropped: { role: member.role, scopes: dropped } }));
+    return sendHtml(
+      ctx,
+      200,
+      consentPage({
+        action,
+        csrf,
+        appName: client.name,
+        businessName: business.name,
+        userEmail: user.email,
+        scopes: granted,
+        dropped: { role: member.role, scopes: dropped },
+      }),
+    );
   };
 
   router.get('/oauth/authorize', handle);
@@ -273,7 +313,13 @@ export function authorizeRoutes(router: Router, deps: OAuthDeps) {
 }
 
 /** A single-use code for this request, then back to the client with it. */
-async function issueCode(ctx: Context, em: EntityManager, request: AuthorizeRequest, grant: { business: string; user: string; scopes: Scope[] }, issuer: string) {
+async function issueCode(
+  ctx: Context,
+  em: EntityManager,
+  request: AuthorizeRequest,
+  grant: { business: string; user: string; scopes: Scope[] },
+  issuer: string,
+) {
   const code = `ac_${randomBytes(32).toString('base64url')}`;
   em.create(AuthorizationCode, {
     codeHash: hashSecret(code),
@@ -304,13 +350,23 @@ async function chooseBusiness(
   const nameOf = new Map(businesses.map((b) => [b.id, b.name]));
   const asked = p.body.action === 'business' ? p.body.business : ctx.query.business;
   const membership =
-    memberships.length === 1 && ctx.query.prompt !== 'select_business' ? memberships[0] : memberships.find((m) => typeof asked === 'string' && m.business === asked);
+    memberships.length === 1 && ctx.query.prompt !== 'select_business'
+      ? memberships[0]
+      : memberships.find((m) => typeof asked === 'string' && m.business === asked);
   if (membership) {
     const { granted } = narrowToRole(p.request.scopes, membership.role);
     return issueCode(ctx, em, p.request, { business: membership.business, user: p.user.id, scopes: granted }, p.issuer);
   }
   if (!memberships.length) {
-    return sendHtml(ctx, 403, errorPage({ title: 'No business yet', message: `${p.user.email} is not a member of any business. Ask an owner to invite you.`, signOut: { action: p.action, csrf: p.csrf } }));
+    return sendHtml(
+      ctx,
+      403,
+      errorPage({
+        title: 'No business yet',
+        message: `${p.user.email} is not a member of any business. Ask an owner to invite you.`,
+        signOut: { action: p.action, csrf: p.csrf },
+      }),
+    );
   }
   const choices = memberships.map((m) => ({ id: m.business, name: nameOf.get(m.business) ?? m.business, role: m.role }));
   return sendHtml(ctx, 200, businessChoicePage({ action: p.action, csrf: p.csrf, appName: p.request.client.name, userEmail: p.user.email, choices }));

@@ -37,7 +37,10 @@ function failurePage(ctx: Context, thrown: unknown, logger: Logger) {
     busy ? 503 : 500,
     errorPage(
       busy
-        ? { title: 'Please try again in a moment', message: 'The service is busy right now. Go back and send the form again in a few seconds: nothing was lost.' }
+        ? {
+            title: 'Please try again in a moment',
+            message: 'The service is busy right now. Go back and send the form again in a few seconds: nothing was lost.',
+          }
         : { title: 'Something went wrong', message: 'The service could not finish this. Please try again; if it keeps failing, tell the people who run it.' },
     ),
   );
@@ -47,23 +50,28 @@ function failurePage(ctx: Context, thrown: unknown, logger: Logger) {
  * OAuth endpoints' failures in RFC 6749 shape, including the body parser's (oversized, malformed, wrong type); the
  * pages' failures on the service's side as pages. Anything else (unknown path) goes on to the service's error handler.
  */
-const oauthErrors = (logger: Logger): Middleware => async (ctx, next) => {
-  try {
-    await next();
-  } catch (thrown) {
-    const err = thrown as Error & { status?: number };
-    if (!(err instanceof OAuthError) && PAGE_PATHS.test(ctx.path) && (toAppError(err)?.status ?? 500) >= 500) return failurePage(ctx, err, logger);
-    if (!(err instanceof OAuthError) && !(RFC_ERROR_PATHS.test(ctx.path) && [400, 413, 415].includes(err.status ?? 0))) throw err;
-    const oauthError =
-      err instanceof OAuthError
-        ? err
-        : new OAuthError('invalid_request', err instanceof AppError ? err.message : err.status === 413 ? 'The request body is larger than 1 MiB' : 'Malformed request body');
-    ctx.status = err instanceof OAuthError ? err.status : err.status!;
-    for (const [name, value] of Object.entries(oauthError.headers)) ctx.set(name, value);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = oauthError.body();
-  }
-};
+const oauthErrors =
+  (logger: Logger): Middleware =>
+  async (ctx, next) => {
+    try {
+      await next();
+    } catch (thrown) {
+      const err = thrown as Error & { status?: number };
+      if (!(err instanceof OAuthError) && PAGE_PATHS.test(ctx.path) && (toAppError(err)?.status ?? 500) >= 500) return failurePage(ctx, err, logger);
+      if (!(err instanceof OAuthError) && !(RFC_ERROR_PATHS.test(ctx.path) && [400, 413, 415].includes(err.status ?? 0))) throw err;
+      const oauthError =
+        err instanceof OAuthError
+          ? err
+          : new OAuthError(
+              'invalid_request',
+              err instanceof AppError ? err.message : err.status === 413 ? 'The request body is larger than 1 MiB' : 'Malformed request body',
+            );
+      ctx.status = err instanceof OAuthError ? err.status : err.status!;
+      for (const [name, value] of Object.entries(oauthError.headers)) ctx.set(name, value);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = oauthError.body();
+    }
+  };
 
 export interface OAuth {
   keys: KeyStore;
@@ -88,4 +96,3 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; logger:
   const stopPurge = schedulePurge(deps.orm.em, deps.logger);
   return { keys, tokens, router, errors: oauthErrors(deps.logger), stop: stopPurge };
 }
-

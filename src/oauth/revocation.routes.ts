@@ -33,7 +33,8 @@ async function findToken(em: EntityManager, tokens: TokenService, token: string)
 
 function bearer(ctx: Context): string {
   const token = bearerToken(ctx.get('authorization') || undefined);
-  if (!token) throw new OAuthError('invalid_token', 'An access token is required: Authorization: Bearer <token>', { 'WWW-Authenticate': 'Bearer realm="oauth"' });
+  if (!token)
+    throw new OAuthError('invalid_token', 'An access token is required: Authorization: Bearer <token>', { 'WWW-Authenticate': 'Bearer realm="oauth"' });
   return token;
 }
 

@@ -1,7 +1,16 @@
 import type Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { authenticateClient, bodyOf, param } from './client.auth.js';
-import { OAuthError, clientCredentialsToken, exchangeAuthorizationCode, refreshTokens, strictClient, presentToken, presentTokenRfc, type TokenService } from '../modules/oauth/index.js';
+import {
+  OAuthError,
+  clientCredentialsToken,
+  exchangeAuthorizationCode,
+  refreshTokens,
+  strictClient,
+  presentToken,
+  presentTokenRfc,
+  type TokenService,
+} from '../modules/oauth/index.js';
 import type { FailureLimit } from '../http/rate-limit/rate-limits.js';
 import type { Config } from '../config.js';
 

@@ -22,7 +22,8 @@ interface DishShape {
 
 const thumbs = (step: { content: unknown } | undefined) => (step?.content as { scale?: unknown } | undefined)?.scale === 'thumbs';
 /** A dish's rating as a spreadsheet cell holds it: a thumb on a thumbs step (stored as 5 or 1), else its number (of 5). */
-export const dishRatingCell = (step: { content: unknown } | undefined, rating: unknown) => (thumbs(step) ? (rating === 5 ? 'thumbs up' : 'thumbs down') : String(rating));
+export const dishRatingCell = (step: { content: unknown } | undefined, rating: unknown) =>
+  thumbs(step) ? (rating === 5 ? 'thumbs up' : 'thumbs down') : String(rating);
 /** A dish's rating as the guest gave it: a thumb, else its number of 5. */
 const dishRating = (step: { content: unknown } | undefined, rating: unknown) => (thumbs(step) ? dishRatingCell(step, rating) : `${String(rating)} of 5`);
 
@@ -45,7 +46,17 @@ const titleOf = (step: StepShape | undefined, fallback: string) => (step ? stepT
  * scale, dishes with their names (from the order's lines), NPS of 10, choices and text as given, a text with the themes
  * the workers read in it (`analysis`). The case page and the feedback page show the same.
  */
-export function AnswerList({ steps, answers, dishes = [], analysis }: { steps: readonly StepShape[]; answers: readonly AnswerShape[]; dishes?: readonly DishShape[]; analysis?: readonly AnalysisShape[] }) {
+export function AnswerList({
+  steps,
+  answers,
+  dishes = [],
+  analysis,
+}: {
+  steps: readonly StepShape[];
+  answers: readonly AnswerShape[];
+  dishes?: readonly DishShape[];
+  analysis?: readonly AnalysisShape[];
+}) {
   const ordered = [...steps].sort((a, b) => a.position - b.position);
   const position = new Map(ordered.map((s, i) => [s.id, i]));
   const sorted = [...answers].sort((a, b) => (position.get(a.step) ?? 999) - (position.get(b.step) ?? 999));
@@ -62,10 +73,19 @@ export function AnswerList({ steps, answers, dishes = [], analysis }: { steps: r
               {a.ratings
                 ? Object.entries(a.ratings).map(([metric, rating]) => {
                     const m = step?.metrics?.metrics.find((x) => x.id === metric);
-                    return <span key={metric} class="rating">{m?.name ?? 'Rating'}: {String(rating)}{m?.scale ? ` of ${m.scale.max}` : ''}</span>;
+                    return (
+                      <span key={metric} class="rating">
+                        {m?.name ?? 'Rating'}: {String(rating)}
+                        {m?.scale ? ` of ${m.scale.max}` : ''}
+                      </span>
+                    );
                   })
                 : a.items
-                  ? Object.entries(a.items).map(([dish, rating]) => <span key={dish} class="rating">{dishName(dish)}: {dishRating(step, rating)}</span>)
+                  ? Object.entries(a.items).map(([dish, rating]) => (
+                      <span key={dish} class="rating">
+                        {dishName(dish)}: {dishRating(step, rating)}
+                      </span>
+                    ))
                   : step?.type === 'nps'
                     ? `${String(a.value)} of 10`
                     : answerText(a) || '—'}

@@ -30,7 +30,11 @@ let current: { token: string; expiresAt: number; session: Session } | undefined;
 let refreshing: Promise<string> | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 const randomString = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
 
 function claims(token: string): { bus: string; sub: string } {
@@ -66,7 +70,11 @@ export async function signIn(options: { returnTo?: string; prompt?: 'login' | 's
 }
 
 async function tokenCall(body: Record<string, string>): Promise<TokenAnswer | undefined> {
-  const response = await fetch('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: CLIENT_ID, ...body }) });
+  const response = await fetch('/oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: CLIENT_ID, ...body }),
+  });
   if (response.status === 400 || response.status === 401) return undefined; // invalid_grant: the session is over
   if (!response.ok) throw new Error(`The sign-in service answered ${response.status}`);
   return (await response.json()) as TokenAnswer;
@@ -133,7 +141,11 @@ export async function signOut(): Promise<void> {
   clearTimeout(timer);
   current = undefined;
   if (token) {
-    await fetch('/oauth/revoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: CLIENT_ID, token }) }).catch(() => undefined);
+    await fetch('/oauth/revoke', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: CLIENT_ID, token }),
+    }).catch(() => undefined);
   }
   await signIn({ returnTo: '/portal', prompt: 'login' });
 }

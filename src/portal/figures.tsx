@@ -25,10 +25,31 @@ export const percent = (x: number | null | undefined) => (x == null ? '—' : `$
  * API's own line): below it the count leads, "too few to judge yet", and the figure follows as "so far", so a "0%" of
  * two ratings does not read as a verdict. Every tile of the Overview, and the Themes screen, says it this way.
  */
-export function Sampled({ count, noun, many = `${noun}s`, soFar, children }: { count: number; noun: string; many?: string; soFar: ComponentChildren; children: ComponentChildren }) {
-  if (!count) return <><strong>—</strong> no {many} in these dates</>;
+export function Sampled({
+  count,
+  noun,
+  many = `${noun}s`,
+  soFar,
+  children,
+}: {
+  count: number;
+  noun: string;
+  many?: string;
+  soFar: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  if (!count)
+    return (
+      <>
+        <strong>—</strong> no {many} in these dates
+      </>
+    );
   if (count < MIN_SAMPLE) {
-    return <><strong>{plural(count, noun, many)}</strong> <span class="too-few">too few to judge yet</span> <span class="muted">(so far {soFar})</span></>;
+    return (
+      <>
+        <strong>{plural(count, noun, many)}</strong> <span class="too-few">too few to judge yet</span> <span class="muted">(so far {soFar})</span>
+      </>
+    );
   }
   return <>{children}</>;
 }

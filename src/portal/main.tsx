@@ -92,7 +92,9 @@ function NotForRole({ section, scope }: { section: string; scope: Scope }) {
     <>
       <h1 tabIndex={-1}>{section}</h1>
       <div class="empty" role="note">
-        <p>Your role in this business does not open {section}: only {whoMay(scope)} can. An owner can change your role under Members.</p>
+        <p>
+          Your role in this business does not open {section}: only {whoMay(scope)} can. An owner can change your role under Members.
+        </p>
       </div>
     </>
   );
@@ -124,12 +126,20 @@ function App({ session }: { session: Session }) {
   }, [path, section, businessName]);
   return (
     <>
-      <a class="skip" href="#main">Skip to the content</a>
+      <a class="skip" href="#main">
+        Skip to the content
+      </a>
       <header class="top">
-        <span class="business" data-testid="business-name">{businessName ?? '…'}</span>
+        <span class="business" data-testid="business-name">
+          {businessName ?? '…'}
+        </span>
         <span class="account">
-          <button type="button" class="link" onClick={() => void switchBusiness()}>Switch business</button>
-          <button type="button" class="link" onClick={() => void signOut()}>Sign out</button>
+          <button type="button" class="link" onClick={() => void switchBusiness()}>
+            Switch business
+          </button>
+          <button type="button" class="link" onClick={() => void signOut()}>
+            Sign out
+          </button>
         </span>
       </header>
       <div class="frame">
@@ -137,7 +147,9 @@ function App({ session }: { session: Session }) {
           <ul>
             {NAV.filter((item) => may(session, scopeOf(item.href))).map((item) => (
               <li key={item.href}>
-                <a href={item.href} aria-current={item.label === section ? 'page' : undefined}>{item.label}</a>
+                <a href={item.href} aria-current={item.label === section ? 'page' : undefined}>
+                  {item.label}
+                </a>
               </li>
             ))}
           </ul>
@@ -152,7 +164,9 @@ function App({ session }: { session: Session }) {
           ) : (
             <>
               <h1 tabIndex={-1}>Nothing here</h1>
-              <p>This address is not a screen of the portal. <a href="/portal">Go to the overview</a>.</p>
+              <p>
+                This address is not a screen of the portal. <a href="/portal">Go to the overview</a>.
+              </p>
             </>
           )}
         </main>
@@ -175,7 +189,9 @@ async function boot() {
       <main id="main" class="solo">
         <h1>The portal could not start</h1>
         <p role="alert">{message(error)}</p>
-        <p><a href="/portal">Try again</a></p>
+        <p>
+          <a href="/portal">Try again</a>
+        </p>
       </main>,
       root,
     );

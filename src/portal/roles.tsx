@@ -16,5 +16,9 @@ export function whoMay(scope: Scope): string {
 
 /** What a member sees instead of controls their role does not include: "Only <who> <children>". */
 export function ReadOnlyNote({ scope, children }: { scope: Scope; children: ComponentChildren }) {
-  return <p class="empty" role="note">Only {whoMay(scope)} {children}</p>;
+  return (
+    <p class="empty" role="note">
+      Only {whoMay(scope)} {children}
+    </p>
+  );
 }

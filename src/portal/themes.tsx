@@ -17,7 +17,9 @@ export function ThemeChips({ themes }: { themes: readonly ThemeShape[] | undefin
   return (
     <ul class="chips" aria-label="Themes read">
       {themes.map((t) => (
-        <li key={t.theme} class={`chip ${t.sentiment}`}>{t.theme} · {t.sentiment}</li>
+        <li key={t.theme} class={`chip ${t.sentiment}`}>
+          {t.theme} · {t.sentiment}
+        </li>
       ))}
     </ul>
   );

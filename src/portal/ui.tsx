@@ -25,17 +25,36 @@ export function Failure({ error, retry }: { error: unknown; retry?: () => void }
   const network = error instanceof ApiError && error.network;
   return (
     <div class="failure" role="alert">
-      <p>{network ? 'The service could not be reached. ' : ''}{message(error)}</p>
-      {retry && <button type="button" onClick={retry}>Try again</button>}
+      <p>
+        {network ? 'The service could not be reached. ' : ''}
+        {message(error)}
+      </p>
+      {retry && (
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      )}
     </div>
   );
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p class="muted" role="status">Loading {what}…</p>;
+  return (
+    <p class="muted" role="status">
+      Loading {what}…
+    </p>
+  );
 }
 
-export function Loaded<T>({ state, what, children }: { state: { data?: T; error?: unknown; loading: boolean; reload: () => void }; what: string; children: (data: T) => ComponentChildren }) {
+export function Loaded<T>({
+  state,
+  what,
+  children,
+}: {
+  state: { data?: T; error?: unknown; loading: boolean; reload: () => void };
+  what: string;
+  children: (data: T) => ComponentChildren;
+}) {
   if (state.error) return <Failure error={state.error} retry={state.reload} />;
   if (state.data === undefined) return <Loading what={what} />;
   return <>{children(state.data)}</>;
@@ -78,19 +97,38 @@ export function Field(props: { label: string; error?: string; hint?: string; chi
     <div class={props.error ? 'field invalid' : 'field'}>
       <label for={id}>{props.label}</label>
       {props.children(id, describedBy)}
-      {props.hint && <small id={`${id}-hint`} class="muted">{props.hint}</small>}
-      {props.error && <span id={`${id}-error`} class="field-error">{props.error}</span>}
+      {props.hint && (
+        <small id={`${id}-hint`} class="muted">
+          {props.hint}
+        </small>
+      )}
+      {props.error && (
+        <span id={`${id}-error`} class="field-error">
+          {props.error}
+        </span>
+      )}
     </div>
   );
 }
 
 /** A labelled select among fixed words that are their own labels (a role, a status, a step type, a channel). */
-export function ChoiceField<T extends string>(props: { label: string; error?: string; hint?: string; value: T; choices: readonly T[]; onChange: (value: T) => void }) {
+export function ChoiceField<T extends string>(props: {
+  label: string;
+  error?: string;
+  hint?: string;
+  value: T;
+  choices: readonly T[];
+  onChange: (value: T) => void;
+}) {
   return (
     <Field label={props.label} error={props.error} hint={props.hint}>
       {(id, d) => (
         <select id={id} aria-describedby={d} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as T)}>
-          {props.choices.map((c) => <option key={c} value={c}>{c}</option>)}
+          {props.choices.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
         </select>
       )}
     </Field>
@@ -120,7 +158,11 @@ export function CardForm({ label, onSubmit, children }: { label: string; onSubmi
 export function FormError({ error, shown }: { error: unknown; shown?: string[] }) {
   if (!error) return null;
   if (error instanceof ApiError && error.details.length && error.details.every((d) => shown?.includes(d.field))) {
-    return <p class="failure" role="alert">Please correct the highlighted fields.</p>;
+    return (
+      <p class="failure" role="alert">
+        Please correct the highlighted fields.
+      </p>
+    );
   }
   return <Failure error={error} />;
 }
@@ -142,12 +184,23 @@ export function ConfirmDelete({ name, consequence, onDelete }: { name: string; c
     else if (asked.current) ask.current?.focus();
     asked.current ||= asking;
   }, [asking]);
-  if (!asking) return <button type="button" class="danger" ref={ask} aria-label={`Delete ${name}…`} onClick={() => setAsking(true)}>Delete…</button>;
+  if (!asking)
+    return (
+      <button type="button" class="danger" ref={ask} aria-label={`Delete ${name}…`} onClick={() => setAsking(true)}>
+        Delete…
+      </button>
+    );
   return (
     <div class="confirm" role="alertdialog" aria-labelledby={id}>
-      <p id={id}>Delete {name}? {consequence}</p>
-      <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(onDelete)}>Delete it</button>{' '}
-      <button type="button" class="secondary" ref={cancel} onClick={() => setAsking(false)}>Cancel</button>
+      <p id={id}>
+        Delete {name}? {consequence}
+      </p>
+      <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(onDelete)}>
+        Delete it
+      </button>{' '}
+      <button type="button" class="secondary" ref={cancel} onClick={() => setAsking(false)}>
+        Cancel
+      </button>
       {remove.error ? <Failure error={remove.error} /> : null}
     </div>
   );
@@ -161,7 +214,15 @@ export function Table({ caption, columns, children }: { caption: string; columns
   return (
     <table>
       <caption class="sr-only">{caption}</caption>
-      <thead><tr>{columns.map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
       <tbody>{children}</tbody>
     </table>
   );
@@ -184,9 +245,19 @@ export function SecretOnce({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <section class="secret" aria-label={label}>
-      <p><strong>{label}</strong>: shown this once. Store it now (in your password manager or the other system's settings): it cannot be shown again.</p>
+      <p>
+        <strong>{label}</strong>: shown this once. Store it now (in your password manager or the other system's settings): it cannot be shown again.
+      </p>
       <code data-secret>{value}</code>
-      <button type="button" onClick={() => navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false))}>
+      <button
+        type="button"
+        onClick={() =>
+          navigator.clipboard?.writeText(value).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
         {copied ? 'Copied' : 'Copy'}
       </button>
     </section>
@@ -219,7 +290,16 @@ const moneyFormats = new Map<string, (n: number) => string>();
 function setFormats() {
   dateTime = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
   dayOnly = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
-  dayParts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  dayParts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   plurals = new Intl.PluralRules(locale);
   counts = new Intl.NumberFormat(locale);
   moneyFormats.clear();
@@ -329,14 +409,19 @@ function parseDay(text: string): string | undefined {
     const word = rest.findIndex((p) => /^\p{L}+$/u.test(p));
     if (word >= 0) {
       const name = rest[word].toLowerCase();
-      const months = Array.from({ length: 12 }, (_, i) => new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'long' }).format(Date.UTC(2000, i, 1)).toLowerCase());
+      const months = Array.from({ length: 12 }, (_, i) =>
+        new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'long' }).format(Date.UTC(2000, i, 1)).toLowerCase(),
+      );
       m = name.length >= 3 ? months.findIndex((month) => month.startsWith(name)) + 1 : 0;
       const day = rest[1 - word];
       if (!/^\d{1,2}$/.test(day)) return undefined;
       d = Number(day);
     } else {
       if (!rest.every((p) => /^\d{1,2}$/.test(p))) return undefined;
-      const order = new Intl.DateTimeFormat(locale, { timeZone: 'UTC' }).formatToParts(0).map((p) => p.type).filter((p) => p === 'day' || p === 'month');
+      const order = new Intl.DateTimeFormat(locale, { timeZone: 'UTC' })
+        .formatToParts(0)
+        .map((p) => p.type)
+        .filter((p) => p === 'day' || p === 'month');
       [d, m] = order[0] === 'day' ? [Number(rest[0]), Number(rest[1])] : [Number(rest[1]), Number(rest[0])];
     }
   }
@@ -377,9 +462,23 @@ export function DateInput({ id, value, onChange, describedBy }: { id: string; va
 export function Pager({ page, hasMore, total, href }: { page: number; hasMore: boolean; total: number; href: (page: number) => string }) {
   return (
     <nav class="pager" aria-label="Pages">
-      {page > 0 ? <a href={href(page - 1)} rel="prev">Previous</a> : <span />}
-      <span>Page {page + 1} · {total} in all</span>
-      {hasMore ? <a href={href(page + 1)} rel="next">Next</a> : <span />}
+      {page > 0 ? (
+        <a href={href(page - 1)} rel="prev">
+          Previous
+        </a>
+      ) : (
+        <span />
+      )}
+      <span>
+        Page {page + 1} · {total} in all
+      </span>
+      {hasMore ? (
+        <a href={href(page + 1)} rel="next">
+          Next
+        </a>
+      ) : (
+        <span />
+      )}
     </nav>
   );
 }

@@ -104,7 +104,9 @@ export class HttpSender implements HttpSenderPort {
           });
         };
         response.on('end', settle);
-        response.on('close', () => (timedOut ? finish({ status: response.statusCode ?? null, body: null, error: 'timeout', message: 'timed out reading the answer' }) : settle()));
+        response.on('close', () =>
+          timedOut ? finish({ status: response.statusCode ?? null, body: null, error: 'timeout', message: 'timed out reading the answer' }) : settle(),
+        );
         response.on('error', () => {});
       });
       request.on('error', (err: NodeJS.ErrnoException) => {

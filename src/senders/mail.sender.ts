@@ -53,7 +53,11 @@ export class SmtpMailer implements Mailer {
 }
 
 /** A display name on one line: a line break in a header would start another header. */
-const oneLine = (name: string) => name.replace(/[\r\n]+/g, ' ').trim().slice(0, 200);
+const oneLine = (name: string) =>
+  name
+    .replace(/[\r\n]+/g, ' ')
+    .trim()
+    .slice(0, 200);
 
 /**
  * The From of a message: the configured address (MAIL_FROM) under the message's display name when it gives one (the

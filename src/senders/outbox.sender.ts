@@ -33,7 +33,13 @@ export class OutboxMailer implements Mailer {
 
   send(message: MailMessage): Promise<SendOutcome> {
     const { name, address } = fromOf(this.from, message.fromName);
-    return kept(this.keep, { channel: 'email', sender: name ? `${name} <${address}>` : address, recipient: message.to, subject: message.subject, body: message.text });
+    return kept(this.keep, {
+      channel: 'email',
+      sender: name ? `${name} <${address}>` : address,
+      recipient: message.to,
+      subject: message.subject,
+      body: message.text,
+    });
   }
 
   close() {}

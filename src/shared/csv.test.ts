@@ -30,6 +30,12 @@ describe('csvCell', () => {
 
 describe('csvText', () => {
   it('writes each line with CRLF, the last included', () => {
-    expect(csvText([['id', 'comment'], ['sub_1', '=cmd'], ['sub_2', 'fine, thanks']])).toBe("id,comment\r\nsub_1,'=cmd\r\nsub_2,\"fine, thanks\"\r\n");
+    expect(
+      csvText([
+        ['id', 'comment'],
+        ['sub_1', '=cmd'],
+        ['sub_2', 'fine, thanks'],
+      ]),
+    ).toBe('id,comment\r\nsub_1,\'=cmd\r\nsub_2,"fine, thanks"\r\n');
   });
 });

@@ -3,7 +3,20 @@ import jsonLogic from 'json-logic-js';
 import { evaluateRule, JSON_LOGIC_OPERATIONS, RULE_BUDGET, RuleRefused } from './json-logic.js';
 
 const DATA = { answers: { a: 3, b: ['x', 'y'], t: 'hello world', r: { mtr_1: 4 } }, link: { ch: 'qr', lang: '' } };
-const PATHS = ['answers.a', 'answers.b', 'answers.b.1', 'answers.t', 'answers.t.length', 'answers.r.mtr_1', 'answers.z', 'link.ch', 'link.lang', '', 'current', 'accumulator'];
+const PATHS = [
+  'answers.a',
+  'answers.b',
+  'answers.b.1',
+  'answers.t',
+  'answers.t.length',
+  'answers.r.mtr_1',
+  'answers.z',
+  'link.ch',
+  'link.lang',
+  '',
+  'current',
+  'accumulator',
+];
 const LEAF = fc.oneof(
   fc.integer({ min: -3, max: 12 }),
   fc.constantFrom('x', 'y', 'qr', 'hello', '', '3', 'a,b'),

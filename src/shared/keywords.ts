@@ -6,7 +6,7 @@
 
 // Arabic letter forms an Urdu keyboard may write, folded to the Urdu ones (hamza and madda forms decompose under
 // NFKD and lose their mark). Do-chashmi he (ھ) stays apart: کھانا (food) is not کہانا.
-const LETTER_FOLDS: Record<string, string> = { 'ي': 'ی', 'ى': 'ی', 'ك': 'ک', 'ه': 'ہ', 'ة': 'ہ' };
+const LETTER_FOLDS: Record<string, string> = { ي: 'ی', ى: 'ی', ك: 'ک', ه: 'ہ', ة: 'ہ' };
 const FOLDABLE = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'gu');
 
 /** A text folded: decomposed, marks and joiners dropped, lower case, Urdu letter forms unified. */

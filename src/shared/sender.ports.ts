@@ -62,4 +62,7 @@ export interface HttpSender {
 }
 
 /** Why a message of a channel with no sender configured is failed at once. */
-export const NO_SENDER = { email: 'no sender configured for e-mail (set SMTP_URL)', sms: 'no sender configured for SMS (set TWILIO_* or SMS_GATEWAY_URL)' } as const;
+export const NO_SENDER = {
+  email: 'no sender configured for e-mail (set SMTP_URL)',
+  sms: 'no sender configured for SMS (set TWILIO_* or SMS_GATEWAY_URL)',
+} as const;

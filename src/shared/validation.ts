@@ -48,7 +48,11 @@ export class Checks {
     if (rule.minEntries && entries.length < rule.minEntries) this.fail(field, `must have ${atLeast}`);
     if (entries.length > rule.maxEntries) this.fail(field, `has more than ${rule.maxEntries} entries`);
     for (const [key, v] of entries) {
-      const keyProblem = !key ? 'keys must not be empty' : rule.maxKey && key.length > rule.maxKey ? `keys must be at most ${rule.maxKey} characters` : rule.badKey?.(key);
+      const keyProblem = !key
+        ? 'keys must not be empty'
+        : rule.maxKey && key.length > rule.maxKey
+          ? `keys must be at most ${rule.maxKey} characters`
+          : rule.badKey?.(key);
       if (keyProblem) this.fail(`${field}.${key}`, keyProblem);
       else if (typeof v !== 'string') this.fail(`${field}.${key}`, 'must be a string');
       else if (v.length > rule.maxValue) this.fail(`${field}.${key}`, `must be at most ${rule.maxValue} characters`);

@@ -38,7 +38,16 @@ export async function startCaseOutbox(deps: {
     logger,
     sending: deps.services.sending,
   });
-  const loop = await startOutboxLoop(task, { name: 'case workers', channel: CASE_WORK_CHANNEL, due: nextCaseJobDue, orm: deps.orm, logger, concurrency: CONCURRENCY, poll: deps.poll, clock: deps.clock });
+  const loop = await startOutboxLoop(task, {
+    name: 'case workers',
+    channel: CASE_WORK_CHANNEL,
+    due: nextCaseJobDue,
+    orm: deps.orm,
+    logger,
+    concurrency: CONCURRENCY,
+    poll: deps.poll,
+    clock: deps.clock,
+  });
   return {
     wake: loop.wake,
     async stop() {

@@ -6,7 +6,14 @@ function clockAt(start = 1_000_000) {
   const looks: number[] = [];
   const clock = new DueClock(new Sleeper(), () => now);
   clock.poll = { soon: () => looks.push(now) } as unknown as DuePoll;
-  return { clock, looks, move: (ms: number) => (now += ms), get now() { return now; } };
+  return {
+    clock,
+    looks,
+    move: (ms: number) => (now += ms),
+    get now() {
+      return now;
+    },
+  };
 }
 
 describe('DueClock', () => {

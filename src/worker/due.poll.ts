@@ -191,7 +191,10 @@ export class DuePoll {
     this.lastLook = Date.now();
     this.looking = true;
     try {
-      const dues = await selectEach(this.orm.em.fork(), this.queues.map((q) => q.due));
+      const dues = await selectEach(
+        this.orm.em.fork(),
+        this.queues.map((q) => q.due),
+      );
       // A due time is the database's; each queue compares it with its own clock.
       this.queues.forEach((q, i) => q.clock.polled(dues[i] == null ? null : new Date(dues[i]!).getTime()));
     } catch (err) {

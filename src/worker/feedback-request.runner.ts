@@ -31,13 +31,20 @@ export async function startFeedbackRequests(deps: {
 }): Promise<FeedbackRequestWorkers> {
   const logger = deps.logger.child({ component: 'feedback-requests' });
   const senders = deps.senders ?? configuredSenders(deps.config.feedback, deps.orm);
-  if (!senders.mail) logger.warn('no e-mail sender: set SMTP_URL (or MAIL_OUTBOX=dev to try it locally), or feedback requests by e-mail end failed until it is set');
+  if (!senders.mail)
+    logger.warn('no e-mail sender: set SMTP_URL (or MAIL_OUTBOX=dev to try it locally), or feedback requests by e-mail end failed until it is set');
   if (!senders.sms) logger.warn('no SMS sender: set TWILIO_* or SMS_GATEWAY_URL, or feedback requests by SMS end failed until one is set');
   // Those that failed for want of a sender go now, through the queue, while their flow's window is open.
   const requeued = senders.mail || senders.sms ? await requeueUnsentRequests(deps.orm.em.fork()) : 0;
   if (requeued) logger.info({ requeued }, 'feedback requests that found no sender are due again');
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:fr:${randomBytes(4).toString('hex')}`;
-  const task = new FeedbackRequestTask(deps.orm, senders, { surveyUrl: deps.config.surveyUrl, workerId, clock: deps.clock ?? (() => new Date()), logger, sending: deps.services.sending });
+  const task = new FeedbackRequestTask(deps.orm, senders, {
+    surveyUrl: deps.config.surveyUrl,
+    workerId,
+    clock: deps.clock ?? (() => new Date()),
+    logger,
+    sending: deps.services.sending,
+  });
   const loop = await startOutboxLoop(task, {
     name: 'feedback request workers',
     channel: FEEDBACK_WORK_CHANNEL,

@@ -65,7 +65,13 @@ export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoo
     }
   };
   // After a reconnection, what was notified meanwhile is lost: the look finds it.
-  const listener = new PgListener(options.orm, [options.channel], { notification: (_, payload) => heard(payload), ready: () => poll.soon() }, logger, `${options.name} (the safety poll finds work meanwhile)`);
+  const listener = new PgListener(
+    options.orm,
+    [options.channel],
+    { notification: (_, payload) => heard(payload), ready: () => poll.soon() },
+    logger,
+    `${options.name} (the safety poll finds work meanwhile)`,
+  );
   await listener.start();
   ownPoll?.start();
 

@@ -22,7 +22,10 @@ const STATS_CHECK_ROWS = 2_000;
 const STATS_CHECK_GAP_MS = 1_000;
 
 /** The time-partitioned tables and their retention. */
-export const partitionedTables = (config: Pick<Config, 'eventRetentionDays'>): TimePartitioning[] => [eventPartitioning(config.eventRetentionDays), deliveryPartitioning];
+export const partitionedTables = (config: Pick<Config, 'eventRetentionDays'>): TimePartitioning[] => [
+  eventPartitioning(config.eventRetentionDays),
+  deliveryPartitioning,
+];
 
 /**
  * Keeps the time-partitioned tables' partitions (kit/db/time-partitions.ts): at start, then hourly, in every process that

@@ -17,5 +17,14 @@ export async function startTextAnalysis(deps: { orm: MikroORM; logger: Logger; c
   const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:text:${randomBytes(4).toString('hex')}`;
   // A rule on themes or sentiment is matched once the answers are read, in the same transaction (docs/cases.md).
   const task = new SubmissionAnalysisTask(deps.orm, { workerId, clock: deps.clock ?? (() => new Date()), logger, analysed: openCaseForAnalysis });
-  return startOutboxLoop(task, { name: 'text analysis workers', channel: TEXT_ANALYSIS_CHANNEL, due: nextTextAnalysisDue, orm: deps.orm, logger, concurrency: CONCURRENCY, poll: deps.poll, clock: deps.clock });
+  return startOutboxLoop(task, {
+    name: 'text analysis workers',
+    channel: TEXT_ANALYSIS_CHANNEL,
+    due: nextTextAnalysisDue,
+    orm: deps.orm,
+    logger,
+    concurrency: CONCURRENCY,
+    poll: deps.poll,
+    clock: deps.clock,
+  });
 }

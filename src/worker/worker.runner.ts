@@ -5,7 +5,15 @@ import { PgListener } from '../kit/signals/pg-listener.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { HttpSender } from '../senders/http.sender.js';
-import { DELIVERY_LIMITS, WebhookDeliveryTask, type ClaimedDelivery, type Lanes, DELIVERIES_DUE_CHANNEL, fanOutDue, nextDeliveryDue } from '../modules/webhook/index.js';
+import {
+  DELIVERY_LIMITS,
+  WebhookDeliveryTask,
+  type ClaimedDelivery,
+  type Lanes,
+  DELIVERIES_DUE_CHANNEL,
+  fanOutDue,
+  nextDeliveryDue,
+} from '../modules/webhook/index.js';
 import { RateLimiter } from './rate.limiter.js';
 import { DueClock, DuePoll, Sleeper } from './due.poll.js';
 import { startFeedbackRequests } from './feedback-request.runner.js';
@@ -111,7 +119,13 @@ export async function startWorkers(deps: {
   // a fan-out's leftovers: a claim), in any process; while the connection is lost (it reconnects), the look at every
   // queue still finds the work.
   const workCommitted = (channel: string) => (channel === WEBHOOK_WORK_CHANNEL ? fanOut : deliveries).wake();
-  const listener = new PgListener(orm, [WEBHOOK_WORK_CHANNEL, DELIVERIES_DUE_CHANNEL], { notification: workCommitted, ready: () => poll.soon() }, logger, 'webhook workers');
+  const listener = new PgListener(
+    orm,
+    [WEBHOOK_WORK_CHANNEL, DELIVERIES_DUE_CHANNEL],
+    { notification: workCommitted, ready: () => poll.soon() },
+    logger,
+    'webhook workers',
+  );
   await listener.start();
 
   const laneOf = (webhook: string) => {

@@ -22,20 +22,30 @@ const fx = useTenantServer({ tenant: { businessName: 'Bounded Bistro' } }, async
 });
 
 const v2 = (path: string) => `${fx.server.url}/v2/businesses/${b}${path}`;
-const newSurvey = async (name: string) => (await c.data(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: {name: $n}) { id } }`, { b, n: name })).createSurvey.id as string;
-const newMetric = async (name: string) => (await c.data(`mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id } }`, { b, n: name })).createMetric.id as string;
-const stepCount = async (survey: string) => (await c.data(`query($b: ID!, $s: ID!) { surveySteps(business: $b, survey: $s) { total } }`, { b, s: survey })).surveySteps.total as number;
+const newSurvey = async (name: string) =>
+  (await c.data(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: {name: $n}) { id } }`, { b, n: name })).createSurvey.id as string;
+const newMetric = async (name: string) =>
+  (await c.data(`mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id } }`, { b, n: name })).createMetric.id as string;
+const stepCount = async (survey: string) =>
+  (await c.data(`query($b: ID!, $s: ID!) { surveySteps(business: $b, survey: $s) { total } }`, { b, s: survey })).surveySteps.total as number;
 /** The ordering system's POST of `order` to the shop's custom order webhook, from `address`. */
-const webhookOrderFrom = (address: string, order: object) => postJsonFrom(address, `${fx.server.url}/webhooks/custom/${shop.businessId}`, order, { authorization: `Bearer ${shop.secret}` });
+const webhookOrderFrom = (address: string, order: object) =>
+  postJsonFrom(address, `${fx.server.url}/webhooks/custom/${shop.businessId}`, order, { authorization: `Bearer ${shop.secret}` });
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `Item ${i}`, quantity: 1, unitPrice: 10 }));
 
 describe('REST is held to the cost limit of /graphql', () => {
   it('refuses a page whose estimated cost is over 100,000, before it runs, naming expand; a smaller page is served', async () => {
     const survey = await newSurvey('Costly');
-    await c.data(`mutation($b: ID!, $s: ID!, $m: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: [$m]}}) { id } }`, { b, s: survey, m: await newMetric('Food') });
+    await c.data(
+      `mutation($b: ID!, $s: ID!, $m: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: [$m]}}) { id } }`,
+      { b, s: survey, m: await newMetric('Food') },
+    );
     const costly = `/surveys?pageSize=100&expand=${encodeURIComponent('steps.metrics.metrics')}`;
     const { result, p95 } = await healthzDuring(fx.server.url, () =>
-      Promise.all([requestFrom(ATTACKER, v2(costly), { headers: fx.tenant.headers }), requestFrom(RIGHTFUL, v2('/surveys?pageSize=50&expand=steps.metrics.metrics'), { headers: fx.tenant.headers })]),
+      Promise.all([
+        requestFrom(ATTACKER, v2(costly), { headers: fx.tenant.headers }),
+        requestFrom(RIGHTFUL, v2('/surveys?pageSize=50&expand=steps.metrics.metrics'), { headers: fx.tenant.headers }),
+      ]),
     );
     expect(p95).toBeLessThan(200);
     const [refused, served] = result;
@@ -57,7 +67,10 @@ describe('REST is held to the cost limit of /graphql', () => {
     const path = (size: number) => `/surveys/${survey}/submissions?pageSize=${size}&expand=${encodeURIComponent('survey.steps.metrics.metrics')}`;
     const refused = await requestFrom(ATTACKER, v2(path(100)), { headers: fx.tenant.headers });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: 'bad_request', details: [{ field: 'expand', message: expect.stringMatching(/over the limit of 100000/) }] });
+    expect(refused.body.error).toMatchObject({
+      code: 'bad_request',
+      details: [{ field: 'expand', message: expect.stringMatching(/over the limit of 100000/) }],
+    });
     const served = await requestFrom(RIGHTFUL, v2(path(10)), { headers: fx.tenant.headers });
     expect(served.status).toBe(200);
   });
@@ -68,7 +81,18 @@ describe('steps per survey', () => {
     const survey = await newSurvey('Long');
     const em = fx.server.orm.em.fork();
     for (let position = 0; position < 99; position++) {
-      em.create(SurveyStep, { business: b, survey, position, type: 'info', required: false, content: { title: `Step ${position}` }, inputType: null, validation: null, logic: null, metricIds: [] });
+      em.create(SurveyStep, {
+        business: b,
+        survey,
+        position,
+        type: 'info',
+        required: false,
+        content: { title: `Step ${position}` },
+        inputType: null,
+        validation: null,
+        logic: null,
+        metricIds: [],
+      });
     }
     await em.flush();
     const hundredth = await postJsonFrom(RIGHTFUL, v2(`/surveys/${survey}/steps`), { type: 'text' }, fx.tenant.headers);
@@ -77,7 +101,10 @@ describe('steps per survey', () => {
 
     const rest = await postJsonFrom(ATTACKER, v2(`/surveys/${survey}/steps`), { type: 'text', position: 0 }, fx.tenant.headers);
     expect(rest.status).toBe(400);
-    expect(rest.body.error).toMatchObject({ code: 'validation_failed', details: [{ field: 'steps', message: 'the survey has 100 steps, the most a survey may have (100)' }] });
+    expect(rest.body.error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'steps', message: 'the survey has 100 steps, the most a survey may have (100)' }],
+    });
     const graphql = await c.error(`mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: text}) { id } }`, { b, s: survey });
     expect(graphql).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'steps', message: expect.stringContaining('(100)') }] });
     expect(await stepCount(survey)).toBe(100);
@@ -89,7 +116,12 @@ describe('metrics per step', () => {
     const survey = await newSurvey('Ratings');
     const metrics: string[] = [];
     for (let i = 0; i < 11; i++) metrics.push(await newMetric(`Metric ${i}`));
-    const ten = await postJsonFrom(RIGHTFUL, v2(`/surveys/${survey}/steps`), { type: 'metrics', metrics: { metrics: metrics.slice(0, 10) } }, fx.tenant.headers);
+    const ten = await postJsonFrom(
+      RIGHTFUL,
+      v2(`/surveys/${survey}/steps`),
+      { type: 'metrics', metrics: { metrics: metrics.slice(0, 10) } },
+      fx.tenant.headers,
+    );
     expect(ten.status).toBe(201);
 
     const eleven = await postJsonFrom(ATTACKER, v2(`/surveys/${survey}/steps`), { type: 'metrics', metrics: { metrics } }, fx.tenant.headers);
@@ -100,7 +132,11 @@ describe('metrics per step', () => {
       { b, s: survey, id: ten.body.data.id, m: metrics },
     );
     expect(update).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'metrics.metrics', message: expect.stringMatching(/at most 10/) }] });
-    const step = await c.data(`query($b: ID!, $s: ID!, $id: ID!) { surveyStep(business: $b, survey: $s, id: $id) { metrics { metrics { id } } } }`, { b, s: survey, id: ten.body.data.id });
+    const step = await c.data(`query($b: ID!, $s: ID!, $id: ID!) { surveyStep(business: $b, survey: $s, id: $id) { metrics { metrics { id } } } }`, {
+      b,
+      s: survey,
+      id: ten.body.data.id,
+    });
     expect(step.surveyStep.metrics.metrics).toHaveLength(10);
     expect(await stepCount(survey)).toBe(1);
   });
@@ -108,7 +144,8 @@ describe('metrics per step', () => {
 
 describe('items per order', () => {
   const ordersWithId = async (externalOrderId: string) =>
-    (await fx.server.orm.em.getConnection().execute(`select count(*)::int as count from customer_order where external_order_id = ?`, [externalOrderId]))[0].count as number;
+    (await fx.server.orm.em.getConnection().execute(`select count(*)::int as count from customer_order where external_order_id = ?`, [externalOrderId]))[0]
+      .count as number;
 
   it('refuses 501 items at GraphQL, REST and the order webhook, naming items and the limit, storing nothing; takes 500', async () => {
     const message = 'has 501 items; an order has at most 500';
@@ -120,16 +157,30 @@ describe('items per order', () => {
     const viaRest = await postJsonFrom(ATTACKER, v2('/orders'), { externalOrderId: 'R-501', total: 10, currency: 'PKR', items: items(501) }, fx.tenant.headers);
     expect(viaRest.status).toBe(400);
     expect(viaRest.body.error).toMatchObject({ status: 400, code: 'validation_failed', details: [{ field: 'items', message }] });
-    const viaWebhook = await webhookOrderFrom(ATTACKER, { externalOrderId: 'W-501', total: '10', currency: 'PKR', metadata: { source: 'pos' }, items: items(501) });
+    const viaWebhook = await webhookOrderFrom(ATTACKER, {
+      externalOrderId: 'W-501',
+      total: '10',
+      currency: 'PKR',
+      metadata: { source: 'pos' },
+      items: items(501),
+    });
     expect(viaWebhook.status).toBe(400);
     expect(viaWebhook.body.error).toMatchObject({ status: 400, code: 'validation_failed', details: [{ field: 'items', message }] });
     for (const id of ['G-501', 'R-501', 'W-501']) expect(await ordersWithId(id)).toBe(0);
 
     // The ordering system's largest order is taken whole.
-    const fiveHundred = await webhookOrderFrom(RIGHTFUL, { externalOrderId: 'W-500', total: '5000', currency: 'PKR', metadata: { source: 'pos' }, items: items(500) });
+    const fiveHundred = await webhookOrderFrom(RIGHTFUL, {
+      externalOrderId: 'W-500',
+      total: '5000',
+      currency: 'PKR',
+      metadata: { source: 'pos' },
+      items: items(500),
+    });
     expect(fiveHundred.status).toBeLessThan(300);
     expect(await ordersWithId('W-500')).toBe(1);
-    const [{ count }] = await fx.server.orm.em.getConnection().execute(`select count(*)::int as count from order_item i join customer_order o on o.id = i.order_id where o.external_order_id = 'W-500'`);
+    const [{ count }] = await fx.server.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as count from order_item i join customer_order o on o.id = i.order_id where o.external_order_id = 'W-500'`);
     expect(count).toBe(500);
   });
 });

@@ -34,19 +34,33 @@ afterEach(async () => {
 const SUBSCRIPTION = `subscription($b: ID!) { eventRecorded(business: $b) { id type data } }`;
 let orders = 0;
 const order = async () =>
-  (await ownerApi.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
-    b: owner.businessId,
-    i: { externalOrderId: `live-${orders++}`, total: 10, currency: 'PKR', customerEmail: 'guest@example.com' },
-  })).createOrder.id as string;
+  (
+    await ownerApi.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
+      b: owner.businessId,
+      i: { externalOrderId: `live-${orders++}`, total: 10, currency: 'PKR', customerEmail: 'guest@example.com' },
+    })
+  ).createOrder.id as string;
 const submission = async () =>
-  (await ownerApi.data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: owner.businessId, s: survey })).createSubmission.id as string;
+  (
+    await ownerApi.data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, {
+      b: owner.businessId,
+      s: survey,
+    })
+  ).createSubmission.id as string;
 
 /** A manager of the owner's business, with a token carrying `scopes`. */
 async function manager(scopes: readonly Scope[]) {
   const email = `manager-${randomBytes(4).toString('hex')}@example.com`;
   const user = await createUser(server.orm.em.fork(), { email, password: TEST_PASSWORD });
   const member = await createMember(server.orm.em.fork(), owner.businessId, { email, role: 'manager' });
-  const issued = await issueToken(server, { credential: owner.credentialId, clientId: owner.clientId, business: owner.businessId, user: user.id, scopes, withRefreshToken: false });
+  const issued = await issueToken(server, {
+    credential: owner.credentialId,
+    clientId: owner.clientId,
+    business: owner.businessId,
+    user: user.id,
+    scopes,
+    withRefreshToken: false,
+  });
   return { memberId: member.id, authorization: `Bearer ${issued.accessToken}` };
 }
 
@@ -69,7 +83,10 @@ describe('an open subscription of a member who is demoted', () => {
     void l.listen(SUBSCRIPTION, { b: owner.businessId });
     await untilHeard(l, 'order.created', order);
 
-    await ownerApi.data(`mutation($b: ID!, $id: ID!) { updateMember(business: $b, id: $id, input: {role: staff}) { role } }`, { b: owner.businessId, id: m.memberId });
+    await ownerApi.data(`mutation($b: ID!, $id: ID!) { updateMember(business: $b, id: $id, input: {role: staff}) { role } }`, {
+      b: owner.businessId,
+      id: m.memberId,
+    });
     // The connection's token check runs every RECHECK_MS; the role is re-read with it.
     await sleep(RECHECK_MS + REVOCATION_CACHE_MS + 1_000);
     const from = l.received.length;

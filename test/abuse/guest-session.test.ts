@@ -24,7 +24,10 @@ const COOKIE = 'guest_session';
 const RATINGS = () => ({ [`rating-${fx.metrics.food}`]: '5', [`rating-${fx.metrics.service}`]: '4' });
 
 async function answersOf(submission: string) {
-  const d = await fx.c.data(`query($b: ID!, $s: ID!, $id: ID!) { submission(business: $b, survey: $s, id: $id) { sessionId status answers { step value ratings } } }`, { b: fx.business, s: fx.survey, id: submission });
+  const d = await fx.c.data(
+    `query($b: ID!, $s: ID!, $id: ID!) { submission(business: $b, survey: $s, id: $id) { sessionId status answers { step value ratings } } }`,
+    { b: fx.business, s: fx.survey, id: submission },
+  );
   return d.submission as { sessionId: string; status: string; answers: Array<{ step: string; value: unknown }> };
 }
 

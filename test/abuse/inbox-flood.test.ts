@@ -56,10 +56,12 @@ const loopback = (i: number) => `127.0.0.${10 + i}`;
 const mailsTo = (email: string) => mail.mails.filter((m) => m.to.some((to) => to.toLowerCase() === email.toLowerCase()));
 const linkIn = (m: ReceivedMail) => /(http\S+token=\S+)/.exec(m.body)![1].replace(/[.)]$/, '').replace(server.config.publicUrl, server.url);
 
-
 /** Every account e-mail queued for these addresses has gone out (none pending): what reached them is all that will. */
 const settled = (emails: string[]) =>
-  until(() => rows(server, `select count(*)::int as n from account_mail where email in (?) and status = 'pending'`, [emails.map((e) => e.toLowerCase())]), (r) => r[0].n === 0);
+  until(
+    () => rows(server, `select count(*)::int as n from account_mail where email in (?) and status = 'pending'`, [emails.map((e) => e.toLowerCase())]),
+    (r) => r[0].n === 0,
+  );
 
 describe('one inbox, many askers', () => {
   it('"Forgot your password?" for one address from 12 client addresses, 3 times each: 3 e-mails reach it, every answer the same, and a link works for its owner', async () => {
@@ -78,14 +80,20 @@ describe('one inbox, many askers', () => {
     }
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(12);
 
-    await until(() => mailsTo(email).length, (n) => n >= 3);
+    await until(
+      () => mailsTo(email).length,
+      (n) => n >= 3,
+    );
     await settled([email]);
     expect(mailsTo(email)).toHaveLength(3);
     expect((await rows(server, `select count(*)::int as n from account_mail where email = ?`, [email]))[0].n).toBe(3);
 
     // The owner, from elsewhere, uses one of the links it got: the reset goes through.
     const link = new URL(linkIn(mailsTo(email)[2]));
-    const reset = await postFormFrom(RIGHTFUL, `${link.pathname}${link.search}`, { token: link.searchParams.get('token')!, password: 'a brand new passphrase 7' });
+    const reset = await postFormFrom(RIGHTFUL, `${link.pathname}${link.search}`, {
+      token: link.searchParams.get('token')!,
+      password: 'a brand new passphrase 7',
+    });
     expect(reset.status).toBe(200);
     expect(h1(reset.text)).toBe('Password changed');
   });
@@ -95,13 +103,24 @@ describe('one inbox, many askers', () => {
     const variants = Array.from({ length: 10 }, (_, i) => `${local.slice(0, 2)}.${local.slice(2)}+shop${i}@${i % 2 ? 'GMail.com' : 'googlemail.com'}`);
     const pages = [];
     for (const email of variants) {
-      pages.push(await postFormFrom(SIGNUPS, '/oauth/signup', { name: 'Not Bilal', email, password: 'a long enough passphrase 9', businessName: 'Spam Cafe', timeZone: 'UTC' }));
+      pages.push(
+        await postFormFrom(SIGNUPS, '/oauth/signup', {
+          name: 'Not Bilal',
+          email,
+          password: 'a long enough passphrase 9',
+          businessName: 'Spam Cafe',
+          timeZone: 'UTC',
+        }),
+      );
     }
     for (const [i, page] of pages.entries()) {
       expect(page.status).toBe(200);
       expect(page.text).toContain(`We have sent a message to ${variants[i].toLowerCase()}.`);
     }
-    await until(() => mail.mails.filter((m) => m.to.some((to) => to.toLowerCase().includes(`+shop`) && to.toLowerCase().startsWith(local.slice(0, 2)))).length, (n) => n >= 3);
+    await until(
+      () => mail.mails.filter((m) => m.to.some((to) => to.toLowerCase().includes(`+shop`) && to.toLowerCase().startsWith(local.slice(0, 2)))).length,
+      (n) => n >= 3,
+    );
     await settled(variants);
     const reached = mail.mails.filter((m) => m.to.some((to) => variants.map((v) => v.toLowerCase()).includes(to.toLowerCase())));
     expect(reached).toHaveLength(3);
@@ -113,7 +132,13 @@ describe('one inbox, many askers', () => {
     await createUser(server.orm.em.fork(), { email: owner, password: TEST_PASSWORD, name: 'Owner' });
     const variants = Array.from({ length: 5 }, (_, i) => owner.replace('@', `+spam${i}@`));
     for (const email of variants) {
-      const page = await postFormFrom(ATTACKER, '/oauth/signup', { name: 'Not the owner', email, password: 'a long enough passphrase 9', businessName: 'Spam Cafe', timeZone: 'UTC' });
+      const page = await postFormFrom(ATTACKER, '/oauth/signup', {
+        name: 'Not the owner',
+        email,
+        password: 'a long enough passphrase 9',
+        businessName: 'Spam Cafe',
+        timeZone: 'UTC',
+      });
       expect(page.status).toBe(200);
     }
     await settled(variants);
@@ -135,14 +160,23 @@ describe('one inbox, many askers', () => {
     const owner = `owner-${randomBytes(4).toString('hex')}@example.com`;
     await createUser(server.orm.em.fork(), { email: owner, password: TEST_PASSWORD, name: 'Owner' });
     for (let i = 0; i < 3; i++) expect((await forgotFrom(ATTACKER, owner)).status).toBe(200);
-    await until(() => mailsTo(owner).length, (n) => n === 3);
+    await until(
+      () => mailsTo(owner).length,
+      (n) => n === 3,
+    );
     await settled([owner]);
     // Their links run out (30 minutes) while the hour still counts them.
     await rows(server, `update account_mail set expires_at = now() - interval '1 second' where email = ?`, [owner]);
     expect((await forgotFrom(RIGHTFUL, owner)).status).toBe(200);
-    await until(() => mailsTo(owner).length, (n) => n === 4);
+    await until(
+      () => mailsTo(owner).length,
+      (n) => n === 4,
+    );
     const link = new URL(linkIn(mailsTo(owner)[3]));
-    const reset = await postFormFrom(RIGHTFUL, `${link.pathname}${link.search}`, { token: link.searchParams.get('token')!, password: 'a brand new passphrase 8' });
+    const reset = await postFormFrom(RIGHTFUL, `${link.pathname}${link.search}`, {
+      token: link.searchParams.get('token')!,
+      password: 'a brand new passphrase 8',
+    });
     expect(h1(reset.text)).toBe('Password changed');
   });
 
@@ -151,7 +185,8 @@ describe('one inbox, many askers', () => {
     await createUser(server.orm.em.fork(), { email: owner, password: TEST_PASSWORD, name: 'Owner' });
     // Until its address's 50 requests of the window are spent (the test before spent some of them).
     const statuses = [];
-    for (let i = 0; i <= 50 && statuses.at(-1) !== 429; i++) statuses.push((await forgotFrom(ATTACKER, `stranger-${i}-${randomBytes(3).toString('hex')}@example.com`)).status);
+    for (let i = 0; i <= 50 && statuses.at(-1) !== 429; i++)
+      statuses.push((await forgotFrom(ATTACKER, `stranger-${i}-${randomBytes(3).toString('hex')}@example.com`)).status);
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
     const refused = await forgotFrom(ATTACKER, owner);
@@ -178,7 +213,12 @@ describe('invitations', () => {
       if (invited.status === 201) expect((await rest(server, 'DELETE', `${b}/invitations/${invited.body.data.id}`, { tenant })).status).toBe(204);
     }
     expect(created.map((c) => c.status)).toEqual([...Array(6).fill(201), 429, 429, 429]);
-    expect(created[6].body.error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^Sending budget "invitations" spent: this business may send 6 invitations a day, and has sent them today\. It resets at /) });
+    expect(created[6].body.error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(
+        /^Sending budget "invitations" spent: this business may send 6 invitations a day, and has sent them today\. It resets at /,
+      ),
+    });
     expect(Number(created[6].headers.get('retry-after'))).toBeGreaterThan(0);
 
     await settled(Array.from({ length: 9 }, (_, i) => victim.replace('@', `+${i}@`)));
@@ -196,7 +236,14 @@ describe('invitations', () => {
   it('to an inbox whose hour is full, the e-mail waits (not lost) and goes once the hour has room', async () => {
     const invitee = `invitee-${randomBytes(4).toString('hex')}@example.com`;
     const tags = Array.from({ length: 3 }, (_, i) => invitee.replace('@', `+${i}@`));
-    for (const email of tags) await postFormFrom(SIGNUPS, '/oauth/signup', { name: 'Someone', email, password: 'a long enough passphrase 9', businessName: 'Some Cafe', timeZone: 'UTC' });
+    for (const email of tags)
+      await postFormFrom(SIGNUPS, '/oauth/signup', {
+        name: 'Someone',
+        email,
+        password: 'a long enough passphrase 9',
+        businessName: 'Some Cafe',
+        timeZone: 'UTC',
+      });
     await settled(tags);
     const owner = await createTenant(server, { businessName: 'Patient Cafe' });
     const invited = await rest(server, 'POST', `/v2/businesses/${owner.businessId}/invitations`, { tenant: owner, body: { email: invitee, role: 'staff' } });

@@ -77,7 +77,8 @@ describe('OAuth client authentication (/oauth/token, /oauth/revoke, /oauth/intro
     const token = await tokenFrom(RIGHTFUL, partner, partner.clientSecret);
     expect(token.status).toBe(200);
     expect(token.body.accessToken).toEqual(expect.any(String));
-    const ask = (path: string) => postJsonFrom(RIGHTFUL, `${server.url}${path}`, { clientId: partner.clientId, clientSecret: partner.clientSecret, token: token.body.accessToken });
+    const ask = (path: string) =>
+      postJsonFrom(RIGHTFUL, `${server.url}${path}`, { clientId: partner.clientId, clientSecret: partner.clientSecret, token: token.body.accessToken });
     expect((await ask('/oauth/introspect')).body).toMatchObject({ active: true });
     expect((await ask('/oauth/revoke')).status).toBe(200);
 

@@ -41,7 +41,11 @@ let server: TestServer;
 beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   // An SMS gateway that is down for a while, and says which number it could not reach.
-  gateway = await startReceiver((r) => ({ status: 503, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: `cannot deliver to ${JSON.parse(r.body).to} right now` }) }));
+  gateway = await startReceiver((r) => ({
+    status: 503,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ error: `cannot deliver to ${JSON.parse(r.body).to} right now` }),
+  }));
   const { port } = smtp.server.address() as { port: number };
   server = await startTestServer({
     env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMS_GATEWAY_URL: `${gateway.url}/sms`, MAIL_FROM: 'Karachi Kitchen <feedback@example.com>' },
@@ -64,7 +68,12 @@ async function requestFor(channels: string[], customer: Record<string, string>) 
     body: { name: uniqueId('flow'), survey: fx.survey, channels, delayMinutes: 0, quietHours: null, throttleDays: 0 },
   });
   expect(flow.status).toBe(201);
-  const order = await postWebhook(server, fx.business, { externalOrderId: uniqueId('ord'), total: '1250', currency: 'PKR', metadata: { source: 'test' }, ...customer }, { secret });
+  const order = await postWebhook(
+    server,
+    fx.business,
+    { externalOrderId: uniqueId('ord'), total: '1250', currency: 'PKR', metadata: { source: 'test' }, ...customer },
+    { secret },
+  );
   expect(order.status).toBe(200);
   const [request] = await rows(server, 'select id, token from feedback_request where order_id = ?', [order.body.data.id]);
   return request as { id: string; token: string };
@@ -119,7 +128,9 @@ describe('logs', () => {
     const request = await requestFor(['sms'], { customerPhoneNumber: phone });
     const failure = await sendFailure(request.id);
     for (const form of [phone, phone.slice(1), phone.slice(3)]) expect(lines.filter((l) => l.includes(form))).toEqual([]);
-    expect(failure).toEqual(expect.objectContaining({ request: request.id, channel: 'sms', error: expect.stringMatching(/^gateway: HTTP 503 .*cannot deliver/) }));
+    expect(failure).toEqual(
+      expect.objectContaining({ request: request.id, channel: 'sms', error: expect.stringMatching(/^gateway: HTTP 503 .*cannot deliver/) }),
+    );
     const stored = await storedError(request.id);
     expect(stored).toMatch(/cannot deliver/);
     expect(stored).not.toContain(phone.slice(3));
@@ -128,7 +139,10 @@ describe('logs', () => {
   it("show an alert recipient's confirmation link as /alerts/:token, and name the recipient and the channel of its failed confirmation, never the address", async () => {
     const tenant = await createTenant(server);
     const email = `${uniqueId('chef')}@example.com`;
-    const made = await rest(server, 'POST', `/v2/businesses/${tenant.businessId}/alert-rules`, { tenant, body: { name: 'Low', when: { maxRating: 2 }, notify: [{ channel: 'email', to: email }] } });
+    const made = await rest(server, 'POST', `/v2/businesses/${tenant.businessId}/alert-rules`, {
+      tenant,
+      body: { name: 'Low', when: { maxRating: 2 }, notify: [{ channel: 'email', to: email }] },
+    });
     expect(made.status).toBe(201);
     const [recipient] = await rows(server, 'select id, token from alert_recipient where business_id = ?', [tenant.businessId]);
     let failure: Record<string, unknown> | undefined;

@@ -34,7 +34,11 @@ async function drawnByTheEncoder(codes: Array<{ text: string; format: Format; si
 let survey: string;
 // The service's default API quota (100 units/s, bursts to 200): what a partner gets.
 const fx = useTenantServer({ tenant: { businessName: 'QR Cafe' }, server: { env: API_LIMIT_ON } }, async ({ server, tenant }) => {
-  const res = await server.graphql(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Tables", status: active}) { id } }`, { b: tenant.businessId }, tenant.headers);
+  const res = await server.graphql(
+    `mutation($b: ID!) { createSurvey(business: $b, input: {name: "Tables", status: active}) { id } }`,
+    { b: tenant.businessId },
+    tenant.headers,
+  );
   survey = res.body.data.createSurvey.id;
   // A running service has answered before: the first request of a process compiles the ORM's and the route's code
   // paths on the event loop, whatever it asks for. A small SVG, so no code the tests ask for is cached.
@@ -45,8 +49,20 @@ const fx = useTenantServer({ tenant: { businessName: 'QR Cafe' }, server: { env:
 /** A surveys:read token of a credential of its own, so each test draws on a quota of its own. */
 async function readToken(): Promise<string> {
   const em = fx.server.orm.em.fork();
-  const { credential } = await createCredential(em, { business: fx.tenant.businessId, name: 'QR printer', validRedirectUris: [TEST_REDIRECT_URI], createdBy: fx.tenant.userId });
-  const issued = await issueToken(fx.server, { credential: credential.id, clientId: credential.clientId, business: fx.tenant.businessId, user: fx.tenant.userId, scopes: ['surveys:read'], withRefreshToken: false });
+  const { credential } = await createCredential(em, {
+    business: fx.tenant.businessId,
+    name: 'QR printer',
+    validRedirectUris: [TEST_REDIRECT_URI],
+    createdBy: fx.tenant.userId,
+  });
+  const issued = await issueToken(fx.server, {
+    credential: credential.id,
+    clientId: credential.clientId,
+    business: fx.tenant.businessId,
+    user: fx.tenant.userId,
+    scopes: ['surveys:read'],
+    withRefreshToken: false,
+  });
   return issued.accessToken;
 }
 
@@ -70,7 +86,9 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
 }
 
 const qr = (token: string, format: Format, size: number) =>
-  getFrom(ATTACKER, `${fx.server.url}/v2/businesses/${fx.tenant.businessId}/surveys/${survey}/qr?format=${format}&size=${size}`, { authorization: `Bearer ${token}` });
+  getFrom(ATTACKER, `${fx.server.url}/v2/businesses/${fx.tenant.businessId}/surveys/${survey}/qr?format=${format}&size=${size}`, {
+    authorization: `Bearer ${token}`,
+  });
 
 /** Each answer (but refusals) is the code of the link it names, at its size, exactly as the encoder draws it. */
 async function expectTheCodes(answers: Answer[], format: Format, sizes: number[]) {
@@ -111,7 +129,11 @@ describe('QR codes under a flood', () => {
     const { result, p95, loopCpuMs } = await healthzDuring(fx.server.url, () => Promise.all(Array.from({ length: 8 }, () => qr(token, 'png', 2048))));
     for (const answer of result.filter((a) => a.status === 429)) expectQuotaRefusal(answer);
     expect(result.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
-    await expectTheCodes(result, 'png', result.map(() => 2048));
+    await expectTheCodes(
+      result,
+      'png',
+      result.map(() => 2048),
+    );
     expect(p95).toBeLessThan(200);
     expect(loopCpuMs).toBeLessThan(LOOP_CPU_MS);
   });

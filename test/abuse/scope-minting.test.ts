@@ -22,7 +22,14 @@ useTestServer(async (s) => {
 
 /** An access token of `user` in the owner's business carrying exactly `scopes` (as a consent to only them would give). */
 async function tokenOf(user: string, scopes: readonly Scope[]) {
-  const issued = await issueToken(server, { credential: owner.credentialId, clientId: owner.clientId, business: owner.businessId, user, scopes, withRefreshToken: false });
+  const issued = await issueToken(server, {
+    credential: owner.credentialId,
+    clientId: owner.clientId,
+    business: owner.businessId,
+    user,
+    scopes,
+    withRefreshToken: false,
+  });
   return { authorization: `Bearer ${issued.accessToken}` };
 }
 
@@ -40,7 +47,8 @@ const clientCredentials = (cred: { clientId: string; clientSecret: string }, sco
 describe('a credential created with a token', () => {
   it('mints at most the scopes of the token that created it: the probe of the issue', async () => {
     const narrow = client(server, await tokenOf(owner.userId, ['credentials:read', 'credentials:write']));
-    const cred = (await narrow.data(CREATE, { b: owner.businessId, i: { name: 'Narrow', validRedirectUris: ['https://app.example.com/cb'] } })).createCredential;
+    const cred = (await narrow.data(CREATE, { b: owner.businessId, i: { name: 'Narrow', validRedirectUris: ['https://app.example.com/cb'] } }))
+      .createCredential;
 
     // Asked for nothing: what the creating token held, not every scope of the owner's role.
     const plain = await clientCredentials(cred);
@@ -77,10 +85,16 @@ describe('a credential created with a token', () => {
     const read = await gql.data(`query($b: ID!, $id: ID!) { credential(business: $b, id: $id) { scopes } }`, { b: owner.businessId, id: made.id });
     expect(read.credential.scopes).toEqual(['orders:read']);
 
-    const beyond = await gql.error(CREATE, { b: owner.businessId, i: { name: 'Wider', validRedirectUris: ['https://app.example.com/cb'], scopes: ['orders:read', 'members:write'] } });
+    const beyond = await gql.error(CREATE, {
+      b: owner.businessId,
+      i: { name: 'Wider', validRedirectUris: ['https://app.example.com/cb'], scopes: ['orders:read', 'members:write'] },
+    });
     expect(beyond.code).toBe('BAD_USER_INPUT');
     expect(beyond.details).toEqual([expect.objectContaining({ field: 'scopes', message: expect.stringContaining('members:write') })]);
-    const unknown = await gql.error(CREATE, { b: owner.businessId, i: { name: 'Odd', validRedirectUris: ['https://app.example.com/cb'], scopes: ['orders:everything'] } });
+    const unknown = await gql.error(CREATE, {
+      b: owner.businessId,
+      i: { name: 'Odd', validRedirectUris: ['https://app.example.com/cb'], scopes: ['orders:everything'] },
+    });
     expect(unknown.details).toEqual([expect.objectContaining({ field: 'scopes', message: expect.stringContaining('orders:everything') })]);
 
     // REST: the same rules, the same body.
@@ -88,7 +102,10 @@ describe('a credential created with a token', () => {
     const created = await rest(server, 'POST', path, { headers, body: { name: 'REST app', validRedirectUris: ['https://app.example.com/cb'] } });
     expect(created.status).toBe(201);
     expect(created.body.data.scopes).toEqual(['orders:read', 'credentials:read', 'credentials:write']);
-    const refused = await rest(server, 'POST', path, { headers, body: { name: 'REST app', validRedirectUris: ['https://app.example.com/cb'], scopes: ['surveys:write'] } });
+    const refused = await rest(server, 'POST', path, {
+      headers,
+      body: { name: 'REST app', validRedirectUris: ['https://app.example.com/cb'], scopes: ['surveys:write'] },
+    });
     expectError(refused, 400, 'validation_failed');
     expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'scopes', message: expect.stringContaining('surveys:write') })]);
   });
@@ -96,11 +113,15 @@ describe('a credential created with a token', () => {
   it("of a member later demoted to staff, mints at most staff's scopes", async () => {
     const manager = await member('manager');
     const managerApi = client(server, await tokenOf(manager.userId, ['credentials:write', 'orders:read', 'orders:write', 'surveys:read', 'webhooks:write']));
-    const cred = (await managerApi.data(CREATE, { b: owner.businessId, i: { name: 'Manager app', validRedirectUris: ['https://app.example.com/cb'] } })).createCredential;
+    const cred = (await managerApi.data(CREATE, { b: owner.businessId, i: { name: 'Manager app', validRedirectUris: ['https://app.example.com/cb'] } }))
+      .createCredential;
     expect((await clientCredentials(cred)).body.scope).toEqual(['surveys:read', 'orders:read', 'orders:write', 'webhooks:write', 'credentials:write']);
 
     const ownerApi = client(server, owner.headers);
-    await ownerApi.data(`mutation($b: ID!, $id: ID!) { updateMember(business: $b, id: $id, input: {role: staff}) { role } }`, { b: owner.businessId, id: manager.memberId });
+    await ownerApi.data(`mutation($b: ID!, $id: ID!) { updateMember(business: $b, id: $id, input: {role: staff}) { role } }`, {
+      b: owner.businessId,
+      id: manager.memberId,
+    });
 
     // The credential's scopes, within what staff may hold now.
     expect((await clientCredentials(cred)).body.scope).toEqual(['surveys:read', 'orders:read']);

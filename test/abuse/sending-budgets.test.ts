@@ -36,7 +36,13 @@ beforeAll(async () => {
   mail = await startMailBox();
   sms = await startReceiver(() => ({ status: 201, body: '{}' }));
   server = await startTestServer({
-    env: { SMTP_URL: mail.url, MAIL_FROM: 'Feedback <feedback@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms`, SEND_BUDGET_SMS_NEW: '8', SEND_BUDGET_EMAIL_NEW: '3' },
+    env: {
+      SMTP_URL: mail.url,
+      MAIL_FROM: 'Feedback <feedback@example.com>',
+      SMS_GATEWAY_URL: `${sms.url}/sms`,
+      SEND_BUDGET_SMS_NEW: '8',
+      SEND_BUDGET_EMAIL_NEW: '3',
+    },
   });
   const deps = { orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url }, services: server.services, clock };
   loops = [await startFeedbackRequests(deps), await startCaseOutbox(deps)];
@@ -51,7 +57,6 @@ afterAll(async () => {
   await sms?.close();
 });
 
-
 /** A case of `r` whose guest ordered with these contacts. */
 async function caseOf(r: Restaurant, contact: { customerEmail?: string; customerPhoneNumber?: string }) {
   const order = await r.made('/orders', { externalOrderId: uniqueId('o'), total: 900, currency: 'PKR', customerName: 'Ayesha', ...contact });
@@ -62,7 +67,16 @@ const budgetQuery = 'query($b: ID!) { business(id: $b) { sendingBudget { channel
 const budgetOf = async (r: Restaurant) => {
   const answer = await server.graphql(budgetQuery, { b: r.tenant.businessId }, r.tenant.headers);
   expect(answer.body.errors).toBeUndefined();
-  return answer.body.data.business.sendingBudget as Array<{ channel: string; limit: number; used: number; remaining: number; held: number; perGuest: number; resetsAt: number; growsAt: number | null }>;
+  return answer.body.data.business.sendingBudget as Array<{
+    channel: string;
+    limit: number;
+    used: number;
+    remaining: number;
+    held: number;
+    perGuest: number;
+    resetsAt: number;
+    growsAt: number | null;
+  }>;
 };
 const nextMidnightUtc = (at: Date) => Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
 
@@ -87,14 +101,21 @@ describe('the API: a case reply past a budget is a 429 naming it, and nothing al
     expect(refused).toHaveLength(75);
     for (const a of refused) {
       expect(a.status).toBe(429);
-      expect(a.body.error).toMatchObject({ status: 429, code: 'rate_limited', message: expect.stringMatching(/^Sending budget "sms-per-guest" spent: a business sends at most 5 SMS a day to one guest/) });
+      expect(a.body.error).toMatchObject({
+        status: 429,
+        code: 'rate_limited',
+        message: expect.stringMatching(/^Sending budget "sms-per-guest" spent: a business sends at most 5 SMS a day to one guest/),
+      });
       expect(Number(a.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(Number(a.headers.get('retry-after'))).toBeLessThanOrEqual(86_400);
     }
 
     // The five are stored and sent; the refused left nothing behind; the gateway got five texts for that number.
     const ids = created.map((a) => a.body.data.id).sort();
-    await until(async () => (await r.call('GET', `/cases/${c.id}/messages?pageSize=100`)).body.data, (list: Array<{ status: string }>) => list.length === 5 && list.every((m) => m.status === 'sent'));
+    await until(
+      async () => (await r.call('GET', `/cases/${c.id}/messages?pageSize=100`)).body.data,
+      (list: Array<{ status: string }>) => list.length === 5 && list.every((m) => m.status === 'sent'),
+    );
     const thread = (await r.call('GET', `/cases/${c.id}/messages?pageSize=100`)).body;
     expect(thread.total).toBe(5);
     expect(thread.data.map((m: { id: string }) => m.id).sort()).toEqual(ids);
@@ -103,14 +124,21 @@ describe('the API: a case reply past a budget is a 429 naming it, and nothing al
     // The budget as the owner reads it: 5 of the new business's 8 SMS used today.
     const now = Date.now();
     expect((await budgetOf(r)).find((b) => b.channel === 'sms')).toEqual({
-      channel: 'sms', limit: 8, used: 5, remaining: 3, held: 0, perGuest: 5, resetsAt: nextMidnightUtc(new Date(now)), growsAt: expect.any(Number),
+      channel: 'sms',
+      limit: 8,
+      used: 5,
+      remaining: 3,
+      held: 0,
+      perGuest: 5,
+      resetsAt: nextMidnightUtc(new Date(now)),
+      growsAt: expect.any(Number),
     });
     // Also on REST's GET of the business.
     const rest = await r.call('GET', '');
     expect(rest.body.data.sendingBudget).toEqual(expect.arrayContaining([expect.objectContaining({ channel: 'sms', limit: 8, used: 5, remaining: 3 })]));
   });
 
-  it("another guest may still be answered until the business's own SMS budget is spent: then a 429 naming \"sms\"", async () => {
+  it('another guest may still be answered until the business\'s own SMS budget is spent: then a 429 naming "sms"', async () => {
     const r = await restaurant(server, 'Biryani Corner');
     await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ role: 'owner' }] });
     const first = await caseOf(r, { customerPhoneNumber: '+923001110011' });
@@ -121,7 +149,9 @@ describe('the API: a case reply past a budget is a 429 naming it, and nothing al
     expect(statuses).toEqual(Array(8).fill(201));
     const ninth = await r.call('POST', `/cases/${second.id}/messages`, { body: 'One too many' });
     expect(ninth.status).toBe(429);
-    expect(ninth.body.error.message).toMatch(/^Sending budget "sms" spent: this business may send 8 SMS a day \(the budget of a new business, until .*\), and has sent them today\. It resets at /);
+    expect(ninth.body.error.message).toMatch(
+      /^Sending budget "sms" spent: this business may send 8 SMS a day \(the budget of a new business, until .*\), and has sent them today\. It resets at /,
+    );
     // GraphQL says the same, and e-mail is another budget.
     const gql = await server.graphql(
       'mutation($b: ID!, $c: ID!, $input: CreateCaseMessageInput!) { createCaseMessage(business: $b, case: $c, input: $input) { id } }',
@@ -170,14 +200,29 @@ describe('automated sends past the budget are held until it resets, then sent', 
     setNow(start);
     const r = await restaurant(server, 'Cafe Nihari');
     await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ role: 'owner' }] });
-    await r.made('/feedback-flows', { name: 'After tagged orders', survey: r.survey, channels: ['email'], delayMinutes: 0, quietHours: null, conditions: { metadata: { ask: 'yes' } } });
+    await r.made('/feedback-flows', {
+      name: 'After tagged orders',
+      survey: r.survey,
+      channels: ['email'],
+      delayMinutes: 0,
+      quietHours: null,
+      conditions: { metadata: { ask: 'yes' } },
+    });
     const guests = Array.from({ length: 5 }, () => `${uniqueId('guest')}@example.com`);
     const orders = [];
-    for (const email of guests) orders.push(await r.made('/orders', { externalOrderId: uniqueId('o'), total: 900, currency: 'PKR', customerEmail: email, metadata: { ask: 'yes' } }));
-    const requests = () => rows(server, `select status, send_at, due_at from feedback_request where business_id = ? order by created_at`, [r.tenant.businessId]);
+    for (const email of guests)
+      orders.push(await r.made('/orders', { externalOrderId: uniqueId('o'), total: 900, currency: 'PKR', customerEmail: email, metadata: { ask: 'yes' } }));
+    const requests = () =>
+      rows(server, `select status, send_at, due_at from feedback_request where business_id = ? order by created_at`, [r.tenant.businessId]);
     const reset = nextMidnightUtc(start);
     // Three sent; two held until midnight UTC, still scheduled.
-    const settled = await until(requests, (list) => list.length === 5 && list.filter((q) => q.status === 'sent').length === 3 && list.filter((q) => q.status === 'scheduled' && new Date(q.due_at).getTime() === reset).length === 2);
+    const settled = await until(
+      requests,
+      (list) =>
+        list.length === 5 &&
+        list.filter((q) => q.status === 'sent').length === 3 &&
+        list.filter((q) => q.status === 'scheduled' && new Date(q.due_at).getTime() === reset).length === 2,
+    );
     expect(settled.filter((q) => q.status === 'scheduled').map((q) => new Date(q.send_at).getTime())).toEqual([reset, reset]);
     expect(orders).toHaveLength(5);
     expect(mail.mails.filter((m) => guests.some((g) => m.to.includes(g)))).toHaveLength(3);
@@ -189,11 +234,29 @@ describe('automated sends past the budget are held until it resets, then sent', 
 
     // The owner sees what is left and what waits; told once by an event, however many were held.
     expect((await budgetOf(r)).find((b) => b.channel === 'email')).toEqual({
-      channel: 'email', limit: 3, used: 3, remaining: 0, held: 3, perGuest: 5, resetsAt: reset, growsAt: expect.any(Number),
+      channel: 'email',
+      limit: 3,
+      used: 3,
+      remaining: 0,
+      held: 3,
+      perGuest: 5,
+      resetsAt: reset,
+      growsAt: expect.any(Number),
     });
     const events = (await r.call('GET', `/events${qs({ pageSize: '100' })}`)).body.data.filter((e: { type: string }) => e.type === 'sendingbudget.reached');
     expect(events).toHaveLength(1);
-    expect(events[0].data.object).toEqual({ object: 'sendingbudget', business: r.tenant.businessId, channel: 'email', limit: 3, used: 3, remaining: 0, held: 1, perGuest: 5, resetsAt: reset, growsAt: expect.any(Number) });
+    expect(events[0].data.object).toEqual({
+      object: 'sendingbudget',
+      business: r.tenant.businessId,
+      channel: 'email',
+      limit: 3,
+      used: 3,
+      remaining: 0,
+      held: 1,
+      perGuest: 5,
+      resetsAt: reset,
+      growsAt: expect.any(Number),
+    });
     expect((await sample('messages_held_total{channel="email",kind="feedback_request",budget="business"}')) - heldBefore).toBe(2);
     expect(await sample('messages_held_total{channel="email",kind="alert",budget="business"}')).toBeGreaterThanOrEqual(1);
 
@@ -211,16 +274,24 @@ describe('automated sends past the budget are held until it resets, then sent', 
     expect(mail.mails.filter((m) => guests.some((g) => m.to.includes(g)))).toHaveLength(5);
     await mail.waitFor((m) => m.to.includes(r.tenant.email) && m.subject.startsWith('Unhappy guest at Cafe Nihari'));
     // Still told once.
-    expect((await r.call('GET', `/events${qs({ pageSize: '100' })}`)).body.data.filter((e: { type: string }) => e.type === 'sendingbudget.reached')).toHaveLength(1);
+    expect(
+      (await r.call('GET', `/events${qs({ pageSize: '100' })}`)).body.data.filter((e: { type: string }) => e.type === 'sendingbudget.reached'),
+    ).toHaveLength(1);
   });
 
   it('workers never overspend: 40 reservations at once, each on a connection of its own as in other processes, take exactly the 8 SMS', async () => {
     const r = await restaurant(server, 'Many Workers Cafe');
     const now = new Date();
-    const outcomes = await Promise.all(Array.from({ length: 40 }, () => server.services.sending.reserve(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        server.services.sending.reserve(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now),
+      ),
+    );
     expect(outcomes.filter((o) => o.reserved)).toHaveLength(8);
     expect(outcomes.filter((o) => !o.reserved).map((o) => !o.reserved && o.budget)).toEqual(Array(32).fill('sms'));
-    const [tally] = await rows(server, `select used, held, told_at from sending_tally where business_id = ? and budget = 'sms' and recipient = ''`, [r.tenant.businessId]);
+    const [tally] = await rows(server, `select used, held, told_at from sending_tally where business_id = ? and budget = 'sms' and recipient = ''`, [
+      r.tenant.businessId,
+    ]);
     expect(tally).toMatchObject({ used: 8, held: 32, told_at: expect.anything() });
     // Told once, however many were held at once.
     const told = await rows(server, `select count(*)::int as n from event where business_id = ? and type = 'sendingbudget.reached'`, [r.tenant.businessId]);

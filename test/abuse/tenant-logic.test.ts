@@ -59,7 +59,10 @@ class GuestAt {
 
   private async send(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const answer = await requestFrom(this.address, `${server.url}${path}`, { ...init, headers: { accept: 'text/html', ...(cookie ? { cookie } : {}), ...init.headers } });
+    const answer = await requestFrom(this.address, `${server.url}${path}`, {
+      ...init,
+      headers: { accept: 'text/html', ...(cookie ? { cookie } : {}), ...init.headers },
+    });
     for (const line of [answer.headers['set-cookie'] ?? []].flat()) {
       const [pair] = line.split(';');
       this.cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
@@ -83,12 +86,18 @@ class GuestAt {
 const stepsPath = (f: GuestSurveyFixture) => `${server.url}/v2/businesses/${f.business}/surveys/${f.survey}/steps`;
 
 async function stepRows(f: GuestSurveyFixture) {
-  const d = await f.c.data(`query($b: ID!, $s: ID!) { surveySteps(business: $b, survey: $s, pageSize: 100) { data { id type logic validation } } }`, { b: f.business, s: f.survey });
+  const d = await f.c.data(`query($b: ID!, $s: ID!) { surveySteps(business: $b, survey: $s, pageSize: 100) { data { id type logic validation } } }`, {
+    b: f.business,
+    s: f.survey,
+  });
   return d.surveySteps.data as Array<{ id: string; type: string; logic: any; validation: any }>;
 }
 
 /** A step as a rule saved before this change was stored: straight into the table, past every check of the API. */
-async function storeUnchecked(f: GuestSurveyFixture, fields: { type: SurveyStep['type']; logic?: object; validation?: object; required?: boolean; title: string }) {
+async function storeUnchecked(
+  f: GuestSurveyFixture,
+  fields: { type: SurveyStep['type']; logic?: object; validation?: object; required?: boolean; title: string },
+) {
   const em = server.orm.em.fork();
   const position = await em.count(SurveyStep, { survey: f.survey });
   const step = em.create(SurveyStep, {
@@ -145,13 +154,19 @@ describe('survey logic runs under a budget', () => {
   it('refuses a rule nested deeper than 20 levels, and still takes an ordinary follow-up rule', async () => {
     let deep: unknown = { var: 'answers.x' };
     for (let i = 0; i < 20; i++) deep = { '!': [deep] };
-    const err = await evil.c.error(
-      `mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`,
-      { b: evil.business, s: evil.survey, i: { type: 'info', logic: { showIf: deep } } },
-    );
+    const err = await evil.c.error(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
+      b: evil.business,
+      s: evil.survey,
+      i: { type: 'info', logic: { showIf: deep } },
+    });
     expect(err.details).toEqual([{ field: 'logic.showIf', message: expect.stringMatching(/nested more than 20 levels deep/) }]);
     const followUp = { some: [{ merge: [{ var: 'answers.x' }] }, { '<=': [{ var: '' }, 6] }] };
-    const ok = await postJsonFrom(RIGHTFUL, stepsPath(other), { type: 'info', content: { title: 'Sorry to hear' }, logic: { showIf: followUp } }, other.tenant.headers);
+    const ok = await postJsonFrom(
+      RIGHTFUL,
+      stepsPath(other),
+      { type: 'info', content: { title: 'Sorry to hear' }, logic: { showIf: followUp } },
+      other.tenant.headers,
+    );
     expect(ok.status).toBe(201);
     await requestFrom(RIGHTFUL, `${stepsPath(other)}/${ok.body.data.id}`, { method: 'DELETE', headers: other.tenant.headers });
   });
@@ -180,7 +195,10 @@ describe('survey logic runs under a budget', () => {
     const done = await guest.answer(await guest.open(f.path), { value: '4' });
     expect(done.status).toBe(303);
     expect(done.headers.location).toMatch(/\/thanks$/);
-    const subs = await f.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s) { data { status answers { step value } } } }`, { b: f.business, s: f.survey });
+    const subs = await f.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s) { data { status answers { step value } } } }`, {
+      b: f.business,
+      s: f.survey,
+    });
     expect(subs.submissions.data).toEqual([{ status: 'completed', answers: [{ step: nps, value: 4 }] }]);
   });
 
@@ -188,27 +206,38 @@ describe('survey logic runs under a budget', () => {
     const warn = jest.fn();
     const shown = stepShown({ id: 'step_X', survey: 'sur_Y', logic: { showIf: PROBE } }, { answers: {}, link: {} }, { warn } as never);
     expect(shown).toBe(false);
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ survey: 'sur_Y', step: 'step_X', field: 'logic.showIf', reason: expect.stringMatching(/units of work/) }), expect.any(String));
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ survey: 'sur_Y', step: 'step_X', field: 'logic.showIf', reason: expect.stringMatching(/units of work/) }),
+      expect.any(String),
+    );
   });
 });
 
 describe('validation patterns run on RE2', () => {
   let patterned: GuestSurveyFixture;
   beforeAll(async () => {
-    patterned = await guestSurvey(server, { name: 'Codes', steps: [['code', { type: 'text', required: true, content: { title: 'Your table code' }, validation: { pattern: EVIL_PATTERN } }]] });
+    patterned = await guestSurvey(server, {
+      name: 'Codes',
+      steps: [['code', { type: 'text', required: true, content: { title: 'Your table code' }, validation: { pattern: EVIL_PATTERN } }]],
+    });
   });
 
   it('answers the evil pattern with 41 a\'s and a "!" at once, as a wrong format, and stores nothing', async () => {
     const guest = new GuestAt(ATTACKER);
     const page = await guest.open(patterned.path);
     expect(h1(page.text)).toBe('Your table code');
-    const { result, p95 } = await healthzDuring(server.url, () => Promise.all([guest.answer(page, { value: EVIL_ANSWER }), new GuestAt(RIGHTFUL).open(other.path)]));
+    const { result, p95 } = await healthzDuring(server.url, () =>
+      Promise.all([guest.answer(page, { value: EVIL_ANSWER }), new GuestAt(RIGHTFUL).open(other.path)]),
+    );
     expect(p95).toBeLessThan(200);
     const [answered, rightful] = result;
     expect(answered.status).toBe(422);
     expect(answered.text).toContain('This answer cannot be accepted');
     expect(rightful.status).toBe(200);
-    const subs = await patterned.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s) { total } }`, { b: patterned.business, s: patterned.survey });
+    const subs = await patterned.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s) { total } }`, {
+      b: patterned.business,
+      s: patterned.survey,
+    });
     expect(subs.submissions.total).toBe(0);
     // A matching answer is taken as before.
     const rightfulGuest = new GuestAt(RIGHTFUL);
@@ -234,7 +263,12 @@ describe('validation patterns run on RE2', () => {
     }
     expect(await stepRows(patterned)).toEqual(before);
     // JavaScript's own syntax for named groups and \u escapes is still taken.
-    const js = await postJsonFrom(RIGHTFUL, stepsPath(other), { type: 'text', validation: { pattern: '^(?<code>[A-Z]{2})\\u002D\\d+$' } }, other.tenant.headers);
+    const js = await postJsonFrom(
+      RIGHTFUL,
+      stepsPath(other),
+      { type: 'text', validation: { pattern: '^(?<code>[A-Z]{2})\\u002D\\d+$' } },
+      other.tenant.headers,
+    );
     expect(js.status).toBe(201);
     await requestFrom(RIGHTFUL, `${stepsPath(other)}/${js.body.data.id}`, { method: 'DELETE', headers: other.tenant.headers });
   });
@@ -250,7 +284,10 @@ describe('validation patterns run on RE2', () => {
     expect(p95).toBeLessThan(200);
     // The answer's own checks (length, required) still hold; the unusable pattern is left out, not the guest.
     expect(result.status).toBe(303);
-    const subs = await f.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s) { data { status answers { value } } } }`, { b: f.business, s: f.survey });
+    const subs = await f.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s) { data { status answers { value } } } }`, {
+      b: f.business,
+      s: f.survey,
+    });
     expect(subs.submissions.data).toEqual([{ status: 'completed', answers: [{ value: EVIL_ANSWER }] }]);
   });
 

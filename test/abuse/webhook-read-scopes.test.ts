@@ -25,7 +25,14 @@ afterAll(async () => {
 });
 
 async function tokenWith(scopes: readonly Scope[]) {
-  const issued = await issueToken(server, { credential: tenant.credentialId, clientId: tenant.clientId, business, user: tenant.userId, scopes, withRefreshToken: false });
+  const issued = await issueToken(server, {
+    credential: tenant.credentialId,
+    clientId: tenant.clientId,
+    business,
+    user: tenant.userId,
+    scopes,
+    withRefreshToken: false,
+  });
   return { authorization: `Bearer ${issued.accessToken}` };
 }
 
@@ -49,25 +56,37 @@ describe('subscribing a webhook', () => {
     const ok = await hooks.data(CREATE, { b: business, i: { url: `${inbox.url}/h`, events: ['webhook.updated'] } });
     expect(ok.createWebhook.events).toEqual(['webhook.updated']);
     const orders = client(server, await tokenWith(['webhooks:write', 'orders:read']));
-    expect((await orders.data(CREATE, { b: business, i: { url: `${inbox.url}/h`, events: ['order.created', 'order.updated'] } })).createWebhook.events).toEqual([
-      'order.created',
-      'order.updated',
-    ]);
+    expect((await orders.data(CREATE, { b: business, i: { url: `${inbox.url}/h`, events: ['order.created', 'order.updated'] } })).createWebhook.events).toEqual(
+      ['order.created', 'order.updated'],
+    );
   });
 
   it('cannot point an existing order webhook elsewhere, or widen one, without orders:read', async () => {
     const hook = await createHook(owner, business, `${inbox.url}/orders`, ['order.created']);
     const narrow = client(server, await tokenWith(['webhooks:read', 'webhooks:write', 'metrics:read']));
-    const moved = await narrow.error(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {url: "https://attacker.example/steal"}) { id } }`, { b: business, id: hook.id });
+    const moved = await narrow.error(
+      `mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {url: "https://attacker.example/steal"}) { id } }`,
+      { b: business, id: hook.id },
+    );
     expect(moved.code).toBe('FORBIDDEN');
     expect(moved.message).toContain('orders:read');
 
     const mine = (await narrow.data(CREATE, { b: business, i: { url: `${inbox.url}/m`, events: ['metric.created'] } })).createWebhook;
-    const widened = await narrow.error(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {events: ["*"]}) { id } }`, { b: business, id: mine.id });
+    const widened = await narrow.error(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {events: ["*"]}) { id } }`, {
+      b: business,
+      id: mine.id,
+    });
     expect(widened.code).toBe('FORBIDDEN');
     expect(widened.message).toContain('orders:read');
     // A change that sends nothing new anywhere (its description) needs no more than webhooks:write.
-    expect((await narrow.data(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {description: "mine"}) { description } }`, { b: business, id: mine.id })).updateWebhook.description).toBe('mine');
+    expect(
+      (
+        await narrow.data(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {description: "mine"}) { description } }`, {
+          b: business,
+          id: mine.id,
+        })
+      ).updateWebhook.description,
+    ).toBe('mine');
   });
 });
 
@@ -93,7 +112,10 @@ describe('the delivery log', () => {
     const headers = await tokenWith(['webhooks:read']);
     const hidden = (await client(server, headers).data(QUERY, { b: business, w: hook.id })).webhookDeliveries;
     expect(hidden.data).toEqual([{ id: full.id, eventType: 'order.created', status: full.status, event: null }]);
-    const one = await client(server, headers).data(`query($b: ID!, $w: ID!, $id: ID!) { webhookDelivery(business: $b, webhook: $w, id: $id) { event { data } } }`, { b: business, w: hook.id, id: full.id });
+    const one = await client(server, headers).data(
+      `query($b: ID!, $w: ID!, $id: ID!) { webhookDelivery(business: $b, webhook: $w, id: $id) { event { data } } }`,
+      { b: business, w: hook.id, id: full.id },
+    );
     expect(one.webhookDelivery.event).toBeNull();
     const viaRest = await rest(server, 'GET', `/v2/businesses/${business}/webhooks/${hook.id}/deliveries?expand=event`, { headers });
     expect(viaRest.status).toBe(200);

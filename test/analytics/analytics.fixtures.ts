@@ -16,10 +16,16 @@ export async function createMetric(a: Client, business: string, input = '{name: 
 
 /** An active survey "Visit" of `business`, and a function adding a step to it (answering the step's id). */
 export async function visitSurvey(a: Client, business: string) {
-  const survey: string = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit", status: active}) { id } }`, { b: business })).createSurvey.id;
+  const survey: string = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit", status: active}) { id } }`, { b: business }))
+    .createSurvey.id;
   const step = async (input: object): Promise<string> =>
-    (await a.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { b: business, s: survey, i: input }))
-      .createSurveyStep.id;
+    (
+      await a.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
+        b: business,
+        s: survey,
+        i: input,
+      })
+    ).createSurveyStep.id;
   return { survey, step };
 }
 

@@ -29,8 +29,15 @@ beforeAll(async () => {
   drinks = await createMetric(a, busA, '{name: "Drinks", scale: {min: 0, max: 20}}');
   rate = await step({ type: 'metrics', metrics: { metrics: [food, service] } });
   nps = await step({ type: 'nps' });
-  for (const [name, timeZone] of [['Karachi', 'Asia/Karachi'], ['London', 'Europe/London'], ['Default', null]] as const) {
-    const d = await a.data(`mutation($b: ID!, $i: CreateLocationInput!) { createLocation(business: $b, input: $i) { id timeZone } }`, { b: busA, i: { name, timeZone } });
+  for (const [name, timeZone] of [
+    ['Karachi', 'Asia/Karachi'],
+    ['London', 'Europe/London'],
+    ['Default', null],
+  ] as const) {
+    const d = await a.data(`mutation($b: ID!, $i: CreateLocationInput!) { createLocation(business: $b, input: $i) { id timeZone } }`, {
+      b: busA,
+      i: { name, timeZone },
+    });
     expect(d.createLocation.timeZone).toBe(timeZone);
     locations.push(d.createLocation.id);
   }
@@ -98,7 +105,12 @@ async function apply(ops: Op[], ids: string[]) {
     } else if (ids.length) {
       const id = ids[op.pick % ids.length];
       if (op.kind === 'update') {
-        await sql.query(`update submission set answers = $2, location_id = $3, channel = $4 where id = $1`, [id, answers(op.w), locationOf(op.w), op.w.channel]);
+        await sql.query(`update submission set answers = $2, location_id = $3, channel = $4 where id = $1`, [
+          id,
+          answers(op.w),
+          locationOf(op.w),
+          op.w.channel,
+        ]);
       } else if (op.kind === 'answer') {
         await sql.query(`update submission set answers = $2 where id = $1`, [id, answers(op.w, op.text)]);
       } else {
@@ -151,7 +163,8 @@ async function raw(kind: 'metric' | 'nps', q: Query, days = rangeDays(q)) {
   );
   return rows;
 }
-const localNY = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+const localNY = (ms: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
 const rangeDays = (q: Query) => [localNY(q.from), localNY(q.to - 1)];
 
 const dayNo = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY;
@@ -168,14 +181,18 @@ function previousPeriod(q: Query) {
   const monthNo = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7));
   const mondayNo = (day: string) => dayNo(day) - ((new Date(dayNo(day) * DAY).getUTCDay() + 6) % 7);
   const place = (start: string, bucket: string) =>
-    q.interval === 'day' ? dayNo(bucket) - dayNo(start)
-    : q.interval === 'week' ? (dayNo(bucket) - mondayNo(start)) / 7
-    : q.interval === 'month' ? monthNo(bucket) - monthNo(start)
-    : 0;
+    q.interval === 'day'
+      ? dayNo(bucket) - dayNo(start)
+      : q.interval === 'week'
+        ? (dayNo(bucket) - mondayNo(start)) / 7
+        : q.interval === 'month'
+          ? monthNo(bucket) - monthNo(start)
+          : 0;
   return { days, placeNow: (bucket: string) => place(fromDay, bucket), placeBefore: (bucket: string) => place(days[0], bucket) };
 }
 
-const sortKey = (r: Record<string, unknown>) => JSON.stringify([r.metric ?? r.step ?? null, r.location ?? null, r.survey ?? null, r.channel ?? null, Number(r.period)]);
+const sortKey = (r: Record<string, unknown>) =>
+  JSON.stringify([r.metric ?? r.step ?? null, r.location ?? null, r.survey ?? null, r.channel ?? null, Number(r.period)]);
 const sorted = (rows: Record<string, any>[]) => [...rows].sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
 
 /** What the API answers for `q` (`field` is analyticsMetrics or analyticsNps), in the oracle's order. */
@@ -199,48 +216,48 @@ const close = (x: number | null, y: number | null) => (x === null || y === null 
 
 /** Random writes, then random queries, each answer equal to the oracle's; `ids` are the submissions written so far. */
 async function rollupsEqualRawRows(ids: string[], numRuns: number, seed: number) {
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), fc.array(queryArb, { minLength: 1, maxLength: 4 }), async (ops, queries) => {
-        await apply(ops, ids);
-        for (const g of queries) {
-          const q = { from: BASE + g.from, to: BASE + g.from + g.length, interval: g.interval, groupBy: [...(g.byMetric ? ['metric'] : []), ...g.groupBy] };
-          const expected = sorted(await raw('metric', q));
-          const previous = previousPeriod(q);
-          const groupKey = (r: Record<string, unknown>) => JSON.stringify([r.metric ?? null, r.location ?? null, r.survey ?? null, r.channel ?? null]);
-          const before = new Map((await raw('metric', q, previous.days)).map((r) => [`${groupKey(r)} ${previous.placeBefore(r.bucket)}`, r]));
-          const figures = 'period count mean stddev median p25 p75 csat';
-          const rows = await served('analyticsMetrics', `metric location survey channel ${figures} distribution previous { ${figures} }`, q, 'previous');
-          expect(rows.map(sortKey)).toEqual(expected.map(sortKey));
-          rows.forEach((row, i) => {
-            const e = expected[i];
-            const p = before.get(`${groupKey(e)} ${previous.placeNow(e.bucket)}`);
-            if (!p) expect(row.previous).toBeNull();
-            else {
-              expect([row.previous.period, row.previous.count, row.previous.median]).toEqual([Number(p.period), p.count, p.median]);
-              expect(close(row.previous.mean, p.mean)).toBe(true);
-              expect(close(row.previous.csat, p.top / p.count)).toBe(true);
-            }
-            expect(row.count).toBe(e.count);
-            expect([row.median, row.p25, row.p75]).toEqual([e.median, e.p25, e.p75]);
-            expect(close(row.mean, e.mean)).toBe(true);
-            expect(close(row.stddev, e.stddev)).toBe(true);
-            expect(Object.values(row.distribution as Record<string, number>).reduce((s, n) => s + n, 0)).toBe(e.count);
-            expect(close(row.csat, e.top / e.count)).toBe(true);
-          });
+  await fc.assert(
+    fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), fc.array(queryArb, { minLength: 1, maxLength: 4 }), async (ops, queries) => {
+      await apply(ops, ids);
+      for (const g of queries) {
+        const q = { from: BASE + g.from, to: BASE + g.from + g.length, interval: g.interval, groupBy: [...(g.byMetric ? ['metric'] : []), ...g.groupBy] };
+        const expected = sorted(await raw('metric', q));
+        const previous = previousPeriod(q);
+        const groupKey = (r: Record<string, unknown>) => JSON.stringify([r.metric ?? null, r.location ?? null, r.survey ?? null, r.channel ?? null]);
+        const before = new Map((await raw('metric', q, previous.days)).map((r) => [`${groupKey(r)} ${previous.placeBefore(r.bucket)}`, r]));
+        const figures = 'period count mean stddev median p25 p75 csat';
+        const rows = await served('analyticsMetrics', `metric location survey channel ${figures} distribution previous { ${figures} }`, q, 'previous');
+        expect(rows.map(sortKey)).toEqual(expected.map(sortKey));
+        rows.forEach((row, i) => {
+          const e = expected[i];
+          const p = before.get(`${groupKey(e)} ${previous.placeNow(e.bucket)}`);
+          if (!p) expect(row.previous).toBeNull();
+          else {
+            expect([row.previous.period, row.previous.count, row.previous.median]).toEqual([Number(p.period), p.count, p.median]);
+            expect(close(row.previous.mean, p.mean)).toBe(true);
+            expect(close(row.previous.csat, p.top / p.count)).toBe(true);
+          }
+          expect(row.count).toBe(e.count);
+          expect([row.median, row.p25, row.p75]).toEqual([e.median, e.p25, e.p75]);
+          expect(close(row.mean, e.mean)).toBe(true);
+          expect(close(row.stddev, e.stddev)).toBe(true);
+          expect(Object.values(row.distribution as Record<string, number>).reduce((s, n) => s + n, 0)).toBe(e.count);
+          expect(close(row.csat, e.top / e.count)).toBe(true);
+        });
 
-          const npsQ = { ...q, groupBy: q.groupBy.map((k) => (k === 'metric' ? 'step' : k)) };
-          const expectedNps = sorted(await raw('nps', npsQ));
-          const npsRows = await served('analyticsNps', 'step location survey channel period count promoters passives detractors score', npsQ);
-          expect(npsRows.map(sortKey)).toEqual(expectedNps.map(sortKey));
-          npsRows.forEach((row, i) => {
-            const e = expectedNps[i];
-            expect([row.count, row.promoters, row.detractors, row.passives]).toEqual([e.count, e.promoters, e.detractors, e.count - e.promoters - e.detractors]);
-            expect(close(row.score, ((e.promoters - e.detractors) / e.count) * 100)).toBe(true);
-          });
-        }
-      }),
-      { numRuns, seed },
-    );
+        const npsQ = { ...q, groupBy: q.groupBy.map((k) => (k === 'metric' ? 'step' : k)) };
+        const expectedNps = sorted(await raw('nps', npsQ));
+        const npsRows = await served('analyticsNps', 'step location survey channel period count promoters passives detractors score', npsQ);
+        expect(npsRows.map(sortKey)).toEqual(expectedNps.map(sortKey));
+        npsRows.forEach((row, i) => {
+          const e = expectedNps[i];
+          expect([row.count, row.promoters, row.detractors, row.passives]).toEqual([e.count, e.promoters, e.detractors, e.count - e.promoters - e.detractors]);
+          expect(close(row.score, ((e.promoters - e.detractors) / e.count) * 100)).toBe(true);
+        });
+      }
+    }),
+    { numRuns, seed },
+  );
 }
 
 describe('analytics rollups equal the raw rows', () => {
@@ -259,7 +276,10 @@ describe('analytics rollups equal the raw rows', () => {
 
     // Deleting everything leaves every bucket at zero: removals undo additions exactly.
     await sql.query(`delete from submission where business_id = $1`, [busA]);
-    const { rows } = await sql.query(`select count(*)::int as n from analytics_rollup where business_id = $1 and (count <> 0 or sum <> 0 or sum_sq <> 0 or exists (select 1 from unnest(array[h0, h1, h2, h3, h4, h5, h6, h7, h8, h9, h10] || hist_high) h where h <> 0))`, [busA]);
+    const { rows } = await sql.query(
+      `select count(*)::int as n from analytics_rollup where business_id = $1 and (count <> 0 or sum <> 0 or sum_sq <> 0 or exists (select 1 from unnest(array[h0, h1, h2, h3, h4, h5, h6, h7, h8, h9, h10] || hist_high) h where h <> 0))`,
+      [busA],
+    );
     expect(rows[0].n).toBe(0);
     // ...and a bucket left at zero is no bucket: none shows, whether read as stored (daily, by every key the rows have)
     // or summed.

@@ -33,7 +33,8 @@ beforeAll(async () => {
   for (const [i, name] of [...SERVERS, null].entries()) {
     const metadata = name === null ? {} : { server: name, table: String(i) };
     const d = await a.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id staff } }`, {
-      b: busA, i: { externalOrderId: `P-${i}`, total: 10, currency: 'PKR', metadata },
+      b: busA,
+      i: { externalOrderId: `P-${i}`, total: 10, currency: 'PKR', metadata },
     });
     expect(d.createOrder.staff).toBe(name?.trim() || null);
     orders.push(d.createOrder.id);
@@ -87,7 +88,11 @@ async function apply(ops: Op[], ids: string[]) {
   }
 }
 
-const queryArb = fc.record({ from: fc.integer({ min: -2 * DAY, max: 21 * DAY }), length: fc.integer({ min: 1, max: 25 * DAY }), minCount: fc.integer({ min: 1, max: 6 }) });
+const queryArb = fc.record({
+  from: fc.integer({ min: -2 * DAY, max: 21 * DAY }),
+  length: fc.integer({ min: 1, max: 25 * DAY }),
+  minCount: fc.integer({ min: 1, max: 6 }),
+});
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Direct dish ratings per menu item from the submissions themselves. */
@@ -168,8 +173,18 @@ it('keeps direct dish figures and figures by staff exact against the raw rows', 
   );
   // Recounted from scratch (admin rebuild-analytics), the rollups are the same rows.
   const rows = async () => ({
-    menu: (await sql.query(`select day::text, subject, menu_item_id, count, sum, sum_sq from analytics_menu_rollup where business_id = $1 and count <> 0 order by 1, 2, 3`, [busA])).rows,
-    rollup: (await sql.query(`select grain, day::text, subject, location_id, survey_id, channel, staff, count, sum from analytics_rollup where business_id = $1 and count <> 0 order by 1, 2, 3, 4, 5, 6, 7`, [busA])).rows,
+    menu: (
+      await sql.query(
+        `select day::text, subject, menu_item_id, count, sum, sum_sq from analytics_menu_rollup where business_id = $1 and count <> 0 order by 1, 2, 3`,
+        [busA],
+      )
+    ).rows,
+    rollup: (
+      await sql.query(
+        `select grain, day::text, subject, location_id, survey_id, channel, staff, count, sum from analytics_rollup where business_id = $1 and count <> 0 order by 1, 2, 3, 4, 5, 6, 7`,
+        [busA],
+      )
+    ).rows,
   });
   await apply([{ kind: 'create', w: { dishes: { [dishes[0]]: 4 }, food: 3, nps: undefined, order: 0 }, at: 0 }], ids);
   const before = await rows();

@@ -76,21 +76,40 @@ const exact = async (business = r.tenant.businessId) => {
   expect(await rollups(business)).toEqual(counted);
   return counted;
 };
-const jobsDone = () => until(() => rows(server, `select count(*)::int as n from text_analysis_job`), (x) => x[0].n === 0, 15_000);
+const jobsDone = () =>
+  until(
+    () => rows(server, `select count(*)::int as n from text_analysis_job`),
+    (x) => x[0].n === 0,
+    15_000,
+  );
 const range = () => ({ from: Date.now() - 2 * DAY, to: Date.now() + 2 * DAY });
 const THEMES = `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $groupBy: [AnalyticsGroupBy!], $dish: ID, $theme: String) {
   analyticsThemes(business: $b, from: $from, to: $to, interval: total, groupBy: $groupBy, dish: $dish, theme: $theme) { theme location survey dish dishName positive neutral negative total } }`;
-const themes = (variables: Record<string, unknown> = {}) => client(server, r.tenant.headers).data(THEMES, { b: r.tenant.businessId, ...range(), ...variables }).then((d) => d.analyticsThemes as any[]);
+const themes = (variables: Record<string, unknown> = {}) =>
+  client(server, r.tenant.headers)
+    .data(THEMES, { b: r.tenant.businessId, ...range(), ...variables })
+    .then((d) => d.analyticsThemes as any[]);
 const WORDS = `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $theme: String, $sentiment: String, $location: ID, $limit: Int) {
   analyticsThemeWords(business: $b, from: $from, to: $to, theme: $theme, sentiment: $sentiment, location: $location, limit: $limit) { theme sentiment word count } }`;
-const words = (variables: Record<string, unknown> = {}) => client(server, r.tenant.headers).data(WORDS, { b: r.tenant.businessId, ...range(), ...variables }).then((d) => d.analyticsThemeWords as any[]);
+const words = (variables: Record<string, unknown> = {}) =>
+  client(server, r.tenant.headers)
+    .data(WORDS, { b: r.tenant.businessId, ...range(), ...variables })
+    .then((d) => d.analyticsThemeWords as any[]);
 
 let biryani: string;
 let karahi: string;
 const ids: Record<string, string> = {};
 
 it('equals a recount of the stored analyses after new answers; by dish; the words guests use most', async () => {
-  await r.made('/orders', { externalOrderId: 'T-1', total: 2000, currency: 'PKR', items: [{ name: 'Chicken Biryani', quantity: 1 }, { name: 'Mutton Karahi', quantity: 1 }] });
+  await r.made('/orders', {
+    externalOrderId: 'T-1',
+    total: 2000,
+    currency: 'PKR',
+    items: [
+      { name: 'Chicken Biryani', quantity: 1 },
+      { name: 'Mutton Karahi', quantity: 1 },
+    ],
+  });
   const menu = (await r.call('GET', '/menu-items?pageSize=10')).body.data as Array<{ id: string; name: string }>;
   biryani = menu.find((m) => m.name === 'Chicken Biryani')!.id;
   karahi = menu.find((m) => m.name === 'Mutton Karahi')!.id;
@@ -116,7 +135,10 @@ it('equals a recount of the stored analyses after new answers; by dish; the word
     [karahi]: { name: 'Mutton Karahi', positive: 1, negative: 0, total: 1 },
   });
   expect(await themes({ dish: karahi })).toEqual(expect.arrayContaining([expect.objectContaining({ theme: 'food', dish: null, positive: 1, total: 1 })]));
-  const csv = await fetch(`${server.url}${r.b}/analytics/themes?from=${range().from}&to=${range().to}&interval=total&groupBy=dish,location&theme=food&format=csv`, { headers: r.tenant.headers });
+  const csv = await fetch(
+    `${server.url}${r.b}/analytics/themes?from=${range().from}&to=${range().to}&interval=total&groupBy=dish,location&theme=food&format=csv`,
+    { headers: r.tenant.headers },
+  );
   expect(csv.status).toBe(200);
   const [header, ...lines] = (await csv.text()).trim().split('\r\n');
   expect(header.split(',')).toEqual(expect.arrayContaining(['dish', 'dishName', 'location']));
@@ -136,7 +158,9 @@ it('equals a recount of the stored analyses after new answers; by dish; the word
   expect(Object.fromEntries(all.map((w) => [key(w.theme, w.sentiment, w.word), w.count]))).toEqual(expected);
   const one = await words({ limit: 1 });
   expect(one.length).toBe(new Set(all.map((w) => key(w.theme, w.sentiment))).size);
-  expect(await words({ location: r.location, theme: 'cleanliness' })).toEqual(expect.arrayContaining([{ theme: 'cleanliness', sentiment: 'negative', word: 'dirty', count: 2 }]));
+  expect(await words({ location: r.location, theme: 'cleanliness' })).toEqual(
+    expect.arrayContaining([{ theme: 'cleanliness', sentiment: 'negative', word: 'dirty', count: 2 }]),
+  );
   const restWords = await r.call('GET', `/analytics/theme-words?from=${range().from}&to=${range().to}&theme=cleanliness&sentiment=negative&limit=3`);
   expect(restWords.status).toBe(200);
   expect(restWords.body).toEqual({ object: 'list', data: dirtiest.slice(0, 3) });
@@ -151,14 +175,22 @@ it('equals a recount of the stored analyses after new answers; by dish; the word
 it('stays exact when a theme settings edit reads the answers again', async () => {
   const edited = await r.call('PATCH', '/theme-settings', { words: [{ theme: 'parking', language: 'en', words: ['parking'] }], off: ['cleanliness'] });
   expect(edited.status).toBe(200);
-  await until(async () => (await themes()).map((t) => t.theme), (names) => names.includes('parking') && !names.includes('cleanliness'), 15_000);
+  await until(
+    async () => (await themes()).map((t) => t.theme),
+    (names) => names.includes('parking') && !names.includes('cleanliness'),
+    15_000,
+  );
   await jobsDone();
   await exact();
   expect((await words({ theme: 'cleanliness' })).length).toBe(0);
   expect(await words({ theme: 'parking' })).toEqual([expect.objectContaining({ theme: 'parking', word: 'parking', count: 1 })]);
   // Back as it was, for the tests after.
   expect((await r.call('PATCH', '/theme-settings', { words: [], off: [] })).status).toBe(200);
-  await until(async () => (await themes()).map((t) => t.theme), (names) => names.includes('cleanliness') && !names.includes('parking'), 15_000);
+  await until(
+    async () => (await themes()).map((t) => t.theme),
+    (names) => names.includes('cleanliness') && !names.includes('parking'),
+    15_000,
+  );
   await jobsDone();
   await exact();
 });
@@ -196,7 +228,11 @@ it('is rebuilt from the stored analyses by rebuild-analytics', async () => {
   await rows(server, `delete from analytics_theme_word_rollup where business_id = ?`, [r.tenant.businessId]);
   expect(await rollups(r.tenant.businessId)).not.toEqual(counted);
   const [report] = await rebuildAnalytics(server.orm.em.fork(), r.tenant.businessId);
-  expect(report).toMatchObject({ business: r.tenant.businessId, themeRollupRows: Object.keys(counted.themes).length, themeWordRollupRows: Object.keys(counted.words).length });
+  expect(report).toMatchObject({
+    business: r.tenant.businessId,
+    themeRollupRows: Object.keys(counted.themes).length,
+    themeWordRollupRows: Object.keys(counted.words).length,
+  });
   expect(await rollups(r.tenant.businessId)).toEqual(counted);
 });
 

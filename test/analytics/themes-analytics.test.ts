@@ -44,7 +44,11 @@ it('counts each theme by sentiment, exactly, per day and location, in REST, CSV 
   const ids: string[] = [];
   for (const [i, text] of texts.entries()) ids.push(await r.answer({ taste: 7, text, ...(i % 2 ? { location: r.location } : {}) }));
   await other.answer({ taste: 7, text: 'dirty dirty place' });
-  await until(() => rows(server, `select count(*)::int as n from answer_analysis where submission_id in (${ids.map(() => '?').join(', ')})`, ids), (n) => n[0].n === ids.length, 10_000);
+  await until(
+    () => rows(server, `select count(*)::int as n from answer_analysis where submission_id in (${ids.map(() => '?').join(', ')})`, ids),
+    (n) => n[0].n === ids.length,
+    10_000,
+  );
   const expected = await storedCounts(ids);
   expect(expected.cleanliness).toEqual({ positive: 1, neutral: 0, negative: 2 });
   expect(expected.food).toMatchObject({ positive: 1, negative: 1 });
@@ -52,7 +56,9 @@ it('counts each theme by sentiment, exactly, per day and location, in REST, CSV 
   const total = await r.call('GET', `/analytics/themes?${range()}&interval=total`);
   expect(total.status).toBe(200);
   expect(total.body.object).toBe('list');
-  const got: Counts = Object.fromEntries(total.body.data.map((row: any) => [row.theme, { positive: row.positive, neutral: row.neutral, negative: row.negative }]));
+  const got: Counts = Object.fromEntries(
+    total.body.data.map((row: any) => [row.theme, { positive: row.positive, neutral: row.neutral, negative: row.negative }]),
+  );
   expect(got).toEqual(expected);
   for (const row of total.body.data) expect(row.total).toBe(row.positive + row.neutral + row.negative);
 
@@ -60,10 +66,24 @@ it('counts each theme by sentiment, exactly, per day and location, in REST, CSV 
   const byLocation = await r.call('GET', `/analytics/themes?${range()}&interval=day&groupBy=location&theme=cleanliness`);
   expect(byLocation.status).toBe(200);
   const period = byLocation.body.data[0].period;
-  expect(byLocation.body.data).toEqual([
-    { period, theme: 'cleanliness', location: r.location, survey: null, channel: null, dish: null, dishName: null, positive: 1, neutral: 0, negative: 0, total: 1 },
-    { period, theme: 'cleanliness', location: null, survey: null, channel: null, dish: null, dishName: null, positive: 0, neutral: 0, negative: 2, total: 2 },
-  ].sort((a, b) => String(a.location ?? '\uffff').localeCompare(String(b.location ?? '\uffff'))));
+  expect(byLocation.body.data).toEqual(
+    [
+      {
+        period,
+        theme: 'cleanliness',
+        location: r.location,
+        survey: null,
+        channel: null,
+        dish: null,
+        dishName: null,
+        positive: 1,
+        neutral: 0,
+        negative: 0,
+        total: 1,
+      },
+      { period, theme: 'cleanliness', location: null, survey: null, channel: null, dish: null, dishName: null, positive: 0, neutral: 0, negative: 2, total: 2 },
+    ].sort((a, b) => String(a.location ?? '\uffff').localeCompare(String(b.location ?? '\uffff'))),
+  );
   const atLocation = await r.call('GET', `/analytics/themes?${range()}&interval=total&location=${r.location}&theme=cleanliness`);
   expect(atLocation.body.data).toEqual([expect.objectContaining({ theme: 'cleanliness', positive: 1, negative: 0 })]);
 
@@ -81,7 +101,9 @@ it('counts each theme by sentiment, exactly, per day and location, in REST, CSV 
     `query($b: ID!, $from: Timestamp!, $to: Timestamp!) { analyticsThemes(business: $b, from: $from, to: $to, interval: total) { theme positive neutral negative total } }`,
     { b: r.tenant.businessId, from: Date.now() - DAY, to: Date.now() + DAY },
   );
-  expect(gql.analyticsThemes).toEqual(total.body.data.map(({ theme, positive, neutral, negative, total: n }: any) => ({ theme, positive, neutral, negative, total: n })));
+  expect(gql.analyticsThemes).toEqual(
+    total.body.data.map(({ theme, positive, neutral, negative, total: n }: any) => ({ theme, positive, neutral, negative, total: n })),
+  );
 
   // The other business sees its own answer only, and never this one's.
   const theirs = await other.call('GET', `/analytics/themes?${range()}&interval=total`);

@@ -4,7 +4,18 @@ import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { freePort } from '../helpers/ports.js';
 import { startMailBox, type MailBox } from '../helpers/smtp.js';
-import { axeViolations, axeViolationsOfCopy, buildPortal, fitsWidth, offsiteRequests, PHONE, screenshot, signInOnPage, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
+import {
+  axeViolations,
+  axeViolationsOfCopy,
+  buildPortal,
+  fitsWidth,
+  offsiteRequests,
+  PHONE,
+  screenshot,
+  signInOnPage,
+  untilNextPage,
+  useServerAndBrowser,
+} from '../helpers/browser.js';
 
 /**
  * Issue 37 items 1 and 3 (issue 48 items 3 and 6) in Debian's Chromium, with the real SMTP server the service sends
@@ -102,7 +113,10 @@ describe('sign-up in a real browser', () => {
     await page.getByRole('button', { name: 'Confirm and continue' }).click();
 
     // The portal, signed in without another question, on the new business.
-    await page.getByTestId('business-name').filter({ hasText: /^Cafe Ada$/ }).waitFor();
+    await page
+      .getByTestId('business-name')
+      .filter({ hasText: /^Cafe Ada$/ })
+      .waitFor();
     expect(new URL(page.url()).pathname.startsWith('/portal')).toBe(true);
     await open(page, 'Members');
     await page.getByRole('row').filter({ hasText: email }).filter({ hasText: 'you' }).waitFor();
@@ -186,7 +200,10 @@ describe('password reset in a real browser', () => {
     await untilNextPage(fresh.page, () => signInOnPage(fresh.page, { email: user.email, password: user.password }));
     await expect(fresh.page.getByRole('alert').textContent()).resolves.toMatch(/\S/);
     await signInOnPage(fresh.page, { email: user.email, password: PASSWORD });
-    await fresh.page.getByTestId('business-name').filter({ hasText: /^Cafe Reset$/ }).waitFor();
+    await fresh.page
+      .getByTestId('business-name')
+      .filter({ hasText: /^Cafe Reset$/ })
+      .waitFor();
   }, 90_000);
 });
 
@@ -207,7 +224,10 @@ describe('invitations from the Members screen', () => {
       await form.getByLabel('E-mail').fill(email);
       await form.getByLabel('Role').selectOption(role);
       await form.getByRole('button', { name: 'Invite' }).click();
-      await page.getByRole('status').filter({ hasText: `Invitation sent to ${email} as ${role}` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Invitation sent to ${email} as ${role}` })
+        .waitFor();
       await pending.getByRole('row').filter({ hasText: email }).waitFor();
     };
 
@@ -234,7 +254,10 @@ describe('invitations from the Members screen', () => {
     await expect(dialog.textContent()).resolves.toContain('The link e-mailed to them stops working');
     await checkPage(page, 'members-revoke-confirm');
     await dialog.getByRole('button', { name: 'Revoke it' }).click();
-    await page.getByRole('status').filter({ hasText: `The invitation of ${sam} was revoked` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `The invitation of ${sam} was revoked` })
+      .waitFor();
     await pending.getByRole('row').filter({ hasText: sam }).waitFor({ state: 'detached' });
     expect(await pending.getByRole('row').filter({ hasText: grace }).count()).toBe(1);
 
@@ -257,9 +280,17 @@ describe('invitations from the Members screen', () => {
     await gracePage.getByLabel('Your name').fill('Grace Manager');
     await gracePage.getByLabel('Choose a password').fill(PASSWORD);
     await gracePage.getByRole('button', { name: 'Create account and join' }).click();
-    await gracePage.getByTestId('business-name').filter({ hasText: /^Cafe Team$/ }).waitFor();
+    await gracePage
+      .getByTestId('business-name')
+      .filter({ hasText: /^Cafe Team$/ })
+      .waitFor();
     await open(gracePage, 'Members');
-    await gracePage.getByRole('row').filter({ hasText: `Grace Manager (${grace})` }).filter({ hasText: 'you' }).filter({ hasText: 'manager' }).waitFor();
+    await gracePage
+      .getByRole('row')
+      .filter({ hasText: `Grace Manager (${grace})` })
+      .filter({ hasText: 'you' })
+      .filter({ hasText: 'manager' })
+      .waitFor();
     await gracePage.getByRole('note').filter({ hasText: 'Only owners invite' }).waitFor();
     expect(await gracePage.getByRole('form', { name: 'Invite a member' }).count()).toBe(0);
     expect(graceOffsite).toEqual([]);

@@ -16,15 +16,21 @@ let mail: MailBox;
 beforeAll(async () => {
   mail = await startMailBox();
 });
-const newPage = useServerAndBrowser(async (started) => {
-  server = started.server;
-}, () => ({ env: { SMTP_URL: mail.url }, workers: true }));
+const newPage = useServerAndBrowser(
+  async (started) => {
+    server = started.server;
+  },
+  () => ({ env: { SMTP_URL: mail.url }, workers: true }),
+);
 afterAll(() => mail?.close());
 
 it('asks, confirms and stops by keyboard on a phone, each page accessible', async () => {
   const tenant = await createTenant(server, { businessName: 'Browser Bistro' });
   const to = `chef-${Date.now()}@example.com`;
-  const made = await rest(server, 'POST', `/v2/businesses/${tenant.businessId}/alert-rules`, { tenant, body: { name: 'Low', when: { maxRating: 2 }, notify: [{ channel: 'email', to }] } });
+  const made = await rest(server, 'POST', `/v2/businesses/${tenant.businessId}/alert-rules`, {
+    tenant,
+    body: { name: 'Low', when: { maxRating: 2 }, notify: [{ channel: 'email', to }] },
+  });
   expect(made.status).toBe(201);
   const link = consentLink(server, (await mail.waitFor((m) => m.to.includes(to), 30_000)).body).replace(server.config.publicUrl, server.url);
 

@@ -38,11 +38,19 @@ const newPage = useServerAndBrowser(
     em.create(Membership, { user: user.id, business: tenant.businessId, role: 'staff' });
     await em.flush();
     staff = { email: user.email, password: TEST_PASSWORD };
-    const location = async (name: string) => (await api(`mutation($b: ID!, $n: String!) { createLocation(business: $b, input: { name: $n }) { id } }`, { n: name })).createLocation.id as string;
+    const location = async (name: string) =>
+      (await api(`mutation($b: ID!, $n: String!) { createLocation(business: $b, input: { name: $n }) { id } }`, { n: name })).createLocation.id as string;
     places = { clifton: await location('Clifton'), gulberg: await location('Gulberg') };
-    const survey = async (name: string) => (await api(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: { name: $n, status: active }) { id } }`, { n: name })).createSurvey.id as string;
+    const survey = async (name: string) =>
+      (await api(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: { name: $n, status: active }) { id } }`, { n: name })).createSurvey
+        .id as string;
     surveys = { dinner: await survey('Dinner'), lunch: await survey('Lunch') };
-    npsStep = (await api(`mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: { type: nps, content: { title: "Would you recommend us?" } }) { id } }`, { s: surveys.dinner })).createSurveyStep.id;
+    npsStep = (
+      await api(
+        `mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: { type: nps, content: { title: "Would you recommend us?" } }) { id } }`,
+        { s: surveys.dinner },
+      )
+    ).createSurveyStep.id;
   },
   async () => {
     const port = await freePort();
@@ -60,10 +68,15 @@ async function api(query: string, variables: Record<string, unknown> = {}) {
 
 /** The rules as stored, read back through the API. */
 const storedRules = async () =>
-  (await api(`query($b: ID!) { alertRules(business: $b) { data { name enabled severity escalateAfterMinutes when { maxRating maxNps keywords locations surveys } notify { channel to role status askedAt } } } }`)).alertRules.data;
+  (
+    await api(
+      `query($b: ID!) { alertRules(business: $b) { data { name enabled severity escalateAfterMinutes when { maxRating maxNps keywords locations surveys } notify { channel to role status askedAt } } } }`,
+    )
+  ).alertRules.data;
 
 /** The cases opened so far, each with the rule that opened it. */
-const cases = async () => (await api(`query($b: ID!) { cases(business: $b) { data { rule severity } } }`)).cases.data as { rule: string | null; severity: string }[];
+const cases = async () =>
+  (await api(`query($b: ID!) { cases(business: $b) { data { rule severity } } }`)).cases.data as { rule: string | null; severity: string }[];
 
 /** A guest's completed answer to Dinner's NPS question at a location. */
 const answer = (nps: number, location: string) =>
@@ -105,7 +118,9 @@ it('an owner, from the empty Inbox, makes a rule (refused first, each error besi
   await form.getByRole('button', { name: 'Add alert rule' }).click();
   await form.locator('.field-error').first().waitFor();
   expect(await errorOf(page, form.getByLabel('Name'))).toBe('must not be empty');
-  expect(await form.getByRole('group', { name: 'When (any one of these)' }).locator(':scope > .field-error').textContent()).toBe('give at least one: a rating, an NPS answer, a word or a theme');
+  expect(await form.getByRole('group', { name: 'When (any one of these)' }).locator(':scope > .field-error').textContent()).toBe(
+    'give at least one: a rating, an NPS answer, a word or a theme',
+  );
   expect(await errorOf(page, form.getByLabel('Recipient 1’s phone number'))).toBe('must be a phone number in E.164 (+923001234567)');
   expect(await form.getByLabel('Recipient 1’s phone number').inputValue()).toBe('0300 123');
   await form.getByRole('alert').filter({ hasText: 'Please correct the highlighted fields.' }).waitFor();
@@ -130,13 +145,17 @@ it('an owner, from the empty Inbox, makes a rule (refused first, each error besi
   await page.getByRole('status').filter({ hasText: 'Unhappy diners added.' }).waitFor();
   expect(await storedRules()).toEqual([
     {
-      name: 'Unhappy diners', enabled: true, severity: 'normal', escalateAfterMinutes: null,
+      name: 'Unhappy diners',
+      enabled: true,
+      severity: 'normal',
+      escalateAfterMinutes: null,
       when: { maxRating: null, maxNps: 4, keywords: ['cold', 'rude'], locations: null, surveys: null },
       notify: [{ channel: null, to: null, role: 'owner', status: 'member', askedAt: null }],
     },
   ]);
   const card = page.getByRole('list', { name: 'Alert rules' }).getByRole('listitem').filter({ hasText: 'Unhappy diners' });
-  await factsRead(card,
+  await factsRead(
+    card,
     'StatusonSeverityNormalWhenAn NPS answer of 4 or less or a text answer with “cold” or “rude”LocationsEvery locationSurveysEvery survey' +
       'Who is toldEvery owner, at their account’s e-mail: told at once (members need no confirmation)',
   );
@@ -161,7 +180,10 @@ it('an owner, from the empty Inbox, makes a rule (refused first, each error besi
   const edited = await storedRules();
   expect(edited).toEqual([
     {
-      name: 'Unhappy diners', enabled: true, severity: 'urgent', escalateAfterMinutes: 30,
+      name: 'Unhappy diners',
+      enabled: true,
+      severity: 'urgent',
+      escalateAfterMinutes: 30,
       when: { maxRating: null, maxNps: 6, keywords: ['cold', 'rude'], locations: [places.clifton], surveys: [surveys.dinner] },
       notify: [
         { channel: null, to: null, role: 'owner', status: 'member', askedAt: null },
@@ -170,7 +192,8 @@ it('an owner, from the empty Inbox, makes a rule (refused first, each error besi
     },
   ]);
   const asked = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'medium' }).format(edited[0].notify[1].askedAt);
-  await factsRead(card,
+  await factsRead(
+    card,
     'StatusonSeverityUrgent: the owners are told if its case is still open and unassigned after 30 minutes' +
       'WhenAn NPS answer of 6 or less or a text answer with “cold” or “rude”LocationsCliftonSurveysDinner' +
       `Who is toldEvery owner, at their account’s e-mail: told at once (members need no confirmation)` +
@@ -219,18 +242,29 @@ it('an owner, from the empty Inbox, makes a rule (refused first, each error besi
 it('a staff member reads the rules and who is told, is told who may change them, and is offered no control to change them', async () => {
   const [agrees, refuses] = [`area-${Date.now()}@example.com`, `old-chef-${Date.now()}@example.com`];
   await api(`mutation($b: ID!, $i: CreateAlertRuleInput!) { createAlertRule(business: $b, input: $i) { id } }`, {
-    i: { name: 'Food safety', when: { keywords: ['allergic'] }, notify: [{ role: 'manager' }, { channel: 'sms', to: '+923001234567' }, { channel: 'email', to: agrees }, { channel: 'email', to: refuses }] },
+    i: {
+      name: 'Food safety',
+      when: { keywords: ['allergic'] },
+      notify: [{ role: 'manager' }, { channel: 'sms', to: '+923001234567' }, { channel: 'email', to: agrees }, { channel: 'email', to: refuses }],
+    },
   });
   // One agrees and one refuses, each from the link of their confirmation e-mail, as the confirmation page does.
-  for (const [to, answer] of [[agrees, 'confirmed'], [refuses, 'declined']] as const) {
-    const token = consentLink(server, (await mail.waitFor((m) => m.to.includes(to), 30_000)).body).split('/').pop()!;
+  for (const [to, answer] of [
+    [agrees, 'confirmed'],
+    [refuses, 'declined'],
+  ] as const) {
+    const token = consentLink(server, (await mail.waitFor((m) => m.to.includes(to), 30_000)).body)
+      .split('/')
+      .pop()!;
     await answerConsent(server.orm.em.fork(), token, answer);
   }
   const page = await signedIn(staff, '/portal/alerts');
   const card = page.getByRole('listitem').filter({ hasText: 'Food safety' });
   await card.waitFor();
   // The days as stored, in the business's zone (none set: UTC) and locale (none: en-GB).
-  const notify = (await api(`query($b: ID!) { alertRules(business: $b, where: { name: { eq: "Food safety" } }) { data { notify { status confirmedAt askedAt } } } }`)).alertRules.data[0].notify;
+  const notify = (
+    await api(`query($b: ID!) { alertRules(business: $b, where: { name: { eq: "Food safety" } }) { data { notify { status confirmedAt askedAt } } } }`)
+  ).alertRules.data[0].notify;
   expect(notify.map((n: { status: string }) => n.status)).toEqual(['member', 'pending', 'confirmed', 'declined']);
   const day = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'medium' }).format(ms);
   expect(await card.locator('ul.recipients > li').allTextContents()).toEqual([
@@ -257,8 +291,13 @@ it('a rule on themes made through the API reads as such in the portal, saving it
   await edit.getByLabel('Name').fill('Dirty tables and floors');
   await edit.getByRole('button', { name: 'Save rule' }).click();
   await page.getByRole('status').filter({ hasText: 'Dirty tables and floors saved.' }).waitFor();
-  const stored = await api(`query($b: ID!, $id: ID!) { alertRule(business: $b, id: $id) { name when { themes sentiment maxRating keywords } } }`, { id: made.createAlertRule.id });
-  expect(stored.alertRule).toEqual({ name: 'Dirty tables and floors', when: { themes: ['cleanliness'], sentiment: 'negative', maxRating: null, keywords: null } });
+  const stored = await api(`query($b: ID!, $id: ID!) { alertRule(business: $b, id: $id) { name when { themes sentiment maxRating keywords } } }`, {
+    id: made.createAlertRule.id,
+  });
+  expect(stored.alertRule).toEqual({
+    name: 'Dirty tables and floors',
+    when: { themes: ['cleanliness'], sentiment: 'negative', maxRating: null, keywords: null },
+  });
   await card.getByText('A text answer read as negative on cleanliness').waitFor();
 
   // Its themes edited in the form: food and speed instead, of any sentiment; the card and the stored rule say so.
@@ -287,8 +326,15 @@ it('a rule on themes made through the API reads as such in the portal, saving it
   await choose.getByLabel('Read as').selectOption('negative');
   await form.getByRole('button', { name: 'Add alert rule' }).click();
   await page.getByRole('status').filter({ hasText: 'Cold food added.' }).waitFor();
-  await page.getByRole('list', { name: 'Alert rules' }).getByRole('listitem').filter({ hasText: 'Cold food' }).getByText('A text answer read as negative on food').waitFor();
-  const rules = await api(`query($b: ID!) { alertRules(business: $b, where: { name: { eq: "Cold food" } }) { data { id when { themes sentiment maxRating maxNps keywords } } } }`);
+  await page
+    .getByRole('list', { name: 'Alert rules' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Cold food' })
+    .getByText('A text answer read as negative on food')
+    .waitFor();
+  const rules = await api(
+    `query($b: ID!) { alertRules(business: $b, where: { name: { eq: "Cold food" } }) { data { id when { themes sentiment maxRating maxNps keywords } } } }`,
+  );
   expect(rules.alertRules.data[0].when).toEqual({ themes: ['food'], sentiment: 'negative', maxRating: null, maxNps: null, keywords: null });
   await api(`mutation($b: ID!, $id: ID!) { deleteAlertRule(business: $b, id: $id) }`, { id: rules.alertRules.data[0].id });
 }, 120_000);

@@ -3,7 +3,20 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, axeViolationsOfCopy, brandShown, buildPortal, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, signInOnPage, tabTo, untilNextPage } from '../helpers/browser.js';
+import {
+  axeViolations,
+  axeViolationsOfCopy,
+  brandShown,
+  buildPortal,
+  fitsWidth,
+  launchBrowser,
+  pagesChecked,
+  PHONE,
+  screenshot,
+  signInOnPage,
+  tabTo,
+  untilNextPage,
+} from '../helpers/browser.js';
 import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from '../../src/cli/demo-brand.js';
 import { setLogo, updateBusiness } from '../../src/modules/business/business.service.js';
 
@@ -20,7 +33,12 @@ let owner: Tenant;
 beforeAll(async () => {
   const port = await freePort();
   [server, browser] = await Promise.all([startTestServer({ env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port }), launchBrowser(), buildPortal()]);
-  fx = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }], ['text', { type: 'text', inputType: 'long', content: { title: 'Anything else?' } }]] });
+  fx = await guestSurvey(server, {
+    steps: [
+      ['nps', { type: 'nps', required: true }],
+      ['text', { type: 'text', inputType: 'long', content: { title: 'Anything else?' } }],
+    ],
+  });
   const em = server.orm.em.fork();
   await updateBusiness(em, fx.business, { displayName: DEMO_DISPLAY_NAME, brandColor: DEMO_BRAND_COLOR, reviewUrl: 'https://maps.example.com/demo-bistro' });
   await setLogo(em, fx.business, demoLogo());
@@ -95,12 +113,29 @@ describe('the portal Brand screen', () => {
 
     await page.getByLabel('Logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: demoLogo().data });
     await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('[data-testid=preview-page] img')?.naturalWidth ?? 0) > 0);
-    await page.getByLabel('Logo').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
-    await page.getByText(/SVG is not accepted/).first().waitFor();
+    await page
+      .getByLabel('Logo')
+      .setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await page
+      .getByText(/SVG is not accepted/)
+      .first()
+      .waitFor();
 
-    const saved = await server.graphql('query($id: ID!) { business(id: $id) { displayName brandColor reviewUrl logoUrl } }', { id: owner.businessId }, owner.headers);
-    expect(saved.body.data.business).toEqual({ displayName: 'Cafe Brand — Gulberg', brandColor: DEMO_BRAND_COLOR, reviewUrl: 'https://maps.example.com/cafe-brand', logoUrl: expect.stringMatching(/\/logos\/bus_\w+\/[0-9a-f]{64}\.png$/) });
-    for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', PHONE.viewport]] as const) {
+    const saved = await server.graphql(
+      'query($id: ID!) { business(id: $id) { displayName brandColor reviewUrl logoUrl } }',
+      { id: owner.businessId },
+      owner.headers,
+    );
+    expect(saved.body.data.business).toEqual({
+      displayName: 'Cafe Brand — Gulberg',
+      brandColor: DEMO_BRAND_COLOR,
+      reviewUrl: 'https://maps.example.com/cafe-brand',
+      logoUrl: expect.stringMatching(/\/logos\/bus_\w+\/[0-9a-f]{64}\.png$/),
+    });
+    for (const [size, viewport] of [
+      ['desktop', { width: 1280, height: 900 }],
+      ['phone', PHONE.viewport],
+    ] as const) {
       await page.setViewportSize(viewport);
       expect({ size, violations: await axeViolations(page) }).toEqual({ size, violations: [] });
       expect({ size, fits: await fitsWidth(page) }).toEqual({ size, fits: true });

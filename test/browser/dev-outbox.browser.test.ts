@@ -5,7 +5,18 @@ import { startTestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
 import { freePort } from '../helpers/ports.js';
 import { restaurant } from '../cases/case.fixtures.js';
-import { axeViolations, buildPortal, checkPortalScreen, fitsWidth, screenshot, signInOnPage, untilNextPage, useServerAndBrowser, openPage, PHONE } from '../helpers/browser.js';
+import {
+  axeViolations,
+  buildPortal,
+  checkPortalScreen,
+  fitsWidth,
+  screenshot,
+  signInOnPage,
+  untilNextPage,
+  useServerAndBrowser,
+  openPage,
+  PHONE,
+} from '../helpers/browser.js';
 
 /**
  * Issue 49 item 5 in Debian's Chromium. With MAIL_OUTBOX=dev a newcomer follows every loop from /portal/dev/outbox:
@@ -40,7 +51,10 @@ const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 async function messageIn(page: Page, to: string, title: RegExp) {
   for (let tries = 0; ; tries++) {
     await page.goto(`${server.url}/portal/dev/outbox`);
-    const found = page.getByRole('article').filter({ has: page.getByRole('heading', { name: title }) }).filter({ hasText: to });
+    const found = page
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { name: title }) })
+      .filter({ hasText: to });
     if ((await found.count()) > 0) return found.first();
     if (tries > 100) throw new Error(`no message to ${to} titled ${title} in the outbox`);
     await new Promise((r) => setTimeout(r, 200));
@@ -71,7 +85,10 @@ describe('the dev outbox (MAIL_OUTBOX=dev)', () => {
     await expect(h1(page).textContent()).resolves.toBe('Confirm your e-mail address');
     await page.getByLabel('Choose a password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Confirm and continue' }).click();
-    await page.getByTestId('business-name').filter({ hasText: /^Cafe Ada$/ }).waitFor();
+    await page
+      .getByTestId('business-name')
+      .filter({ hasText: /^Cafe Ada$/ })
+      .waitFor();
     expect(new URL(page.url()).pathname.startsWith('/portal')).toBe(true);
   }, 90_000);
 
@@ -80,7 +97,13 @@ describe('the dev outbox (MAIL_OUTBOX=dev)', () => {
     await r.made('/feedback-flows', { name: 'After every order', survey: r.survey, channels: ['email'], delayMinutes: 0, quietHours: null });
     await r.made('/alert-rules', { name: 'Low', when: { maxRating: 4 }, notify: [{ role: 'owner' }, { channel: 'sms', to: '+923001234567' }] });
     const guest = newEmail('guest');
-    const order = await r.made('/orders', { externalOrderId: `o-${randomBytes(4).toString('hex')}`, total: 900, currency: 'PKR', customerName: 'Ayesha', customerEmail: guest });
+    const order = await r.made('/orders', {
+      externalOrderId: `o-${randomBytes(4).toString('hex')}`,
+      total: 900,
+      currency: 'PKR',
+      customerName: 'Ayesha',
+      customerEmail: guest,
+    });
 
     const { page } = await newPage({ ...PHONE });
     const request = await messageIn(page, guest, /Cafe Outbox/);
@@ -89,7 +112,9 @@ describe('the dev outbox (MAIL_OUTBOX=dev)', () => {
     const alert = await messageIn(page, r.tenant.email, /^Unhappy guest at Cafe Outbox at Gulberg: Taste 1 of 10$/);
     // Newest first: the alert above the request.
     const headings = await page.getByRole('article').getByRole('heading').allTextContents();
-    expect(headings.indexOf('Unhappy guest at Cafe Outbox at Gulberg: Taste 1 of 10')).toBeLessThan(headings.findIndex((h) => h.includes('Cafe Outbox') && !h.startsWith('Unhappy')));
+    expect(headings.indexOf('Unhappy guest at Cafe Outbox at Gulberg: Taste 1 of 10')).toBeLessThan(
+      headings.findIndex((h) => h.includes('Cafe Outbox') && !h.startsWith('Unhappy')),
+    );
     expect({ violations: await axeViolations(page), fits: await fitsWidth(page) }).toEqual({ violations: [], fits: true });
     await screenshot(page, 'dev-outbox-phone');
 
@@ -102,7 +127,12 @@ describe('the dev outbox (MAIL_OUTBOX=dev)', () => {
     await expect(caseLink.count()).resolves.toBe(1);
     // The guest's link opens the survey of the order.
     const again = await messageIn(page, guest, /Cafe Outbox/);
-    await untilNextPage(page, () => again.getByRole('link', { name: /\/r\/[A-Za-z0-9_-]+$/ }).first().click());
+    await untilNextPage(page, () =>
+      again
+        .getByRole('link', { name: /\/r\/[A-Za-z0-9_-]+$/ })
+        .first()
+        .click(),
+    );
     expect(new URL(page.url()).pathname).toMatch(/^\/(r|survey)\//);
     await expect(page.getByRole('heading', { level: 1 }).count()).resolves.toBeGreaterThan(0);
   }, 90_000);
@@ -153,7 +183,10 @@ describe('no e-mail sender', () => {
       const email = newEmail('cook');
       await form.getByLabel('E-mail').fill(email);
       await form.getByRole('button', { name: 'Invite' }).click();
-      await page.getByRole('status').filter({ hasText: `Invitation for ${email} as staff kept: it is e-mailed once this installation can send e-mail` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Invitation for ${email} as staff kept: it is e-mailed once this installation can send e-mail` })
+        .waitFor();
       await page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: email }).waitFor();
       await checkPortalScreen(page, 'members-no-sender');
     } finally {

@@ -16,15 +16,18 @@ let fx: GuestSurveyFixture;
 beforeAll(async () => {
   mail = await startMailBox();
 });
-const newPage = useServerAndBrowser(async (started) => {
-  server = started.server;
-  fx = await guestSurvey(server);
-  const flow = await rest(server, 'POST', `/v2/businesses/${fx.business}/feedback-flows`, {
-    tenant: fx.tenant,
-    body: { name: 'After every order', survey: fx.survey, channels: ['email'], delayMinutes: 0, quietHours: null },
-  });
-  expect(flow.status).toBe(201);
-}, () => ({ env: { SMTP_URL: mail.url }, workers: true }));
+const newPage = useServerAndBrowser(
+  async (started) => {
+    server = started.server;
+    fx = await guestSurvey(server);
+    const flow = await rest(server, 'POST', `/v2/businesses/${fx.business}/feedback-flows`, {
+      tenant: fx.tenant,
+      body: { name: 'After every order', survey: fx.survey, channels: ['email'], delayMinutes: 0, quietHours: null },
+    });
+    expect(flow.status).toBe(201);
+  },
+  () => ({ env: { SMTP_URL: mail.url }, workers: true }),
+);
 afterAll(() => mail?.close());
 
 async function mailTo(address: string) {
@@ -66,5 +69,5 @@ it('opens the survey with the order from the e-mail link, and unsubscribes with 
   await page.getByRole('heading', { level: 1, name: 'Unsubscribed' }).waitFor();
   expect(await axeViolations(page)).toEqual([]);
   await screenshot(page, 'feedback-link-unsubscribed');
-  expect(await rows(server, "select channel from feedback_suppression where business_id = ?", [fx.business])).toEqual([{ channel: 'email' }]);
+  expect(await rows(server, 'select channel from feedback_suppression where business_id = ?', [fx.business])).toEqual([{ channel: 'email' }]);
 });

@@ -23,12 +23,19 @@ async function checkPage(page: Page, name: string) {
   await screenshot(page, `guest-${name}`);
 }
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent().then((t) => t?.trim());
+const heading = (page: Page) =>
+  page
+    .getByRole('heading', { level: 1 })
+    .textContent()
+    .then((t) => t?.trim());
 const progress = (page: Page) => page.locator('.progress').textContent();
 
 const SUB = 'id status completedAt channel metadata order { id } location { id } answers { step value ratings }';
 async function submissions(f: GuestSurveyFixture) {
-  const d = await f.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, pageSize: 100) { data { ${SUB} } } }`, { b: f.business, s: f.survey });
+  const d = await f.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, pageSize: 100) { data { ${SUB} } } }`, {
+    b: f.business,
+    s: f.survey,
+  });
   return d.submissions.data as any[];
 }
 
@@ -37,7 +44,10 @@ async function answerByClicks(page: Page, f: GuestSurveyFixture, stopAfter = 4) 
   const steps: Array<() => Promise<void>> = [
     async () => {
       await page.getByRole('group', { name: /Food/ }).getByLabel('4', { exact: true }).check();
-      await page.getByRole('group', { name: /Service/ }).getByLabel('5', { exact: true }).check();
+      await page
+        .getByRole('group', { name: /Service/ })
+        .getByLabel('5', { exact: true })
+        .check();
     },
     () => page.getByLabel('8', { exact: true }).check(),
     () => page.getByLabel('Dine-in').check(),
@@ -85,7 +95,12 @@ describe('the survey page in a real browser', () => {
     await checkPage(page, '5-thanks');
     const mine = (await submissions(fx)).find((s) => s.answers.some((a: any) => a.value === 'Great naan, slow service'));
     expect(mine).toMatchObject({ status: 'completed', channel: 'link', completedAt: expect.any(Number) });
-    expect(mine.answers.map((a: any) => a.ratings ?? a.value)).toEqual([{ [fx.metrics.food]: 5, [fx.metrics.service]: 4 }, 9, 'Takeaway', 'Great naan, slow service']);
+    expect(mine.answers.map((a: any) => a.ratings ?? a.value)).toEqual([
+      { [fx.metrics.food]: 5, [fx.metrics.service]: 4 },
+      9,
+      'Takeaway',
+      'Great naan, slow service',
+    ]);
   });
 
   it('works the same with JavaScript disabled', async () => {

@@ -42,11 +42,18 @@ beforeAll(async () => {
   const env = { PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: mail.url, MAIL_FROM: 'Lahore Grill <hello@example.com>' };
   [server, browser] = await Promise.all([startTestServer({ env, workers: true, port }), launchBrowser(), buildPortal()]);
   tenant = await createTenant(server, { businessName: 'Lahore Grill' });
-  const metric = async (name: string) => (await api(`mutation($b: ID!, $i: CreateMetricInput!) { createMetric(business: $b, input: $i) { id } }`, { i: { name, scale: { min: 1, max: 5 } } })).createMetric.id;
+  const metric = async (name: string) =>
+    (await api(`mutation($b: ID!, $i: CreateMetricInput!) { createMetric(business: $b, input: $i) { id } }`, { i: { name, scale: { min: 1, max: 5 } } }))
+      .createMetric.id;
   metrics = { food: await metric('Food'), service: await metric('Service') };
   survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey.id;
   const step = async (input: Record<string, unknown>) =>
-    (await api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { s: survey, i: input })).createSurveyStep.id;
+    (
+      await api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
+        s: survey,
+        i: input,
+      })
+    ).createSurveyStep.id;
   steps = {
     metrics: await step({ type: 'metrics', content: { title: 'How was it?' }, metrics: { metrics: [metrics.food, metrics.service] } }),
     nps: await step({ type: 'nps', content: { title: 'Would you recommend us?' } }),
@@ -81,7 +88,8 @@ async function portalPage() {
 const signIn = (page: Page) => signInOnPage(page, tenant);
 
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
-const loaded = (page: Page) => page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
+const loaded = (page: Page) =>
+  page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
 
 const checkScreen = (page: Page, name: string) => checkPortalScreen(page, `inbox-${name}`);
 
@@ -103,10 +111,12 @@ async function answer(a: { food: number; service: number; nps: number; text: str
 }
 
 async function order(input: Record<string, unknown>) {
-  return (await api(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { i: { currency: 'PKR', ...input } })).createOrder.id as string;
+  return (await api(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { i: { currency: 'PKR', ...input } }))
+    .createOrder.id as string;
 }
 
-const caseOf = async (id: string) => (await api(`query($b: ID!, $id: ID!) { case(business: $b, id: $id) { id status assignee resolvedAt recoveredBy { order offer } } }`, { id })).case;
+const caseOf = async (id: string) =>
+  (await api(`query($b: ID!, $id: ID!) { case(business: $b, id: $id) { id status assignee resolvedAt recoveredBy { order offer } } }`, { id })).case;
 
 describe('the Inbox in a real browser', () => {
   let caseId: string;
@@ -140,7 +150,10 @@ describe('the Inbox in a real browser', () => {
     const link = page.getByRole('link', { name: 'Ayesha Khan: Food 1 of 5' });
     await link.waitFor({ timeout: 10_000 });
     // Said once the list has drawn the new case (an effect after the paint): waited for, not read at once.
-    await page.getByTestId('arrivals').filter({ hasText: /^New case: Ayesha Khan, Food 1 of 5\.$/ }).waitFor();
+    await page
+      .getByTestId('arrivals')
+      .filter({ hasText: /^New case: Ayesha Khan, Food 1 of 5\.$/ })
+      .waitFor();
     const item = page.getByRole('list', { name: 'Open cases' }).getByRole('listitem').first();
     await expect(item.textContent()).resolves.toMatch(/Open.*Opened 0 min ago.*Unassigned/);
 
@@ -168,7 +181,9 @@ describe('the Inbox in a real browser', () => {
     caseId = page.url().split('/').pop()!;
     await expect(h1(page).textContent()).resolves.toBe('Ayesha Khan: Food 1 of 5');
     await loaded(page);
-    await expect(page.locator('dl.answers').textContent()).resolves.toMatch(/How was it\?Food: 1 of 5Service: 4 of 5.*Would you recommend us\?3 of 10.*Anything else\?The karahi was cold/);
+    await expect(page.locator('dl.answers').textContent()).resolves.toMatch(
+      /How was it\?Food: 1 of 5Service: 4 of 5.*Would you recommend us\?3 of 10.*Anything else\?The karahi was cold/,
+    );
     await expect(page.getByRole('row').filter({ hasText: 'Chicken Karahi' }).textContent()).resolves.toMatch(/PKR\s1,250/);
     await expect(page.getByRole('row').filter({ hasText: 'Garlic Naan' }).textContent()).resolves.toContain('4');
     await page.getByRole('link', { name: 'Order A-2001' }).waitFor();
@@ -245,12 +260,21 @@ describe('the Inbox in a real browser', () => {
     const posted = await fetch(`${server.url}/webhooks/custom/${tenant.businessId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${webhookSecret}` },
-      body: JSON.stringify({ externalOrderId: 'A-3001', total: '2100', currency: 'PKR', customerName: 'Ayesha Khan', metadata: { voucher: code.toLowerCase() } }),
+      body: JSON.stringify({
+        externalOrderId: 'A-3001',
+        total: '2100',
+        currency: 'PKR',
+        customerName: 'Ayesha Khan',
+        metadata: { voucher: code.toLowerCase() },
+      }),
     });
     expect(posted.status).toBeLessThan(300);
     await page.locator('.badges .status.case-recovered').waitFor({ timeout: 10_000 });
     // The order's own number replaces its id once the page has read the order: waited for, not read at once.
-    await page.getByTestId('recovered-by').filter({ hasText: new RegExp(`came back with order A-3001, redeeming the offer ${code}`) }).waitFor({ timeout: 10_000 });
+    await page
+      .getByTestId('recovered-by')
+      .filter({ hasText: new RegExp(`came back with order A-3001, redeeming the offer ${code}`) })
+      .waitFor({ timeout: 10_000 });
     await page.getByRole('list', { name: 'Offers' }).getByRole('listitem').filter({ hasText: code }).filter({ hasText: 'Redeemed' }).waitFor();
     expect((await caseOf(caseId)).recoveredBy).toEqual({ order: expect.stringMatching(/^ord_/), offer: expect.stringMatching(/^off_/) });
     expect(await page.getByRole('form', { name: 'Send an offer' }).count()).toBe(0);
@@ -270,8 +294,15 @@ describe('the Inbox in a real browser', () => {
     for (const route of heldMembers.splice(0)) await route.continue();
     await page.unroute('**/graphql', holdMembers);
     await closed.filter({ hasText: 'Assigned to Test Owner' }).waitFor();
-    await expect(closed.allTextContents()).resolves.toEqual([expect.stringMatching(/^Ayesha Khan: Food 1 of 5RecoveredOpened \d+ min ago · Assigned to Test Owner · Came back with an offer$/)]);
-    await expect(closed.first().locator('.status.case-recovered').evaluate((e) => getComputedStyle(e).color)).resolves.toBe('rgb(30, 107, 52)');
+    await expect(closed.allTextContents()).resolves.toEqual([
+      expect.stringMatching(/^Ayesha Khan: Food 1 of 5RecoveredOpened \d+ min ago · Assigned to Test Owner · Came back with an offer$/),
+    ]);
+    await expect(
+      closed
+        .first()
+        .locator('.status.case-recovered')
+        .evaluate((e) => getComputedStyle(e).color),
+    ).resolves.toBe('rgb(30, 107, 52)');
     // The case page, its members' read held too: the Assign form waits for them rather than call the owner a former
     // member, then shows the owner picked.
     await page.route('**/graphql', holdMembers);

@@ -29,7 +29,11 @@ const GUEST = { name: 'Marco Bianchi', email: `marco-${Date.now()}@example.com` 
 async function messageIn(outbox: Page, to: string, subject: RegExp, containing = '') {
   for (let tries = 0; ; tries++) {
     await outbox.goto(`${server.url}/portal/dev/outbox`);
-    const found = outbox.getByRole('article').filter({ has: outbox.getByRole('heading', { name: subject }) }).filter({ hasText: to }).filter({ hasText: containing });
+    const found = outbox
+      .getByRole('article')
+      .filter({ has: outbox.getByRole('heading', { name: subject }) })
+      .filter({ hasText: to })
+      .filter({ hasText: containing });
     if ((await found.count()) > 0) return found.first();
     if (tries > 100) throw new Error(`no message to ${to} titled ${subject} in the outbox: ${await outbox.locator('main').textContent()}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -44,7 +48,9 @@ async function linkIn(outbox: Page, to: string, subject: RegExp): Promise<string
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 async function open(page: Page, label: string) {
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: label, exact: true }).click();
-  await h1(page).filter({ hasText: label === 'Overview' ? /./ : label }).waitFor();
+  await h1(page)
+    .filter({ hasText: label === 'Overview' ? /./ : label })
+    .waitFor();
   await portalLoaded(page);
 }
 let shot = 0;
@@ -52,7 +58,11 @@ const snap = (page: Page, name: string) => screenshot(page, `walk-${String(++sho
 
 /** The ordering system posts an order to the webhook the Integrations screen gave, as its curl example does. */
 async function postOrder(endpoint: string, secret: string, body: Record<string, unknown>) {
-  const posted = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify(body) });
+  const posted = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: JSON.stringify(body),
+  });
   expect({ status: posted.status, body: posted.status < 300 ? undefined : await posted.text() }).toEqual({ status: expect.any(Number), body: undefined });
 }
 
@@ -171,8 +181,14 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
   await guest.getByRole('group', { name: /Food/ }).getByLabel('2', { exact: true }).check();
   await snap(guest, 'guest-first-step');
   await untilNextPage(guest, () => guest.getByRole('button', { name: 'Next' }).click());
-  await guest.getByRole('group', { name: /Lasagne/ }).getByLabel('1', { exact: true }).check();
-  await guest.getByRole('group', { name: /Tiramisu/ }).getByLabel('5', { exact: true }).check();
+  await guest
+    .getByRole('group', { name: /Lasagne/ })
+    .getByLabel('1', { exact: true })
+    .check();
+  await guest
+    .getByRole('group', { name: /Tiramisu/ })
+    .getByLabel('5', { exact: true })
+    .check();
   await snap(guest, 'guest-dishes');
   await untilNextPage(guest, () => guest.getByRole('button', { name: 'Next' }).click());
   await guest.getByRole('textbox').fill('The lasagne was cold in the middle.');
@@ -183,16 +199,23 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
   // The owner's alert: its link opens the case, with every answer, the dishes by name.
   await page.goto(await linkIn(outbox, OWNER.email, /Unhappy guest/));
   await snap(outbox, 'outbox-alert');
-  await h1(page).filter({ hasText: `${GUEST.name}: Lasagne 1 of 5` }).waitFor();
+  await h1(page)
+    .filter({ hasText: `${GUEST.name}: Lasagne 1 of 5` })
+    .waitFor();
   await portalLoaded(page);
-  await expect(page.locator('dl.answers').textContent()).resolves.toMatch(/Food: 2 of 5.*Lasagne: 1 of 5.*Tiramisu: 5 of 5.*The lasagne was cold in the middle\./);
+  await expect(page.locator('dl.answers').textContent()).resolves.toMatch(
+    /Food: 2 of 5.*Lasagne: 1 of 5.*Tiramisu: 5 of 5.*The lasagne was cold in the middle\./,
+  );
   await snap(page, 'case');
 
   // A reply, and an offer the guest receives.
   const reply = page.getByRole('form', { name: 'Reply to the guest' });
   await reply.getByLabel('Your reply').fill('We are sorry, Marco: the chef has been told. Giulia');
   await reply.getByRole('button', { name: 'Send reply' }).click();
-  await page.getByRole('status').filter({ hasText: `Reply sent by e-mail to ${GUEST.email}.` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Reply sent by e-mail to ${GUEST.email}.` })
+    .waitFor();
   const offer = page.getByRole('form', { name: 'Send an offer' });
   await offer.getByLabel('What the guest gets').fill('A free dessert on your next dinner');
   await offer.getByRole('button', { name: 'Send the offer' }).click();
@@ -203,8 +226,20 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
   await snap(page, 'case-offer');
 
   // The guest's next order carries the code: the case turns Recovered while the owner looks at it.
-  await postOrder(endpoint, secret, { externalOrderId: 'R-1002', externalLocationId: 'CENTRO', total: 39, currency: 'EUR', payment: true, channel: 'WEBSITE', customerName: GUEST.name, metadata: { orderType: 'dine-in', voucher: code } });
+  await postOrder(endpoint, secret, {
+    externalOrderId: 'R-1002',
+    externalLocationId: 'CENTRO',
+    total: 39,
+    currency: 'EUR',
+    payment: true,
+    channel: 'WEBSITE',
+    customerName: GUEST.name,
+    metadata: { orderType: 'dine-in', voucher: code },
+  });
   await page.locator('.badges .status.case-recovered').waitFor({ timeout: 15_000 });
-  await page.getByTestId('recovered-by').filter({ hasText: new RegExp(`came back with order R-1002, redeeming the offer ${code}`) }).waitFor({ timeout: 10_000 });
+  await page
+    .getByTestId('recovered-by')
+    .filter({ hasText: new RegExp(`came back with order R-1002, redeeming the offer ${code}`) })
+    .waitFor({ timeout: 10_000 });
   await snap(page, 'case-recovered');
 }, 240_000);

@@ -73,7 +73,14 @@ describe('sign-in pages in a real browser', () => {
     const exchanged = await fetch(`${server.url}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grantType: 'authorization_code', clientId: tenant.clientId, clientSecret: tenant.clientSecret, code, codeVerifier: verifier, redirectUri: tenant.redirectUri }),
+      body: JSON.stringify({
+        grantType: 'authorization_code',
+        clientId: tenant.clientId,
+        clientSecret: tenant.clientSecret,
+        code,
+        codeVerifier: verifier,
+        redirectUri: tenant.redirectUri,
+      }),
     });
     expect(exchanged.status).toBe(200);
     const token = (await exchanged.json()) as { accessToken: string; scope: string[] };
@@ -82,10 +89,16 @@ describe('sign-in pages in a real browser', () => {
     expect(api.body.data).toEqual({ surveys: { total: 0 } });
   });
 
-  it('runs the interface document\'s flow as written (no PKCE): a wrong password shown on the page, then sign in, consent, exchange', async () => {
+  it("runs the interface document's flow as written (no PKCE): a wrong password shown on the page, then sign in, consent, exchange", async () => {
     const { page } = await newPage();
     const url = new URL(`${server.url}/oauth/authorize`);
-    for (const [name, value] of Object.entries({ responseType: 'code', clientId: tenant.clientId, redirectUri: tenant.redirectUri, scope: 'surveys:read,orders:read', state: 'state-doc' })) {
+    for (const [name, value] of Object.entries({
+      responseType: 'code',
+      clientId: tenant.clientId,
+      redirectUri: tenant.redirectUri,
+      scope: 'surveys:read,orders:read',
+      state: 'state-doc',
+    })) {
       url.searchParams.set(name, value);
     }
     await page.goto(url.toString());
@@ -99,7 +112,12 @@ describe('sign-in pages in a real browser', () => {
     const exchanged = await fetch(`${server.url}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, grantType: 'authorization_code', code: landed.url.searchParams.get('code') }),
+      body: JSON.stringify({
+        clientId: tenant.clientId,
+        clientSecret: tenant.clientSecret,
+        grantType: 'authorization_code',
+        code: landed.url.searchParams.get('code'),
+      }),
     });
     expect(exchanged.status).toBe(200);
     expect(((await exchanged.json()) as { scope: string[] }).scope).toEqual(['surveys:read', 'orders:read']);

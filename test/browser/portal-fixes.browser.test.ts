@@ -34,7 +34,18 @@ async function postOrder(externalOrderId: string) {
   const res = await fetch(`${server.url}/webhooks/custom/${tenant.businessId}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${integrationSecret}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ externalOrderId, total: 2350, currency: 'PKR', payment: true, channel: 'WEBSITE', metadata: { orderType: 'dine-in' }, items: [{ name: 'Chicken Karahi', quantity: 2, unitPrice: 490 }, { name: 'Naan', quantity: 1, unitPrice: 1370, totalPrice: 1370 }] }),
+    body: JSON.stringify({
+      externalOrderId,
+      total: 2350,
+      currency: 'PKR',
+      payment: true,
+      channel: 'WEBSITE',
+      metadata: { orderType: 'dine-in' },
+      items: [
+        { name: 'Chicken Karahi', quantity: 2, unitPrice: 490 },
+        { name: 'Naan', quantity: 1, unitPrice: 1370, totalPrice: 1370 },
+      ],
+    }),
   });
   expect({ status: res.status, body: res.status < 300 ? null : await res.text() }).toEqual({ status: expect.any(Number), body: null });
 }
@@ -47,7 +58,8 @@ beforeAll(async () => {
   tenant = await createTenant(server, { businessName: 'Cafe Fixes' });
   const food = (await api(`mutation($b: ID!) { createMetric(business: $b, input: { name: "Food", scale: { min: 1, max: 5 } }) { id } }`)).createMetric.id;
   survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey.id;
-  const step = (input: Record<string, unknown>) => api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { s: survey, i: input });
+  const step = (input: Record<string, unknown>) =>
+    api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { s: survey, i: input });
   await step({ type: 'metrics', content: { title: 'How was the food?' }, metrics: { metrics: [food] } });
   await step({ type: 'text', content: { title: 'Anything else?' }, required: false });
   integrationSecret = (await api(`mutation($b: ID!) { connectCustomIntegration(business: $b) { secret } }`)).connectCustomIntegration.secret;
@@ -60,7 +72,8 @@ afterAll(async () => {
 });
 
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
-const loaded = (page: Page) => page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
+const loaded = (page: Page) =>
+  page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
 
 /** A signed-in portal page at `path` (a browser in `locale`: the portal writes dates the business's way whatever it is). */
 async function portalAt(path: string, locale = 'en-GB') {
@@ -98,7 +111,11 @@ const brokenWords = (page: Page) =>
           const range = document.createRange();
           range.setStart(node, m.index!);
           range.setEnd(node, m.index! + m[0].length);
-          const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          const lines = new Set(
+            Array.from(range.getClientRects())
+              .filter((r) => r.width > 0)
+              .map((r) => Math.round(r.top)),
+          );
           if (lines.size > 1) broken.push(m[0]);
         }
       }
@@ -136,17 +153,26 @@ describe('issue 37: the portal bugs, in Chromium', () => {
     await edit.getByLabel(/Wait out quiet hours/).check();
     await edit.getByRole('button', { name: 'Save flow' }).click();
     await edit.getByText('Saved.').waitFor();
-    const flows = (await api(`query($b: ID!) { feedbackFlows(business: $b) { data { name priority delayMinutes throttleDays channels quietHours { from to } } } }`)).feedbackFlows.data;
-    expect(flows).toEqual([{ name: 'First test', priority: 3, delayMinutes: 5, throttleDays: 7, channels: ['email'], quietHours: { from: '23:00', to: '09:00' } }]);
+    const flows = (
+      await api(`query($b: ID!) { feedbackFlows(business: $b) { data { name priority delayMinutes throttleDays channels quietHours { from to } } } }`)
+    ).feedbackFlows.data;
+    expect(flows).toEqual([
+      { name: 'First test', priority: 3, delayMinutes: 5, throttleDays: 7, channels: ['email'], quietHours: { from: '23:00', to: '09:00' } },
+    ]);
     await page.getByRole('form', { name: 'Dry run' }).getByRole('button', { name: 'Try it' }).click();
-    await expect(page.getByTestId('dry-run-quiet').textContent()).resolves.toBe('Quiet hours 23:00–09:00 do not apply: neither this order’s location nor the business has a time zone.');
+    await expect(page.getByTestId('dry-run-quiet').textContent()).resolves.toBe(
+      'Quiet hours 23:00–09:00 do not apply: neither this order’s location nor the business has a time zone.',
+    );
     await expect(page.getByTestId('dry-run-result').textContent()).resolves.toMatch(/It would send by email/);
 
     // The list says when in words a person would use.
     await page.getByRole('link', { name: '← Feedback flows' }).click();
     const row = page.getByRole('row').filter({ hasText: 'First test' });
     await expect(row.getByRole('cell').nth(2).textContent()).resolves.toBe('5 min after the order arrives');
-    await api(`mutation($b: ID!, $s: String!) { createFeedbackFlow(business: $b, input: { name: "Right away", survey: $s, delayMinutes: 0, channels: ["email"] }) { id } }`, { s: survey });
+    await api(
+      `mutation($b: ID!, $s: String!) { createFeedbackFlow(business: $b, input: { name: "Right away", survey: $s, delayMinutes: 0, channels: ["email"] }) { id } }`,
+      { s: survey },
+    );
     await page.reload();
     await expect(page.getByRole('row').filter({ hasText: 'Right away' }).getByRole('cell').nth(2).textContent()).resolves.toBe('As soon as the order arrives');
   }, 120_000);
@@ -172,13 +198,21 @@ describe('issue 37: the portal bugs, in Chromium', () => {
     await expect(tile('Food').textContent()).resolves.toMatch(/1 rating(?!s) too few to judge yet/);
     await expect(tile('Satisfied guests').textContent()).resolves.toMatch(/1 rating(?!s) too few to judge yet/);
     await postOrder('L-2');
-    await tile('Response rate').filter({ hasText: /2 orders too few to judge yet \(so far 50% got feedback\)/ }).waitFor({ timeout: 10_000 });
+    await tile('Response rate')
+      .filter({ hasText: /2 orders too few to judge yet \(so far 50% got feedback\)/ })
+      .waitFor({ timeout: 10_000 });
     await guestAnswers('L-2', '5', 'Again');
-    await tile('Response rate').filter({ hasText: /2 orders too few to judge yet \(so far 100% got feedback\)/ }).waitFor({ timeout: 10_000 });
+    await tile('Response rate')
+      .filter({ hasText: /2 orders too few to judge yet \(so far 100% got feedback\)/ })
+      .waitFor({ timeout: 10_000 });
   }, 120_000);
 
   it('shows a delivery succeed in the log without Refresh', async () => {
-    const hook = (await api(`mutation($b: ID!, $u: String!) { createWebhook(business: $b, input: { url: $u, events: ["order.created"] }) { id } }`, { u: `${receiver.url}/live` })).createWebhook.id;
+    const hook = (
+      await api(`mutation($b: ID!, $u: String!) { createWebhook(business: $b, input: { url: $u, events: ["order.created"] }) { id } }`, {
+        u: `${receiver.url}/live`,
+      })
+    ).createWebhook.id;
     const page = await portalAt(`/portal/webhooks/${hook}`);
     await page.getByRole('button', { name: 'Send a test event' }).click();
     await receiver.waitFor((r) => r.url.pathname === '/live');
@@ -212,8 +246,12 @@ describe('issue 37: the portal bugs, in Chromium', () => {
     expect(await brokenWords(page)).toEqual([]);
     await page.getByRole('link', { name: 'L-1' }).click();
     await loaded(page);
-    await expect(page.getByRole('row').filter({ hasText: 'Chicken Karahi' }).allInnerTexts()).resolves.toEqual([expect.stringMatching(/Chicken Karahi\s+2\s+PKR\s490\s+PKR\s980/)]);
-    await expect(page.getByRole('row').filter({ hasText: 'Naan' }).allInnerTexts()).resolves.toEqual([expect.stringMatching(/Naan\s+1\s+PKR\s1,370\s+PKR\s1,370/)]);
+    await expect(page.getByRole('row').filter({ hasText: 'Chicken Karahi' }).allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/Chicken Karahi\s+2\s+PKR\s490\s+PKR\s980/),
+    ]);
+    await expect(page.getByRole('row').filter({ hasText: 'Naan' }).allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/Naan\s+1\s+PKR\s1,370\s+PKR\s1,370/),
+    ]);
     expect(await page.locator('dl.facts').first().textContent()).toMatch(/TotalPKR\s2,350/);
     expect(await axeViolations(page)).toEqual([]);
 

@@ -16,7 +16,24 @@ let browser: Browser;
 let tenant: Tenant;
 let manager: { email: string; password: string };
 
-const NAV = ['Overview', 'Inbox', 'Surveys', 'Feedback', 'Themes', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Members', 'Brand', 'Theme settings'];
+const NAV = [
+  'Overview',
+  'Inbox',
+  'Surveys',
+  'Feedback',
+  'Themes',
+  'Orders',
+  'Integrations',
+  'Webhooks',
+  'API credentials',
+  'Feedback flows',
+  'Saved replies',
+  'Alert rules',
+  'Locations',
+  'Members',
+  'Brand',
+  'Theme settings',
+];
 
 beforeAll(async () => {
   const port = await freePort();

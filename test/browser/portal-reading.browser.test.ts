@@ -48,11 +48,18 @@ async function api(query: string, variables: Record<string, unknown> = {}) {
 }
 
 async function seed() {
-  const metric = async (name: string) => (await api(`mutation($b: ID!, $n: String!) { createMetric(business: $b, input: { name: $n }) { id } }`, { n: name })).createMetric.id as string;
+  const metric = async (name: string) =>
+    (await api(`mutation($b: ID!, $n: String!) { createMetric(business: $b, input: { name: $n }) { id } }`, { n: name })).createMetric.id as string;
   const food = await metric('Food');
   const ambiance = await metric('Ambiance');
   survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey.id;
-  const step = async (input: object) => (await api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { s: survey, i: input })).createSurveyStep.id as string;
+  const step = async (input: object) =>
+    (
+      await api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
+        s: survey,
+        i: input,
+      })
+    ).createSurveyStep.id as string;
   const steps = {
     food: await step({ type: 'metrics', required: true, content: { title: 'How was the food?' }, metrics: { metrics: [food] } }),
     // Optional, answered by two guests only: its tile rests on two ratings.
@@ -68,7 +75,13 @@ async function seed() {
     const dishes = { ...RANKED, ...(i < 2 ? FEW : {}) };
     const order = (
       await api(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id items { name menuItem { id } } } }`, {
-        i: { externalOrderId: `LT-${i + 1}`, total: 2000, currency: 'PKR', customerPhoneNumber: `+9230011122${String(i).padStart(2, '0')}`, items: Object.keys(dishes).map((name) => ({ name, quantity: 1 })) },
+        i: {
+          externalOrderId: `LT-${i + 1}`,
+          total: 2000,
+          currency: 'PKR',
+          customerPhoneNumber: `+9230011122${String(i).padStart(2, '0')}`,
+          items: Object.keys(dishes).map((name) => ({ name, quantity: 1 })),
+        },
       })
     ).createOrder;
     const items = Object.fromEntries(order.items.map((line: { name: keyof typeof dishes; menuItem: { id: string } }) => [line.menuItem.id, dishes[line.name]]));
@@ -80,14 +93,26 @@ async function seed() {
       { step: steps.text, value: i < 2 ? 'The naan was cold' : 'Lovely' },
     ];
     const submission = (
-      await api(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id createdAt } }`, { s: survey, i: { order: order.id, answers } })
+      await api(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id createdAt } }`, {
+        s: survey,
+        i: { order: order.id, answers },
+      })
     ).createSubmission;
     created.push(submission);
   }
   // The two unhappy guests come back: each next order recovers their case, one paid in rupees, one in dollars.
-  for (const [i, total, currency] of [[0, 3500, 'PKR'], [1, 25.5, 'USD']] as const) {
+  for (const [i, total, currency] of [
+    [0, 3500, 'PKR'],
+    [1, 25.5, 'USD'],
+  ] as const) {
     await api(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
-      i: { externalOrderId: `LT-back-${i}`, total, currency, customerPhoneNumber: `+9230011122${String(i).padStart(2, '0')}`, items: [{ name: 'Chicken Biryani', quantity: 1 }] },
+      i: {
+        externalOrderId: `LT-back-${i}`,
+        total,
+        currency,
+        customerPhoneNumber: `+9230011122${String(i).padStart(2, '0')}`,
+        items: [{ name: 'Chicken Biryani', quantity: 1 }],
+      },
     });
   }
   const cases = await api(`query($b: ID!) { cases(business: $b) { data { status } } }`);
@@ -103,11 +128,20 @@ async function csvOf(page: Page, click: () => Promise<unknown>): Promise<{ name:
   const [file]: [Download, unknown] = await Promise.all([page.waitForEvent('download'), click()]);
   const text = fs.readFileSync((await file.path())!, 'utf8');
   expect(text.endsWith('\r\n')).toBe(true);
-  return { name: file.suggestedFilename(), lines: text.trimEnd().split('\r\n').map((line) => line.split(',')) };
+  return {
+    name: file.suggestedFilename(),
+    lines: text
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(',')),
+  };
 }
 
 const rowsOf = (page: Page, table: string) =>
-  page.getByRole('table', { name: table }).locator('tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
+  page
+    .getByRole('table', { name: table })
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
 
 it('shows the best and lowest rated dishes with their counts, the recovered revenue, and words two ratings as too few', async () => {
   const page = await signedIn('/portal');
@@ -142,7 +176,6 @@ it('shows the best and lowest rated dishes with their counts, the recovered reve
   await expect(tile('Response rate')).resolves.toMatch(/^Response rate86% of 14 orders got feedback /);
   await page.locator('[data-testid="chart-score-per-metric"][data-drawn]').waitFor();
   await checkPortalScreen(page, 'overview-reading');
-
 }, 120_000);
 
 it("downloads the Overview's figures as a CSV with named columns: a line per day, then the total", async () => {
@@ -151,10 +184,23 @@ it("downloads the Overview's figures as a CSV with named columns: a line per day
   const { name, lines } = await csvOf(page, () => page.getByRole('button', { name: 'Download CSV' }).click());
   expect(name).toMatch(/^overview-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
   expect(lines[0]).toEqual([
-    `Day (${ZONE})`, 'Ratings', 'CSAT (%)',
-    'Food mean (1 to 5)', 'Food ratings', 'Ambiance mean (1 to 5)', 'Ambiance ratings',
-    'NPS', 'NPS answers', 'Orders', 'Orders with feedback', 'Response rate (%)',
-    'Cases opened', 'Guests who came back', 'Recovery rate (%)', 'Recovered revenue (PKR)', 'Recovered revenue (USD)',
+    `Day (${ZONE})`,
+    'Ratings',
+    'CSAT (%)',
+    'Food mean (1 to 5)',
+    'Food ratings',
+    'Ambiance mean (1 to 5)',
+    'Ambiance ratings',
+    'NPS',
+    'NPS answers',
+    'Orders',
+    'Orders with feedback',
+    'Response rate (%)',
+    'Cases opened',
+    'Guests who came back',
+    'Recovery rate (%)',
+    'Recovered revenue (PKR)',
+    'Recovered revenue (USD)',
   ]);
   // 14 ratings (12 of Food, 4 or 5; 2 of Ambiance, 3), 12 NPS answers of 9, 14 orders (two of them the guests back).
   expect(lines.at(-1)).toEqual(['Total', '14', '85.7', '4.5', '12', '3', '2', '100', '12', '14', '12', '85.7', '2', '2', '100', '3500', '25.5']);
@@ -169,8 +215,23 @@ it('exports the feedback with a column per metric and per dish, its times on the
   await page.getByRole('row').filter({ hasText: 'completed' }).first().waitFor();
   const { lines } = await csvOf(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
   expect(lines[0]).toEqual([
-    'Feedback id', `Received (${ZONE})`, 'Status', 'Channel', 'Location', 'Order',
-    'Food', 'Ambiance', 'Chicken Biryani', 'Garlic Naan', 'Kheer', 'Lassi', 'Mutton Karahi', 'Raita', 'Samosa', 'Would you recommend us?', 'Anything else?',
+    'Feedback id',
+    `Received (${ZONE})`,
+    'Status',
+    'Channel',
+    'Location',
+    'Order',
+    'Food',
+    'Ambiance',
+    'Chicken Biryani',
+    'Garlic Naan',
+    'Kheer',
+    'Lassi',
+    'Mutton Karahi',
+    'Raita',
+    'Samosa',
+    'Would you recommend us?',
+    'Anything else?',
   ]);
   expect(lines).toHaveLength(GUESTS + 1);
   // The first guest's line: the time five hours ahead of UTC, each rating under its metric's or dish's name.

@@ -39,7 +39,8 @@ async function api(tenant: Tenant, query: string, variables: Record<string, unkn
 }
 
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
-const loaded = (page: Page) => page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
+const loaded = (page: Page) =>
+  page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
 
 /** A signed-in portal tab at `path`. */
 async function portalAt(tenant: Tenant, path: string) {
@@ -72,17 +73,30 @@ async function resetPassword(page: Page, tenant: Tenant, password: string) {
 describe('the portal after a password reset, and its CSV', () => {
   it("downloads the feedback CSV with a guest's formula defused, by the REST CSV's own function", async () => {
     const tenant = await createTenant(server, { businessName: 'Cafe Formula' });
-    const survey = (await api(tenant, `mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey.id;
-    const step = (await api(tenant, `mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: { type: text, content: { title: "Anything else?" } }) { id } }`, { s: survey })).createSurveyStep.id;
+    const survey = (await api(tenant, `mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey
+      .id;
+    const step = (
+      await api(
+        tenant,
+        `mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: { type: text, content: { title: "Anything else?" } }) { id } }`,
+        { s: survey },
+      )
+    ).createSurveyStep.id;
     const comments = ["=cmd|' /C calc'!A0", '+1+2', '@SUM(A1:A9)', '-2+3', 'Lovely, "really"'];
     for (const value of comments) {
-      await api(tenant, `mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, { s: survey, i: { answers: [{ step, value }] } });
+      await api(tenant, `mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, {
+        s: survey,
+        i: { answers: [{ step, value }] },
+      });
     }
 
     const { page } = await portalAt(tenant, `/portal/feedback?survey=${survey}`);
     await page.getByRole('row').filter({ hasText: 'Lovely' }).waitFor();
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const lines = fs.readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
+    const lines = fs
+      .readFileSync((await csv.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('Feedback id,Received (UTC),Status,Channel,Location,Order,Anything else?');
     // The comment is the 7th cell (no location, no order): each formula starts with a quote, read as text.
     const written = lines.slice(1).map((line) => line.split(',').slice(6).join(','));
@@ -151,7 +165,12 @@ describe('the portal after a password reset, and its CSV', () => {
     await screenshot(page, 'portal-credentials-rotated');
 
     // The app's old secret mints nothing more; the one shown does.
-    const mint = (clientSecret: string) => fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grantType: 'client_credentials', clientId: tenant.clientId, clientSecret }) });
+    const mint = (clientSecret: string) =>
+      fetch(`${server.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grantType: 'client_credentials', clientId: tenant.clientId, clientSecret }),
+      });
     expect((await mint(tenant.clientSecret)).status).toBe(401);
     expect((await mint(secret)).status).toBe(200);
   });

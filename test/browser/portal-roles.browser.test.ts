@@ -46,14 +46,20 @@ const newPage = useServerAndBrowser(
     await api(`mutation($b: ID!) { createReplyTemplate(business: $b, input: { name: "Sorry", body: "We are sorry." }) { id } }`);
     await api(`mutation($b: ID!) { connectCustomIntegration(business: $b) { secret } }`);
     flow = (
-      await api(`mutation($b: ID!, $s: String!) { createFeedbackFlow(business: $b, input: { name: "After dinner", survey: $s, templates: { en: { subject: "How was it?", body: "Tell us: {{link}}" } } }) { id } }`, { s: survey })
+      await api(
+        `mutation($b: ID!, $s: String!) { createFeedbackFlow(business: $b, input: { name: "After dinner", survey: $s, templates: { en: { subject: "How was it?", body: "Tell us: {{link}}" } } }) { id } }`,
+        { s: survey },
+      )
     ).createFeedbackFlow.id;
     await api(`mutation($b: ID!) { createAlertRule(business: $b, input: { name: "Low food", when: { maxRating: 2 }, notify: [{ role: "owner" }] }) { id } }`);
     await api(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, {
       s: survey,
       i: { answers: [{ step, ratings: { [food]: 1 } }] },
     });
-    caseId = (await until(() => server.orm.em.fork().findOne(GuestCase, { business: tenant.businessId }), (c) => c !== null))!.id;
+    caseId = (await until(
+      () => server.orm.em.fork().findOne(GuestCase, { business: tenant.businessId }),
+      (c) => c !== null,
+    ))!.id;
   },
   async () => {
     const port = await freePort();
@@ -76,16 +82,20 @@ async function signedIn(who: { email: string; password: string }): Promise<Page>
 }
 
 /** Words that begin a control which changes something (a filter, an export, a copy or a link builder does not). */
-const CHANGES = /^(new|add|create|save|delete|edit|rotate|connect|invite|remove|revoke|reply|send|assign|resolve|reopen|mark|move|up$|down$|upload|turn|disable|enable|change|try it)/i;
+const CHANGES =
+  /^(new|add|create|save|delete|edit|rotate|connect|invite|remove|revoke|reply|send|assign|resolve|reopen|mark|move|up$|down$|upload|turn|disable|enable|change|try it)/i;
 
 /** The enabled buttons and links of the screen's content whose names say they change something. */
 async function changeControls(page: Page): Promise<string[]> {
   await portalLoaded(page);
   const main = page.locator('main');
   const names = [
-    ...(await main.getByRole('button').filter({ visible: true }).evaluateAll((els) => els.filter((e) => !(e as HTMLButtonElement).disabled).map((e) => e.getAttribute('aria-label') ?? e.textContent ?? ''))),
+    ...(await main
+      .getByRole('button')
+      .filter({ visible: true })
+      .evaluateAll((els) => els.filter((e) => !(e as HTMLButtonElement).disabled).map((e) => e.getAttribute('aria-label') ?? e.textContent ?? ''))),
     ...(await main.getByRole('link').filter({ visible: true }).allTextContents()),
-    ...(await main.locator('input[type=file]').count() ? ['Logo upload'] : []),
+    ...((await main.locator('input[type=file]').count()) ? ['Logo upload'] : []),
   ];
   return names.map((n) => n.trim()).filter((n) => CHANGES.test(n));
 }
@@ -100,7 +110,11 @@ async function walk(page: Page): Promise<Record<string, string[]>> {
     await page.getByRole('heading', { level: 1, name: label === 'Overview' ? undefined : label }).waitFor();
     offered[label] = await changeControls(page);
   }
-  for (const [name, path] of [['Survey editor', `/portal/surveys/${survey}`], ['Flow editor', `/portal/flows/${flow}`], ['Case', `/portal/cases/${caseId}`]]) {
+  for (const [name, path] of [
+    ['Survey editor', `/portal/surveys/${survey}`],
+    ['Flow editor', `/portal/flows/${flow}`],
+    ['Case', `/portal/cases/${caseId}`],
+  ]) {
     await page.goto(`${server.url}${path}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     offered[name] = await changeControls(page);
@@ -111,7 +125,21 @@ async function walk(page: Page): Promise<Record<string, string[]>> {
 it('a staff member walks every screen and is offered nothing their role cannot do, told who can instead', async () => {
   const page = await signedIn(staff);
   // Screens staff may not open are not offered in the navigation at all.
-  expect(await navLinks(page)).toEqual(['Overview', 'Inbox', 'Surveys', 'Feedback', 'Themes', 'Orders', 'Integrations', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Brand', 'Theme settings']);
+  expect(await navLinks(page)).toEqual([
+    'Overview',
+    'Inbox',
+    'Surveys',
+    'Feedback',
+    'Themes',
+    'Orders',
+    'Integrations',
+    'Feedback flows',
+    'Saved replies',
+    'Alert rules',
+    'Locations',
+    'Brand',
+    'Theme settings',
+  ]);
 
   const offered = await walk(page);
   expect(Object.entries(offered).filter(([, controls]) => controls.length)).toEqual([]);
@@ -144,18 +172,55 @@ it('a staff member walks every screen and is offered nothing their role cannot d
   await checkPortalScreen(page, 'survey-as-staff');
 
   // A screen the role does not open, reached by its address, says who can open it.
-  for (const [path, section] of [['/portal/members', 'Members'], ['/portal/webhooks', 'Webhooks'], ['/portal/credentials', 'API credentials']]) {
+  for (const [path, section] of [
+    ['/portal/members', 'Members'],
+    ['/portal/webhooks', 'Webhooks'],
+    ['/portal/credentials', 'API credentials'],
+  ]) {
     await page.goto(`${server.url}${path}`);
-    await page.getByRole('note').filter({ hasText: `Your role in this business does not open ${section}: only owners and managers can.` }).waitFor();
+    await page
+      .getByRole('note')
+      .filter({ hasText: `Your role in this business does not open ${section}: only owners and managers can.` })
+      .waitFor();
   }
   await checkPortalScreen(page, 'members-as-staff');
 });
 
 it('the owner, walking the same screens, is offered the controls the staff member was not', async () => {
   const page = await signedIn(tenant);
-  expect(await navLinks(page)).toEqual(['Overview', 'Inbox', 'Surveys', 'Feedback', 'Themes', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Members', 'Brand', 'Theme settings']);
+  expect(await navLinks(page)).toEqual([
+    'Overview',
+    'Inbox',
+    'Surveys',
+    'Feedback',
+    'Themes',
+    'Orders',
+    'Integrations',
+    'Webhooks',
+    'API credentials',
+    'Feedback flows',
+    'Saved replies',
+    'Alert rules',
+    'Locations',
+    'Members',
+    'Brand',
+    'Theme settings',
+  ]);
   const offered = await walk(page);
-  for (const screen of ['Surveys', 'Integrations', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Brand', 'Theme settings', 'Survey editor', 'Flow editor', 'Case', 'Members']) {
+  for (const screen of [
+    'Surveys',
+    'Integrations',
+    'Feedback flows',
+    'Saved replies',
+    'Alert rules',
+    'Locations',
+    'Brand',
+    'Theme settings',
+    'Survey editor',
+    'Flow editor',
+    'Case',
+    'Members',
+  ]) {
     expect({ screen, offers: offered[screen].length > 0 }).toEqual({ screen, offers: true });
   }
   expect(await page.getByRole('note').filter({ hasText: 'Only owners' }).count()).toBe(0);

@@ -9,7 +9,17 @@ import { SurveyStep } from '../../src/modules/survey/survey-step.entity.js';
 import { Survey } from '../../src/modules/survey/survey.entity.js';
 import { freePort } from '../helpers/ports.js';
 import { until } from '../helpers/until.js';
-import { buildPortal, checkPortalScreen, errorOf, PHONE, portalLoaded, screenshot, signedInAt, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
+import {
+  buildPortal,
+  checkPortalScreen,
+  errorOf,
+  PHONE,
+  portalLoaded,
+  screenshot,
+  signedInAt,
+  untilNextPage,
+  useServerAndBrowser,
+} from '../helpers/browser.js';
 
 /**
  * Issue 49, item 2: what an owner sets up, made in the portal without the API, in Debian's Chromium against a real
@@ -53,7 +63,12 @@ const signedIn = async (who: { email: string; password: string }, path: string, 
 /** The focused element's accessible label (aria-label, else its text). */
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
 
-const stored = async () => (await server.orm.em.fork().find(Location, { business: tenant.businessId }, { orderBy: { createdAt: 'asc' } })).map((l) => ({ name: l.name, timeZone: l.timeZone ?? null, metadata: l.metadata }));
+const stored = async () =>
+  (await server.orm.em.fork().find(Location, { business: tenant.businessId }, { orderBy: { createdAt: 'asc' } })).map((l) => ({
+    name: l.name,
+    timeZone: l.timeZone ?? null,
+    metadata: l.metadata,
+  }));
 
 it('an owner adds a location (its time zone first the browser’s), is shown errors beside their fields, edits it and deletes it by keyboard', async () => {
   const page = await signedIn(tenant, '/portal/locations', { timezoneId: 'Asia/Karachi' });
@@ -140,7 +155,9 @@ it('an owner on a phone writes a saved reply, is told when it is too long, edits
   expect(await errorOf(page, form.getByLabel('Text'))).toBe('must be at most 2000 characters');
   expect(await form.getByLabel('Name').inputValue()).toBe('Cold food');
   expect(await form.getByLabel('Text').inputValue()).toBe(long);
-  await expect(page.locator(`[id="${(await form.getByLabel('Text').getAttribute('aria-describedby'))!.split(' ')[0]}"]`).textContent()).resolves.toContain('2,037 of 2,000 characters');
+  await expect(page.locator(`[id="${(await form.getByLabel('Text').getAttribute('aria-describedby'))!.split(' ')[0]}"]`).textContent()).resolves.toContain(
+    '2,037 of 2,000 characters',
+  );
   await screenshot(page, 'portal-saved-reply-error-phone');
   expect((await api(`query($b: ID!) { replyTemplates(business: $b) { total } }`)).replyTemplates.total).toBe(0);
 
@@ -194,13 +211,26 @@ it('the survey editor adds a dishes step rated by thumbs, which a guest then see
 
   // A guest with an order of two dishes is asked about each, thumbs up or down.
   await api(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
-    i: { externalOrderId: 'KG-1', total: 2400, currency: 'PKR', items: [{ name: 'Chicken Karahi', quantity: 1 }, { name: 'Garlic Naan', quantity: 2 }] },
+    i: {
+      externalOrderId: 'KG-1',
+      total: 2400,
+      currency: 'PKR',
+      items: [
+        { name: 'Chicken Karahi', quantity: 1 },
+        { name: 'Garlic Naan', quantity: 2 },
+      ],
+    },
   });
   const guest = await newPage(PHONE);
   await guest.page.goto(`${server.url}/survey/${tenant.businessId}/${survey}?custom.customOrderId=KG-1`);
   expect(await guest.page.getByRole('heading', { level: 1 }).textContent()).toBe('Rate what you ate');
   for (const dish of ['Chicken Karahi', 'Garlic Naan']) {
-    expect(await guest.page.getByRole('group', { name: new RegExp(dish) }).getByRole('radio').evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).labels?.[0]?.textContent?.trim()))).toEqual(['👍 Good', '👎 Not good']);
+    expect(
+      await guest.page
+        .getByRole('group', { name: new RegExp(dish) })
+        .getByRole('radio')
+        .evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).labels?.[0]?.textContent?.trim())),
+    ).toEqual(['👍 Good', '👎 Not good']);
   }
 
   // Edited to 1 to 5, and not required.
@@ -213,9 +243,17 @@ it('the survey editor adds a dishes step rated by thumbs, which a guest then see
   await listed.locator('.step-head').filter({ hasText: '1. Rate what you ate items: each dish from 1 to 5' }).waitFor();
   expect(await steps()).toEqual([{ type: 'items', required: false, content: { title: 'Rate what you ate', scale: '5' } }]);
   await guest.page.reload();
-  expect(await guest.page.getByRole('group', { name: /Garlic Naan/ }).getByRole('radio').count()).toBe(5);
+  expect(
+    await guest.page
+      .getByRole('group', { name: /Garlic Naan/ })
+      .getByRole('radio')
+      .count(),
+  ).toBe(5);
   await untilNextPage(guest.page, async () => {
-    await guest.page.getByRole('group', { name: /Garlic Naan/ }).getByLabel('2', { exact: true }).check();
+    await guest.page
+      .getByRole('group', { name: /Garlic Naan/ })
+      .getByLabel('2', { exact: true })
+      .check();
     await guest.page.getByRole('button', { name: 'Submit' }).click();
   });
   expect(await guest.page.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you');
@@ -279,7 +317,9 @@ it("a new survey offers its guests the owner's language only; adding Urdu in the
 });
 
 it('a staff member reads the locations and saved replies, is told who may change them, and is offered no control to change them', async () => {
-  await api(`mutation($b: ID!) { createLocation(business: $b, input: { name: "Clifton", timeZone: "Asia/Karachi", metadata: { externalLocationId: "CLF-1" } }) { id } }`);
+  await api(
+    `mutation($b: ID!) { createLocation(business: $b, input: { name: "Clifton", timeZone: "Asia/Karachi", metadata: { externalLocationId: "CLF-1" } }) { id } }`,
+  );
   await api(`mutation($b: ID!) { createReplyTemplate(business: $b, input: { name: "Late delivery", body: "Sorry for the wait." }) { id } }`);
   const page = await signedIn(staff, '/portal/locations');
   await page.getByRole('listitem').filter({ hasText: 'Clifton' }).waitFor();

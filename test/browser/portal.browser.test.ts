@@ -7,7 +7,17 @@ import { Credential } from '../../src/modules/oauth/credential.entity.js';
 import { createBusiness, createMember } from '../../src/modules/member/member.service.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { freePort } from '../helpers/ports.js';
-import { axeViolations, buildPortal, launchBrowser, offsiteRequests, pagesChecked, screenshot, signInOnPage, untilNextPage, checkPortalScreen } from '../helpers/browser.js';
+import {
+  axeViolations,
+  buildPortal,
+  launchBrowser,
+  offsiteRequests,
+  pagesChecked,
+  screenshot,
+  signInOnPage,
+  untilNextPage,
+  checkPortalScreen,
+} from '../helpers/browser.js';
 
 /** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
 
@@ -21,7 +31,24 @@ let browser: Browser;
 let receiver: Receiver;
 let tenant: Tenant;
 
-const NAV = ['Overview', 'Inbox', 'Surveys', 'Feedback', 'Themes', 'Orders', 'Integrations', 'Webhooks', 'API credentials', 'Feedback flows', 'Saved replies', 'Alert rules', 'Locations', 'Members', 'Brand', 'Theme settings'];
+const NAV = [
+  'Overview',
+  'Inbox',
+  'Surveys',
+  'Feedback',
+  'Themes',
+  'Orders',
+  'Integrations',
+  'Webhooks',
+  'API credentials',
+  'Feedback flows',
+  'Saved replies',
+  'Alert rules',
+  'Locations',
+  'Members',
+  'Brand',
+  'Theme settings',
+];
 
 beforeAll(async () => {
   const port = await freePort();
@@ -74,11 +101,31 @@ describe('the business portal in a real browser', () => {
     await page.waitForURL(`${server.url}/portal/surveys`);
     await expect(h1(page).textContent()).resolves.toBe('Surveys');
     // The header shows the business's name once its query answers (a placeholder until then).
-    await page.getByTestId('business-name').filter({ hasText: /^Cafe Portal$/ }).waitFor();
+    await page
+      .getByTestId('business-name')
+      .filter({ hasText: /^Cafe Portal$/ })
+      .waitFor();
     const nav = page.getByRole('navigation', { name: 'Portal' }).getByRole('link');
     expect(await nav.allTextContents()).toEqual(NAV);
     expect(await nav.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(
-      ['', '/cases', '/surveys', '/feedback', '/themes', '/orders', '/integrations', '/webhooks', '/credentials', '/flows', '/replies', '/alerts', '/locations', '/members', '/brand', '/themes/settings'].map((p) => `/portal${p}`),
+      [
+        '',
+        '/cases',
+        '/surveys',
+        '/feedback',
+        '/themes',
+        '/orders',
+        '/integrations',
+        '/webhooks',
+        '/credentials',
+        '/flows',
+        '/replies',
+        '/alerts',
+        '/locations',
+        '/members',
+        '/brand',
+        '/themes/settings',
+      ].map((p) => `/portal${p}`),
     );
 
     // Two metrics, by the keyboard: type, then Enter submits.
@@ -132,7 +179,10 @@ describe('the business portal in a real browser', () => {
     await checkScreen(page, 'survey-editor');
 
     // Its QR code, as PNG and SVG files.
-    for (const [button, signature] of [['Download QR (PNG)', '\x89PNG'], ['Download QR (SVG)', '<svg']] as const) {
+    for (const [button, signature] of [
+      ['Download QR (PNG)', '\x89PNG'],
+      ['Download QR (SVG)', '<svg'],
+    ] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
       expect(download.suggestedFilename()).toMatch(new RegExp(`^your-visit-qr\\.${button.includes('PNG') ? 'png' : 'svg'}$`));
       expect(fs.readFileSync((await download.path())!, 'latin1')).toContain(signature);
@@ -145,7 +195,10 @@ describe('the business portal in a real browser', () => {
     const guest = await newPage();
     await guest.page.goto(link);
     await guest.page.getByRole('group', { name: /Food/ }).getByLabel('4', { exact: true }).check();
-    await guest.page.getByRole('group', { name: /Service/ }).getByLabel('5', { exact: true }).check();
+    await guest.page
+      .getByRole('group', { name: /Service/ })
+      .getByLabel('5', { exact: true })
+      .check();
     await untilNextPage(guest.page, () => guest.page.getByRole('button', { name: 'Next' }).click());
     await guest.page.getByLabel('9', { exact: true }).check();
     await untilNextPage(guest.page, () => guest.page.getByRole('button', { name: 'Next' }).click());
@@ -168,7 +221,10 @@ describe('the business portal in a real browser', () => {
     await page.getByLabel('Status').selectOption('completed');
     await page.waitForURL(/status=completed/);
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const lines = fs.readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
+    const lines = fs
+      .readFileSync((await csv.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(lines).toHaveLength(2);
     // A column per metric, named, then per question (issue 49).
     expect(lines[0]).toContain('Food,Service,Would you recommend us?,Anything else?');
@@ -176,10 +232,16 @@ describe('the business portal in a real browser', () => {
 
     // With Feedback open, a submission posted through the API appears without a reload (a live subscription).
     const steps: { id: string; type: string; metrics: { metrics: { id: string }[] } | null }[] = (
-      await server.graphql(`query($b: ID!, $s: ID!) { survey(business: $b, id: $s) { steps { id type metrics { metrics { id } } } } }`, { b: tenant.businessId, s: surveyId }, tenant.headers)
+      await server.graphql(
+        `query($b: ID!, $s: ID!) { survey(business: $b, id: $s) { steps { id type metrics { metrics { id } } } } }`,
+        { b: tenant.businessId, s: surveyId },
+        tenant.headers,
+      )
     ).body.data.survey.steps;
     const answers = steps.map((st) =>
-      st.type === 'metrics' ? { step: st.id, ratings: Object.fromEntries(st.metrics!.metrics.map((m) => [m.id, 3])) } : { step: st.id, value: st.type === 'nps' ? 7 : 'Heard live' },
+      st.type === 'metrics'
+        ? { step: st.id, ratings: Object.fromEntries(st.metrics!.metrics.map((m) => [m.id, 3])) }
+        : { step: st.id, value: st.type === 'nps' ? 7 : 'Heard live' },
     );
     const heard = await server.graphql(
       `mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id status } }`,
@@ -331,7 +393,11 @@ describe('the business portal in a real browser', () => {
     const invite = page.getByRole('form', { name: 'Invite a member' });
     await invite.getByLabel('E-mail').fill(`new-${staffEmail}`);
     await invite.getByRole('button', { name: 'Invite' }).click();
-    await page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: `new-${staffEmail}` }).waitFor();
+    await page
+      .getByRole('table', { name: 'Pending invitations' })
+      .getByRole('row')
+      .filter({ hasText: `new-${staffEmail}` })
+      .waitFor();
     await createMember(server.orm.em.fork(), tenant.businessId, { email: staffEmail, role: 'staff' });
     await page.getByRole('combobox', { name: `Role of ${staffEmail}` }).waitFor();
     await checkScreen(page, 'members');
@@ -413,7 +479,10 @@ describe('the business portal in a real browser', () => {
     await screenshot(page, 'portal-choose-business');
     await page.getByRole('button', { name: /Cafe Two/ }).press('Enter');
     await page.waitForURL(`${server.url}/portal/orders`);
-    await page.getByTestId('business-name').filter({ hasText: /^Cafe Two$/ }).waitFor();
+    await page
+      .getByTestId('business-name')
+      .filter({ hasText: /^Cafe Two$/ })
+      .waitFor();
     expect(offsite).toEqual([]);
   }, 120_000);
 });

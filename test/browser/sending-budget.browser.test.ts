@@ -18,7 +18,11 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer({ env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port }), launchBrowser(), buildPortal()]);
   tenant = await createTenant(server, { businessName: 'Cafe Budget' });
   // Today's tallies as the workers and the API would have left them.
-  await rows(server, `insert into sending_tally (business_id, day, budget, recipient, used, held) values (?, (now() at time zone 'utc')::date, 'sms', '', 50, 4), (?, (now() at time zone 'utc')::date, 'email', '', 12, 0)`, [tenant.businessId, tenant.businessId]);
+  await rows(
+    server,
+    `insert into sending_tally (business_id, day, budget, recipient, used, held) values (?, (now() at time zone 'utc')::date, 'sms', '', 50, 4), (?, (now() at time zone 'utc')::date, 'email', '', 12, 0)`,
+    [tenant.businessId, tenant.businessId],
+  );
 }, 120_000);
 const newPage = pagesChecked(() => browser);
 afterAll(async () => {

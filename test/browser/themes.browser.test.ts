@@ -52,16 +52,37 @@ async function api(query: string, variables: Record<string, unknown> = {}, who: 
   return answer.body.data;
 }
 
-const survey = async (who: Tenant, name: string) => (await api(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: { name: $n, status: active }) { id } }`, { n: name }, who)).createSurvey.id as string;
+const survey = async (who: Tenant, name: string) =>
+  (await api(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: { name: $n, status: active }) { id } }`, { n: name }, who)).createSurvey
+    .id as string;
 const textStep = async (who: Tenant, s: string) =>
-  (await api(`mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: { type: text, content: { title: "Anything else?" } }) { id } }`, { s }, who)).createSurveyStep.id as string;
+  (
+    await api(
+      `mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: { type: text, content: { title: "Anything else?" } }) { id } }`,
+      { s },
+      who,
+    )
+  ).createSurveyStep.id as string;
 /** A guest's completed comment, through the API. */
 const comment = async (who: Tenant, s: string, step: string, text: string, location?: string) =>
-  (await api(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, { s, i: { ...(location ? { location } : {}), answers: [{ step, value: text }] } }, who)).createSubmission.id as string;
+  (
+    await api(
+      `mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`,
+      { s, i: { ...(location ? { location } : {}), answers: [{ step, value: text }] } },
+      who,
+    )
+  ).createSubmission.id as string;
 /** The themes the workers read in a submission's answers, once they have read it. */
 const analysed = (who: Tenant, s: string, id: string) =>
   until(
-    async () => (await api(`query($b: ID!, $s: ID!, $id: ID!) { submission(business: $b, survey: $s, id: $id) { analysis { themes { theme sentiment words } } } }`, { s, id }, who)).submission.analysis,
+    async () =>
+      (
+        await api(
+          `query($b: ID!, $s: ID!, $id: ID!) { submission(business: $b, survey: $s, id: $id) { analysis { themes { theme sentiment words } } } }`,
+          { s, id },
+          who,
+        )
+      ).submission.analysis,
     (a: unknown[]) => a.length > 0,
   );
 
@@ -70,7 +91,9 @@ async function seed() {
   steps = { dinner: await textStep(tenant, surveys.dinner), lunch: await textStep(tenant, surveys.lunch) };
   clifton = (await api(`mutation($b: ID!) { createLocation(business: $b, input: { name: "Clifton" }) { id } }`)).createLocation.id;
   // Negative comments on cleanliness open a case: its page shows the themes too.
-  await api(`mutation($b: ID!) { createAlertRule(business: $b, input: { name: "Dirty tables", when: { themes: ["cleanliness"], sentiment: "negative" }, notify: [{ role: "owner" }] }) { id } }`);
+  await api(
+    `mutation($b: ID!) { createAlertRule(business: $b, input: { name: "Dirty tables", when: { themes: ["cleanliness"], sentiment: "negative" }, notify: [{ role: "owner" }] }) { id } }`,
+  );
   const made: [string, string][] = [];
   for (let i = 0; i < 8; i++) made.push([surveys.dinner, await comment(tenant, surveys.dinner, steps.dinner, DIRTY, clifton)]);
   for (let i = 0; i < 2; i++) made.push([surveys.dinner, await comment(tenant, surveys.dinner, steps.dinner, CLEAN, clifton)]);
@@ -83,7 +106,10 @@ const signedIn = async (who: { email: string; password: string }, path: string) 
 
 /** The marked words of each example comment of a section. */
 const marksOf = (page: Page, section: string) =>
-  page.getByTestId(section).locator('ul.examples blockquote').evaluateAll((quotes) => quotes.map((q) => ({ text: q.textContent, marked: Array.from(q.querySelectorAll('mark'), (m) => m.textContent) })));
+  page
+    .getByTestId(section)
+    .locator('ul.examples blockquote')
+    .evaluateAll((quotes) => quotes.map((q) => ({ text: q.textContent, marked: Array.from(q.querySelectorAll('mark'), (m) => m.textContent) })));
 
 it('the Themes screen splits each theme, shows a theme’s trend and comments with its words marked, and leads to its feedback, by keyboard and on a phone', async () => {
   const page = await signedIn(tenant, '/portal');
@@ -110,10 +136,15 @@ it('the Themes screen splits each theme, shows a theme’s trend and comments wi
   await page.locator('[data-testid="chart-cleanliness-comments"][data-drawn]').waitFor();
   // The words guests use most in each sentiment, with how many comments used them.
   expect(await page.getByRole('list', { name: 'Words guests use most in negative comments on cleanliness' }).getByRole('listitem').allTextContents()).toEqual([
-    'dirty (8)', 'sticky (8)', 'filthy (2)', 'washroom (2)',
+    'dirty (8)',
+    'sticky (8)',
+    'filthy (2)',
+    'washroom (2)',
   ]);
   expect(await page.getByRole('list', { name: 'Words guests use most in positive comments on cleanliness' }).getByRole('listitem').allTextContents()).toEqual([
-    'clean (2)', 'spotless (2)', 'washroom (2)',
+    'clean (2)',
+    'spotless (2)',
+    'washroom (2)',
   ]);
   // The latest three negative comments and both positive ones, the theme's words marked.
   await page.getByTestId('examples-negative').locator('ul.examples').waitFor();
@@ -139,12 +170,19 @@ it('the Themes screen splits each theme, shows a theme’s trend and comments wi
   await page.waitForURL(/\/portal\/feedback\?/);
   const url = new URL(page.url());
   expect(Object.fromEntries(url.searchParams)).toEqual({
-    survey: surveys.dinner, from: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), to: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), theme: 'cleanliness', sentiment: 'negative',
+    survey: surveys.dinner,
+    from: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    to: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    theme: 'cleanliness',
+    sentiment: 'negative',
   });
   const list = page.getByRole('table', { name: 'Feedback for Dinner' });
   await list.waitFor();
   // Each answer with the themes read in it, readable without colour.
-  await until(() => list.locator('tbody tr').count(), (n) => n === 8);
+  await until(
+    () => list.locator('tbody tr').count(),
+    (n) => n === 8,
+  );
   expect(await list.locator('tbody tr ul.chips').first().textContent()).toBe('cleanliness · negative');
   expect(await list.locator('tbody tr').filter({ hasText: CLEAN }).count()).toBe(0);
   // The filters say so, and change it: positive comments on cleanliness, then any theme again.
@@ -152,10 +190,16 @@ it('the Themes screen splits each theme, shows a theme’s trend and comments wi
   expect(await filters.getByLabel('Theme', { exact: true }).inputValue()).toBe('cleanliness');
   expect(await filters.getByLabel('Theme read as').inputValue()).toBe('negative');
   await filters.getByLabel('Theme read as').selectOption('positive');
-  await until(() => list.locator('tbody tr').count(), (n) => n === 2);
+  await until(
+    () => list.locator('tbody tr').count(),
+    (n) => n === 2,
+  );
   expect(await list.locator('tbody tr ul.chips').allTextContents()).toEqual(['cleanliness · positive', 'cleanliness · positive']);
   await filters.getByLabel('Theme', { exact: true }).selectOption('');
-  await until(() => list.locator('tbody tr').count(), (n) => n === 10);
+  await until(
+    () => list.locator('tbody tr').count(),
+    (n) => n === 10,
+  );
   expect(await filters.getByLabel('Theme read as').count()).toBe(0);
   expect(new URL(page.url()).searchParams.has('sentiment')).toBe(false);
   await checkPortalScreen(page, 'feedback-by-theme');
@@ -173,7 +217,8 @@ it('the feedback page and the case page show the themes read in each text answer
   await page.locator('dl.answers ul.chips').waitFor();
   expect(await page.locator('dl.answers ul.chips li').allTextContents()).toEqual(['cleanliness · negative']);
   // The food-and-speed comment: a chip per theme, each with its own sentiment.
-  const mixed = (await api(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, pageSize: 1) { data { id } } }`, { s: surveys.lunch })).submissions.data[0].id;
+  const mixed = (await api(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, pageSize: 1) { data { id } } }`, { s: surveys.lunch })).submissions
+    .data[0].id;
   await page.goto(`${server.url}/portal/feedback/${surveys.lunch}/${mixed}`);
   await page.locator('dl.answers ul.chips').waitFor();
   expect(await page.locator('dl.answers ul.chips li').allTextContents()).toEqual(['food · positive', 'speed · negative']);
@@ -201,7 +246,9 @@ it('a business with no themes says why: no survey asks for a comment, no comment
   }
   await page.reload();
   await page.getByRole('status').filter({ hasText: '1 comment between' }).waitFor();
-  expect(await page.getByRole('status').filter({ hasText: '1 comment between' }).textContent()).toMatch(/is not analysed yet\. New comments are read within seconds/);
+  expect(await page.getByRole('status').filter({ hasText: '1 comment between' }).textContent()).toMatch(
+    /is not analysed yet\. New comments are read within seconds/,
+  );
   await checkPortalScreen(page, 'themes-not-analysed');
 
   // A change of theme settings reads the month's comments again: the page, looking again by itself, shows the theme.
@@ -225,12 +272,16 @@ it('an owner adds a theme of her own (refused first, beside the fields), a new c
   // A new theme, its name not one and no word given: each refusal beside its field, nothing typed lost.
   await form.getByRole('button', { name: 'Add a theme of your own' }).click();
   const name = form.getByLabel('Theme name');
-  await page.waitForFunction(() => document.activeElement?.tagName === 'INPUT' && document.activeElement.closest('.field')?.textContent?.startsWith('Theme name'));
+  await page.waitForFunction(
+    () => document.activeElement?.tagName === 'INPUT' && document.activeElement.closest('.field')?.textContent?.startsWith('Theme name'),
+  );
   await name.fill('Parking lot!');
   await form.getByRole('button', { name: 'Save theme settings' }).click();
   await form.locator('.field-error').first().waitFor();
   expect(await errorOf(page, name)).toBe('must be 2 to 30 lower-case letters, digits or hyphens, starting with a letter (such as `parking`)');
-  expect(await errorOf(page, form.getByLabel('A new theme: words in English').or(form.getByLabel('Parking lot!: words in English')))).toBe('must hold at least one word');
+  expect(await errorOf(page, form.getByLabel('A new theme: words in English').or(form.getByLabel('Parking lot!: words in English')))).toBe(
+    'must hold at least one word',
+  );
   expect(await name.inputValue()).toBe('Parking lot!');
   await form.getByRole('alert').filter({ hasText: 'Please correct the highlighted fields.' }).waitFor();
   await checkPortalScreen(page, 'theme-settings-refused');
@@ -240,7 +291,10 @@ it('an owner adds a theme of her own (refused first, beside the fields), a new c
   await name.fill('parking');
   await form.getByLabel('parking: words in English').fill('valet\n');
   await form.getByRole('button', { name: 'Save theme settings' }).click();
-  await page.getByRole('status').filter({ hasText: /^Saved: new comments are read with these words from now on, and 13 responses of the last 30 days are being read again\.$/ }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Saved: new comments are read with these words from now on, and 13 responses of the last 30 days are being read again\.$/ })
+    .waitFor();
   expect(await storedSettings()).toEqual({ words: [{ theme: 'parking', language: 'en', words: ['valet'] }], off: [] });
 
   // A guest's new comment is read with it: its feedback shows parking, negative.
@@ -258,7 +312,10 @@ it('an owner adds a theme of her own (refused first, beside the fields), a new c
   await form.locator('details[data-theme="ambience"] summary').click();
   await form.getByLabel('Read comments for ambience').uncheck();
   await form.getByRole('button', { name: 'Save theme settings' }).click();
-  await page.getByRole('status').filter({ hasText: /^Saved: / }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Saved: / })
+    .waitFor();
   expect(await storedSettings()).toEqual({
     words: [
       { theme: 'parking', language: 'en', words: ['valet'] },

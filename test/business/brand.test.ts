@@ -30,7 +30,12 @@ beforeAll(async () => {
   mail = await startMailBox();
   sms = await startReceiver(() => ({ status: 201, body: '{}' }));
   server = await startTestServer({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Feedback <no-reply@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms` } });
-  worker = await startFeedbackRequests({ orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url }, services: server.services });
+  worker = await startFeedbackRequests({
+    orm: server.orm,
+    logger: createLogger('silent'),
+    config: { ...server.config, surveyUrl: server.url },
+    services: server.services,
+  });
 });
 afterAll(async () => {
   await worker?.stop();
@@ -39,11 +44,20 @@ afterAll(async () => {
   await sms?.close();
 });
 
-const BRAND = { displayName: 'Karahi House — Clifton', brandColor: '#14532D', reviewUrl: 'https://maps.example.com/karahi-house', replyTo: 'manager@karahi.example' };
+const BRAND = {
+  displayName: 'Karahi House — Clifton',
+  brandColor: '#14532D',
+  reviewUrl: 'https://maps.example.com/karahi-house',
+  replyTo: 'manager@karahi.example',
+};
 const b = (tenant: Tenant) => `/v2/businesses/${tenant.businessId}`;
 
 async function upload(tenant: Tenant, body: Buffer, type: string, business = tenant.businessId) {
-  const res = await fetch(`${server.url}/v2/businesses/${business}/logo`, { method: 'PUT', headers: { ...tenant.headers, 'content-type': type }, body: new Uint8Array(body) });
+  const res = await fetch(`${server.url}/v2/businesses/${business}/logo`, {
+    method: 'PUT',
+    headers: { ...tenant.headers, 'content-type': type },
+    body: new Uint8Array(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
@@ -55,14 +69,26 @@ describe('the business over the API', () => {
     expect(got.status).toBe(200);
     expect(got.body).toEqual({
       object: 'business',
-      data: expect.objectContaining({ id: tenant.businessId, object: 'business', name: 'Karahi House', displayName: 'Karahi House', brandColor: null, logoUrl: null, reviewUrl: null, replyTo: null }),
+      data: expect.objectContaining({
+        id: tenant.businessId,
+        object: 'business',
+        name: 'Karahi House',
+        displayName: 'Karahi House',
+        brandColor: null,
+        logoUrl: null,
+        reviewUrl: null,
+        replyTo: null,
+      }),
     });
 
     const patched = await rest(server, 'PATCH', b(tenant), { tenant, body: BRAND });
     expect(patched.status).toBe(200);
     expect(patched.body.data).toEqual(expect.objectContaining({ name: 'Karahi House', ...BRAND }));
 
-    const bad = await rest(server, 'PATCH', b(tenant), { tenant, body: { displayName: 'x'.repeat(81), reviewUrl: 'http://maps.example.com/x', replyTo: 'not an address', brandColor: 'green' } });
+    const bad = await rest(server, 'PATCH', b(tenant), {
+      tenant,
+      body: { displayName: 'x'.repeat(81), reviewUrl: 'http://maps.example.com/x', replyTo: 'not an address', brandColor: 'green' },
+    });
     expectError(bad, 400);
     expect(bad.body.error.details).toEqual(
       expect.arrayContaining([
@@ -78,7 +104,9 @@ describe('the business over the API', () => {
       { id: tenant.businessId, i: { displayName: null, brandColor: '#7c2d12' } },
       tenant.headers,
     );
-    expect(gql.body).toEqual({ data: { updateBusiness: { displayName: 'Karahi House', brandColor: '#7C2D12', reviewUrl: BRAND.reviewUrl, replyTo: BRAND.replyTo } } });
+    expect(gql.body).toEqual({
+      data: { updateBusiness: { displayName: 'Karahi House', brandColor: '#7C2D12', reviewUrl: BRAND.reviewUrl, replyTo: BRAND.replyTo } },
+    });
   });
 
   it('refuses a brand colour white text cannot be read on (WCAG AA 4.5:1), saying so', async () => {
@@ -87,10 +115,16 @@ describe('the business over the API', () => {
       expect(whiteContrast(color)).toBeLessThan(4.5);
       const res = await rest(server, 'PATCH', b(tenant), { tenant, body: { brandColor: color } });
       expectError(res, 400);
-      expect(res.body.error.details).toEqual([{ field: 'brandColor', message: expect.stringMatching(new RegExp(`^white text on ${color} has a contrast of \\d\\.\\d\\d:1, under the 4\\.5:1 WCAG AA asks for`)) }]);
+      expect(res.body.error.details).toEqual([
+        {
+          field: 'brandColor',
+          message: expect.stringMatching(new RegExp(`^white text on ${color} has a contrast of \\d\\.\\d\\d:1, under the 4\\.5:1 WCAG AA asks for`)),
+        },
+      ]);
     }
     // #767676 is the lightest grey that passes; black and the default blue pass.
-    for (const color of ['#767676', '#000000', '#1D4ED8']) expect((await rest(server, 'PATCH', b(tenant), { tenant, body: { brandColor: color } })).status).toBe(200);
+    for (const color of ['#767676', '#000000', '#1D4ED8'])
+      expect((await rest(server, 'PATCH', b(tenant), { tenant, body: { brandColor: color } })).status).toBe(200);
     expect((await rest(server, 'PATCH', b(tenant), { tenant, body: { brandColor: '#777777' } })).status).toBe(400);
   });
 
@@ -103,14 +137,20 @@ describe('the business over the API', () => {
     const logo = await upload(mine, png(), 'image/png', other.businessId);
     expect(logo.status).toBe(403);
     expect(logo.body.error.code).toBe('forbidden');
-    const gql = await server.graphql('mutation($id: ID!) { updateBusiness(id: $id, input: {displayName: "Hijacked"}) { id } }', { id: other.businessId }, mine.headers);
+    const gql = await server.graphql(
+      'mutation($id: ID!) { updateBusiness(id: $id, input: {displayName: "Hijacked"}) { id } }',
+      { id: other.businessId },
+      mine.headers,
+    );
     expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await rest(server, 'GET', b(other), { tenant: other })).body.data.displayName).not.toBe('Hijacked');
 
     const reader = await createTenant(server, { scopes: ['surveys:read'] });
     expectError(await rest(server, 'PATCH', b(reader), { tenant: reader, body: { displayName: 'No' } }), 403, 'forbidden');
     expect((await upload(reader, png(), 'image/png')).status).toBe(403);
-    expect((await fetch(`${server.url}${b(reader)}/logo`, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(png()) })).status).toBe(401);
+    expect(
+      (await fetch(`${server.url}${b(reader)}/logo`, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(png()) })).status,
+    ).toBe(401);
     // Reading the settings needs business:read; business(id) answers without it, as before, but not its replyTo.
     expectError(await rest(server, 'GET', b(reader), { tenant: reader }), 403, 'forbidden');
     const identity = await server.graphql('query($id: ID!) { business(id: $id) { id displayName } }', { id: reader.businessId }, reader.headers);
@@ -123,7 +163,11 @@ describe('the business over the API', () => {
 describe('the logo', () => {
   it('PNG, JPEG and WebP are decoded and stored; the address carries the content hash and is cached for ever', async () => {
     const tenant = await createTenant(server);
-    for (const [body, type, ext] of [[jpg(), 'image/jpeg', 'jpg'], [webp(), 'image/webp', 'webp'], [png(), 'image/png', 'png']] as const) {
+    for (const [body, type, ext] of [
+      [jpg(), 'image/jpeg', 'jpg'],
+      [webp(), 'image/webp', 'webp'],
+      [png(), 'image/png', 'png'],
+    ] as const) {
       const res = await upload(tenant, body, type);
       expect(res.status).toBe(200);
       const hash = createHash('sha256').update(body).digest('hex');
@@ -227,12 +271,28 @@ describe('where the guest looks', () => {
     })();
     const secret = await emailFlow;
     const email = `${uniqueId('guest')}@example.com`;
-    const res = await postWebhook(server, fx.business, { externalOrderId: uniqueId('ord'), total: '1250', currency: 'PKR', customerEmail: email, customerName: 'Ada', metadata: lang ? { lang } : { source: 'test' } }, { secret });
+    const res = await postWebhook(
+      server,
+      fx.business,
+      {
+        externalOrderId: uniqueId('ord'),
+        total: '1250',
+        currency: 'PKR',
+        customerEmail: email,
+        customerName: 'Ada',
+        metadata: lang ? { lang } : { source: 'test' },
+      },
+      { secret },
+    );
     expect(res.body).toEqual(expect.objectContaining({ data: expect.anything() }));
     return parseMime((await mail.waitFor((m) => m.to.includes(email), 20_000)).raw);
   };
   /** The HTML part's words, tags dropped and character references decoded. */
-  const wordsOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))).replace(/\s+/g, ' ');
+  const wordsOf = (html: string) =>
+    html
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
+      .replace(/\s+/g, ' ');
 
   it('the feedback e-mail: from the display name, Reply-To, the subject naming the restaurant (and in Urdu), an HTML part beside the plain one', async () => {
     const message = await send();
@@ -246,7 +306,9 @@ describe('where the guest looks', () => {
 
     // The HTML part's elements, attributes decoded: the logo (decorative), the name as text, one button to the link.
     const attrs = (tag: string) =>
-      [...html.body.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, 'g'))].map((m) => Object.fromEntries([...m[1].matchAll(/([a-z-]+)="([^"]*)"/g)].map(([, k, v]) => [k, v.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))])));
+      [...html.body.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, 'g'))].map((m) =>
+        Object.fromEntries([...m[1].matchAll(/([a-z-]+)="([^"]*)"/g)].map(([, k, v]) => [k, v.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))])),
+      );
     const text = wordsOf(html.body);
     expect(attrs('img')).toEqual([expect.objectContaining({ src: expect.stringMatching(/^http:\/\/[^/]+\/logos\//), alt: '' })]);
     expect(new URL(attrs('img')[0].src).pathname).toBe(new URL(logoUrl).pathname);
@@ -287,7 +349,9 @@ describe('where the guest looks', () => {
     expect(html).toContain('<style>:root{--brand:#14532D}</style>');
     expect(page.headers.get('content-security-policy')).toContain(brandHash);
     // The switcher leads to the same page in Urdu.
-    expect(/<a href="([^"]+)" lang="ur"/.exec(html)?.[1].replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))).toBe(`${new URL(unsubscribe).pathname}?lang=ur`);
+    expect(/<a href="([^"]+)" lang="ur"/.exec(html)?.[1].replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))).toBe(
+      `${new URL(unsubscribe).pathname}?lang=ur`,
+    );
 
     // A guest whose browser asks for Urdu: the page and its button in Urdu; the button's POST answers in Urdu too.
     const urdu = await (await fetch(server.url + new URL(unsubscribe).pathname, { headers: { 'accept-language': 'ur-PK,ur;q=0.9,en;q=0.5' } })).text();
@@ -296,7 +360,11 @@ describe('where the guest looks', () => {
     expect(h1(urdu)).toBe('رائے کی درخواستیں بند کریں؟');
     expect(/<button type="submit">(.*?)<\/button>/.exec(urdu)?.[1]).toBe('درخواستیں بند کریں');
 
-    const done = await fetch(server.url + new URL(unsubscribe).pathname + '?lang=ur', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const done = await fetch(server.url + new URL(unsubscribe).pathname + '?lang=ur', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(done.status).toBe(200);
     const doneHtml = await done.text();
     expect(brandOf(doneHtml)).toEqual({ name: 'Karahi House — Clifton', logo: logoPath });
@@ -312,14 +380,32 @@ describe('where the guest looks', () => {
     const { secret } = await connectCustomIntegration(server.orm.em.fork(), fx.business);
     await rest(server, 'POST', `${b(fx.tenant)}/feedback-flows`, {
       tenant: fx.tenant,
-      body: { name: 'SMS', survey: fx.survey, channels: ['sms'], delayMinutes: 0, quietHours: null, throttleDays: 0, priority: -10, conditions: { hasPhone: true } },
+      body: {
+        name: 'SMS',
+        survey: fx.survey,
+        channels: ['sms'],
+        delayMinutes: 0,
+        quietHours: null,
+        throttleDays: 0,
+        priority: -10,
+        conditions: { hasPhone: true },
+      },
     });
     const phone = `+92300${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
-    const order = await postWebhook(server, fx.business, { externalOrderId: uniqueId('ord'), total: '900', currency: 'PKR', customerPhoneNumber: phone, metadata: { source: 'test' } }, { secret });
+    const order = await postWebhook(
+      server,
+      fx.business,
+      { externalOrderId: uniqueId('ord'), total: '900', currency: 'PKR', customerPhoneNumber: phone, metadata: { source: 'test' } },
+      { secret },
+    );
     expect(order.body).toEqual(expect.objectContaining({ data: expect.anything() }));
-    const got = await sms.waitFor((r) => r.body.includes(phone), 20_000).catch(async (e) => {
-      throw new Error(`${e.message} ${JSON.stringify(order.body)} ${JSON.stringify(await rows(server, 'select status, channel, error, reason from feedback_request where order_id = ?', [order.body.data?.id]))}`);
-    });
+    const got = await sms
+      .waitFor((r) => r.body.includes(phone), 20_000)
+      .catch(async (e) => {
+        throw new Error(
+          `${e.message} ${JSON.stringify(order.body)} ${JSON.stringify(await rows(server, 'select status, channel, error, reason from feedback_request where order_id = ?', [order.body.data?.id]))}`,
+        );
+      });
     expect(JSON.parse(got.body).body).toMatch(/^Karahi House — Clifton: Hi there, /);
   });
 });

@@ -68,7 +68,10 @@ describe("the stranger's probe", () => {
     const made = await ownerCall(r, ATTACKER, 'POST', '/alert-rules', {
       name: 'Everything',
       when: { maxRating: 10 },
-      notify: [{ channel: 'sms', to: victim.phone }, { channel: 'email', to: victim.email }],
+      notify: [
+        { channel: 'sms', to: victim.phone },
+        { channel: 'email', to: victim.email },
+      ],
     });
     expect(made.status).toBe(201);
     const rule = made.body.data.id as string;
@@ -99,8 +102,19 @@ describe("the stranger's probe", () => {
     expect((await server.graphql(RULE_QUERY, { b: r.tenant.businessId, id: rule }, r.tenant.headers)).body.data.alertRule.notify).toEqual(pending);
 
     // Saving the rule again, or naming them in another rule, asks nobody twice.
-    expect((await ownerCall(r, ATTACKER, 'PATCH', `/alert-rules/${rule}`, { notify: [{ channel: 'email', to: victim.email.toUpperCase() }, { channel: 'sms', to: victim.phone }] })).status).toBe(200);
-    expect((await ownerCall(r, ATTACKER, 'POST', '/alert-rules', { name: 'Again', when: { maxNps: 5 }, notify: [{ channel: 'email', to: victim.email }] })).status).toBe(201);
+    expect(
+      (
+        await ownerCall(r, ATTACKER, 'PATCH', `/alert-rules/${rule}`, {
+          notify: [
+            { channel: 'email', to: victim.email.toUpperCase() },
+            { channel: 'sms', to: victim.phone },
+          ],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await ownerCall(r, ATTACKER, 'POST', '/alert-rules', { name: 'Again', when: { maxNps: 5 }, notify: [{ channel: 'email', to: victim.email }] })).status,
+    ).toBe(201);
     await sleep(1_500);
     expect(mailsTo(victim.email)).toHaveLength(1);
 
@@ -137,7 +151,7 @@ describe("the stranger's probe", () => {
 });
 
 describe('members', () => {
-  it('named by member or by role get alerts at their account e-mail without any confirmation; another business\'s member is a 400', async () => {
+  it("named by member or by role get alerts at their account e-mail without any confirmation; another business's member is a 400", async () => {
     const r = await restaurant(server, 'Members Diner');
     const staff = await r.member('staff');
     const manager = await r.member('manager');
@@ -148,7 +162,9 @@ describe('members', () => {
       { channel: null, to: null, role: 'manager', member: null, status: 'member', confirmedAt: null, askedAt: null },
     ]);
     const opened = await r.caseOf(await r.answer({ taste: 1, text: 'Rude waiter', location: r.location }));
-    const [toStaff, toManager] = await Promise.all([staff.email, manager.email].map((to) => mail.waitFor((m) => m.to.includes(to) && m.body.includes(opened.id), 30_000)));
+    const [toStaff, toManager] = await Promise.all(
+      [staff.email, manager.email].map((to) => mail.waitFor((m) => m.to.includes(to) && m.body.includes(opened.id), 30_000)),
+    );
     for (const m of [toStaff, toManager]) {
       expect(subjectOf(m)).toContain('Members Diner');
       expect(bodyOf(m)).toContain('"Rude waiter"');
@@ -159,7 +175,11 @@ describe('members', () => {
 
     const other = await restaurant(server, 'Elsewhere');
     const theirs = await other.member('staff');
-    const refused = await r.call('POST', '/alert-rules', { name: 'Bad', when: { maxRating: 3 }, notify: [{ member: theirs.id }, { member: 'mem_nonsense' }, { member: staff.id, role: 'owner' }] });
+    const refused = await r.call('POST', '/alert-rules', {
+      name: 'Bad',
+      when: { maxRating: 3 },
+      notify: [{ member: theirs.id }, { member: 'mem_nonsense' }, { member: staff.id, role: 'owner' }],
+    });
     expectError(refused, 400, 'validation_failed');
     expect(refused.body.error.details).toEqual([
       { field: 'notify[0].member', message: `'${theirs.id}' is not a member of this business` },
@@ -183,8 +203,14 @@ describe('a recipient who declines', () => {
     const r = await restaurant(server, 'Decline Cafe');
     const declining = newEmail('declining');
     const stopping = newEmail('stopping');
-    const rule = await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ role: 'owner' }, { channel: 'email', to: declining }, { channel: 'email', to: stopping }] });
-    const [declineLink, stopLink] = await Promise.all([declining, stopping].map(async (to) => consentLink(server, bodyOf(await mail.waitFor((m) => m.to.includes(to), 30_000)))));
+    const rule = await r.made('/alert-rules', {
+      name: 'Low',
+      when: { maxRating: 3 },
+      notify: [{ role: 'owner' }, { channel: 'email', to: declining }, { channel: 'email', to: stopping }],
+    });
+    const [declineLink, stopLink] = await Promise.all(
+      [declining, stopping].map(async (to) => consentLink(server, bodyOf(await mail.waitFor((m) => m.to.includes(to), 30_000)))),
+    );
 
     const page = await visit(declineLink);
     expect(page.text).toMatch(/<form method="post" action="[^"]+\/decline"/);
@@ -205,8 +231,18 @@ describe('a recipient who declines', () => {
     expect(stopped.headers['content-type']).toMatch(/^text\/html/);
 
     // Added again (another rule, the same rule saved again): no confirmation, no alert.
-    await r.made('/alert-rules', { name: 'Again', when: { maxNps: 5 }, notify: [{ channel: 'email', to: declining }, { channel: 'email', to: stopping }] });
-    expect((await r.call('PATCH', `/alert-rules/${rule}`, { notify: [{ role: 'owner' }, { channel: 'email', to: declining }, { channel: 'email', to: stopping }] })).status).toBe(200);
+    await r.made('/alert-rules', {
+      name: 'Again',
+      when: { maxNps: 5 },
+      notify: [
+        { channel: 'email', to: declining },
+        { channel: 'email', to: stopping },
+      ],
+    });
+    expect(
+      (await r.call('PATCH', `/alert-rules/${rule}`, { notify: [{ role: 'owner' }, { channel: 'email', to: declining }, { channel: 'email', to: stopping }] }))
+        .status,
+    ).toBe(200);
     const listed = (await r.call('GET', `/alert-rules/${rule}`)).body.data.notify;
     expect(listed.map((n: { status: string }) => n.status)).toEqual(['member', 'declined', 'declined']);
     const second = await r.caseOf(await r.answer({ taste: 1, nps: 0, text: 'Cold again' }));
@@ -214,7 +250,9 @@ describe('a recipient who declines', () => {
     await sleep(2_000);
     expect(mailsTo(declining)).toHaveLength(1);
     expect(mailsTo(stopping)).toHaveLength(2);
-    expect(await rows(server, 'select address from case_alert where business_id = ? and address in (?, ?)', [r.tenant.businessId, declining, stopping])).toEqual([{ address: stopping }]);
+    expect(
+      await rows(server, 'select address from case_alert where business_id = ? and address in (?, ?)', [r.tenant.businessId, declining, stopping]),
+    ).toEqual([{ address: stopping }]);
 
     // Another business is another question: the address is asked once by it.
     const other = await restaurant(server, 'Other Cafe');
@@ -270,22 +308,31 @@ describe('a recipient who declines', () => {
     // Due again, as a retry or a second worker would find it, and the workers told.
     await rows(server, "update case_alert set status = 'pending', attempts = 0, due_at = now() where case_id = ?", [opened.id]);
     await rows(server, "select pg_notify('case_work', '')");
-    for (let i = 0; i < 100 && (await rows(server, 'select status from case_alert where case_id = ?', [opened.id]))[0].status === 'pending'; i++) await sleep(100);
+    for (let i = 0; i < 100 && (await rows(server, 'select status from case_alert where case_id = ?', [opened.id]))[0].status === 'pending'; i++)
+      await sleep(100);
     expect(await rows(server, 'select status from case_alert where case_id = ?', [opened.id])).toEqual([{ status: 'skipped' }]);
     expect(mailsTo(to).filter((m) => m.body.includes(opened.id))).toHaveLength(1);
   });
 });
 
-describe('a confirmation past the business\'s budget', () => {
+describe("a confirmation past the business's budget", () => {
   it('waits for the budget to reset, held and not lost, like any automated message', async () => {
     const r = await restaurant(server, 'Budget Cafe');
     const now = new Date();
     // The day's SMS spent (a new business's 50), as 50 alerts would have.
-    for (let i = 0; i < 50; i++) expect((await server.services.sending.reserve(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now)).reserved).toBe(true);
+    for (let i = 0; i < 50; i++)
+      expect(
+        (await server.services.sending.reserve(server.orm.em.fork(), { business: r.tenant.businessId, channel: 'sms', kind: 'alert' }, now)).reserved,
+      ).toBe(true);
     const phone = newPhone();
     await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ channel: 'sms', to: phone }] });
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-    const held = async () => (await rows(server, 'select (extract(epoch from due_at) * 1000)::bigint::text as due, sent_at from alert_recipient where business_id = ?', [r.tenant.businessId]))[0];
+    const held = async () =>
+      (
+        await rows(server, 'select (extract(epoch from due_at) * 1000)::bigint::text as due, sent_at from alert_recipient where business_id = ?', [
+          r.tenant.businessId,
+        ])
+      )[0];
     for (let i = 0; i < 100 && Number((await held()).due) !== midnight; i++) await sleep(100);
     expect(await held()).toEqual({ due: String(midnight), sent_at: null });
     expect(textsTo(phone)).toHaveLength(0);
@@ -310,33 +357,45 @@ describe('the confirmation page', () => {
 });
 
 describe('the recovery loop', () => {
-  it.each([['a member'], ['a confirmed outside address']])('works end to end with %s as the alert recipient: an order, a low rating, the alert, the reply, the guest back', async (kind) => {
-    const r = await restaurant(server, 'Loop Kitchen');
-    const secret = (await r.call('PUT', '/integrations/custom')).body.data.secret as string;
-    const recipient = kind === 'a member' ? await r.member('manager') : { email: newEmail('outside'), id: null };
-    await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [recipient.id ? { member: recipient.id } : { channel: 'email', to: recipient.email }] });
-    if (!recipient.id) {
-      const link = consentLink(server, bodyOf(await mail.waitFor((m) => m.to.includes(recipient.email), 30_000)));
-      expect((await visit(`${link}/confirm`, 'POST')).status).toBe(200);
-    }
-    const guest = newEmail('guest');
-    const order = async () => {
-      const answer = await postWebhook(server, r.tenant.businessId, { externalOrderId: uniqueId(), total: '1800', currency: 'PKR', metadata: { source: 'till' }, customerEmail: guest }, { secret });
-      if (answer.status !== 200) throw new Error(`webhook: ${answer.status} ${JSON.stringify(answer.body)}`);
-      return answer.body.data.id as string;
-    };
-    const first = await order();
-    const opened = await r.caseOf(await r.answer({ taste: 2, text: 'The karahi was cold', order: first }));
-    const alert = await mail.waitFor((m) => m.to.includes(recipient.email) && m.body.includes(opened.id), 30_000);
-    expect(bodyOf(alert)).toContain(`${server.config.publicUrl}/portal/cases/${opened.id}`);
-    expect(bodyOf(alert)).toContain('"The karahi was cold"');
+  it.each([['a member'], ['a confirmed outside address']])(
+    'works end to end with %s as the alert recipient: an order, a low rating, the alert, the reply, the guest back',
+    async (kind) => {
+      const r = await restaurant(server, 'Loop Kitchen');
+      const secret = (await r.call('PUT', '/integrations/custom')).body.data.secret as string;
+      const recipient = kind === 'a member' ? await r.member('manager') : { email: newEmail('outside'), id: null };
+      await r.made('/alert-rules', {
+        name: 'Low',
+        when: { maxRating: 3 },
+        notify: [recipient.id ? { member: recipient.id } : { channel: 'email', to: recipient.email }],
+      });
+      if (!recipient.id) {
+        const link = consentLink(server, bodyOf(await mail.waitFor((m) => m.to.includes(recipient.email), 30_000)));
+        expect((await visit(`${link}/confirm`, 'POST')).status).toBe(200);
+      }
+      const guest = newEmail('guest');
+      const order = async () => {
+        const answer = await postWebhook(
+          server,
+          r.tenant.businessId,
+          { externalOrderId: uniqueId(), total: '1800', currency: 'PKR', metadata: { source: 'till' }, customerEmail: guest },
+          { secret },
+        );
+        if (answer.status !== 200) throw new Error(`webhook: ${answer.status} ${JSON.stringify(answer.body)}`);
+        return answer.body.data.id as string;
+      };
+      const first = await order();
+      const opened = await r.caseOf(await r.answer({ taste: 2, text: 'The karahi was cold', order: first }));
+      const alert = await mail.waitFor((m) => m.to.includes(recipient.email) && m.body.includes(opened.id), 30_000);
+      expect(bodyOf(alert)).toContain(`${server.config.publicUrl}/portal/cases/${opened.id}`);
+      expect(bodyOf(alert)).toContain('"The karahi was cold"');
 
-    expect((await r.call('POST', `/cases/${opened.id}/messages`, { body: 'We are sorry. Your next karahi is on us.' })).status).toBe(201);
-    const reply = await mail.waitFor((m) => m.to.includes(guest), 30_000);
-    expect(bodyOf(reply)).toContain('Your next karahi is on us.');
-    expect((await r.call('GET', `/cases/${opened.id}`)).body.data.status).toBe('replied');
+      expect((await r.call('POST', `/cases/${opened.id}/messages`, { body: 'We are sorry. Your next karahi is on us.' })).status).toBe(201);
+      const reply = await mail.waitFor((m) => m.to.includes(guest), 30_000);
+      expect(bodyOf(reply)).toContain('Your next karahi is on us.');
+      expect((await r.call('GET', `/cases/${opened.id}`)).body.data.status).toBe('replied');
 
-    const back = await order();
-    expect((await r.call('GET', `/cases/${opened.id}`)).body.data).toMatchObject({ status: 'recovered', recoveredBy: { order: back, offer: null } });
-  });
+      const back = await order();
+      expect((await r.call('GET', `/cases/${opened.id}`)).body.data).toMatchObject({ status: 'recovered', recoveredBy: { order: back, offer: null } });
+    },
+  );
 });

@@ -40,39 +40,63 @@ describe('alert rules', () => {
 
     const patched = await call('PATCH', `${base()}/${rule.id}`, { enabled: false, when: { keywords: ['rude'] } });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ enabled: false, when: { maxRating: null, maxNps: null, keywords: ['rude'], locations: null }, escalateAfterMinutes: 30 });
+    expect(patched.body.data).toMatchObject({
+      enabled: false,
+      when: { maxRating: null, maxNps: null, keywords: ['rude'], locations: null },
+      escalateAfterMinutes: 30,
+    });
     const listed = await call('GET', base());
     expect(listed.body.data.map((r: { id: string }) => r.id)).toEqual([rule.id]);
 
     expect((await call('DELETE', `${base()}/${rule.id}`)).status).toBe(204);
     expect((await call('GET', `${base()}/${rule.id}`)).status).toBe(404);
-    const events = await call('GET', `/v2/businesses/${fx.tenant.businessId}/events?${new URLSearchParams({ filters: JSON.stringify({ field: 'type', type: 'contains', value: 'alertrule' }) })}`);
+    const events = await call(
+      'GET',
+      `/v2/businesses/${fx.tenant.businessId}/events?${new URLSearchParams({ filters: JSON.stringify({ field: 'type', type: 'contains', value: 'alertrule' }) })}`,
+    );
     expect(events.body.data.map((e: { type: string }) => e.type).sort()).toEqual(['alertrule.created', 'alertrule.deleted', 'alertrule.updated']);
   });
 
   it('refuses an invalid rule with a 400 naming each wrong field, and stores nothing', async () => {
     const other = await createTenant(fx.server);
-    const foreignLocation = (await rest(fx.server, 'POST', `/v2/businesses/${other.businessId}/locations`, { tenant: other, body: { name: 'Theirs' } })).body.data.id;
+    const foreignLocation = (await rest(fx.server, 'POST', `/v2/businesses/${other.businessId}/locations`, { tenant: other, body: { name: 'Theirs' } })).body
+      .data.id;
     const refused = await call('POST', base(), {
       name: ' ',
       severity: 'critical',
       when: { maxNps: 11, keywords: ['', '!!!'], locations: [foreignLocation] },
-      notify: [{ channel: 'email', to: 'not an address' }, { channel: 'pager', to: 'x' }, { role: 'staff' }, { role: 'owner', channel: 'sms', to: '+923001234567' }],
+      notify: [
+        { channel: 'email', to: 'not an address' },
+        { channel: 'pager', to: 'x' },
+        { role: 'staff' },
+        { role: 'owner', channel: 'sms', to: '+923001234567' },
+      ],
       escalateAfterMinutes: 30,
     });
     expectError(refused, 400, 'validation_failed');
     expect(refused.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(
       [
-        'name', 'severity', 'when.maxNps', 'when.keywords[0]', 'when.keywords[1]', 'when.locations[0]',
-        'notify[0].to', 'notify[1].channel', 'notify[2].role', 'notify[3]', 'escalateAfterMinutes',
+        'name',
+        'severity',
+        'when.maxNps',
+        'when.keywords[0]',
+        'when.keywords[1]',
+        'when.locations[0]',
+        'notify[0].to',
+        'notify[1].channel',
+        'notify[2].role',
+        'notify[3]',
+        'escalateAfterMinutes',
       ].sort(),
     );
     const nothing = await call('POST', base(), { name: 'Nothing', when: {}, notify: [] });
     expectError(nothing, 400, 'validation_failed');
-    expect(nothing.body.error.details).toEqual(expect.arrayContaining([
-      { field: 'when', message: 'give at least one of maxRating, maxNps, keywords, themes and sentiment' },
-      { field: 'notify', message: 'give at least one recipient' },
-    ]));
+    expect(nothing.body.error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'when', message: 'give at least one of maxRating, maxNps, keywords, themes and sentiment' },
+        { field: 'notify', message: 'give at least one recipient' },
+      ]),
+    );
     const normal = await call('POST', base(), { name: 'Normal', when: { maxRating: 1 }, notify: [{ role: 'manager' }], escalateAfterMinutes: 5 });
     expect(normal.body.error.details).toEqual([{ field: 'escalateAfterMinutes', message: 'only urgent rules escalate' }]);
     expect((await call('GET', base())).body.data.filter((r: { name: string }) => ['Nothing', 'Normal'].includes(r.name))).toEqual([]);

@@ -47,7 +47,11 @@ describe('alerts', () => {
       notify: [{ role: 'owner' }, { role: 'manager' }, { channel: 'email', to: 'chef@example.com' }, { channel: 'sms', to: '+923001234567' }],
     });
     // Names the owner and the chef again (in another case of letters): they still get one message each.
-    await r.made('/alert-rules', { name: 'Cold food', when: { keywords: ['cold'] }, notify: [{ role: 'owner' }, { channel: 'email', to: 'Chef@Example.com' }] });
+    await r.made('/alert-rules', {
+      name: 'Cold food',
+      when: { keywords: ['cold'] },
+      notify: [{ role: 'owner' }, { channel: 'email', to: 'Chef@Example.com' }],
+    });
     // The chef and the phone are outside the business: told once they confirmed, from the link they were sent.
     const asked = [
       (await mail.waitFor((m) => m.to.includes('chef@example.com'), 30_000)).body,
@@ -119,7 +123,11 @@ describe('alerts', () => {
     await mail.waitFor((m) => m.to.includes(desk.email) && m.body.includes(taken.id), 60_000);
 
     // The check is due escalateAfterMinutes after the case opened; brought forward here.
-    const checks = await rows(server, "select a.case_id, a.status, extract(epoch from a.due_at - c.opened_at)::int as after from case_alert a join guest_case c on c.id = a.case_id where a.kind = 'check' and a.business_id = ? order by a.case_id", [r.tenant.businessId]);
+    const checks = await rows(
+      server,
+      "select a.case_id, a.status, extract(epoch from a.due_at - c.opened_at)::int as after from case_alert a join guest_case c on c.id = a.case_id where a.kind = 'check' and a.business_id = ? order by a.case_id",
+      [r.tenant.businessId],
+    );
     expect(checks).toEqual([
       { case_id: untaken.id, status: 'pending', after: 1800 },
       { case_id: taken.id, status: 'pending', after: 1800 },
@@ -127,7 +135,9 @@ describe('alerts', () => {
     expect(mailsTo(r.tenant.email)).toHaveLength(0);
     await rows(server, "update case_alert set due_at = now() where kind = 'check' and business_id = ?", [r.tenant.businessId]);
 
-    const escalated = await Promise.all([r.tenant.email, secondOwner.email].map((to) => mail.waitFor((m) => m.to.includes(to) && m.body.includes(untaken.id), 30_000)));
+    const escalated = await Promise.all(
+      [r.tenant.email, secondOwner.email].map((to) => mail.waitFor((m) => m.to.includes(to) && m.body.includes(untaken.id), 30_000)),
+    );
     for (const m of escalated) {
       expect(m.subject).toMatch(/^Still unanswered: urgent case at Karachi Kitchen at Gulberg, open and unassigned for \d+ minutes$/);
       expect(bodyOf(m)).toContain('Score: NPS 1 of 10');
@@ -140,7 +150,9 @@ describe('alerts', () => {
       expect(mailsTo(owner, taken.id)).toHaveLength(0);
     }
     expect(mailsTo(manager.email)).toHaveLength(0);
-    expect(await rows(server, "select case_id, status from case_alert where kind = 'check' and business_id = ? order by case_id", [r.tenant.businessId])).toEqual([
+    expect(
+      await rows(server, "select case_id, status from case_alert where kind = 'check' and business_id = ? order by case_id", [r.tenant.businessId]),
+    ).toEqual([
       { case_id: untaken.id, status: 'sent' },
       { case_id: taken.id, status: 'skipped' },
     ]);

@@ -16,7 +16,7 @@ async function restaurantWithCases() {
 }
 
 describe('alert rules open cases', () => {
-  it('a rating at most maxRating on the metric\'s own scale, an NPS at most maxNps, a keyword as a whole word; each within its locations and surveys', async () => {
+  it("a rating at most maxRating on the metric's own scale, an NPS at most maxNps, a keyword as a whole word; each within its locations and surveys", async () => {
     const r = await restaurantWithCases();
     await r.made('/alert-rules', { name: 'Low taste', when: { maxRating: 3 }, notify: [{ role: 'owner' }] });
     await r.made('/alert-rules', { name: 'Detractor', severity: 'urgent', when: { maxNps: 6, locations: [r.location] }, notify: [{ role: 'owner' }] });
@@ -40,7 +40,9 @@ describe('alert rules open cases', () => {
     // The keyword rule is limited to the first survey: the same words through another survey open nothing.
     const takeaway = await r.made('/surveys', { name: 'Takeaway', status: 'active' });
     const takeawayText = await r.made(`/surveys/${takeaway}/steps`, { type: 'text' });
-    const elsewhere = await r.call('POST', `/surveys/${takeaway}/submissions`, { answers: [{ step: takeawayText, value: 'I saw a COCKROACH under our table' }] });
+    const elsewhere = await r.call('POST', `/surveys/${takeaway}/submissions`, {
+      answers: [{ step: takeawayText, value: 'I saw a COCKROACH under our table' }],
+    });
     expect(elsewhere.status).toBe(201);
     expect(elsewhere.body.data).toMatchObject({ survey: takeaway, status: 'completed' });
     expect((await r.cases()).data.find((c: { submission: string }) => c.submission === elsewhere.body.data.id)).toBeUndefined();
@@ -55,7 +57,14 @@ describe('alert rules open cases', () => {
     await r.answer({ taste: 1 });
     expect((await r.cases()).data).toEqual([]);
     await r.call('PATCH', `/alert-rules/${rule}`, { enabled: true });
-    const order = await r.made('/orders', { externalOrderId: 'G-7', total: 1250, currency: 'PKR', customerName: 'Ayesha', customerEmail: 'Ayesha@Example.com', customerPhoneNumber: '+923001112233' });
+    const order = await r.made('/orders', {
+      externalOrderId: 'G-7',
+      total: 1250,
+      currency: 'PKR',
+      customerName: 'Ayesha',
+      customerEmail: 'Ayesha@Example.com',
+      customerPhoneNumber: '+923001112233',
+    });
     const submission = await r.answer({ taste: 2, order, location: r.location });
     const [opened] = (await r.cases()).data;
     expect(opened).toEqual({
@@ -85,13 +94,17 @@ describe('alert rules open cases', () => {
     expect(expanded.order).toMatchObject({ id: order, object: 'order', customerName: 'Ayesha' });
     expect(expanded.location).toMatchObject({ id: r.location, name: 'Gulberg' });
     const events = (await r.call('GET', `/events${qs({ filters: { field: 'type', type: 'eq', value: 'case.opened' } })}`)).body.data;
-    expect(events.map((e: { data: { object: { id: string } } }) => e.data.object)).toEqual([expect.objectContaining({ id: opened.id, submission, order, location: r.location, reason: 'Taste 2 of 10' })]);
+    expect(events.map((e: { data: { object: { id: string } } }) => e.data.object)).toEqual([
+      expect.objectContaining({ id: opened.id, submission, order, location: r.location, reason: 'Taste 2 of 10' }),
+    ]);
   });
 
   it('20 guests completing at once for one order open exactly one case; 20 answers at once open 20', async () => {
     const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
     const b = `/v2/businesses/${f.business}`;
-    expect((await rest(server, 'POST', `${b}/alert-rules`, { tenant: f.tenant, body: { name: 'Any', when: { maxNps: 10 }, notify: [{ role: 'owner' }] } })).status).toBe(201);
+    expect(
+      (await rest(server, 'POST', `${b}/alert-rules`, { tenant: f.tenant, body: { name: 'Any', when: { maxNps: 10 }, notify: [{ role: 'owner' }] } })).status,
+    ).toBe(201);
     await f.order('C-1');
     const url = `${f.path}?custom.customOrderId=C-1`;
     const guests = Array.from({ length: 20 }, () => new GuestAgent(server.url));
@@ -101,17 +114,29 @@ describe('alert rules open cases', () => {
     const cases = (await rest(server, 'GET', `${b}/cases`, { tenant: f.tenant })).body;
     expect(cases.data).toHaveLength(1);
 
-    const apiAnswers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      rest(server, 'POST', `${b}/surveys/${f.survey}/submissions`, { tenant: f.tenant, body: { answers: [{ step: f.steps.nps, value: i % 11 }] } })));
+    const apiAnswers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        rest(server, 'POST', `${b}/surveys/${f.survey}/submissions`, { tenant: f.tenant, body: { answers: [{ step: f.steps.nps, value: i % 11 }] } }),
+      ),
+    );
     expect(apiAnswers.map((a) => a.status)).toEqual(Array(20).fill(201));
     const after = (await rest(server, 'GET', `${b}/cases?pageSize=50`, { tenant: f.tenant })).body.data;
     expect(after).toHaveLength(21);
     expect(new Set(after.map((c: { submission: string }) => c.submission)).size).toBe(21);
     // The database holds the rule too: a second case for one submission is refused.
-    const [{ id, submission_id }] = await server.orm.em.fork().getConnection().execute(`select id, submission_id from guest_case where business_id = ? limit 1`, [f.business]);
-    await expect(server.orm.em.fork().getConnection().execute(
-      `insert into guest_case (id, business_id, submission_id, severity, reason, opened_at, created_at, updated_at) select 'case_X' || id, business_id, submission_id, severity, reason, now(), now(), now() from guest_case where id = ?`, [id],
-    )).rejects.toThrow(/guest_case_submission_uq/);
+    const [{ id, submission_id }] = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select id, submission_id from guest_case where business_id = ? limit 1`, [f.business]);
+    await expect(
+      server.orm.em
+        .fork()
+        .getConnection()
+        .execute(
+          `insert into guest_case (id, business_id, submission_id, severity, reason, opened_at, created_at, updated_at) select 'case_X' || id, business_id, submission_id, severity, reason, now(), now(), now() from guest_case where id = ?`,
+          [id],
+        ),
+    ).rejects.toThrow(/guest_case_submission_uq/);
     expect(submission_id).toEqual(expect.stringMatching(/^sub_/));
   });
 });
@@ -161,7 +186,11 @@ describe('cases', () => {
   it("are another business's 404, need cases:read and cases:write, and are never created by hand", async () => {
     const [c] = (await r.cases()).data;
     expectError(await rest(server, 'GET', `/v2/businesses/${other.businessId}/cases/${c.id}`, { tenant: other }), 404, 'not_found');
-    expectError(await rest(server, 'PATCH', `/v2/businesses/${other.businessId}/cases/${c.id}`, { tenant: other, body: { status: 'resolved' } }), 404, 'not_found');
+    expectError(
+      await rest(server, 'PATCH', `/v2/businesses/${other.businessId}/cases/${c.id}`, { tenant: other, body: { status: 'resolved' } }),
+      404,
+      'not_found',
+    );
     expectError(await rest(server, 'GET', `${r.b}/cases/${c.id}`, { tenant: other }), 403);
     const reader = await createTenant(server, { scopes: ['cases:read'] });
     expect((await rest(server, 'GET', `/v2/businesses/${reader.businessId}/cases`, { tenant: reader })).status).toBe(200);

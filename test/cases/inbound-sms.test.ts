@@ -60,7 +60,11 @@ const smsTo = (receiver: Receiver, phone: string, starts: string) =>
 const codeIn = (text: string) => /\(Ref #([A-Z0-9]{4}): keep it in your reply\)$/.exec(text)?.[1];
 
 /** A case of `r` whose guest is `phone`, answered by SMS; its id and the reply code the guest received. */
-async function thread(r: Restaurant, phone: string, receive = (p: string, starts: string) => smsTo(sms, p, starts).then((q) => (JSON.parse(q.body) as { body: string }).body)) {
+async function thread(
+  r: Restaurant,
+  phone: string,
+  receive = (p: string, starts: string) => smsTo(sms, p, starts).then((q) => (JSON.parse(q.body) as { body: string }).body),
+) {
   const order = await r.made('/orders', { externalOrderId: uniqueId('o'), total: 900, currency: 'PKR', customerName: 'Ayesha', customerPhoneNumber: phone });
   const opened = await r.caseOf(await r.answer({ taste: 1, text: 'Cold biryani', order }));
   const reply = await r.call('POST', `/cases/${opened.id}/messages`, { body: `Sorry about your order (${opened.id})`, channel: 'sms' });
@@ -71,19 +75,27 @@ async function thread(r: Restaurant, phone: string, receive = (p: string, starts
 
 /** The guest's texts in a case's thread, oldest first. */
 const guestTexts = async (r: Restaurant, caseId: string) =>
-  ((await r.call('GET', `/cases/${caseId}/messages`)).body.data as Array<{ direction: string; body: string }>).filter((m) => m.direction === 'in').map((m) => m.body);
+  ((await r.call('GET', `/cases/${caseId}/messages`)).body.data as Array<{ direction: string; body: string }>)
+    .filter((m) => m.direction === 'in')
+    .map((m) => m.body);
 
 /** The texts held for the operator from this number. */
 const heldFrom = (phone: string) => rows(server, 'select id, body, reason, candidates from held_sms where sender = ? order by id', [phone]);
 
 /** Moves a thread's SMS `days` into the past (what the windows measure). */
-const age = (caseId: string, days: number) => rows(server, `update case_message set created_at = created_at - make_interval(days => ?::int) where case_id = ?`, [days, caseId]);
+const age = (caseId: string, days: number) =>
+  rows(server, `update case_message set created_at = created_at - make_interval(days => ?::int) where case_id = ?`, [days, caseId]);
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const inbound = (from: string, body: string, headers: Record<string, string> = AUTH, address = '127.0.0.1', query = '') =>
-  requestFrom(address, `${server.url}/webhooks/sms/inbound${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: form({ From: from, Body: body }) });
+  requestFrom(address, `${server.url}/webhooks/sms/inbound${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: form({ From: from, Body: body }),
+  });
 
-const heldMetric = async (s: TestServer) => Number(/^sms_inbound_total\{outcome="held"\} (\d+)$/m.exec(await (await fetch(`${s.url}/metrics`)).text())?.[1] ?? 0);
+const heldMetric = async (s: TestServer) =>
+  Number(/^sms_inbound_total\{outcome="held"\} (\d+)$/m.exec(await (await fetch(`${s.url}/metrics`)).text())?.[1] ?? 0);
 
 describe("a guest's text reaches one thread", () => {
   it('two restaurants text one guest: the answer with card digits reaches neither thread, is held for the operator, who attaches it', async () => {
@@ -104,7 +116,12 @@ describe("a guest's text reaches one thread", () => {
     }
     expect(answered.body).toEqual({ object: 'smsinbound', data: { stop: false, businesses: 0, held: true } });
     const [held] = await heldFrom(phone);
-    expect(held).toEqual({ id: expect.stringMatching(/^hsms_/), body: words, reason: 'several_businesses', candidates: expect.arrayContaining([ta.id, tb.id]) });
+    expect(held).toEqual({
+      id: expect.stringMatching(/^hsms_/),
+      body: words,
+      reason: 'several_businesses',
+      candidates: expect.arrayContaining([ta.id, tb.id]),
+    });
     expect(held.candidates).toHaveLength(2);
     expect(await heldMetric(server)).toBe(heldBefore + 1);
 
@@ -113,12 +130,30 @@ describe("a guest's text reaches one thread", () => {
     const db = { DATABASE_URL: server.db.url };
     const listed = await runAdmin(['held-sms'], db);
     expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout).data).toContainEqual({ id: held.id, object: 'heldsms', sender: phone, body: words, reason: 'several_businesses', candidates: held.candidates, receivedAt: expect.any(Number) });
+    expect(JSON.parse(listed.stdout).data).toContainEqual({
+      id: held.id,
+      object: 'heldsms',
+      sender: phone,
+      body: words,
+      reason: 'several_businesses',
+      candidates: held.candidates,
+      receivedAt: expect.any(Number),
+    });
     const stranger = await thread(a, phoneNumber());
-    await expect(heldSmsCommand.run({ attach: held.id, case: stranger.id }, server.orm)).rejects.toThrow(`Case ${stranger.id} had not texted ${phone} when this SMS came; it may join one of`);
+    await expect(heldSmsCommand.run({ attach: held.id, case: stranger.id }, server.orm)).rejects.toThrow(
+      `Case ${stranger.id} had not texted ${phone} when this SMS came; it may join one of`,
+    );
     const attached = await runAdmin(['held-sms', '--attach', held.id, '--case', ta.id], db);
     expect(attached.code).toBe(0);
-    expect(JSON.parse(attached.stdout).data).toMatchObject({ object: 'casemessage', business: a.tenant.businessId, case: ta.id, direction: 'in', channel: 'sms', body: words, author: null });
+    expect(JSON.parse(attached.stdout).data).toMatchObject({
+      object: 'casemessage',
+      business: a.tenant.businessId,
+      case: ta.id,
+      direction: 'in',
+      channel: 'sms',
+      body: words,
+      author: null,
+    });
     expect(await guestTexts(a, ta.id)).toEqual([words]);
     expect(await guestTexts(b, tb.id)).toEqual([]);
     expect(await heldFrom(phone)).toEqual([]);
@@ -233,14 +268,23 @@ describe("a guest's text reaches one thread", () => {
 
     const stop = await inbound(phone, 'STOP');
     expect(stop.body).toEqual({ object: 'smsinbound', data: { stop: true, businesses: 4, held: false } });
-    for (const [r, id] of [[a, ta.id], [b, tb.id], [d, td.id]] as const) {
+    for (const [r, id] of [
+      [a, ta.id],
+      [b, tb.id],
+      [d, td.id],
+    ] as const) {
       const refused = await r.call('POST', `/cases/${id}/messages`, { body: 'One more thing', channel: 'sms' });
       expectError(refused, 409, 'conflict');
       expect(refused.body.error.message).toBe('The guest has opted out of SMS from this business: the reply was not sent');
       expect(await guestTexts(r, id)).toEqual([]);
     }
     const asked = await c.made('/orders', { externalOrderId: uniqueId('o'), total: 500, currency: 'PKR', customerPhoneNumber: phone });
-    expect(await until(() => rows(server, 'select status, reason from feedback_request where order_id = ?', [asked]), (r) => r[0]?.status === 'suppressed')).toEqual([{ status: 'suppressed', reason: 'opted_out' }]);
+    expect(
+      await until(
+        () => rows(server, 'select status, reason from feedback_request where order_id = ?', [asked]),
+        (r) => r[0]?.status === 'suppressed',
+      ),
+    ).toEqual([{ status: 'suppressed', reason: 'opted_out' }]);
     expect(await heldFrom(phone)).toEqual([]);
 
     // Tied to one thread, the STOP shows in it: the restaurant sees why its replies end.
@@ -255,26 +299,37 @@ describe("a guest's text reaches one thread", () => {
 async function askedBySms(phone: string) {
   const order = await c.made('/orders', { externalOrderId: uniqueId('o'), total: 500, currency: 'PKR', customerPhoneNumber: phone });
   await smsTo(sms, phone, 'Chai Corner: ');
-  await until(() => rows(server, 'select status from feedback_request where order_id = ?', [order]), (r) => r[0]?.status === 'sent');
+  await until(
+    () => rows(server, 'select status from feedback_request where order_id = ?', [order]),
+    (r) => r[0]?.status === 'sent',
+  );
 }
-
 
 describe('the shared secret (no Twilio)', () => {
   it('is taken from Authorization: Bearer or X-Sms-Inbound-Secret, whole; never from the query string', async () => {
     const phone = phoneNumber();
     const ta = await thread(a, phone);
-    const wrong: Record<string, string>[] = [{ authorization: 'Bearer wrong-secret-0123456789' }, { authorization: `Bearer ${SECRET.slice(0, -1)}` }, { 'x-sms-inbound-secret': `${SECRET}x` }, {}];
+    const wrong: Record<string, string>[] = [
+      { authorization: 'Bearer wrong-secret-0123456789' },
+      { authorization: `Bearer ${SECRET.slice(0, -1)}` },
+      { 'x-sms-inbound-secret': `${SECRET}x` },
+      {},
+    ];
     for (const headers of wrong) {
       const refused = await inbound(phone, 'not me', headers);
       expect(refused.status).toBe(401);
-      expect(refused.body.error).toMatchObject({ code: 'unauthorized', message: 'A valid inbound SMS secret is required: Authorization: Bearer <SMS_INBOUND_SECRET> or X-Sms-Inbound-Secret: <SMS_INBOUND_SECRET>' });
+      expect(refused.body.error).toMatchObject({
+        code: 'unauthorized',
+        message: 'A valid inbound SMS secret is required: Authorization: Bearer <SMS_INBOUND_SECRET> or X-Sms-Inbound-Secret: <SMS_INBOUND_SECRET>',
+      });
     }
     for (const headers of [{}, AUTH]) {
       const query = await inbound(phone, 'secret in the address', headers, '127.0.0.1', `?secret=${SECRET}`);
       expect(query.status).toBe(400);
       expect(query.body.error).toMatchObject({
         code: 'bad_request',
-        message: 'The inbound SMS secret is not taken from the query string (addresses end up in logs): send it as Authorization: Bearer <SMS_INBOUND_SECRET> or X-Sms-Inbound-Secret: <SMS_INBOUND_SECRET>, and remove ?secret= from the address',
+        message:
+          'The inbound SMS secret is not taken from the query string (addresses end up in logs): send it as Authorization: Bearer <SMS_INBOUND_SECRET> or X-Sms-Inbound-Secret: <SMS_INBOUND_SECRET>, and remove ?secret= from the address',
       });
     }
     expect((await inbound(phone, 'By bearer')).status).toBe(200);
@@ -308,7 +363,14 @@ describe('Twilio as the provider', () => {
   beforeAll(async () => {
     twilio = await startReceiver(() => ({ status: 201, headers: { 'content-type': 'application/json' }, body: '{"sid":"SM123"}' }));
     twilioServer = await startTestServer({
-      env: { TWILIO_ACCOUNT_SID: 'AC0123456789', TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: '+15005550006', TWILIO_API_BASE: twilio.url, PUBLIC_URL, SMS_INBOUND_SECRET: SECRET },
+      env: {
+        TWILIO_ACCOUNT_SID: 'AC0123456789',
+        TWILIO_AUTH_TOKEN: TOKEN,
+        TWILIO_FROM: '+15005550006',
+        TWILIO_API_BASE: twilio.url,
+        PUBLIC_URL,
+        SMS_INBOUND_SECRET: SECRET,
+      },
       workers: true,
     });
     t = await withCases(twilioServer, 'Tikka Town');
@@ -321,10 +383,18 @@ describe('Twilio as the provider', () => {
   /** As Twilio signs (its security docs): HMAC-SHA1 with the auth token of the URL, then each parameter's name and value by name; base64. */
   const signed = (token: string, url: string, fields: Record<string, string>) =>
     createHmac('sha1', token)
-      .update(Object.keys(fields).sort().reduce((data, name) => data + name + fields[name], url))
+      .update(
+        Object.keys(fields)
+          .sort()
+          .reduce((data, name) => data + name + fields[name], url),
+      )
       .digest('base64');
   const post = (path: string, fields: Record<string, string>, headers: Record<string, string>) =>
-    requestFrom('127.0.0.1', `${twilioServer.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: form(fields) });
+    requestFrom('127.0.0.1', `${twilioServer.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: form(fields),
+    });
   const fromTwilio = (q: ReceivedRequest) => Object.fromEntries(new URLSearchParams(q.body)) as Record<string, string>;
 
   it('a text Twilio signed for {PUBLIC_URL}/webhooks/sms/inbound is taken; any other signature is 401 and keeps nothing', async () => {
@@ -342,7 +412,9 @@ describe('Twilio as the provider', () => {
     expect(taken.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
     // The query string is part of what Twilio signs.
     const withQuery = { ...fields, Body: 'Signed with a query', MessageSid: 'SM0124' };
-    expect((await post(`${path}?source=twilio`, withQuery, { 'x-twilio-signature': signed(TOKEN, `${PUBLIC_URL}${path}?source=twilio`, withQuery) })).status).toBe(200);
+    expect(
+      (await post(`${path}?source=twilio`, withQuery, { 'x-twilio-signature': signed(TOKEN, `${PUBLIC_URL}${path}?source=twilio`, withQuery) })).status,
+    ).toBe(200);
 
     const refusals: Record<string, string>[] = [
       { 'x-twilio-signature': signed('another-token', `${PUBLIC_URL}${path}`, fields) },
@@ -364,10 +436,13 @@ describe('Twilio as the provider', () => {
     }
     // Twilio posts from addresses every Twilio account shares: another account's failures (here 30 wrong signatures
     // from the very address Twilio uses) never refuse a text Twilio signed for us.
-    for (let i = 0; i < 30; i++) expect((await post(path, fields, { 'x-twilio-signature': signed('someone-elses-token', `${PUBLIC_URL}${path}`, fields) })).status).toBe(401);
+    for (let i = 0; i < 30; i++)
+      expect((await post(path, fields, { 'x-twilio-signature': signed('someone-elses-token', `${PUBLIC_URL}${path}`, fields) })).status).toBe(401);
     const after = { ...fields, Body: 'Still heard', MessageSid: 'SM0125' };
     expect((await post(path, after, { 'x-twilio-signature': signed(TOKEN, `${PUBLIC_URL}${path}`, after) })).status).toBe(200);
-    const texts = ((await t.call('GET', `/cases/${tt.id}/messages`)).body.data as Array<{ direction: string; body: string }>).filter((m) => m.direction === 'in');
+    const texts = ((await t.call('GET', `/cases/${tt.id}/messages`)).body.data as Array<{ direction: string; body: string }>).filter(
+      (m) => m.direction === 'in',
+    );
     expect(texts.map((m) => m.body)).toEqual([`Thank you! #${tt.code}`, 'Signed with a query', 'Still heard']);
     expect(await rows(twilioServer, 'select count(*)::int as n from held_sms')).toEqual([{ n: 0 }]);
   });

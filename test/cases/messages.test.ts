@@ -39,7 +39,9 @@ afterAll(async () => {
 
 /** A case whose guest is the customer of an order with these contacts (or no order at all). */
 async function caseWith(contact: { customerEmail?: string; customerPhoneNumber?: string } | null) {
-  const order = contact ? await r.made('/orders', { externalOrderId: uniqueId('o'), total: 900, currency: 'PKR', customerName: 'Ayesha', ...contact }) : undefined;
+  const order = contact
+    ? await r.made('/orders', { externalOrderId: uniqueId('o'), total: 900, currency: 'PKR', customerName: 'Ayesha', ...contact })
+    : undefined;
   return r.caseOf(await r.answer({ taste: 1, text: 'Cold biryani', order }));
 }
 const messages = (c: string, query = '') => r.call('GET', `/cases/${c}/messages${query}`);
@@ -64,9 +66,18 @@ describe('replies to the guest', () => {
     expect(first.body).toEqual({
       object: 'casemessage',
       data: {
-        id: expect.stringMatching(/^msg_/), object: 'casemessage', business: r.tenant.businessId, case: c.id,
-        direction: 'out', channel: 'email', body: 'We are so sorry about your biryani. May we make it right?', status: 'queued', author: r.tenant.userId, error: null,
-        createdAt: expect.any(Number), updatedAt: expect.any(Number),
+        id: expect.stringMatching(/^msg_/),
+        object: 'casemessage',
+        business: r.tenant.businessId,
+        case: c.id,
+        direction: 'out',
+        channel: 'email',
+        body: 'We are so sorry about your biryani. May we make it right?',
+        status: 'queued',
+        author: r.tenant.userId,
+        error: null,
+        createdAt: expect.any(Number),
+        updatedAt: expect.any(Number),
       },
     });
     const replied = (await r.call('GET', `/cases/${c.id}`)).body.data;
@@ -82,7 +93,9 @@ describe('replies to the guest', () => {
     await statusOf(c.id, first.body.data.id, 'sent');
 
     // With a Reply-To of its own, the guest's answer goes to the restaurant's inbox.
-    expect((await rest(server, 'PATCH', `/v2/businesses/${r.tenant.businessId}`, { tenant: r.tenant, body: { replyTo: 'manager@karahi.example' } })).status).toBe(200);
+    expect(
+      (await rest(server, 'PATCH', `/v2/businesses/${r.tenant.businessId}`, { tenant: r.tenant, body: { replyTo: 'manager@karahi.example' } })).status,
+    ).toBe(200);
     const second = await reply(c.id, { body: 'A free dessert is waiting for you.', channel: 'email' });
     expect(second.status).toBe(201);
     const two = await mail.waitFor((m) => m.to.includes(guest) && m.body.includes('free dessert'), 30_000);
@@ -100,8 +113,17 @@ describe('replies to the guest', () => {
     ]);
     expect((await r.call('GET', `/cases/${c.id}`)).body.data.firstReplyAt).toBe(first.body.data.createdAt);
     expect((await r.call('GET', `/cases/${c.id}/messages/${second.body.data.id}`)).body.data).toMatchObject({ id: second.body.data.id, status: 'sent' });
-    const events = (await r.call('GET', `/events${qs({ pageSize: '100' })}`)).body.data.filter((e: { data: { object: { id: string; case?: string } } }) => e.data.object.id === c.id || e.data.object.case === c.id);
-    expect(events.map((e: { type: string }) => e.type).sort()).toEqual(['case.opened', 'case.updated', 'casemessage.created', 'casemessage.created', 'casemessage.updated', 'casemessage.updated']);
+    const events = (await r.call('GET', `/events${qs({ pageSize: '100' })}`)).body.data.filter(
+      (e: { data: { object: { id: string; case?: string } } }) => e.data.object.id === c.id || e.data.object.case === c.id,
+    );
+    expect(events.map((e: { type: string }) => e.type).sort()).toEqual([
+      'case.opened',
+      'case.updated',
+      'casemessage.created',
+      'casemessage.created',
+      'casemessage.updated',
+      'casemessage.updated',
+    ]);
     expect(mail.mails.filter((m) => m.to.includes(guest))).toHaveLength(2);
   });
 
@@ -114,23 +136,37 @@ describe('replies to the guest', () => {
     );
     expect(created.body.errors).toBeUndefined();
     const id = created.body.data.createCaseMessage.id;
-    expect(created.body.data.createCaseMessage).toEqual({ id, object: 'casemessage', case: c.id, direction: 'out', channel: 'email', status: 'queued', author: r.tenant.userId });
+    expect(created.body.data.createCaseMessage).toEqual({
+      id,
+      object: 'casemessage',
+      case: c.id,
+      direction: 'out',
+      channel: 'email',
+      status: 'queued',
+      author: r.tenant.userId,
+    });
     const read = await server.graphql(
       'query($b: ID!, $c: ID!, $id: ID!) { caseMessages(business: $b, case: $c) { total data { id body } } caseMessage(business: $b, case: $c, id: $id) { id business { id } } }',
       { b: r.tenant.businessId, c: c.id, id },
       r.tenant.headers,
     );
-    expect(read.body.data).toEqual({ caseMessages: { total: 1, data: [{ id, body: 'Hello from GraphQL' }] }, caseMessage: { id, business: { id: r.tenant.businessId } } });
+    expect(read.body.data).toEqual({
+      caseMessages: { total: 1, data: [{ id, body: 'Hello from GraphQL' }] },
+      caseMessage: { id, business: { id: r.tenant.businessId } },
+    });
   });
 
-  it('by SMS when the guest left only a phone number; the guest\'s SMS back joins the thread, and STOP opts out', async () => {
+  it("by SMS when the guest left only a phone number; the guest's SMS back joins the thread, and STOP opts out", async () => {
     const phone = '+923001110002';
     const c = await caseWith({ customerPhoneNumber: phone });
     const sent = await reply(c.id, { body: 'Sorry! Call us on 042 111 222.' });
     expect(sent.body.data).toMatchObject({ channel: 'sms', status: 'queued' });
     const got = await sms.waitFor((q) => q.body.includes(phone), 30_000);
     // The thread's reply code ends every SMS of the case (docs/cases.md, "The guest's SMS back").
-    expect(JSON.parse(got.body)).toEqual({ to: phone, body: expect.stringMatching(/^Sorry! Call us on 042 111 222\.\n\(Ref #[A-HJKMNP-TW-Z2-9]{4}: keep it in your reply\)$/) });
+    expect(JSON.parse(got.body)).toEqual({
+      to: phone,
+      body: expect.stringMatching(/^Sorry! Call us on 042 111 222\.\n\(Ref #[A-HJKMNP-TW-Z2-9]{4}: keep it in your reply\)$/),
+    });
     await statusOf(c.id, sent.body.data.id, 'sent');
 
     const inbound = (from: string, body: string) =>
@@ -146,9 +182,18 @@ describe('replies to the guest', () => {
     expect(thread).toEqual([
       expect.objectContaining({ id: sent.body.data.id, direction: 'out' }),
       {
-        id: expect.stringMatching(/^msg_/), object: 'casemessage', business: r.tenant.businessId, case: c.id,
-        direction: 'in', channel: 'sms', body: 'Thank you, I will come on Friday', status: 'sent', author: null, error: null,
-        createdAt: expect.any(Number), updatedAt: expect.any(Number),
+        id: expect.stringMatching(/^msg_/),
+        object: 'casemessage',
+        business: r.tenant.businessId,
+        case: c.id,
+        direction: 'in',
+        channel: 'sms',
+        body: 'Thank you, I will come on Friday',
+        status: 'sent',
+        author: null,
+        error: null,
+        createdAt: expect.any(Number),
+        updatedAt: expect.any(Number),
       },
     ]);
 
@@ -157,7 +202,11 @@ describe('replies to the guest', () => {
     const refused = await reply(c.id, { body: 'One more thing' });
     expectError(refused, 409, 'conflict');
     expect(refused.body.error.message).toBe('The guest has opted out of SMS from this business: the reply was not sent');
-    expect((await messages(c.id)).body.data.map((m: { body: string }) => m.body)).toEqual(['Sorry! Call us on 042 111 222.', 'Thank you, I will come on Friday', 'STOP']);
+    expect((await messages(c.id)).body.data.map((m: { body: string }) => m.body)).toEqual([
+      'Sorry! Call us on 042 111 222.',
+      'Thank you, I will come on Friday',
+      'STOP',
+    ]);
   });
 
   it('a guest on the opt-out list is refused with 409 and nothing is stored or sent', async () => {
@@ -221,6 +270,13 @@ describe('replies to the guest', () => {
 /** An access token of the restaurant's own user and credential with only `scopes`. */
 async function narrowed(scopes: Scope[]) {
   const [credential] = await rows(server, 'select id, client_id from credential where business_id = ?', [r.tenant.businessId]);
-  const issued = await issueToken(server, { credential: credential.id, clientId: credential.client_id, business: r.tenant.businessId, user: r.tenant.userId, scopes, withRefreshToken: false });
+  const issued = await issueToken(server, {
+    credential: credential.id,
+    clientId: credential.client_id,
+    business: r.tenant.businessId,
+    user: r.tenant.userId,
+    scopes,
+    withRefreshToken: false,
+  });
   return { authorization: `Bearer ${issued.accessToken}` };
 }

@@ -25,7 +25,12 @@ async function restaurant() {
   await made('/alert-rules', { name: 'Low', when: { maxRating: 2 }, notify: [{ role: 'owner' }] });
   /** An order through the webhook, as an ordering system sends it. */
   const order = async (fields: Record<string, unknown> = {}) => {
-    const answer = await postWebhook(server, tenant.businessId, { externalOrderId: uniqueId(), total: '2350', currency: 'PKR', metadata: { source: 'till' }, ...fields }, { secret });
+    const answer = await postWebhook(
+      server,
+      tenant.businessId,
+      { externalOrderId: uniqueId(), total: '2350', currency: 'PKR', metadata: { source: 'till' }, ...fields },
+      { secret },
+    );
     if (answer.status !== 200) throw new Error(`webhook: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body.data.id as string;
   };
@@ -35,10 +40,15 @@ async function restaurant() {
     const answered = await call('POST', `/surveys/${survey}/submissions`, { answers: [{ step, ratings: { [food]: 1 } }], order: ordered });
     if (answered.status !== 201) throw new Error(`answer: ${answered.status} ${JSON.stringify(answered.body)}`);
     const submission = answered.body.data.id;
-    return (await call('GET', `/cases${qs({ filters: { field: 'id', type: 'ne', value: 'x' } })}`)).body.data.find((c: { submission: string }) => c.submission === submission);
+    return (await call('GET', `/cases${qs({ filters: { field: 'id', type: 'ne', value: 'x' } })}`)).body.data.find(
+      (c: { submission: string }) => c.submission === submission,
+    );
   };
   const getCase = async (id: string) => (await call('GET', `/cases/${id}`)).body.data;
-  const events = async (type: string) => (await call('GET', `/events${qs({ filters: { field: 'type', type: 'eq', value: type } })}`)).body.data.map((e: { data: { object: object } }) => e.data.object);
+  const events = async (type: string) =>
+    (await call('GET', `/events${qs({ filters: { field: 'type', type: 'eq', value: type } })}`)).body.data.map(
+      (e: { data: { object: object } }) => e.data.object,
+    );
   return { tenant, b, call, made, order, unhappy, getCase, events };
 }
 
@@ -50,11 +60,17 @@ describe('offers', () => {
     expect(made.status).toBe(201);
     const offer = made.body.data;
     expect(offer).toEqual({
-      id: expect.stringMatching(/^off_/), object: 'offer', business: r.tenant.businessId, case: c.id,
+      id: expect.stringMatching(/^off_/),
+      object: 'offer',
+      business: r.tenant.businessId,
+      case: c.id,
       description: 'A free kheer with your next order',
       code: expect.stringMatching(/^[ABCDEFGHJKMNPQRSTWXYZ2-9]{10}$/),
-      expiresAt: expect.any(Number), redeemedAt: null, redeemedOrder: null,
-      createdAt: expect.any(Number), updatedAt: expect.any(Number),
+      expiresAt: expect.any(Number),
+      redeemedAt: null,
+      redeemedOrder: null,
+      createdAt: expect.any(Number),
+      updatedAt: expect.any(Number),
     });
     expect(offer.expiresAt - offer.createdAt).toBe(14 * 86_400_000);
     expect((await r.call('GET', `/cases/${c.id}/offers`)).body.data).toEqual([offer]);
@@ -70,7 +86,11 @@ describe('offers', () => {
     expectError(refused, 400, 'validation_failed');
     expect(refused.body.error.details.map((d: { field: string }) => d.field)).toEqual(['description', 'expiresInDays']);
     const other: Tenant = await createTenant(server);
-    expectError(await rest(server, 'POST', `/v2/businesses/${other.businessId}/cases/${c.id}/offers`, { tenant: other, body: { description: 'x' } }), 404, 'not_found');
+    expectError(
+      await rest(server, 'POST', `/v2/businesses/${other.businessId}/cases/${c.id}/offers`, { tenant: other, body: { description: 'x' } }),
+      404,
+      'not_found',
+    );
     expectError(await rest(server, 'GET', `/v2/businesses/${other.businessId}/cases/${c.id}/offers/${offer.id}`, { tenant: other }), 404, 'not_found');
   });
 
@@ -79,24 +99,23 @@ describe('offers', () => {
     const c = await r.unhappy();
     const offer = (await r.call('POST', `/cases/${c.id}/offers`, { description: 'Free dessert' })).body.data;
     // Two orders carrying the code at once (another guest's phone read it out twice): one redeems it.
-    const [first, second] = await Promise.all([
-      r.order({ metadata: { promo: offer.code.toLowerCase() } }),
-      r.order({ metadata: { note: ` ${offer.code} ` } }),
-    ]);
+    const [first, second] = await Promise.all([r.order({ metadata: { promo: offer.code.toLowerCase() } }), r.order({ metadata: { note: ` ${offer.code} ` } })]);
     const redeemed = (await r.call('GET', `/cases/${c.id}/offers/${offer.id}`)).body.data;
     expect([first, second]).toContain(redeemed.redeemedOrder);
     expect(redeemed.redeemedAt).toEqual(expect.any(Number));
     const recovered = await r.getCase(c.id);
     expect(recovered).toMatchObject({ status: 'recovered', recoveredAt: expect.any(Number), recoveredBy: { order: redeemed.redeemedOrder, offer: offer.id } });
     expect(await r.events('offer.redeemed')).toEqual([expect.objectContaining({ id: offer.id, redeemedOrder: redeemed.redeemedOrder })]);
-    expect(await r.events('case.recovered')).toEqual([expect.objectContaining({ id: c.id, status: 'recovered', recoveredBy: { order: redeemed.redeemedOrder, offer: offer.id } })]);
+    expect(await r.events('case.recovered')).toEqual([
+      expect.objectContaining({ id: c.id, status: 'recovered', recoveredBy: { order: redeemed.redeemedOrder, offer: offer.id } }),
+    ]);
     // A third order with the same code redeems nothing and changes nothing.
     await r.order({ metadata: { promo: offer.code } });
     expect((await r.call('GET', `/cases/${c.id}/offers/${offer.id}`)).body.data).toEqual(redeemed);
     expect(await r.events('offer.redeemed')).toHaveLength(1);
   });
 
-  it('an expired offer, or another business\'s code, redeems nothing', async () => {
+  it("an expired offer, or another business's code, redeems nothing", async () => {
     const r = await restaurant();
     const c = await r.unhappy();
     const offer = (await r.call('POST', `/cases/${c.id}/offers`, { description: 'Free dessert' })).body.data;
@@ -128,13 +147,21 @@ describe('a guest who came back', () => {
     // that is the guest of the case.
     const phoneAgain = await r.order({ customerPhoneNumber: '0300 1112233' });
     expect((await r.call('GET', `/orders/${phoneAgain}`)).body.data).toMatchObject({ customerEmail: null, customerPhoneNumber: '+923001112233' });
-    expect(await r.getCase(byPhone.id)).toMatchObject({ status: 'recovered', recoveredAt: expect.any(Number), recoveredBy: { order: phoneAgain, offer: null } });
+    expect(await r.getCase(byPhone.id)).toMatchObject({
+      status: 'recovered',
+      recoveredAt: expect.any(Number),
+      recoveredBy: { order: phoneAgain, offer: null },
+    });
     // The old one is past the window.
     await r.order({ customerEmail: 'bilal@example.com' });
     expect(await r.getCase(old.id)).toMatchObject({ status: 'open', recoveredAt: null, recoveredBy: null });
     expect((await r.events('case.recovered')).map((c: { id: string }) => c.id).sort()).toEqual([byEmail.id, byPhone.id].sort());
-    expect(await rows(server, `select id, status, recovered_order_id from guest_case where id in (?, ?) order by id`, [byEmail.id, byPhone.id]))
-      .toEqual([{ id: byEmail.id, status: 'recovered', recovered_order_id: again }, { id: byPhone.id, status: 'recovered', recovered_order_id: phoneAgain }].sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect(await rows(server, `select id, status, recovered_order_id from guest_case where id in (?, ?) order by id`, [byEmail.id, byPhone.id])).toEqual(
+      [
+        { id: byEmail.id, status: 'recovered', recovered_order_id: again },
+        { id: byPhone.id, status: 'recovered', recovered_order_id: phoneAgain },
+      ].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
   });
 
   it('recovers a resolved case too, keeping when it was resolved: by the guest ordering again within 60 days, or by its offer', async () => {
@@ -159,15 +186,30 @@ describe('a guest who came back', () => {
 
     const back = await r.order({ customerEmail: 'Zara@example.com' });
     expect(await r.getCase(answered.id)).toMatchObject({
-      status: 'recovered', resolvedAt: answeredResolvedAt, firstReplyAt: expect.any(Number), recoveredAt: expect.any(Number), recoveredBy: { order: back, offer: null },
+      status: 'recovered',
+      resolvedAt: answeredResolvedAt,
+      firstReplyAt: expect.any(Number),
+      recoveredAt: expect.any(Number),
+      recoveredBy: { order: back, offer: null },
     });
     const redeeming = await r.order({ metadata: { promo: offer.code } });
-    expect(await r.getCase(withOffer.id)).toMatchObject({ status: 'recovered', resolvedAt: offerResolvedAt, recoveredBy: { order: redeeming, offer: offer.id } });
-    expect((await r.call('GET', `/cases/${withOffer.id}/offers/${offer.id}`)).body.data).toMatchObject({ redeemedOrder: redeeming, redeemedAt: expect.any(Number) });
+    expect(await r.getCase(withOffer.id)).toMatchObject({
+      status: 'recovered',
+      resolvedAt: offerResolvedAt,
+      recoveredBy: { order: redeeming, offer: offer.id },
+    });
+    expect((await r.call('GET', `/cases/${withOffer.id}/offers/${offer.id}`)).body.data).toMatchObject({
+      redeemedOrder: redeeming,
+      redeemedAt: expect.any(Number),
+    });
     await r.order({ customerEmail: 'omar@example.com' });
     expect(await r.getCase(old.id)).toMatchObject({ status: 'resolved', recoveredAt: null, recoveredBy: null });
-    expect((await r.events('case.recovered')).map((c: { id: string; resolvedAt: number }) => [c.id, c.resolvedAt]).sort())
-      .toEqual([[answered.id, answeredResolvedAt], [withOffer.id, offerResolvedAt]].sort());
+    expect((await r.events('case.recovered')).map((c: { id: string; resolvedAt: number }) => [c.id, c.resolvedAt]).sort()).toEqual(
+      [
+        [answered.id, answeredResolvedAt],
+        [withOffer.id, offerResolvedAt],
+      ].sort(),
+    );
   });
 
   it('costs an order no statement on cases or offers when nothing waits, one when something does', async () => {
@@ -206,10 +248,15 @@ describe('a guest who came back', () => {
 });
 
 describe('reply templates', () => {
-  it('are saved, changed and deleted by the business, and are another business\'s 404', async () => {
+  it("are saved, changed and deleted by the business, and are another business's 404", async () => {
     const r = await restaurant();
     const id = await r.made('/reply-templates', { name: 'Apology', body: 'We are so sorry. Please give us another chance.' });
-    expect((await r.call('PATCH', `/reply-templates/${id}`, { body: 'We are truly sorry.' })).body.data).toMatchObject({ id, object: 'replytemplate', name: 'Apology', body: 'We are truly sorry.' });
+    expect((await r.call('PATCH', `/reply-templates/${id}`, { body: 'We are truly sorry.' })).body.data).toMatchObject({
+      id,
+      object: 'replytemplate',
+      name: 'Apology',
+      body: 'We are truly sorry.',
+    });
     expectError(await r.call('POST', '/reply-templates', { name: '', body: 'x'.repeat(2001) }), 400, 'validation_failed');
     const other = await createTenant(server);
     expectError(await rest(server, 'GET', `/v2/businesses/${other.businessId}/reply-templates/${id}`, { tenant: other }), 404, 'not_found');
@@ -219,7 +266,8 @@ describe('reply templates', () => {
 });
 
 describe('recovery figures', () => {
-  const FIELDS = 'period location opened replied repliedWithinHour medianFirstReplyMinutes resolved recovered recoveryRate recoveredRevenue { currency amount }';
+  const FIELDS =
+    'period location opened replied repliedWithinHour medianFirstReplyMinutes resolved recovered recoveryRate recoveredRevenue { currency amount }';
   const QUERY = `query($b: ID!, $from: Timestamp!, $to: Timestamp!, $i: AnalyticsInterval!, $g: [AnalyticsGroupBy!]) {
     analyticsRecovery(business: $b, from: $from, to: $to, interval: $i, groupBy: $g) { ${FIELDS} } }`;
 
@@ -228,7 +276,11 @@ describe('recovery figures', () => {
     const locations = [await r.made('/locations', { name: 'Clifton' }), await r.made('/locations', { name: 'Gulberg' }), null];
     const cases: Array<{ id: string }> = [];
     for (let i = 0; i < 12; i++) cases.push(await r.unhappy());
-    const recoveringOrders = [await r.order({ total: '1000' }), await r.order({ total: '250.5', currency: 'PKR' }), await r.order({ total: '40', currency: 'USD' })];
+    const recoveringOrders = [
+      await r.order({ total: '1000' }),
+      await r.order({ total: '250.5', currency: 'PKR' }),
+      await r.order({ total: '40', currency: 'USD' }),
+    ];
     const HOUR = 3_600_000;
     const day = Date.UTC(2026, 9, 1);
     const shape = fc.array(
@@ -247,16 +299,33 @@ describe('recovery figures', () => {
         if (byLocation) grouped++;
         for (const [i, s] of states.entries()) {
           const opened = day + s.openedDay * 86_400_000 + 5 * HOUR;
-          await rows(server, `update guest_case set opened_at = to_timestamp(?::float8 / 1000), first_reply_at = ${s.replyMinutes == null ? 'null' : `to_timestamp(?::float8 / 1000)`},
+          await rows(
+            server,
+            `update guest_case set opened_at = to_timestamp(?::float8 / 1000), first_reply_at = ${s.replyMinutes == null ? 'null' : `to_timestamp(?::float8 / 1000)`},
               resolved_at = ${s.resolved ? 'opened_at' : 'null'}, status = ?, recovered_order_id = ?, recovered_at = ${s.recoveredBy == null ? 'null' : 'now()'}, location_id = ? where id = ?`,
-            [opened, ...(s.replyMinutes == null ? [] : [opened + s.replyMinutes * 60_000]), s.recoveredBy == null ? (s.resolved ? 'resolved' : 'open') : 'recovered', s.recoveredBy == null ? null : recoveringOrders[s.recoveredBy], locations[s.location], cases[i].id]);
+            [
+              opened,
+              ...(s.replyMinutes == null ? [] : [opened + s.replyMinutes * 60_000]),
+              s.recoveredBy == null ? (s.resolved ? 'resolved' : 'open') : 'recovered',
+              s.recoveredBy == null ? null : recoveringOrders[s.recoveredBy],
+              locations[s.location],
+              cases[i].id,
+            ],
+          );
         }
         const from = day;
         const to = day + 21 * 86_400_000;
-        const answer = await r.call('GET', `/analytics/recovery?${new URLSearchParams({ from: String(from), to: String(to), interval, ...(byLocation ? { groupBy: 'location' } : {}) })}`);
+        const answer = await r.call(
+          'GET',
+          `/analytics/recovery?${new URLSearchParams({ from: String(from), to: String(to), interval, ...(byLocation ? { groupBy: 'location' } : {}) })}`,
+        );
         expect(answer.status).toBe(200);
-        const raw = await rows(server, `select g.*, extract(epoch from g.opened_at) * 1000 as opened_ms, extract(epoch from g.first_reply_at - g.opened_at) / 60 as reply_minutes, o.total, o.currency
-            from guest_case g left join customer_order o on o.id = g.recovered_order_id where g.business_id = ?`, [r.tenant.businessId]);
+        const raw = await rows(
+          server,
+          `select g.*, extract(epoch from g.opened_at) * 1000 as opened_ms, extract(epoch from g.first_reply_at - g.opened_at) / 60 as reply_minutes, o.total, o.currency
+            from guest_case g left join customer_order o on o.id = g.recovered_order_id where g.business_id = ?`,
+          [r.tenant.businessId],
+        );
         const bucketOf = (ms: number) => {
           const d = new Date(ms);
           if (interval === 'day') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
@@ -269,7 +338,18 @@ describe('recovery figures', () => {
           const period = bucketOf(Number(g.opened_ms));
           const location = byLocation ? (g.location_id as string | null) : null;
           const key = `${period} ${location}`;
-          const e = expected.get(key) ?? { period, location, opened: 0, replied: 0, repliedWithinHour: 0, minutes: [] as number[], resolved: 0, recovered: 0, revenue: new Map<string, number>(), orders: new Set<string>() };
+          const e = expected.get(key) ?? {
+            period,
+            location,
+            opened: 0,
+            replied: 0,
+            repliedWithinHour: 0,
+            minutes: [] as number[],
+            resolved: 0,
+            recovered: 0,
+            revenue: new Map<string, number>(),
+            orders: new Set<string>(),
+          };
           e.opened++;
           if (g.first_reply_at) {
             e.replied++;
@@ -292,12 +372,22 @@ describe('recovery figures', () => {
         };
         // By period, then by location (the case's id order; cases without one last).
         const byPlace = (a: string | null, b: string | null) => (a === b ? 0 : a == null ? 1 : b == null ? -1 : a < b ? -1 : 1);
-        const want = [...expected.values()].sort((a, b) => a.period - b.period || byPlace(a.location, b.location)).map((e) => ({
-          period: e.period, location: e.location, opened: e.opened, replied: e.replied, repliedWithinHour: e.repliedWithinHour, medianFirstReplyMinutes: median(e.minutes),
-          resolved: e.resolved, recovered: e.recovered, recoveryRate: e.recovered / e.opened,
-          recoveredRevenue: [...e.revenue].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, amount]) => ({ currency, amount })),
-        }));
-        const rounded = (xs: any[]) => xs.map((x: any) => ({ ...x, medianFirstReplyMinutes: x.medianFirstReplyMinutes == null ? null : Math.round(x.medianFirstReplyMinutes * 1e6) / 1e6 }));
+        const want = [...expected.values()]
+          .sort((a, b) => a.period - b.period || byPlace(a.location, b.location))
+          .map((e) => ({
+            period: e.period,
+            location: e.location,
+            opened: e.opened,
+            replied: e.replied,
+            repliedWithinHour: e.repliedWithinHour,
+            medianFirstReplyMinutes: median(e.minutes),
+            resolved: e.resolved,
+            recovered: e.recovered,
+            recoveryRate: e.recovered / e.opened,
+            recoveredRevenue: [...e.revenue].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, amount]) => ({ currency, amount })),
+          }));
+        const rounded = (xs: any[]) =>
+          xs.map((x: any) => ({ ...x, medianFirstReplyMinutes: x.medianFirstReplyMinutes == null ? null : Math.round(x.medianFirstReplyMinutes * 1e6) / 1e6 }));
         expect(rounded(answer.body.data)).toEqual(rounded(want));
         // Grouped, every case is counted once across the locations: the totals are the ungrouped ones.
         if (byLocation) expect(answer.body.data.reduce((n: number, x: { opened: number }) => n + x.opened, 0)).toBe(raw.length);
@@ -330,8 +420,12 @@ describe('recovery figures', () => {
 
     // This business's own user and credential, with every scope but analytics:read.
     const issued = await issueToken(server, {
-      credential: r.tenant.credentialId, clientId: r.tenant.clientId, business: r.tenant.businessId, user: r.tenant.userId,
-      scopes: SCOPES.filter((scope) => scope !== 'analytics:read'), withRefreshToken: false,
+      credential: r.tenant.credentialId,
+      clientId: r.tenant.clientId,
+      business: r.tenant.businessId,
+      user: r.tenant.userId,
+      scopes: SCOPES.filter((scope) => scope !== 'analytics:read'),
+      withRefreshToken: false,
     });
     const noAnalytics = { authorization: `Bearer ${issued.accessToken}` };
     expectError(await rest(server, 'GET', path, { headers: noAnalytics }), 403, 'forbidden');

@@ -32,7 +32,12 @@ async function readAgain(ids: string[]) {
   const patched = await r.call('PATCH', '/theme-settings', { words: [{ theme: 'parking', language: 'en', words: ['parking', 'valet'] }] });
   expect(patched.status).toBe(200);
   expect(patched.body.data.reanalysing).toBeGreaterThanOrEqual(ids.length);
-  for (const [i, id] of ids.entries()) await until(() => analysedAt(id), (at) => at > before[i], 10_000);
+  for (const [i, id] of ids.entries())
+    await until(
+      () => analysedAt(id),
+      (at) => at > before[i],
+      10_000,
+    );
 }
 
 it('a rule on cleanliness read negative opens a case for "the table was dirty", none for "very clean place", each once', async () => {
@@ -43,8 +48,16 @@ it('a rule on cleanliness read negative opens a case for "the table was dirty", 
   const dirty = await r.answer({ taste: 9, text: 'the table was dirty' });
   const clean = await r.answer({ taste: 9, text: 'very clean place' });
   // Nothing is read at completion: the case follows the analysis.
-  await until(() => Promise.all([analysedAt(dirty), analysedAt(clean)]), (at) => at.every(Boolean), 10_000);
-  const [opened] = await until(() => casesOf(dirty), (c) => c.length > 0, 10_000);
+  await until(
+    () => Promise.all([analysedAt(dirty), analysedAt(clean)]),
+    (at) => at.every(Boolean),
+    10_000,
+  );
+  const [opened] = await until(
+    () => casesOf(dirty),
+    (c) => c.length > 0,
+    10_000,
+  );
   expect(opened).toMatchObject({ rule_id: rule, severity: 'normal', reason: 'theme: cleanliness negative (dirty)' });
   expect(await casesOf(clean)).toEqual([]);
   expect(await alertsOf(opened.id)).toEqual([{ address: r.tenant.email }]);
@@ -83,7 +96,11 @@ it('"I got food poisoning" with the best rating opens an urgent case at once, to
 });
 
 it('a rule names themes the business has and a sentiment of three: anything else is a 400 naming the field', async () => {
-  const bad = await r.call('POST', '/alert-rules', { name: 'x', when: { themes: ['cleanliness', 'valet-parking'], sentiment: 'angry' }, notify: [{ role: 'owner' }] });
+  const bad = await r.call('POST', '/alert-rules', {
+    name: 'x',
+    when: { themes: ['cleanliness', 'valet-parking'], sentiment: 'angry' },
+    notify: [{ role: 'owner' }],
+  });
   expect(bad.status).toBe(400);
   expect(bad.body.error.details).toEqual(
     expect.arrayContaining([

@@ -32,13 +32,22 @@ const setNow = (at: Date) => {
 };
 
 const startWorker = async (options: { senders?: object } = {}) =>
-  startFeedbackRequests({ orm: server.orm, logger: createLogger('silent'), config: { ...server.config, surveyUrl: server.url }, services: server.services, clock, ...(options as object) });
+  startFeedbackRequests({
+    orm: server.orm,
+    logger: createLogger('silent'),
+    config: { ...server.config, surveyUrl: server.url },
+    services: server.services,
+    clock,
+    ...(options as object),
+  });
 
 beforeAll(async () => {
   mail = await startMailBox();
   // The gateway refuses numbers of the +92399 range for good (as a provider rejects an invalid number).
   sms = await startReceiver((r) => (r.body.includes('+92399') ? { status: 400, body: '{"error":"invalid number"}' } : { status: 201, body: '{}' }));
-  server = await startTestServer({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Karachi Kitchen <feedback@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms`, SMS_INBOUND_SECRET: INBOUND_SECRET } });
+  server = await startTestServer({
+    env: { SMTP_URL: mail.url, MAIL_FROM: 'Karachi Kitchen <feedback@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms`, SMS_INBOUND_SECRET: INBOUND_SECRET },
+  });
   worker = await startWorker();
 });
 afterAll(async () => {
@@ -78,7 +87,12 @@ async function shop(flow: Record<string, unknown> = {}): Promise<Shop> {
     flow: created.body.data.id,
     async order(body = {}) {
       const externalOrderId = uniqueId('ord');
-      const res = await postWebhook(server, fx.business, { externalOrderId, total: '1250', currency: 'PKR', metadata: { source: 'test' }, customerEmail: `${uniqueId('guest')}@example.com`, ...body }, { secret });
+      const res = await postWebhook(
+        server,
+        fx.business,
+        { externalOrderId, total: '1250', currency: 'PKR', metadata: { source: 'test' }, customerEmail: `${uniqueId('guest')}@example.com`, ...body },
+        { secret },
+      );
       if (res.status !== 200) throw new Error(`order: ${res.status} ${JSON.stringify(res.body)}`);
       return { id: res.body.data.id, externalOrderId };
     },
@@ -87,7 +101,11 @@ async function shop(flow: Record<string, unknown> = {}): Promise<Shop> {
 
 const requestsOf = (order: string) => rows(server, 'select * from feedback_request where order_id = ? order by created_at', [order]);
 
-const statusOf = (order: string, status: string) => until(() => requestsOf(order), (r) => r.length > 0 && r.every((x) => x.status === status));
+const statusOf = (order: string, status: string) =>
+  until(
+    () => requestsOf(order),
+    (r) => r.length > 0 && r.every((x) => x.status === status),
+  );
 const mailsTo = (to: string) => mail.mails.filter((m) => m.to.includes(to));
 // The survey link, not its /unsubscribe sibling; a token may end in '-', so the end is "no token character or slash next".
 const linkIn = (m: ReceivedMail) => /\/r\/[A-Za-z0-9_-]+(?![A-Za-z0-9_/-])/.exec(m.body)![0];
@@ -100,21 +118,42 @@ describe('flows over REST', () => {
     expect(got.body).toEqual({
       object: 'feedbackflow',
       data: expect.objectContaining({
-        id: s.flow, object: 'feedbackflow', name: 'Dinner', enabled: true, priority: 0, trigger: 'order.created', survey: s.fx.survey,
-        channels: ['email'], delayMinutes: 0, quietHours: null, throttleDays: 14, reminderAfterHours: null, expiresAfterHours: 168,
+        id: s.flow,
+        object: 'feedbackflow',
+        name: 'Dinner',
+        enabled: true,
+        priority: 0,
+        trigger: 'order.created',
+        survey: s.fx.survey,
+        channels: ['email'],
+        delayMinutes: 0,
+        quietHours: null,
+        throttleDays: 14,
+        reminderAfterHours: null,
+        expiresAfterHours: 168,
         conditions: { channel: ['WEBSITE'], minTotal: 500, metadata: { orderType: 'delivery' }, hasEmail: true },
         templates: { en: { subject: expect.any(String), body: expect.stringContaining('{{link}}') } },
       }),
     });
     const defaults = await rest(server, 'POST', `${s.b}/feedback-flows`, { tenant: s.tenant, body: { name: 'Defaults', survey: s.fx.survey } });
-    expect(defaults.body.data).toEqual(expect.objectContaining({ channels: ['email', 'sms'], delayMinutes: 60, quietHours: { from: '23:00', to: '09:00', timeZone: null } }));
+    expect(defaults.body.data).toEqual(
+      expect.objectContaining({ channels: ['email', 'sms'], delayMinutes: 60, quietHours: { from: '23:00', to: '09:00', timeZone: null } }),
+    );
     // The defaults are the API's to say, so the portal's new flow starts from the same.
     const told = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...s.tenant.headers },
-      body: JSON.stringify({ query: 'query($b: ID!) { feedbackFlowDefaults(business: $b) { delayMinutes quietHours { from to timeZone } throttleDays expiresAfterHours } }', variables: { b: s.tenant.businessId } }),
+      body: JSON.stringify({
+        query: 'query($b: ID!) { feedbackFlowDefaults(business: $b) { delayMinutes quietHours { from to timeZone } throttleDays expiresAfterHours } }',
+        variables: { b: s.tenant.businessId },
+      }),
     }).then((r) => r.json());
-    expect(told.data.feedbackFlowDefaults).toEqual({ delayMinutes: 60, quietHours: { from: '23:00', to: '09:00', timeZone: null }, throttleDays: 14, expiresAfterHours: 168 });
+    expect(told.data.feedbackFlowDefaults).toEqual({
+      delayMinutes: 60,
+      quietHours: { from: '23:00', to: '09:00', timeZone: null },
+      throttleDays: 14,
+      expiresAfterHours: 168,
+    });
     const patched = await rest(server, 'PATCH', `${s.b}/feedback-flows/${defaults.body.data.id}`, { tenant: s.tenant, body: { enabled: false, priority: 5 } });
     expect(patched.body.data).toEqual(expect.objectContaining({ enabled: false, priority: 5 }));
     const list = await rest(server, 'GET', `${s.b}/feedback-flows?sorts=${encodeURIComponent('{"field":"priority","order":"asc"}')}`, { tenant: s.tenant });
@@ -142,10 +181,16 @@ describe('flows over REST', () => {
     };
     expect(await bad({ conditions: { shoeSize: 42 } })).toEqual([{ field: 'conditions.shoeSize', message: expect.stringContaining('is not a condition') }]);
     expect(await bad({ survey: other.survey })).toEqual([{ field: 'survey', message: `no survey ${other.survey} in this business` }]);
-    expect(await bad({ templates: { en: { subject: 'Hi', body: 'Tell us how it went' } } })).toEqual([{ field: 'templates.en.body', message: 'must contain the {{link}} placeholder' }]);
+    expect(await bad({ templates: { en: { subject: 'Hi', body: 'Tell us how it went' } } })).toEqual([
+      { field: 'templates.en.body', message: 'must contain the {{link}} placeholder' },
+    ]);
     expect(await bad({ delayMinutes: 30 * 24 * 60 + 1 })).toEqual([{ field: 'delayMinutes', message: expect.stringContaining('at most 30 days') }]);
     expect(await bad({ channels: ['fax'], quietHours: { from: '25:00', to: '09:00' }, trigger: 'order.paid' })).toEqual(
-      expect.arrayContaining([expect.objectContaining({ field: 'channels[0]' }), expect.objectContaining({ field: 'quietHours.from' }), expect.objectContaining({ field: 'trigger' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'channels[0]' }),
+        expect.objectContaining({ field: 'quietHours.from' }),
+        expect.objectContaining({ field: 'trigger' }),
+      ]),
     );
     expectError(await rest(server, 'PATCH', `${s.b}/feedback-flows/${s.flow}`, { tenant: s.tenant, body: { throttleDays: -1 } }), 400, 'validation_failed');
     expectError(await rest(server, 'GET', `${s.b}/feedback-flows/ff_01ARZ3NDEKTSV4RRFFQ69G5FAV`, { tenant: s.tenant }), 404, 'not_found');
@@ -160,7 +205,13 @@ describe('requests', () => {
     const [scheduled] = await requestsOf(order.id);
     expect(scheduled).toEqual(expect.objectContaining({ status: 'scheduled', flow_id: s.flow, trigger: 'order.created' }));
     // Not due yet: a worker pass later it is still scheduled, and nothing was sent.
-    const listed = await until(() => rest(server, 'GET', `${s.b}/feedback-requests?filters=${encodeURIComponent(JSON.stringify({ field: 'order', type: 'eq', value: order.id }))}`, { tenant: s.tenant }), (r) => r.status === 200);
+    const listed = await until(
+      () =>
+        rest(server, 'GET', `${s.b}/feedback-requests?filters=${encodeURIComponent(JSON.stringify({ field: 'order', type: 'eq', value: order.id }))}`, {
+          tenant: s.tenant,
+        }),
+      (r) => r.status === 200,
+    );
     expect(listed.body.data).toEqual([expect.objectContaining({ object: 'feedbackrequest', order: order.id, status: 'scheduled', flow: s.flow })]);
     expect(mailsTo(email)).toEqual([]);
 
@@ -189,7 +240,9 @@ describe('requests', () => {
     expect(done.completed_at).not.toBeNull();
     const submissions = await rows(server, 'select order_id from submission where survey_id = ?', [s.fx.survey]);
     expect(submissions).toEqual([{ order_id: order.id }]);
-    const events = await rows(server, "select type from event where business_id = ? and type like 'feedbackrequest.%' order by created_at, id", [s.fx.business]);
+    const events = await rows(server, "select type from event where business_id = ? and type like 'feedbackrequest.%' order by created_at, id", [
+      s.fx.business,
+    ]);
     expect(events.map((e) => e.type)).toEqual(['feedbackrequest.created', 'feedbackrequest.sent', 'feedbackrequest.opened', 'feedbackrequest.completed']);
     expect(mailsTo(email)).toHaveLength(1);
   });
@@ -198,7 +251,10 @@ describe('requests', () => {
     const s = await shop({ delayMinutes: 600 });
     const order = await s.order();
     await statusOf(order.id, 'scheduled');
-    const created = await rest(server, 'POST', `${s.b}/surveys/${s.fx.survey}/submissions`, { tenant: s.tenant, body: { answers: [{ step: s.fx.steps.nps, value: 7 }], custom: { customOrderId: order.externalOrderId } } });
+    const created = await rest(server, 'POST', `${s.b}/surveys/${s.fx.survey}/submissions`, {
+      tenant: s.tenant,
+      body: { answers: [{ step: s.fx.steps.nps, value: 7 }], custom: { customOrderId: order.externalOrderId } },
+    });
     expect(created.status).toBe(201);
     const [cancelled] = await statusOf(order.id, 'cancelled');
     expect(cancelled).toEqual(expect.objectContaining({ reason: 'answered', due_at: null }));
@@ -225,7 +281,11 @@ describe('requests', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<form method="post">');
     // RFC 8058 one-click, as a mail client posts it.
-    const res = await fetch(unsubscribe, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const res = await fetch(unsubscribe, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(res.status).toBe(200);
     const second = await s.order({ customerEmail: email });
     expect((await statusOf(second.id, 'suppressed'))[0].reason).toBe('opted_out');
@@ -263,7 +323,10 @@ describe('requests', () => {
     const morning = new Date(at);
     morning.setUTCDate(morning.getUTCDate() + 1);
     morning.setUTCHours(9, 0, 0, 0);
-    const [deferred] = await until(() => requestsOf(order.id), (r) => new Date(r[0].send_at).getTime() === morning.getTime());
+    const [deferred] = await until(
+      () => requestsOf(order.id),
+      (r) => new Date(r[0].send_at).getTime() === morning.getTime(),
+    );
     expect(deferred.status).toBe('scheduled');
     expect(mailsTo(email)).toEqual([]);
     setNow(new Date(morning.getTime() + 1_000));
@@ -273,7 +336,10 @@ describe('requests', () => {
 
   it("quiet hours without a time zone of their own are read in the order's location's zone (fixed clock)", async () => {
     const s = await shop({ quietHours: { from: '21:00', to: '09:00' } });
-    const location = await rest(server, 'POST', `${s.b}/locations`, { tenant: s.tenant, body: { name: 'Clifton', metadata: { pos: 'KHI-CLIFTON' }, timeZone: 'Asia/Karachi' } });
+    const location = await rest(server, 'POST', `${s.b}/locations`, {
+      tenant: s.tenant,
+      body: { name: 'Clifton', metadata: { pos: 'KHI-CLIFTON' }, timeZone: 'Asia/Karachi' },
+    });
     expect(location.status).toBe(201);
     // 17:00 UTC is 22:00 in Karachi (UTC+5, no daylight saving): inside the window there, not in UTC.
     const at = new Date();
@@ -283,7 +349,10 @@ describe('requests', () => {
     const karachi = `${uniqueId('khi')}@example.com`;
     const there = await s.order({ customerEmail: karachi, externalLocationId: 'KHI-CLIFTON' });
     const morning = new Date(at.getTime() + 11 * 3_600_000); // 09:00 in Karachi, 04:00 UTC
-    const [deferred] = await until(() => requestsOf(there.id), (r) => new Date(r[0].send_at).getTime() === morning.getTime());
+    const [deferred] = await until(
+      () => requestsOf(there.id),
+      (r) => new Date(r[0].send_at).getTime() === morning.getTime(),
+    );
     expect(deferred.status).toBe('scheduled');
     // An order of no known location is read in the business's zone (none set: UTC), where 17:00 is not quiet.
     const elsewhere = await s.order({ customerEmail: `${uniqueId('utc')}@example.com` });
@@ -292,7 +361,10 @@ describe('requests', () => {
     // The dry run reads the same zone, at the real time of the call (the API has no test clock): in Karachi's quiet
     // hours it waits for 09:00 there (04:00 UTC), else it sends at once.
     const before = Date.now();
-    const dry = await rest(server, 'POST', `${s.b}/feedback-flows/${s.flow}/simulate`, { tenant: s.tenant, body: { order: { externalOrderId: 'dry-1', externalLocationId: 'KHI-CLIFTON', total: 10, currency: 'PKR', customerEmail: 'a@example.com' } } });
+    const dry = await rest(server, 'POST', `${s.b}/feedback-flows/${s.flow}/simulate`, {
+      tenant: s.tenant,
+      body: { order: { externalOrderId: 'dry-1', externalLocationId: 'KHI-CLIFTON', total: 10, currency: 'PKR', customerEmail: 'a@example.com' } },
+    });
     expect(dry.status).toBe(200);
     const sendAt = new Date(dry.body.data.sendAt).getTime();
     const karachiHour = (new Date(before).getUTCHours() + 5) % 24;
@@ -318,9 +390,15 @@ describe('requests', () => {
     setNow(new Date(Date.now() + 61 * 60_000));
     const reminder = await mail.waitFor((m) => m.to.includes(email) && m.subject.startsWith('Reminder:'));
     expect(linkIn(reminder)).toBe(linkIn(mailsTo(email)[0]));
-    await until(() => requestsOf(order.id), (r) => r[0].reminded_at != null && r[0].locked_by == null);
+    await until(
+      () => requestsOf(order.id),
+      (r) => r[0].reminded_at != null && r[0].locked_by == null,
+    );
     setNow(new Date(Date.now() + 3 * 3_600_000));
-    await until(() => requestsOf(order.id), (r) => r[0].locked_by == null && new Date(r[0].due_at).getTime() > fixedNow!.getTime());
+    await until(
+      () => requestsOf(order.id),
+      (r) => r[0].locked_by == null && new Date(r[0].due_at).getTime() > fixedNow!.getTime(),
+    );
     setNow(new Date(Date.now() + 25 * 3_600_000));
     await statusOf(order.id, 'expired');
     expect(mailsTo(email)).toHaveLength(2);
@@ -358,9 +436,17 @@ describe('requests', () => {
     const s = await shop({ trigger: 'order.accepted', delayMinutes: 600 });
     const order = await s.order();
     expect(await requestsOf(order.id)).toEqual([]);
-    await postWebhook(server, s.fx.business, { externalOrderId: order.externalOrderId, total: '1250', currency: 'PKR', metadata: { source: 'test' }, payment: true }, { secret: s.secret });
+    await postWebhook(
+      server,
+      s.fx.business,
+      { externalOrderId: order.externalOrderId, total: '1250', currency: 'PKR', metadata: { source: 'test' }, payment: true },
+      { secret: s.secret },
+    );
     expect(await requestsOf(order.id)).toEqual([expect.objectContaining({ trigger: 'order.accepted', status: 'scheduled' })]);
-    const api = await rest(server, 'POST', `${s.b}/orders`, { tenant: s.tenant, body: { externalOrderId: uniqueId('api'), total: 10, currency: 'PKR', status: 'PENDING', customerEmail: 'api@example.com' } });
+    const api = await rest(server, 'POST', `${s.b}/orders`, {
+      tenant: s.tenant,
+      body: { externalOrderId: uniqueId('api'), total: 10, currency: 'PKR', status: 'PENDING', customerEmail: 'api@example.com' },
+    });
     expect(await requestsOf(api.body.data.id)).toEqual([]);
     const moved = await rest(server, 'PATCH', `${s.b}/orders/${api.body.data.id}`, { tenant: s.tenant, body: { status: 'ACCEPTED' } });
     expect(moved.status).toBe(200);
@@ -369,7 +455,10 @@ describe('requests', () => {
 
   it('conditions and priority: the first enabled matching flow wins', async () => {
     const s = await shop({ name: 'Big orders', priority: 1, conditions: { minTotal: 1000 }, delayMinutes: 600 });
-    const small = await rest(server, 'POST', `${s.b}/feedback-flows`, { tenant: s.tenant, body: { name: 'Delivery', priority: 2, survey: s.fx.survey, delayMinutes: 600, conditions: { metadata: { orderType: 'delivery' } } } });
+    const small = await rest(server, 'POST', `${s.b}/feedback-flows`, {
+      tenant: s.tenant,
+      body: { name: 'Delivery', priority: 2, survey: s.fx.survey, delayMinutes: 600, conditions: { metadata: { orderType: 'delivery' } } },
+    });
     const big = await s.order({ total: '5000', metadata: { orderType: 'delivery' } });
     const delivery = await s.order({ total: '50', metadata: { orderType: 'delivery' } });
     const neither = await s.order({ total: '50' });
@@ -384,7 +473,11 @@ describe('SMS', () => {
     const s = await shop({ channels: ['sms', 'email'], throttleDays: 0 });
     const phone = `+92300${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
     const order = await s.order({ customerEmail: undefined, customerPhoneNumber: phone });
-    const got = await sms.waitFor((r) => r.body.includes(phone)).catch(async (e) => { throw new Error(`${e.message} ${JSON.stringify(await requestsOf(order.id))}`); });
+    const got = await sms
+      .waitFor((r) => r.body.includes(phone))
+      .catch(async (e) => {
+        throw new Error(`${e.message} ${JSON.stringify(await requestsOf(order.id))}`);
+      });
     const message = JSON.parse(got.body);
     expect(message.to).toBe(phone);
     expect(message.body).toMatch(/\/r\/[A-Za-z0-9_-]{16} Reply STOP to opt out\.$/);
@@ -445,7 +538,15 @@ describe('simulate and opt-out API', () => {
     expect(yes.status).toBe(200);
     expect(yes.body).toEqual({
       object: 'feedbackflowsimulation',
-      data: expect.objectContaining({ object: 'feedbackflowsimulation', matches: true, reasons: [], channel: 'email', suppression: null, subject: 'How was your order at Karachi Kitchen?', body: expect.stringMatching(/Hi Sim.*SIM-1.*\/r\//) }),
+      data: expect.objectContaining({
+        object: 'feedbackflowsimulation',
+        matches: true,
+        reasons: [],
+        channel: 'email',
+        suppression: null,
+        subject: 'How was your order at Karachi Kitchen?',
+        body: expect.stringMatching(/Hi Sim.*SIM-1.*\/r\//),
+      }),
     });
     expect(yes.body.data.sendAt).toBeGreaterThan(Date.now() + 29 * 60_000);
     const no = await sim({ externalOrderId: 'SIM-2', total: 10, currency: 'PKR' });
@@ -458,6 +559,8 @@ describe('simulate and opt-out API', () => {
     expect(suppressed.status).toBe(200);
     expect((await sim({ externalOrderId: 'SIM-3', total: 2000, currency: 'PKR', customerEmail: 'sim@example.com' })).body.data.suppression).toBe('opted_out');
     expectError(await rest(server, 'POST', `${s.b}/feedback-suppressions`, { tenant: s.tenant, body: { email: 'not an address' } }), 400, 'validation_failed');
-    expect(await rows(server, "select count(*)::int as n from feedback_request where business_id = ? and order_id <> ?", [s.fx.business, stored.id])).toEqual([{ n: 0 }]);
+    expect(await rows(server, 'select count(*)::int as n from feedback_request where business_id = ? and order_id <> ?', [s.fx.business, stored.id])).toEqual([
+      { n: 0 },
+    ]);
   });
 });

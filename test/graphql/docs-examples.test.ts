@@ -71,9 +71,16 @@ describe('every GraphQL example runs', () => {
     const b = demo.business.id;
     const [food, service] = demo.survey.metrics.map((m) => m.id);
     const setup = client(server, await mint(demo.credential.clientId, demo.credential.clientSecret));
-    const survey = (await setup.data('mutation($b: ID!) { createSurvey(business: $b, input: {name: "After your visit", status: active}) { id } }', { b })).createSurvey.id;
+    const survey = (await setup.data('mutation($b: ID!) { createSurvey(business: $b, input: {name: "After your visit", status: active}) { id } }', { b }))
+      .createSurvey.id;
     const step = async (input: object) =>
-      (await setup.data('mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }', { b, s: survey, i: input })).createSurveyStep.id as string;
+      (
+        await setup.data('mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }', {
+          b,
+          s: survey,
+          i: input,
+        })
+      ).createSurveyStep.id as string;
     const steps = {
       step_rating: await step({ type: 'metrics', required: true, metrics: { metrics: [food, service] } }),
       step_nps: await step({ type: 'nps' }),
@@ -81,11 +88,29 @@ describe('every GraphQL example runs', () => {
       step_text: await step({ type: 'text' }),
     };
     // docs/webhooks.md's endpoint and one of its deliveries (the test event: recorded and queued at once).
-    const webhook = (await setup.data('mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://hooks.example.com/feedback", events: ["*"]}) { id } }', { b })).createWebhook.id as string;
+    const webhook = (
+      await setup.data('mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://hooks.example.com/feedback", events: ["*"]}) { id } }', { b })
+    ).createWebhook.id as string;
     const delivery = (await setup.data('mutation($b: ID!, $w: ID!) { testWebhook(business: $b, id: $w) { id } }', { b, w: webhook })).testWebhook.id as string;
     // docs/oauth.md's credential whose secret is rotated (not the demo's, whose token runs the examples).
-    const credential = (await setup.data('mutation($b: ID!) { createCredential(business: $b, input: {name: "Till", validRedirectUris: ["https://till.example.com/cb"]}) { id } }', { b })).createCredential.id as string;
-    const placeholders = { 'wh_...': webhook, 'whd_...': delivery, 'cred_...': credential, 'bus_...': b, 'sur_...': survey, 'mtr_...': [food, service], 'step_...': steps.step_text, mtr_food: food, mtr_service: service, ...steps };
+    const credential = (
+      await setup.data(
+        'mutation($b: ID!) { createCredential(business: $b, input: {name: "Till", validRedirectUris: ["https://till.example.com/cb"]}) { id } }',
+        { b },
+      )
+    ).createCredential.id as string;
+    const placeholders = {
+      'wh_...': webhook,
+      'whd_...': delivery,
+      'cred_...': credential,
+      'bus_...': b,
+      'sur_...': survey,
+      'mtr_...': [food, service],
+      'step_...': steps.step_text,
+      mtr_food: food,
+      mtr_service: service,
+      ...steps,
+    };
     return { demo, placeholders };
   }
 

@@ -117,7 +117,11 @@ useTestServer(async (s) => {
   stranger = await createTenant(s);
   unscoped = await createTenant(s, { scopes: ['orders:read'] });
   const { surveys, metrics } = await seedSurveys(s.orm, owner.businessId, 3, 2, 2);
-  const { body } = await s.graphql(`query($b: ID!) { surveySteps(business: $b, survey: "${surveys[0]}") { data { id } } }`, { b: owner.businessId }, owner.headers);
+  const { body } = await s.graphql(
+    `query($b: ID!) { surveySteps(business: $b, survey: "${surveys[0]}") { data { id } } }`,
+    { b: owner.businessId },
+    owner.headers,
+  );
   const location = await s.graphql('mutation($b: ID!) { createLocation(business: $b, input: {name: "Main"}) { id } }', { b: owner.businessId }, owner.headers);
   ids = {
     survey: surveys[0],

@@ -7,7 +7,9 @@ useTwoTenants((t) => ({ server, a, b, busA, busB } = t));
 
 const L = 'id object name metadata createdAt updatedAt business { id }';
 const create = (input: object, c = a, bus = busA) =>
-  c.data(`mutation($b: ID!, $i: CreateLocationInput!) { createLocation(business: $b, input: $i) { ${L} } }`, { b: bus, i: input }).then((d) => d.createLocation);
+  c
+    .data(`mutation($b: ID!, $i: CreateLocationInput!) { createLocation(business: $b, input: $i) { ${L} } }`, { b: bus, i: input })
+    .then((d) => d.createLocation);
 
 describe('locations', () => {
   it('create, read, list with filters and sort, update, delete', async () => {
@@ -18,12 +20,20 @@ describe('locations', () => {
     const read = await a.data(`query($b: ID!, $id: ID!) { location(business: $b, id: $id) { ${L} } }`, { b: busA, id: one.id });
     expect(read.location).toEqual(one);
     const lst = (vars: object) =>
-      a.data(`query($b: ID!, $w: LocationWhere, $o: [LocationOrderBy!]) { locations(business: $b, where: $w, orderBy: $o) { data { id } total } }`, { b: busA, ...vars }).then((d) => d.locations);
+      a
+        .data(`query($b: ID!, $w: LocationWhere, $o: [LocationOrderBy!]) { locations(business: $b, where: $w, orderBy: $o) { data { id } total } }`, {
+          b: busA,
+          ...vars,
+        })
+        .then((d) => d.locations);
     expect((await lst({})).data.map((l: any) => l.id)).toEqual([two.id, one.id]);
     expect((await lst({ o: [{ field: 'name', order: 'asc' }] })).data.map((l: any) => l.id)).toEqual([two.id, one.id]);
     expect((await lst({ w: { name: { contains: 'berg' } } })).data.map((l: any) => l.id)).toEqual([one.id]);
     expect((await lst({ w: { createdAt: { gt: one.createdAt } } })).data.map((l: any) => l.id)).toEqual([two.id]);
-    const up = await a.data(`mutation($b: ID!, $id: ID!) { updateLocation(business: $b, id: $id, input: {metadata: {branchCode: "ISB-02"}}) { ${L} } }`, { b: busA, id: two.id });
+    const up = await a.data(`mutation($b: ID!, $id: ID!) { updateLocation(business: $b, id: $id, input: {metadata: {branchCode: "ISB-02"}}) { ${L} } }`, {
+      b: busA,
+      id: two.id,
+    });
     expect(up.updateLocation).toMatchObject({ name: 'Blue Area', metadata: { branchCode: 'ISB-02' } });
     expect((await a.data(`mutation($b: ID!, $id: ID!) { deleteLocation(business: $b, id: $id) }`, { b: busA, id: two.id })).deleteLocation).toBe(two.id);
     expect((await lst({})).total).toBe(1);
@@ -43,7 +53,9 @@ describe('locations', () => {
   it("treats another business's location as NOT_FOUND", async () => {
     const theirs = await create({ name: 'Theirs' }, b, busB);
     expect((await a.error(`query($b: ID!, $id: ID!) { location(business: $b, id: $id) { id } }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
-    expect((await a.error(`mutation($b: ID!, $id: ID!) { updateLocation(business: $b, id: $id, input: {name: "x"}) { id } }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
+    expect(
+      (await a.error(`mutation($b: ID!, $id: ID!) { updateLocation(business: $b, id: $id, input: {name: "x"}) { id } }`, { b: busA, id: theirs.id })).code,
+    ).toBe('NOT_FOUND');
     expect((await a.error(`mutation($b: ID!, $id: ID!) { deleteLocation(business: $b, id: $id) }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
   });
 });

@@ -9,7 +9,12 @@ const M = 'id object name description scale { min max } createdAt updatedAt busi
 const create = (input: object, c = a, bus = busA) =>
   c.data(`mutation($b: ID!, $i: CreateMetricInput!) { createMetric(business: $b, input: $i) { ${M} } }`, { b: bus, i: input }).then((d) => d.createMetric);
 const list = (vars: object = {}) =>
-  a.data(`query($b: ID!, $w: MetricWhere, $o: [MetricOrderBy!], $p: Int, $s: Int) { metrics(business: $b, where: $w, orderBy: $o, page: $p, pageSize: $s) { data { id name } page pageSize total hasMore } }`, { b: busA, ...vars }).then((d) => d.metrics);
+  a
+    .data(
+      `query($b: ID!, $w: MetricWhere, $o: [MetricOrderBy!], $p: Int, $s: Int) { metrics(business: $b, where: $w, orderBy: $o, page: $p, pageSize: $s) { data { id name } page pageSize total hasMore } }`,
+      { b: busA, ...vars },
+    )
+    .then((d) => d.metrics);
 
 describe('metrics', () => {
   const ids: string[] = [];
@@ -48,7 +53,10 @@ describe('metrics', () => {
   });
 
   it('updates and validates', async () => {
-    const up = await a.data(`mutation($b: ID!, $id: ID!) { updateMetric(business: $b, id: $id, input: {scale: {min: 1, max: 10}}) { ${M} } }`, { b: busA, id: ids[2] });
+    const up = await a.data(`mutation($b: ID!, $id: ID!) { updateMetric(business: $b, id: $id, input: {scale: {min: 1, max: 10}}) { ${M} } }`, {
+      b: busA,
+      id: ids[2],
+    });
     expect(up.updateMetric).toMatchObject({ name: 'Ambiance', scale: { min: 1, max: 10 } });
     for (const [input, field] of [
       ['{name: ""}', 'name'],
@@ -62,10 +70,12 @@ describe('metrics', () => {
 
   it('refuses to delete a metric that a step rates: CONFLICT listing the steps', async () => {
     const survey = (await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "S"}) { id } }`, { b: busA })).createSurvey.id;
-    const step = (await a.data(
-      `mutation($b: ID!, $s: ID!, $m: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: [$m]}}) { id } }`,
-      { b: busA, s: survey, m: ids[0] },
-    )).createSurveyStep.id;
+    const step = (
+      await a.data(
+        `mutation($b: ID!, $s: ID!, $m: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: [$m]}}) { id } }`,
+        { b: busA, s: survey, m: ids[0] },
+      )
+    ).createSurveyStep.id;
     const err = await a.error(`mutation($b: ID!, $id: ID!) { deleteMetric(business: $b, id: $id) }`, { b: busA, id: ids[0] });
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toContain(step);
@@ -82,7 +92,11 @@ describe('metrics', () => {
     for (let round = 0; round < 5; round++) {
       const m = (await create({ name: `Racer ${round}` })).id;
       const [step, del] = await Promise.all([
-        a.raw(`mutation($b: ID!, $s: ID!, $m: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: [$m]}}) { id } }`, { b: busA, s: survey, m }),
+        a.raw(`mutation($b: ID!, $s: ID!, $m: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: metrics, metrics: {metrics: [$m]}}) { id } }`, {
+          b: busA,
+          s: survey,
+          m,
+        }),
         a.raw(`mutation($b: ID!, $id: ID!) { deleteMetric(business: $b, id: $id) }`, { b: busA, id: m }),
       ]);
       const stepOk = !step.body.errors;
@@ -96,7 +110,9 @@ describe('metrics', () => {
   it("treats another business's metric as NOT_FOUND", async () => {
     const theirs = await create({ name: 'Theirs' }, b, busB);
     expect((await a.error(`query($b: ID!, $id: ID!) { metric(business: $b, id: $id) { id } }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
-    expect((await a.error(`mutation($b: ID!, $id: ID!) { updateMetric(business: $b, id: $id, input: {name: "x"}) { id } }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
+    expect(
+      (await a.error(`mutation($b: ID!, $id: ID!) { updateMetric(business: $b, id: $id, input: {name: "x"}) { id } }`, { b: busA, id: theirs.id })).code,
+    ).toBe('NOT_FOUND');
     expect((await a.error(`mutation($b: ID!, $id: ID!) { deleteMetric(business: $b, id: $id) }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
     expect((await list()).data.some((m: any) => m.id === theirs.id)).toBe(false);
   });

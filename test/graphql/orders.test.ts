@@ -15,7 +15,12 @@ const create = (input: object, c = a, bus = busA) =>
   c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { ${ORDER} } }`, { b: bus, i: input }).then((d) => d.createOrder);
 const createErr = (input: object) => a.error(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: busA, i: input });
 const list = (vars: object) =>
-  a.data(`query($b: ID!, $w: OrderWhere, $o: [OrderOrderBy!], $p: Int, $s: Int) { orders(business: $b, where: $w, orderBy: $o, page: $p, pageSize: $s) { data { id externalOrderId total status } total hasMore page pageSize } }`, { b: busA, ...vars }).then((d) => d.orders);
+  a
+    .data(
+      `query($b: ID!, $w: OrderWhere, $o: [OrderOrderBy!], $p: Int, $s: Int) { orders(business: $b, where: $w, orderBy: $o, page: $p, pageSize: $s) { data { id externalOrderId total status } total hasMore page pageSize } }`,
+      { b: busA, ...vars },
+    )
+    .then((d) => d.orders);
 
 describe('orders', () => {
   let first: any;
@@ -35,7 +40,16 @@ describe('orders', () => {
       customerPhoneNumber: '0300 1234567',
       metadata: { fulfilment: 'delivery' },
       items: [
-        { itemId: 'P1', name: 'Zinger Burger', quantity: 2, unitPrice: '500', totalPrice: 'Rs. 1,000', salesTaxPercent: 16, salesTaxAmount: 160, itemComment: 'no mayo' },
+        {
+          itemId: 'P1',
+          name: 'Zinger Burger',
+          quantity: 2,
+          unitPrice: '500',
+          totalPrice: 'Rs. 1,000',
+          salesTaxPercent: 16,
+          salesTaxAmount: 160,
+          itemComment: 'no mayo',
+        },
         { quantity: 1 },
         { name: 'zinger burger ' },
         { itemId: 'P9' },
@@ -63,12 +77,23 @@ describe('orders', () => {
       [1, 'zinger burger', null],
       [2, null, 'P9'],
     ]);
-    expect(first.items[0]).toMatchObject({ object: 'orderitem', quantity: 2, unitPrice: 500, totalPrice: 1000, salesTaxPercent: 16, salesTaxAmount: 160, itemComment: 'no mayo' });
+    expect(first.items[0]).toMatchObject({
+      object: 'orderitem',
+      quantity: 2,
+      unitPrice: 500,
+      totalPrice: 1000,
+      salesTaxPercent: 16,
+      salesTaxAmount: 160,
+      itemComment: 'no mayo',
+    });
     // Both spellings of the name share one menu entry, which keeps the itemId; an itemId-only line matches it by reference.
     expect(first.items[0].menuItem).toEqual({ id: expect.stringMatching(/^mi_/), name: 'Zinger Burger', itemId: 'P1' });
     expect(first.items[1].menuItem.id).toBe(first.items[0].menuItem.id);
     expect(first.items[2].menuItem).toBeNull();
-    const ev = await server.orm.em.fork().getConnection().execute(`select data from event where type = 'order.created' and data->'object'->>'id' = ?`, [first.id]);
+    const ev = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select data from event where type = 'order.created' and data->'object'->>'id' = ?`, [first.id]);
     expect(ev[0].data.object).toMatchObject({ total: 1250, status: 'PENDING', createdAt: first.createdAt });
   });
 
@@ -78,7 +103,14 @@ describe('orders', () => {
   });
 
   it('validates money, currency and required fields, naming them', async () => {
-    const err = await createErr({ externalOrderId: '', total: 'abc', currency: 'XYZ', subtotal: '-3', metadata: { a: 1 }, items: [{ name: 'x', unitPrice: 'free' }] });
+    const err = await createErr({
+      externalOrderId: '',
+      total: 'abc',
+      currency: 'XYZ',
+      subtotal: '-3',
+      metadata: { a: 1 },
+      items: [{ name: 'x', unitPrice: 'free' }],
+    });
     expect(err.code).toBe('BAD_USER_INPUT');
     expect(err.details!.map((d) => d.field).sort()).toEqual(['currency', 'externalOrderId', 'items[0].unitPrice', 'metadata.a', 'subtotal', 'total']);
     expect(err.details!.find((d) => d.field === 'currency')!.message).toBe("'XYZ' is not an ISO 4217 code");
@@ -115,7 +147,10 @@ describe('orders', () => {
       { b: busA, id: first.id },
     );
     expect(up.updateOrder).toMatchObject({ status: 'ACCEPTED', total: 99.5, channel: 'FOODPANDA', customerEmail: 'x@y.io', items: first.items });
-    const back = await a.error(`mutation($b: ID!, $id: ID!) { updateOrder(business: $b, id: $id, input: {status: PENDING}) { id } }`, { b: busA, id: first.id });
+    const back = await a.error(`mutation($b: ID!, $id: ID!) { updateOrder(business: $b, id: $id, input: {status: PENDING}) { id } }`, {
+      b: busA,
+      id: first.id,
+    });
     expect(back.code).toBe('CONFLICT');
     const bad = await a.error(`mutation($b: ID!, $id: ID!) { updateOrder(business: $b, id: $id, input: {currency: "ABC"}) { id } }`, { b: busA, id: first.id });
     expect([bad.code, bad.details![0].field]).toEqual(['BAD_USER_INPUT', 'currency']);
@@ -140,19 +175,26 @@ describe('orders', () => {
   });
 
   it('menu items: list and get; read-only', async () => {
-    const { menuItems } = await a.data(`query($b: ID!) { menuItems(business: $b, where: {name: {contains: "zinger"}}) { total data { id object name itemId business { id } } } }`, { b: busA });
+    const { menuItems } = await a.data(
+      `query($b: ID!) { menuItems(business: $b, where: {name: {contains: "zinger"}}) { total data { id object name itemId business { id } } } }`,
+      { b: busA },
+    );
     expect(menuItems.total).toBe(1);
     expect(menuItems.data[0]).toMatchObject({ object: 'menuitem', name: 'Zinger Burger', itemId: 'P1', business: { id: busA } });
     const byRef = await a.data(`query($b: ID!) { menuItems(business: $b, where: {itemId: {eq: "P1"}}) { total } }`, { b: busA });
     expect(byRef.menuItems.total).toBe(1);
     const one = await a.data(`query($b: ID!, $id: ID!) { menuItem(business: $b, id: $id) { name } }`, { b: busA, id: menuItems.data[0].id });
     expect(one.menuItem.name).toBe('Zinger Burger');
-    expect((await b.error(`query($b: ID!, $id: ID!) { menuItem(business: $b, id: $id) { name } }`, { b: busB, id: menuItems.data[0].id })).code).toBe('NOT_FOUND');
+    expect((await b.error(`query($b: ID!, $id: ID!) { menuItem(business: $b, id: $id) { name } }`, { b: busB, id: menuItems.data[0].id })).code).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it("treats another business's order as NOT_FOUND", async () => {
     expect((await b.error(`query($b: ID!, $id: ID!) { order(business: $b, id: $id) { id } }`, { b: busB, id: first.id })).code).toBe('NOT_FOUND');
-    expect((await b.error(`mutation($b: ID!, $id: ID!) { updateOrder(business: $b, id: $id, input: {status: ACCEPTED}) { id } }`, { b: busB, id: first.id })).code).toBe('NOT_FOUND');
+    expect(
+      (await b.error(`mutation($b: ID!, $id: ID!) { updateOrder(business: $b, id: $id, input: {status: ACCEPTED}) { id } }`, { b: busB, id: first.id })).code,
+    ).toBe('NOT_FOUND');
     expect((await b.data(`query($b: ID!) { orders(business: $b) { total } }`, { b: busB })).orders.total).toBe(0);
     const theirs = await create({ externalOrderId: 'A-1', externalLocationId: 'LHR-01', total: 1, currency: 'EUR' }, b, busB);
     expect(theirs.id).not.toBe(first.id); // the idempotency key is per business

@@ -50,7 +50,11 @@ describe('SQL statements for orders with their lines, menu items and feedback', 
     const tenant = await createTenant(server);
     for (let i = 0; i < orders; i++) {
       const input = { externalOrderId: `O-${i}`, total: 10, currency: 'PKR', items: [{ name: `Dish ${i % 3}`, quantity: 1 }, { name: 'Tea' }] };
-      const { body } = await server.graphql(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: tenant.businessId, i: input }, tenant.headers);
+      const { body } = await server.graphql(
+        `mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`,
+        { b: tenant.businessId, i: input },
+        tenant.headers,
+      );
       expect(body.errors).toBeUndefined();
     }
     const query = `query($b: ID!) { orders(business: $b, pageSize: 50) { total data { id items { name menuItem { id name } } submissions { id } } } }`;

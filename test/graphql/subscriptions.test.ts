@@ -32,7 +32,8 @@ const live = (authorization = ta.headers.authorization) => {
 };
 const SUBSCRIPTION = `subscription($b: ID!, $t: [String!]) { eventRecorded(business: $b, types: $t) { id object type data createdAt business { id } } }`;
 const submit = async (c: Client = a) =>
-  (await c.data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: busA, s: survey })).createSubmission.id as string;
+  (await c.data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: busA, s: survey }))
+    .createSubmission.id as string;
 
 /**
  * Nothing acknowledges a subscription in graphql-ws: writes go on until the first event arrives, then every later
@@ -75,10 +76,12 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
     await untilHeard(l, async () => {
       // A submission (not heard: no submissions:read) then an order (heard).
       await c.data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: ordersOnly.businessId, s });
-      return (await c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
-        b: ordersOnly.businessId,
-        i: { externalOrderId: `live-${n++}`, total: 10, currency: 'PKR' },
-      })).createOrder.id;
+      return (
+        await c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
+          b: ordersOnly.businessId,
+          i: { externalOrderId: `live-${n++}`, total: 10, currency: 'PKR' },
+        })
+      ).createOrder.id;
     });
     expect(l.received.every((d) => d.eventRecorded.type === 'order.created')).toBe(true);
     // Asking for what the token may not hear is refused, naming it.
@@ -105,9 +108,19 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
 
     const t = await createTenant(server);
     const l = live(t.headers.authorization);
-    const s = (await client(server, t.headers).data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "R"}) { id } }`, { b: t.businessId })).createSurvey.id;
+    const s = (await client(server, t.headers).data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "R"}) { id } }`, { b: t.businessId }))
+      .createSurvey.id;
     void l.listen(SUBSCRIPTION, { b: t.businessId });
-    await untilHeard(l, async () => (await client(server, t.headers).data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: t.businessId, s })).createSubmission.id);
+    await untilHeard(
+      l,
+      async () =>
+        (
+          await client(server, t.headers).data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, {
+            b: t.businessId,
+            s,
+          })
+        ).createSubmission.id,
+    );
     const revoked = await fetch(`${server.url}/oauth/revoke`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -126,7 +139,9 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
     const killed = await server.orm.em
       .getConnection()
       // This server's own: other test files' servers listen too, each in its own database.
-      .execute(`select pg_terminate_backend(pid) as gone from pg_stat_activity where application_name = ? and datname = current_database()`, [LISTENER_APPLICATION_NAME]);
+      .execute(`select pg_terminate_backend(pid) as gone from pg_stat_activity where application_name = ? and datname = current_database()`, [
+        LISTENER_APPLICATION_NAME,
+      ]);
     expect(killed.length).toBeGreaterThan(0);
     const errors = (await ended) as any[];
     expect(errors[0]).toMatchObject({ message: 'Live events were interrupted: subscribe again', extensions: { code: 'SERVICE_UNAVAILABLE' } });
@@ -135,7 +150,10 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
     for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 250))) {
       if (Date.now() - started > 15_000) throw new Error('the feed did not come back');
       again = live();
-      const refused = await Promise.race([again.listen(SUBSCRIPTION, { b: busA, t: ['submission.created'] }), new Promise((r) => setTimeout(() => r('open'), 300))]);
+      const refused = await Promise.race([
+        again.listen(SUBSCRIPTION, { b: busA, t: ['submission.created'] }),
+        new Promise((r) => setTimeout(() => r('open'), 300)),
+      ]);
       if (refused === 'open') break;
     }
     await untilHeard(again!, () => submit());
@@ -147,13 +165,29 @@ describe('eventRecorded (graphql-ws on /graphql)', () => {
     const spy = await pool.connect();
     const heard: string[] = [];
     // Each payload: "@<sending process> " then a line "<business> <event id> <type>" per event (kit/signals/signals.ts).
-    spy.on('notification', (n) => n.channel === 'events' && heard.push(...n.payload!.replace(/^@\S* /, '').split('\n').map((line) => line.split(' ')[0])));
+    spy.on(
+      'notification',
+      (n) =>
+        n.channel === 'events' &&
+        heard.push(
+          ...n
+            .payload!.replace(/^@\S* /, '')
+            .split('\n')
+            .map((line) => line.split(' ')[0]),
+        ),
+    );
     await spy.query('listen events');
     const t = await createTenant(server);
     const c = client(server, t.headers);
     const s = (await c.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "Quiet"}) { id } }`, { b: t.businessId })).createSurvey.id;
-    const write = async () => (await c.data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: t.businessId, s })).createSubmission.id as string;
-    const rows = async () => (await sql.execute(`select process, expires_at > now() as live from event_subscriber where business_id = ?`, [t.businessId])) as { process: string; live: boolean }[];
+    const write = async () =>
+      (await c.data(`mutation($b: ID!, $s: ID!) { createSubmission(business: $b, survey: $s, input: {answers: []}) { id } }`, { b: t.businessId, s }))
+        .createSubmission.id as string;
+    const rows = async () =>
+      (await sql.execute(`select process, expires_at > now() as live from event_subscriber where business_id = ?`, [t.businessId])) as {
+        process: string;
+        live: boolean;
+      }[];
     const settle = () => new Promise((r) => setTimeout(r, 300));
     try {
       // Nobody listens: written and listed, but not notified.

@@ -10,7 +10,12 @@ const SURVEY = 'id object name description status createdAt updatedAt business {
 const create = (c: Client, bus: string, input: object) =>
   c.data(`mutation($b: ID!, $i: CreateSurveyInput!) { createSurvey(business: $b, input: $i) { ${SURVEY} } }`, { b: bus, i: input }).then((d) => d.createSurvey);
 const list = (c: Client, bus: string, args: string, vars: object = {}) =>
-  c.data(`query($b: ID! ${args ? ', ' + args.split('|')[0] : ''}) { surveys(business: $b ${args ? ', ' + args.split('|')[1] : ''}) { data { id name status createdAt } page pageSize total hasMore } }`, { b: bus, ...vars }).then((d) => d.surveys);
+  c
+    .data(
+      `query($b: ID! ${args ? ', ' + args.split('|')[0] : ''}) { surveys(business: $b ${args ? ', ' + args.split('|')[1] : ''}) { data { id name status createdAt } page pageSize total hasMore } }`,
+      { b: bus, ...vars },
+    )
+    .then((d) => d.surveys);
 
 describe('surveys', () => {
   const ids: string[] = [];
@@ -36,7 +41,9 @@ describe('surveys', () => {
     expect(Math.abs(created.createdAt - Date.now())).toBeLessThan(60_000);
     const read = await a.data(`query($b: ID!, $id: ID!) { survey(business: $b, id: $id) { ${SURVEY} } }`, { b: busA, id: created.id });
     expect(read.survey).toEqual(created);
-    const events = await a.data(`query($b: ID!) { events(business: $b, where: {type: {eq: "survey.created"}}) { total data { data } } }`, { b: busA }).catch(() => null);
+    const events = await a
+      .data(`query($b: ID!) { events(business: $b, where: {type: {eq: "survey.created"}}) { total data { data } } }`, { b: busA })
+      .catch(() => null);
     if (events) expect(events.events.data.some((e: any) => e.data.object.id === created.id)).toBe(true);
     await a.data(`mutation($b: ID!, $id: ID!) { deleteSurvey(business: $b, id: $id) }`, { b: busA, id: created.id });
   });
@@ -58,7 +65,11 @@ describe('surveys', () => {
   });
 
   it('refuses pageSize over 100, under 1, and a negative page', async () => {
-    for (const [args, field] of [['pageSize: 101', 'pageSize'], ['pageSize: 0', 'pageSize'], ['page: -1', 'page']]) {
+    for (const [args, field] of [
+      ['pageSize: 101', 'pageSize'],
+      ['pageSize: 0', 'pageSize'],
+      ['page: -1', 'page'],
+    ]) {
       const err = await a.error(`query($b: ID!) { surveys(business: $b, ${args}) { total } }`, { b: busA });
       expect(err.code).toBe('BAD_USER_INPUT');
       expect(err.details).toEqual([{ field, message: expect.any(String) }]);
@@ -117,7 +128,12 @@ describe('surveys', () => {
     const actives = byStatus.data.filter((s: any) => s.status === 'active').map((s: any) => s.id);
     expect(actives).toEqual([ids[1], ids[2]]);
     const byName = await list(a, busA, '|orderBy: [{field: name, order: desc}]');
-    expect(byName.data.map((s: any) => s.name)).toEqual(byName.data.map((s: any) => s.name).sort().reverse());
+    expect(byName.data.map((s: any) => s.name)).toEqual(
+      byName.data
+        .map((s: any) => s.name)
+        .sort()
+        .reverse(),
+    );
     const bad = await a.raw(`query($b: ID!) { surveys(business: $b, orderBy: [{field: description}]) { total } }`, { b: busA });
     expect(bad.body.errors[0].message).toMatch(/description/);
   });
@@ -125,10 +141,10 @@ describe('surveys', () => {
   it('updates any subset and records survey.updated', async () => {
     const created = await create(a, busA, { name: 'Before', description: 'keep' });
     await sleep(2);
-    const { updateSurvey } = await a.data(
-      `mutation($b: ID!, $id: ID!) { updateSurvey(business: $b, id: $id, input: {status: active}) { ${SURVEY} } }`,
-      { b: busA, id: created.id },
-    );
+    const { updateSurvey } = await a.data(`mutation($b: ID!, $id: ID!) { updateSurvey(business: $b, id: $id, input: {status: active}) { ${SURVEY} } }`, {
+      b: busA,
+      id: created.id,
+    });
     expect(updateSurvey).toMatchObject({ name: 'Before', description: 'keep', status: 'active' });
     expect(updateSurvey.updatedAt).toBeGreaterThan(created.updatedAt);
     const rows = await server.orm.em.fork().getConnection().execute(`select type, data from event where business_id = ? order by id`, [busA]);
@@ -142,7 +158,9 @@ describe('surveys', () => {
   });
 
   it('validates input, naming every bad field', async () => {
-    const err = await a.error(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "  ", description: "${'x'.repeat(10_001)}"}) { id } }`, { b: busA });
+    const err = await a.error(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "  ", description: "${'x'.repeat(10_001)}"}) { id } }`, {
+      b: busA,
+    });
     expect(err.code).toBe('BAD_USER_INPUT');
     expect(err.details!.map((d) => d.field).sort()).toEqual(['description', 'name']);
     const status = await a.raw(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "x", status: deleted}) { id } }`, { b: busA });
@@ -151,10 +169,10 @@ describe('surveys', () => {
 
   it('deletes a survey with its steps; then NOT_FOUND; records survey.deleted', async () => {
     const s = await create(a, busA, { name: 'Doomed' });
-    const { createSurveyStep } = await a.data(
-      `mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: text}) { id } }`,
-      { b: busA, s: s.id },
-    );
+    const { createSurveyStep } = await a.data(`mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: {type: text}) { id } }`, {
+      b: busA,
+      s: s.id,
+    });
     expect((await a.data(`mutation($b: ID!, $id: ID!) { deleteSurvey(business: $b, id: $id) }`, { b: busA, id: s.id })).deleteSurvey).toBe(s.id);
     expect((await a.error(`query($b: ID!, $id: ID!) { survey(business: $b, id: $id) { id } }`, { b: busA, id: s.id })).code).toBe('NOT_FOUND');
     const steps = await server.orm.em.fork().getConnection().execute(`select id from survey_step where id = ?`, [createSurveyStep.id]);
@@ -169,7 +187,9 @@ describe('surveys', () => {
     const theirs = await create(b, busB, { name: 'Theirs' });
     for (const id of [theirs.id, 'mtr_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'nope']) {
       expect((await a.error(`query($b: ID!, $id: ID!) { survey(business: $b, id: $id) { id } }`, { b: busA, id })).code).toBe('NOT_FOUND');
-      expect((await a.error(`mutation($b: ID!, $id: ID!) { updateSurvey(business: $b, id: $id, input: {name: "x"}) { id } }`, { b: busA, id })).code).toBe('NOT_FOUND');
+      expect((await a.error(`mutation($b: ID!, $id: ID!) { updateSurvey(business: $b, id: $id, input: {name: "x"}) { id } }`, { b: busA, id })).code).toBe(
+        'NOT_FOUND',
+      );
       expect((await a.error(`mutation($b: ID!, $id: ID!) { deleteSurvey(business: $b, id: $id) }`, { b: busA, id })).code).toBe('NOT_FOUND');
     }
     expect((await list(b, busB, '')).data.map((s: any) => s.id)).toEqual([theirs.id]);

@@ -12,8 +12,19 @@ describe('webhooks', () => {
   let hook: any;
 
   it('shows the signing secret at creation only', async () => {
-    hook = (await a.data(`mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://example.com/hook", events: ["order.created", "survey.updated"], description: "orders"}) { ${W} } }`, { b: busA })).createWebhook;
-    expect(hook).toMatchObject({ object: 'webhook', url: 'https://example.com/hook', events: ['order.created', 'survey.updated'], enabled: true, business: { id: busA } });
+    hook = (
+      await a.data(
+        `mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://example.com/hook", events: ["order.created", "survey.updated"], description: "orders"}) { ${W} } }`,
+        { b: busA },
+      )
+    ).createWebhook;
+    expect(hook).toMatchObject({
+      object: 'webhook',
+      url: 'https://example.com/hook',
+      events: ['order.created', 'survey.updated'],
+      enabled: true,
+      business: { id: busA },
+    });
     // Standard Webhooks secret (issue 11): whsec_ and the padded standard base64 of 32 random bytes.
     expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const read = await a.data(`query($b: ID!, $id: ID!) { webhook(business: $b, id: $id) { secret url } }`, { b: busA, id: hook.id });
@@ -34,12 +45,19 @@ describe('webhooks', () => {
   });
 
   it('updates, filters, deletes', async () => {
-    const up = await a.data(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {enabled: false, events: ["*"]}) { ${W} } }`, { b: busA, id: hook.id });
+    const up = await a.data(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {enabled: false, events: ["*"]}) { ${W} } }`, {
+      b: busA,
+      id: hook.id,
+    });
     expect(up.updateWebhook).toMatchObject({ enabled: false, events: ['*'], secret: null, url: hook.url });
-    const second = (await a.data(`mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://other.io/h", events: ["*"]}) { id } }`, { b: busA })).createWebhook;
+    const second = (await a.data(`mutation($b: ID!) { createWebhook(business: $b, input: {url: "https://other.io/h", events: ["*"]}) { id } }`, { b: busA }))
+      .createWebhook;
     const f = await a.data(`query($b: ID!) { webhooks(business: $b, where: {enabled: {eq: false}}) { data { id } } }`, { b: busA });
     expect(f.webhooks.data).toEqual([{ id: hook.id }]);
-    const byUrl = await a.data(`query($b: ID!) { webhooks(business: $b, where: {url: {contains: "other"}}, orderBy: [{field: url, order: desc}]) { data { id } } }`, { b: busA });
+    const byUrl = await a.data(
+      `query($b: ID!) { webhooks(business: $b, where: {url: {contains: "other"}}, orderBy: [{field: url, order: desc}]) { data { id } } }`,
+      { b: busA },
+    );
     expect(byUrl.webhooks.data).toEqual([{ id: second.id }]);
     expect((await a.data(`mutation($b: ID!, $id: ID!) { deleteWebhook(business: $b, id: $id) }`, { b: busA, id: second.id })).deleteWebhook).toBe(second.id);
     expect((await a.error(`query($b: ID!, $id: ID!) { webhook(business: $b, id: $id) { id } }`, { b: busA, id: second.id })).code).toBe('NOT_FOUND');
@@ -59,7 +77,9 @@ describe('webhooks', () => {
 describe('events', () => {
   it('lists the changes of the business, newest first, filtered by type and time; get by id', async () => {
     await a.data(`mutation($b: ID!) { createSurvey(business: $b, input: {name: "E"}) { id } }`, { b: busA });
-    const all = await a.data(`query($b: ID!) { events(business: $b, pageSize: 100) { data { id object type createdAt business { id } data } total } }`, { b: busA });
+    const all = await a.data(`query($b: ID!) { events(business: $b, pageSize: 100) { data { id object type createdAt business { id } data } total } }`, {
+      b: busA,
+    });
     const types = all.events.data.map((e: any) => e.type);
     expect(types[0]).toBe('survey.created');
     expect(types).toEqual(expect.arrayContaining(['webhook.created', 'webhook.updated', 'webhook.deleted']));
@@ -68,7 +88,10 @@ describe('events', () => {
     expect(created).toEqual([...created].sort((x: number, y: number) => y - x));
     const hooks = await a.data(`query($b: ID!) { events(business: $b, where: {type: {in: ["webhook.created", "webhook.deleted"]}}) { total } }`, { b: busA });
     expect(hooks.events.total).toBe(3);
-    const since = await a.data(`query($b: ID!, $t: Timestamp) { events(business: $b, where: {createdAt: {gte: $t}, type: {contains: "survey"}}) { total } }`, { b: busA, t: all.events.data[0].createdAt });
+    const since = await a.data(`query($b: ID!, $t: Timestamp) { events(business: $b, where: {createdAt: {gte: $t}, type: {contains: "survey"}}) { total } }`, {
+      b: busA,
+      t: all.events.data[0].createdAt,
+    });
     expect(since.events.total).toBe(1);
     const one = await a.data(`query($b: ID!, $id: ID!) { event(business: $b, id: $id) { id type } }`, { b: busA, id: all.events.data[0].id });
     expect(one.event).toEqual({ id: all.events.data[0].id, type: 'survey.created' });

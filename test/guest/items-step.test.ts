@@ -29,8 +29,15 @@ useTestServer(
       {
         b: fx.business,
         i: {
-          externalOrderId: ORDER_ID, total: 2400, currency: 'PKR', metadata: { server: 'Ali', table: '4' },
-          items: [{ name: 'Chicken Biryani', quantity: 1 }, { name: 'Raita', quantity: 2 }, { name: 'Chicken Biryani', quantity: 1 }],
+          externalOrderId: ORDER_ID,
+          total: 2400,
+          currency: 'PKR',
+          metadata: { server: 'Ali', table: '4' },
+          items: [
+            { name: 'Chicken Biryani', quantity: 1 },
+            { name: 'Raita', quantity: 2 },
+            { name: 'Chicken Biryani', quantity: 1 },
+          ],
         },
       },
     );
@@ -48,9 +55,14 @@ const agent = () => new GuestAgent(server.url, { 'x-forwarded-for': `10.36.${Mat
 const legends = (html: string) => [...html.matchAll(/<legend><span dir="auto">([^<]*)<\/span>/g)].map((m) => m[1]);
 
 async function submissionsOf(where: object = {}) {
-  const d = await fx.c.data(`query($b: ID!, $s: ID!, $w: SubmissionWhere) { submissions(business: $b, survey: $s, where: $w, pageSize: 100) { data { ${SUB} } } }`, {
-    b: fx.business, s: fx.survey, w: where,
-  });
+  const d = await fx.c.data(
+    `query($b: ID!, $s: ID!, $w: SubmissionWhere) { submissions(business: $b, survey: $s, where: $w, pageSize: 100) { data { ${SUB} } } }`,
+    {
+      b: fx.business,
+      s: fx.survey,
+      w: where,
+    },
+  );
   return d.submissions.data as any[];
 }
 
@@ -106,17 +118,26 @@ describe('the items step on the survey page', () => {
   });
 
   it('is skipped for an order without lines', async () => {
-    await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: fx.business, i: { externalOrderId: 'KK-EMPTY', total: 0, currency: 'PKR' } });
+    await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
+      b: fx.business,
+      i: { externalOrderId: 'KK-EMPTY', total: 0, currency: 'PKR' },
+    });
     const page = await agent().get(`${fx.path}?custom.customOrderId=KK-EMPTY`);
     expect(page.html).toContain('Step 1 of 2');
   });
 
   it('offers thumbs up and down when content.scale is thumbs', async () => {
-    await fx.c.data(`mutation($b: ID!, $s: ID!, $id: ID!) { updateSurveyStep(business: $b, survey: $s, id: $id, input: {content: {scale: "thumbs"}}) { id } }`, {
-      b: fx.business, s: fx.survey, id: items,
-    });
+    await fx.c.data(
+      `mutation($b: ID!, $s: ID!, $id: ID!) { updateSurveyStep(business: $b, survey: $s, id: $id, input: {content: {scale: "thumbs"}}) { id } }`,
+      {
+        b: fx.business,
+        s: fx.survey,
+        id: items,
+      },
+    );
     await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
-      b: fx.business, i: { externalOrderId: 'KK-THUMBS', total: 500, currency: 'PKR', items: [{ name: 'Raita', quantity: 1 }] },
+      b: fx.business,
+      i: { externalOrderId: 'KK-THUMBS', total: 500, currency: 'PKR', items: [{ name: 'Raita', quantity: 1 }] },
     });
     for (let until = Date.now() + 5000; ; ) {
       const g = agent();
@@ -132,21 +153,31 @@ describe('the items step on the survey page', () => {
       }
     }
     await fx.c.data(`mutation($b: ID!, $s: ID!, $id: ID!) { updateSurveyStep(business: $b, survey: $s, id: $id, input: {content: {scale: "5"}}) { id } }`, {
-      b: fx.business, s: fx.survey, id: items,
+      b: fx.business,
+      s: fx.survey,
+      id: items,
     });
   });
 });
 
 describe('the items step through the API', () => {
   const create = async (answers: object[], extra: object = {}) =>
-    (await fx.c.raw(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id answers { step items } } }`, {
-      b: fx.business, s: fx.survey, i: { answers, ...extra },
-    })).body;
+    (
+      await fx.c.raw(
+        `mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id answers { step items } } }`,
+        {
+          b: fx.business,
+          s: fx.survey,
+          i: { answers, ...extra },
+        },
+      )
+    ).body;
 
   it('refuses a menu item not on the order, a rating off the scale, and items on another kind of step', async () => {
     // A real menu item of the business, from another order's line: not on this order.
     const kheer = await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { items { menuItem { id } } } }`, {
-      b: fx.business, i: { externalOrderId: 'KK-KHEER', total: 300, currency: 'PKR', items: [{ name: 'Kheer', quantity: 1 }] },
+      b: fx.business,
+      i: { externalOrderId: 'KK-KHEER', total: 300, currency: 'PKR', items: [{ name: 'Kheer', quantity: 1 }] },
     });
     const other = kheer.createOrder.items[0].menuItem.id as string;
     const res = await create(
@@ -161,14 +192,23 @@ describe('the items step through the API', () => {
   });
 
   it('takes no dish without an order, and does not require the step then', async () => {
-    const refused = await create([{ step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } }, { step: items, items: { [dishes.raita]: 4 } }]);
+    const refused = await create([
+      { step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } },
+      { step: items, items: { [dishes.raita]: 4 } },
+    ]);
     expect(JSON.stringify(refused.errors)).toContain(`answers[1].items.${dishes.raita}`);
     const ok = await create([{ step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } }]);
     expect(ok.errors).toBeUndefined();
   });
 
   it('counts dishes rated directly in analyticsMenuItems as source direct, beside the order-linked metric ratings', async () => {
-    const ok = await create([{ step: fx.steps.rate, ratings: { [fx.metrics.food]: 2 } }, { step: items, items: { [dishes.biryani]: 3, [dishes.raita]: 1 } }], { order });
+    const ok = await create(
+      [
+        { step: fx.steps.rate, ratings: { [fx.metrics.food]: 2 } },
+        { step: items, items: { [dishes.biryani]: 3, [dishes.raita]: 1 } },
+      ],
+      { order },
+    );
     expect(ok.errors).toBeUndefined();
     const d = await fx.c.data(
       `query($b: ID!) { analyticsMenuItems(business: $b, from: 1767225600000, to: 1830297600000, minCount: 1, sort: mean, order: desc) { menuItem name source metric count mean } }`,
@@ -182,20 +222,37 @@ describe('the items step through the API', () => {
     ]);
     // The metric ratings of the orders that had the dish (the biryani's: both guests of order KK-1001, 4 and 2).
     expect(rows.find((r) => r.source === 'order' && r.menuItem === dishes.biryani)).toMatchObject({ count: 2, mean: 3 });
-    const direct = await fx.c.data(`query($b: ID!) { analyticsMenuItems(business: $b, from: 1767225600000, to: 1830297600000, minCount: 1, source: direct) { source } }`, { b: fx.business });
+    const direct = await fx.c.data(
+      `query($b: ID!) { analyticsMenuItems(business: $b, from: 1767225600000, to: 1830297600000, minCount: 1, source: direct) { source } }`,
+      { b: fx.business },
+    );
     expect(new Set(direct.analyticsMenuItems.map((r: any) => r.source))).toEqual(new Set(['direct']));
   });
 
   it("opens a case on a dish rated at or under an alert rule's maxRating, named after the dish", async () => {
     await fx.c.data(`mutation($b: ID!, $i: CreateAlertRuleInput!) { createAlertRule(business: $b, input: $i) { id } }`, {
-      b: fx.business, i: { name: 'Low dish', when: { maxRating: 1 }, notify: [{ role: 'owner' }] },
+      b: fx.business,
+      i: { name: 'Low dish', when: { maxRating: 1 }, notify: [{ role: 'owner' }] },
     });
     const o = await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, {
-      b: fx.business, i: { externalOrderId: 'KK-CASE', total: 900, currency: 'PKR', items: [{ name: 'Raita', quantity: 1 }] },
+      b: fx.business,
+      i: { externalOrderId: 'KK-CASE', total: 900, currency: 'PKR', items: [{ name: 'Raita', quantity: 1 }] },
     });
-    const low = await create([{ step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } }, { step: items, items: { [dishes.raita]: 1 } }], { order: o.createOrder.id });
+    const low = await create(
+      [
+        { step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } },
+        { step: items, items: { [dishes.raita]: 1 } },
+      ],
+      { order: o.createOrder.id },
+    );
     expect(low.errors).toBeUndefined();
-    const happy = await create([{ step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } }, { step: items, items: { [dishes.raita]: 4 } }], { order: o.createOrder.id });
+    const happy = await create(
+      [
+        { step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } },
+        { step: items, items: { [dishes.raita]: 4 } },
+      ],
+      { order: o.createOrder.id },
+    );
     expect(happy.errors).toBeUndefined();
     const cases = await fx.c.data(`query($b: ID!) { cases(business: $b) { data { reason } } }`, { b: fx.business });
     expect(cases.cases.data.map((c: any) => c.reason)).toEqual(['Raita 1 of 5']);
@@ -204,16 +261,24 @@ describe('the items step through the API', () => {
 
 describe('figures by server', () => {
   const metrics = (extra: string) =>
-    fx.c.data(`query($b: ID!) { analyticsMetrics(business: $b, from: 1767225600000, to: 1830297600000, interval: total, ${extra}) { staff location count mean insufficient rank } }`, { b: fx.business });
+    fx.c.data(
+      `query($b: ID!) { analyticsMetrics(business: $b, from: 1767225600000, to: 1830297600000, interval: total, ${extra}) { staff location count mean insufficient rank } }`,
+      { b: fx.business },
+    );
 
   it('groups by staff (the order metadata key the business names), marks groups under minCount insufficient and ranks the others', async () => {
     const orderFor = async (externalOrderId: string, metadata: Record<string, string>) =>
-      (await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id staff } }`, {
-        b: fx.business, i: { externalOrderId, total: 100, currency: 'PKR', metadata },
-      })).createOrder;
+      (
+        await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id staff } }`, {
+          b: fx.business,
+          i: { externalOrderId, total: 100, currency: 'PKR', metadata },
+        })
+      ).createOrder;
     const rate = async (orderId: string, food: number) => {
       await fx.c.data(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, {
-        b: fx.business, s: fx.survey, i: { order: orderId, answers: [{ step: fx.steps.rate, ratings: { [fx.metrics.food]: food } }] },
+        b: fx.business,
+        s: fx.survey,
+        i: { order: orderId, answers: [{ step: fx.steps.rate, ratings: { [fx.metrics.food]: food } }] },
       });
     };
     for (let i = 0; i < 3; i++) await rate((await orderFor(`S-${i}`, { server: 'Sara' })).id, 5);
@@ -225,7 +290,13 @@ describe('figures by server', () => {
     expect(wasim.staff).toBe('Wasim');
     await rate(wasim.id, 2);
 
-    const rows = (await metrics('groupBy: [staff]')).analyticsMetrics as Array<{ staff: string | null; count: number; mean: number; insufficient: boolean; rank: number | null }>;
+    const rows = (await metrics('groupBy: [staff]')).analyticsMetrics as Array<{
+      staff: string | null;
+      count: number;
+      mean: number;
+      insufficient: boolean;
+      rank: number | null;
+    }>;
     const of = (staff: string | null) => rows.find((r) => r.staff === staff);
     expect(of('Sara')).toMatchObject({ count: 3, mean: 5, insufficient: true, rank: null });
     expect(of('Ali')).toMatchObject({ insufficient: true, rank: null });
@@ -245,7 +316,10 @@ describe('figures by server', () => {
     // A staff filter; NPS accepts staff too; without a comparison nothing is marked.
     const only = (await metrics('staff: "Sara"')).analyticsMetrics;
     expect(only).toEqual([{ staff: null, location: null, count: 3, mean: 5, insufficient: false, rank: null }]);
-    const nps = await fx.c.data(`query($b: ID!) { analyticsNps(business: $b, from: 1767225600000, to: 1830297600000, interval: total, groupBy: [staff]) { staff count insufficient rank } }`, { b: fx.business });
+    const nps = await fx.c.data(
+      `query($b: ID!) { analyticsNps(business: $b, from: 1767225600000, to: 1830297600000, interval: total, groupBy: [staff]) { staff count insufficient rank } }`,
+      { b: fx.business },
+    );
     expect(nps.analyticsNps).toEqual([]);
     await fx.c.data(`mutation($id: ID!) { updateBusiness(id: $id, input: {staffKey: null}) { staffKey } }`, { id: fx.business });
   });
@@ -256,16 +330,24 @@ describe('figures by server', () => {
     expect([reset.status, reset.body.data.staffKey]).toEqual([200, 'server']);
     for (let i = 0; i < 2; i++) {
       const created = await fx.c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id staff } }`, {
-        b: fx.business, i: { externalOrderId: `Z-${i}`, total: 100, currency: 'PKR', metadata: { server: 'Zara' } },
+        b: fx.business,
+        i: { externalOrderId: `Z-${i}`, total: 100, currency: 'PKR', metadata: { server: 'Zara' } },
       });
       expect(created.createOrder.staff).toBe('Zara');
       await fx.c.data(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, {
-        b: fx.business, s: fx.survey, i: { order: created.createOrder.id, answers: [{ step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } }] },
+        b: fx.business,
+        s: fx.survey,
+        i: { order: created.createOrder.id, answers: [{ step: fx.steps.rate, ratings: { [fx.metrics.food]: 4 } }] },
       });
     }
     type Row = { staff: string | null; count: number; mean: number; insufficient: boolean; rank: number | null };
     const get = async (extra = '') => {
-      const res = await rest(server, 'GET', `/v2/businesses/${fx.business}/analytics/metrics?from=1767225600000&to=1830297600000&interval=total&groupBy=staff${extra}`, { tenant: fx.tenant });
+      const res = await rest(
+        server,
+        'GET',
+        `/v2/businesses/${fx.business}/analytics/metrics?from=1767225600000&to=1830297600000&interval=total&groupBy=staff${extra}`,
+        { tenant: fx.tenant },
+      );
       expect(res.status).toBe(200);
       return res.body.data as Row[];
     };
@@ -277,7 +359,12 @@ describe('figures by server', () => {
     // With minCount=2, Zara's two answers are enough and she is ranked; a server with one answer still is not.
     const ranked = await get('&minCount=2');
     expect(ranked.find((r) => r.staff === 'Zara')).toMatchObject({ count: 2, insufficient: false, rank: expect.any(Number) });
-    for (const r of ranked) expect({ staff: r.staff, insufficient: r.insufficient, unranked: r.rank === null }).toEqual({ staff: r.staff, insufficient: r.count < 2, unranked: r.count < 2 });
+    for (const r of ranked)
+      expect({ staff: r.staff, insufficient: r.insufficient, unranked: r.rank === null }).toEqual({
+        staff: r.staff,
+        insufficient: r.count < 2,
+        unranked: r.count < 2,
+      });
   });
 
   it('refuses an empty staffKey', async () => {

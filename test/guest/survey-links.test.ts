@@ -21,17 +21,29 @@ describe('survey links', () => {
 
   it("surveyLink carries interface 4.9's parameters for an order, a location and a channel", async () => {
     const link = async (vars: object) =>
-      (await fx.c.data(`query($b: ID!, $s: ID!, $l: ID, $o: ID, $c: LinkChannel) { surveyLink(business: $b, survey: $s, location: $l, orderId: $o, channel: $c) }`, { b: fx.business, s: fx.survey, ...vars })).surveyLink;
+      (
+        await fx.c.data(
+          `query($b: ID!, $s: ID!, $l: ID, $o: ID, $c: LinkChannel) { surveyLink(business: $b, survey: $s, location: $l, orderId: $o, channel: $c) }`,
+          { b: fx.business, s: fx.survey, ...vars },
+        )
+      ).surveyLink;
     expect(await link({})).toBe(base());
-    expect(await link({ l: loc, o: order, c: 'sms' })).toBe(`${base()}?custom.customOrderId=Z-9&custom.customLocationId=KHI-01&location:metadata=branch.KHI-01&ch=sms`);
+    expect(await link({ l: loc, o: order, c: 'sms' })).toBe(
+      `${base()}?custom.customOrderId=Z-9&custom.customLocationId=KHI-01&location:metadata=branch.KHI-01&ch=sms`,
+    );
     const bare = await fx.location('Bare', {});
-    const err = await fx.c.error(`query($b: ID!, $s: ID!, $l: ID) { surveyLink(business: $b, survey: $s, location: $l) }`, { b: fx.business, s: fx.survey, l: bare });
+    const err = await fx.c.error(`query($b: ID!, $s: ID!, $l: ID) { surveyLink(business: $b, survey: $s, location: $l) }`, {
+      b: fx.business,
+      s: fx.survey,
+      l: bare,
+    });
     expect(err.details).toEqual([{ field: 'location', message: expect.stringContaining('no metadata') }]);
   });
 });
 
 describe('GET /v2/businesses/{b}/surveys/{s}/qr', () => {
-  const qr = (query: string, headers = fx.tenant.headers) => fetch(`${fx.server.url}/v2/businesses/${fx.business}/surveys/${fx.survey}/qr${query}`, { headers });
+  const qr = (query: string, headers = fx.tenant.headers) =>
+    fetch(`${fx.server.url}/v2/businesses/${fx.business}/surveys/${fx.survey}/qr${query}`, { headers });
 
   it('answers an SVG of the link with ch=qr and the location, named for printing', async () => {
     const res = await qr(`?location=${loc}`);

@@ -9,12 +9,22 @@ let fx: GuestSurveyFixture;
 
 // The guest pages' own limit stays on here (the API's is off in test servers unless a test turns it on). Each guest
 // comes from an X-Forwarded-For address of its own, as written by the one proxy TRUST_PROXY_HOPS=1 trusts.
-useTestServer(async (s) => { server = s; fx = await guestSurvey(s); }, { env: { TRUST_PROXY_HOPS: '1' } });
+useTestServer(
+  async (s) => {
+    server = s;
+    fx = await guestSurvey(s);
+  },
+  { env: { TRUST_PROXY_HOPS: '1' } },
+);
 
-const agent = (headers: Record<string, string> = {}) => new GuestAgent(server.url, { 'x-forwarded-for': `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, ...headers });
+const agent = (headers: Record<string, string> = {}) =>
+  new GuestAgent(server.url, { 'x-forwarded-for': `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, ...headers });
 const SUB = 'id status completedAt channel source metadata order { id } location { id } answers { step value ratings }';
 async function submissions(f = fx, where: object = {}) {
-  const d = await f.c.data(`query($b: ID!, $s: ID!, $w: SubmissionWhere) { submissions(business: $b, survey: $s, where: $w, pageSize: 100) { total data { ${SUB} } } }`, { b: f.business, s: f.survey, w: where });
+  const d = await f.c.data(
+    `query($b: ID!, $s: ID!, $w: SubmissionWhere) { submissions(business: $b, survey: $s, where: $w, pageSize: 100) { total data { ${SUB} } } }`,
+    { b: f.business, s: f.survey, w: where },
+  );
   return d.submissions as { total: number; data: any[] };
 }
 async function events(type: string) {
@@ -69,7 +79,14 @@ describe('the survey page', () => {
     expect(post.status).toBe(303);
     expect(post.location).toBe(`${fx.path}?step=${fx.steps.nps}`);
     const partial = (await submissions(fx, { status: { eq: 'partial' } })).data;
-    expect(partial).toEqual([expect.objectContaining({ status: 'partial', completedAt: null, source: 'page', answers: [{ step: fx.steps.rate, value: null, ratings: { [fx.metrics.food]: 5, [fx.metrics.service]: 4 } }] })]);
+    expect(partial).toEqual([
+      expect.objectContaining({
+        status: 'partial',
+        completedAt: null,
+        source: 'page',
+        answers: [{ step: fx.steps.rate, value: null, ratings: { [fx.metrics.food]: 5, [fx.metrics.service]: 4 } }],
+      }),
+    ]);
     page = next;
     expect(page.html).toContain('Step 2 of 4');
     expect(page.html).toMatch(/<legend><h1><span dir="auto">How likely are you to recommend us/);
@@ -132,12 +149,16 @@ describe('the survey page', () => {
     });
     const lastPage = async (g: GuestAgent, food: string) => {
       let page = await g.get(f.path);
-      for (const form of [{ [`rating-${f.metrics.food}`]: food, [`rating-${f.metrics.service}`]: '4' }, { value: '8' }, { value: 'Dine-in' }]) page = (await g.answer(page, form)).next;
+      for (const form of [{ [`rating-${f.metrics.food}`]: food, [`rating-${f.metrics.service}`]: '4' }, { value: '8' }, { value: 'Dine-in' }])
+        page = (await g.answer(page, form)).next;
       return page;
     };
     // Each guest taps Submit twice at once: the happy one's completion is written alone, the unhappy one's (a case
     // opens) in a transaction; either way one tap completes and the other is told the survey is answered.
-    for (const [food, text] of [['5', 'Lovely'], ['1', 'Cold']]) {
+    for (const [food, text] of [
+      ['5', 'Lovely'],
+      ['1', 'Cold'],
+    ]) {
       const g = agent();
       const page = await lastPage(g, food);
       const taps = await Promise.all([g.answer(page, { value: text }), g.answer(page, { value: text })]);
@@ -150,7 +171,9 @@ describe('the survey page', () => {
     expect([byText('Lovely').length, byText('Cold').length]).toEqual([1, 1]);
     const cases = (await f.c.data(`query($b: ID!) { cases(business: $b) { data { reason submission { id } } } }`, { b: f.business })).cases.data;
     expect(cases).toEqual([{ reason: 'Food 1 of 5', submission: { id: byText('Cold')[0].id } }]);
-    const completed = (await f.c.data(`query($b: ID!) { events(business: $b, pageSize: 100, where: {type: {eq: "submission.completed"}}) { data { data } } }`, { b: f.business })).events.data;
+    const completed = (
+      await f.c.data(`query($b: ID!) { events(business: $b, pageSize: 100, where: {type: {eq: "submission.completed"}}) { data { data } } }`, { b: f.business })
+    ).events.data;
     expect(completed.map((e: any) => e.data.object.id).sort()).toEqual([byText('Lovely')[0].id, byText('Cold')[0].id].sort());
   });
 
@@ -164,7 +187,9 @@ describe('the survey page', () => {
     expect(post.html).toContain(`<a href="#r-${fx.metrics.service}-0">Choose a rating for Service</a>`);
     expect(post.html).toContain(`aria-describedby="hint-${fx.metrics.service} err-r-${fx.metrics.service}"`);
     expect(post.html).toMatch(/<title>Error: /);
-    expect((await submissions(fx, { status: { eq: 'partial' } })).data.filter((s) => s.answers.some((a: any) => a.ratings?.[fx.metrics.food] === 9))).toEqual([]);
+    expect((await submissions(fx, { status: { eq: 'partial' } })).data.filter((s) => s.answers.some((a: any) => a.ratings?.[fx.metrics.food] === 9))).toEqual(
+      [],
+    );
   });
 
   it('answers a friendly HTML 404 for unknown or draft surveys and a closed page for archived ones', async () => {
@@ -223,9 +248,16 @@ describe('the survey page', () => {
     const [, afterRating] = await walk(g, fx.path, 1);
     const [stored] = (await submissions(fx, { status: { eq: 'partial' } })).data.filter((s: any) => s.answers.length === 1 && s.answers[0].ratings);
     const sql = server.orm.em.fork().getConnection();
-    const id = ((await sql.execute(`select id from submission where survey_id = ? and status = 'partial' order by created_at desc limit 1`, [fx.survey])) as Array<{ id: string }>)[0].id;
+    const id = (
+      (await sql.execute(`select id from submission where survey_id = ? and status = 'partial' order by created_at desc limit 1`, [fx.survey])) as Array<{
+        id: string;
+      }>
+    )[0].id;
     expect(stored.id).toBe(id);
-    await sql.execute(`update submission set answers = answers || ?::jsonb where id = ?`, [JSON.stringify([{ step: fx.steps.text, value: 'Said through another process' }]), id]);
+    await sql.execute(`update submission set answers = answers || ?::jsonb where id = ?`, [
+      JSON.stringify([{ step: fx.steps.text, value: 'Said through another process' }]),
+      id,
+    ]);
     const { post } = await g.answer(afterRating, { value: '9' });
     expect(post.status).toBe(303);
     const [row] = (await sql.execute(`select answers from submission where id = ?`, [id])) as Array<{ answers: Array<{ step: string; value?: unknown }> }>;
@@ -263,15 +295,27 @@ describe('the survey page', () => {
   it('offers only the languages its survey chose: no Urdu on an English survey, Urdu first on an Urdu one', async () => {
     const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
     const set = async (languages: unknown) =>
-      f.c.raw(`mutation($b: ID!, $s: ID!, $l: [String!]) { updateSurvey(business: $b, id: $s, input: {languages: $l}) { languages } }`, { b: f.business, s: f.survey, l: languages });
+      f.c.raw(`mutation($b: ID!, $s: ID!, $l: [String!]) { updateSurvey(business: $b, id: $s, input: {languages: $l}) { languages } }`, {
+        b: f.business,
+        s: f.survey,
+        l: languages,
+      });
     // Refused beside the field, nothing changed: an unknown code, none at all, one twice.
-    for (const [languages, message] of [[['en', 'fr'], 'must be among en, ur (not fr)'], [[], 'must name at least one language, or be null for every one'], [['ur', 'ur'], 'names a language twice']] as const) {
+    for (const [languages, message] of [
+      [['en', 'fr'], 'must be among en, ur (not fr)'],
+      [[], 'must name at least one language, or be null for every one'],
+      [['ur', 'ur'], 'names a language twice'],
+    ] as const) {
       const refused = await set(languages);
       expect(refused.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'languages', message }] });
     }
     expect((await set(['en'])).body.data.updateSurvey.languages).toEqual(['en']);
     // The page's cache hears of the change just after its commit: read until it has.
-    const shown = (headers: Record<string, string>, lang: string) => until(() => agent(headers).get(f.path), (p) => p.html.includes(`<html lang="${lang}"`));
+    const shown = (headers: Record<string, string>, lang: string) =>
+      until(
+        () => agent(headers).get(f.path),
+        (p) => p.html.includes(`<html lang="${lang}"`),
+      );
     await shown({ 'accept-language': 'ur-PK,ur;q=0.9' }, 'en');
     // A guest whose phone prefers Urdu, or whose link asks for it, reads the English survey in English, offered nothing else.
     for (const page of [await agent({ 'accept-language': 'ur-PK,ur;q=0.9' }).get(f.path), await agent().get(`${f.path}?lang=ur`)]) {
@@ -285,7 +329,10 @@ describe('the survey page', () => {
     expect(ur.html).not.toContain('hreflang="en"');
     // Both again, as every survey before it chose (null): the phone's language, with a link to the other.
     await set(null);
-    const both = await until(() => agent({ 'accept-language': 'ur' }).get(f.path), (p) => p.html.includes('hreflang="en"'));
+    const both = await until(
+      () => agent({ 'accept-language': 'ur' }).get(f.path),
+      (p) => p.html.includes('hreflang="en"'),
+    );
     expect(both.html).toContain('<html lang="ur" dir="rtl">');
   });
 });
@@ -293,7 +340,10 @@ describe('the survey page', () => {
 describe('the thank-you page', () => {
   it("shows the survey's closing text and the review link to every guest, whatever they rated", async () => {
     const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
-    await f.c.data(`mutation($b: ID!, $s: ID!) { updateSurvey(business: $b, id: $s, input: {closingText: "Shukriya! See you soon.", reviewUrl: "https://maps.example/review?id=1&x=2"}) { id } }`, { b: f.business, s: f.survey });
+    await f.c.data(
+      `mutation($b: ID!, $s: ID!) { updateSurvey(business: $b, id: $s, input: {closingText: "Shukriya! See you soon.", reviewUrl: "https://maps.example/review?id=1&x=2"}) { id } }`,
+      { b: f.business, s: f.survey },
+    );
     for (const score of ['0', '10']) {
       const g = agent();
       const { next } = await g.answer(await g.get(f.path), { value: score });
@@ -301,7 +351,10 @@ describe('the thank-you page', () => {
       expect(next.html).toContain('Shukriya! See you soon.');
       expect(next.html).toContain('<a class="review" href="https://maps.example/review?id&#61;1&#38;x&#61;2" rel="noopener noreferrer">Review us</a>');
     }
-    const err = await f.c.error(`mutation($b: ID!, $s: ID!) { updateSurvey(business: $b, id: $s, input: {reviewUrl: "javascript:alert(1)"}) { id } }`, { b: f.business, s: f.survey });
+    const err = await f.c.error(`mutation($b: ID!, $s: ID!) { updateSurvey(business: $b, id: $s, input: {reviewUrl: "javascript:alert(1)"}) { id } }`, {
+      b: f.business,
+      s: f.survey,
+    });
     expect(err.details).toEqual([{ field: 'reviewUrl', message: 'must be an http or https address' }]);
   });
 });
@@ -381,7 +434,12 @@ describe('link parameters (interface 4.9)', () => {
 
 describe('abuse', () => {
   it('allows 10 new responses per address per survey in 10 minutes, then a 429 page with Retry-After', async () => {
-    const f = await guestSurvey(server, { steps: [['nps', { type: 'nps' }], ['text', { type: 'text' }]] });
+    const f = await guestSurvey(server, {
+      steps: [
+        ['nps', { type: 'nps' }],
+        ['text', { type: 'text' }],
+      ],
+    });
     const ip = { 'x-forwarded-for': '203.0.113.7' };
     for (let i = 0; i < 10; i++) {
       const g = new GuestAgent(server.url, ip);
@@ -398,7 +456,10 @@ describe('abuse', () => {
   });
 
   it('escapes everything a business or a guest wrote', async () => {
-    const f = await guestSurvey(server, { name: '<script>alert(1)</script>', steps: [['t', { type: 'text', content: { title: '"><img src=x onerror=alert(1)>' } }]] });
+    const f = await guestSurvey(server, {
+      name: '<script>alert(1)</script>',
+      steps: [['t', { type: 'text', content: { title: '"><img src=x onerror=alert(1)>' } }]],
+    });
     const g = agent();
     const page = await g.get(`${f.path}?x="><script>alert(2)</script>`);
     expect(page.html).not.toMatch(/<script|<img/);
@@ -413,10 +474,15 @@ describe('abuse', () => {
   });
 });
 
-describe('conditional logic (JSON Logic in the step\'s logic.showIf)', () => {
+describe("conditional logic (JSON Logic in the step's logic.showIf)", () => {
   it('asks the follow-up only of detractors, and reads link parameters', async () => {
     const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
-    const why = await f.addStep({ type: 'text', required: true, content: { title: 'What went wrong?' }, logic: { showIf: { and: [{ step: f.steps.nps }, { '<=': [{ var: 'answers.' + f.steps.nps }, 6] }] } } });
+    const why = await f.addStep({
+      type: 'text',
+      required: true,
+      content: { title: 'What went wrong?' },
+      logic: { showIf: { and: [{ step: f.steps.nps }, { '<=': [{ var: 'answers.' + f.steps.nps }, 6] }] } },
+    });
     await f.addStep({ type: 'info', content: { title: 'QR guests' }, logic: { showIf: { '==': [{ var: 'link.channel' }, 'qr'] } } });
     const happy = agent();
     let page = await happy.get(f.path);
@@ -434,15 +500,17 @@ describe('conditional logic (JSON Logic in the step\'s logic.showIf)', () => {
 
   it('is validated when a step is created or changed', async () => {
     const f = await guestSurvey(server, { steps: [] });
-    const err = await f.c.error(
-      `mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`,
-      { b: f.business, s: f.survey, i: { type: 'info', logic: { showIf: { eval: ['1'] } } } },
-    );
+    const err = await f.c.error(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
+      b: f.business,
+      s: f.survey,
+      i: { type: 'info', logic: { showIf: { eval: ['1'] } } },
+    });
     expect(err.details).toEqual([{ field: 'logic.showIf', message: "'eval' is not a JSON Logic operation" }]);
-    const nested = await f.c.error(
-      `mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`,
-      { b: f.business, s: f.survey, i: { type: 'info', logic: { showIf: { and: [true, { '<': [1, 2], '>': [2, 1] }] } } } },
-    );
+    const nested = await f.c.error(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
+      b: f.business,
+      s: f.survey,
+      i: { type: 'info', logic: { showIf: { and: [true, { '<': [1, 2], '>': [2, 1] }] } } },
+    });
     expect(nested.details).toEqual([{ field: 'logic.showIf', message: 'and[1]: an operation is an object with exactly one key' }]);
     // Keys other than showIf are the client's own, stored as given (logic was free-form before the page read it).
     await f.addStep({ type: 'info', logic: { myTool: { x: 1 } } });
@@ -465,7 +533,10 @@ describe('the survey kept in memory for the pages', () => {
   };
   // This server's own: test files run side by side on one PostgreSQL, each server listening in its own database.
   const listeners = async () =>
-    (await server.orm.em.fork().getConnection().execute(`select pid from pg_stat_activity where application_name = ? and datname = current_database()`, [LISTENER_APPLICATION_NAME])) as {
+    (await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select pid from pg_stat_activity where application_name = ? and datname = current_database()`, [LISTENER_APPLICATION_NAME])) as {
       pid: number;
     }[];
 

@@ -47,10 +47,7 @@ export async function issueToken(server: TestServer, grant: TokenGrant): Promise
  * A user, a business owned by them, a credential of that business, and an access token for them (every scope by
  * default). `headers` is ready for server.graphql(query, variables, headers).
  */
-export async function createTenant(
-  server: TestServer,
-  options: { scopes?: Scope[]; businessName?: string; redirectUri?: string } = {},
-): Promise<Tenant> {
+export async function createTenant(server: TestServer, options: { scopes?: Scope[]; businessName?: string; redirectUri?: string } = {}): Promise<Tenant> {
   const em = server.orm.em.fork();
   const email = `owner-${randomBytes(6).toString('hex')}@example.com`;
   const user = await createUser(em, { email, password: TEST_PASSWORD, name: 'Test Owner' });

@@ -172,7 +172,10 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
  */
 export async function axeViolationsOfCopy(page: Page): Promise<AxeViolation[]> {
   const html = await page.content();
-  const context = await page.context().browser()!.newContext({ viewport: page.viewportSize() ?? undefined });
+  const context = await page
+    .context()
+    .browser()!
+    .newContext({ viewport: page.viewportSize() ?? undefined });
   try {
     const copy = await context.newPage();
     await copy.route(page.url(), (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
@@ -195,7 +198,10 @@ export const portalLoaded = (page: Page) =>
  * screen (test-results/portal-<name>-<size>.png shows each). Leaves the page at the desktop size.
  */
 export async function checkPortalScreen(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', PHONE.viewport]] as const) {
+  for (const [size, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', PHONE.viewport],
+  ] as const) {
     await page.setViewportSize(viewport);
     expect({ name, size, violations: await axeViolations(page) }).toEqual({ name, size, violations: [] });
     expect({ name, size, fits: await fitsWidth(page) }).toEqual({ name, size, fits: true });

@@ -79,7 +79,10 @@ export async function healthzDuring<T>(
     probe.postMessage('stop');
   }
   const used = process.threadCpuUsage(before);
-  const gcMs = gcs.takeRecords().filter((e) => e.startTime >= startedAt).reduce((sum, e) => sum + e.duration, 0);
+  const gcMs = gcs
+    .takeRecords()
+    .filter((e) => e.startTime >= startedAt)
+    .reduce((sum, e) => sum + e.duration, 0);
   gcs.disconnect();
   const loopCpuMs = Math.max(0, (used.user + used.system) / 1000 - gcMs);
   const latencies: number[] = await new Promise((resolve) => probe.once('message', resolve));

@@ -27,12 +27,24 @@ export async function guestSurvey(server: TestServer, options: GuestSurveyOption
   const tenant = await createTenant(server, { businessName: 'Karachi Kitchen' });
   const c = client(server, tenant.headers);
   const business = tenant.businessId;
-  const survey = (await c.data(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: {name: $n, status: active}) { id } }`, { b: business, n: options.name ?? 'Your visit' })).createSurvey.id;
+  const survey = (
+    await c.data(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: {name: $n, status: active}) { id } }`, {
+      b: business,
+      n: options.name ?? 'Your visit',
+    })
+  ).createSurvey.id;
   const metric = async (name: string, scale?: object) =>
-    (await c.data(`mutation($b: ID!, $i: CreateMetricInput!) { createMetric(business: $b, input: $i) { id } }`, { b: business, i: { name, scale } })).createMetric.id as string;
+    (await c.data(`mutation($b: ID!, $i: CreateMetricInput!) { createMetric(business: $b, input: $i) { id } }`, { b: business, i: { name, scale } }))
+      .createMetric.id as string;
   const metrics = { food: await metric('Food'), service: await metric('Service', { min: 1, max: 5 }) };
   const addStep = async (input: object) =>
-    (await c.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { b: business, s: survey, i: input })).createSurveyStep.id as string;
+    (
+      await c.data(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
+        b: business,
+        s: survey,
+        i: input,
+      })
+    ).createSurveyStep.id as string;
   const steps: Record<string, string> = {};
   const wanted = options.steps ?? [
     ['rate', { type: 'metrics', required: true, content: { title: 'How was it?' }, metrics: { metrics: [metrics.food, metrics.service] } }],
@@ -52,7 +64,11 @@ export async function guestSurvey(server: TestServer, options: GuestSurveyOption
     path: `/survey/${business}/${survey}`,
     addStep,
     async setStatus(status) {
-      await c.data(`mutation($b: ID!, $s: ID!, $st: SurveyStatus!) { updateSurvey(business: $b, id: $s, input: {status: $st}) { id } }`, { b: business, s: survey, st: status });
+      await c.data(`mutation($b: ID!, $s: ID!, $st: SurveyStatus!) { updateSurvey(business: $b, id: $s, input: {status: $st}) { id } }`, {
+        b: business,
+        s: survey,
+        st: status,
+      });
       // The page cache forgets a survey when the change's NOTIFY reaches it, a moment after the commit (in every
       // process alike): wait, bounded, until the page answers as the new status says, so a test reads the change.
       const expected = { draft: 404, active: 200, archived: 410 }[status];
@@ -67,10 +83,13 @@ export async function guestSurvey(server: TestServer, options: GuestSurveyOption
     },
     async order(externalOrderId, externalLocationId) {
       const input = { externalOrderId, externalLocationId, total: 10, currency: 'PKR' };
-      return (await c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: business, i: input })).createOrder.id;
+      return (await c.data(`mutation($b: ID!, $i: CreateOrderInput!) { createOrder(business: $b, input: $i) { id } }`, { b: business, i: input })).createOrder
+        .id;
     },
     async location(name, metadata) {
-      return (await c.data(`mutation($b: ID!, $i: CreateLocationInput!) { createLocation(business: $b, input: $i) { id } }`, { b: business, i: { name, metadata } })).createLocation.id;
+      return (
+        await c.data(`mutation($b: ID!, $i: CreateLocationInput!) { createLocation(business: $b, input: $i) { id } }`, { b: business, i: { name, metadata } })
+      ).createLocation.id;
     },
   };
 }
@@ -124,7 +143,10 @@ export class GuestAgent {
   }
 
   async get(url: string, headers: Record<string, string> = {}): Promise<GuestPage> {
-    const res = await fetch(this.base + url, { redirect: 'manual', headers: { accept: 'text/html', cookie: this.cookieHeader(), ...this.headers, ...headers } });
+    const res = await fetch(this.base + url, {
+      redirect: 'manual',
+      headers: { accept: 'text/html', cookie: this.cookieHeader(), ...this.headers, ...headers },
+    });
     return this.page(res);
   }
 
@@ -165,4 +187,9 @@ export class GuestAgent {
 }
 
 /** The page's heading text, without the markup around it. */
-export const h1 = (html: string) => /<h1[^>]*>(.*?)<\/h1>/s.exec(html)?.[1]?.replace(/<span class="hint">.*?<\/span>/g, '').replace(/<[^>]+>/g, '').trim();
+export const h1 = (html: string) =>
+  /<h1[^>]*>(.*?)<\/h1>/s
+    .exec(html)?.[1]
+    ?.replace(/<span class="hint">.*?<\/span>/g, '')
+    .replace(/<[^>]+>/g, '')
+    .trim();

@@ -15,13 +15,11 @@ export interface MimePart {
 
 /** RFC 2047 encoded words (=?UTF-8?Q?...?= / =?UTF-8?B?...?=), whitespace between two of them dropped. */
 export function decodeWords(value: string): string {
-  return value
-    .replace(/(\?=)\s+(=\?)/g, '$1$2')
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _charset: string, enc: string, text: string) => {
-      if (enc.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
-      const bytes = text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => `%${h}`);
-      return decodeURIComponent(bytes.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
-    });
+  return value.replace(/(\?=)\s+(=\?)/g, '$1$2').replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _charset: string, enc: string, text: string) => {
+    if (enc.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
+    const bytes = text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => `%${h}`);
+    return decodeURIComponent(bytes.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+  });
 }
 
 function headerParams(value: string): { value: string; params: Record<string, string> } {
@@ -29,7 +27,11 @@ function headerParams(value: string): { value: string; params: Record<string, st
   const params: Record<string, string> = {};
   for (const p of rest) {
     const eq = p.indexOf('=');
-    if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    if (eq > 0)
+      params[p.slice(0, eq).trim().toLowerCase()] = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
   }
   return { value: first.trim().toLowerCase(), params };
 }
@@ -66,7 +68,10 @@ export function parseMime(raw: string): MimePart {
   const { value: type, params } = headerParams(headers['content-type'] ?? 'text/plain');
   if (type.startsWith('multipart/') && params.boundary) {
     const chunks = rest.split(`--${params.boundary}`);
-    const parts = chunks.slice(1).filter((c) => !c.startsWith('--')).map((c) => parseMime(c.replace(/^\r?\n/, '').replace(/\r?\n$/, '')));
+    const parts = chunks
+      .slice(1)
+      .filter((c) => !c.startsWith('--'))
+      .map((c) => parseMime(c.replace(/^\r?\n/, '').replace(/\r?\n$/, '')));
     return { headers, type, params, body: '', parts };
   }
   return { headers, type, params, body: decodeBody(rest, headers['content-transfer-encoding'] ?? '7bit'), parts: [] };

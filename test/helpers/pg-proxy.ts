@@ -41,7 +41,9 @@ export async function startPgProxy(targetUrl: string): Promise<PgProxy> {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
     const state = { backendPid: undefined as number | undefined, status: 'I' };
-    const fromClient = clientParser((text) => statements.push({ at: Date.now(), connection, backendPid: state.backendPid, text, inTransaction: state.status !== 'I' }));
+    const fromClient = clientParser((text) =>
+      statements.push({ at: Date.now(), connection, backendPid: state.backendPid, text, inTransaction: state.status !== 'I' }),
+    );
     const fromServer = serverParser(state);
     client.on('data', (chunk) => {
       fromClient(chunk);

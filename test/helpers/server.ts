@@ -43,7 +43,14 @@ export async function startTestServer(
   options: { env?: Record<string, string | undefined>; workers?: boolean; port?: number; host?: string; logger?: Logger; orm?: Partial<Options> } = {},
 ): Promise<TestServer> {
   const db = await createTestDatabase({ orm: options.orm });
-  const config = loadConfig({ ...TEST_DEFAULTS, ...process.env, ...options.env, DATABASE_URL: db.url, PORT: '4000', LOG_LEVEL: process.env.TEST_LOG ?? 'silent' });
+  const config = loadConfig({
+    ...TEST_DEFAULTS,
+    ...process.env,
+    ...options.env,
+    DATABASE_URL: db.url,
+    PORT: '4000',
+    LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
+  });
   const logger = options.logger ?? createLogger(config.logLevel);
   const services = compose(config);
   const app = await createApp({ orm: db.orm, logger, config, services });

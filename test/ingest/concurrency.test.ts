@@ -4,7 +4,10 @@ import { minimal, rows, uniqueId, webhookBusiness, type WebhookBusiness } from '
 /** Concurrency over real HTTP and real PostgreSQL: the database's unique indexes and ON CONFLICT, no in-process locks. */
 let server: TestServer;
 let shop: WebhookBusiness;
-useTestServer(async (s) => { server = s; shop = await webhookBusiness(s); });
+useTestServer(async (s) => {
+  server = s;
+  shop = await webhookBusiness(s);
+});
 
 it('the same new order sent 100 times at once: one order, 100 answers with its id, no 5xx', async () => {
   const body = minimal({ externalLocationId: 'loc-race', items: [{ name: `Race Item ${uniqueId()}`, quantity: 1 }, { name: 'Race Tea' }] });
@@ -33,7 +36,10 @@ it('payment: true racing payment: false for a new order ends ACCEPTED', async ()
     ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(answers[1].body.data.status).toBe('ACCEPTED');
-    const found = await rows(server, 'select status from customer_order where business_id = ? and external_order_id = ?', [shop.businessId, body.externalOrderId]);
+    const found = await rows(server, 'select status from customer_order where business_id = ? and external_order_id = ?', [
+      shop.businessId,
+      body.externalOrderId,
+    ]);
     expect(found).toEqual([{ status: 'ACCEPTED' }]);
   }
 });
@@ -44,16 +50,24 @@ it('different orders sharing a new item name at once produce one menu item, and 
   const answers = await Promise.all(
     Array.from({ length: 40 }, (_, i) =>
       // Half list the names in one order, half in the other: no deadlock either way.
-      shop.post(minimal({ items: i % 2 ? [{ name }, { name: other }] : [{ name: other.toUpperCase() }, { name: ` ${name.toLowerCase()} `, itemId: `S-${i}` }] })),
+      shop.post(
+        minimal({ items: i % 2 ? [{ name }, { name: other }] : [{ name: other.toUpperCase() }, { name: ` ${name.toLowerCase()} `, itemId: `S-${i}` }] }),
+      ),
     ),
   );
   expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
-  const menu = await rows(server, 'select id, lower(name) as key from menu_item where business_id = ? and lower(name) in (lower(?), lower(?))', [shop.businessId, name, other]);
+  const menu = await rows(server, 'select id, lower(name) as key from menu_item where business_id = ? and lower(name) in (lower(?), lower(?))', [
+    shop.businessId,
+    name,
+    other,
+  ]);
   expect(menu).toHaveLength(2);
   const byKey = new Map(menu.map((m) => [m.key, m.id]));
   for (const a of answers) {
     for (const item of a.body.data.items) expect(item.menuItem).toBe(byKey.get(item.name.trim().toLowerCase()));
   }
-  const unlinked = await rows(server, 'select count(*)::int as n from order_item where business_id = ? and menu_item_id is null and name is not null', [shop.businessId]);
+  const unlinked = await rows(server, 'select count(*)::int as n from order_item where business_id = ? and menu_item_id is null and name is not null', [
+    shop.businessId,
+  ]);
   expect(unlinked[0].n).toBe(0);
 });

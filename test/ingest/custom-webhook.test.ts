@@ -5,7 +5,10 @@ import { minimal, postWebhook, rows, uniqueId, webhookBusiness, type WebhookBusi
 
 let server: TestServer;
 let shop: WebhookBusiness;
-useTestServer(async (s) => { server = s; shop = await webhookBusiness(s); });
+useTestServer(async (s) => {
+  server = s;
+  shop = await webhookBusiness(s);
+});
 
 const details = (body: any) => body.error.details.map((d: any) => d.field);
 
@@ -107,13 +110,31 @@ describe('validation (400 validation_failed, a detail per field)', () => {
     );
     expect(res.status).toBe(400);
     expect(details(res.body).sort()).toEqual(
-      ['channel', 'customerEmail', 'customerName', 'customerPhoneNumber', 'deliveryCharge', 'externalBrandId', 'externalLocationId', 'items', 'payment', 'subtotal'].sort(),
+      [
+        'channel',
+        'customerEmail',
+        'customerName',
+        'customerPhoneNumber',
+        'deliveryCharge',
+        'externalBrandId',
+        'externalLocationId',
+        'items',
+        'payment',
+        'subtotal',
+      ].sort(),
     );
   });
 
   it('items must be an array of objects with typed fields', async () => {
     const res = await shop.post(
-      minimal({ items: [1, 'x', null, { name: 5, itemId: [], quantity: 1.5, unitPrice: 'abc', totalPrice: {}, salesTaxPercent: 'x', salesTaxAmount: true, itemComment: 3 }] }),
+      minimal({
+        items: [
+          1,
+          'x',
+          null,
+          { name: 5, itemId: [], quantity: 1.5, unitPrice: 'abc', totalPrice: {}, salesTaxPercent: 'x', salesTaxAmount: true, itemComment: 3 },
+        ],
+      }),
     );
     expect(res.status).toBe(400);
     expect(details(res.body)).toEqual([

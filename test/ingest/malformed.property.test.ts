@@ -10,10 +10,20 @@ import { rows, webhookBusiness, type WebhookBusiness } from './ingest-helpers.js
 let server: TestServer;
 let shop: WebhookBusiness;
 // Thousands of orders to one business: its webhook quota would refuse most (rate limits: test/rate-limits.test.ts).
-useTestServer(async (s) => { server = s; shop = await webhookBusiness(s); }, { env: { RATE_LIMIT_WEBHOOK_PER_SECOND: '0' } });
+useTestServer(
+  async (s) => {
+    server = s;
+    shop = await webhookBusiness(s);
+  },
+  { env: { RATE_LIMIT_WEBHOOK_PER_SECOND: '0' } },
+);
 
 const anyJson = fc.jsonValue({ maxDepth: 3 });
-const weirdString = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfff', '', ' ', 'Rs.', '1e400', '-5', 'NaN'));
+const weirdString = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfff', '', ' ', 'Rs.', '1e400', '-5', 'NaN'),
+);
 const notString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
 const money = fc.oneof(fc.constantFrom('Rs. 1,250.00', '12', 12.5, '$3'), weirdString, notString, fc.double());
 const item = fc.oneof(

@@ -32,7 +32,16 @@ describe('the webhook answer is the order as the orders API shows it', () => {
       subtotal: '1,100',
       deliveryCharge: 150,
       items: [
-        { itemId: 'SKU-1', name: `Zinger ${uniqueId()}`, quantity: 2, unitPrice: '450', totalPrice: '900', salesTaxPercent: '16', salesTaxAmount: 144, itemComment: 'no mayo' },
+        {
+          itemId: 'SKU-1',
+          name: `Zinger ${uniqueId()}`,
+          quantity: 2,
+          unitPrice: '450',
+          totalPrice: '900',
+          salesTaxPercent: '16',
+          salesTaxAmount: 144,
+          itemComment: 'no mayo',
+        },
         { itemId: `ONLY-${uniqueId()}` },
       ],
     });
@@ -50,13 +59,21 @@ describe('the webhook answer is the order as the orders API shows it', () => {
     const gql = client(fx.server, fx.tenant.headers).data;
     const b = fx.tenant.businessId;
     const survey = (await gql('mutation($b: ID!) { createSurvey(business: $b, input: {name: "Visit"}) { id } }', { b })).createSurvey.id;
-    const step = (await gql('mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }', { b, s: survey, i: { type: 'text' } }))
-      .createSurveyStep.id;
-    const linked = await gql('mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id order { id } } }', {
-      b,
-      s: survey,
-      i: { answers: [{ step, value: 'lovely' }], custom: { customOrderId: body.externalOrderId } },
-    });
+    const step = (
+      await gql('mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }', {
+        b,
+        s: survey,
+        i: { type: 'text' },
+      })
+    ).createSurveyStep.id;
+    const linked = await gql(
+      'mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id order { id } } }',
+      {
+        b,
+        s: survey,
+        i: { answers: [{ step, value: 'lovely' }], custom: { customOrderId: body.externalOrderId } },
+      },
+    );
     for (const payment of [true, true]) {
       const answer = await webhook({ ...body, payment });
       expect(answer.body.data.status).toBe('ACCEPTED');

@@ -123,7 +123,16 @@ describe('the webhook answer, the orders API, GraphQL and the events show one or
       ...(items
         ? {
             items: [
-              { itemId: 'SKU-1', name: `Zinger ${uniqueId()}`, quantity: 2, unitPrice: '450', totalPrice: '900', salesTaxPercent: '16', salesTaxAmount: 144, itemComment: 'no mayo' },
+              {
+                itemId: 'SKU-1',
+                name: `Zinger ${uniqueId()}`,
+                quantity: 2,
+                unitPrice: '450',
+                totalPrice: '900',
+                salesTaxPercent: '16',
+                salesTaxAmount: 144,
+                itemComment: 'no mayo',
+              },
               { itemId: `ONLY-${uniqueId()}` },
             ],
           }
@@ -148,7 +157,10 @@ describe('the webhook answer, the orders API, GraphQL and the events show one or
     expect(first.data.staff).toBeNull();
 
     // PATCH the order's metadata: the `order.updated` event carries the new staff too.
-    const patched = await rest(fx.server, 'PATCH', `${orders()}/${first.data.id}`, { tenant: fx.tenant, body: { metadata: { orderType: 'takeaway', server: 'Sara', waiter: 'Wasim' } } });
+    const patched = await rest(fx.server, 'PATCH', `${orders()}/${first.data.id}`, {
+      tenant: fx.tenant,
+      body: { metadata: { orderType: 'takeaway', server: 'Sara', waiter: 'Wasim' } },
+    });
     expect([patched.status, patched.body.data.staff]).toEqual([200, 'Sara']);
     expect(patched.body.data).toStrictEqual(await apiOrder(first.data.id, ''));
     const repeat = await webhook(body);

@@ -65,7 +65,9 @@ it('writes a new order nothing follows in one statement, alone: its lines, menu 
     { name: items[0].name, quantity: 2, linked: true },
     { name: 'Raita', quantity: 1, linked: true },
   ]);
-  expect(await rows(`select type from event where business_id = ? and data->'object'->>'id' = ?`, [tenant.businessId, order.id])).toEqual([{ type: 'order.created' }]);
+  expect(await rows(`select type from event where business_id = ? and data->'object'->>'id' = ?`, [tenant.businessId, order.id])).toEqual([
+    { type: 'order.created' },
+  ]);
 });
 
 it('reads the secret once, not for every order; another process rotating it is heard, and the old secret stops', async () => {
@@ -79,7 +81,13 @@ it('reads the secret once, not for every order; another process rotating it is h
   const old = secret;
   ({ secret } = await connectCustomIntegration(db.orm.em.fork(), tenant.businessId));
   const status = async (bearer: string) =>
-    (await fetch(`${service.url}/webhooks/custom/${tenant.businessId}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }, body: JSON.stringify(minimal()) })).status;
+    (
+      await fetch(`${service.url}/webhooks/custom/${tenant.businessId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+        body: JSON.stringify(minimal()),
+      })
+    ).status;
   const deadline = Date.now() + 5_000;
   while ((await status(old)) !== 401) {
     if (Date.now() > deadline) throw new Error('the old secret still works 5 s after its rotation');
@@ -96,7 +104,12 @@ it('accepts a stored PENDING order on its repeat, with its order.updated event i
   expect(repeat.order).toMatchObject({ id: order.id, status: 'ACCEPTED' });
   // The statement alone changed nothing (a repeat is never accepted there); the transaction did.
   expect(writes(repeat.sent).map((s) => s.inTransaction)).toEqual([false, true]);
-  expect(await rows(`select type, data->'object'->>'status' as status from event where business_id = ? and data->'object'->>'id' = ? order by id`, [tenant.businessId, order.id])).toEqual([
+  expect(
+    await rows(`select type, data->'object'->>'status' as status from event where business_id = ? and data->'object'->>'id' = ? order by id`, [
+      tenant.businessId,
+      order.id,
+    ]),
+  ).toEqual([
     { type: 'order.created', status: 'PENDING' },
     { type: 'order.updated', status: 'ACCEPTED' },
   ]);
@@ -121,7 +134,14 @@ async function postAll(bodies: Array<Record<string, unknown>>): Promise<{ answer
 it('writes new orders arriving together in fewer statements than orders, each with its own lines, menu entries and event', async () => {
   const shared = `Nihari ${uniqueId()}`;
   const naans = Array.from({ length: 30 }, (_, i) => `Naan ${i} ${uniqueId()}`);
-  const bodies = naans.map((naan, i) => minimal({ items: [{ name: shared, itemId: `SKU-${i}`, quantity: 1 }, { name: naan, quantity: 2 }] }));
+  const bodies = naans.map((naan, i) =>
+    minimal({
+      items: [
+        { name: shared, itemId: `SKU-${i}`, quantity: 1 },
+        { name: naan, quantity: 2 },
+      ],
+    }),
+  );
   // The same order twice in the burst: one order, both answered with it.
   const { answers, sent } = await postAll([...bodies, bodies[7]]);
   expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
@@ -143,10 +163,15 @@ it('writes new orders arriving together in fewer statements than orders, each wi
     expect(answer.body.data.items.map((l: any) => l.name)).toEqual([shared, naans[i]]);
     expect(answer.body.data.items[0].menuItem).toBe(menu[0].id);
   }
-  expect(await rows('select count(*)::int as n, count(menu_item_id)::int as linked from order_item where order_id in (?)', [ids])).toEqual([{ n: 60, linked: 60 }]);
-  expect(await rows(`select count(*)::int as n, count(distinct data->'object'->>'id')::int as orders from event where business_id = ? and type = 'order.created' and data->'object'->>'id' in (?)`, [tenant.businessId, ids])).toEqual([
-    { n: 30, orders: 30 },
+  expect(await rows('select count(*)::int as n, count(menu_item_id)::int as linked from order_item where order_id in (?)', [ids])).toEqual([
+    { n: 60, linked: 60 },
   ]);
+  expect(
+    await rows(
+      `select count(*)::int as n, count(distinct data->'object'->>'id')::int as orders from event where business_id = ? and type = 'order.created' and data->'object'->>'id' in (?)`,
+      [tenant.businessId, ids],
+    ),
+  ).toEqual([{ n: 30, orders: 30 }]);
 });
 
 it('an order the database refuses fails alone: the others of its batch are written', async () => {
@@ -156,8 +181,16 @@ it('an order the database refuses fails alone: the others of its batch are writt
     const { answers } = await postAll(bodies);
     expect(answers[11].status).toBeGreaterThanOrEqual(400);
     expect(answers.filter((_, i) => i !== 11).map((a) => a.status)).toEqual(Array(19).fill(200));
-    const stored = await rows('select external_order_id from customer_order where business_id = ? and external_order_id in (?)', [tenant.businessId, bodies.map((b) => b.externalOrderId)]);
-    expect(stored.map((r) => r.external_order_id).sort()).toEqual(bodies.filter((_, i) => i !== 11).map((b) => b.externalOrderId).sort());
+    const stored = await rows('select external_order_id from customer_order where business_id = ? and external_order_id in (?)', [
+      tenant.businessId,
+      bodies.map((b) => b.externalOrderId),
+    ]);
+    expect(stored.map((r) => r.external_order_id).sort()).toEqual(
+      bodies
+        .filter((_, i) => i !== 11)
+        .map((b) => b.externalOrderId)
+        .sort(),
+    );
   } finally {
     await rows('alter table customer_order drop constraint test_refused', []);
   }
@@ -165,7 +198,11 @@ it('an order the database refuses fails alone: the others of its batch are writt
 
 it('writes an order a feedback flow follows in a transaction with its feedback request', async () => {
   const rest = async (method: string, path: string, body: unknown) => {
-    const res = await fetch(`${service.url}/v2/businesses/${tenant.businessId}${path}`, { method, headers: { 'content-type': 'application/json', ...tenant.headers }, body: JSON.stringify(body) });
+    const res = await fetch(`${service.url}/v2/businesses/${tenant.businessId}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...tenant.headers },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(201);
     return ((await res.json()) as any).data.id as string;
   };

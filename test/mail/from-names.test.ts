@@ -39,7 +39,13 @@ describe('From display names', () => {
     await r.made('/alert-rules', { name: 'Low', when: { maxRating: 4 }, notify: [{ role: 'owner' }] });
 
     const guest = guestEmail();
-    const order = await r.made('/orders', { externalOrderId: `o-${randomBytes(4).toString('hex')}`, total: 900, currency: 'PKR', customerName: 'Ayesha', customerEmail: guest });
+    const order = await r.made('/orders', {
+      externalOrderId: `o-${randomBytes(4).toString('hex')}`,
+      total: 900,
+      currency: 'PKR',
+      customerName: 'Ayesha',
+      customerEmail: guest,
+    });
     const request = await mail.waitFor((m) => m.to.includes(guest), 30_000);
     expect(fromNameOf(request)).toBe('Cafe Nihari');
 
@@ -48,7 +54,9 @@ describe('From display names', () => {
     expect(fromNameOf(alert)).toBe('Cafe Nihari');
     expect(alert.subject).toBe('Unhappy guest at Cafe Nihari Gulberg: Taste 1 of 10');
     const elsewhere = await r.caseOf(await r.answer({ taste: 2, location: r.location }));
-    expect((await mail.waitFor((m) => m.to.includes(r.tenant.email) && m.body.includes(elsewhere.id), 30_000)).subject).toBe('Unhappy guest at Cafe Nihari at Gulberg: Taste 2 of 10');
+    expect((await mail.waitFor((m) => m.to.includes(r.tenant.email) && m.body.includes(elsewhere.id), 30_000)).subject).toBe(
+      'Unhappy guest at Cafe Nihari at Gulberg: Taste 2 of 10',
+    );
 
     expect((await r.call('POST', `/cases/${atBranch.id}/messages`, { body: 'Sorry about the cold food.', channel: 'email' })).status).toBe(201);
     const reply = await mail.waitFor((m) => m.to.includes(guest) && m.body.includes('Sorry about the cold food.'), 30_000);
@@ -59,7 +67,13 @@ describe('From display names', () => {
     const email = guestEmail();
     const browser = new Browser();
     const page = await (await browser.request(`${server.url}/oauth/signup`)).text();
-    await browser.postForm(`${server.url}/oauth/signup`, { csrf: hiddenField(page, 'csrf'), name: 'Ada Owner', email, businessName: 'Cafe Ada', timeZone: 'UTC' });
+    await browser.postForm(`${server.url}/oauth/signup`, {
+      csrf: hiddenField(page, 'csrf'),
+      name: 'Ada Owner',
+      email,
+      businessName: 'Cafe Ada',
+      timeZone: 'UTC',
+    });
     const confirmation = await mail.waitFor((m) => m.to.includes(email), 30_000);
     expect(fromNameOf(confirmation)).toBe('Feedback Service');
   });

@@ -35,7 +35,11 @@ let restarted: { stop(): Promise<void> } | undefined;
 beforeAll(async () => {
   mail = await startMailBox();
   // No sender at all: SMTP_URL and the outbox unset whatever the environment of the run says.
-  server = await startTestServer({ env: { SMTP_URL: undefined, MAIL_OUTBOX: undefined }, workers: true, logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) }) });
+  server = await startTestServer({
+    env: { SMTP_URL: undefined, MAIL_OUTBOX: undefined },
+    workers: true,
+    logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) }),
+  });
 });
 afterAll(async () => {
   if (restarted) {
@@ -93,7 +97,10 @@ describe('no e-mail sender', () => {
   it('a confirmation and a feedback request that found no sender are sent once the service restarts with SMTP_URL, the link working', async () => {
     const email = newEmail('later');
     expect((await signUp(email)).status).toBe(200);
-    const [failed] = await until(() => rows(server, "select status, error from account_mail where email = ? and kind = 'verify'", [email]), (r) => r[0]?.status === 'failed');
+    const [failed] = await until(
+      () => rows(server, "select status, error from account_mail where email = ? and kind = 'verify'", [email]),
+      (r) => r[0]?.status === 'failed',
+    );
     expect(failed.error).toContain('no sender configured for e-mail');
     // The log said so at start, and at the mail.
     expect(warnings.some((w) => w.startsWith('no e-mail sender: sign-up confirmations, password resets'))).toBe(true);
@@ -104,7 +111,10 @@ describe('no e-mail sender', () => {
     await r.made('/feedback-flows', { name: 'After every order', survey: r.survey, channels: ['email'], delayMinutes: 0, quietHours: null });
     const guest = newEmail('guest');
     const order = await r.made('/orders', { externalOrderId: `o-${randomBytes(4).toString('hex')}`, total: 900, currency: 'PKR', customerEmail: guest });
-    await until(() => rows(server, 'select status from feedback_request where order_id = ?', [order]), (q) => q[0]?.status === 'failed');
+    await until(
+      () => rows(server, 'select status from feedback_request where order_id = ?', [order]),
+      (q) => q[0]?.status === 'failed',
+    );
 
     // The same database, a new app and workers with a sender (as a restart with SMTP_URL set).
     await server.app.stop();
@@ -128,7 +138,12 @@ describe('no e-mail sender', () => {
     expect(await opened.text()).toContain(`Choose a password for the account of ${email}`);
     const request = await mail.waitFor((m) => m.to.includes(guest), 30_000);
     expect(request.subject).toContain('Cafe Later');
-    expect(await until(() => rows(server, 'select status from feedback_request where order_id = ?', [order]), (q) => q[0]?.status === 'sent')).toEqual([{ status: 'sent' }]);
+    expect(
+      await until(
+        () => rows(server, 'select status from feedback_request where order_id = ?', [order]),
+        (q) => q[0]?.status === 'sent',
+      ),
+    ).toEqual([{ status: 'sent' }]);
     // The sign-up page no longer warns.
     expect(await (await fetch(`http://127.0.0.1:${port}/oauth/signup`)).text()).not.toContain('E-mail cannot be sent');
   });
@@ -138,7 +153,13 @@ describe('MAIL_OUTBOX=dev', () => {
   it('is refused with NODE_ENV=production: the process exits with a message saying why and what to set', async () => {
     const service = startService({ NODE_ENV: 'production', MAIL_OUTBOX: 'dev', PORT: String(await freePort()), DATA_DIR: tempDataDir() });
     // Exits, or (wrongly) gets ready, and is then stopped: either way no process is left behind.
-    const outcome = await Promise.race([service.exited.then((code) => ({ code })), waitForReady(service).then(() => ({ ready: true }), () => ({ code: service.child.exitCode }))]);
+    const outcome = await Promise.race([
+      service.exited.then((code) => ({ code })),
+      waitForReady(service).then(
+        () => ({ ready: true }),
+        () => ({ code: service.child.exitCode }),
+      ),
+    ]);
     if ('ready' in outcome) {
       service.child.kill('SIGTERM');
       await service.exited;
@@ -171,8 +192,17 @@ describe("the docs' dev outbox example", () => {
       const browser = new Browser();
       const page = await (await browser.request(`${service.url}/oauth/signup`)).text();
       expect(page).not.toContain('E-mail cannot be sent');
-      await browser.postForm(`${service.url}/oauth/signup`, { csrf: hiddenField(page, 'csrf'), name: 'Ada Owner', email, businessName: 'Cafe Ada', timeZone: 'UTC' });
-      const outbox = await until(() => fetch(`${service.url}/portal/dev/outbox`).then((r) => r.text()), (html) => html.includes(email));
+      await browser.postForm(`${service.url}/oauth/signup`, {
+        csrf: hiddenField(page, 'csrf'),
+        name: 'Ada Owner',
+        email,
+        businessName: 'Cafe Ada',
+        timeZone: 'UTC',
+      });
+      const outbox = await until(
+        () => fetch(`${service.url}/portal/dev/outbox`).then((r) => r.text()),
+        (html) => html.includes(email),
+      );
       expect(outbox).toContain('Confirm your e-mail address');
       expect(outbox).toMatch(new RegExp(`<a href="http://127\\.0\\.0\\.1:${port}/oauth/verify\\?token&#61;ev_`));
     } finally {

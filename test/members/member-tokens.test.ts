@@ -26,7 +26,13 @@ describe('authorization code for a member', () => {
   it('the consent page lists what the role does not allow, and the token carries only what it does', async () => {
     const staff = await member('staff');
     const browser = new Browser();
-    const url = authorizeUrl(server, { responseType: 'code', clientId: owner.clientId, redirectUri: owner.redirectUri, scope: 'surveys:read webhooks:write members:read', state: 's' });
+    const url = authorizeUrl(server, {
+      responseType: 'code',
+      clientId: owner.clientId,
+      redirectUri: owner.redirectUri,
+      scope: 'surveys:read webhooks:write members:read',
+      state: 's',
+    });
     const consent = await signIn(server, browser, url, staff);
     expect(consent.status).toBe(200);
     expect(consent.html).toContain('your role (staff) does not allow');
@@ -41,13 +47,24 @@ describe('authorization code for a member', () => {
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.scope).toEqual(['surveys:read']);
     // A refresh may not widen it either.
-    const refreshed = await postJson(server, '/oauth/token', { clientId: owner.clientId, clientSecret: owner.clientSecret, grantType: 'refresh_token', refreshToken: exchanged.body.refreshToken });
+    const refreshed = await postJson(server, '/oauth/token', {
+      clientId: owner.clientId,
+      clientSecret: owner.clientSecret,
+      grantType: 'refresh_token',
+      refreshToken: exchanged.body.refreshToken,
+    });
     expect(refreshed.body.scope).toEqual(['surveys:read']);
   });
 
   it('refuses on a page when the role allows none of the requested scopes', async () => {
     const staff = await member('staff');
-    const url = authorizeUrl(server, { responseType: 'code', clientId: owner.clientId, redirectUri: owner.redirectUri, scope: 'members:write credentials:read', state: 's' });
+    const url = authorizeUrl(server, {
+      responseType: 'code',
+      clientId: owner.clientId,
+      redirectUri: owner.redirectUri,
+      scope: 'members:write credentials:read',
+      state: 's',
+    });
     const page = await signIn(server, new Browser(), url, staff);
     expect(page.status).toBe(403);
     expect(page.html).toContain('does not allow: credentials:read, members:write');
@@ -61,11 +78,18 @@ describe('authorization code for a member', () => {
   });
 });
 
-describe('introspection of a member\'s token', () => {
+describe("introspection of a member's token", () => {
   it('reports the scopes the role allows now, not those the token was issued with', async () => {
     const staff = await member('staff');
     const { issueToken } = await import('../helpers/auth.js');
-    const issued = await issueToken(server, { credential: owner.credentialId, clientId: owner.clientId, business: owner.businessId, user: staff.id, scopes: ['surveys:read', 'surveys:write'], withRefreshToken: false });
+    const issued = await issueToken(server, {
+      credential: owner.credentialId,
+      clientId: owner.clientId,
+      business: owner.businessId,
+      user: staff.id,
+      scopes: ['surveys:read', 'surveys:write'],
+      withRefreshToken: false,
+    });
     const answer = await postJson(server, '/oauth/introspect', { clientId: owner.clientId, clientSecret: owner.clientSecret, token: issued.accessToken });
     expect(answer.body).toMatchObject({ active: true, scope: 'surveys:read', sub: staff.id });
   });
@@ -74,10 +98,31 @@ describe('introspection of a member\'s token', () => {
 describe('client credentials of a credential a member created', () => {
   it("get what the creator's role allows; naming a scope beyond it is invalid_scope", async () => {
     const staff = await member('staff');
-    const { credential, clientSecret } = await createCredential(server.orm.em.fork(), { business: owner.businessId, name: 'Staff app', validRedirectUris: ['https://app.example.com/cb'], createdBy: staff.id });
+    const { credential, clientSecret } = await createCredential(server.orm.em.fork(), {
+      business: owner.businessId,
+      name: 'Staff app',
+      validRedirectUris: ['https://app.example.com/cb'],
+      createdBy: staff.id,
+    });
     const all = await postJson(server, '/oauth/token', { clientId: credential.clientId, clientSecret, grantType: 'client_credentials' });
-    expect(all.body.scope).toEqual(['surveys:read', 'submissions:read', 'metrics:read', 'orders:read', 'locations:read', 'analytics:read', 'flows:read', 'alerts:read', 'cases:read', 'business:read']);
-    const beyond = await postJson(server, '/oauth/token', { clientId: credential.clientId, clientSecret, grantType: 'client_credentials', scope: 'orders:read orders:write' });
+    expect(all.body.scope).toEqual([
+      'surveys:read',
+      'submissions:read',
+      'metrics:read',
+      'orders:read',
+      'locations:read',
+      'analytics:read',
+      'flows:read',
+      'alerts:read',
+      'cases:read',
+      'business:read',
+    ]);
+    const beyond = await postJson(server, '/oauth/token', {
+      clientId: credential.clientId,
+      clientSecret,
+      grantType: 'client_credentials',
+      scope: 'orders:read orders:write',
+    });
     expect(beyond.status).toBe(400);
     expect(beyond.body).toEqual({ error: 'invalid_scope', error_description: "The role of the credential's creator (staff) does not allow: orders:write" });
   });

@@ -30,7 +30,14 @@ async function newUser(name = 'Staff Person') {
 
 /** A token of `user` for the owner's business, carrying `scopes` (by default every scope, whatever the role). */
 async function tokenFor(user: string, scopes: readonly Scope[] = SCOPES): Promise<Record<string, string>> {
-  const issued = await issueToken(server, { credential: owner.credentialId, clientId: owner.clientId, business: owner.businessId, user, scopes, withRefreshToken: true });
+  const issued = await issueToken(server, {
+    credential: owner.credentialId,
+    clientId: owner.clientId,
+    business: owner.businessId,
+    user,
+    scopes,
+    withRefreshToken: true,
+  });
   return { authorization: `Bearer ${issued.accessToken}` };
 }
 
@@ -40,10 +47,14 @@ const base = () => `/v2/businesses/${owner.businessId}/members`;
 const join = (email: string, role: MembershipRole) => createMember(server.orm.em.fork(), owner.businessId, { email, role });
 
 describe('members over REST', () => {
-  it('lists the owner; POST invites an existing user (no member yet); a member\'s role changes, they are removed: each recorded as an event', async () => {
+  it("lists the owner; POST invites an existing user (no member yet); a member's role changes, they are removed: each recorded as an event", async () => {
     const listed = await rest(server, 'GET', base(), { tenant: owner });
     expect(listed.status).toBe(200);
-    expect(listed.body).toMatchObject({ object: 'list', total: 1, data: [{ object: 'member', user: owner.userId, email: owner.email, name: 'Test Owner', role: 'owner', business: owner.businessId }] });
+    expect(listed.body).toMatchObject({
+      object: 'list',
+      total: 1,
+      data: [{ object: 'member', user: owner.userId, email: owner.email, name: 'Test Owner', role: 'owner', business: owner.businessId }],
+    });
     expect(listed.body.data[0].id).toMatch(/^mem_[0-9A-Z]{26}$/);
 
     const person = await newUser();
@@ -51,14 +62,32 @@ describe('members over REST', () => {
     expect(invited.status).toBe(201);
     expect(invited.body).toEqual({
       object: 'invitation',
-      data: { id: expect.stringMatching(/^inv_/), object: 'invitation', business: owner.businessId, email: person.email, role: 'staff', invitedBy: owner.userId, expiresAt: expect.any(Number), createdAt: expect.any(Number), updatedAt: expect.any(Number) },
+      data: {
+        id: expect.stringMatching(/^inv_/),
+        object: 'invitation',
+        business: owner.businessId,
+        email: person.email,
+        role: 'staff',
+        invitedBy: owner.userId,
+        expiresAt: expect.any(Number),
+        createdAt: expect.any(Number),
+        updatedAt: expect.any(Number),
+      },
     });
     expect((await rest(server, 'GET', base(), { tenant: owner })).body.total).toBe(1);
     expect((await rest(server, 'DELETE', `/v2/businesses/${owner.businessId}/invitations/${invited.body.data.id}`, { tenant: owner })).status).toBe(204);
 
     const id = (await join(person.email, 'staff')).id;
     expect((await rest(server, 'GET', `${base()}/${id}`, { tenant: owner })).body.data).toEqual({
-      id, object: 'member', business: owner.businessId, user: person.id, email: person.email, name: 'Staff Person', role: 'staff', createdAt: expect.any(Number), updatedAt: expect.any(Number),
+      id,
+      object: 'member',
+      business: owner.businessId,
+      user: person.id,
+      email: person.email,
+      name: 'Staff Person',
+      role: 'staff',
+      createdAt: expect.any(Number),
+      updatedAt: expect.any(Number),
     });
 
     const patched = await rest(server, 'PATCH', `${base()}/${id}`, { tenant: owner, body: { role: 'manager' } });
@@ -66,7 +95,9 @@ describe('members over REST', () => {
     expect(patched.body.data).toMatchObject({ id, role: 'manager', email: person.email });
     expect((await rest(server, 'GET', `${base()}/${id}`, { tenant: owner })).body.data.role).toBe('manager');
 
-    const filtered = await rest(server, 'GET', `${base()}?filters=${encodeURIComponent(JSON.stringify({ field: 'role', type: 'eq', value: 'manager' }))}`, { tenant: owner });
+    const filtered = await rest(server, 'GET', `${base()}?filters=${encodeURIComponent(JSON.stringify({ field: 'role', type: 'eq', value: 'manager' }))}`, {
+      tenant: owner,
+    });
     expect(filtered.body.data.map((m: { id: string }) => m.id)).toEqual([id]);
 
     expect((await rest(server, 'DELETE', `${base()}/${id}`, { tenant: owner })).status).toBe(204);
@@ -91,7 +122,9 @@ describe('members over REST', () => {
   });
 
   it('keeps the last owner: neither demoted nor removed (409); with a second owner, either may go', async () => {
-    const mine = (await rest(server, 'GET', `${base()}?filters=${encodeURIComponent(JSON.stringify({ field: 'role', type: 'eq', value: 'owner' }))}`, { tenant: owner })).body.data;
+    const mine = (
+      await rest(server, 'GET', `${base()}?filters=${encodeURIComponent(JSON.stringify({ field: 'role', type: 'eq', value: 'owner' }))}`, { tenant: owner })
+    ).body.data;
     expect(mine).toHaveLength(1);
     const demote = await rest(server, 'PATCH', `${base()}/${mine[0].id}`, { tenant: owner, body: { role: 'manager' } });
     expectError(demote, 409, 'conflict');
@@ -109,7 +142,10 @@ describe('members over REST', () => {
     // The loser finds either the last owner (409) or that it is no longer an owner itself (403).
     expect([a.status, b.status].filter((s) => s === 200)).toHaveLength(1);
     expect([403, 409]).toContain([a.status, b.status].find((s) => s !== 200));
-    const owners = await server.orm.em.fork().getConnection().execute(`select count(*)::int as n from membership where business_id = ? and role = 'owner'`, [owner.businessId]);
+    const owners = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select count(*)::int as n from membership where business_id = ? and role = 'owner'`, [owner.businessId]);
     expect(owners[0].n).toBe(1);
     // Put things back: the original owner is owner again, the second one leaves.
     if (a.status !== 200) await rest(server, 'PATCH', `${base()}/${mine[0].id}`, { headers: secondHeaders, body: { role: 'owner' } });
@@ -130,7 +166,10 @@ describe('roles', () => {
       const answer = await rest(server, 'POST', base(), { headers: m.headers, body: { email: owner.email, role: 'staff' } });
       expectError(answer, 403, 'forbidden');
       expect(answer.body.error.message).toMatch(new RegExp(`only owners .*${role}|${role}.*only owners|Only an owner`, 'i'));
-      const gql = await client(server, m.headers).error('mutation($b: ID!, $id: ID!) { deleteMember(business: $b, id: $id) }', { b: owner.businessId, id: m.member });
+      const gql = await client(server, m.headers).error('mutation($b: ID!, $id: ID!) { deleteMember(business: $b, id: $id) }', {
+        b: owner.businessId,
+        id: m.member,
+      });
       expect(gql.code).toBe('FORBIDDEN');
       expect(gql.message).toMatch(/owner/i);
     }
@@ -147,7 +186,7 @@ describe('roles', () => {
     expect((await rest(server, 'GET', `/v2/businesses/${owner.businessId}/webhooks`, { headers: manager.headers })).status).toBe(200);
   });
 
-  it('a demoted member loses the old role\'s scopes on the next request, without a new token', async () => {
+  it("a demoted member loses the old role's scopes on the next request, without a new token", async () => {
     const m = await memberWithRole('manager');
     expect((await rest(server, 'GET', `/v2/businesses/${owner.businessId}/webhooks`, { headers: m.headers })).status).toBe(200);
     expect((await rest(server, 'PATCH', `${base()}/${m.member}`, { tenant: owner, body: { role: 'staff' } })).status).toBe(200);
@@ -169,7 +208,18 @@ describe('roles', () => {
   it('scopesForRole: owner everything, manager all but members:write, staff reads without credentials, webhooks, members, events', () => {
     expect(scopesForRole('owner')).toEqual([...SCOPES]);
     expect(scopesForRole('manager')).toEqual(SCOPES.filter((s) => s !== 'members:write'));
-    expect(scopesForRole('staff')).toEqual(['surveys:read', 'submissions:read', 'metrics:read', 'orders:read', 'locations:read', 'analytics:read', 'flows:read', 'alerts:read', 'cases:read', 'business:read']);
+    expect(scopesForRole('staff')).toEqual([
+      'surveys:read',
+      'submissions:read',
+      'metrics:read',
+      'orders:read',
+      'locations:read',
+      'analytics:read',
+      'flows:read',
+      'alerts:read',
+      'cases:read',
+      'business:read',
+    ]);
   });
 });
 
@@ -197,18 +247,43 @@ describe('members over GraphQL', () => {
   it('lists, invites, updates and deletes with the same rules; createMember is retired and adds nobody', async () => {
     const gql = client(server, owner.headers);
     const person = await newUser('Gee Kew');
-    const retired = await gql.error(`mutation($b: ID!) { createMember(business: $b, input: {email: "${person.email}", role: staff}) { ${M} } }`, { b: owner.businessId });
+    const retired = await gql.error(`mutation($b: ID!) { createMember(business: $b, input: {email: "${person.email}", role: staff}) { ${M} } }`, {
+      b: owner.businessId,
+    });
     expect(retired.code).toBe('BAD_USER_INPUT');
     expect(retired.message).toMatch(/addMember/);
-    const invited = (await gql.data(`mutation($b: ID!) { addMember(business: $b, input: {email: "${person.email}", role: staff}) { __typename ... on Invitation { email role } } }`, { b: owner.businessId })).addMember;
+    const invited = (
+      await gql.data(
+        `mutation($b: ID!) { addMember(business: $b, input: {email: "${person.email}", role: staff}) { __typename ... on Invitation { email role } } }`,
+        { b: owner.businessId },
+      )
+    ).addMember;
     expect(invited).toEqual({ __typename: 'Invitation', email: person.email, role: 'staff' });
     await join(person.email, 'staff');
-    const created = (await gql.data(`query($b: ID!) { members(business: $b, where: {role: {eq: "staff"}}) { data { ${M} } } }`, { b: owner.businessId })).members.data.find((m: { user: string }) => m.user === person.id);
-    expect(created).toMatchObject({ object: 'member', user: person.id, email: person.email, name: 'Gee Kew', role: 'staff', business: { id: owner.businessId } });
-    const listed = (await gql.data(`query($b: ID!) { members(business: $b, where: {role: {eq: "staff"}}) { total data { id email } } }`, { b: owner.businessId })).members;
+    const created = (
+      await gql.data(`query($b: ID!) { members(business: $b, where: {role: {eq: "staff"}}) { data { ${M} } } }`, { b: owner.businessId })
+    ).members.data.find((m: { user: string }) => m.user === person.id);
+    expect(created).toMatchObject({
+      object: 'member',
+      user: person.id,
+      email: person.email,
+      name: 'Gee Kew',
+      role: 'staff',
+      business: { id: owner.businessId },
+    });
+    const listed = (
+      await gql.data(`query($b: ID!) { members(business: $b, where: {role: {eq: "staff"}}) { total data { id email } } }`, { b: owner.businessId })
+    ).members;
     expect(listed.data.map((m: { id: string }) => m.id)).toContain(created.id);
-    const updated = (await gql.data(`mutation($b: ID!, $id: ID!) { updateMember(business: $b, id: $id, input: {role: manager}) { id role } }`, { b: owner.businessId, id: created.id })).updateMember;
+    const updated = (
+      await gql.data(`mutation($b: ID!, $id: ID!) { updateMember(business: $b, id: $id, input: {role: manager}) { id role } }`, {
+        b: owner.businessId,
+        id: created.id,
+      })
+    ).updateMember;
     expect(updated).toEqual({ id: created.id, role: 'manager' });
-    expect((await gql.data(`mutation($b: ID!, $id: ID!) { deleteMember(business: $b, id: $id) }`, { b: owner.businessId, id: created.id })).deleteMember).toBe(created.id);
+    expect((await gql.data(`mutation($b: ID!, $id: ID!) { deleteMember(business: $b, id: $id) }`, { b: owner.businessId, id: created.id })).deleteMember).toBe(
+      created.id,
+    );
   });
 });

@@ -17,7 +17,14 @@ beforeAll(async () => {
   mailbox = await startMailBox();
   process.env.__CONSENT_SMTP = mailbox.url;
 });
-useTestServer((s) => (server = s), { workers: true, env: { get SMTP_URL() { return process.env.__CONSENT_SMTP; } } as never });
+useTestServer((s) => (server = s), {
+  workers: true,
+  env: {
+    get SMTP_URL() {
+      return process.env.__CONSENT_SMTP;
+    },
+  } as never,
+});
 afterAll(() => mailbox.close());
 
 const STRANGERS_PASSWORD = 'strangers own phrase 31';
@@ -37,7 +44,14 @@ async function page(browser: Browser, path: string) {
 /** The sign-up form as a stranger fills it: a password of their own too (an older form had the field). */
 async function signUp(browser: Browser, email: string) {
   const form = await page(browser, '/oauth/signup');
-  const res = await browser.postForm(`${server.url}/oauth/signup`, { csrf: form.csrf, name: 'Someone', email, password: STRANGERS_PASSWORD, businessName: 'Their Cafe', timeZone: 'UTC' });
+  const res = await browser.postForm(`${server.url}/oauth/signup`, {
+    csrf: form.csrf,
+    name: 'Someone',
+    email,
+    password: STRANGERS_PASSWORD,
+    businessName: 'Their Cafe',
+    timeZone: 'UTC',
+  });
   return { status: res.status, html: (await res.text()).replaceAll(email, 'ADDRESS').replace(/name="csrf" value="[^"]*"/g, '') };
 }
 
@@ -46,7 +60,15 @@ const PKCE = pkcePair();
 /** A sign-in on the portal's authorization page: 303 when it lets the person in. */
 async function signIn(from: string, email: string, password: string) {
   const browser = new Browser(from);
-  const query = new URLSearchParams({ response_type: 'code', client_id: 'portal', redirect_uri: `${server.config.publicUrl}/portal/callback`, scope: SCOPES.join(' '), state: 's', code_challenge: PKCE.challenge, code_challenge_method: 'S256' });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: 'portal',
+    redirect_uri: `${server.config.publicUrl}/portal/callback`,
+    scope: SCOPES.join(' '),
+    state: 's',
+    code_challenge: PKCE.challenge,
+    code_challenge_method: 'S256',
+  });
   const url = `${server.url}/oauth/authorize?${query}`;
   const form = await page(browser, url.slice(server.url.length));
   const res = await browser.postForm(url, { csrf: form.csrf, action: 'signin', email, password });
@@ -57,16 +79,31 @@ async function signIn(from: string, email: string, password: string) {
 async function confirm(browser: Browser, link: string, password: string) {
   const form = await page(browser, link.slice(server.url.length));
   expect(form.status).toBe(200);
-  const res = await browser.postForm(`${server.url}/oauth/verify`, { csrf: form.csrf, token: new URL(link).searchParams.get('token')!, name: 'The Owner', password });
+  const res = await browser.postForm(`${server.url}/oauth/verify`, {
+    csrf: form.csrf,
+    token: new URL(link).searchParams.get('token')!,
+    name: 'The Owner',
+    password,
+  });
   return { form, status: res.status, location: res.headers.get('location') };
 }
 
 describe('membership by consent', () => {
   const post = (tenant: Tenant, path: string, body: object) =>
-    fetch(`${server.url}/v2/businesses/${tenant.businessId}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...tenant.headers }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    fetch(`${server.url}/v2/businesses/${tenant.businessId}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...tenant.headers },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
   /** An answer with what differs by address or by time masked: what is left must be the same for every address. */
   const shape = (answer: unknown, email: string) =>
-    JSON.parse(JSON.stringify(answer).replaceAll(email, 'ADDRESS').replace(/"inv_[0-9A-Z]+"/g, '"ID"').replace(/"(createdAt|updatedAt|expiresAt)":\d+/g, '"$1":0').replace(/"requestId":"[^"]*"/g, '"requestId":""'));
+    JSON.parse(
+      JSON.stringify(answer)
+        .replaceAll(email, 'ADDRESS')
+        .replace(/"inv_[0-9A-Z]+"/g, '"ID"')
+        .replace(/"(createdAt|updatedAt|expiresAt)":\d+/g, '"$1":0')
+        .replace(/"requestId":"[^"]*"/g, '"requestId":""'),
+    );
 
   it('POST …/members answers an invitation, the same for an existing account as for an unknown address; the account joins only by accepting', async () => {
     const stranger = await createTenant(server, { businessName: 'Stranger Cafe' });
@@ -85,11 +122,21 @@ describe('membership by consent', () => {
     // GraphQL's addMember and createMember say the same for both addresses too.
     const other = await createTenant(server);
     const unknown2 = newEmail();
-    const add = (email: string) => server.graphql('mutation($b: ID!, $e: String!) { addMember(business: $b, input: {email: $e, role: manager}) { __typename ... on Invitation { email role } ... on Member { name } } }', { b: stranger.businessId, e: email }, stranger.headers);
+    const add = (email: string) =>
+      server.graphql(
+        'mutation($b: ID!, $e: String!) { addMember(business: $b, input: {email: $e, role: manager}) { __typename ... on Invitation { email role } ... on Member { name } } }',
+        { b: stranger.businessId, e: email },
+        stranger.headers,
+      );
     const [a1, a2] = [await add(other.email), await add(unknown2)];
     expect(shape(a1.body, other.email)).toEqual(shape(a2.body, unknown2));
     expect(a1.body.data.addMember).toEqual({ __typename: 'Invitation', email: other.email, role: 'manager' });
-    const create = (email: string) => server.graphql('mutation($b: ID!, $e: String!) { createMember(business: $b, input: {email: $e, role: staff}) { id name } }', { b: stranger.businessId, e: email }, stranger.headers);
+    const create = (email: string) =>
+      server.graphql(
+        'mutation($b: ID!, $e: String!) { createMember(business: $b, input: {email: $e, role: staff}) { id name } }',
+        { b: stranger.businessId, e: email },
+        stranger.headers,
+      );
     const third = await createTenant(server);
     const unknown3 = newEmail();
     const [c1, c2] = [await create(third.email), await create(unknown3)];
@@ -99,14 +146,25 @@ describe('membership by consent', () => {
     // Nobody joined: the stranger's business has its owner only, the existing account is not in it.
     const members = await server.graphql('query($b: ID!) { members(business: $b) { data { email } } }', { b: stranger.businessId }, stranger.headers);
     expect(members.body.data.members.data).toEqual([{ email: stranger.email }]);
-    expect(await sql(`select count(*)::int as n from membership where user_id in (?, ?, ?) and business_id = ?`, [person.userId, other.userId, third.userId, stranger.businessId])).toEqual([{ n: 0 }]);
+    expect(
+      await sql(`select count(*)::int as n from membership where user_id in (?, ?, ?) and business_id = ?`, [
+        person.userId,
+        other.userId,
+        third.userId,
+        stranger.businessId,
+      ]),
+    ).toEqual([{ n: 0 }]);
 
     // The person accepts in their own browser, by the e-mailed link, signing in: now, and only now, a member.
     const link = linkIn(await mailbox.waitFor((m) => m.to.includes(person.email) && m.subject.includes('invited'), 10_000))!;
     const browser = new Browser(RIGHTFUL);
     const invitation = await page(browser, link.slice(server.url.length));
     expect(invitation.html).toContain('Sign in and join');
-    const accepted = await browser.postForm(`${server.url}/oauth/invitation`, { csrf: invitation.csrf, token: new URL(link).searchParams.get('token')!, password: TEST_PASSWORD });
+    const accepted = await browser.postForm(`${server.url}/oauth/invitation`, {
+      csrf: invitation.csrf,
+      token: new URL(link).searchParams.get('token')!,
+      password: TEST_PASSWORD,
+    });
     expect(accepted.status).toBe(303);
     const after = await server.graphql('query($b: ID!) { members(business: $b) { data { email role } } }', { b: stranger.businessId }, stranger.headers);
     expect(after.body.data.members.data).toContainEqual({ email: person.email, role: 'owner' });
@@ -125,7 +183,12 @@ describe('membership by consent', () => {
     const invitation = await page(browser, link.slice(server.url.length));
     // Not "sign in with the account's password" (that would be the stranger's): the holder of the inbox chooses one.
     expect(invitation.html).toContain('Create account and join');
-    const accepted = await browser.postForm(`${server.url}/oauth/invitation`, { csrf: invitation.csrf, token: new URL(link).searchParams.get('token')!, name: 'Victor', password: OWNERS_PASSWORD });
+    const accepted = await browser.postForm(`${server.url}/oauth/invitation`, {
+      csrf: invitation.csrf,
+      token: new URL(link).searchParams.get('token')!,
+      name: 'Victor',
+      password: OWNERS_PASSWORD,
+    });
     expect(accepted.status).toBe(303);
     const members = await server.graphql('query($b: ID!) { members(business: $b) { data { email name role } } }', { b: owner.businessId }, owner.headers);
     expect(members.body.data.members.data).toContainEqual({ email: victim, name: 'Victor', role: 'manager' });

@@ -14,7 +14,14 @@ beforeAll(async () => {
   process.env.__ACCOUNTS_SMTP = mailbox.url;
 });
 // SMTP_URL read when the server starts, after the mailbox is up (the hooks run in order); closed after the server.
-useTestServer((s) => (server = s), { workers: true, env: { get SMTP_URL() { return process.env.__ACCOUNTS_SMTP; } } as never });
+useTestServer((s) => (server = s), {
+  workers: true,
+  env: {
+    get SMTP_URL() {
+      return process.env.__ACCOUNTS_SMTP;
+    },
+  } as never,
+});
 afterAll(() => mailbox.close());
 
 const PASSWORD = 'tangerine orbit 42 lamp';
@@ -31,7 +38,14 @@ async function form(browser: Browser, path: string) {
 
 async function signUp(browser: Browser, email: string, fields: Record<string, string> = {}) {
   const page = await form(browser, '/oauth/signup');
-  const res = await browser.postForm(`${server.url}/oauth/signup`, { csrf: page.csrf, name: 'Ada Owner', email, businessName: 'Cafe Ada', timeZone: 'Europe/Rome', ...fields });
+  const res = await browser.postForm(`${server.url}/oauth/signup`, {
+    csrf: page.csrf,
+    name: 'Ada Owner',
+    email,
+    businessName: 'Cafe Ada',
+    timeZone: 'Europe/Rome',
+    ...fields,
+  });
   return { status: res.status, html: await res.text() };
 }
 
@@ -39,7 +53,15 @@ async function signUp(browser: Browser, email: string, fields: Record<string, st
 async function portalToken(browser: Browser) {
   const pkce = pkcePair();
   const redirectUri = `${server.config.publicUrl}/portal/callback`;
-  const query = new URLSearchParams({ response_type: 'code', client_id: 'portal', redirect_uri: redirectUri, scope: SCOPES.join(' '), state: 's', code_challenge: pkce.challenge, code_challenge_method: 'S256' });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: 'portal',
+    redirect_uri: redirectUri,
+    scope: SCOPES.join(' '),
+    state: 's',
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
+  });
   const res = await browser.request(`${server.url}/oauth/authorize?${query}`);
   if (res.status !== 303) return { status: res.status, html: await res.text() };
   const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
@@ -99,7 +121,11 @@ describe('sign-up', () => {
     const portal = await portalToken(browser);
     expect(portal.status).toBe(303);
     const introspect = JSON.parse(Buffer.from(portal.token.accessToken.split('.')[1], 'base64url').toString());
-    const check = await server.graphql('query($id: ID!) { business(id: $id) { name timeZone } members(business: $id) { data { email role } } }', { id: introspect.bus }, { authorization: `Bearer ${portal.token.accessToken}` });
+    const check = await server.graphql(
+      'query($id: ID!) { business(id: $id) { name timeZone } members(business: $id) { data { email role } } }',
+      { id: introspect.bus },
+      { authorization: `Bearer ${portal.token.accessToken}` },
+    );
     expect(check.body.data.business).toEqual({ name: 'Cafe Ada', timeZone: 'Europe/Rome' });
     expect(check.body.data.members.data).toEqual([{ email, role: 'owner' }]);
 
@@ -135,7 +161,13 @@ describe('sign-up', () => {
     expect(missing.html).toContain('There is a problem');
     expect(missing.html).toContain('href="#businessName"');
     expect(missing.html).toContain(`value="${email}"`);
-    const res = await new Browser().postForm(`${server.url}/oauth/signup`, { csrf: 'x'.repeat(43), name: 'A', email: newEmail(), businessName: 'B', timeZone: 'UTC' });
+    const res = await new Browser().postForm(`${server.url}/oauth/signup`, {
+      csrf: 'x'.repeat(43),
+      name: 'A',
+      email: newEmail(),
+      businessName: 'B',
+      timeZone: 'UTC',
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -178,7 +210,12 @@ describe('password reset', () => {
     expect(await done.text()).toContain('Password changed');
 
     // Old refresh token and access token: dead. The old session: asked to sign in again.
-    const refreshed = await postJson(server, '/oauth/token', { clientId: tenant.clientId, clientSecret: tenant.clientSecret, grantType: 'refresh_token', refreshToken: tokens.refreshToken });
+    const refreshed = await postJson(server, '/oauth/token', {
+      clientId: tenant.clientId,
+      clientSecret: tenant.clientSecret,
+      grantType: 'refresh_token',
+      refreshToken: tokens.refreshToken,
+    });
     expect(refreshed.body.error).toBe('invalid_grant');
     const me = await fetch(`${server.url}/oauth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
     expect(me.status).toBe(401);
@@ -194,7 +231,11 @@ describe('password reset', () => {
 
 describe('invitations', () => {
   const invite = (tenantHeaders: Record<string, string>, business: string, email: string, role = 'manager') =>
-    fetch(`${server.url}/v2/businesses/${business}/invitations`, { method: 'POST', headers: { 'content-type': 'application/json', ...tenantHeaders }, body: JSON.stringify({ email, role }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    fetch(`${server.url}/v2/businesses/${business}/invitations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...tenantHeaders },
+      body: JSON.stringify({ email, role }),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
   it('invitation → accept (new account) → member with the role, signing in through a partner client of the business', async () => {
     const tenant = await createTenant(server);
@@ -217,10 +258,18 @@ describe('invitations', () => {
     expect(accepted.status).toBe(303);
     expect(accepted.headers.get('location')).toBe(`${server.config.publicUrl}/portal/`);
 
-    const members = await server.graphql('query($b: ID!) { members(business: $b) { data { email role } } invitations(business: $b) { total } }', { b: tenant.businessId }, tenant.headers);
+    const members = await server.graphql(
+      'query($b: ID!) { members(business: $b) { data { email role } } invitations(business: $b) { total } }',
+      { b: tenant.businessId },
+      tenant.headers,
+    );
     expect(members.body.data.members.data).toContainEqual({ email, role: 'manager' });
     expect(members.body.data.invitations.total).toBe(0);
-    const events = await server.graphql('query($b: ID!) { events(business: $b, where: {type: {eq: "invitation.accepted"}}) { total } }', { b: tenant.businessId }, tenant.headers);
+    const events = await server.graphql(
+      'query($b: ID!) { events(business: $b, where: {type: {eq: "invitation.accepted"}}) { total } }',
+      { b: tenant.businessId },
+      tenant.headers,
+    );
     expect(events.body.data.events.total).toBe(1);
 
     const callback = await authorizeCode(server, { ...tenant, email, password: PASSWORD }, { scope: 'surveys:read' });
@@ -254,7 +303,10 @@ describe('invitations', () => {
     const revokedEmail = newEmail();
     const revoked = await invite(tenant.headers, tenant.businessId, revokedEmail);
     const revokedLink = linkIn(await mailTo(revokedEmail, 'invited'));
-    const del = await fetch(`${server.url}/v2/businesses/${tenant.businessId}/invitations/${revoked.body.data.id}`, { method: 'DELETE', headers: tenant.headers });
+    const del = await fetch(`${server.url}/v2/businesses/${tenant.businessId}/invitations/${revoked.body.data.id}`, {
+      method: 'DELETE',
+      headers: tenant.headers,
+    });
     expect(del.status).toBe(204);
     const r = await new Browser().request(revokedLink);
     expect(r.status).toBe(410);
@@ -265,7 +317,10 @@ describe('invitations', () => {
     const expired = await invite(tenant.headers, tenant.businessId, expiredEmail);
     const expiredLink = linkIn(await mailTo(expiredEmail, 'invited'));
     await server.orm.em.fork().getConnection().execute(`update invitation set expires_at = now() - interval '1 minute' where id = ?`, [expired.body.data.id]);
-    await server.orm.em.fork().getConnection().execute(`update account_mail set expires_at = now() - interval '1 minute' where invitation_id = ?`, [expired.body.data.id]);
+    await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update account_mail set expires_at = now() - interval '1 minute' where invitation_id = ?`, [expired.body.data.id]);
     const e = await new Browser().request(expiredLink);
     expect(e.status).toBe(410);
     expect(e.headers.get('content-type')).toContain('text/html');
@@ -276,13 +331,22 @@ describe('invitations', () => {
     const tenant = await createTenant(server);
     const email = newEmail();
     const post = (body: object) =>
-      fetch(`${server.url}/v2/businesses/${tenant.businessId}/members`, { method: 'POST', headers: { 'content-type': 'application/json', ...tenant.headers }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      fetch(`${server.url}/v2/businesses/${tenant.businessId}/members`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...tenant.headers },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
     const invited = await post({ email: email.toUpperCase(), role: 'staff' });
     expect(invited.status).toBe(201);
-    expect(invited.body).toEqual({ object: 'invitation', data: expect.objectContaining({ id: expect.stringMatching(/^inv_/), object: 'invitation', business: tenant.businessId, email, role: 'staff' }) });
+    expect(invited.body).toEqual({
+      object: 'invitation',
+      data: expect.objectContaining({ id: expect.stringMatching(/^inv_/), object: 'invitation', business: tenant.businessId, email, role: 'staff' }),
+    });
     expect(invited.body.data.__typename).toBeUndefined();
     expect(linkIn(await mailTo(email, 'invited'))).toContain('/oauth/invitation');
-    const pending = await fetch(`${server.url}/v2/businesses/${tenant.businessId}/invitations/${invited.body.data.id}`, { headers: tenant.headers }).then((r) => r.json());
+    const pending = await fetch(`${server.url}/v2/businesses/${tenant.businessId}/invitations/${invited.body.data.id}`, { headers: tenant.headers }).then((r) =>
+      r.json(),
+    );
     expect(pending.data).toMatchObject({ email, role: 'staff' });
     // The same address again: already invited, nothing new stored.
     expect((await post({ email, role: 'manager' })).status).toBe(409);
@@ -291,8 +355,15 @@ describe('invitations', () => {
     const other = await createTenant(server);
     const added = await post({ email: other.email, role: 'manager' });
     expect(added.status).toBe(201);
-    expect(added.body).toEqual({ object: 'invitation', data: expect.objectContaining({ object: 'invitation', business: tenant.businessId, email: other.email, role: 'manager' }) });
-    const invitations = await server.graphql('query($b: ID!) { invitations(business: $b, orderBy: [{field: createdAt, order: asc}]) { data { email } } }', { b: tenant.businessId }, tenant.headers);
+    expect(added.body).toEqual({
+      object: 'invitation',
+      data: expect.objectContaining({ object: 'invitation', business: tenant.businessId, email: other.email, role: 'manager' }),
+    });
+    const invitations = await server.graphql(
+      'query($b: ID!) { invitations(business: $b, orderBy: [{field: createdAt, order: asc}]) { data { email } } }',
+      { b: tenant.businessId },
+      tenant.headers,
+    );
     expect(invitations.body.data.invitations.data).toEqual([{ email }, { email: other.email }]);
   });
 

@@ -4,7 +4,10 @@ import { BUSINESS_QUERY, Browser, TEST_PKCE, authorizeCode, authorizeUrl, basic,
 
 let server: TestServer;
 let tenant: Tenant;
-useTestServer(async (s) => { server = s; tenant = await createTenant(s, { businessName: 'Cafe Flow' }); });
+useTestServer(async (s) => {
+  server = s;
+  tenant = await createTenant(s, { businessName: 'Cafe Flow' });
+});
 
 describe('authorization code flow over HTTP (spec JSON)', () => {
   it('signs in, consents, exchanges, calls the API, refreshes with rotation, revokes', async () => {
@@ -95,7 +98,11 @@ describe('authorization code flow over HTTP (spec JSON)', () => {
     expect((await server.graphql(BUSINESS_QUERY, { id: tenant.businessId }, auth2)).body.data.business.id).toBe(tenant.businessId);
 
     // Revoking the refresh token ends the family: both access tokens stop working at once.
-    const revoked = await postJson(server, '/oauth/revoke', { clientId: tenant.clientId, clientSecret: tenant.clientSecret, token: refreshed.body.refreshToken });
+    const revoked = await postJson(server, '/oauth/revoke', {
+      clientId: tenant.clientId,
+      clientSecret: tenant.clientSecret,
+      token: refreshed.body.refreshToken,
+    });
     expect(revoked.status).toBe(200);
     for (const headers of [auth, auth2]) {
       const after = await server.graphql(BUSINESS_QUERY, { id: tenant.businessId }, headers);
@@ -165,7 +172,7 @@ describe('authorization page', () => {
     ['a redirect URI with an extra path', { redirectUri: 'http://localhost:8765/callback/../evil' }],
     ['a redirect URI with an extra query', { redirectUri: 'http://localhost:8765/callback?next=https://evil.example' }],
     ['a redirect URI prefix', { redirectUri: 'http://localhost:8765/callbackx' }],
-    ['a duplicated parameter', { 'redirectUri': 'http://localhost:8765/callback', 'redirect_uri': 'https://evil.example' }],
+    ['a duplicated parameter', { redirectUri: 'http://localhost:8765/callback', redirect_uri: 'https://evil.example' }],
   ])('%s shows an error page and never redirects', async (_label, override) => {
     const url = authorizeUrl(server, {
       responseType: 'code',
@@ -187,7 +194,14 @@ describe('authorization page', () => {
     ['another response type', { responseType: 'token' }, 'unsupported_response_type'],
     ['a plain PKCE method', { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }, 'invalid_request'],
   ])('%s redirects back with an error', async (_label, override, error) => {
-    const url = authorizeUrl(server, { responseType: 'code', clientId: tenant.clientId, redirectUri: tenant.redirectUri, scope: 'surveys:read', state: 'q', ...override });
+    const url = authorizeUrl(server, {
+      responseType: 'code',
+      clientId: tenant.clientId,
+      redirectUri: tenant.redirectUri,
+      scope: 'surveys:read',
+      state: 'q',
+      ...override,
+    });
     const res = await fetch(url, { redirect: 'manual' });
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!);

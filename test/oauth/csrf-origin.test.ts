@@ -8,7 +8,10 @@ import { Browser, authorizeUrl, hiddenField } from './oauth-helpers.js';
  */
 let server: TestServer;
 let tenant: Tenant;
-useTestServer(async (s) => { server = s; tenant = await createTenant(s); });
+useTestServer(async (s) => {
+  server = s;
+  tenant = await createTenant(s);
+});
 
 const cases: Array<[string, (own: string) => Record<string, string>, number]> = [
   ['no Origin, no Sec-Fetch-Site (not a browser: the token decides)', () => ({}), 303],
@@ -26,7 +29,11 @@ describe('sign-in form posts by where the browser says they came from', () => {
     const browser = new Browser();
     const url = authorizeUrl(server, { responseType: 'code', clientId: tenant.clientId, redirectUri: tenant.redirectUri, scope: 'surveys:read' });
     const page = await (await browser.request(url)).text();
-    const res = await browser.postForm(url, { csrf: hiddenField(page, 'csrf'), action: 'signin', email: tenant.email, password: tenant.password }, headers(server.url));
+    const res = await browser.postForm(
+      url,
+      { csrf: hiddenField(page, 'csrf'), action: 'signin', email: tenant.email, password: tenant.password },
+      headers(server.url),
+    );
     expect(res.status).toBe(status);
     expect(browser.cookies.has('oauth_session')).toBe(status === 303);
   });

@@ -17,7 +17,14 @@ const expectInvalidGrant = (res: { status: number; body: any }, about: RegExp) =
 
 /** The authorization request exactly as section 4.2 lists it, plus whatever `extra` adds (PKCE). */
 function documentUrl(server: TestServer, tenant: Tenant, extra: Record<string, string> = {}) {
-  const query = new URLSearchParams({ responseType: 'code', clientId: tenant.clientId, redirectUri: tenant.redirectUri, scope: 'surveys:read,submissions:read', state: 'st-42', ...extra });
+  const query = new URLSearchParams({
+    responseType: 'code',
+    clientId: tenant.clientId,
+    redirectUri: tenant.redirectUri,
+    scope: 'surveys:read,submissions:read',
+    state: 'st-42',
+    ...extra,
+  });
   return `${server.url}/oauth/authorize?${query}`;
 }
 
@@ -96,7 +103,9 @@ describe('by default (OAUTH_REQUIRE_PKCE=public)', () => {
     expect((await postJson(fx.server, '/oauth/token', { ...base, redirectUri: fx.tenant.redirectUri })).status).toBe(200);
 
     const { verifier, challenge } = pkcePair();
-    const withPkce = (await allow(fx.server, fx.tenant, documentUrl(fx.server, fx.tenant, { codeChallenge: challenge, codeChallengeMethod: 'S256' }))).searchParams.get('code')!;
+    const withPkce = (
+      await allow(fx.server, fx.tenant, documentUrl(fx.server, fx.tenant, { codeChallenge: challenge, codeChallengeMethod: 'S256' }))
+    ).searchParams.get('code')!;
     const pkceBase = { ...secretOf(fx.tenant), grantType: 'authorization_code', code: withPkce };
     expectInvalidGrant(await postJson(fx.server, '/oauth/token', pkceBase), /code_verifier is required/);
     expectInvalidGrant(await postJson(fx.server, '/oauth/token', { ...pkceBase, codeVerifier: pkcePair().verifier }), /does not match the code challenge/);
@@ -113,7 +122,7 @@ describe('by default (OAUTH_REQUIRE_PKCE=public)', () => {
     expect(ok.body.scope).toBe('surveys:read submissions:read');
   });
 
-  it('a wrong password on a partner\'s sign-in page shows the form again with the error', async () => {
+  it("a wrong password on a partner's sign-in page shows the form again with the error", async () => {
     const url = documentUrl(fx.server, fx.tenant);
     const browser = new Browser();
     const page = await (await browser.request(url)).text();
@@ -125,7 +134,13 @@ describe('by default (OAUTH_REQUIRE_PKCE=public)', () => {
   });
 
   it('the public client (the portal) still needs PKCE', async () => {
-    const query = new URLSearchParams({ responseType: 'code', clientId: 'portal', redirectUri: `${fx.server.config.publicUrl}/portal/callback`, scope: 'surveys:read', state: 'st' });
+    const query = new URLSearchParams({
+      responseType: 'code',
+      clientId: 'portal',
+      redirectUri: `${fx.server.config.publicUrl}/portal/callback`,
+      scope: 'surveys:read',
+      state: 'st',
+    });
     const answer = await firstAnswer(`${fx.server.url}/oauth/authorize?${query}`);
     expect(answer.status).toBe(303);
     expect(new URL(answer.location!).searchParams.get('error')).toBe('invalid_request');
@@ -135,7 +150,7 @@ describe('by default (OAUTH_REQUIRE_PKCE=public)', () => {
 describe('a credential that opts in (requirePkce: true)', () => {
   const fx = useTenantServer({}, (ready) => setRequirePkce(ready.server, ready.tenant, true));
 
-  it('refuses the document\'s flow without PKCE at the authorization endpoint, back to its redirect URI', async () => {
+  it("refuses the document's flow without PKCE at the authorization endpoint, back to its redirect URI", async () => {
     const answer = await firstAnswer(documentUrl(fx.server, fx.tenant));
     expect(answer.status).toBe(303);
     const back = new URL(answer.location!);
@@ -148,7 +163,9 @@ describe('a credential that opts in (requirePkce: true)', () => {
 
   it('needs the redirect URI at the token endpoint, and refuses a code it got before opting in', async () => {
     const { verifier, challenge } = pkcePair();
-    const code = (await allow(fx.server, fx.tenant, documentUrl(fx.server, fx.tenant, { codeChallenge: challenge, codeChallengeMethod: 'S256' }))).searchParams.get('code')!;
+    const code = (
+      await allow(fx.server, fx.tenant, documentUrl(fx.server, fx.tenant, { codeChallenge: challenge, codeChallengeMethod: 'S256' }))
+    ).searchParams.get('code')!;
     const base = { ...secretOf(fx.tenant), grantType: 'authorization_code', code, codeVerifier: verifier };
     expectInvalidGrant(await postJson(fx.server, '/oauth/token', base), /redirect_uri \(redirectUri\) is required/);
     expect((await postJson(fx.server, '/oauth/token', { ...base, redirectUri: fx.tenant.redirectUri })).status).toBe(200);
@@ -166,25 +183,30 @@ describe('a credential that opts in (requirePkce: true)', () => {
       expiresAt: new Date(Date.now() + 60_000),
     });
     await em.flush();
-    expectInvalidGrant(await postJson(fx.server, '/oauth/token', { ...secretOf(fx.tenant), grantType: 'authorization_code', code: older, redirectUri: fx.tenant.redirectUri }), /must use PKCE/);
+    expectInvalidGrant(
+      await postJson(fx.server, '/oauth/token', { ...secretOf(fx.tenant), grantType: 'authorization_code', code: older, redirectUri: fx.tenant.redirectUri }),
+      /must use PKCE/,
+    );
   });
 
-  it('opting out again lets the document\'s flow through', async () => {
+  it("opting out again lets the document's flow through", async () => {
     await setRequirePkce(fx.server, fx.tenant, false);
     const code = (await allow(fx.server, fx.tenant, documentUrl(fx.server, fx.tenant))).searchParams.get('code')!;
     expect((await postJson(fx.server, '/oauth/token', { ...secretOf(fx.tenant), grantType: 'authorization_code', code })).status).toBe(200);
   });
 });
 
-describe('with OAUTH_REQUIRE_PKCE=all (the operator\'s switch)', () => {
+describe("with OAUTH_REQUIRE_PKCE=all (the operator's switch)", () => {
   const fx = useTenantServer({ server: { env: { OAUTH_REQUIRE_PKCE: 'all' } } });
 
-  it('every client is held to PKCE and the redirect URI, its credential\'s requirePkce false or not', async () => {
+  it("every client is held to PKCE and the redirect URI, its credential's requirePkce false or not", async () => {
     const answer = await firstAnswer(documentUrl(fx.server, fx.tenant));
     expect(new URL(answer.location!).searchParams.get('error')).toBe('invalid_request');
 
     const { verifier, challenge } = pkcePair();
-    const code = (await allow(fx.server, fx.tenant, documentUrl(fx.server, fx.tenant, { codeChallenge: challenge, codeChallengeMethod: 'S256' }))).searchParams.get('code')!;
+    const code = (
+      await allow(fx.server, fx.tenant, documentUrl(fx.server, fx.tenant, { codeChallenge: challenge, codeChallengeMethod: 'S256' }))
+    ).searchParams.get('code')!;
     const base = { ...secretOf(fx.tenant), grantType: 'authorization_code', code, codeVerifier: verifier };
     expectInvalidGrant(await postJson(fx.server, '/oauth/token', base), /redirect_uri/);
     expect((await postJson(fx.server, '/oauth/token', { ...base, redirectUri: fx.tenant.redirectUri })).status).toBe(200);

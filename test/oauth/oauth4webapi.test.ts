@@ -63,7 +63,13 @@ it('authorization code + PKCE, refresh, introspection and revocation with oauth4
   const { payload, protectedHeader } = await jwtVerify(result.access_token, jwks, { issuer: server.config.publicUrl, algorithms: ['RS512'] });
   expect(protectedHeader.alg).toBe('RS512');
   expect(payload).toEqual(
-    expect.objectContaining({ sub: tenant.userId, bus: tenant.businessId, cid: tenant.credentialId, scope: 'surveys:read credentials:read', jti: expect.stringMatching(/^tk_/) }),
+    expect.objectContaining({
+      sub: tenant.userId,
+      bus: tenant.businessId,
+      cid: tenant.credentialId,
+      scope: 'surveys:read credentials:read',
+      jti: expect.stringMatching(/^tk_/),
+    }),
   );
   expect(payload.exp! - payload.iat!).toBe(3600);
 
@@ -101,7 +107,13 @@ it('client credentials with oauth4webapi (client_secret_post)', async () => {
   const issuer = new URL(server.config.publicUrl);
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...options }));
   const client: oauth.Client = { client_id: tenant.clientId };
-  const response = await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(tenant.clientSecret), new URLSearchParams({ scope: 'surveys:read' }), options);
+  const response = await oauth.clientCredentialsGrantRequest(
+    as,
+    client,
+    oauth.ClientSecretPost(tenant.clientSecret),
+    new URLSearchParams({ scope: 'surveys:read' }),
+    options,
+  );
   const result = await oauth.processClientCredentialsResponse(as, client, response);
   expect(result.scope).toBe('surveys:read');
   expect(result.refresh_token).toBeUndefined();

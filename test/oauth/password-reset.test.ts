@@ -15,7 +15,14 @@ beforeAll(async () => {
   mailbox = await startMailBox();
   process.env.__RESET_SMTP = mailbox.url;
 });
-useTestServer((s) => (server = s), { workers: true, env: { get SMTP_URL() { return process.env.__RESET_SMTP; } } as never });
+useTestServer((s) => (server = s), {
+  workers: true,
+  env: {
+    get SMTP_URL() {
+      return process.env.__RESET_SMTP;
+    },
+  } as never,
+});
 afterAll(() => mailbox.close());
 
 const NEW_PASSWORD = 'a brand new sentence 9';
@@ -141,7 +148,12 @@ describe('what a password reset leaves to the credentials the user created', () 
 
     await reset(await askReset(tenant));
     expect(await reads(tenant, before.accessToken)).toBe('UNAUTHENTICATED');
-    const refreshed = await postJson(server, '/oauth/token', { clientId: tenant.clientId, clientSecret: tenant.clientSecret, grantType: 'refresh_token', refreshToken: before.refreshToken });
+    const refreshed = await postJson(server, '/oauth/token', {
+      clientId: tenant.clientId,
+      clientSecret: tenant.clientSecret,
+      grantType: 'refresh_token',
+      refreshToken: before.refreshToken,
+    });
     expect(refreshed.body.error).toBe('invalid_grant');
     // The app holding the secret goes on, as the mail says: its token, and a new one.
     expect(await reads(tenant, minted.body.accessToken)).toBe('ok');
@@ -149,7 +161,9 @@ describe('what a password reset leaves to the credentials the user created', () 
 
     // The person signs in with the new password and rotates the secret (a member's grant through the same client).
     const person = { ...tenant, password: NEW_PASSWORD };
-    const grant = (await postJson(server, '/oauth/token', exchangeFields(await authorizeCode(server, person, { scope: 'credentials:read credentials:write' }), tenant))).body;
+    const grant = (
+      await postJson(server, '/oauth/token', exchangeFields(await authorizeCode(server, person, { scope: 'credentials:read credentials:write' }), tenant))
+    ).body;
     const rotated = await server.graphql(ROTATE, { b: tenant.businessId, id: tenant.credentialId }, { authorization: `Bearer ${grant.accessToken}` });
     expect(rotated.body.errors).toBeUndefined();
     const answer = rotated.body.data.rotateCredentialSecret;
@@ -165,15 +179,33 @@ describe('what a password reset leaves to the credentials the user created', () 
     expect(fresh.status).toBe(200);
     expect(await reads(tenant, fresh.body.accessToken)).toBe('ok');
     // The member's grant stands: refreshing it takes the new secret, and only the new one.
-    const withOld = await postJson(server, '/oauth/token', { clientId: tenant.clientId, clientSecret: tenant.clientSecret, grantType: 'refresh_token', refreshToken: grant.refreshToken });
+    const withOld = await postJson(server, '/oauth/token', {
+      clientId: tenant.clientId,
+      clientSecret: tenant.clientSecret,
+      grantType: 'refresh_token',
+      refreshToken: grant.refreshToken,
+    });
     expect(withOld.status).toBe(401);
-    const withNew = await postJson(server, '/oauth/token', { clientId: tenant.clientId, clientSecret: answer.clientSecret, grantType: 'refresh_token', refreshToken: grant.refreshToken });
+    const withNew = await postJson(server, '/oauth/token', {
+      clientId: tenant.clientId,
+      clientSecret: answer.clientSecret,
+      grantType: 'refresh_token',
+      refreshToken: grant.refreshToken,
+    });
     expect(withNew.status).toBe(200);
 
     // The secret is in that one answer: reading the credential never shows it; the change is an event.
-    const read = await server.graphql('query($b: ID!, $id: ID!) { credential(business: $b, id: $id) { id updatedAt } }', { b: tenant.businessId, id: tenant.credentialId }, { authorization: `Bearer ${fresh.body.accessToken}` });
+    const read = await server.graphql(
+      'query($b: ID!, $id: ID!) { credential(business: $b, id: $id) { id updatedAt } }',
+      { b: tenant.businessId, id: tenant.credentialId },
+      { authorization: `Bearer ${fresh.body.accessToken}` },
+    );
     expect(read.body.data.credential.updatedAt).toBe(answer.updatedAt);
-    const events = await server.graphql('query($b: ID!) { events(business: $b, where: {type: {eq: "credential.updated"}}) { data { data } } }', { b: tenant.businessId }, { authorization: `Bearer ${fresh.body.accessToken}` });
+    const events = await server.graphql(
+      'query($b: ID!) { events(business: $b, where: {type: {eq: "credential.updated"}}) { data { data } } }',
+      { b: tenant.businessId },
+      { authorization: `Bearer ${fresh.body.accessToken}` },
+    );
     expect(events.body.data.events.data).toHaveLength(1);
     expect(JSON.stringify(events.body.data.events.data)).not.toContain(answer.clientSecret);
   });

@@ -19,7 +19,14 @@ useTestServer(async (s) => {
 const redirectUri = () => `${server.config.publicUrl}/portal/callback`;
 
 function authorizeUrl(params: Record<string, string>) {
-  const query = new URLSearchParams({ response_type: 'code', client_id: 'portal', redirect_uri: redirectUri(), scope: SCOPES.join(' '), state: 's1', ...params });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: 'portal',
+    redirect_uri: redirectUri(),
+    scope: SCOPES.join(' '),
+    state: 's1',
+    ...params,
+  });
   return `${server.url}/oauth/authorize?${query}`;
 }
 
@@ -33,7 +40,11 @@ async function signInAt(browser: Browser, url: string) {
 }
 
 const token = (body: Record<string, string>) =>
-  fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'portal', ...body }) });
+  fetch(`${server.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: 'portal', ...body }),
+  });
 
 describe('the portal as a public first-party OAuth client', () => {
   it('signs a one-business user straight in: a code for that business, exchanged with the PKCE verifier and no secret', async () => {
@@ -44,7 +55,12 @@ describe('the portal as a public first-party OAuth client', () => {
     expect(back.origin + back.pathname).toBe(redirectUri());
     expect(back.searchParams.get('state')).toBe('s1');
 
-    const wrong = await token({ grantType: 'authorization_code', code: back.searchParams.get('code')!, codeVerifier: pkcePair().verifier, redirectUri: redirectUri() });
+    const wrong = await token({
+      grantType: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      codeVerifier: pkcePair().verifier,
+      redirectUri: redirectUri(),
+    });
     expect(wrong.status).toBe(400);
     const { verifier: v2, challenge: c2 } = pkcePair();
     const again = new URL((await signInAt(new Browser(), authorizeUrl({ code_challenge: c2, code_challenge_method: 'S256' }))).headers.get('location')!);
@@ -59,7 +75,11 @@ describe('the portal as a public first-party OAuth client', () => {
     const refreshed = await token({ grantType: 'refresh_token', refreshToken: issued.refreshToken });
     expect(refreshed.status).toBe(200);
     const { refreshToken } = await refreshed.json();
-    const revoked = await fetch(`${server.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'portal', token: refreshToken }) });
+    const revoked = await fetch(`${server.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: 'portal', token: refreshToken }),
+    });
     expect(revoked.status).toBe(200);
     expect((await token({ grantType: 'refresh_token', refreshToken })).status).toBe(400);
     void verifier;
@@ -70,7 +90,9 @@ describe('the portal as a public first-party OAuth client', () => {
     expect(noPkce.status).toBe(303);
     expect(new URL(noPkce.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
 
-    const elsewhere = await new Browser().request(authorizeUrl({ redirect_uri: 'https://evil.example.com/portal/callback', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }));
+    const elsewhere = await new Browser().request(
+      authorizeUrl({ redirect_uri: 'https://evil.example.com/portal/callback', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+    );
     expect(elsewhere.status).toBe(400);
 
     const withSecret = await token({ grantType: 'client_credentials', clientSecret: 'cs_guess' });

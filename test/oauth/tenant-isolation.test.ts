@@ -150,15 +150,27 @@ it('covers the operations that exist, with the scopes their @Authorized declares
 });
 
 it('no token: UNAUTHENTICATED', async () => {
-  await matrix('no token', async () => ({}), (code) => code === 'UNAUTHENTICATED');
+  await matrix(
+    'no token',
+    async () => ({}),
+    (code) => code === 'UNAUTHENTICATED',
+  );
 });
 
 it('a malformed or foreign token: UNAUTHENTICATED', async () => {
-  await matrix('bad token', async () => ({ authorization: 'Bearer not.a.jwt' }), (code) => code === 'UNAUTHENTICATED');
+  await matrix(
+    'bad token',
+    async () => ({ authorization: 'Bearer not.a.jwt' }),
+    (code) => code === 'UNAUTHENTICATED',
+  );
 });
 
 it("another business's token, with every scope: FORBIDDEN", async () => {
-  await matrix('other business', async () => stranger.headers, (code) => code === 'FORBIDDEN');
+  await matrix(
+    'other business',
+    async () => stranger.headers,
+    (code) => code === 'FORBIDDEN',
+  );
 });
 
 it('a token of the business without the needed scope: FORBIDDEN', async () => {
@@ -206,11 +218,17 @@ it("a manager's or staff member's token with every scope: FORBIDDEN wherever the
     for (const op of ops.filter((o) => o.scopes.some((s) => !allowed.includes(s)))) {
       const { body } = await server.graphql(op.document, op.variables(owner), headers);
       const error = body.errors?.[0];
-      if (error?.extensions?.code !== 'FORBIDDEN' || !error.message.includes(`role in this business (${role})`)) wrong.push(`${op.name}: ${error?.extensions?.code ?? 'OK'}`);
+      if (error?.extensions?.code !== 'FORBIDDEN' || !error.message.includes(`role in this business (${role})`))
+        wrong.push(`${op.name}: ${error?.extensions?.code ?? 'OK'}`);
     }
     expect([role, wrong]).toEqual([role, []]);
   }
-  expect(ops.filter((o) => o.scopes.includes('members:write')).map((o) => o.name).sort()).toEqual(['addMember', 'createInvitation', 'createMember', 'deleteInvitation', 'deleteMember', 'updateMember']);
+  expect(
+    ops
+      .filter((o) => o.scopes.includes('members:write'))
+      .map((o) => o.name)
+      .sort(),
+  ).toEqual(['addMember', 'createInvitation', 'createMember', 'deleteInvitation', 'deleteMember', 'updateMember']);
 });
 
 /** A token for the owner's business and user, with these scopes. */

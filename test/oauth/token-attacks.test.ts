@@ -8,7 +8,10 @@ import { BUSINESS_QUERY, authorizeCode, basic, pkcePair, postForm, postJson } fr
 
 let server: TestServer;
 let tenant: Tenant;
-useTestServer(async (s) => { server = s; tenant = await createTenant(s); });
+useTestServer(async (s) => {
+  server = s;
+  tenant = await createTenant(s);
+});
 
 const client = () => ({ clientId: tenant.clientId, clientSecret: tenant.clientSecret });
 const exchange = (code: string, extra: Record<string, unknown> = {}) =>
@@ -40,7 +43,11 @@ function claimsOf(token: string) {
 
 describe('token endpoint: bad input', () => {
   it('wrong secret, unknown client, no client: 401 invalid_client', async () => {
-    expectOAuthError(await postJson(server, '/oauth/token', { clientId: tenant.clientId, clientSecret: 'cs_wrong', grantType: 'client_credentials' }), 401, 'invalid_client');
+    expectOAuthError(
+      await postJson(server, '/oauth/token', { clientId: tenant.clientId, clientSecret: 'cs_wrong', grantType: 'client_credentials' }),
+      401,
+      'invalid_client',
+    );
     expectOAuthError(await postJson(server, '/oauth/token', { clientId: 'nobody', clientSecret: 'x', grantType: 'client_credentials' }), 401, 'invalid_client');
     expectOAuthError(await postJson(server, '/oauth/token', { grantType: 'client_credentials' }), 401, 'invalid_client');
     const basicWrong = await postForm(server, '/oauth/token', { grant_type: 'client_credentials' }, basic(tenant.clientId, 'nope'));
@@ -78,9 +85,15 @@ describe('token endpoint: bad input', () => {
   it('client credentials: Token object for the creator, no refresh token, scopes checked', async () => {
     const res = await postJson(server, '/oauth/token', { ...client(), grantType: 'client_credentials', scope: 'surveys:read,orders:read' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(expect.objectContaining({ user: tenant.userId, credential: tenant.credentialId, refreshToken: null, scope: ['surveys:read', 'orders:read'] }));
+    expect(res.body).toEqual(
+      expect.objectContaining({ user: tenant.userId, credential: tenant.credentialId, refreshToken: null, scope: ['surveys:read', 'orders:read'] }),
+    );
     expect(await graphqlCode(res.body.accessToken)).toBe('OK');
-    expectOAuthError(await postJson(server, '/oauth/token', { ...client(), grantType: 'client_credentials', scope: 'surveys:read,root' }), 400, 'invalid_scope');
+    expectOAuthError(
+      await postJson(server, '/oauth/token', { ...client(), grantType: 'client_credentials', scope: 'surveys:read,root' }),
+      400,
+      'invalid_scope',
+    );
     const all = await postForm(server, '/oauth/token', { grant_type: 'client_credentials', client_id: tenant.clientId, client_secret: tenant.clientSecret });
     expect(all.status).toBe(200);
     expect(all.body.scope.split(' ')).toHaveLength(SCOPES.length); // the creator is the owner: every scope
@@ -96,21 +109,39 @@ describe('authorization codes', () => {
     expect(await graphqlCode(first.body.accessToken)).toBe('OK');
     expectOAuthError(await exchange(code, pkce), 400, 'invalid_grant');
     expect(await graphqlCode(first.body.accessToken)).toBe('UNAUTHENTICATED');
-    expectOAuthError(await postJson(server, '/oauth/token', { ...client(), grantType: 'refresh_token', refreshToken: first.body.refreshToken }), 400, 'invalid_grant');
+    expectOAuthError(
+      await postJson(server, '/oauth/token', { ...client(), grantType: 'refresh_token', refreshToken: first.body.refreshToken }),
+      400,
+      'invalid_grant',
+    );
   });
 
   it('a code used by another client, or with another redirect URI, is refused', async () => {
     const other = await createTenant(server);
     const { code, pkce } = await newCode();
     expectOAuthError(
-      await postJson(server, '/oauth/token', { clientId: other.clientId, clientSecret: other.clientSecret, grantType: 'authorization_code', code, redirectUri: tenant.redirectUri, ...pkce }),
+      await postJson(server, '/oauth/token', {
+        clientId: other.clientId,
+        clientSecret: other.clientSecret,
+        grantType: 'authorization_code',
+        code,
+        redirectUri: tenant.redirectUri,
+        ...pkce,
+      }),
       400,
       'invalid_grant',
     );
     expectOAuthError(await exchange(code, { ...pkce, redirectUri: 'http://localhost:8765/other' }), 400, 'invalid_grant');
     // Another redirect URI is refused in a form body too (leaving it out is the interface document's flow: document-flow.test.ts).
     expectOAuthError(
-      await postForm(server, '/oauth/token', { grant_type: 'authorization_code', code, client_id: tenant.clientId, client_secret: tenant.clientSecret, code_verifier: pkce.codeVerifier!, redirect_uri: 'http://localhost:8765/other' }),
+      await postForm(server, '/oauth/token', {
+        grant_type: 'authorization_code',
+        code,
+        client_id: tenant.clientId,
+        client_secret: tenant.clientSecret,
+        code_verifier: pkce.codeVerifier!,
+        redirect_uri: 'http://localhost:8765/other',
+      }),
       400,
       'invalid_grant',
     );
@@ -151,12 +182,26 @@ describe('refresh tokens', () => {
     const { code, pkce } = await newCode();
     const first = (await exchange(code, pkce)).body;
     expectOAuthError(
-      await postJson(server, '/oauth/token', { clientId: other.clientId, clientSecret: other.clientSecret, grantType: 'refresh_token', refreshToken: first.refreshToken }),
+      await postJson(server, '/oauth/token', {
+        clientId: other.clientId,
+        clientSecret: other.clientSecret,
+        grantType: 'refresh_token',
+        refreshToken: first.refreshToken,
+      }),
       400,
       'invalid_grant',
     );
-    expectOAuthError(await postJson(server, '/oauth/token', { ...client(), grantType: 'refresh_token', refreshToken: first.refreshToken, scope: 'orders:write' }), 400, 'invalid_scope');
-    const narrowed = await postJson(server, '/oauth/token', { ...client(), grantType: 'refresh_token', refreshToken: first.refreshToken, scope: 'surveys:read' });
+    expectOAuthError(
+      await postJson(server, '/oauth/token', { ...client(), grantType: 'refresh_token', refreshToken: first.refreshToken, scope: 'orders:write' }),
+      400,
+      'invalid_scope',
+    );
+    const narrowed = await postJson(server, '/oauth/token', {
+      ...client(),
+      grantType: 'refresh_token',
+      refreshToken: first.refreshToken,
+      scope: 'surveys:read',
+    });
     expect(narrowed.body.scope).toEqual(['surveys:read']);
   });
 });
@@ -217,7 +262,11 @@ describe('access tokens that must be refused', () => {
     const after = await server.graphql(BUSINESS_QUERY, { id: t.businessId }, t.headers);
     expect(after.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     expect(after.body.errors[0].message).toMatch(/no longer a member/);
-    expectOAuthError(await postJson(server, '/oauth/token', { clientId: t.clientId, clientSecret: t.clientSecret, grantType: 'client_credentials' }), 400, 'unauthorized_client');
+    expectOAuthError(
+      await postJson(server, '/oauth/token', { clientId: t.clientId, clientSecret: t.clientSecret, grantType: 'client_credentials' }),
+      400,
+      'unauthorized_client',
+    );
   });
 
   it('a deleted credential ends every token it minted', async () => {
@@ -231,11 +280,19 @@ describe('access tokens that must be refused', () => {
     const minted = await postJson(server, '/oauth/token', { clientId: cred.clientId, clientSecret: cred.clientSecret, grantType: 'client_credentials' });
     const headers = { authorization: `Bearer ${minted.body.accessToken}` };
     expect((await server.graphql(BUSINESS_QUERY, { id: owner.businessId }, headers)).body.data.business.id).toBe(owner.businessId);
-    const deleted = await server.graphql('mutation($b: ID!, $id: ID!) { deleteCredential(business: $b, id: $id) }', { b: owner.businessId, id: cred.id }, owner.headers);
+    const deleted = await server.graphql(
+      'mutation($b: ID!, $id: ID!) { deleteCredential(business: $b, id: $id) }',
+      { b: owner.businessId, id: cred.id },
+      owner.headers,
+    );
     expect(deleted.body.data.deleteCredential).toBe(cred.id);
     const after = await server.graphql(BUSINESS_QUERY, { id: owner.businessId }, headers);
     expect(after.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    expectOAuthError(await postJson(server, '/oauth/token', { clientId: cred.clientId, clientSecret: cred.clientSecret, grantType: 'client_credentials' }), 401, 'invalid_client');
+    expectOAuthError(
+      await postJson(server, '/oauth/token', { clientId: cred.clientId, clientSecret: cred.clientSecret, grantType: 'client_credentials' }),
+      401,
+      'invalid_client',
+    );
   });
 });
 

@@ -29,7 +29,12 @@ async function client(on: TestServer) {
   const em = on.orm.em.fork();
   const user = await createUser(em, { email: `owner-${randomBytes(6).toString('hex')}@example.com`, password: TEST_PASSWORD, name: 'Owner' });
   const { business } = await createBusiness(em, { name: 'Burst Cafe', owner: user.id });
-  const { credential, clientSecret } = await createCredential(em, { business: business.id, name: 'Partner', validRedirectUris: [TEST_REDIRECT_URI], createdBy: user.id });
+  const { credential, clientSecret } = await createCredential(em, {
+    business: business.id,
+    name: 'Partner',
+    validRedirectUris: [TEST_REDIRECT_URI],
+    createdBy: user.id,
+  });
   return { clientId: credential.clientId, clientSecret };
 }
 
@@ -55,7 +60,9 @@ describe(`a burst of ${BURST} client_credentials token requests at a server that
     server = await startTestServer({ orm: { pool: { min: 0, max: 1 } } });
     const answers = await burst(server, await client(server));
     expect(tally(answers)).toEqual({ 200: BURST });
-    expect(answers.map((a) => a.body)).toEqual(Array(BURST).fill(expect.objectContaining({ object: 'token', tokenType: 'Bearer', accessToken: expect.any(String) })));
+    expect(answers.map((a) => a.body)).toEqual(
+      Array(BURST).fill(expect.objectContaining({ object: 'token', tokenType: 'Bearer', accessToken: expect.any(String) })),
+    );
     expect(new Set(answers.map((a) => a.body.accessToken)).size).toBe(BURST);
   });
 
@@ -63,7 +70,8 @@ describe(`a burst of ${BURST} client_credentials token requests at a server that
     server = await startTestServer();
     const answers = await burst(server, await client(server));
     // What a client may be told at worst is a 503 with Retry-After; here, with connections enough, every request gets its token.
-    for (const answer of answers) if (answer.status !== 200) expect(answer).toEqual(expect.objectContaining({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) }));
+    for (const answer of answers)
+      if (answer.status !== 200) expect(answer).toEqual(expect.objectContaining({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) }));
     expect(tally(answers)).toEqual({ 200: BURST });
   });
 });

@@ -50,14 +50,17 @@ it('fans an event out once however often it is fanned out, under the id made fro
 it("makes in PostgreSQL (the fan-out's statement) the very id the service makes (test deliveries, redeliveries)", async () => {
   // Ids of any time and any random part, from every id kind's alphabet, 300 pairs in one statement.
   const pairs = Array.from({ length: 300 }, (_, i) => [idFor('event', Date.now() - i * 7_919_017, `e${i}`), idFor('webhook', Date.now() + i, `w${i}`)]);
-  const made = await sql(`select webhook_delivery_id(p->>0, p->>1) as id from jsonb_array_elements(?::jsonb) with ordinality as x(p, n) order by n`, [JSON.stringify(pairs)]);
+  const made = await sql(`select webhook_delivery_id(p->>0, p->>1) as id from jsonb_array_elements(?::jsonb) with ordinality as x(p, n) order by n`, [
+    JSON.stringify(pairs),
+  ]);
   expect(made.map((r) => r.id)).toEqual(pairs.map(([event, hook]) => deliveryId(event, hook)));
 });
 
 it('gives a test event its delivery under the same kind of id, and the fan-out adds none', async () => {
   const { api, business } = await tenant();
   const hook = await createHook(api, business, 'http://127.0.0.1:9/hook', ['*']);
-  const sent = (await api.data(`mutation($b: ID!, $id: ID!) { testWebhook(business: $b, id: $id) { id event { id } } }`, { b: business, id: hook.id })).testWebhook;
+  const sent = (await api.data(`mutation($b: ID!, $id: ID!) { testWebhook(business: $b, id: $id) { id event { id } } }`, { b: business, id: hook.id }))
+    .testWebhook;
   expect(sent.id).toBe(deliveryId(sent.event.id, hook.id));
   await task.fanOut(); // the test event is pending too (its business has a webhook)
   expect((await deliveriesOf(hook.id)).filter((d) => d.event_id === sent.event.id)).toEqual([{ id: sent.id, event_id: sent.event.id }]);

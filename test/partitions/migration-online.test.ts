@@ -28,7 +28,9 @@ afterAll(async () => {
 
 const businesses = Array.from({ length: BUSINESSES }, (_, i) => `bus_${String(i).padStart(26, '0')}`);
 const hooks = businesses.map((b) => b.replace('bus_', 'wh_'));
-const data = JSON.stringify({ object: { id: 'ord_x', object: 'order', total: 42.5, currency: 'EUR', items: [{ name: 'Pasta al forno', quantity: 2, price: 12.5 }], note: 'x'.repeat(200) } });
+const data = JSON.stringify({
+  object: { id: 'ord_x', object: 'order', total: 42.5, currency: 'EUR', items: [{ name: 'Pasta al forno', quantity: 2, price: 12.5 }], note: 'x'.repeat(200) },
+});
 
 /** 100,000 events over 59 days until yesterday, and a delivery of each to its business's webhook. */
 async function populate() {
@@ -83,12 +85,14 @@ async function startLoad(url: string): Promise<Load> {
     }
     load.longestMs = Math.max(load.longestMs, performance.now() - started);
   };
-  const clients = await Promise.all([0, 1].map(async () => {
-    const c = new pg.Client(url);
-    await c.connect();
-    await c.query(`set lock_timeout = '1s'`);
-    return c;
-  }));
+  const clients = await Promise.all(
+    [0, 1].map(async () => {
+      const c = new pg.Client(url);
+      await c.connect();
+      await c.query(`set lock_timeout = '1s'`);
+      return c;
+    }),
+  );
   const [writer, reader] = clients;
   let n = 0;
   const writing = (async () => {
@@ -96,16 +100,24 @@ async function startLoad(url: string): Promise<Load> {
       const business = businesses[n++ % BUSINESSES];
       const event = newId('event');
       await timed(writer, `insert into event (id, business_id, type, data, created_at) values ($1, $2, 'order.created', $3, now())`, [event, business, data]);
-      await timed(writer, `insert into webhook_delivery (id, business_id, webhook_id, event_id, event_type, created_at, updated_at, next_attempt_at)
-                           values ($1, $2, $3, $4, 'order.created', now(), now(), now())`, [newId('webhookDelivery'), business, business.replace('bus_', 'wh_'), event]);
+      await timed(
+        writer,
+        `insert into webhook_delivery (id, business_id, webhook_id, event_id, event_type, created_at, updated_at, next_attempt_at)
+                           values ($1, $2, $3, $4, 'order.created', now(), now(), now())`,
+        [newId('webhookDelivery'), business, business.replace('bus_', 'wh_'), event],
+      );
     }
   })();
   const reading = (async () => {
     while (!stopping) {
       const business = businesses[n % BUSINESSES];
       await timed(reader, `select id, type, data, created_at from event where business_id = $1 order by created_at desc, id desc limit 20`, [business]);
-      await timed(reader, `select id, status from webhook_delivery where webhook_id = $1 order by created_at desc, id desc limit 20`, [business.replace('bus_', 'wh_')]);
-      await timed(reader, `select id from webhook_delivery where next_attempt_at is not null and webhook_id = $1 order by next_attempt_at limit 10`, [business.replace('bus_', 'wh_')]);
+      await timed(reader, `select id, status from webhook_delivery where webhook_id = $1 order by created_at desc, id desc limit 20`, [
+        business.replace('bus_', 'wh_'),
+      ]);
+      await timed(reader, `select id from webhook_delivery where next_attempt_at is not null and webhook_id = $1 order by next_attempt_at limit 10`, [
+        business.replace('bus_', 'wh_'),
+      ]);
     }
   })();
   load.stop = async () => {
@@ -129,7 +141,8 @@ it('partitions 100,000 events online: nobody waits a second for a lock, and no r
     await load.stop();
   }
   const migrationMs = performance.now() - started;
-  if (process.env.PARTITION_REPORT) console.log({ migrationMs: Math.round(migrationMs), loadStatements: load.statements, longestWaitMs: Math.round(load.longestMs) });
+  if (process.env.PARTITION_REPORT)
+    console.log({ migrationMs: Math.round(migrationMs), loadStatements: load.statements, longestWaitMs: Math.round(load.longestMs) });
   expect(migrated.map((m) => m.name)).toContain(MIGRATION);
   expect(load.errors).toEqual([]);
   expect(load.statements - before).toBeGreaterThan(0);
@@ -150,5 +163,8 @@ it('partitions 100,000 events online: nobody waits a second for a lock, and no r
                             where i.inhparent = 'event'::regclass and c.relname <> 'event_legacy' order by c.relname limit 1`);
   const id = /FROM \('([^']+)'\)/.exec(ahead.bound)![1] + '0000000000000000';
   await admin.query(`insert into event (id, business_id, type, data, created_at) values ($1, $2, 'order.created', '{}', now())`, [id, businesses[0]]);
-  expect(await one(`select tableoid::regclass::text as partition, fanout_pending from event where id = '${id}'`)).toEqual({ partition: expect.stringMatching(/^event_\d{8}$/), fanout_pending: true });
+  expect(await one(`select tableoid::regclass::text as partition, fanout_pending from event where id = '${id}'`)).toEqual({
+    partition: expect.stringMatching(/^event_\d{8}$/),
+    fanout_pending: true,
+  });
 }, 180_000);

@@ -47,7 +47,12 @@ function expectContiguous(partitions: TimePartition[], now: number) {
 async function rowsAt(ms: number, options: { due?: boolean } = {}) {
   const event = idFor('event', ms, randomUUID()); // not newId's monotonic ulid, which never goes back in time
   const at = new Date(ms);
-  await sql(`insert into event (id, business_id, type, data, created_at) values (?, ?, 'metric.created', ?, ?)`, [event, business, JSON.stringify({ object: { id: 'mtr_x', object: 'metric' } }), at]);
+  await sql(`insert into event (id, business_id, type, data, created_at) values (?, ?, 'metric.created', ?, ?)`, [
+    event,
+    business,
+    JSON.stringify({ object: { id: 'mtr_x', object: 'metric' } }),
+    at,
+  ]);
   const delivery = deliveryId(event, hook);
   await sql(
     `insert into webhook_delivery (id, business_id, webhook_id, event_id, event_type, status, attempt_count, attempts, next_attempt_at, created_at, updated_at)
@@ -73,7 +78,8 @@ it('creates partitions ahead when the workers start', async () => {
 });
 
 it('gives the partitioned tables themselves planner statistics (autovacuum never analyzes them), once an hour at most', async () => {
-  const lastAnalyze = async (table: string) => (await sql(`select last_analyze from pg_stat_user_tables where relname = ?`, [table]))[0]?.last_analyze as Date | null;
+  const lastAnalyze = async (table: string) =>
+    (await sql(`select last_analyze from pg_stat_user_tables where relname = ?`, [table]))[0]?.last_analyze as Date | null;
   await sql(`select pg_stat_reset_single_table_counters('event'::regclass), pg_stat_reset_single_table_counters('webhook_delivery'::regclass)`);
   expect(await lastAnalyze('webhook_delivery')).toBeNull();
   const first = await maintainPartitions(em(), tables());
@@ -96,7 +102,11 @@ it('drops whole partitions past their retention and keeps every recent row and i
   const bound = (await partitionsOf('event'))[0].to; // the legacy partition's end: where the weekly ones start
   const now = bound + 100 * DAY;
   // Partitions up to `now` exist first (a maintenance that drops nothing), so rows can be made at any time until then.
-  await maintainPartitions(em(), tables().map((t) => ({ ...t, retentionDays: 100_000 })), now);
+  await maintainPartitions(
+    em(),
+    tables().map((t) => ({ ...t, retentionDays: 100_000 })),
+    now,
+  );
   const old = await rowsAt(bound - 200 * DAY); // in the legacy partition, with the tenant's own first events
   const weekAfterBound = await rowsAt(bound + DAY); // 99 days before `now`: past both retentions
   const month = await rowsAt(now - 40 * DAY); // past the deliveries' 30 days, within the events' 90
@@ -132,7 +142,11 @@ it('keeps a week whose delivery is still being retried, and the events it shows,
   // A delivery made in the oldest week of deliveries left, then seen 130 days on: past both retentions.
   const start = (await partitionsOf('webhook_delivery'))[0].from!;
   const now = start + 130 * DAY;
-  await maintainPartitions(em(), tables().map((t) => ({ ...t, retentionDays: 100_000 })), now);
+  await maintainPartitions(
+    em(),
+    tables().map((t) => ({ ...t, retentionDays: 100_000 })),
+    now,
+  );
   const retrying = await rowsAt(start + DAY, { due: true });
   const week = (table: string) => partitionsOf(table).then((ps) => ps.find((p) => (p.from ?? -Infinity) <= start + DAY && start + DAY < p.to)!.name);
   const [deliveryWeek, eventWeek] = [await week('webhook_delivery'), await week('event')];

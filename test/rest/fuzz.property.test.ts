@@ -39,7 +39,13 @@ beforeAll(async () => {
   // A rule the seeded submission matches, so that it opens the case the cases' routes are fuzzed on.
   ids.rule = await post('/alert-rules', { name: 'Low', when: { maxRating: 4 }, notify: [{ role: 'owner' }] });
   // About an order with the guest's e-mail and phone, so that the case's messages can reach them.
-  ids.guestOrder = await post('/orders', { externalOrderId: 'G-1', total: 10, currency: 'PKR', customerEmail: 'guest@example.com', customerPhoneNumber: '+923001112233' });
+  ids.guestOrder = await post('/orders', {
+    externalOrderId: 'G-1',
+    total: 10,
+    currency: 'PKR',
+    customerEmail: 'guest@example.com',
+    customerPhoneNumber: '+923001112233',
+  });
   ids.submission = await post(`/surveys/${ids.survey}/submissions`, { answers: [{ step: ids.step, ratings: { [ids.metric]: 4 } }], order: ids.guestOrder });
   ids.case = (await rest(server, 'GET', `${b}/cases`, { tenant })).body.data[0].id;
   ids.template = await post('/reply-templates', { name: 'Sorry', body: 'We are sorry.' });
@@ -63,7 +69,8 @@ const text = fc.oneof(
 );
 const int = fc.oneof(fc.integer({ min: -5, max: 10 }), fc.constantFrom(-1, 0, 2 ** 31, 2 ** 31 - 1, 2 ** 53 - 1, -(2 ** 53) + 1));
 const num = fc.oneof(int, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0.5, 1e15, 1e300, -0.01));
-const idOf = (...kinds: string[]) => fc.oneof(fc.constantFrom(...kinds.map((k) => ids[k])), fc.constantFrom(...Object.values(ids), 'mtr_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'x'));
+const idOf = (...kinds: string[]) =>
+  fc.oneof(fc.constantFrom(...kinds.map((k) => ids[k])), fc.constantFrom(...Object.values(ids), 'mtr_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'x'));
 const json = fc.object({ maxDepth: 2, maxKeys: 4 });
 const strMap = fc.dictionary(text, text, { maxKeys: 4 });
 /** Mostly a valid value, sometimes a hostile one: bodies with many fields still get through now and then. */
@@ -73,8 +80,14 @@ const opt = <T>(record: { [K in keyof T]: fc.Arbitrary<T[K]> }) => fc.record(rec
 const PEOPLE = ['fuzz-a@example.com', 'fuzz-b@example.com', 'fuzz-c@example.com', 'fuzz-d@example.com', 'fuzz-e@example.com'];
 
 const BODIES: Record<string, fc.Arbitrary<unknown>> = {
-  invitations: opt({ email: mostly(fc.emailAddress(), text), role: mostly(fc.constantFrom('owner', 'manager', 'staff'), fc.oneof(fc.constantFrom('admin', ''), text)) }),
-  members: opt({ email: mostly(fc.constantFrom(...PEOPLE), fc.oneof(fc.emailAddress(), text)), role: mostly(fc.constantFrom('owner', 'manager', 'staff'), fc.oneof(fc.constantFrom('admin', ''), text)) }),
+  invitations: opt({
+    email: mostly(fc.emailAddress(), text),
+    role: mostly(fc.constantFrom('owner', 'manager', 'staff'), fc.oneof(fc.constantFrom('admin', ''), text)),
+  }),
+  members: opt({
+    email: mostly(fc.constantFrom(...PEOPLE), fc.oneof(fc.emailAddress(), text)),
+    role: mostly(fc.constantFrom('owner', 'manager', 'staff'), fc.oneof(fc.constantFrom('admin', ''), text)),
+  }),
   surveys: opt({ name: text, description: fc.option(text), status: fc.constantFrom('draft', 'active', 'archived', 'deleted') }),
   metrics: opt({ name: text, description: fc.option(text), scale: opt({ min: int, max: int }) }),
   steps: opt({
@@ -146,18 +159,30 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
   'feedback-flows': fc.record(
     {
       name: mostly(fc.string({ minLength: 1, maxLength: 30 }), text),
-      survey: mostly(fc.constant(ids.survey).map(() => ids.survey), idOf('survey')),
+      survey: mostly(
+        fc.constant(ids.survey).map(() => ids.survey),
+        idOf('survey'),
+      ),
       enabled: fc.boolean(),
       priority: int,
       trigger: mostly(fc.constantFrom('order.created', 'order.accepted'), text),
       conditions: mostly(
-        fc.option(opt({ channel: fc.constant(['WEBSITE', 'QR']), location: fc.array(fc.string({ minLength: 1, maxLength: 10 }), { minLength: 1, maxLength: 2 }), minTotal: fc.integer({ min: 0, max: 1000 }), hasEmail: fc.boolean() })),
+        fc.option(
+          opt({
+            channel: fc.constant(['WEBSITE', 'QR']),
+            location: fc.array(fc.string({ minLength: 1, maxLength: 10 }), { minLength: 1, maxLength: 2 }),
+            minTotal: fc.integer({ min: 0, max: 1000 }),
+            hasEmail: fc.boolean(),
+          }),
+        ),
         fc.oneof(json, opt({ channel: fc.array(text), metadata: strMap, hasPhone: json })),
       ),
       channels: mostly(fc.constantFrom(['email'], ['sms', 'email']), fc.array(fc.oneof(fc.constantFrom('email', 'sms'), text), { maxLength: 3 })),
       delayMinutes: mostly(fc.integer({ min: 0, max: 43200 }), int),
       quietHours: mostly(
-        fc.option(fc.record({ from: fc.constantFrom('21:00', '22:30'), to: fc.constantFrom('09:00', '07:15'), timeZone: fc.constantFrom('Asia/Karachi', 'UTC') })),
+        fc.option(
+          fc.record({ from: fc.constantFrom('21:00', '22:30'), to: fc.constantFrom('09:00', '07:15'), timeZone: fc.constantFrom('Asia/Karachi', 'UTC') }),
+        ),
         opt({ from: fc.oneof(fc.constantFrom('24:00'), text), to: text, timeZone: fc.oneof(fc.constantFrom('Mars/Base'), text) }),
       ),
       throttleDays: mostly(fc.integer({ min: 0, max: 365 }), int),
@@ -165,7 +190,20 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
       expiresAfterHours: mostly(fc.integer({ min: 1, max: 500 }), int),
       templates: mostly(
         fc.constant({ en: { subject: 'Hi', body: 'Tell us: {{link}}' } }),
-        fc.oneof(json, fc.dictionary(fc.oneof(fc.constantFrom('en', 'ur'), text), opt({ subject: text, body: fc.oneof(text, text.map((t) => `${t} {{link}} {{name}} {{x}}`)) }), { maxKeys: 2 })),
+        fc.oneof(
+          json,
+          fc.dictionary(
+            fc.oneof(fc.constantFrom('en', 'ur'), text),
+            opt({
+              subject: text,
+              body: fc.oneof(
+                text,
+                text.map((t) => `${t} {{link}} {{name}} {{x}}`),
+              ),
+            }),
+            { maxKeys: 2 },
+          ),
+        ),
       ),
     },
     { requiredKeys: ['name', 'survey'] },
@@ -176,12 +214,26 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
       enabled: fc.boolean(),
       severity: mostly(fc.constantFrom('normal', 'urgent'), text),
       when: mostly(
-        opt({ maxRating: fc.integer({ min: 0, max: 5 }), maxNps: fc.integer({ min: 0, max: 10 }), keywords: fc.array(fc.constantFrom('cold', 'rude', 'بیمار'), { maxLength: 2 }), locations: fc.constant([ids.location]).map(() => [ids.location]), surveys: fc.array(idOf('survey'), { maxLength: 2 }) }),
+        opt({
+          maxRating: fc.integer({ min: 0, max: 5 }),
+          maxNps: fc.integer({ min: 0, max: 10 }),
+          keywords: fc.array(fc.constantFrom('cold', 'rude', 'بیمار'), { maxLength: 2 }),
+          locations: fc.constant([ids.location]).map(() => [ids.location]),
+          surveys: fc.array(idOf('survey'), { maxLength: 2 }),
+        }),
         fc.oneof(json, opt({ maxRating: num, maxNps: num, keywords: fc.array(text, { maxLength: 3 }), locations: fc.array(text, { maxLength: 2 }) })),
       ),
       notify: mostly(
-        fc.constantFrom([{ role: 'owner' }], [{ channel: 'email', to: 'alerts@example.com' }, { channel: 'sms', to: '+923001234567' }]),
-        fc.array(opt({ channel: fc.oneof(fc.constantFrom('email', 'sms', 'fax'), text), to: text, role: fc.oneof(fc.constantFrom('owner', 'staff'), text) }), { maxLength: 3 }),
+        fc.constantFrom(
+          [{ role: 'owner' }],
+          [
+            { channel: 'email', to: 'alerts@example.com' },
+            { channel: 'sms', to: '+923001234567' },
+          ],
+        ),
+        fc.array(opt({ channel: fc.oneof(fc.constantFrom('email', 'sms', 'fax'), text), to: text, role: fc.oneof(fc.constantFrom('owner', 'staff'), text) }), {
+          maxLength: 3,
+        }),
       ),
       escalateAfterMinutes: mostly(fc.option(fc.integer({ min: 1, max: 60 })), int),
     },
@@ -190,17 +242,34 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
   'theme-settings': opt({
     off: fc.array(mostly(fc.constantFrom('food', 'speed', 'staff', 'cleanliness', 'price', 'parking'), text), { maxLength: 4 }),
     words: fc.array(
-      opt({ theme: mostly(fc.constantFrom('food', 'parking', 'staff'), text), language: mostly(fc.constantFrom('en', 'ur', 'ur-Latn'), text), words: fc.array(text, { maxLength: 4 }) }),
+      opt({
+        theme: mostly(fc.constantFrom('food', 'parking', 'staff'), text),
+        language: mostly(fc.constantFrom('en', 'ur', 'ur-Latn'), text),
+        words: fc.array(text, { maxLength: 4 }),
+      }),
       { maxLength: 3 },
     ),
   }),
-  'reply-templates': fc.record({ name: mostly(fc.string({ minLength: 1, maxLength: 30 }), text), body: mostly(fc.string({ minLength: 1, maxLength: 300 }), text) }, { requiredKeys: [] }),
+  'reply-templates': fc.record(
+    { name: mostly(fc.string({ minLength: 1, maxLength: 30 }), text), body: mostly(fc.string({ minLength: 1, maxLength: 300 }), text) },
+    { requiredKeys: [] },
+  ),
   offers: fc.record(
-    { description: mostly(fc.string({ minLength: 1, maxLength: 100 }), text), expiresInDays: mostly(fc.integer({ min: 1, max: 365 }), int), send: fc.boolean() },
+    {
+      description: mostly(fc.string({ minLength: 1, maxLength: 100 }), text),
+      expiresInDays: mostly(fc.integer({ min: 1, max: 365 }), int),
+      send: fc.boolean(),
+    },
     { requiredKeys: ['description'] },
   ),
-  cases: opt({ status: mostly(fc.constantFrom('open', 'replied', 'resolved', 'recovered'), text), assignee: mostly(fc.option(fc.constant('').map(() => ids.member)), idOf('member')) }),
-  messages: fc.record({ body: mostly(fc.string({ minLength: 1, maxLength: 200 }), text), channel: mostly(fc.option(fc.constantFrom('email', 'sms')), text) }, { requiredKeys: [] }),
+  cases: opt({
+    status: mostly(fc.constantFrom('open', 'replied', 'resolved', 'recovered'), text),
+    assignee: mostly(fc.option(fc.constant('').map(() => ids.member)), idOf('member')),
+  }),
+  messages: fc.record(
+    { body: mostly(fc.string({ minLength: 1, maxLength: 200 }), text), channel: mostly(fc.option(fc.constantFrom('email', 'sms')), text) },
+    { requiredKeys: [] },
+  ),
   // PATCH /v2/businesses/{business} (issue 36): colours light and dark (the contrast check), URLs of any scheme.
   businesses: opt({
     name: mostly(fc.string({ minLength: 1, maxLength: 60 }), text),
@@ -215,7 +284,19 @@ const BODIES: Record<string, fc.Arbitrary<unknown>> = {
 const ONLY = (resource: string, fields: string[]) =>
   (BODIES[resource] as fc.Arbitrary<Record<string, unknown>>).map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => fields.includes(k))));
 const UPDATES: Record<string, fc.Arbitrary<unknown>> = {
-  orders: ONLY('orders', ['status', 'externalBrandId', 'total', 'subtotal', 'deliveryCharge', 'currency', 'channel', 'customerName', 'customerEmail', 'customerPhoneNumber', 'metadata']),
+  orders: ONLY('orders', [
+    'status',
+    'externalBrandId',
+    'total',
+    'subtotal',
+    'deliveryCharge',
+    'currency',
+    'channel',
+    'customerName',
+    'customerEmail',
+    'customerPhoneNumber',
+    'metadata',
+  ]),
   submissions: ONLY('submissions', ['answers', 'guestId', 'sessionId', 'metadata', 'order', 'location']),
 };
 
@@ -233,14 +314,18 @@ function queryFor(model: RouteModel) {
   if (model.graph) walk(model.graph.root, '', 1);
   const scalar = fc.oneof(text, num, fc.boolean(), idOf('survey', 'order', 'location'), fc.constantFrom(Date.now(), 0, -1));
   const filter = filterFields.length
-    ? fc.constantFrom(...filterFields).chain(([field, ops]) =>
-        fc.constantFrom(...ops).chain((type) =>
-          (type === 'in' ? fc.array(scalar, { maxLength: 4 }) : scalar).map((value) => JSON.stringify({ field, type, value })),
-        ),
-      )
+    ? fc
+        .constantFrom(...filterFields)
+        .chain(([field, ops]) =>
+          fc
+            .constantFrom(...ops)
+            .chain((type) => (type === 'in' ? fc.array(scalar, { maxLength: 4 }) : scalar).map((value) => JSON.stringify({ field, type, value }))),
+        )
     : fc.constant(undefined);
   const sortFields = model.conventions?.sortFields ?? [];
-  const sort = sortFields.length ? fc.record({ field: fc.constantFrom(...sortFields), order: fc.constantFrom('asc', 'desc') }).map((x) => JSON.stringify(x)) : fc.constant(undefined);
+  const sort = sortFields.length
+    ? fc.record({ field: fc.constantFrom(...sortFields), order: fc.constantFrom('asc', 'desc') }).map((x) => JSON.stringify(x))
+    : fc.constant(undefined);
   return opt({
     page: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom(10 ** 6)).map(String),
     pageSize: fc.integer({ min: 1, max: 100 }).map(String),
@@ -251,7 +336,11 @@ function queryFor(model: RouteModel) {
 }
 
 /** `surveys` for /v2/businesses/{business}/surveys/{survey}, `steps` for .../steps/{step}... */
-const resourceOf = (template: string) => template.split('/').filter((p) => p && !p.startsWith('{')).at(-1)!;
+const resourceOf = (template: string) =>
+  template
+    .split('/')
+    .filter((p) => p && !p.startsWith('{'))
+    .at(-1)!;
 
 function pathOf(template: string): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'business' ? tenant.businessId : (ids[name] ?? ids[name.replace(/Id$/, '')] ?? 'x')));

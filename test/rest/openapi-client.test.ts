@@ -57,16 +57,24 @@ it('generates a typed client from the served document, which compiles and calls 
     skipLibCheck: true,
     types: [],
   });
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.replace(dir, '') ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  const diagnostics = ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName.replace(dir, '') ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
   expect(diagnostics).toEqual([]);
 
   // The same calls, run: openapi-fetch is plain JavaScript at run time (the types above are what a partner compiles).
   type Call = (path: string, init: object) => Promise<{ data?: any; response: Response }>;
   const api = createClient({ baseUrl: fx.server.url }) as unknown as { GET: Call; POST: Call };
-  const token = await api.POST('/oauth/token', { body: { grantType: 'client_credentials', clientId: fx.tenant.clientId, clientSecret: fx.tenant.clientSecret, scope: 'surveys:read metrics:write' } });
+  const token = await api.POST('/oauth/token', {
+    body: { grantType: 'client_credentials', clientId: fx.tenant.clientId, clientSecret: fx.tenant.clientSecret, scope: 'surveys:read metrics:write' },
+  });
   expect(token.response.status).toBe(200);
   const headers = { authorization: `Bearer ${token.data.accessToken}` };
-  const metric = await api.POST('/v2/businesses/{business}/metrics', { params: { path: { business: fx.tenant.businessId } }, headers, body: { name: 'Taste', scale: { min: 1, max: 5 } } });
+  const metric = await api.POST('/v2/businesses/{business}/metrics', {
+    params: { path: { business: fx.tenant.businessId } },
+    headers,
+    body: { name: 'Taste', scale: { min: 1, max: 5 } },
+  });
   expect([metric.response.status, metric.data.data.name]).toEqual([201, 'Taste']);
   const surveys = await api.GET('/v2/businesses/{business}/surveys', { params: { path: { business: fx.tenant.businessId }, query: { pageSize: 5 } }, headers });
   expect(surveys.response.status).toBe(200);

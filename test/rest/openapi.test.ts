@@ -17,14 +17,20 @@ describe('GET /openapi.json', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     for (const route of ROUTES) {
-      expect({ route: `${route.method} ${route.path}`, has: Boolean(doc.paths[route.path]?.[route.method.toLowerCase()]) }).toEqual({ route: `${route.method} ${route.path}`, has: true });
+      expect({ route: `${route.method} ${route.path}`, has: Boolean(doc.paths[route.path]?.[route.method.toLowerCase()]) }).toEqual({
+        route: `${route.method} ${route.path}`,
+        has: true,
+      });
       expect(Object.keys(doc.paths[route.path][route.method.toLowerCase()].responses)).toContain(String(route.status));
     }
     const operations = Object.values(doc.paths).flatMap((p: any) => Object.keys(p));
     // The route table, plus the surface outside it: seven OAuth operations, the order webhook and the QR code.
     expect(operations).toHaveLength(ROUTES.length + 9);
     expect(doc.paths['/v1/businesses/{business}/locations'].get.deprecated).toBe(true);
-    expect(doc.components.schemas.Survey.properties.steps.items.oneOf).toEqual([expect.objectContaining({ type: 'string' }), { $ref: '#/components/schemas/SurveyStep' }]);
+    expect(doc.components.schemas.Survey.properties.steps.items.oneOf).toEqual([
+      expect.objectContaining({ type: 'string' }),
+      { $ref: '#/components/schemas/SurveyStep' },
+    ]);
     expect(doc.components.schemas.CreateSurveyInput.required).toEqual(['name']);
     const listParams = doc.paths['/v2/businesses/{business}/surveys'].get.parameters.map((p: any) => p.name);
     expect(listParams).toEqual(['business', 'page', 'pageSize', 'sorts', 'filters', 'expand']);
@@ -39,7 +45,15 @@ describe('the whole HTTP surface in /openapi.json', () => {
 
   it('documents the OAuth endpoints, the order webhook and the QR route', () => {
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/oauth/authorize', '/oauth/token', '/oauth/revoke', '/oauth/introspect', '/.well-known/oauth-authorization-server', '/webhooks/custom/{business}', '/v2/businesses/{business}/surveys/{survey}/qr']),
+      expect.arrayContaining([
+        '/oauth/authorize',
+        '/oauth/token',
+        '/oauth/revoke',
+        '/oauth/introspect',
+        '/.well-known/oauth-authorization-server',
+        '/webhooks/custom/{business}',
+        '/v2/businesses/{business}/surveys/{survey}/qr',
+      ]),
     );
     const token = doc.paths['/oauth/token'].post;
     expect(Object.keys(token.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
@@ -65,7 +79,9 @@ describe('the whole HTTP surface in /openapi.json', () => {
     expect(doc.paths['/v2/businesses/{business}/surveys'].get.security).toEqual([{ oauth2: ['surveys:read'] }, { bearerAuth: [] }]);
     expect(doc.paths['/v2/businesses/{business}/members/{member}'].patch.security[0]).toEqual({ oauth2: ['members:write'] });
     const unscoped = Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) =>
-      Object.entries(ops).filter(([, op]: [string, any]) => path.startsWith('/v2/') && op.security?.[0]?.oauth2?.length === 0).map(([m]) => `${m} ${path}`),
+      Object.entries(ops)
+        .filter(([, op]: [string, any]) => path.startsWith('/v2/') && op.security?.[0]?.oauth2?.length === 0)
+        .map(([m]) => `${m} ${path}`),
     );
     expect(unscoped).toEqual([]);
   });
@@ -85,9 +101,17 @@ describe('every 401 names its scheme (WWW-Authenticate)', () => {
       rest: await fetch(`${server.url}/v2/businesses/${bus}/surveys`),
       restBadToken: await fetch(`${server.url}/v2/businesses/${bus}/surveys`, { headers: { authorization: 'Bearer not.a.jwt' } }),
       qr: await fetch(`${server.url}/v2/businesses/${bus}/surveys/sur_01ARZ3NDEKTSV4RRFFQ69G5FAV/qr`),
-      webhook: await fetch(`${server.url}/webhooks/custom/${bus}`, { method: 'POST', headers: { authorization: 'Bearer whsec_wrong', 'content-type': 'application/json' }, body: '{}' }),
+      webhook: await fetch(`${server.url}/webhooks/custom/${bus}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer whsec_wrong', 'content-type': 'application/json' },
+        body: '{}',
+      }),
       me: await fetch(`${server.url}/oauth/me`),
-      token: await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from('nobody:wrong').toString('base64')}`, 'content-type': 'application/json' }, body: '{"grantType":"client_credentials"}' }),
+      token: await fetch(`${server.url}/oauth/token`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from('nobody:wrong').toString('base64')}`, 'content-type': 'application/json' },
+        body: '{"grantType":"client_credentials"}',
+      }),
     };
     const seen = Object.fromEntries(Object.entries(answers).map(([door, res]) => [door, [res.status, res.headers.get('www-authenticate')]]));
     expect(seen).toEqual({

@@ -46,7 +46,15 @@ describe('surveys', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       object: 'survey',
-      data: expect.objectContaining({ id: expect.stringMatching(/^sur_/), object: 'survey', name: 'Lunch', description: 'Midday', status: 'draft', steps: [], business: t.businessId }),
+      data: expect.objectContaining({
+        id: expect.stringMatching(/^sur_/),
+        object: 'survey',
+        name: 'Lunch',
+        description: 'Midday',
+        status: 'draft',
+        steps: [],
+        business: t.businessId,
+      }),
     });
     expect(typeof res.body.data.createdAt).toBe('number');
   });
@@ -66,7 +74,9 @@ describe('surveys', () => {
 
     const three = await rest(server, 'GET', `${b}/surveys/${surveyId}?expand=steps.metrics.metrics`, { tenant: t });
     expect(three.body.data.steps[0].metrics.metrics.map((m: any) => m.name)).toEqual(['Food', 'Service', 'Ambiance']);
-    expect(three.body.data.steps[0].metrics.metrics[0]).toEqual(expect.objectContaining({ object: 'metric', scale: { min: 1, max: 5 }, business: t.businessId }));
+    expect(three.body.data.steps[0].metrics.metrics[0]).toEqual(
+      expect.objectContaining({ object: 'metric', scale: { min: 1, max: 5 }, business: t.businessId }),
+    );
 
     const four = await rest(server, 'GET', `${b}/surveys/${surveyId}?expand=steps.survey.steps.metrics,business`, { tenant: t });
     expect(four.body.data.business).toEqual(expect.objectContaining({ id: t.businessId, object: 'business' }));
@@ -86,7 +96,7 @@ describe('surveys', () => {
     expectError(await rest(server, 'GET', `${b}/surveys/${id}`, { tenant: t }), 404, 'not_found');
   });
 
-  it('404 for an unknown id, a malformed id and another business\'s id', async () => {
+  it("404 for an unknown id, a malformed id and another business's id", async () => {
     const theirs = await rest(server, 'POST', `/v2/businesses/${other.businessId}/surveys`, { tenant: other, body: { name: 'Theirs' } });
     for (const id of ['sur_01ZZZZZZZZZZZZZZZZZZZZZZZZ', 'not-an-id', 'mtr_01M7ZS49GB66JMR91B3TQQVABD', theirs.body.data.id]) {
       expectError(await rest(server, 'GET', `${b}/surveys/${id}`, { tenant: t }), 404, 'not_found');
@@ -126,8 +136,19 @@ describe('surveys', () => {
 
   it('413 and 415 bodies', async () => {
     expectError(await rest(server, 'POST', `${b}/surveys`, { tenant: t, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }), 415);
-    expectError(await rest(server, 'POST', `${b}/surveys`, { tenant: t, rawBody: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }), headers: { 'content-type': 'application/json' } }), 413);
-    expectError(await rest(server, 'POST', `${b}/surveys`, { tenant: t, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    expectError(
+      await rest(server, 'POST', `${b}/surveys`, {
+        tenant: t,
+        rawBody: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }),
+        headers: { 'content-type': 'application/json' },
+      }),
+      413,
+    );
+    expectError(
+      await rest(server, 'POST', `${b}/surveys`, { tenant: t, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'bad_request',
+    );
   });
 });
 
@@ -146,13 +167,29 @@ describe('survey lists: pagination, sorts, filters', () => {
 
   it('default order createdAt desc; pages, the last page and an empty page', async () => {
     const first = await rest(server, 'GET', `${base}?pageSize=2`, { tenant });
-    expect(first.body).toEqual({ object: 'list', data: expect.any(Array), page: 0, pageSize: 2, total: 5, hasMore: true, links: { next: expect.stringMatching(/[?&]page=1(&|$)/), previous: null } });
+    expect(first.body).toEqual({
+      object: 'list',
+      data: expect.any(Array),
+      page: 0,
+      pageSize: 2,
+      total: 5,
+      hasMore: true,
+      links: { next: expect.stringMatching(/[?&]page=1(&|$)/), previous: null },
+    });
     expect(first.body.data.map((s: any) => s.name)).toEqual(['Echo', 'Delta']);
     const last = await rest(server, 'GET', `${base}?pageSize=2&page=2`, { tenant });
     expect(last.body).toEqual(expect.objectContaining({ page: 2, total: 5, hasMore: false }));
     expect(last.body.data.map((s: any) => s.name)).toEqual(['Alpha']);
     const empty = await rest(server, 'GET', `${base}?pageSize=2&page=9`, { tenant });
-    expect(empty.body).toEqual({ object: 'list', data: [], page: 9, pageSize: 2, total: 5, hasMore: false, links: { next: null, previous: expect.stringMatching(/[?&]page=8(&|$)/) } });
+    expect(empty.body).toEqual({
+      object: 'list',
+      data: [],
+      page: 9,
+      pageSize: 2,
+      total: 5,
+      hasMore: false,
+      links: { next: null, previous: expect.stringMatching(/[?&]page=8(&|$)/) },
+    });
     const defaults = await rest(server, 'GET', base, { tenant });
     expect(defaults.body).toEqual(expect.objectContaining({ page: 0, pageSize: 20, hasMore: false }));
   });
@@ -160,7 +197,17 @@ describe('survey lists: pagination, sorts, filters', () => {
   it('sorts: one and several', async () => {
     const byName = await rest(server, 'GET', `${base}${qs({ sorts: { field: 'name', order: 'asc' } })}`, { tenant });
     expect(byName.body.data.map((s: any) => s.name)).toEqual(names);
-    const two = await rest(server, 'GET', `${base}${qs({ sorts: [{ field: 'status', order: 'asc' }, { field: 'name', order: 'desc' }] })}`, { tenant });
+    const two = await rest(
+      server,
+      'GET',
+      `${base}${qs({
+        sorts: [
+          { field: 'status', order: 'asc' },
+          { field: 'name', order: 'desc' },
+        ],
+      })}`,
+      { tenant },
+    );
     expect(two.body.data.map((s: any) => s.name)).toEqual(['Delta', 'Bravo', 'Echo', 'Charlie', 'Alpha']);
   });
 
@@ -181,7 +228,17 @@ describe('survey lists: pagination, sorts, filters', () => {
       const res = await rest(server, 'GET', `${base}${qs({ filters: filter, sorts: { field: 'name', order: 'asc' } })}`, { tenant });
       expect({ filter, status: res.status, names: res.body.data?.map((s: any) => s.name) }).toEqual({ filter, status: 200, names: want });
     }
-    const combined = await rest(server, 'GET', `${base}${qs({ filters: [{ field: 'status', type: 'eq', value: 'draft' }, { field: 'createdAt', type: 'gte', value: at[1] }] })}`, { tenant });
+    const combined = await rest(
+      server,
+      'GET',
+      `${base}${qs({
+        filters: [
+          { field: 'status', type: 'eq', value: 'draft' },
+          { field: 'createdAt', type: 'gte', value: at[1] },
+        ],
+      })}`,
+      { tenant },
+    );
     expect(combined.body.data.map((s: any) => s.name)).toEqual(['Echo', 'Charlie']);
     expect(combined.body.total).toBe(2);
   });
@@ -220,7 +277,10 @@ describe('survey steps', () => {
     const base = `${b}/surveys/${surveyId}/steps`;
     const created = await rest(server, 'POST', base, { tenant: t, body: { type: 'text', content: { title: 'Anything else?' }, required: true } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ object: 'surveystep', data: expect.objectContaining({ type: 'text', position: 1, survey: surveyId, business: t.businessId, metrics: null }) });
+    expect(created.body).toEqual({
+      object: 'surveystep',
+      data: expect.objectContaining({ type: 'text', position: 1, survey: surveyId, business: t.businessId, metrics: null }),
+    });
     const id = created.body.data.id;
     const list = await rest(server, 'GET', `${base}?sorts=${encodeURIComponent('{"field":"position","order":"asc"}')}`, { tenant: t });
     expect(list.body).toEqual(expect.objectContaining({ object: 'list', total: 2 }));
@@ -245,7 +305,10 @@ describe('metrics', () => {
     expect(list.body.data.map((m: any) => m.name)).toEqual(['Ambiance', 'Food', 'Service']);
     expect(list.body.data[0]).toEqual(expect.objectContaining({ object: 'metric', business: t.businessId, scale: { min: 1, max: 5 } }));
     const one = await rest(server, 'GET', `${b}/metrics/${metricIds[0]}?expand=business`, { tenant: t });
-    expect(one.body).toEqual({ object: 'metric', data: expect.objectContaining({ id: metricIds[0], business: expect.objectContaining({ id: t.businessId }) }) });
+    expect(one.body).toEqual({
+      object: 'metric',
+      data: expect.objectContaining({ id: metricIds[0], business: expect.objectContaining({ id: t.businessId }) }),
+    });
     const patched = await rest(server, 'PATCH', `${b}/metrics/${metricIds[0]}`, { tenant: t, body: { description: 'Taste' } });
     expect(patched.body.data.description).toBe('Taste');
     expectError(await rest(server, 'DELETE', `${b}/metrics/${metricIds[0]}`, { tenant: t }), 409, 'conflict');
@@ -266,7 +329,15 @@ describe('submissions', () => {
     expect(plain.status).toBe(200);
     expect(plain.body).toEqual({
       object: 'submission',
-      data: expect.objectContaining({ id: submissionId, survey: surveyId, order: orderId, location: null, business: t.businessId, guestId: 'g-1', answers: [{ step: stepId, value: null, ratings: { [metricIds[0]]: 5 }, items: null }] }),
+      data: expect.objectContaining({
+        id: submissionId,
+        survey: surveyId,
+        order: orderId,
+        location: null,
+        business: t.businessId,
+        guestId: 'g-1',
+        answers: [{ step: stepId, value: null, ratings: { [metricIds[0]]: 5 }, items: null }],
+      }),
     });
     const deep = await rest(server, 'GET', `${base()}/${submissionId}?expand=survey.steps.metrics.metrics,order`, { tenant: t });
     const survey = deep.body.data.survey;
@@ -300,12 +371,19 @@ describe('submissions', () => {
     const lb = `/v2/businesses/${limited.businessId}`;
     const s = await rest(server, 'POST', `${lb}/surveys`, { tenant: limited, body: { name: 'S' } });
     const step = await rest(server, 'POST', `${lb}/surveys/${s.body.data.id}/steps`, { tenant: limited, body: { type: 'text' } });
-    const sub = await rest(server, 'POST', `${lb}/surveys/${s.body.data.id}/submissions`, { tenant: limited, body: { answers: [{ step: step.body.data.id, value: 'hi' }] } });
+    const sub = await rest(server, 'POST', `${lb}/surveys/${s.body.data.id}/submissions`, {
+      tenant: limited,
+      body: { answers: [{ step: step.body.data.id, value: 'hi' }] },
+    });
     expect(sub.status).toBe(201);
     expect(sub.body.data).not.toHaveProperty('order');
     expect(sub.body.data).not.toHaveProperty('location');
     expect(sub.body.data.survey).toBe(s.body.data.id);
-    expectError(await rest(server, 'GET', `${lb}/surveys/${s.body.data.id}/submissions/${sub.body.data.id}?expand=order`, { tenant: limited }), 403, 'forbidden');
+    expectError(
+      await rest(server, 'GET', `${lb}/surveys/${s.body.data.id}/submissions/${sub.body.data.id}?expand=order`, { tenant: limited }),
+      403,
+      'forbidden',
+    );
   });
 });
 

@@ -41,7 +41,10 @@ export function sinkTo(dir, test) {
   fs.appendFileSync(file, `${JSON.stringify({ test })}\n`);
   return (text) => {
     // The ORM writes some values inline: one text per statement, whatever it wrote.
-    const sql = text.replace(/\s+/g, ' ').trim().replace(/'(?:[^']|'')*'/g, "'?'");
+    const sql = text
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/'(?:[^']|'')*'/g, "'?'");
     if (seen.has(sql)) return;
     seen.add(sql);
     const limit = Error.stackTraceLimit;

@@ -11,28 +11,40 @@ describe('a statement is routable to one shard', () => {
   test('when each tenant table it names is filtered by business_id, directly or through a join on it', () => {
     expect(unpinned(`select * from survey where business_id = $1 and id = $2`)).toEqual([]);
     expect(unpinned(`select * from survey where business_id in ($1) and id = 'x'`)).toEqual([]);
-    expect(unpinned(`select * from survey s join survey_step st on st.survey_id = s.id and st.business_id = s.business_id where s.business_id = $1`)).toEqual([]);
+    expect(unpinned(`select * from survey s join survey_step st on st.survey_id = s.id and st.business_id = s.business_id where s.business_id = $1`)).toEqual(
+      [],
+    );
     expect(unpinned(`select * from survey s join survey_step st using (business_id) where business_id = $1`)).toEqual([]);
     expect(unpinned(`select * from (select * from survey where business_id = $1) x join survey_step st on st.business_id = x.business_id`)).toEqual([]);
     expect(unpinned(`select b.name from business b join survey s on s.business_id = b.id where b.id = $1`)).toEqual([]);
     expect(
-      unpinned(`select * from customer_order o where o.business_id = $1 and exists (select 1 from submission s where s.order_id = o.id and s.business_id = o.business_id)`),
+      unpinned(
+        `select * from customer_order o where o.business_id = $1 and exists (select 1 from submission s where s.order_id = o.id and s.business_id = o.business_id)`,
+      ),
     ).toEqual([]);
   });
 
   test('when what it writes carries its business: INSERT values, INSERT … SELECT, CTEs, UPDATE … FROM', () => {
-    expect(unpinned(`insert into survey (id, business_id, name) values ($1, $2, 'x'), ($3, $4, 'y') on conflict (id) do update set name = excluded.name`)).toEqual([]);
     expect(
-      unpinned(`with o as (insert into customer_order (id, business_id) values ($1, $2) returning *) insert into order_item (order_id, business_id) select o.id, o.business_id from o`),
+      unpinned(`insert into survey (id, business_id, name) values ($1, $2, 'x'), ($3, $4, 'y') on conflict (id) do update set name = excluded.name`),
     ).toEqual([]);
-    expect(unpinned(`update survey_step st set position = 1 from survey s where s.id = st.survey_id and s.business_id = st.business_id and s.business_id = $1`)).toEqual([]);
+    expect(
+      unpinned(
+        `with o as (insert into customer_order (id, business_id) values ($1, $2) returning *) insert into order_item (order_id, business_id) select o.id, o.business_id from o`,
+      ),
+    ).toEqual([]);
+    expect(
+      unpinned(`update survey_step st set position = 1 from survey s where s.id = st.survey_id and s.business_id = st.business_id and s.business_id = $1`),
+    ).toEqual([]);
     expect(unpinned(`delete from survey where business_id = $1 and id = any($2)`)).toEqual([]);
   });
 
   test('and names the tenant tables a statement leaves open to every business', () => {
     expect(unpinned(`select * from survey where id = $1`)).toEqual(['survey']);
     expect(unpinned(`select * from survey s join survey_step st on st.survey_id = s.id where s.business_id = $1`)).toEqual(['survey_step st']);
-    expect(unpinned(`select * from customer_order o where o.business_id = $1 and exists (select 1 from submission s where s.order_id = o.id)`)).toEqual(['submission s']);
+    expect(unpinned(`select * from customer_order o where o.business_id = $1 and exists (select 1 from submission s where s.order_id = o.id)`)).toEqual([
+      'submission s',
+    ]);
     expect(unpinned(`select * from customer_order o where o.business_id = $1 or o.id = $2`)).toEqual(['customer_order o']);
     expect(unpinned(`select * from survey where business_id = any($1)`)).toEqual(['survey']);
     expect(unpinned(`select * from survey where business_id in ($1, $2)`)).toEqual(['survey']);

@@ -184,8 +184,14 @@ class Analysis {
       this.from(j.rarg as Node, scope);
       for (const u of (j.usingClause as Node[]) ?? []) {
         const name = (u.String as Node).sval as string;
-        const left = scope.items.slice(before, middle).map((i) => this.columnOf(i, name)).find(Boolean);
-        const right = scope.items.slice(middle).map((i) => this.columnOf(i, name)).find(Boolean);
+        const left = scope.items
+          .slice(before, middle)
+          .map((i) => this.columnOf(i, name))
+          .find(Boolean);
+        const right = scope.items
+          .slice(middle)
+          .map((i) => this.columnOf(i, name))
+          .find(Boolean);
         this.union(left, right);
       }
       // An outer join's ON pins the inner side only where it matches; Citus routes it all the same.

@@ -140,9 +140,7 @@ export async function checkStatements(options: CheckOptions): Promise<{ report: 
       counts.routable++;
       continue;
     }
-    const allowed = spanning.find(
-      (s) => s.fingerprint === fingerprint || (s.from !== undefined && [...seen.origins].every((o) => o.startsWith(s.from!))),
-    );
+    const allowed = spanning.find((s) => s.fingerprint === fingerprint || (s.from !== undefined && [...seen.origins].every((o) => o.startsWith(s.from!))));
     if (allowed) {
       usedSpanning.add(allowed);
       counts.spanning++;
@@ -173,7 +171,10 @@ export async function checkStatements(options: CheckOptions): Promise<{ report: 
     const entries = offenders
       .map(({ fingerprint, from, sql, unpinned }) => ({ fingerprint, from, sql, unpinned }))
       .sort((a, b) => a.from.localeCompare(b.from) || a.fingerprint.localeCompare(b.fingerprint));
-    fs.writeFileSync(OFFENDERS, `${JSON.stringify({ about: 'docs/scaling.md, "Every statement on one shard": debt that only shrinks', statements: entries }, null, 2)}\n`);
+    fs.writeFileSync(
+      OFFENDERS,
+      `${JSON.stringify({ about: 'docs/scaling.md, "Every statement on one shard": debt that only shrinks', statements: entries }, null, 2)}\n`,
+    );
     lines.push(`offenders.json rewritten: ${entries.length} statements (was ${debt.length}).`);
   } else {
     for (const o of fresh) {

@@ -30,7 +30,10 @@ async function submit(text?: string): Promise<string> {
 }
 
 async function analysed(ids: string[]): Promise<string[]> {
-  const d = await fx.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, pageSize: 100) { data { id analysis { step sentiment { label } } } } }`, { b: fx.business, s: fx.survey });
+  const d = await fx.c.data(
+    `query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, pageSize: 100) { data { id analysis { step sentiment { label } } } } }`,
+    { b: fx.business, s: fx.survey },
+  );
   return d.submissions.data.filter((s: any) => ids.includes(s.id) && s.analysis.length).map((s: any) => s.id);
 }
 
@@ -73,7 +76,11 @@ it('interrupted (Ctrl-C) after a batch, the next run reads the rest, each answer
 });
 
 it('refuses a bad business or count with its usage (exit 2)', async () => {
-  for (const args of [['--business', 'loc_123'], ['--batch', '0'], ['--limit', 'many']]) {
+  for (const args of [
+    ['--business', 'loc_123'],
+    ['--batch', '0'],
+    ['--limit', 'many'],
+  ]) {
     const { code, stderr, stdout } = await admin(...args);
     expect(code).toBe(2);
     expect(stdout).toBe('');

@@ -19,7 +19,11 @@ const submissionsPath = () => `/v2/businesses/${fx.business}/surveys/${fx.survey
 const settingsPath = (business = fx.business) => `/v2/businesses/${business}/theme-settings`;
 
 async function analysisOf(id: string) {
-  const d = await fx.c.data(`query($b: ID!, $s: ID!, $id: ID!) { submission(business: $b, survey: $s, id: $id) { id ${ANALYSIS} } }`, { b: fx.business, s: fx.survey, id });
+  const d = await fx.c.data(`query($b: ID!, $s: ID!, $id: ID!) { submission(business: $b, survey: $s, id: $id) { id ${ANALYSIS} } }`, {
+    b: fx.business,
+    s: fx.survey,
+    id,
+  });
   return d.submission.analysis as any[];
 }
 
@@ -41,14 +45,22 @@ const themesOf = (analysis: any[]) => analysis.flatMap((a) => a.themes.map((t: a
 it('a guest page answer is read within 10 s, shown in GraphQL and REST', async () => {
   const g = new GuestAgent(fx.server.url, { 'x-forwarded-for': '10.1.2.3' });
   let page = await g.get(fx.path);
-  for (const form of [{ [`rating-${fx.metrics.food}`]: '3', [`rating-${fx.metrics.service}`]: '2' }, { value: '4' }, { value: 'Delivery' }]) page = (await g.answer(page, form)).next;
+  for (const form of [{ [`rating-${fx.metrics.food}`]: '3', [`rating-${fx.metrics.service}`]: '2' }, { value: '4' }, { value: 'Delivery' }])
+    page = (await g.answer(page, form)).next;
   const last = await g.answer(page, { value: 'khana thanda tha aur rider bohat late tha' });
   expect(last.post.status).toBe(303);
-  const stored = await fx.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, where: {source: {eq: "page"}}) { data { id status } } }`, { b: fx.business, s: fx.survey });
+  const stored = await fx.c.data(`query($b: ID!, $s: ID!) { submissions(business: $b, survey: $s, where: {source: {eq: "page"}}) { data { id status } } }`, {
+    b: fx.business,
+    s: fx.survey,
+  });
   const [response] = stored.submissions.data;
   expect(response.status).toBe('completed');
 
-  const analysis = await until(() => analysisOf(response.id), (a) => a.length === 1, TEN_SECONDS);
+  const analysis = await until(
+    () => analysisOf(response.id),
+    (a) => a.length === 1,
+    TEN_SECONDS,
+  );
   expect(analysis[0]).toEqual({
     step: fx.steps.text,
     language: 'ur-Latn',
@@ -70,7 +82,11 @@ it('a guest page answer is read within 10 s, shown in GraphQL and REST', async (
 
 it('an API submission is read within 10 s; the REST list shows each one’s analysis too', async () => {
   const id = await submit('The food was delicious but the waiter was rude');
-  const analysis = await until(() => analysisOf(id), (a) => a.length === 1, TEN_SECONDS);
+  const analysis = await until(
+    () => analysisOf(id),
+    (a) => a.length === 1,
+    TEN_SECONDS,
+  );
   expect(analysis[0].language).toBe('en');
   expect(analysis[0].themes).toEqual([
     { theme: 'food', sentiment: 'positive', words: ['food', 'delicious'] },
@@ -85,7 +101,11 @@ it('an API submission is read within 10 s; the REST list shows each one’s anal
 
 it('a changed text answer is read again; one without text has no analysis', async () => {
   const id = await submit('Food was great');
-  await until(() => analysisOf(id), (a) => a.length === 1, TEN_SECONDS);
+  await until(
+    () => analysisOf(id),
+    (a) => a.length === 1,
+    TEN_SECONDS,
+  );
   const changed = await rest(fx.server, 'PATCH', `${submissionsPath()}/${id}`, {
     tenant: fx.tenant,
     body: {
@@ -98,16 +118,30 @@ it('a changed text answer is read again; one without text has no analysis', asyn
     },
   });
   expect(changed.status).toBe(200);
-  const again = await until(() => analysisOf(id), (a) => a.length === 1 && a[0].sentiment.label === 'negative', TEN_SECONDS);
+  const again = await until(
+    () => analysisOf(id),
+    (a) => a.length === 1 && a[0].sentiment.label === 'negative',
+    TEN_SECONDS,
+  );
   expect(themesOf(again).sort()).toEqual(['cleanliness:negative', 'price:negative']);
 
   // The text answer taken away: its analysis goes with it.
   const without = await rest(fx.server, 'PATCH', `${submissionsPath()}/${id}`, {
     tenant: fx.tenant,
-    body: { answers: [{ step: fx.steps.rate, ratings: { [fx.metrics.food]: 2, [fx.metrics.service]: 2 } }, { step: fx.steps.nps, value: 3 }, { step: fx.steps.choice, value: 'Dine-in' }] },
+    body: {
+      answers: [
+        { step: fx.steps.rate, ratings: { [fx.metrics.food]: 2, [fx.metrics.service]: 2 } },
+        { step: fx.steps.nps, value: 3 },
+        { step: fx.steps.choice, value: 'Dine-in' },
+      ],
+    },
   });
   expect(without.status).toBe(200);
-  await until(() => analysisOf(id), (a) => a.length === 0, TEN_SECONDS);
+  await until(
+    () => analysisOf(id),
+    (a) => a.length === 0,
+    TEN_SECONDS,
+  );
 });
 
 describe('theme settings', () => {
@@ -115,7 +149,11 @@ describe('theme settings', () => {
 
   it('a business’s own theme (parking) is found at once and its recent answers are read again', async () => {
     const id = await submit(PARKING);
-    const before = await until(() => analysisOf(id), (a) => a.length === 1, TEN_SECONDS);
+    const before = await until(
+      () => analysisOf(id),
+      (a) => a.length === 1,
+      TEN_SECONDS,
+    );
     expect(themesOf(before)).not.toContain('parking:negative');
     const empty = await rest(fx.server, 'GET', settingsPath(), { tenant: fx.tenant });
     expect(empty.status).toBe(200);
@@ -123,7 +161,12 @@ describe('theme settings', () => {
 
     const changed = await rest(fx.server, 'PATCH', settingsPath(), {
       tenant: fx.tenant,
-      body: { words: [{ theme: 'parking', language: 'en', words: ['Parking', 'drove around'] }, { theme: 'parking', language: 'ur-Latn', words: ['gari khari'] }] },
+      body: {
+        words: [
+          { theme: 'parking', language: 'en', words: ['Parking', 'drove around'] },
+          { theme: 'parking', language: 'ur-Latn', words: ['gari khari'] },
+        ],
+      },
     });
     expect(changed.status).toBe(200);
     expect(changed.body.data.words).toEqual([
@@ -136,14 +179,24 @@ describe('theme settings', () => {
     const now = await rest(fx.server, 'POST', `/v2/businesses/${fx.business}/text-analysis`, { tenant: fx.tenant, body: { texts: [PARKING] } });
     expect(now.body.data[0].themes).toContainEqual({ theme: 'parking', sentiment: 'negative', words: ['parking', 'terrible', 'drove', 'around'] });
     // The stored answer is read again in the background.
-    const after = await until(() => analysisOf(id), (a) => themesOf(a).includes('parking:negative'), TEN_SECONDS);
+    const after = await until(
+      () => analysisOf(id),
+      (a) => themesOf(a).includes('parking:negative'),
+      TEN_SECONDS,
+    );
     expect(after[0].analysedAt).toBeGreaterThan(before[0].analysedAt);
 
     // A theme switched off is no longer reported, by the endpoint or the stored analyses.
-    const off = await fx.c.data(`mutation($b: ID!) { updateThemeSettings(business: $b, input: {off: ["parking"]}) { words { theme } off reanalysing } }`, { b: fx.business });
+    const off = await fx.c.data(`mutation($b: ID!) { updateThemeSettings(business: $b, input: {off: ["parking"]}) { words { theme } off reanalysing } }`, {
+      b: fx.business,
+    });
     expect(off.updateThemeSettings.off).toEqual(['parking']);
     expect(off.updateThemeSettings.words).toHaveLength(2);
-    await until(() => analysisOf(id), (a) => !themesOf(a).some((t) => t.startsWith('parking')), TEN_SECONDS);
+    await until(
+      () => analysisOf(id),
+      (a) => !themesOf(a).some((t) => t.startsWith('parking')),
+      TEN_SECONDS,
+    );
     const read = await fx.c.data(`query($b: ID!) { themeSettings(business: $b) { off updatedAt } }`, { b: fx.business });
     expect(read.themeSettings).toEqual({ off: ['parking'], updatedAt: expect.any(Number) });
     await fx.c.data(`mutation($b: ID!) { updateThemeSettings(business: $b, input: {words: [], off: []}) { off } }`, { b: fx.business });
@@ -153,7 +206,11 @@ describe('theme settings', () => {
     const other = await createTenant(fx.server, { businessName: 'Elsewhere' });
     expectError(await rest(fx.server, 'GET', settingsPath(), { tenant: other }), 403, 'forbidden');
     expectError(await rest(fx.server, 'PATCH', settingsPath(), { tenant: other, body: { off: ['food'] } }), 403, 'forbidden');
-    const viaGraphql = await fx.server.graphql(`mutation($b: ID!) { updateThemeSettings(business: $b, input: {off: ["food"]}) { off } }`, { b: fx.business }, other.headers);
+    const viaGraphql = await fx.server.graphql(
+      `mutation($b: ID!) { updateThemeSettings(business: $b, input: {off: ["food"]}) { off } }`,
+      { b: fx.business },
+      other.headers,
+    );
     expect(viaGraphql.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await rest(fx.server, 'GET', settingsPath(), { tenant: fx.tenant })).body.data.off).toEqual([]);
     // Staff-like tokens without business:write read but do not change.
@@ -168,7 +225,16 @@ describe('theme settings', () => {
     ['no words', { words: [{ theme: 'parking', language: 'en', words: [] }] }, 'words[0].words'],
     ['a blank word', { words: [{ theme: 'parking', language: 'en', words: ['  '] }] }, 'words[0].words[0]'],
     ['a word too long', { words: [{ theme: 'parking', language: 'en', words: ['x'.repeat(61)] }] }, 'words[0].words[0]'],
-    ['a theme twice in one language', { words: [{ theme: 'parking', language: 'en', words: ['a'] }, { theme: 'parking', language: 'en', words: ['b'] }] }, 'words[1]'],
+    [
+      'a theme twice in one language',
+      {
+        words: [
+          { theme: 'parking', language: 'en', words: ['a'] },
+          { theme: 'parking', language: 'en', words: ['b'] },
+        ],
+      },
+      'words[1]',
+    ],
     ['an unknown theme switched off', { off: ['weather'] }, 'off[0]'],
   ])('%s is a 400 naming the field, and nothing is stored', async (_, body, field) => {
     const before = await rest(fx.server, 'GET', settingsPath(), { tenant: fx.tenant });
@@ -187,12 +253,19 @@ describe('theme settings', () => {
 it('two workers share the queue and do each job once', async () => {
   const ids: string[] = [];
   for (let i = 0; i < 12; i++) ids.push(await submit(`Visit ${i}: the biryani was cold and the waiter was slow`));
-  await until(() => Promise.all(ids.map(analysisOf)), (all) => all.every((a) => a.length === 1), TEN_SECONDS * 3);
+  await until(
+    () => Promise.all(ids.map(analysisOf)),
+    (all) => all.every((a) => a.length === 1),
+    TEN_SECONDS * 3,
+  );
   // A second set of workers beside the server's, on the same database: a theme change queues every answer at once.
   const second = await startTextAnalysis({ orm: fx.server.orm, logger: pino({ level: 'silent' }) });
   const counter = countStatements(fx.server.orm);
   try {
-    const { updateThemeSettings } = await fx.c.data(`mutation($b: ID!) { updateThemeSettings(business: $b, input: {words: [{theme: "food", language: "en", words: ["biryani"]}]}) { reanalysing } }`, { b: fx.business });
+    const { updateThemeSettings } = await fx.c.data(
+      `mutation($b: ID!) { updateThemeSettings(business: $b, input: {words: [{theme: "food", language: "en", words: ["biryani"]}]}) { reanalysing } }`,
+      { b: fx.business },
+    );
     const queued = updateThemeSettings.reanalysing;
     expect(queued).toBeGreaterThanOrEqual(ids.length);
     const left = async () => Number((await fx.server.orm.em.getConnection().execute(`select count(*)::int as n from text_analysis_job`))[0].n);
@@ -223,7 +296,8 @@ it('a page of submissions reads every analysis it shows in one statement, whatev
     expect(d.submissions.data).toHaveLength(n);
     expect(d.submissions.data.filter((s: any) => s.analysis.length).length).toBeGreaterThan(n / 2);
   };
-  const restPage = (n: number) => async () => expect((await rest(fx.server, 'GET', `${submissionsPath()}?pageSize=${n}`, { tenant: fx.tenant })).body.data).toHaveLength(n);
+  const restPage = (n: number) => async () =>
+    expect((await rest(fx.server, 'GET', `${submissionsPath()}?pageSize=${n}`, { tenant: fx.tenant })).body.data).toHaveLength(n);
   const [small, big] = [await cost(page(3)), await cost(page(12))];
   expect(big).toBe(small);
   expect(await cost(restPage(12))).toBe(await cost(restPage(3)));

@@ -45,7 +45,8 @@ describe('sentiment', () => {
   ])('the clause after a contrast weighs more: %s is %s', (text, label) => expect(read(text).sentiment.label).toBe(label));
 
   it('reads Roman Urdu however it is spelled, and English slips', () => {
-    for (const text of ['bohat acha tha', 'bohot acha tha', 'bht achaaa tha', 'bahut accha tha']) expect([text, read(text).sentiment.label]).toEqual([text, 'positive']);
+    for (const text of ['bohat acha tha', 'bohot acha tha', 'bht achaaa tha', 'bahut accha tha'])
+      expect([text, read(text).sentiment.label]).toEqual([text, 'positive']);
     for (const text of ['bohat mehenga', 'bht mahenga', 'mehanga tha']) expect([text, themes(text)]).toEqual([text, { price: 'negative' }]);
     expect(themes('Delicous food and very helpfull staff')).toEqual({ food: 'positive', staff: 'positive' });
   });
@@ -108,8 +109,14 @@ describe('dishes', () => {
     expect(dishes('biriyani bohat mazedar thi')).toEqual([['mi_1', 'positive']]);
     expect(dishes('briyani was cold')).toEqual([['mi_1', 'negative']]);
     expect(dishes('بریانی بہت مزیدار تھی')).toEqual([['mi_1', 'positive']]);
-    expect(dishes('کھیر ٹھنڈی نہیں تھی مگر کڑاہی باسی تھی')).toEqual([['mi_3', 'positive'], ['mi_2', 'negative']]);
-    expect(dishes('karahi zabardast thi, kheer bekar')).toEqual([['mi_2', 'positive'], ['mi_3', 'negative']]);
+    expect(dishes('کھیر ٹھنڈی نہیں تھی مگر کڑاہی باسی تھی')).toEqual([
+      ['mi_3', 'positive'],
+      ['mi_2', 'negative'],
+    ]);
+    expect(dishes('karahi zabardast thi, kheer bekar')).toEqual([
+      ['mi_2', 'positive'],
+      ['mi_3', 'negative'],
+    ]);
     expect(read('Loved the garlic naan', menu).dishes).toEqual([{ name: 'Garlic Naan', menuItem: 'mi_4', sentiment: 'positive' }]);
   });
 
@@ -119,12 +126,40 @@ describe('dishes', () => {
 });
 
 describe('any text', () => {
-  const menu = new MenuMatcher([{ id: 'mi_1', name: 'Chicken Biryani' }, { id: 'mi_2', name: 'نہاری' }]);
-  const pieces = ['khana', 'thanda', 'nahi', 'lekin', 'not', 'but', 'bohat', 'acha', 'کھانا', 'نہیں', 'بہت', 'مگر', 'biryani', '!', ',', '۔', '😀', "didn't", 'x'.repeat(40), '\n', ' '];
+  const menu = new MenuMatcher([
+    { id: 'mi_1', name: 'Chicken Biryani' },
+    { id: 'mi_2', name: 'نہاری' },
+  ]);
+  const pieces = [
+    'khana',
+    'thanda',
+    'nahi',
+    'lekin',
+    'not',
+    'but',
+    'bohat',
+    'acha',
+    'کھانا',
+    'نہیں',
+    'بہت',
+    'مگر',
+    'biryani',
+    '!',
+    ',',
+    '۔',
+    '😀',
+    "didn't",
+    'x'.repeat(40),
+    '\n',
+    ' ',
+  ];
 
   it('is answered, never thrown: a score within -1..1 that agrees with its label, themes and dishes well formed', async () => {
     const { default: fc } = await import('fast-check');
-    const text = fc.oneof(fc.string({ maxLength: 300 }), fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((p) => p.join(' ')));
+    const text = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((p) => p.join(' ')),
+    );
     fc.assert(
       fc.property(text, (t) => {
         const a = analyser.analyse(t, menu);

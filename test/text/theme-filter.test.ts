@@ -34,7 +34,11 @@ const restIds = async (filters: unknown[]) => {
   return (answer.body.data as Array<{ id: string }>).map((s) => s.id).sort();
 };
 const analysed = (ids: string[], n = ids.length) =>
-  until(() => rows(server, `select count(*)::int as n from answer_analysis where submission_id in (${ids.map(() => '?').join(', ')})`, ids), (x) => x[0].n === n, 10_000);
+  until(
+    () => rows(server, `select count(*)::int as n from answer_analysis where submission_id in (${ids.map(() => '?').join(', ')})`, ids),
+    (x) => x[0].n === n,
+    10_000,
+  );
 
 it('finds the submissions whose answers speak of a theme, with a sentiment or any, in GraphQL and REST', async () => {
   const dirty = await r.answer({ taste: 3, text: 'the table was dirty', location: r.location });
@@ -57,7 +61,12 @@ it('finds the submissions whose answers speak of a theme, with a sentiment or an
 
   // REST: the theme filter's two fields as two filters of field `theme`, each with its own type (docs/rest.md).
   expect(await restIds([{ field: 'theme', type: 'theme', value: 'cleanliness' }])).toEqual(sorted(dirty, clean, mixed));
-  expect(await restIds([{ field: 'theme', type: 'theme', value: 'cleanliness' }, { field: 'theme', type: 'sentiment', value: 'negative' }])).toEqual(sorted(dirty, mixed));
+  expect(
+    await restIds([
+      { field: 'theme', type: 'theme', value: 'cleanliness' },
+      { field: 'theme', type: 'sentiment', value: 'negative' },
+    ]),
+  ).toEqual(sorted(dirty, mixed));
 
   // The filtered page costs what any page costs: the theme is a condition of the page's own statement.
   const cost = async (where: Record<string, unknown>) => {
@@ -76,9 +85,18 @@ it('finds the submissions whose answers speak of a theme, with a sentiment or an
   expect(filtered.filter((s) => /answer_theme/.test(s))).toHaveLength(1);
 
   // A changed answer is read again: the list follows its new reading.
-  const changed = await r.call('PATCH', `/surveys/${r.survey}/submissions/${clean}`, { answers: [{ step: r.steps.rate, ratings: { [r.taste]: 9 } }, { step: r.steps.text, value: 'the floor was dirty' }] });
+  const changed = await r.call('PATCH', `/surveys/${r.survey}/submissions/${clean}`, {
+    answers: [
+      { step: r.steps.rate, ratings: { [r.taste]: 9 } },
+      { step: r.steps.text, value: 'the floor was dirty' },
+    ],
+  });
   expect(changed.status).toBe(200);
-  await until(() => idsOf({ theme: { theme: 'cleanliness', sentiment: 'negative' } }), (ids) => ids.includes(clean), 10_000);
+  await until(
+    () => idsOf({ theme: { theme: 'cleanliness', sentiment: 'negative' } }),
+    (ids) => ids.includes(clean),
+    10_000,
+  );
   expect(await idsOf({ theme: { theme: 'cleanliness', sentiment: 'positive' } })).toEqual([]);
 
   // A deleted submission leaves the list, its themes with it.
@@ -93,10 +111,20 @@ it('an unknown sentiment or a malformed theme name is a 400 saying so, in GraphQ
   expect(angry.code).toBe('BAD_USER_INPUT');
   expect(angry.details).toEqual([{ field: 'where.theme.sentiment', message: 'must be one of positive, neutral, negative, not "angry"' }]);
   const named = await gql.error(LIST, { b: r.tenant.businessId, s: r.survey, where: { theme: { theme: 'Clean Liness' } } });
-  expect(named.details).toEqual([expect.objectContaining({ field: 'where.theme.theme', message: expect.stringContaining('must be a theme name such as cleanliness') })]);
+  expect(named.details).toEqual([
+    expect.objectContaining({ field: 'where.theme.theme', message: expect.stringContaining('must be a theme name such as cleanliness') }),
+  ]);
 
   const list = `/surveys/${r.survey}/submissions`;
-  const restAngry = await r.call('GET', `${list}${qs({ filters: [{ field: 'theme', type: 'theme', value: 'food' }, { field: 'theme', type: 'sentiment', value: 'angry' }] })}`);
+  const restAngry = await r.call(
+    'GET',
+    `${list}${qs({
+      filters: [
+        { field: 'theme', type: 'theme', value: 'food' },
+        { field: 'theme', type: 'sentiment', value: 'angry' },
+      ],
+    })}`,
+  );
   expectError(restAngry, 400, 'validation_failed');
   expect(restAngry.body.error.message).toMatch(/sentiment.*must be one of positive, neutral, negative/);
   // A sentiment alone names no theme.

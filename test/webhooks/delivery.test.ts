@@ -87,12 +87,19 @@ describe('delivery', () => {
     await inbox.waitFor((r) => r.url.pathname === '/star' && r.body.includes(metric.id));
     await inbox.waitFor((r) => r.url.pathname === '/typed' && r.body.includes(metric.id));
     await new Promise((r) => setTimeout(r, 500));
-    const paths = inbox.requests.filter((r) => r.body.includes(metric.id)).map((r) => r.url.pathname).sort();
+    const paths = inbox.requests
+      .filter((r) => r.body.includes(metric.id))
+      .map((r) => r.url.pathname)
+      .sort();
     expect(paths).toEqual(['/star', '/typed']);
     expect((await deliveriesOf(api, business, other.id)).total).toBe(0);
     // Events recorded while it was enabled (the other webhooks' creation) were delivered; none after.
     expect((await deliveriesOf(api, business, off.id, { eventType: { eq: 'metric.created' } })).total).toBe(0);
-    for (const hook of [star, typed]) verify(hook.secret, inbox.requests.find((r) => r.body.includes(metric.id) && r.headers['webhook-signature'] && r.url.pathname === (hook === star ? '/star' : '/typed'))!);
+    for (const hook of [star, typed])
+      verify(
+        hook.secret,
+        inbox.requests.find((r) => r.body.includes(metric.id) && r.headers['webhook-signature'] && r.url.pathname === (hook === star ? '/star' : '/typed'))!,
+      );
 
     // A test event goes only where it is sent: the webhook subscribed to * gets none, the one tested gets it once.
     const test = (await api.data(`mutation($b: ID!, $id: ID!) { testWebhook(business: $b, id: $id) { id } }`, { b: business, id: typed.id })).testWebhook;
@@ -180,7 +187,11 @@ describe('delivery', () => {
     const events = await api.data(`query($b: ID!) { events(business: $b, where: {type: {eq: "webhook.disabled"}}) { data { data } } }`, { b: business });
     expect(events.events.data.map((e: any) => e.data.object.id)).toContain(hook.id);
     // Redelivering to a disabled webhook is refused; re-enabling it works.
-    const refused = await api.error(`mutation($b: ID!, $w: ID!, $id: ID!) { redeliverWebhookDelivery(business: $b, webhook: $w, id: $id) { id } }`, { b: business, w: hook.id, id: delivery.id });
+    const refused = await api.error(`mutation($b: ID!, $w: ID!, $id: ID!) { redeliverWebhookDelivery(business: $b, webhook: $w, id: $id) { id } }`, {
+      b: business,
+      w: hook.id,
+      id: delivery.id,
+    });
     expect(refused.code).toBe('CONFLICT');
     await api.data(`mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {enabled: true}) { id } }`, { b: business, id: hook.id });
   });
@@ -209,7 +220,8 @@ describe('delivery', () => {
     const inbox = await receiver(() => (failing ? { status: 500 } : { status: 200 }));
     const hook = await createHook(api, business, inbox.url, ['order.created']);
 
-    const test = (await api.data(`mutation($b: ID!, $id: ID!) { testWebhook(business: $b, id: $id) { id eventType status } }`, { b: business, id: hook.id })).testWebhook;
+    const test = (await api.data(`mutation($b: ID!, $id: ID!) { testWebhook(business: $b, id: $id) { id eventType status } }`, { b: business, id: hook.id }))
+      .testWebhook;
     expect(test).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
     const first = await inbox.waitFor((r) => r.headers['webhook-id'] === test.id);
     verify(hook.secret, first);
@@ -218,18 +230,31 @@ describe('delivery', () => {
 
     failing = false;
     const before = inbox.requests.length;
-    const redelivered = (await api.data(`mutation($b: ID!, $w: ID!, $id: ID!) { redeliverWebhookDelivery(business: $b, webhook: $w, id: $id) { id } }`, { b: business, w: hook.id, id: test.id })).redeliverWebhookDelivery;
+    const redelivered = (
+      await api.data(`mutation($b: ID!, $w: ID!, $id: ID!) { redeliverWebhookDelivery(business: $b, webhook: $w, id: $id) { id } }`, {
+        b: business,
+        w: hook.id,
+        id: test.id,
+      })
+    ).redeliverWebhookDelivery;
     expect(redelivered.id).toBe(test.id);
     await eventually(async () => expect((await deliveriesOf(api, business, hook.id)).data[0].status).toBe('succeeded'));
     expect(inbox.requests.slice(before).map((r) => r.headers['webhook-id'])).toEqual([test.id]);
 
     // REST: the same log, and recover.
     const rest = (path: string, init: RequestInit = {}) =>
-      fetch(`${server.url}/v2/businesses/${business}/webhooks/${hook.id}${path}`, { ...init, headers: { ...headers, 'content-type': 'application/json', ...(init.headers as object) } });
+      fetch(`${server.url}/v2/businesses/${business}/webhooks/${hook.id}${path}`, {
+        ...init,
+        headers: { ...headers, 'content-type': 'application/json', ...(init.headers as object) },
+      });
     const list = await rest('/deliveries?filters=' + encodeURIComponent(JSON.stringify({ field: 'status', type: 'eq', value: 'succeeded' })));
     expect(list.status).toBe(200);
     const listed = await list.json();
-    expect(listed).toMatchObject({ object: 'list', total: 1, data: [{ id: test.id, object: 'webhookdelivery', webhook: hook.id, eventType: 'webhook.test', status: 'succeeded', attemptCount: 5 }] });
+    expect(listed).toMatchObject({
+      object: 'list',
+      total: 1,
+      data: [{ id: test.id, object: 'webhookdelivery', webhook: hook.id, eventType: 'webhook.test', status: 'succeeded', attemptCount: 5 }],
+    });
     expect(typeof listed.data[0].event).toBe('string');
     const one = await rest(`/deliveries/${test.id}`);
     expect((await one.json()).data.attempts).toHaveLength(5);
@@ -252,7 +277,10 @@ describe('delivery', () => {
     await makeEvent(api, business, 'R2');
     await eventually(async () => expect((await deliveriesOf(api, business, hook.id, { status: { eq: 'exhausted' } })).total).toBe(2), 15_000);
     failing = false;
-    const { recoverWebhook } = await api.data(`mutation($b: ID!, $id: ID!, $since: Timestamp!) { recoverWebhook(business: $b, id: $id, input: {since: $since}) { redelivered } }`, { b: business, id: hook.id, since });
+    const { recoverWebhook } = await api.data(
+      `mutation($b: ID!, $id: ID!, $since: Timestamp!) { recoverWebhook(business: $b, id: $id, input: {since: $since}) { redelivered } }`,
+      { b: business, id: hook.id, since },
+    );
     expect(recoverWebhook.redelivered).toBe(2);
     await eventually(async () => expect((await deliveriesOf(api, business, hook.id, { status: { eq: 'succeeded' } })).total).toBe(2));
   });
@@ -260,7 +288,8 @@ describe('delivery', () => {
   it('rotating the secret signs with both secrets for a while', async () => {
     const inbox = await receiver();
     const hook = await createHook(api, business, inbox.url, ['metric.created']);
-    const rotated = (await api.data(`mutation($b: ID!, $id: ID!) { rotateWebhookSecret(business: $b, id: $id) { id secret } }`, { b: business, id: hook.id })).rotateWebhookSecret;
+    const rotated = (await api.data(`mutation($b: ID!, $id: ID!) { rotateWebhookSecret(business: $b, id: $id) { id secret } }`, { b: business, id: hook.id }))
+      .rotateWebhookSecret;
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(hook.secret);
     const metric = await makeEvent(api, business, 'Rotated');

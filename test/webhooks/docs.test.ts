@@ -25,7 +25,10 @@ it('the receiver example verifies and deduplicates real deliveries', async () =>
   try {
     // The secret is only known once the webhook exists: create it first (the receiver is down for a moment; retried).
     const hook = await createHook(api, business, `http://127.0.0.1:${port}/feedback`, ['metric.created']);
-    child = spawn(process.execPath, [file], { env: { ...process.env, NODE_OPTIONS: '', PORT: String(port), WEBHOOK_SECRET: hook.secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [file], {
+      env: { ...process.env, NODE_OPTIONS: '', PORT: String(port), WEBHOOK_SECRET: hook.secret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout!.on('data', (c) => (output += c));
     child.stderr!.on('data', (c) => (output += c));
@@ -35,7 +38,11 @@ it('the receiver example verifies and deduplicates real deliveries', async () =>
     const [delivery] = (await deliveriesOf(api, business, hook.id)).data;
     expect(delivery.attempts.at(-1).responseStatus).toBe(204);
     // Redelivered: the same webhook-id, acknowledged again but not processed twice.
-    await api.data(`mutation($b: ID!, $w: ID!, $id: ID!) { redeliverWebhookDelivery(business: $b, webhook: $w, id: $id) { id } }`, { b: business, w: hook.id, id: delivery.id });
+    await api.data(`mutation($b: ID!, $w: ID!, $id: ID!) { redeliverWebhookDelivery(business: $b, webhook: $w, id: $id) { id } }`, {
+      b: business,
+      w: hook.id,
+      id: delivery.id,
+    });
     await eventually(async () => expect((await deliveriesOf(api, business, hook.id)).data[0].attempts.at(-1).responseStatus).toBe(204));
     await eventually(async () => expect((await deliveriesOf(api, business, hook.id)).data[0].attemptCount).toBe(delivery.attemptCount + 1));
     expect(output.match(/received metric\.created evt_\w+ \(delivery whd_\w+\)/g)).toHaveLength(1);
@@ -52,7 +59,9 @@ it('the request example carries a valid signature of its body', () => {
   const header = (name: string) => new RegExp(`^${name}: (.+)$`, 'm').exec(request)![1];
   const body = request.split('\n\n')[1].trim();
   const key = Buffer.from('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'.slice(6), 'base64');
-  const expected = createHmac('sha256', key).update(`${header('webhook-id')}.${header('webhook-timestamp')}.${body}`).digest('base64');
+  const expected = createHmac('sha256', key)
+    .update(`${header('webhook-id')}.${header('webhook-timestamp')}.${body}`)
+    .digest('base64');
   expect(header('webhook-signature')).toBe(`v1,${expected}`);
   expect(Object.keys(JSON.parse(body))).toEqual(['id', 'type', 'timestamp', 'business', 'data']);
 });
@@ -72,7 +81,9 @@ it('every event example has the documented shape and a real type', () => {
 });
 
 it('every REST example names a route that exists', () => {
-  const lines = blocks('sh').flatMap((b) => b.split('\n')).filter((l) => l.startsWith('curl'));
+  const lines = blocks('sh')
+    .flatMap((b) => b.split('\n'))
+    .filter((l) => l.startsWith('curl'));
   expect(lines.length).toBeGreaterThanOrEqual(6);
   for (const line of lines) {
     const method = /-X (\w+)/.exec(line)?.[1] ?? 'GET';

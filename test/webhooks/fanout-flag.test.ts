@@ -34,11 +34,18 @@ async function tenant(): Promise<{ api: Client; business: string }> {
 }
 
 const pending = async (type: string, business: string) =>
-  (await server.orm.em.getConnection().execute(`select fanout_pending as p from event where business_id = ? and type = ? order by created_at, id`, [business, type])).map((r) => r.p as boolean | null);
+  (
+    await server.orm.em
+      .getConnection()
+      .execute(`select fanout_pending as p from event where business_id = ? and type = ? order by created_at, id`, [business, type])
+  ).map((r) => r.p as boolean | null);
 
 let seq = 0;
 const insertEvent = (c: pg.Client, business: string) =>
-  c.query(`insert into event (id, business_id, type, data, created_at) values ($1, $2, 'metric.created', '{}', now()) returning fanout_pending`, [newId('event'), business]);
+  c.query(`insert into event (id, business_id, type, data, created_at) values ($1, $2, 'metric.created', '{}', now()) returning fanout_pending`, [
+    newId('event'),
+    business,
+  ]);
 const insertWebhook = (c: pg.Client, business: string) =>
   c.query(
     `insert into webhook (id, business_id, url, events, secret, enabled, created_at, updated_at)
@@ -47,7 +54,11 @@ const insertWebhook = (c: pg.Client, business: string) =>
   );
 /** Whether a query is waiting on a lock now. */
 const waiting = async (c: pg.Client) =>
-  (await server.orm.em.getConnection().execute(`select wait_event_type from pg_stat_activity where pid = ?`, [(c as unknown as { processID: number }).processID]))[0]?.wait_event_type === 'Lock';
+  (
+    await server.orm.em
+      .getConnection()
+      .execute(`select wait_event_type from pg_stat_activity where pid = ?`, [(c as unknown as { processID: number }).processID])
+  )[0]?.wait_event_type === 'Lock';
 /** Waits (up to a second) for `c`'s query to wait on a lock, and expects it to. */
 async function expectWaiting(c: pg.Client) {
   for (let i = 0; i < 50 && !(await waiting(c)); i++) await new Promise((r) => setTimeout(r, 20));

@@ -30,7 +30,14 @@ afterAll(async () => {
 });
 
 async function service(env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const child = startService({ ...WEBHOOK_TEST_ENV, DATABASE_URL: api.db.url, PORT: String(await freePort()), WEBHOOK_RATE_LIMIT: '1000', LOG_LEVEL: 'warn', ...env });
+  const child = startService({
+    ...WEBHOOK_TEST_ENV,
+    DATABASE_URL: api.db.url,
+    PORT: String(await freePort()),
+    WEBHOOK_RATE_LIMIT: '1000',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
   children.push(child);
   await waitForReady(child, 60_000);
   return child;
@@ -116,11 +123,13 @@ describe('a hanging receiver', () => {
       for (let i = 0; i < 10; i++) await makeEvent(hooks, bus, `hang ${i}`);
       await eventually(async () => expect(inbox.requests.filter((r) => r.url.pathname === '/fast')).toHaveLength(10), 5_000);
       expect(Date.now() - started).toBeLessThan(5_000);
-      const [first] = (await eventually(async () => {
-        const page = await deliveriesOf(hooks, bus, slow.id, { status: { eq: 'failed' } });
-        expect(page.total).toBeGreaterThan(0);
-        return page;
-      }, 25_000)).data;
+      const [first] = (
+        await eventually(async () => {
+          const page = await deliveriesOf(hooks, bus, slow.id, { status: { eq: 'failed' } });
+          expect(page.total).toBeGreaterThan(0);
+          return page;
+        }, 25_000)
+      ).data;
       expect(first.attempts[0].error).toBe('timeout');
       // Node's timers count from the event loop's cached clock, which can be a millisecond behind performance.now() when
       // the timer is set: the cut lands at 15 s to within that (CI once recorded 14,999 ms).

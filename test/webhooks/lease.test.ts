@@ -51,7 +51,9 @@ it('leases a webhook to one worker at a time, up to its lane less what it holds,
 
   // worker-b dies holding it: once its hold has run out, worker-a leases again (the deliveries' own leases ran out too).
   await server.orm.em.getConnection().execute(`update webhook set leased_until = now() - interval '1 second' where id = ?`, [hook.id]);
-  await server.orm.em.getConnection().execute(`update webhook_delivery set locked_until = now() - interval '1 second' where webhook_id = ? and locked_by = 'worker-b'`, [hook.id]);
+  await server.orm.em
+    .getConnection()
+    .execute(`update webhook_delivery set locked_until = now() - interval '1 second' where webhook_id = ? and locked_by = 'worker-b'`, [hook.id]);
   const fourth = await claim('worker-a');
   expect(fourth.map((d) => d.id).sort()).toEqual(third.map((d) => d.id).sort());
   const [row] = await server.orm.em.getConnection().execute(`select leased_by from webhook where id = ?`, [hook.id]);
@@ -64,7 +66,10 @@ it('a fan-out leases what it makes to its worker as a claim would, and leaves th
   const hook = await createHook(api, tenant.businessId, 'http://127.0.0.1:9/hook', ['metric.created']);
   const lanes = (worker: string) => ({ limit: 100, leaseMs: 30_000, worker, cap: 4, heldBack: [], slow: [], depth: 4, held: {} });
   const rowsOf = async () =>
-    (await server.orm.em.getConnection().execute(`select id, locked_by from webhook_delivery where webhook_id = ? order by id`, [hook.id])) as Array<{ id: string; locked_by: string | null }>;
+    (await server.orm.em.getConnection().execute(`select id, locked_by from webhook_delivery where webhook_id = ? order by id`, [hook.id])) as Array<{
+      id: string;
+      locked_by: string | null;
+    }>;
 
   // Six events: four deliveries born leased to worker-a (its lane's depth), with their event and secret; two left due.
   for (let i = 0; i < 6; i++) await makeEvent(api, tenant.businessId, `Metric ${i}`);
@@ -74,7 +79,12 @@ it('a fan-out leases what it makes to its worker as a claim would, and leaves th
   expect(fanned.leased[0]).toMatchObject({ webhook_id: hook.id, event_type: 'metric.created', url: 'http://127.0.0.1:9/hook', attempt_count: 0 });
   expect(fanned.leased[0].event_data).toMatchObject({ object: { object: 'metric' } });
   const rows = await rowsOf();
-  expect(rows.filter((r) => r.locked_by === 'worker-a').map((r) => r.id).sort()).toEqual(fanned.leased.map((d) => d.id).sort());
+  expect(
+    rows
+      .filter((r) => r.locked_by === 'worker-a')
+      .map((r) => r.id)
+      .sort(),
+  ).toEqual(fanned.leased.map((d) => d.id).sort());
   expect(rows.filter((r) => r.locked_by === null)).toHaveLength(2);
   const [held] = await server.orm.em.getConnection().execute(`select leased_by from webhook where id = ?`, [hook.id]);
   expect(held.leased_by).toBe('worker-a');
@@ -103,7 +113,9 @@ it("a worker's fan-out tells every process's claims of what it could not lease, 
     await makeEvent(api, tenant.businessId, 'Leased');
     expect((await task.fanOut(100, lanes)).leased).toHaveLength(1);
     // Held by another worker: the delivery is left due, and the claims are told.
-    await server.orm.em.getConnection().execute(`update webhook set leased_by = 'worker-d', leased_until = now() + interval '1 minute' where id = ?`, [hook.id]);
+    await server.orm.em
+      .getConnection()
+      .execute(`update webhook set leased_by = 'worker-d', leased_until = now() + interval '1 minute' where id = ?`, [hook.id]);
     await makeEvent(api, tenant.businessId, 'Left');
     expect(heard).toEqual([]);
     const left = await task.fanOut(100, lanes);

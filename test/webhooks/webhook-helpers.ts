@@ -17,12 +17,19 @@ export async function startDeliveryServer(env: Record<string, string> = {}) {
 }
 
 export async function createHook(api: Client, business: string, url: string, events: string[] = ['*']): Promise<{ id: string; secret: string }> {
-  return (await api.data(`mutation($b: ID!, $url: String!, $events: [String!]!) { createWebhook(business: $b, input: {url: $url, events: $events}) { id secret } }`, { b: business, url, events })).createWebhook;
+  return (
+    await api.data(`mutation($b: ID!, $url: String!, $events: [String!]!) { createWebhook(business: $b, input: {url: $url, events: $events}) { id secret } }`, {
+      b: business,
+      url,
+      events,
+    })
+  ).createWebhook;
 }
 
 /** A change that records one event (metric.created); answers the metric. */
 export async function makeEvent(api: Client, business: string, name = 'Taste') {
-  return (await api.data(`mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id createdAt } }`, { b: business, n: name })).createMetric;
+  return (await api.data(`mutation($b: ID!, $n: String!) { createMetric(business: $b, input: {name: $n}) { id createdAt } }`, { b: business, n: name }))
+    .createMetric;
 }
 
 /** Verifies a received request exactly as a receiver would, with the standardwebhooks package unchanged. */
@@ -34,10 +41,16 @@ export function verify(secret: string, request: ReceivedRequest) {
   });
 }
 
-export const DELIVERY_FIELDS = 'id object eventType status attemptCount nextAttemptAt createdAt webhook { id } event { id type } attempts { at durationMs responseStatus responseBody error }';
+export const DELIVERY_FIELDS =
+  'id object eventType status attemptCount nextAttemptAt createdAt webhook { id } event { id type } attempts { at durationMs responseStatus responseBody error }';
 
 export async function deliveriesOf(api: Client, business: string, webhook: string, where: Record<string, unknown> = {}) {
-  return (await api.data(`query($b: ID!, $w: ID!, $where: WebhookDeliveryWhere) { webhookDeliveries(business: $b, webhook: $w, where: $where) { total data { ${DELIVERY_FIELDS} } } }`, { b: business, w: webhook, where })).webhookDeliveries;
+  return (
+    await api.data(
+      `query($b: ID!, $w: ID!, $where: WebhookDeliveryWhere) { webhookDeliveries(business: $b, webhook: $w, where: $where) { total data { ${DELIVERY_FIELDS} } } }`,
+      { b: business, w: webhook, where },
+    )
+  ).webhookDeliveries;
 }
 
 /** Polls until `check` passes (or its last failure after `timeoutMs`). */

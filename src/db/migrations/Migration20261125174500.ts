@@ -14,7 +14,6 @@ import { Migration } from '@mikro-orm/migrations';
  *   `lowest_rating` column) keep their statements and become PL/pgSQL, planned once per session.
  */
 export class Migration20261125174500 extends Migration {
-
   override name = 'Migration20261125174500';
 
   override up(): void | Promise<void> {
@@ -61,5 +60,4 @@ $$;`);
    where jsonb_typeof(r.value) = 'number'
 $$;`);
   }
-
 }

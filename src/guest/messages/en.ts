@@ -47,7 +47,8 @@ export const en = {
   consentNotFoundTitle: 'Link not found',
   consentNotFoundBody: 'This link is not valid. Check the message you were sent: the link is at its end.',
   consentAskTitle: 'Alerts from {business}?',
-  consentAskBody: '{business} asks to send its alerts about unhappy guests to {address}. Each alert would carry a guest\'s score, their own words and a link to their case. Nothing is sent unless you agree.',
+  consentAskBody:
+    "{business} asks to send its alerts about unhappy guests to {address}. Each alert would carry a guest's score, their own words and a link to their case. Nothing is sent unless you agree.",
   consentYes: 'Yes, send me the alerts',
   consentNo: 'No, never message me',
   consentConfirmedTitle: 'You get alerts from {business}',

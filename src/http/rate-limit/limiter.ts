@@ -68,9 +68,7 @@ export class Limiter {
     store: LimitStore,
   ) {
     this.main = store.create(policy.name, policy.points, policy.seconds);
-    this.limiter = policy.burst
-      ? new BurstyRateLimiter(this.main, store.create(`${policy.name}-burst`, policy.burst.points, policy.burst.seconds))
-      : this.main;
+    this.limiter = policy.burst ? new BurstyRateLimiter(this.main, store.create(`${policy.name}-burst`, policy.burst.points, policy.burst.seconds)) : this.main;
   }
 
   /** Counts `weight` units (at most the quota, so one request can always pass on a fresh window). */

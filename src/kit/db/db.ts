@@ -126,7 +126,13 @@ export interface ShapedOptions {
  * fields): `build` is compiled by Kysely the first time `shape` is met and its text kept, then every call runs that
  * text with its own `parameters`. They must be the built query's own, in order, which is checked when it is built.
  */
-export async function runShaped<R>(em: EntityManager, shape: string, parameters: readonly unknown[], build: () => Compilable<R>, options: ShapedOptions = {}): Promise<R[]> {
+export async function runShaped<R>(
+  em: EntityManager,
+  shape: string,
+  parameters: readonly unknown[],
+  build: () => Compilable<R>,
+  options: ShapedOptions = {},
+): Promise<R[]> {
   let text = texts.get(shape);
   if (text === undefined) {
     const compiled = build().compile();

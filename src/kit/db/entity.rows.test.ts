@@ -7,7 +7,9 @@ const general = pg.types.getTypeParser(1184) as (text: string) => Date;
 /** PostgreSQL's text form of a timestamptz in a UTC session: microseconds, trailing zeros dropped, "+00". */
 function pgText(ms: number, micros: number): string {
   const iso = new Date(ms).toISOString();
-  const fraction = String((((ms % 1000) + 1000) % 1000) * 1000 + micros).padStart(6, '0').replace(/0+$/, '');
+  const fraction = String((((ms % 1000) + 1000) % 1000) * 1000 + micros)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction ? `.${fraction}` : ''}+00`;
 }
 
@@ -24,7 +26,14 @@ describe('parseTimestamptz', () => {
   });
 
   it('leaves other offsets, BC dates, years before 100 and infinity to the general parser', () => {
-    for (const text of ['2026-11-25 17:34:56.5+05', '2026-03-29 01:30:00-04:30', '0044-03-15 12:00:00+00 BC', '0044-03-15 12:00:00.25+00', 'infinity', '-infinity']) {
+    for (const text of [
+      '2026-11-25 17:34:56.5+05',
+      '2026-03-29 01:30:00-04:30',
+      '0044-03-15 12:00:00+00 BC',
+      '0044-03-15 12:00:00.25+00',
+      'infinity',
+      '-infinity',
+    ]) {
       expect(String(parseTimestamptz(text))).toBe(String(general(text)));
     }
   });

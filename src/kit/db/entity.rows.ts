@@ -168,8 +168,19 @@ export async function rowsWhere<T>(
   const table = tableOf(em, entity);
   const wanted = properties ? [...new Set(['id', key, ...orderBy.flatMap((o) => Object.keys(o)), ...properties])] : table.eager;
   const shape = `${table.name}|${key}|${JSON.stringify(orderBy)}|${properties?.join() ?? '*'}`;
-  const rows = await runShaped(em, shape, [values], () =>
-    orderedBy(table, db(em).selectFrom(table.table).select(selections(table, wanted)).where(conditionSql(table, { property: key, op: 'in', value: values })), orderBy),
+  const rows = await runShaped(
+    em,
+    shape,
+    [values],
+    () =>
+      orderedBy(
+        table,
+        db(em)
+          .selectFrom(table.table)
+          .select(selections(table, wanted))
+          .where(conditionSql(table, { property: key, op: 'in', value: values })),
+        orderBy,
+      ),
     // Every page runs its loaders' statements: prepared.
     { prepare: true },
   );
@@ -187,14 +198,20 @@ export interface PageRead {
  * One page of `entity`'s rows and how many rows the conditions match, in one statement (`count(*) over ()` is
  * computed before LIMIT); only a page past the end, with no row to carry the count, costs a second statement.
  */
-export async function pageOf<T>(em: EntityManager, entity: EntityClass<T>, { conditions, orderBy, limit, offset }: PageRead): Promise<{ rows: T[]; total: number }> {
+export async function pageOf<T>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  { conditions, orderBy, limit, offset }: PageRead,
+): Promise<{ rows: T[]; total: number }> {
   const table = tableOf(em, entity);
   const filtered = () => conditions.reduce((query, condition) => query.where(conditionSql(table, condition)), db(em).selectFrom(table.table));
   // A null comparison is written `is [not] null`, without a parameter.
   const values = conditions.flatMap((c) => parametersOf(em, c));
   const shape = `${table.name}|${conditions.map(shapeOf).join()}|${JSON.stringify(orderBy)}`;
   const rows = await runShaped(em, `page|${shape}`, [...values, limit, offset], () =>
-    orderedBy(table, filtered().select([...selections(table, table.eager), sql<string>`count(*) over ()`.as('__total')]), orderBy).limit(limit).offset(offset),
+    orderedBy(table, filtered().select([...selections(table, table.eager), sql<string>`count(*) over ()`.as('__total')]), orderBy)
+      .limit(limit)
+      .offset(offset),
   );
   let total: number;
   if (rows.length) total = Number(rows[0].__total);

@@ -10,11 +10,13 @@ type Stored<E, K extends keyof E> = E[K] extends (...args: never[]) => unknown ?
  * to their key) as `<property>_id`. A property the entity leaves optional and non-nullable has a database default.
  */
 export type TableOf<E, Refs extends keyof E = never> = {
-  -readonly [K in keyof E as K extends string ? (Stored<E, K> extends never ? never : K extends Refs ? `${SnakeCase<K>}_id` : SnakeCase<K>) : never]-?: {} extends Pick<E, K>
-    ? null extends E[K]
-      ? Exclude<E[K], undefined>
-      : Generated<Exclude<E[K], undefined>>
-    : E[K];
+  -readonly [K in keyof E as K extends string
+    ? Stored<E, K> extends never
+      ? never
+      : K extends Refs
+        ? `${SnakeCase<K>}_id`
+        : SnakeCase<K>
+    : never]-?: {} extends Pick<E, K> ? (null extends E[K] ? Exclude<E[K], undefined> : Generated<Exclude<E[K], undefined>>) : E[K];
 };
 
 /** A record of an entity's properties as its table's row: keys snake_cased, `Refs` as `<property>_id`. */
@@ -32,6 +34,7 @@ const columnOf = (property: string) => {
 /** The row of `record` (the ORM's underscore naming), for a typed insert: the columns stay the entity's. */
 export function rowOf<T extends object, Refs extends keyof T & string = never>(record: T, refs: readonly Refs[] = []): RowOf<T, Refs> {
   const row: Record<string, unknown> = {};
-  for (const [property, value] of Object.entries(record)) row[(refs as readonly string[]).includes(property) ? `${columnOf(property)}_id` : columnOf(property)] = value;
+  for (const [property, value] of Object.entries(record))
+    row[(refs as readonly string[]).includes(property) ? `${columnOf(property)}_id` : columnOf(property)] = value;
   return row as RowOf<T, Refs>;
 }

@@ -89,7 +89,13 @@ function underTableLock(em: EntityManager, table: string, change: (tx: EntityMan
  * this backend's catalog cache may not have heard of the table that process just created or dropped.
  */
 const exists = async (em: EntityManager, name: string) =>
-  (await sql<{ found: boolean }>`select exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relname = ${name} and n.nspname = current_schema()) as found`.execute(db(em))).rows[0].found;
+  (
+    await sql<{
+      found: boolean;
+    }>`select exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relname = ${name} and n.nspname = current_schema()) as found`.execute(
+      db(em),
+    )
+  ).rows[0].found;
 
 /**
  * Creates the partition for [from, to) unless there is one by its name. Created apart and attached, so the table
@@ -102,14 +108,21 @@ async function createPartition(em: EntityManager, spec: TimePartitioning, from: 
   await underTableLock(em, spec.table, async (tx) => {
     if (await exists(tx, name)) return;
     await sql`create table ${sql.id(name)} (like ${sql.id(spec.table)} including defaults)`.execute(db(tx));
-    await sql`alter table ${sql.id(spec.table)} attach partition ${sql.id(name)} for values from (${sql.lit(idAt(spec.kind, from))}) to (${sql.lit(idAt(spec.kind, to))})`.execute(db(tx));
+    await sql`alter table ${sql.id(spec.table)} attach partition ${sql.id(name)} for values from (${sql.lit(idAt(spec.kind, from))}) to (${sql.lit(idAt(spec.kind, to))})`.execute(
+      db(tx),
+    );
     created = true;
   });
   return created ? name : undefined;
 }
 
 /** Drops the partition unless it is still needed (the reason, then) or gone already (another process's turn). */
-async function dropPartition(em: EntityManager, spec: TimePartitioning, referring: TimePartitioning[], partition: TimePartition): Promise<'dropped' | 'gone' | { reason: string }> {
+async function dropPartition(
+  em: EntityManager,
+  spec: TimePartitioning,
+  referring: TimePartitioning[],
+  partition: TimePartition,
+): Promise<'dropped' | 'gone' | { reason: string }> {
   let outcome: 'dropped' | 'gone' | { reason: string } = 'gone';
   await underTableLock(em, spec.table, async (tx) => {
     if (!(await exists(tx, partition.name))) return;

@@ -26,7 +26,10 @@ export class WriteBatcher<I, O> {
     while (state.running < this.limits.runsPerKey && state.waiting.length > 0) {
       const batch = state.waiting.splice(0, this.limits.maxBatch);
       state.running += 1;
-      this.run(key, batch.map((w) => w.item))
+      this.run(
+        key,
+        batch.map((w) => w.item),
+      )
         .then(
           (outcomes) => batch.forEach((w, i) => w.resolve(outcomes[i])),
           (err) => batch.forEach((w) => w.reject(err)),

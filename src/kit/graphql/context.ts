@@ -81,7 +81,14 @@ export interface AccessTokenVerifier {
 /** What each door calls to make a request's context (createContextFactory's answer). */
 export type ContextFor = (requestId: string, authorization?: string, clientAddress?: string) => Promise<GraphQLContext>;
 
-export function createContextFactory(rootEm: EntityManager, logger: Logger, verifier: AccessTokenVerifier, surveyUrl: string, services: Services, reads?: ReadRouting): ContextFor {
+export function createContextFactory(
+  rootEm: EntityManager,
+  logger: Logger,
+  verifier: AccessTokenVerifier,
+  surveyUrl: string,
+  services: Services,
+  reads?: ReadRouting,
+): ContextFor {
   return async (requestId, authorization, clientAddress) => {
     const em = rootEm.fork();
     const context: GraphQLContext = { em, loaders: new Loaders(em), requestId, logger, surveyUrl, services, reads, clientAddress };

@@ -154,7 +154,8 @@ function CrudResolver<B extends object, T extends { business: string }>(
   const Name = one[0].toUpperCase() + one.slice(1);
   const writes = !!(service.create || service.update || service.delete);
   const scopes = { read: `${scope}:read`, write: `${scope}:write` };
-  if (!isScope(scopes.read) || (writes && !isScope(scopes.write))) throw new Error(`No scopes ${scopes.read} and ${scopes.write}: name the resource as its scopes do`);
+  if (!isScope(scopes.read) || (writes && !isScope(scopes.write)))
+    throw new Error(`No scopes ${scopes.read} and ${scopes.write}: name the resource as its scopes do`);
   const inputClass = (name: string) => {
     const found = (inputs as Record<string, ClassType<object> | undefined>)[name];
     if (!found) throw new Error(`The inputs of ${Name} do not export ${name}`);
@@ -198,7 +199,11 @@ function CrudResolver<B extends object, T extends { business: string }>(
       return filledOne(service.present(await run.find(context.em, ...owner(business, parentId), id)), context, info);
     }
 
-    @offered(service.create, Authorized(scopes.write as Scope), Mutation(() => type, { name: `create${Name}`, description: say.create }))
+    @offered(
+      service.create,
+      Authorized(scopes.write as Scope),
+      Mutation(() => type, { name: `create${Name}`, description: say.create }),
+    )
     async create(
       @Arg('business', () => ID) business: string,
       @ParentArg parentId: string | undefined,
@@ -209,7 +214,11 @@ function CrudResolver<B extends object, T extends { business: string }>(
       return filledOne((await run.create(context.em, ...owner(business, parentId), input, context)) as T, context, info);
     }
 
-    @offered(service.update, Authorized(scopes.write as Scope), Mutation(() => type, { name: `update${Name}`, description: say.update }))
+    @offered(
+      service.update,
+      Authorized(scopes.write as Scope),
+      Mutation(() => type, { name: `update${Name}`, description: say.update }),
+    )
     async update(
       @Arg('business', () => ID) business: string,
       @ParentArg parentId: string | undefined,
@@ -221,8 +230,17 @@ function CrudResolver<B extends object, T extends { business: string }>(
       return filledOne((await run.update(context.em, ...owner(business, parentId), id, input, context)) as T, context, info);
     }
 
-    @offered(service.delete, Authorized(scopes.write as Scope), Mutation(() => ID, { name: `delete${Name}`, description: say.delete }))
-    delete(@Arg('business', () => ID) business: string, @ParentArg parentId: string | undefined, @Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext) {
+    @offered(
+      service.delete,
+      Authorized(scopes.write as Scope),
+      Mutation(() => ID, { name: `delete${Name}`, description: say.delete }),
+    )
+    delete(
+      @Arg('business', () => ID) business: string,
+      @ParentArg parentId: string | undefined,
+      @Arg('id', () => ID) id: string,
+      @Ctx() context: GraphQLContext,
+    ) {
       return run.delete(context.em, ...owner(business, parentId), id, context);
     }
   }

@@ -17,21 +17,24 @@ const READS = { id: ['id'], position: ['position'], metrics: ['type', 'metricIds
 
 describe('selectedFields and propertiesFor', () => {
   it('read the fields of the selection, through named and inline fragments, once per document', () => {
-    const info = infoOf(`{ survey { steps { id ...Step ... on SurveyStep { object @include(if: false) } } } } fragment Step on SurveyStep { metrics { metrics { id } } }`, 'steps');
+    const info = infoOf(
+      `{ survey { steps { id ...Step ... on SurveyStep { object @include(if: false) } } } } fragment Step on SurveyStep { metrics { metrics { id } } }`,
+      'steps',
+    );
     const fields = selectedFields(info);
     expect([...fields].sort()).toEqual(['id', 'metrics', 'object']);
     expect(selectedFields(info)).toBe(fields);
     expect(propertiesFor(fields, READS)).toEqual(['id', 'metricIds', 'type']);
   });
 
-  it('read the fields inside child fields of a name (a page\'s data), through fragments, kept apart from the field\'s own', () => {
+  it("read the fields inside child fields of a name (a page's data), through fragments, kept apart from the field's own", () => {
     const info = infoOf('{ x { surveys { total data { id ...S } data { name } } } } fragment S on Survey { steps { id } }', 'surveys');
     expect([...selectedFields(info, 'data')].sort()).toEqual(['id', 'name', 'steps']);
     expect([...selectedFields(info)].sort()).toEqual(['data', 'total']);
     expect(selectedFields(info, 'data')).toBe(selectedFields(info, 'data'));
   });
 
-  it('read the fields at a path of child fields (a page\'s objects\' steps), through fragments at every level', () => {
+  it("read the fields at a path of child fields (a page's objects' steps), through fragments at every level", () => {
     const info = infoOf(
       '{ x { surveys { data { id ...S } data { steps { position } } } } } fragment S on Survey { steps { id ... on SurveyStep { metrics { metrics { id } } } } }',
       'surveys',

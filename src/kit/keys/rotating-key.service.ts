@@ -11,7 +11,11 @@ async function lockKeys(tx: EntityManager, entity: KeyClass<RotatingKey>): Promi
 }
 
 /** Makes `fresh` the active key and retires the previous one(s), in one transaction under the kind's lock. */
-export function rotateKey<K extends RotatingKey & { kid: string }>(em: EntityManager, entity: KeyClass<K>, fresh: RequiredEntityData<K>): Promise<{ kid: string; retired: string[] }> {
+export function rotateKey<K extends RotatingKey & { kid: string }>(
+  em: EntityManager,
+  entity: KeyClass<K>,
+  fresh: RequiredEntityData<K>,
+): Promise<{ kid: string; retired: string[] }> {
   return em.transactional(async (tx) => {
     await lockKeys(tx, entity);
     const previous = await tx.find(entity, { active: true } as never);
@@ -25,7 +29,11 @@ export function rotateKey<K extends RotatingKey & { kid: string }>(em: EntityMan
 }
 
 /** The first key, made by `make` when there is none (several processes may start at once: the lock makes one win). */
-export async function ensureActiveKey<K extends RotatingKey>(em: EntityManager, entity: KeyClass<K>, make: () => Promise<RequiredEntityData<K>> | RequiredEntityData<K>): Promise<void> {
+export async function ensureActiveKey<K extends RotatingKey>(
+  em: EntityManager,
+  entity: KeyClass<K>,
+  make: () => Promise<RequiredEntityData<K>> | RequiredEntityData<K>,
+): Promise<void> {
   const fork = em.fork();
   if (await fork.count(entity, { active: true } as never)) return;
   const fresh = await make();

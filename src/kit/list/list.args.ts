@@ -24,14 +24,24 @@ type FilterOperator = Comparison | 'contains';
 const ALL_COMPARISONS = Object.keys(COMPARISONS) as Comparison[];
 
 /** `<name> {<operator>: <scalar>}`, every operator optional: the typed filter input of one scalar kind. */
-function filterInput(name: string, scalar: GraphQLScalarType | typeof String | typeof Boolean, operators: readonly FilterOperator[], description?: string): ClassType<object> {
+function filterInput(
+  name: string,
+  scalar: GraphQLScalarType | typeof String | typeof Boolean,
+  operators: readonly FilterOperator[],
+  description?: string,
+): ClassType<object> {
   @InputType(name, { description })
   class Filter {}
   for (const operator of operators) Field(() => (operator === 'in' ? [scalar] : scalar), { nullable: true })(Filter.prototype, operator);
   return Filter;
 }
 
-export const StringFilter = filterInput('StringFilter', String, [...ALL_COMPARISONS, 'contains'], 'Comparisons on a text field; `contains` is case-insensitive.');
+export const StringFilter = filterInput(
+  'StringFilter',
+  String,
+  [...ALL_COMPARISONS, 'contains'],
+  'Comparisons on a text field; `contains` is case-insensitive.',
+);
 export const IDFilter = filterInput('IDFilter', ID, ['eq', 'ne', 'in'], 'Comparisons on a reference to another object.');
 export const TimestampFilter = filterInput('TimestampFilter', Timestamp, ALL_COMPARISONS, 'Comparisons on a time, in milliseconds since the Unix epoch.');
 export const NumberFilter = filterInput('NumberFilter', Float, ALL_COMPARISONS);

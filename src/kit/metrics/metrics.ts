@@ -25,15 +25,23 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
-export const graphqlOperations = counter('graphql_operations_total', 'GraphQL operations run, by operation name and type (the name "other" past the first 500 names)', ['operation', 'type', 'outcome']);
+export const graphqlOperations = counter(
+  'graphql_operations_total',
+  'GraphQL operations run, by operation name and type (the name "other" past the first 500 names)',
+  ['operation', 'type', 'outcome'],
+);
 
-export const webhookAttempts = counter('webhook_delivery_attempts_total', 'Outbound webhook delivery attempts, by outcome (succeeded, failed: will retry, exhausted)', ['outcome']);
+export const webhookAttempts = counter(
+  'webhook_delivery_attempts_total',
+  'Outbound webhook delivery attempts, by outcome (succeeded, failed: will retry, exhausted)',
+  ['outcome'],
+);
 
 export const rateLimitRefusals = counter('rate_limit_refusals_total', 'Requests refused by a rate limit (429), by limit', ['limit']);
 
 export const messagesHeld = counter(
   'messages_held_total',
-  'Outbound messages held for later by a sending budget, by channel, kind (feedback_request, reminder, alert, escalation, alert_confirmation, invitation) and budget (business: its daily budget; guest: the per-guest one; inbox: an address\'s hourly account e-mails)',
+  "Outbound messages held for later by a sending budget, by channel, kind (feedback_request, reminder, alert, escalation, alert_confirmation, invitation) and budget (business: its daily budget; guest: the per-guest one; inbox: an address's hourly account e-mails)",
   ['channel', 'kind', 'budget'],
 );
 
@@ -43,7 +51,9 @@ export const accountMailsWithheld = counter(
   ['kind'],
 );
 
-export const ordersIngested = counter('orders_ingested_total', 'Orders received on the custom order webhook, by result (created, updated, unchanged)', ['result']);
+export const ordersIngested = counter('orders_ingested_total', 'Orders received on the custom order webhook, by result (created, updated, unchanged)', [
+  'result',
+]);
 
 export const smsInbound = counter(
   'sms_inbound_total',
@@ -57,7 +67,11 @@ export const dbReads = counter(
   ['target'],
 );
 
-export const replicaFallbacks = counter('db_replica_fallbacks_total', 'Statements of lag-tolerant reads retried on the primary because their replica failed them, by replica', ['replica']);
+export const replicaFallbacks = counter(
+  'db_replica_fallbacks_total',
+  'Statements of lag-tolerant reads retried on the primary because their replica failed them, by replica',
+  ['replica'],
+);
 
 /** Set when a replica is checked (reads come), never by a scrape: an idle process sends nothing to check it. */
 export const replicaLag = new Gauge({

@@ -36,7 +36,7 @@ describe('the read-your-writes window', () => {
 });
 
 describe('a read failed by a replica', () => {
-  it('goes to the primary when the replica is away or could not answer it, and not for the statement\'s own fault', () => {
+  it("goes to the primary when the replica is away or could not answer it, and not for the statement's own fault", () => {
     expect(replicaFault(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5433'), { code: 'ECONNREFUSED' }))).toBe('server');
     expect(replicaFault(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toBe('server');
     expect(replicaFault(new Error('Connection terminated unexpectedly'))).toBe('server');

@@ -236,7 +236,11 @@ export function replicaAwareDriver(options: ReplicaDriverOptions = {}) {
       return index === undefined ? (this.connection as PostgreSqlConnection) : this.readers[index];
     }
 
-    find<T extends object, P extends string = never, F extends string = never, E extends string = never>(entityName: EntityName<T>, where: ObjectQuery<T>, options: FindOptions<T, P, F, E> = {}) {
+    find<T extends object, P extends string = never, F extends string = never, E extends string = never>(
+      entityName: EntityName<T>,
+      where: ObjectQuery<T>,
+      options: FindOptions<T, P, F, E> = {},
+    ) {
       return super.find(entityName, where, onReplica(options));
     }
 

@@ -121,7 +121,10 @@ export class ReplicaHealth {
   private async check(): Promise<void> {
     const started = performance.now();
     const deadline = started + this.timeoutMs;
-    const primary = await this.within(deadline, this.primary().then((pool) => pool.query('select pg_current_wal_flush_lsn()::text as lsn'))).then(
+    const primary = await this.within(
+      deadline,
+      this.primary().then((pool) => pool.query('select pg_current_wal_flush_lsn()::text as lsn')),
+    ).then(
       (r) => lsnOf(r.rows[0].lsn),
       () => undefined,
     );
@@ -143,7 +146,11 @@ export class ReplicaHealth {
           }
           const lagMs = primary !== undefined && replay >= primary ? 0 : this.lagOf(replay, row.behind);
           const usable = lagMs <= this.maxLagMs;
-          this.set(index, usable ? { usable } : { usable, problem: `behind by ${Number.isFinite(lagMs) ? `${(lagMs / 1_000).toFixed(1)} s` : 'an unknown time'}` }, lagMs);
+          this.set(
+            index,
+            usable ? { usable } : { usable, problem: `behind by ${Number.isFinite(lagMs) ? `${(lagMs / 1_000).toFixed(1)} s` : 'an unknown time'}` },
+            lagMs,
+          );
         } catch (err) {
           this.set(index, { usable: false, problem: `down: ${(err as Error)?.message || String(err)}` }, Infinity);
         }
@@ -178,7 +185,8 @@ export class ReplicaHealth {
     this.states[index] = state;
     replicaLag.set({ replica: name }, lagMs / 1_000);
     replicaUsable.set({ replica: name }, state.usable ? 1 : 0);
-    if (was.usable && !state.usable) this.options.log?.('warn', `read replica ${name} skipped: ${state.problem}`, { replica: name, maxLagSeconds: this.maxLagMs / 1_000 });
+    if (was.usable && !state.usable)
+      this.options.log?.('warn', `read replica ${name} skipped: ${state.problem}`, { replica: name, maxLagSeconds: this.maxLagMs / 1_000 });
     else if (!was.usable && state.usable) this.options.log?.('info', `read replica ${name} in use`, { replica: name });
   }
 

@@ -51,4 +51,3 @@ export async function resetPassword(em: EntityManager, token: unknown, password:
     return { user };
   });
 }
-

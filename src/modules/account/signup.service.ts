@@ -29,7 +29,8 @@ function checkSignUp(input: SignUpInput): void {
   const email = normaliseEmail(input.email);
   checkName(checks, input.name);
   if (!EMAIL.test(email) || email.length > 320) checks.fail('email', 'Enter an e-mail address, like name@example.com');
-  if (!input.businessName.trim() || input.businessName.trim().length > 200) checks.fail('businessName', 'Enter the name of your business (at most 200 characters)');
+  if (!input.businessName.trim() || input.businessName.trim().length > 200)
+    checks.fail('businessName', 'Enter the name of your business (at most 200 characters)');
   checkTimeZone(checks, 'timeZone', input.timeZone || 'UTC');
   checks.throwIfAny();
 }
@@ -54,18 +55,35 @@ export async function signUp(em: EntityManager, input: SignUpInput, limits: Pick
       const user = tx.create(User, { email, name: input.name.trim(), passwordHash: null, emailVerifiedAt: null });
       const business = tx.create(Business, { name: input.businessName.trim(), country: null, timeZone: input.timeZone || 'UTC' });
       const membership = tx.create(Membership, { user: user.id, business: business.id, role: 'owner' });
-      recordEvent(tx, business.id, 'member.created', { id: membership.id, object: 'member', business: business.id, user: user.id, email, name: user.name, role: 'owner', createdAt: membership.createdAt, updatedAt: membership.updatedAt });
+      recordEvent(tx, business.id, 'member.created', {
+        id: membership.id,
+        object: 'member',
+        business: business.id,
+        user: user.id,
+        email,
+        name: user.name,
+        role: 'owner',
+        createdAt: membership.createdAt,
+        updatedAt: membership.updatedAt,
+      });
       await queueAccountMail(tx, confirmationMail(email, user.id, continueTo), limits);
     });
   } catch (err) {
     // The same address signing up twice at once: the second is a known address.
-    if (err instanceof UniqueConstraintViolationException) return mailOwner(em, email, await em.fork().findOneOrFail(User, { email }, { fields: ['id', 'emailVerifiedAt'] }), limits, continueTo);
+    if (err instanceof UniqueConstraintViolationException)
+      return mailOwner(em, email, await em.fork().findOneOrFail(User, { email }, { fields: ['id', 'emailVerifiedAt'] }), limits, continueTo);
     throw err;
   }
 }
 
 /** A sign-up with a known address: its owner hears of it (a new link while it awaits confirmation), nobody else. */
-async function mailOwner(em: EntityManager, email: string, user: Pick<User, 'id' | 'emailVerifiedAt'>, limits: Pick<SendingSettings, 'accountMailsPerHour'>, continueTo?: string): Promise<void> {
+async function mailOwner(
+  em: EntityManager,
+  email: string,
+  user: Pick<User, 'id' | 'emailVerifiedAt'>,
+  limits: Pick<SendingSettings, 'accountMailsPerHour'>,
+  continueTo?: string,
+): Promise<void> {
   await em.fork().transactional(async (tx) => {
     await queueAccountMail(tx, user.emailVerifiedAt ? { kind: 'exists', email, user: user.id } : confirmationMail(email, user.id, continueTo), limits);
   });
@@ -95,7 +113,11 @@ export async function viewConfirmation(em: EntityManager, token: unknown, lock =
  * Uses a confirmation link: the address is proved, and its owner chooses the password (and may correct the name)
  * here, so nothing the registrant typed opens the account. Every confirmation link of the account is spent.
  */
-export async function confirmEmail(em: EntityManager, token: unknown, p: { name: string; password: string }): Promise<{ user: string; continueTo: string | null } | { problem: LinkProblem }> {
+export async function confirmEmail(
+  em: EntityManager,
+  token: unknown,
+  p: { name: string; password: string },
+): Promise<{ user: string; continueTo: string | null } | { problem: LinkProblem }> {
   const peek = await viewConfirmation(em.fork(), token);
   if ('problem' in peek) return peek;
   const checks = new Checks();

@@ -50,13 +50,20 @@ export class AlertConfirmationTask {
     }
     if (!(r.channel === 'sms' ? this.senders.sms : this.senders.mail)) return finish({ error: NO_SENDER[r.channel], due_at: null });
     // The business's budget of the day on the channel: spent, the confirmation waits for its reset (held, not lost).
-    const reservation = await this.options.sending.reserve(em, { business: r.business_id, channel: r.channel, kind: 'alert_confirmation' }, this.options.clock());
+    const reservation = await this.options.sending.reserve(
+      em,
+      { business: r.business_id, channel: r.channel, kind: 'alert_confirmation' },
+      this.options.clock(),
+    );
     if (!reservation.reserved) return finish({ due_at: reservation.until });
     const link = consentUrl(this.options.publicUrl, r.token);
     const name = quotedName(r.business_name);
     let outcome;
     if (r.channel === 'sms') {
-      outcome = await this.senders.sms!.send(r.address, `${quotedName(r.business_name, 40)} asks to text you alerts about its unhappy guests. Nothing more is sent unless you agree: ${link}`);
+      outcome = await this.senders.sms!.send(
+        r.address,
+        `${quotedName(r.business_name, 40)} asks to text you alerts about its unhappy guests. Nothing more is sent unless you agree: ${link}`,
+      );
     } else {
       outcome = await this.senders.mail!.send({
         to: r.address,

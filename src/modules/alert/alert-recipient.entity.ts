@@ -33,7 +33,8 @@ export class AlertRecipient extends BusinessOwnedJob {
 
   /** The confirmation page's key (`/alerts/{token}`), also in every alert's stop link. */
   @Unique({ name: 'alert_recipient_token_uq' })
-  @Property({ type: 'string', length: 64 }) token: Opt<string> = newConsentToken();
+  @Property({ type: 'string', length: 64 })
+  token: Opt<string> = newConsentToken();
 
   @Property({ type: 'datetime', length: 3, nullable: true }) confirmedAt?: Date | null;
   @Property({ type: 'datetime', length: 3, nullable: true }) declinedAt?: Date | null;

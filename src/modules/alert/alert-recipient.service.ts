@@ -18,7 +18,11 @@ export const consentUrl = (publicUrl: string, token: string) => `${publicUrl}/al
 export const recipientKey = (channel: string, address: string) => `${channel} ${address}`;
 
 /** Which of these outside recipients of the business confirmed: their ids by recipientKey. */
-export async function confirmedOutside(em: EntityManager, business: string, outside: ReadonlyArray<{ channel: string; to: string }>): Promise<Map<string, string>> {
+export async function confirmedOutside(
+  em: EntityManager,
+  business: string,
+  outside: ReadonlyArray<{ channel: string; to: string }>,
+): Promise<Map<string, string>> {
   const rows = await confirmedRecipients(em, business, [...new Set(outside.map((r) => r.to))]);
   return new Map(rows.map((r) => [recipientKey(r.channel, r.address), r.id]));
 }
@@ -31,7 +35,13 @@ export async function withStatus(loaders: Loaders, business: string, notify: rea
   return Promise.all(
     notify.map(async (r): Promise<AlertRecipientType> => {
       if (r.role) return { ...r, status: 'member', confirmedAt: null, askedAt: null };
-      if (r.member) return { ...r, status: (await loaders.byId(Membership).load(r.member))?.business === business ? 'member' : 'removed', confirmedAt: null, askedAt: null };
+      if (r.member)
+        return {
+          ...r,
+          status: (await loaders.byId(Membership).load(r.member))?.business === business ? 'member' : 'removed',
+          confirmedAt: null,
+          askedAt: null,
+        };
       const known = outside.find((o) => o.channel === r.channel && o.address === r.to);
       const status: ConsentStatus = known?.status ?? 'pending';
       return { ...r, status, confirmedAt: status === 'confirmed' ? (known?.confirmedAt ?? null) : null, askedAt: known?.createdAt ?? null };
@@ -53,8 +63,13 @@ async function recipientOf(em: EntityManager, token: string) {
   return /^[A-Za-z0-9_-]{16,64}$/.test(token) ? recipientByToken(em, token) : undefined;
 }
 
-const consentOfRow = (r: NonNullable<Awaited<ReturnType<typeof recipientOf>>>, status = r.status): Consent =>
-  ({ business: r.business_id, businessName: r.business_name, channel: r.channel as Consent['channel'], address: r.address, status });
+const consentOfRow = (r: NonNullable<Awaited<ReturnType<typeof recipientOf>>>, status = r.status): Consent => ({
+  business: r.business_id,
+  businessName: r.business_name,
+  channel: r.channel as Consent['channel'],
+  address: r.address,
+  status,
+});
 
 /** What a link's page shows, or null when the link is unknown. Looking changes nothing (link scanners GET too). */
 export async function consentOf(em: EntityManager, token: string): Promise<Consent | null> {

@@ -32,7 +32,14 @@ export interface RuleMatch {
  * ILLNESS_WORDS) opens an urgent case whatever else it says, and every owner is told (docs/cases.md).
  */
 const ILLNESS_RULE = {
-  id: '', business: '', name: 'Illness or allergy', enabled: true, severity: 'urgent', when: {}, notify: [{ role: 'owner' }], escalateAfterMinutes: null,
+  id: '',
+  business: '',
+  name: 'Illness or allergy',
+  enabled: true,
+  severity: 'urgent',
+  when: {},
+  notify: [{ role: 'owner' }],
+  escalateAfterMinutes: null,
 } as unknown as AlertRule;
 const illnessIn = keywordMatcher(ILLNESS_WORDS);
 

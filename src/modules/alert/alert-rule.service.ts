@@ -21,14 +21,25 @@ function presentRecipient(r: AlertRecipient): StoredRecipient {
 function presentAlertRule(rule: AlertRule): AlertRuleType {
   const when = rule.when;
   return {
-    id: rule.id, object: 'alertrule', business: rule.business,
+    id: rule.id,
+    object: 'alertrule',
+    business: rule.business,
     name: rule.name,
     enabled: rule.enabled,
     severity: rule.severity,
-    when: { maxRating: when.maxRating ?? null, maxNps: when.maxNps ?? null, keywords: when.keywords ?? null, themes: when.themes ?? null, sentiment: when.sentiment ?? null, locations: when.locations ?? null, surveys: when.surveys ?? null },
+    when: {
+      maxRating: when.maxRating ?? null,
+      maxNps: when.maxNps ?? null,
+      keywords: when.keywords ?? null,
+      themes: when.themes ?? null,
+      sentiment: when.sentiment ?? null,
+      locations: when.locations ?? null,
+      surveys: when.surveys ?? null,
+    },
     notify: rule.notify.map(presentRecipient),
     escalateAfterMinutes: rule.escalateAfterMinutes ?? null,
-    createdAt: rule.createdAt, updatedAt: rule.updatedAt,
+    createdAt: rule.createdAt,
+    updatedAt: rule.updatedAt,
   };
 }
 
@@ -75,16 +86,27 @@ async function checkedWhen(em: EntityManager, business: string, checks: Checks, 
   if (when.keywords != null) {
     if (when.keywords.length > MAX_KEYWORDS) checks.fail('when.keywords', `at most ${MAX_KEYWORDS} keywords`);
     when.keywords.forEach((keyword, i) => {
-      if (checks.text(`when.keywords[${i}]`, keyword, { required: true, max: 100 }) && !wordsOf(keyword).length) checks.fail(`when.keywords[${i}]`, 'must hold a word (letters or digits)');
+      if (checks.text(`when.keywords[${i}]`, keyword, { required: true, max: 100 }) && !wordsOf(keyword).length)
+        checks.fail(`when.keywords[${i}]`, 'must hold a word (letters or digits)');
     });
     const keywords = [...new Set(when.keywords.map((k) => k.trim()))];
     if (keywords.length) out.keywords = keywords;
   }
   await checkThemes(em, business, checks, when, out);
-  if (out.maxRating == null && out.maxNps == null && !out.keywords && !out.themes && !out.sentiment && !checks.details.some((d) => d.field.startsWith('when.'))) {
+  if (
+    out.maxRating == null &&
+    out.maxNps == null &&
+    !out.keywords &&
+    !out.themes &&
+    !out.sentiment &&
+    !checks.details.some((d) => d.field.startsWith('when.'))
+  ) {
     checks.fail('when', 'give at least one of maxRating, maxNps, keywords, themes and sentiment');
   }
-  for (const [field, kind] of [['locations', 'location'], ['surveys', 'survey']] as const) {
+  for (const [field, kind] of [
+    ['locations', 'location'],
+    ['surveys', 'survey'],
+  ] as const) {
     const ids = when[field];
     if (ids == null) continue;
     if (ids.length > MAX_IDS) {
@@ -104,13 +126,23 @@ async function checkedWhen(em: EntityManager, business: string, checks: Checks, 
  * The recipients as stored, or the entries that are wrong (each named `notify[i]` or a field of it): a member of this
  * business, a role, or an address of a channel (normalised, so one address is one recipient whatever its spelling).
  */
-async function checkedRecipients(em: EntityManager, business: string, checks: Checks, notify: AlertRecipientInput[] | null | undefined): Promise<AlertRecipient[]> {
+async function checkedRecipients(
+  em: EntityManager,
+  business: string,
+  checks: Checks,
+  notify: AlertRecipientInput[] | null | undefined,
+): Promise<AlertRecipient[]> {
   if (!notify?.length) {
     checks.fail('notify', 'give at least one recipient');
     return [];
   }
   if (notify.length > MAX_RECIPIENTS) checks.fail('notify', `at most ${MAX_RECIPIENTS} recipients`);
-  const members = await ownedIds(em, 'membership', business, notify.flatMap((r) => (r.member != null ? [r.member] : [])));
+  const members = await ownedIds(
+    em,
+    'membership',
+    business,
+    notify.flatMap((r) => (r.member != null ? [r.member] : [])),
+  );
   const out: AlertRecipient[] = [];
   notify.forEach((r, i) => {
     const at = `notify[${i}]`;
@@ -136,7 +168,11 @@ async function checkedRecipients(em: EntityManager, business: string, checks: Ch
 
 /** Each outside address or number a rule names is asked once (its confirmation queued in the rule's transaction). */
 function askOutsideRecipients(tx: EntityManager, business: string, notify: AlertRecipient[]) {
-  return insertRecipients(tx, business, notify.flatMap((r) => ('channel' in r ? [{ channel: r.channel, address: r.to }] : [])));
+  return insertRecipients(
+    tx,
+    business,
+    notify.flatMap((r) => ('channel' in r ? [{ channel: r.channel, address: r.to }] : [])),
+  );
 }
 
 function checkSeverity(checks: Checks, severity: string | null | undefined): severity is AlertSeverity | undefined | null {
@@ -153,7 +189,11 @@ function checkEscalation(checks: Checks, minutes: number | null | undefined, sev
   else if (severity !== 'urgent') checks.fail('escalateAfterMinutes', 'only urgent rules escalate');
 }
 
-const { find: findAlertRule, list: listAlertRules, recorded } = ownedResource(AlertRule, { kind: 'alertRule', label: 'Alert rule', resource: 'alertrule', present: presentAlertRule });
+const {
+  find: findAlertRule,
+  list: listAlertRules,
+  recorded,
+} = ownedResource(AlertRule, { kind: 'alertRule', label: 'Alert rule', resource: 'alertrule', present: presentAlertRule });
 
 async function createAlertRule(em: EntityManager, business: string, input: CreateAlertRuleInput): Promise<AlertRuleType> {
   const checks = new Checks();
@@ -168,7 +208,15 @@ async function createAlertRule(em: EntityManager, business: string, input: Creat
       throw new AppError('conflict', `A business has at most ${MAX_ALERT_RULES} alert rules: change or delete one first`);
     }
     await askOutsideRecipients(tx, business, notify);
-    return tx.create(AlertRule, { business, name: input.name.trim(), enabled: input.enabled ?? true, severity, when, notify, escalateAfterMinutes: input.escalateAfterMinutes ?? null });
+    return tx.create(AlertRule, {
+      business,
+      name: input.name.trim(),
+      enabled: input.enabled ?? true,
+      severity,
+      when,
+      notify,
+      escalateAfterMinutes: input.escalateAfterMinutes ?? null,
+    });
   });
 }
 
@@ -201,7 +249,14 @@ function deleteAlertRule(em: EntityManager, business: string, id: string): Promi
 }
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver). */
-export const crud = { list: listAlertRules, find: findAlertRule, present: presentAlertRule, create: createAlertRule, update: updateAlertRule, delete: deleteAlertRule };
+export const crud = {
+  list: listAlertRules,
+  find: findAlertRule,
+  present: presentAlertRule,
+  create: createAlertRule,
+  update: updateAlertRule,
+  delete: deleteAlertRule,
+};
 
 /**
  * A business's enabled rules, oldest first: what each completed submission is matched against, in its transaction.

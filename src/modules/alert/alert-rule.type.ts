@@ -2,7 +2,10 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/graphql/resource.type.js';
 import { Timestamp } from '../../kit/graphql/scalars.js';
 
-@ObjectType('AlertRuleWhen', { simpleResolvers: true, description: 'A completed submission matches when any one of the kinds given matches, within the locations and surveys given.' })
+@ObjectType('AlertRuleWhen', {
+  simpleResolvers: true,
+  description: 'A completed submission matches when any one of the kinds given matches, within the locations and surveys given.',
+})
 export class AlertRuleWhenType {
   @Field(() => Int, { nullable: true, description: "Any metric rating at most this, on that metric's own scale." })
   maxRating!: number | null;
@@ -16,7 +19,10 @@ export class AlertRuleWhenType {
   @Field(() => [String], { nullable: true, description: 'A text answer read by the workers as speaking of one of these themes (with `sentiment`, read so).' })
   themes!: string[] | null;
 
-  @Field(() => String, { nullable: true, description: 'positive, neutral or negative: with `themes`, the theme read so; alone, a text answer read so as a whole.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'positive, neutral or negative: with `themes`, the theme read so; alone, a text answer read so as a whole.',
+  })
   sentiment!: string | null;
 
   @Field(() => [ID], { nullable: true, description: 'Only submissions of these locations; null: any.' })
@@ -28,7 +34,8 @@ export class AlertRuleWhenType {
 
 @ObjectType('AlertRecipient', {
   simpleResolvers: true,
-  description: 'A member of the business (`member`), every member with a role (`role`), or an address of a channel outside the business (`channel` and `to`), told only once it confirmed.',
+  description:
+    'A member of the business (`member`), every member with a role (`role`), or an address of a channel outside the business (`channel` and `to`), told only once it confirmed.',
 })
 export class AlertRecipientType {
   @Field(() => String, { nullable: true, description: 'email or sms.' })
@@ -52,7 +59,10 @@ export class AlertRecipientType {
   @Field(() => Timestamp, { nullable: true, description: 'When an outside recipient confirmed.' })
   confirmedAt!: Date | null;
 
-  @Field(() => Timestamp, { nullable: true, description: 'When an outside recipient was first named and sent its one confirmation; null for members and roles.' })
+  @Field(() => Timestamp, {
+    nullable: true,
+    description: 'When an outside recipient was first named and sent its one confirmation; null for members and roles.',
+  })
   askedAt!: Date | null;
 }
 
@@ -79,6 +89,9 @@ export class AlertRuleType extends ResourceType {
   @Field(() => [AlertRecipientType], { description: 'Who is told of a match, each with whether they may be.' })
   notify!: StoredRecipient[];
 
-  @Field(() => Int, { nullable: true, description: 'Urgent rules: a case still open and unassigned this many minutes after it opened notifies the owners, once.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Urgent rules: a case still open and unassigned this many minutes after it opened notifies the owners, once.',
+  })
   escalateAfterMinutes!: number | null;
 }

@@ -45,10 +45,23 @@ export async function insertRecipients(em: EntityManager, business: string, addr
   if (!addresses.length) return 0;
   const now = new Date();
   const rows = addresses.map(({ channel, address }) => ({
-    id: new AlertRecipient().id, business_id: business, channel, address, status: 'pending' as const, token: newConsentToken(),
-    attempts: 0, due_at: now, created_at: now, updated_at: now,
+    id: new AlertRecipient().id,
+    business_id: business,
+    channel,
+    address,
+    status: 'pending' as const,
+    token: newConsentToken(),
+    attempts: 0,
+    due_at: now,
+    created_at: now,
+    updated_at: now,
   }));
-  const made = await alerts(em).insertInto('alert_recipient').values(rows).onConflict((oc) => oc.constraint('alert_recipient_address_uq').doNothing()).returning('id').execute();
+  const made = await alerts(em)
+    .insertInto('alert_recipient')
+    .values(rows)
+    .onConflict((oc) => oc.constraint('alert_recipient_address_uq').doNothing())
+    .returning('id')
+    .execute();
   if (made.length) wakeAfterCommit(em, ALERT_CONFIRMATIONS_CHANNEL);
   return made.length;
 }
@@ -132,7 +145,15 @@ export async function releaseConfirmations(em: EntityManager, worker: string, id
 
 /** A leased confirmation still to send (not answered meanwhile), with the business's name. */
 export async function leasedConfirmation(em: EntityManager, id: string, worker: string) {
-  const { rows } = await sql<{ id: string; business_id: string; channel: 'email' | 'sms'; address: string; token: string; attempts: number; business_name: string }>`
+  const { rows } = await sql<{
+    id: string;
+    business_id: string;
+    channel: 'email' | 'sms';
+    address: string;
+    token: string;
+    attempts: number;
+    business_name: string;
+  }>`
     select r.id, r.business_id, r.channel, r.address, r.token, r.attempts, coalesce(b.display_name, b.name) as business_name
       from alert_recipient r join business b on b.id = r.business_id
      where r.id = ${id} and r.locked_by = ${worker} and r.locked_until > now() and r.status = 'pending' and r.due_at is not null`.execute(db(em));

@@ -1,4 +1,15 @@
-import { bucketIndex, distributionOf, histogram, menuItemFigures, rankGroups, metricFigures, npsFigures, previousRange, quartiles, type RollupSums } from './analytics.presenter.js';
+import {
+  bucketIndex,
+  distributionOf,
+  histogram,
+  menuItemFigures,
+  rankGroups,
+  metricFigures,
+  npsFigures,
+  previousRange,
+  quartiles,
+  type RollupSums,
+} from './analytics.presenter.js';
 
 const sums = (low: number[], extra: Partial<RollupSums> = {}): RollupSums => {
   const n = low.reduce((a, c) => a + c, 0);
@@ -26,7 +37,12 @@ describe('analytics figures', () => {
   });
 
   it('computes a metric row: mean, sample stddev, quartiles, CSAT, its keys, its distribution on demand', () => {
-    const row = metricFigures(sums([0, 0, 1, 0, 0, 1], { keys: ['mtr_1', ''], top: 1 }), new Map([['mtr_1', { min: 1, max: 5 }]]), ['metric', 'location'], null);
+    const row = metricFigures(
+      sums([0, 0, 1, 0, 0, 1], { keys: ['mtr_1', ''], top: 1 }),
+      new Map([['mtr_1', { min: 1, max: 5 }]]),
+      ['metric', 'location'],
+      null,
+    );
     expect(row).toMatchObject({ metric: 'mtr_1', location: null, count: 2, mean: 3.5, median: 2, p25: 2, p75: 5, csat: 0.5 });
     expect(row.stddev).toBeCloseTo(Math.sqrt(4.5));
     expect(row.distribution).toEqual({ 1: 0, 2: 1, 3: 0, 4: 0, 5: 1 });
@@ -79,7 +95,11 @@ describe('analytics figures', () => {
   });
 
   it('ranks locations or staff with enough answers and marks the others insufficient', () => {
-    const row = (staff: string, count: number, mean: number): { staff: string; period: number; count: number; mean: number; insufficient?: boolean; rank?: number | null } => ({ staff, period: 0, count, mean });
+    const row = (
+      staff: string,
+      count: number,
+      mean: number,
+    ): { staff: string; period: number; count: number; mean: number; insufficient?: boolean; rank?: number | null } => ({ staff, period: 0, count, mean });
     const rows = rankGroups([row('Ali', 12, 4.5), row('Sara', 3, 5), row('Omar', 10, 4.5), row('Zed', 20, 3)], ['staff'], ['staff'], 10, (r) => r.mean);
     expect(rows.map((r) => [r.staff, r.insufficient, r.rank])).toEqual([
       ['Ali', false, 1],

@@ -166,7 +166,18 @@ export function metricFigures(row: RollupSums, scales: Scales, keys: GroupKey[],
   const metricAt = keys.indexOf('metric');
   const [p25, median, p75] = quartiles(counts, n);
   const scale = scales.get((metricAt >= 0 ? row.keys[metricAt] : metric) ?? '');
-  const figures = new MetricFigures(row.period, n, n ? s / n : null, variance === null ? null : Math.sqrt(variance), median, p25, p75, n ? row.top / n : null, counts, scale);
+  const figures = new MetricFigures(
+    row.period,
+    n,
+    n ? s / n : null,
+    variance === null ? null : Math.sqrt(variance),
+    median,
+    p25,
+    p75,
+    n ? row.top / n : null,
+    counts,
+    scale,
+  );
   return keyFields(row, keys, figures as MetricFigures & MetricRow);
 }
 
@@ -249,11 +260,21 @@ export function menuItemFigures(
   const sign = order === 'desc' ? -1 : 1;
   return sums
     .map(({ menuItem, name, source, n, s }) => ({
-      menuItem, name, source, metric: source === 'order' ? metric : null,
-      count: n, mean: s / n, shrunkMean: (s + SHRINK_WEIGHT * overall(source)) / (n + SHRINK_WEIGHT),
+      menuItem,
+      name,
+      source,
+      metric: source === 'order' ? metric : null,
+      count: n,
+      mean: s / n,
+      shrunkMean: (s + SHRINK_WEIGHT * overall(source)) / (n + SHRINK_WEIGHT),
     }))
     .filter((r) => r.count >= minCount)
-    .sort((a, b) => (a.source === b.source ? 0 : a.source < b.source ? -1 : 1) || sign * (a[sort] - b[sort]) || (a.menuItem < b.menuItem ? -1 : a.menuItem > b.menuItem ? 1 : 0));
+    .sort(
+      (a, b) =>
+        (a.source === b.source ? 0 : a.source < b.source ? -1 : 1) ||
+        sign * (a[sort] - b[sort]) ||
+        (a.menuItem < b.menuItem ? -1 : a.menuItem > b.menuItem ? 1 : 0),
+    );
 }
 
 /**

@@ -81,7 +81,15 @@ export async function isSurveyOf(em: EntityManager, business: string, survey: st
 }
 
 /** The rating rollups' column of each key (`dish` groups themes only: checkRange refuses it for ratings). */
-const COLUMN: Record<GroupKey, string> = { metric: 'subject', step: 'subject', location: 'location_id', survey: 'survey_id', channel: 'channel', staff: 'staff', dish: 'menu_item_id' };
+const COLUMN: Record<GroupKey, string> = {
+  metric: 'subject',
+  step: 'subject',
+  location: 'location_id',
+  survey: 'survey_id',
+  channel: 'channel',
+  staff: 'staff',
+  dish: 'menu_item_id',
+};
 
 /** A bucket's first day, from a rollup row's day (`r.day`) or an order's local day. */
 function bucketOf(interval: Interval, day: RawBuilder<unknown>, fromDay: string): RawBuilder<unknown> {
@@ -103,9 +111,14 @@ const SLOTS = Array.from({ length: 11 }, (_, v) => v);
  * Top-2-box of a row: the counts of the two highest values of a scale whose highest value is `scaleMax` (its metric's
  * column, or the one value every metric shares), read from the slots or the wide part.
  */
-const slot = (v: string) => `coalesce(case when ${v} <= 10 then (array[${SLOTS.map((v) => `r.h${v}`).join(', ')}])[${v} + 1] else r.hist_high[${v} - 10] end, 0)`;
+const slot = (v: string) =>
+  `coalesce(case when ${v} <= 10 then (array[${SLOTS.map((v) => `r.h${v}`).join(', ')}])[${v} + 1] else r.hist_high[${v} - 10] end, 0)`;
 const topBoxes = (scaleMax: string) =>
-  sql.raw(`case ${scaleMax} ${SLOTS.slice(1).map((v) => `when ${v} then r.h${v - 1} + r.h${v}`).join(' ')} else ${slot(`${scaleMax} - 1`)} + ${slot(scaleMax)} end`);
+  sql.raw(
+    `case ${scaleMax} ${SLOTS.slice(1)
+      .map((v) => `when ${v} then r.h${v - 1} + r.h${v}`)
+      .join(' ')} else ${slot(`${scaleMax} - 1`)} + ${slot(scaleMax)} end`,
+  );
 /** topBoxes of a highest value known here: the two slots themselves, a shorter statement for PostgreSQL to parse. */
 const knownSlot = (v: number) => (v < 0 ? '0' : v <= 10 ? `r.h${v}` : `coalesce(r.hist_high[${v - 10}], 0)`);
 const topBoxesOf = (scaleMax: number) => sql.raw(`${knownSlot(scaleMax - 1)} + ${knownSlot(scaleMax)}`);
@@ -149,7 +162,12 @@ function rowSource(q: RollupQuery, kind: 'metric' | 'nps', scales: Scales | null
   const none = sql.raw('');
   const detailed =
     kind === 'metric'
-      ? { grains: GRAINS.detailed, subjects: sql.raw("r.subject like 'mtr\\_%'"), top: topBoxes('m.scale_max'), join: sql.raw('join metric m on m.id = r.subject') }
+      ? {
+          grains: GRAINS.detailed,
+          subjects: sql.raw("r.subject like 'mtr\\_%'"),
+          top: topBoxes('m.scale_max'),
+          join: sql.raw('join metric m on m.id = r.subject'),
+        }
       : { grains: GRAINS.detailed, subjects: sql.raw("r.subject like 'step\\_%'"), top: sql.raw('0'), join: none };
   const detailedRows = { ...detailed, keys: [subject, 'location', 'survey', 'channel', 'staff'] as GroupKey[] };
   if (q.groupBy.some((k) => k !== 'location') || q.metric != null || q.survey != null || q.channel != null || q.staff != null) return detailedRows;
@@ -187,7 +205,14 @@ export async function rollupSums(
   ).flatMap(([column, value]) => (value == null ? [] : [sql`and ${sql.ref(`r.${column}`)} = ${value}`]));
   // A daily bucket of rows keyed by nothing but the query's keys (or fixed by its filters) is one row: read as stored,
   // not regrouped (a daily series by location from the whole-location rows is one stored row per group).
-  const fixed: Partial<Record<GroupKey, unknown>> = { metric: q.metric, step: q.metric, location: q.location, survey: q.survey, channel: q.channel, staff: q.staff };
+  const fixed: Partial<Record<GroupKey, unknown>> = {
+    metric: q.metric,
+    step: q.metric,
+    location: q.location,
+    survey: q.survey,
+    channel: q.channel,
+    staff: q.staff,
+  };
   const asStored = q.interval === 'day' && source.keys.every((key) => keys.includes(key) || fixed[key] != null);
   const keyColumns = keys.map((k) => sql.ref(`r.${COLUMN[k]}`));
   const keyOutputs = sql.join([...keyColumns.map((column, i) => sql`${column} as ${sql.id(`k${i}`)}`), sql``]);
@@ -243,15 +268,23 @@ export async function rollupSums(
     return { keys: keyNames.map((name) => r[name]), day: f[0], period: f[1], n: f[2], s: f[3], q: f[4], top: f[5], low: f.slice(6, wideAt) };
   });
   if (wide) {
-    const counts = await run(em, sql<Record<string, string> & { day: number; v: number; hn: number }>`
+    const counts = await run(
+      em,
+      sql<Record<string, string> & { day: number; v: number; hn: number }>`
       select ${keyOutputs} ${bucketOf(q.interval, sql`r.day`, range.fromDay)} - date '1970-01-01' as day, (u.i + 10)::int as v, sum(u.h)::float8 as hn
       ${rowsOf(range, true)}
-      ${grouped(range, sql`u.i`)}`);
+      ${grouped(range, sql`u.i`)}`,
+    );
     // A bucket's keys then its day, for both statements' rows.
     const groupOf = (keyValues: string[], day: number) => [...keyValues, day].join('\u0000');
     const byGroup = new Map(rows.map((r) => [groupOf(r.keys, r.day), r]));
     for (const w of counts) {
-      const row = byGroup.get(groupOf(keyNames.map((name) => w[name]), w.day));
+      const row = byGroup.get(
+        groupOf(
+          keyNames.map((name) => w[name]),
+          w.day,
+        ),
+      );
       if (row) (row.high ??= {})[w.v] = w.hn;
     }
   }
@@ -377,7 +410,8 @@ export async function recomputeRollups(tx: EntityManager, business: string) {
      where business_id = ${business} and analytics_staff is distinct from analytics_staff_of(order_id)`.execute(run);
   await sql`delete from analytics_rollup where business_id = ${business}`.execute(run);
   await sql`delete from analytics_menu_rollup where business_id = ${business}`.execute(run);
-  const rollups = await sql`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, staff, count, sum, sum_sq, ${SLOT_LIST}, hist_high)
+  const rollups =
+    await sql`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, staff, count, sum, sum_sq, ${SLOT_LIST}, hist_high)
      select a.business_id, a.grain, a.day, a.subject, a.location_id, a.survey_id, a.channel, a.staff, s.*
        from (select s.business_id, g.grain, g.day, x.subject, coalesce(s.location_id, '') as location_id, coalesce(s.survey_id, '') as survey_id,
                     coalesce(s.channel, '') as channel, coalesce(s.analytics_staff, '') as staff, array_agg(x.value) as vals
@@ -386,7 +420,8 @@ export async function recomputeRollups(tx: EntityManager, business: string) {
               group by 1, 2, 3, 4, 5, 6, 7, 8) a
        cross join lateral analytics_slots(a.vals, 1) s`.execute(run);
   // The whole-location rows (Migration20261125150000): every metric or NPS step of a location, across surveys and channels.
-  const whole = await sql`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, count, sum, sum_sq, ${SLOT_LIST}, hist_high)
+  const whole =
+    await sql`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, count, sum, sum_sq, ${SLOT_LIST}, hist_high)
      select a.business_id, a.grain, a.day, a.kind, a.location_id, '', '', s.*
        from (select s.business_id, g.grain, g.day, x.kind, coalesce(s.location_id, '') as location_id, array_agg(x.value) as vals
                from submission s cross join lateral analytics_whole_ratings(s.answers) x cross join lateral analytics_whole_grains(s.analytics_day) g
@@ -417,12 +452,25 @@ export const RECOVERY_GROUPS = ['location'] as const satisfies readonly GroupKey
  * many were answered, how fast, resolved, recovered, and what the recovering orders spent, per currency. Exact, and
  * cheap: a business has few cases, read through their (business, created_at) index.
  */
-export async function casesPerBucket(em: EntityManager, business: string, q: { interval: Interval; location?: string | null; groupBy: GroupKey[] }, range: DayRange, timeZone: string) {
+export async function casesPerBucket(
+  em: EntityManager,
+  business: string,
+  q: { interval: Interval; location?: string | null; groupBy: GroupKey[] },
+  range: DayRange,
+  timeZone: string,
+) {
   const byLocation = q.groupBy.includes('location');
   const keys = byLocation ? sql`, c.location_id` : sql``;
   const { rows } = await sql<{
-    period: string; location?: string | null; opened: string; replied: string; replied_within_hour: string; median_first_reply_minutes: number | null;
-    resolved: string; recovered: string; revenue: Array<{ currency: string; amount: string }> | null;
+    period: string;
+    location?: string | null;
+    opened: string;
+    replied: string;
+    replied_within_hour: string;
+    median_first_reply_minutes: number | null;
+    resolved: string;
+    recovered: string;
+    revenue: Array<{ currency: string; amount: string }> | null;
   }>`
     select ${periodOf(sql`c.bucket`, timeZone)} as period ${byLocation ? sql`, c.location_id as location` : sql``},
            count(*) as opened,
@@ -455,18 +503,47 @@ export const THEME_GROUPS = ['location', 'survey', 'channel', 'dish'] as const s
 export async function themesPerBucket(
   em: EntityManager,
   business: string,
-  q: { interval: Interval; groupBy: GroupKey[]; location?: string | null; survey?: string | null; channel?: string | null; theme?: string | null; dish?: string | null },
+  q: {
+    interval: Interval;
+    groupBy: GroupKey[];
+    location?: string | null;
+    survey?: string | null;
+    channel?: string | null;
+    theme?: string | null;
+    dish?: string | null;
+  },
   range: DayRange,
   timeZone: string,
 ) {
   const keys = THEME_GROUPS.filter((k) => q.groupBy.includes(k));
   // '' is the rollup's "none": null in the answer, and last in the order, as it was before the rollup.
-  const columns = { location: sql`nullif(r.location_id, '')`, survey: sql`nullif(r.survey_id, '')`, channel: sql`nullif(r.channel, '')`, dish: sql`r.menu_item_id` } as const;
+  const columns = {
+    location: sql`nullif(r.location_id, '')`,
+    survey: sql`nullif(r.survey_id, '')`,
+    channel: sql`nullif(r.channel, '')`,
+    dish: sql`r.menu_item_id`,
+  } as const;
   const bucket = bucketOf(q.interval, sql`r.day`, range.fromDay);
   const by = [bucket, sql`r.theme`, ...keys.map((k) => columns[k])];
   const dishes = q.dish != null ? sql`r.menu_item_id = ${q.dish}` : keys.includes('dish') ? sql`r.menu_item_id <> ''` : sql`r.menu_item_id = ''`;
-  return run<{ period: string; theme: string; location?: string | null; survey?: string | null; channel?: string | null; dish?: string | null; dish_name?: string | null; positive: string; neutral: string; negative: string }>(em, sql`
-    select ${periodOf(bucket, timeZone)} as period, r.theme ${sql.join(keys.map((k) => sql`, ${columns[k]} as ${sql.ref(k)}`), sql``)}
+  return run<{
+    period: string;
+    theme: string;
+    location?: string | null;
+    survey?: string | null;
+    channel?: string | null;
+    dish?: string | null;
+    dish_name?: string | null;
+    positive: string;
+    neutral: string;
+    negative: string;
+  }>(
+    em,
+    sql`
+    select ${periodOf(bucket, timeZone)} as period, r.theme ${sql.join(
+      keys.map((k) => sql`, ${columns[k]} as ${sql.ref(k)}`),
+      sql``,
+    )}
            ${keys.includes('dish') ? sql`, min(mi.name) as dish_name` : sql``},
            sum(r.positive) as positive, sum(r.neutral) as neutral, sum(r.negative) as negative
       from analytics_theme_rollup r
@@ -478,7 +555,8 @@ export async function themesPerBucket(
        ${q.theme != null ? sql`and r.theme = ${q.theme}` : sql``}
      group by ${sql.join(by)}
     having sum(r.positive) <> 0 or sum(r.neutral) <> 0 or sum(r.negative) <> 0
-     order by ${sql.join(by)}`);
+     order by ${sql.join(by)}`,
+  );
 }
 
 /**
@@ -491,7 +569,9 @@ export async function themeWords(
   q: { theme?: string | null; sentiment?: string | null; location?: string | null; survey?: string | null; limit: number },
   range: DayRange,
 ) {
-  return run<{ theme: string; sentiment: string; word: string; count: string }>(em, sql`
+  return run<{ theme: string; sentiment: string; word: string; count: string }>(
+    em,
+    sql`
     select w.theme, w.sentiment, w.word, w.count from (
       select r.theme, r.sentiment, r.word, sum(r.count) as count,
              row_number() over (partition by r.theme, r.sentiment order by sum(r.count) desc, r.word) as rank
@@ -504,5 +584,6 @@ export async function themeWords(
        group by r.theme, r.sentiment, r.word
       having sum(r.count) > 0) w
      where w.rank <= ${q.limit}
-     order by w.theme, w.sentiment, w.count desc, w.word`);
+     order by w.theme, w.sentiment, w.count desc, w.word`,
+  );
 }

@@ -52,7 +52,11 @@ export class AnalyticsResolver {
     @Arg('metric', () => ID, { nullable: true }) metric: string | null,
     @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
     @Arg('staff', () => String, { nullable: true, description: 'Only the submissions whose order names this server or cashier.' }) staff: string | null,
-    @Arg('minCount', () => Int, { defaultValue: DEFAULT_MIN_COUNT, description: 'Grouped by location or staff: groups with fewer ratings are `insufficient` and not ranked.' }) minCount: number,
+    @Arg('minCount', () => Int, {
+      defaultValue: DEFAULT_MIN_COUNT,
+      description: 'Grouped by location or staff: groups with fewer ratings are `insufficient` and not ranked.',
+    })
+    minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
     return metricAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, staff, metric, compare, minCount });
@@ -72,21 +76,29 @@ export class AnalyticsResolver {
     @Arg('step', () => ID, { nullable: true }) step: string | null,
     @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
     @Arg('staff', () => String, { nullable: true, description: 'Only the submissions whose order names this server or cashier.' }) staff: string | null,
-    @Arg('minCount', () => Int, { defaultValue: DEFAULT_MIN_COUNT, description: 'Grouped by location or staff: groups with fewer answers are `insufficient` and not ranked.' }) minCount: number,
+    @Arg('minCount', () => Int, {
+      defaultValue: DEFAULT_MIN_COUNT,
+      description: 'Grouped by location or staff: groups with fewer answers are `insufficient` and not ranked.',
+    })
+    minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
     return npsAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, staff, metric: step, compare, minCount });
   }
 
   @Authorized('analytics:read')
-  @Query(() => [AnalyticsResponseRateType], { description: 'Orders per bucket, and those with a completed submission; by the order\'s location and channel when asked.' })
+  @Query(() => [AnalyticsResponseRateType], {
+    description: "Orders per bucket, and those with a completed submission; by the order's location and channel when asked.",
+  })
   analyticsResponseRate(
     @Arg('business', () => ID) business: string,
     @Arg('from', () => Timestamp) from: Date,
     @Arg('to', () => Timestamp) to: Date,
     @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
-    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: 'location and/or channel (the order\'s).' }) groupBy: GroupKey[],
-    @Arg('location', () => ID, { nullable: true, description: 'Only orders of this location (the one their externalLocationId names).' }) location: string | null,
+    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: "location and/or channel (the order's)." }) groupBy: GroupKey[],
+    @Arg('location', () => ID, { nullable: true, description: 'Only orders of this location (the one their externalLocationId names).' }) location:
+      | string
+      | null,
     @Arg('channel', () => String, { nullable: true, description: 'Only orders of this channel (WEBSITE, FOODPANDA...).' }) channel: string | null,
     @Ctx() { em }: GraphQLContext,
   ) {
@@ -94,7 +106,9 @@ export class AnalyticsResolver {
   }
 
   @Authorized('analytics:read')
-  @Query(() => [AnalyticsRecoveryType], { description: "Unhappy guests' cases per bucket of the day they opened: replies and how fast, resolutions, recoveries and the revenue they brought back." })
+  @Query(() => [AnalyticsRecoveryType], {
+    description: "Unhappy guests' cases per bucket of the day they opened: replies and how fast, resolutions, recoveries and the revenue they brought back.",
+  })
   analyticsRecovery(
     @Arg('business', () => ID) business: string,
     @Arg('from', () => Timestamp) from: Date,
@@ -108,13 +122,19 @@ export class AnalyticsResolver {
   }
 
   @Authorized('analytics:read')
-  @Query(() => [AnalyticsThemeType], { description: 'Per theme and bucket, the text answers read as speaking of it, by sentiment (positive, neutral, negative), from the theme rollup.' })
+  @Query(() => [AnalyticsThemeType], {
+    description: 'Per theme and bucket, the text answers read as speaking of it, by sentiment (positive, neutral, negative), from the theme rollup.',
+  })
   analyticsThemes(
     @Arg('business', () => ID) business: string,
     @Arg('from', () => Timestamp) from: Date,
     @Arg('to', () => Timestamp, { description: 'Exclusive.' }) to: Date,
     @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
-    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: "location, survey and/or channel (the submission's), dish (a menu item the answer names)." }) groupBy: GroupKey[],
+    @Arg('groupBy', () => [AnalyticsGroupByEnum], {
+      defaultValue: [],
+      description: "location, survey and/or channel (the submission's), dish (a menu item the answer names).",
+    })
+    groupBy: GroupKey[],
     @Arg('location', () => ID, { nullable: true }) location: string | null,
     @Arg('survey', () => ID, { nullable: true }) survey: string | null,
     @Arg('channel', () => String, { nullable: true }) channel: string | null,
@@ -126,7 +146,9 @@ export class AnalyticsResolver {
   }
 
   @Authorized('analytics:read')
-  @Query(() => [AnalyticsThemeWordType], { description: 'Per theme and sentiment, the words guests use most for it (each counted once per answer), most used first: at most `limit` of each.' })
+  @Query(() => [AnalyticsThemeWordType], {
+    description: 'Per theme and sentiment, the words guests use most for it (each counted once per answer), most used first: at most `limit` of each.',
+  })
   analyticsThemeWords(
     @Arg('business', () => ID) business: string,
     @Arg('from', () => Timestamp) from: Date,
@@ -142,7 +164,9 @@ export class AnalyticsResolver {
   }
 
   @Authorized('analytics:read')
-  @Query(() => [AnalyticsMenuItemType], { description: "Ratings per menu item: the guests' own (items steps, `direct`) and metric ratings through the orders behind the feedback (`order`)." })
+  @Query(() => [AnalyticsMenuItemType], {
+    description: "Ratings per menu item: the guests' own (items steps, `direct`) and metric ratings through the orders behind the feedback (`order`).",
+  })
   analyticsMenuItems(
     @Arg('business', () => ID) business: string,
     @Arg('from', () => Timestamp) from: Date,
@@ -151,14 +175,15 @@ export class AnalyticsResolver {
     @Arg('minCount', () => Int, { defaultValue: DEFAULT_MIN_COUNT, description: 'Dishes with fewer ratings are left out.' }) minCount: number,
     @Arg('sort', () => MenuItemSortEnum, { defaultValue: 'shrunkMean' }) sort: 'shrunkMean' | 'mean' | 'count',
     @Arg('order', () => SortOrderEnum, { defaultValue: 'desc' }) order: 'asc' | 'desc',
-    @Arg('source', () => MenuItemSourceEnum, { nullable: true, description: 'Only this source; both when unset (with `metric`: `order` only).' }) source: MenuSource | null,
+    @Arg('source', () => MenuItemSourceEnum, { nullable: true, description: 'Only this source; both when unset (with `metric`: `order` only).' })
+    source: MenuSource | null,
     @Ctx() { em }: GraphQLContext,
   ) {
     return menuItemAnalytics(em, business, { from: ms(from), to: ms(to), metric, minCount, sort, order, source });
   }
 
   @Authorized('analytics:read')
-  @Query(() => [AnalyticsFunnelStepType], { description: "Per step of a survey: responses that reached it, answered it, stopped at it." })
+  @Query(() => [AnalyticsFunnelStepType], { description: 'Per step of a survey: responses that reached it, answered it, stopped at it.' })
   analyticsFunnel(
     @Arg('business', () => ID) business: string,
     @Arg('survey', () => ID) survey: string,

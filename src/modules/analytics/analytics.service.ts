@@ -21,9 +21,9 @@ import {
   type Scales,
 } from './analytics.presenter.js';
 
-export type {  FunnelStep, MenuItemRow, MetricRow, NpsRow, ResponseRateRow } from './analytics.presenter.js';
-export { MENU_SORTS,  } from './analytics.presenter.js';
-export {  MENU_SOURCES, type MenuSource } from './analytics.repo.js';
+export type { FunnelStep, MenuItemRow, MetricRow, NpsRow, ResponseRateRow } from './analytics.presenter.js';
+export { MENU_SORTS } from './analytics.presenter.js';
+export { MENU_SOURCES, type MenuSource } from './analytics.repo.js';
 
 /** The analytics answers: checks, then the repository's sums, then the figures (analytics.figures). */
 export interface AnalyticsQuery extends repo.RollupQuery {
@@ -92,13 +92,24 @@ async function withPrevious<T extends { period: number }>(
 
 export async function metricAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<MetricRow[]> {
   const { timeZone, scales } = await zoneAndScales(em, business, q.metric);
-  const rows = await withPrevious<MetricRow>(em, business, q, 'metric', timeZone, ['metric', 'location', 'survey', 'channel', 'staff'], scales, (row, keys) => metricFigures(row, scales, keys, q.metric));
+  const rows = await withPrevious<MetricRow>(em, business, q, 'metric', timeZone, ['metric', 'location', 'survey', 'channel', 'staff'], scales, (row, keys) =>
+    metricFigures(row, scales, keys, q.metric),
+  );
   return compared(rows, q, (row) => row.mean);
 }
 
 export async function npsAnalytics(em: EntityManager, business: string, q: AnalyticsQuery): Promise<NpsRow[]> {
   if (q.metric != null && !(await repo.isNpsStep(em, business, q.metric))) badInput('step', `'${q.metric}' is not an NPS step of this business`);
-  const rows = await withPrevious<NpsRow>(em, business, q, 'nps', await businessTimeZone(em, business), ['step', 'location', 'survey', 'channel', 'staff'], null, npsFigures);
+  const rows = await withPrevious<NpsRow>(
+    em,
+    business,
+    q,
+    'nps',
+    await businessTimeZone(em, business),
+    ['step', 'location', 'survey', 'channel', 'staff'],
+    null,
+    npsFigures,
+  );
   return compared(rows, q, (row) => row.score);
 }
 
@@ -184,7 +195,11 @@ const checkTheme = (theme: string | null | undefined) => {
 export async function themeAnalytics(
   em: EntityManager,
   business: string,
-  q: Pick<AnalyticsQuery, 'from' | 'to' | 'interval' | 'location' | 'survey' | 'channel'> & { groupBy?: GroupKey[]; theme?: string | null; dish?: string | null },
+  q: Pick<AnalyticsQuery, 'from' | 'to' | 'interval' | 'location' | 'survey' | 'channel'> & {
+    groupBy?: GroupKey[];
+    theme?: string | null;
+    dish?: string | null;
+  },
 ): Promise<ThemeRow[]> {
   const groupBy = q.groupBy ?? [];
   const timeZone = await businessTimeZone(em, business);
@@ -226,7 +241,8 @@ export async function themeWordAnalytics(
   const timeZone = await businessTimeZone(em, business);
   const range = checkRange({ ...q, interval: 'total', groupBy: [] }, timeZone, []);
   checkTheme(q.theme);
-  if (q.sentiment != null && !isSentiment(q.sentiment)) badInput('sentiment', `must be one of ${SENTIMENT_LABELS.join(', ')}, not ${JSON.stringify(q.sentiment)}`);
+  if (q.sentiment != null && !isSentiment(q.sentiment))
+    badInput('sentiment', `must be one of ${SENTIMENT_LABELS.join(', ')}, not ${JSON.stringify(q.sentiment)}`);
   const limit = q.limit ?? DEFAULT_THEME_WORDS;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_THEME_WORDS) badInput('limit', `must be an integer from 1 to ${MAX_THEME_WORDS}`);
   const rows = await repo.themeWords(em, business, { ...q, limit }, range);

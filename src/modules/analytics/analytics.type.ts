@@ -5,17 +5,24 @@ import { GROUP_KEYS, INTERVALS } from './analytics.rules.js';
 import { MENU_SORTS, MENU_SOURCES } from './analytics.service.js';
 
 export const AnalyticsIntervalEnum = Object.fromEntries(INTERVALS.map((v) => [v, v])) as { [K in (typeof INTERVALS)[number]]: K };
-registerEnumType(AnalyticsIntervalEnum, { name: 'AnalyticsInterval', description: 'Bucket size: calendar days, ISO weeks (from Monday) or months of the business time zone, or one bucket for the whole range.' });
+registerEnumType(AnalyticsIntervalEnum, {
+  name: 'AnalyticsInterval',
+  description: 'Bucket size: calendar days, ISO weeks (from Monday) or months of the business time zone, or one bucket for the whole range.',
+});
 export const AnalyticsGroupByEnum = Object.fromEntries(GROUP_KEYS.map((v) => [v, v])) as { [K in (typeof GROUP_KEYS)[number]]: K };
 registerEnumType(AnalyticsGroupByEnum, { name: 'AnalyticsGroupBy', description: '`metric` for analyticsMetrics, `step` for analyticsNps.' });
 export const AnalyticsCompareEnum = { previous: 'previous' } as const;
-registerEnumType(AnalyticsCompareEnum, { name: 'AnalyticsCompare', description: '`previous`: the same figures for the period of the same length just before.' });
+registerEnumType(AnalyticsCompareEnum, {
+  name: 'AnalyticsCompare',
+  description: '`previous`: the same figures for the period of the same length just before.',
+});
 export const MenuItemSortEnum = Object.fromEntries(MENU_SORTS.map((v) => [v, v])) as { [K in (typeof MENU_SORTS)[number]]: K };
 registerEnumType(MenuItemSortEnum, { name: 'AnalyticsMenuItemSort' });
 export const MenuItemSourceEnum = Object.fromEntries(MENU_SOURCES.map((v) => [v, v])) as { [K in (typeof MENU_SOURCES)[number]]: K };
 registerEnumType(MenuItemSourceEnum, {
   name: 'AnalyticsMenuItemSource',
-  description: "`direct`: guests' own ratings of the dish on items steps (1 to 5; a thumbs-up 5, a thumbs-down 1); `order`: metric ratings of the submissions whose order had it.",
+  description:
+    "`direct`: guests' own ratings of the dish on items steps (1 to 5; a thumbs-up 5, a thumbs-down 1); `order`: metric ratings of the submissions whose order had it.",
 });
 export const SortOrderEnum = { asc: 'asc', desc: 'desc' } as const;
 registerEnumType(SortOrderEnum, { name: 'AnalyticsSortOrder' });
@@ -26,12 +33,18 @@ abstract class AnalyticsBucketType {
   @Field(() => ID, { nullable: true }) location?: string | null;
   @Field(() => ID, { nullable: true }) survey?: string | null;
   @Field(() => String, { nullable: true }) channel?: string | null;
-  @Field(() => String, { nullable: true, description: "When grouped by staff: the server or cashier of the submissions' orders (null: none)." }) staff?: string | null;
+  @Field(() => String, { nullable: true, description: "When grouped by staff: the server or cashier of the submissions' orders (null: none)." }) staff?:
+    | string
+    | null;
   @Field(() => Timestamp) period!: number;
   @Field(() => Int) count!: number;
   @Field({ description: 'Grouped by location or staff: fewer answers than minCount (default 10), so not ranked and not to be compared. False otherwise.' })
   insufficient!: boolean;
-  @Field(() => Int, { nullable: true, description: 'Grouped by location or staff: 1 for the best mean (NPS: score) among the groups of the same period and other keys; null when insufficient or not compared.' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Grouped by location or staff: 1 for the best mean (NPS: score) among the groups of the same period and other keys; null when insufficient or not compared.',
+  })
   rank?: number | null;
 }
 
@@ -73,21 +86,29 @@ export class AnalyticsRecoveryType {
   @Field(() => Int) opened!: number;
   @Field(() => Int, { description: 'Cases the restaurant has answered.' }) replied!: number;
   @Field(() => Int, { description: 'Answered within an hour of opening.' }) repliedWithinHour!: number;
-  @Field(() => Float, { nullable: true, description: 'Median minutes from opening to the first reply, of the answered cases.' }) medianFirstReplyMinutes!: number | null;
+  @Field(() => Float, { nullable: true, description: 'Median minutes from opening to the first reply, of the answered cases.' }) medianFirstReplyMinutes!:
+    | number
+    | null;
   @Field(() => Int, { description: 'Cases resolved (at some point).' }) resolved!: number;
   @Field(() => Int, { description: 'Cases whose guest came back.' }) recovered!: number;
   @Field(() => Float, { nullable: true, description: 'recovered / opened.' }) recoveryRate!: number | null;
-  @Field(() => [MoneyAmountType], { description: "The totals of the orders that recovered them, per currency." }) recoveredRevenue!: MoneyAmountType[];
+  @Field(() => [MoneyAmountType], { description: 'The totals of the orders that recovered them, per currency.' }) recoveredRevenue!: MoneyAmountType[];
 }
 
-@ObjectType('AnalyticsTheme', { simpleResolvers: true, description: 'Text answers the workers read as speaking of a theme in a bucket, by the sentiment of the theme in each.' })
+@ObjectType('AnalyticsTheme', {
+  simpleResolvers: true,
+  description: 'Text answers the workers read as speaking of a theme in a bucket, by the sentiment of the theme in each.',
+})
 export class AnalyticsThemeType {
   @Field(() => Timestamp) period!: number;
-  @Field({ description: "A built-in theme (food, speed, staff, cleanliness, price, ambience, accuracy, delivery) or one of the business's own." }) theme!: string;
+  @Field({ description: "A built-in theme (food, speed, staff, cleanliness, price, ambience, accuracy, delivery) or one of the business's own." })
+  theme!: string;
   @Field(() => ID, { nullable: true, description: "When grouped by location: the submission's (null: none)." }) location?: string | null;
   @Field(() => ID, { nullable: true, description: "When grouped by survey: the submission's (null: none)." }) survey?: string | null;
   @Field(() => String, { nullable: true, description: "When grouped by channel: the submission's (null: none)." }) channel?: string | null;
-  @Field(() => ID, { nullable: true, description: 'When grouped by dish: a menu item the answers name (an answer naming two counts for each).' }) dish?: string | null;
+  @Field(() => ID, { nullable: true, description: 'When grouped by dish: a menu item the answers name (an answer naming two counts for each).' }) dish?:
+    | string
+    | null;
   @Field(() => String, { nullable: true, description: "When grouped by dish: the menu item's name." }) dishName?: string | null;
   @Field(() => Int) positive!: number;
   @Field(() => Int) neutral!: number;
@@ -113,7 +134,10 @@ export class AnalyticsResponseRateType {
   @Field(() => Float, { nullable: true }) rate!: number | null;
 }
 
-@ObjectType('AnalyticsMenuItem', { simpleResolvers: true, description: "A dish's ratings: the guests' own (`direct`) or the metric ratings of the submissions whose order had it (`order`)." })
+@ObjectType('AnalyticsMenuItem', {
+  simpleResolvers: true,
+  description: "A dish's ratings: the guests' own (`direct`) or the metric ratings of the submissions whose order had it (`order`).",
+})
 export class AnalyticsMenuItemType {
   @Field(() => ID) menuItem!: string;
   @Field(() => String, { nullable: true }) name!: string | null;
@@ -121,7 +145,8 @@ export class AnalyticsMenuItemType {
   @Field(() => ID, { nullable: true }) metric!: string | null;
   @Field(() => Int) count!: number;
   @Field(() => Float) mean!: number;
-  @Field(() => Float, { description: 'Mean shrunk toward the overall mean (of its source) by 10 ratings: (sum + 10 × overall) / (count + 10).' }) shrunkMean!: number;
+  @Field(() => Float, { description: 'Mean shrunk toward the overall mean (of its source) by 10 ratings: (sum + 10 × overall) / (count + 10).' })
+  shrunkMean!: number;
 }
 
 @ObjectType('AnalyticsFunnelStep', { simpleResolvers: true })
@@ -134,7 +159,8 @@ export class AnalyticsFunnelStepType {
   @Field(() => Int, { description: 'Partial responses that stopped at this step.' }) droppedOff!: number;
   @Field(() => Float, {
     nullable: true,
-    description: 'Median seconds guests spent on the step before answering it, on the survey page (from the first view or the previous answer; stays over an hour are not counted). Null when none was timed.',
+    description:
+      'Median seconds guests spent on the step before answering it, on the survey page (from the first view or the previous answer; stays over an hour are not counted). Null when none was timed.',
   })
   medianSeconds!: number | null;
 }

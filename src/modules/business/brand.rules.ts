@@ -46,7 +46,10 @@ export function checkBrandFields(input: BrandFields): BrandFields {
     const color = optional(input.brandColor);
     if (color != null && !HEX.test(color)) checks.fail('brandColor', 'must be a colour written #RRGGBB, such as #1D4ED8');
     else if (color != null && whiteContrast(color) < MIN_CONTRAST) {
-      checks.fail('brandColor', `white text on ${color.toUpperCase()} has a contrast of ${whiteContrast(color).toFixed(2)}:1, under the ${MIN_CONTRAST}:1 WCAG AA asks for: choose a darker colour`);
+      checks.fail(
+        'brandColor',
+        `white text on ${color.toUpperCase()} has a contrast of ${whiteContrast(color).toFixed(2)}:1, under the ${MIN_CONTRAST}:1 WCAG AA asks for: choose a darker colour`,
+      );
     }
     out.brandColor = color?.toUpperCase() ?? color;
   }

@@ -14,7 +14,16 @@ export interface GuestBrand {
 /** The brand of a business, read from the database (the guest pages keep it in memo (kit/signals/notified.memo.ts)). */
 export async function readBrand(em: EntityManager, business: string): Promise<GuestBrand | null> {
   if (!isId('business', business)) return null;
-  const row = await em.findOne(Business, { id: business }, { fields: ['name', 'displayName', 'brandColor', 'logoFile', 'reviewUrl'], disableIdentityMap: true });
+  const row = await em.findOne(
+    Business,
+    { id: business },
+    { fields: ['name', 'displayName', 'brandColor', 'logoFile', 'reviewUrl'], disableIdentityMap: true },
+  );
   if (!row) return null;
-  return { name: row.displayName || row.name, color: row.brandColor ?? null, logo: row.logoFile ? logoPath(business, row.logoFile) : null, reviewUrl: row.reviewUrl ?? null };
+  return {
+    name: row.displayName || row.name,
+    color: row.brandColor ?? null,
+    logo: row.logoFile ? logoPath(business, row.logoFile) : null,
+    reviewUrl: row.reviewUrl ?? null,
+  };
 }

@@ -15,9 +15,19 @@ import { updateBusiness } from './business.service.js';
 export function presentBusiness(business: Business): BusinessType {
   const { id, name, country, timeZone, createdAt, updatedAt } = business;
   return {
-    id, object: 'business', name, country: country ?? null, timeZone: timeZone ?? null,
-    displayName: business.displayName || name, brandColor: business.brandColor ?? null, logoFile: business.logoFile ?? null,
-    reviewUrl: business.reviewUrl ?? null, replyTo: business.replyTo ?? null, staffKey: business.staffKey ?? 'server', createdAt, updatedAt,
+    id,
+    object: 'business',
+    name,
+    country: country ?? null,
+    timeZone: timeZone ?? null,
+    displayName: business.displayName || name,
+    brandColor: business.brandColor ?? null,
+    logoFile: business.logoFile ?? null,
+    reviewUrl: business.reviewUrl ?? null,
+    replyTo: business.replyTo ?? null,
+    staffKey: business.staffKey ?? 'server',
+    createdAt,
+    updatedAt,
   };
 }
 
@@ -43,14 +53,19 @@ export class BusinessResolver {
   }
 
   @Authorized('business:read')
-  @Query(() => BusinessType, { description: 'The business with its face to guests (display name, brand colour, logo, review link, Reply-To): what REST GET /v2/businesses/{business} answers. Needs business:read; `business(id)` needs no scope.' })
+  @Query(() => BusinessType, {
+    description:
+      'The business with its face to guests (display name, brand colour, logo, review link, Reply-To): what REST GET /v2/businesses/{business} answers. Needs business:read; `business(id)` needs no scope.',
+  })
   async businessProfile(@Arg('business', () => ID) business: string, @Ctx() { loaders }: GraphQLContext): Promise<BusinessType> {
     // The auth checker has matched `business` with the token's business.
     return loadBusiness(loaders, business);
   }
 
   @Authorized('business:write')
-  @Mutation(() => BusinessType, { description: "Changes the business's name, its face to guests (display name, brand colour), review link or Reply-To (owners and managers)." })
+  @Mutation(() => BusinessType, {
+    description: "Changes the business's name, its face to guests (display name, brand colour), review link or Reply-To (owners and managers).",
+  })
   async updateBusiness(
     @Arg('id', () => ID) id: string,
     @Arg('input', () => UpdateBusinessInput) input: UpdateBusinessInput,
@@ -60,7 +75,10 @@ export class BusinessResolver {
     return presentBusiness(await updateBusiness(em, id, input));
   }
 
-  @FieldResolver(() => String, { nullable: true, description: "The logo's address on this service (PUT /v2/businesses/{business}/logo sets it): its content hash is in the address, so it never changes." })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The logo's address on this service (PUT /v2/businesses/{business}/logo sets it): its content hash is in the address, so it never changes.",
+  })
   logoUrl(@Root() business: Parent<BusinessType>, @Ctx() { surveyUrl }: GraphQLContext): string | null {
     return business.logoFile ? `${surveyUrl}${logoPath(business.id, business.logoFile)}` : null;
   }

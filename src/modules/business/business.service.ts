@@ -65,7 +65,15 @@ export async function setLogo(em: EntityManager, id: string, logo: CheckedLogo):
   return em.transactional(async (tx) => {
     const business = await tx.findOne(Business, { id });
     if (!business) throw AppError.notFound('Business', id);
-    await tx.upsert(BusinessLogo, { business: id, file, contentType: logo.contentType, data: logo.data, width: logo.width, height: logo.height, updatedAt: new Date() });
+    await tx.upsert(BusinessLogo, {
+      business: id,
+      file,
+      contentType: logo.contentType,
+      data: logo.data,
+      width: logo.width,
+      height: logo.height,
+      updatedAt: new Date(),
+    });
     business.logoFile = file;
     heardHereAtOnce(tx);
     return business;

@@ -15,13 +15,19 @@ export class BusinessType extends ResourceType {
   @Field(() => String, { description: 'The name guests see (survey pages, the From of feedback e-mails, SMS): at most 80 characters; `name` until set.' })
   displayName!: string;
 
-  @Field(() => String, { nullable: true, description: '#RRGGBB: buttons and focus rings of the survey pages, the button of feedback e-mails (white text on it reaches WCAG AA 4.5:1).' })
+  @Field(() => String, {
+    nullable: true,
+    description: '#RRGGBB: buttons and focus rings of the survey pages, the button of feedback e-mails (white text on it reaches WCAG AA 4.5:1).',
+  })
   brandColor?: string | null;
 
   /** `<hash>.<ext>` of the current logo: the field `logoUrl` (a field resolver of BusinessResolver) makes its address. */
   logoFile?: string | null;
 
-  @Field(() => String, { nullable: true, description: "https link where the thank-you page invites every guest to review the business (a survey's own reviewUrl wins)." })
+  @Field(() => String, {
+    nullable: true,
+    description: "https link where the thank-you page invites every guest to review the business (a survey's own reviewUrl wins).",
+  })
   reviewUrl?: string | null;
 
   /** The field `replyTo` is a field resolver of BusinessResolver: it needs business:read. */

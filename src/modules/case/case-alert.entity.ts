@@ -44,5 +44,4 @@ export class CaseAlert extends BusinessOwnedJob {
   /** What matched for this recipient's rules ("Taste 2 of 10; keyword: cold"). */
   @Property({ type: 'string', length: 300 }) reason!: string;
   @Property({ type: 'string', length: 10 }) status: Opt<CaseAlertStatus> = 'pending';
-
 }

@@ -18,7 +18,11 @@ export async function queueAlerts(tx: EntityManager, opened: GuestCase, matches:
     roles: [...new Set(named.flatMap((r) => ('role' in r ? [r.role] : [])))],
     ids: [...new Set(named.flatMap((r) => ('member' in r ? [r.member] : [])))],
   });
-  const confirmed = await confirmedOutside(tx, opened.business, named.flatMap((r) => ('channel' in r ? [r] : [])));
+  const confirmed = await confirmedOutside(
+    tx,
+    opened.business,
+    named.flatMap((r) => ('channel' in r ? [r] : [])),
+  );
   const recipients = new Map<string, { channel: string; address: string; reasons: string[]; recipient: string | null }>();
   const add = (channel: string, address: string | null, recipient: string | null, reason: string) => {
     if (!address) return;

@@ -18,7 +18,10 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Index({ name: 'case_message_case_created_idx', properties: ['case', 'createdAt', 'id'] })
 @Index({ name: 'case_message_due_idx', expression: 'create index "case_message_due_idx" on "case_message" ("due_at") where "due_at" is not null' })
 // An inbound SMS is matched to the case threads that texted its number (inbound-sms.rules.ts).
-@Index({ name: 'case_message_sms_address_idx', expression: `create index "case_message_sms_address_idx" on "case_message" ("address", "created_at") where "direction" = 'out' and "channel" = 'sms'` })
+@Index({
+  name: 'case_message_sms_address_idx',
+  expression: `create index "case_message_sms_address_idx" on "case_message" ("address", "created_at") where "direction" = 'out' and "channel" = 'sms'`,
+})
 export class CaseMessage extends BusinessOwnedJob {
   id = newId('caseMessage');
 
@@ -36,5 +39,4 @@ export class CaseMessage extends BusinessOwnedJob {
 
   /** The e-mail's Message-ID (with its angle brackets): the next reply's In-Reply-To. */
   @Property({ type: 'string', length: 200, nullable: true }) messageId?: string | null;
-
 }

@@ -6,8 +6,11 @@ import { MAX_MESSAGE_BODY } from './case-message.rules.js';
 
 @InputType('CreateCaseMessageInput')
 export class CreateCaseMessageInput {
-  @Field({ description: `The text the guest receives (at most ${MAX_MESSAGE_BODY.email} characters; ${MAX_MESSAGE_BODY.sms} by SMS, which ends with the thread's reply code).` }) body!: string;
-  @Field(() => String, { nullable: true, description: "email or sms; default: e-mail when the guest left an address, else SMS." }) channel?: string | null;
+  @Field({
+    description: `The text the guest receives (at most ${MAX_MESSAGE_BODY.email} characters; ${MAX_MESSAGE_BODY.sms} by SMS, which ends with the thread's reply code).`,
+  })
+  body!: string;
+  @Field(() => String, { nullable: true, description: 'email or sms; default: e-mail when the guest left an address, else SMS.' }) channel?: string | null;
 }
 
 export const [CaseMessageList, CaseMessageListArgs] = listInputs('CaseMessage', CaseMessageType, {

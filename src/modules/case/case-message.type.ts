@@ -1,7 +1,10 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/graphql/resource.type.js';
 
-@ObjectType('CaseMessage', { simpleResolvers: true, description: "A message of a case's thread: the restaurant's reply to the guest, or the guest's SMS back." })
+@ObjectType('CaseMessage', {
+  simpleResolvers: true,
+  description: "A message of a case's thread: the restaurant's reply to the guest, or the guest's SMS back.",
+})
 export class CaseMessageType extends ResourceType {
   business!: string;
 

@@ -50,7 +50,11 @@ function clip(text: string, max: number): string {
  */
 function placeOf(business: string, location: string | null): string {
   if (!location?.trim()) return business;
-  const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
   return ` ${words(location)} `.includes(` ${words(business)} `) ? location : `${business} at ${location}`;
 }
 
@@ -85,7 +89,12 @@ export class CaseOutboxTask {
   async release(jobs: CaseJob[]) {
     const em = this.orm.em.fork();
     for (const table of ['case_alert', 'case_message'] as const) {
-      await releaseCaseJobs(em, table, this.options.workerId, jobs.filter((j) => j.table === table).map((j) => j.id));
+      await releaseCaseJobs(
+        em,
+        table,
+        this.options.workerId,
+        jobs.filter((j) => j.table === table).map((j) => j.id),
+      );
     }
   }
 
@@ -117,7 +126,20 @@ export class CaseOutboxTask {
         const owners = await memberEmails(tx, a.business_id, ['owner']);
         await insertAlerts(
           tx,
-          owners.map((address) => ({ id: new CaseAlert().id, business_id: a.business_id, case_id: a.case_id, kind: 'escalation' as const, channel: 'email', address, reason: a.case_reason, status: 'pending' as const, attempts: 0, due_at: now, created_at: now, updated_at: now })),
+          owners.map((address) => ({
+            id: new CaseAlert().id,
+            business_id: a.business_id,
+            case_id: a.case_id,
+            kind: 'escalation' as const,
+            channel: 'email',
+            address,
+            reason: a.case_reason,
+            status: 'pending' as const,
+            attempts: 0,
+            due_at: now,
+            created_at: now,
+            updated_at: now,
+          })),
         );
         if (owners.length) await wakeCaseWorkers(tx);
       }
@@ -135,7 +157,11 @@ export class CaseOutboxTask {
       return finishAlert(em, a.id, this.options.workerId, { status: 'failed', error: NO_SENDER[channel], due_at: null });
     }
     // The business's budget of the day: spent, the alert waits for its reset (held, not lost).
-    const reservation = await this.options.sending.reserve(em, { business: a.business_id, channel, kind: a.kind === 'escalation' ? 'escalation' : 'alert' }, this.options.clock());
+    const reservation = await this.options.sending.reserve(
+      em,
+      { business: a.business_id, channel, kind: a.kind === 'escalation' ? 'escalation' : 'alert' },
+      this.options.clock(),
+    );
     if (!reservation.reserved) return finishAlert(em, a.id, this.options.workerId, { due_at: reservation.until });
     const outcome = await this.deliverAlert(a, await guestWords(em, a.submission_id));
     if (!outcome.ok) await reservation.giveBack();
@@ -206,7 +232,12 @@ export class CaseOutboxTask {
         references: thread.length ? thread : undefined,
       });
     }
-    await this.settle(m.attempts, outcome, (change) => finish({ ...change, ...(change.status === 'sent' ? { message_id: m.channel === 'email' ? messageId : null } : {}) }), { message: m.id, channel: m.channel });
+    await this.settle(
+      m.attempts,
+      outcome,
+      (change) => finish({ ...change, ...(change.status === 'sent' ? { message_id: m.channel === 'email' ? messageId : null } : {}) }),
+      { message: m.id, channel: m.channel },
+    );
   }
 
   /** Records the reply's step, and `casemessage.updated` when its status changed, in one transaction. */
@@ -215,8 +246,16 @@ export class CaseOutboxTask {
       const row = await finishMessage(tx, id, this.options.workerId, change);
       if (!row || !change.status) return;
       const message = {
-        id: row.id, business: row.business_id, case: row.case_id, direction: row.direction, channel: row.channel, body: row.body,
-        status: row.status, author: row.author, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at),
+        id: row.id,
+        business: row.business_id,
+        case: row.case_id,
+        direction: row.direction,
+        channel: row.channel,
+        body: row.body,
+        status: row.status,
+        author: row.author,
+        createdAt: new Date(row.created_at),
+        updatedAt: new Date(row.updated_at),
       } as CaseMessage;
       recordEvent(tx, row.business_id, 'casemessage.updated', presentMessage(message));
     });

@@ -22,8 +22,14 @@ export async function recoveryMayFollow(em: EntityManager, business: string, ord
 }
 
 /** Offer codes are at least 8 characters from an upper-case alphabet; other values cannot be one. */
-const codesOf = (metadata: Record<string, unknown> | null | undefined) =>
-  [...new Set(Object.values(metadata ?? {}).filter((v): v is string => typeof v === 'string').map((v) => v.trim().toUpperCase()).filter((v) => /^[A-Z0-9]{8,32}$/.test(v)))];
+const codesOf = (metadata: Record<string, unknown> | null | undefined) => [
+  ...new Set(
+    Object.values(metadata ?? {})
+      .filter((v): v is string => typeof v === 'string')
+      .map((v) => v.trim().toUpperCase())
+      .filter((v) => /^[A-Z0-9]{8,32}$/.test(v)),
+  ),
+];
 
 /** The order module's "order written" step for recovery, in the order's own transaction (bound at start). */
 export async function recoverCasesFor(tx: EntityManager, business: string, order: OrderRecord, triggers: OrderTrigger[], now: Date): Promise<void> {
@@ -31,7 +37,9 @@ export async function recoverCasesFor(tx: EntityManager, business: string, order
   const codes = codesOf(order.metadata as Record<string, unknown>);
   const changed = await recoverBy(tx, { business, order: order.id, codes, email: order.customerEmail ?? null, phone: order.customerPhone ?? null, now });
   if (!changed.cases.length && !changed.offers.length) return;
-  for (const offer of await tx.find(Offer, { id: { $in: changed.offers } }, { orderBy: { id: 'asc' } })) recordEvent(tx, business, 'offer.redeemed', presentOffer(offer));
-  for (const c of await tx.find(GuestCase, { id: { $in: changed.cases } }, { orderBy: { id: 'asc' } })) recordEvent(tx, business, 'case.recovered', caseEventObject(c));
+  for (const offer of await tx.find(Offer, { id: { $in: changed.offers } }, { orderBy: { id: 'asc' } }))
+    recordEvent(tx, business, 'offer.redeemed', presentOffer(offer));
+  for (const c of await tx.find(GuestCase, { id: { $in: changed.cases } }, { orderBy: { id: 'asc' } }))
+    recordEvent(tx, business, 'case.recovered', caseEventObject(c));
   await tx.flush();
 }

@@ -20,7 +20,10 @@ export type CaseStatus = (typeof CASE_STATUSES)[number];
 @Unique({ name: 'guest_case_submission_uq', properties: ['submission'] })
 @Index({ name: 'guest_case_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 // The came-back check on every order: only a business's cases still waiting for the guest (not yet recovered) are looked at.
-@Index({ name: 'guest_case_business_waiting_idx', expression: `create index "guest_case_business_waiting_idx" on "guest_case" ("business_id", "opened_at") where "status" in ('open', 'replied', 'resolved')` })
+@Index({
+  name: 'guest_case_business_waiting_idx',
+  expression: `create index "guest_case_business_waiting_idx" on "guest_case" ("business_id", "opened_at") where "status" in ('open', 'replied', 'resolved')`,
+})
 export class GuestCase extends BusinessOwnedEntity {
   id = newId('guestCase');
 

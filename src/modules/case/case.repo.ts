@@ -100,7 +100,11 @@ export async function memberEmails(em: EntityManager, business: string, roles: r
 }
 
 /** Leases up to `limit` due jobs of `table` to `worker` for `leaseMs` (SKIP LOCKED: workers take disjoint sets). */
-export async function claimCaseJobs(em: EntityManager, table: CaseWorkTable, q: { leaseMs: number; worker: string; now: Date; limit: number }): Promise<string[]> {
+export async function claimCaseJobs(
+  em: EntityManager,
+  table: CaseWorkTable,
+  q: { leaseMs: number; worker: string; now: Date; limit: number },
+): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
     update ${sql.table(table)} set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
      where id in (select id from ${sql.table(table)}
@@ -173,7 +177,11 @@ export async function guestWords(em: EntityManager, submission: string): Promise
 /** One alert row per recipient; a recipient already there for this case and kind is skipped (the unique key). */
 export async function insertAlerts(em: EntityManager, rows: Array<Insertable<CaseWorkDB['case_alert']>>) {
   if (!rows.length) return;
-  await work(em).insertInto('case_alert').values(rows).onConflict((oc) => oc.constraint('case_alert_recipient_uq').doNothing()).execute();
+  await work(em)
+    .insertInto('case_alert')
+    .values(rows)
+    .onConflict((oc) => oc.constraint('case_alert_recipient_uq').doNothing())
+    .execute();
 }
 
 /** Applies `change` and gives the lease back, only while `worker` holds it. */
@@ -254,7 +262,11 @@ const held = (em: EntityManager) => db<HeldDB>(em);
 
 /** How many texts from `sender` are held. */
 export async function heldCountFrom(em: EntityManager, sender: string): Promise<number> {
-  const row = await held(em).selectFrom('held_sms').select((eb) => eb.fn.countAll<string>().as('n')).where('sender', '=', sender).executeTakeFirstOrThrow();
+  const row = await held(em)
+    .selectFrom('held_sms')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('sender', '=', sender)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -269,7 +281,14 @@ export async function expireHeldSms(em: EntityManager, before: Date, limit: numb
 
 /** Every business whose cases ever texted `phone`: a STOP opts the number out of each. */
 export async function businessesThatTexted(em: EntityManager, phone: string): Promise<string[]> {
-  const rows = await work(em).selectFrom('case_message').select('business_id').distinct().where('address', '=', phone).where('direction', '=', 'out').where('channel', '=', 'sms').execute();
+  const rows = await work(em)
+    .selectFrom('case_message')
+    .select('business_id')
+    .distinct()
+    .where('address', '=', phone)
+    .where('direction', '=', 'out')
+    .where('channel', '=', 'sms')
+    .execute();
   return rows.map((r) => r.business_id);
 }
 
@@ -280,7 +299,10 @@ export async function businessesThatTexted(em: EntityManager, phone: string): Pr
 export async function requeueUnsentCaseJobs(em: EntityManager, channels: string[]): Promise<number> {
   if (!channels.length) return 0;
   let n = 0;
-  for (const [table, status] of [['case_alert', 'pending'], ['case_message', 'queued']] as const) {
+  for (const [table, status] of [
+    ['case_alert', 'pending'],
+    ['case_message', 'queued'],
+  ] as const) {
     const { rows } = await sql<{ id: string }>`
       update ${sql.table(table)} j set status = ${status}, error = null, attempts = 0, due_at = now(), updated_at = now()
         from guest_case c

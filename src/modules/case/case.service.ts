@@ -19,8 +19,13 @@ import { queueAlerts } from './case-alert.service.js';
 
 function presentCase(c: GuestCase): CaseType {
   return {
-    id: c.id, object: 'case', business: c.business,
-    submissionId: c.submission, orderId: c.order ?? null, locationId: c.location ?? null, survey: c.survey ?? null,
+    id: c.id,
+    object: 'case',
+    business: c.business,
+    submissionId: c.submission,
+    orderId: c.order ?? null,
+    locationId: c.location ?? null,
+    survey: c.survey ?? null,
     rule: c.rule ?? null,
     severity: c.severity,
     status: c.status,
@@ -32,7 +37,8 @@ function presentCase(c: GuestCase): CaseType {
     resolvedAt: c.resolvedAt ?? null,
     recoveredAt: c.recoveredAt ?? null,
     recoveredBy: c.recoveredOrder ? { order: c.recoveredOrder, offer: c.recoveredOffer ?? null } : null,
-    createdAt: c.createdAt, updatedAt: c.updatedAt,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
   };
 }
 
@@ -40,11 +46,26 @@ function presentCase(c: GuestCase): CaseType {
 export function caseEventObject(c: GuestCase) {
   const { submissionId, orderId, locationId, ...rest } = presentCase(c);
   return {
-    id: rest.id, object: rest.object, business: rest.business,
-    submission: submissionId, order: orderId, location: locationId, survey: rest.survey, rule: rest.rule,
-    severity: rest.severity, status: rest.status, assignee: rest.assignee, reason: rest.reason, guest: rest.guest,
-    openedAt: rest.openedAt, firstReplyAt: rest.firstReplyAt, resolvedAt: rest.resolvedAt, recoveredAt: rest.recoveredAt, recoveredBy: rest.recoveredBy,
-    createdAt: rest.createdAt, updatedAt: rest.updatedAt,
+    id: rest.id,
+    object: rest.object,
+    business: rest.business,
+    submission: submissionId,
+    order: orderId,
+    location: locationId,
+    survey: rest.survey,
+    rule: rest.rule,
+    severity: rest.severity,
+    status: rest.status,
+    assignee: rest.assignee,
+    reason: rest.reason,
+    guest: rest.guest,
+    openedAt: rest.openedAt,
+    firstReplyAt: rest.firstReplyAt,
+    resolvedAt: rest.resolvedAt,
+    recoveredAt: rest.recoveredAt,
+    recoveredBy: rest.recoveredBy,
+    createdAt: rest.createdAt,
+    updatedAt: rest.updatedAt,
   };
 }
 
@@ -110,7 +131,11 @@ export async function caseMayOpen(em: EntityManager, submission: Submission, sur
  * the built-in rule of illness words (the submission module's completion step, bound at start). The case is written
  * with the submission, and the unique constraint on its submission keeps it one.
  */
-export async function openCaseFor(tx: EntityManager, submission: Submission, survey: AnsweredSurvey): Promise<{ opened: GuestCase; matches: RuleMatch[] } | null> {
+export async function openCaseFor(
+  tx: EntityManager,
+  submission: Submission,
+  survey: AnsweredSurvey,
+): Promise<{ opened: GuestCase; matches: RuleMatch[] } | null> {
   const rules = await enabledAlertRules(tx, submission.business);
   const matches = matchRules(rules, answersOf(submission, survey));
   if (!matches.length) return null;
@@ -122,7 +147,11 @@ export async function openCaseFor(tx: EntityManager, submission: Submission, sur
  * or sentiment matches them (src/worker/text-analysis.runner.ts binds it). Nothing when the submission has a case
  * already (opened at completion, or by an earlier reading of the same answers): a case per submission, once.
  */
-export async function openCaseForAnalysis(tx: EntityManager, submissionId: string, analyses: NonNullable<MatchedAnswers['analyses']>): Promise<GuestCase | null> {
+export async function openCaseForAnalysis(
+  tx: EntityManager,
+  submissionId: string,
+  analyses: NonNullable<MatchedAnswers['analyses']>,
+): Promise<GuestCase | null> {
   if (!analyses.length) return null;
   const submission = await tx.findOne(Submission, { id: submissionId });
   if (submission?.status !== 'completed') return null;

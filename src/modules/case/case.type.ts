@@ -2,20 +2,26 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/graphql/resource.type.js';
 import { Timestamp } from '../../kit/graphql/scalars.js';
 
-@ObjectType('CaseGuest', { simpleResolvers: true, description: "The guest as the order (or the answer) names them; null fields: not known." })
+@ObjectType('CaseGuest', { simpleResolvers: true, description: 'The guest as the order (or the answer) names them; null fields: not known.' })
 export class CaseGuestType {
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field(() => String, { nullable: true }) email!: string | null;
   @Field(() => String, { nullable: true, description: 'E.164.' }) phone!: string | null;
 }
 
-@ObjectType('CaseRecovery', { simpleResolvers: true, description: 'The order that brought the guest back, and the offer it redeemed (null: the guest came back on their own).' })
+@ObjectType('CaseRecovery', {
+  simpleResolvers: true,
+  description: 'The order that brought the guest back, and the offer it redeemed (null: the guest came back on their own).',
+})
 export class CaseRecoveryType {
   @Field(() => ID) order!: string;
   @Field(() => ID, { nullable: true }) offer!: string | null;
 }
 
-@ObjectType('Case', { simpleResolvers: true, description: "An unhappy guest's answer that an alert rule matched, followed until the restaurant has answered and the guest came back." })
+@ObjectType('Case', {
+  simpleResolvers: true,
+  description: "An unhappy guest's answer that an alert rule matched, followed until the restaurant has answered and the guest came back.",
+})
 export class CaseType extends ResourceType {
   business!: string;
   submissionId!: string;

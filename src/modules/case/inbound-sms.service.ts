@@ -20,13 +20,25 @@ const EXPIRED_PER_HOLD = 10;
  * What became of a guest's SMS: the thread it joined (and how it was tied), the held row kept for the operator, or
  * nothing kept: an empty text, or an opt-out tied to no thread (acted on everywhere, nothing left to read).
  */
-export type ReceivedSms = { joined: Extract<InboundTie, { caseId: string }> } | { held: { id: string; reason: string } } | { kept: 'nothing'; why: 'empty' | 'stop' | 'held_full' };
+export type ReceivedSms =
+  | { joined: Extract<InboundTie, { caseId: string }> }
+  | { held: { id: string; reason: string } }
+  | { kept: 'nothing'; why: 'empty' | 'stop' | 'held_full' };
 
 /** The guest's SMS as `in` in a case's thread, with its `casemessage.created` event. */
 function addToThread(tx: EntityManager, thread: { caseId: string; business: string }, phone: string, body: string, receivedAt: Date): CaseMessage {
   const message = tx.create(CaseMessage, {
-    business: thread.business, case: thread.caseId, direction: 'in', channel: 'sms', body, status: 'sent', author: null, address: phone,
-    sentAt: receivedAt, createdAt: receivedAt, updatedAt: receivedAt,
+    business: thread.business,
+    case: thread.caseId,
+    direction: 'in',
+    channel: 'sms',
+    body,
+    status: 'sent',
+    author: null,
+    address: phone,
+    sentAt: receivedAt,
+    createdAt: receivedAt,
+    updatedAt: receivedAt,
   });
   recordEvent(tx, thread.business, 'casemessage.created', presentMessage(message));
   return message;
@@ -78,7 +90,15 @@ export interface HeldSmsView {
   receivedAt: Date;
 }
 
-const presentHeld = (h: HeldSms): HeldSmsView => ({ id: h.id, object: 'heldsms', sender: h.sender, body: h.body, reason: h.reason, candidates: h.candidates, receivedAt: h.createdAt });
+const presentHeld = (h: HeldSms): HeldSmsView => ({
+  id: h.id,
+  object: 'heldsms',
+  sender: h.sender,
+  body: h.body,
+  reason: h.reason,
+  candidates: h.candidates,
+  receivedAt: h.createdAt,
+});
 
 /** The operator's list of held SMS, newest first. */
 export async function listHeldSms(em: EntityManager, limit = 100): Promise<HeldSmsView[]> {

@@ -50,7 +50,15 @@ function createOffer(em: EntityManager, business: string, caseId: string, input:
   return em.transactional(async (tx) => {
     const c = await findCase(tx, business, caseId, true);
     const now = new Date();
-    const offer = tx.create(Offer, { business, case: c.id, description: input.description.trim(), code: newOfferCode(), expiresAt: new Date(now.getTime() + days * 86_400_000), createdAt: now, updatedAt: now });
+    const offer = tx.create(Offer, {
+      business,
+      case: c.id,
+      description: input.description.trim(),
+      code: newOfferCode(),
+      expiresAt: new Date(now.getTime() + days * 86_400_000),
+      createdAt: now,
+      updatedAt: now,
+    });
     const presented = presentOffer(offer);
     recordEvent(tx, business, 'offer.created', presented);
     await tx.flush();

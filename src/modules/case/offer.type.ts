@@ -2,7 +2,10 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/graphql/resource.type.js';
 import { Timestamp } from '../../kit/graphql/scalars.js';
 
-@ObjectType('Offer', { simpleResolvers: true, description: "A winback offer to a case's guest: redeemed once, by a later order of the business carrying its code in any metadata value (any case)." })
+@ObjectType('Offer', {
+  simpleResolvers: true,
+  description: "A winback offer to a case's guest: redeemed once, by a later order of the business carrying its code in any metadata value (any case).",
+})
 export class OfferType extends ResourceType {
   business!: string;
 

@@ -5,4 +5,7 @@ import * as inputs from './reply-template.inputs.js';
 import * as templates from './reply-template.service.js';
 
 @Resolver(() => ReplyTemplateType)
-export class ReplyTemplateResolver extends OwnedCrudResolver(ReplyTemplateType, inputs, templates.crud, { names: ['replyTemplate', 'replyTemplates'], scope: 'cases' }) {}
+export class ReplyTemplateResolver extends OwnedCrudResolver(ReplyTemplateType, inputs, templates.crud, {
+  names: ['replyTemplate', 'replyTemplates'],
+  scope: 'cases',
+}) {}

@@ -16,7 +16,11 @@ function check(input: Partial<CreateReplyTemplateInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-const { find: findReplyTemplate, list: listReplyTemplates, recorded } = ownedResource(ReplyTemplate, { kind: 'replyTemplate', label: 'Reply template', resource: 'replytemplate', present: presentReplyTemplate });
+const {
+  find: findReplyTemplate,
+  list: listReplyTemplates,
+  recorded,
+} = ownedResource(ReplyTemplate, { kind: 'replyTemplate', label: 'Reply template', resource: 'replytemplate', present: presentReplyTemplate });
 
 function createReplyTemplate(em: EntityManager, business: string, input: CreateReplyTemplateInput): Promise<ReplyTemplateType> {
   check(input, true);
@@ -34,4 +38,11 @@ function updateReplyTemplate(em: EntityManager, business: string, id: string, in
 const deleteReplyTemplate = (em: EntityManager, business: string, id: string) => deleteRecorded(em, recorded, business, id);
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver). */
-export const crud = { list: listReplyTemplates, find: findReplyTemplate, present: presentReplyTemplate, create: createReplyTemplate, update: updateReplyTemplate, delete: deleteReplyTemplate };
+export const crud = {
+  list: listReplyTemplates,
+  find: findReplyTemplate,
+  present: presentReplyTemplate,
+  create: createReplyTemplate,
+  update: updateReplyTemplate,
+  delete: deleteReplyTemplate,
+};

@@ -25,7 +25,8 @@ export function liveEventsFor(context: GraphQLContext, business: string, types: 
     const unknown = types.filter((t) => !EVENT_TYPES.includes(t));
     if (unknown.length) throw AppError.validation([{ field: 'types', message: `not event types: ${unknown.join(', ')}` }]);
     const denied = types.filter((t) => !mayHear(scopes, t));
-    if (denied.length) throw new AppError('forbidden', `This token may not hear ${denied.join(', ')}: it lacks the read scope of their resource (or events:read)`);
+    if (denied.length)
+      throw new AppError('forbidden', `This token may not hear ${denied.join(', ')}: it lacks the read scope of their resource (or events:read)`);
   }
   const wanted = new Set(types?.length ? types : EVENT_TYPES.filter((t) => mayHear(scopes, t)));
   if (!wanted.size) throw new AppError('forbidden', 'This token may hear no event: it needs events:read or the read scope of a resource');
@@ -72,7 +73,13 @@ export class EventFeed {
     private readonly orm: MikroORM,
     private readonly logger: Logger,
   ) {
-    this.listener = new PgListener(orm, [EVENTS_CHANNEL], { notification: (_, payload) => this.notified(payload), lost: () => this.lost() }, logger, 'live events');
+    this.listener = new PgListener(
+      orm,
+      [EVENTS_CHANNEL],
+      { notification: (_, payload) => this.notified(payload), lost: () => this.lost() },
+      logger,
+      'live events',
+    );
   }
 
   async start() {

@@ -9,7 +9,11 @@ export const [EventList, EventListArgs] = listInputs('Event', EventType, {
 
 /** Every event type the service writes; webhooks subscribe to these or to `*`. */
 export const EVENT_TYPES = [
-  ...['survey', 'surveystep', 'metric', 'location', 'webhook', 'submission', 'credential', 'member'].flatMap((r) => [`${r}.created`, `${r}.updated`, `${r}.deleted`]),
+  ...['survey', 'surveystep', 'metric', 'location', 'webhook', 'submission', 'credential', 'member'].flatMap((r) => [
+    `${r}.created`,
+    `${r}.updated`,
+    `${r}.deleted`,
+  ]),
   // The guest's last answer (the survey page): a partial submission becomes completed.
   'submission.completed',
   'order.created',

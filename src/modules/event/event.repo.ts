@@ -19,7 +19,10 @@ export const EVENT_COLUMNS = ['id', 'business_id', 'type', 'data', 'created_at']
  * the change (a CTE of it, or its last part), so the change and its event commit as one statement. `rows` selects the
  * EVENT_COLUMNS in order; answers `returning` (the audience trigger's `fanout_pending`: whom to tell, event.signal.ts).
  */
-export function insertEvents(rows: Expression<unknown>, returning: 'fanout_pending' | 'id, fanout_pending' = 'fanout_pending'): RawBuilder<{ fanout_pending: boolean | null }> {
+export function insertEvents(
+  rows: Expression<unknown>,
+  returning: 'fanout_pending' | 'id, fanout_pending' = 'fanout_pending',
+): RawBuilder<{ fanout_pending: boolean | null }> {
   return sql`insert into event (${sql.raw(EVENT_COLUMNS.join(', '))}) ${rows} returning ${sql.raw(returning)}`;
 }
 

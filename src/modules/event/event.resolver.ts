@@ -12,7 +12,7 @@ export class EventResolver extends OwnedCrudResolver(EventType, inputs, events.c
   @Authorized()
   @Subscription(() => EventType, {
     description:
-      'The business\'s events as they are recorded, by any process of the service (graphql-ws over a WebSocket to /graphql). ' +
+      "The business's events as they are recorded, by any process of the service (graphql-ws over a WebSocket to /graphql). " +
       '`types`: only these (default: every type the token may hear). A token hears an event with events:read or with the read scope of its resource (order.* with orders:read).',
     subscribe: ({ args, context }) => liveEventsFor(context as GraphQLContext, args.business, args.types),
   })

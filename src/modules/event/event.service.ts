@@ -26,7 +26,9 @@ function asJson(value: object): Record<string, unknown> {
 
 export function presentEvent(event: Event) {
   return {
-    id: event.id, object: 'event', business: event.business,
+    id: event.id,
+    object: 'event',
+    business: event.business,
     type: event.type,
     createdAt: event.createdAt,
     data: event.data,

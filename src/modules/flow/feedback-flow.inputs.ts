@@ -16,7 +16,10 @@ export class CreateFeedbackFlowInput {
   @Field(() => String, { description: 'A survey of this business.' }) survey!: string;
   @Field(() => [String], { nullable: true, description: 'Default ["email", "sms"].' }) channels?: string[];
   @Field(() => Int, { nullable: true, description: `Default ${FLOW_DEFAULTS.delayMinutes}; 0 sends at once; at most 43200 (30 days).` }) delayMinutes?: number;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: `Default ${JSON.stringify(FLOW_DEFAULTS.quietHours)}, read in the time zone of the order's location (else the business's, else UTC); a timeZone of their own overrides it; null: none.` })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: `Default ${JSON.stringify(FLOW_DEFAULTS.quietHours)}, read in the time zone of the order's location (else the business's, else UTC); a timeZone of their own overrides it; null: none.`,
+  })
   quietHours?: Record<string, unknown> | null;
   @Field(() => Int, { nullable: true, description: `Default ${FLOW_DEFAULTS.throttleDays}; 0: no limit.` }) throttleDays?: number;
   @Field(() => Int, { nullable: true, description: 'One reminder this many hours after the send, if not completed.' }) reminderAfterHours?: number | null;

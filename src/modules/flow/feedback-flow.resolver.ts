@@ -8,15 +8,23 @@ import * as flows from './feedback-flow.service.js';
 import * as requests from './feedback-request.service.js';
 
 @Resolver(() => FeedbackFlowType)
-export class FeedbackFlowResolver extends OwnedCrudResolver(FeedbackFlowType, inputs, flows.crud, { names: ['feedbackFlow', 'feedbackFlows'], scope: 'flows' }) {
+export class FeedbackFlowResolver extends OwnedCrudResolver(FeedbackFlowType, inputs, flows.crud, {
+  names: ['feedbackFlow', 'feedbackFlows'],
+  scope: 'flows',
+}) {
   @Authorized('flows:read')
-  @Query(() => [String], { description: 'The channels feedback requests can go by on this service: email with an SMTP server configured, sms with Twilio or an SMS gateway (a flow\'s other channels are skipped at send time).' })
+  @Query(() => [String], {
+    description:
+      "The channels feedback requests can go by on this service: email with an SMTP server configured, sms with Twilio or an SMS gateway (a flow's other channels are skipped at send time).",
+  })
   feedbackChannels(@Arg('business', () => ID) _business: string, @Ctx() { services }: GraphQLContext): string[] {
     return (['email', 'sms'] as const).filter((c) => services.senders[c]);
   }
 
   @Authorized('flows:read')
-  @Query(() => FeedbackFlowDefaultsType, { description: 'What a new flow gets for each setting its creator leaves out (the portal\'s new flow starts from them).' })
+  @Query(() => FeedbackFlowDefaultsType, {
+    description: "What a new flow gets for each setting its creator leaves out (the portal's new flow starts from them).",
+  })
   feedbackFlowDefaults(@Arg('business', () => ID) _business: string): FeedbackFlowDefaultsType {
     return { ...FLOW_DEFAULTS, quietHours: { ...FLOW_DEFAULTS.quietHours, timeZone: null } };
   }

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { Checks } from '../../shared/validation.js';
 import { isTimeZone } from '../../shared/time-zone.js';
 import { ORDER_CHANNELS } from '../order/index.js';
-import { FLOW_CHANNELS, FLOW_TRIGGERS, type FlowChannel, type FlowConditions, type FlowTemplate, type FlowTrigger, type QuietHours } from './feedback-flow.entity.js';
+import {
+  FLOW_CHANNELS,
+  FLOW_TRIGGERS,
+  type FlowChannel,
+  type FlowConditions,
+  type FlowTemplate,
+  type FlowTrigger,
+  type QuietHours,
+} from './feedback-flow.entity.js';
 
 /** The rules of a flow's fields, shared by create, update and simulate (the GraphQL inputs and REST bodies alike). */
 const MAX_DELAY_MINUTES = 30 * 24 * 60;
@@ -19,7 +27,13 @@ const DEFAULT_TEMPLATES: Record<string, FlowTemplate> = {
     body: 'Hi {{name}}, thank you for your order {{orderId}}. Tell us how it went (one minute): {{link}}',
   },
 };
-export const FLOW_DEFAULTS = { delayMinutes: 60, quietHours: DEFAULT_QUIET_HOURS, throttleDays: 14, expiresAfterHours: 168, templates: DEFAULT_TEMPLATES } as const;
+export const FLOW_DEFAULTS = {
+  delayMinutes: 60,
+  quietHours: DEFAULT_QUIET_HOURS,
+  throttleDays: 14,
+  expiresAfterHours: 168,
+  templates: DEFAULT_TEMPLATES,
+} as const;
 /** What a template may name; {{link}} is required in every body. */
 const PLACEHOLDERS = new Set(['link', 'name', 'fullName', 'orderId']);
 const CONDITION_KEYS = ['channel', 'location', 'minTotal', 'metadata', 'hasEmail', 'hasPhone'] as const;
@@ -52,7 +66,8 @@ function integer(checks: Checks, field: string, value: unknown, min: number, max
 export function checkFlowFields(checks: Checks, input: FlowFields, creating: boolean) {
   if (creating || input.name !== undefined) checks.text('name', input.name, { required: true, max: 200 });
   if (creating && !input.survey) checks.fail('survey', 'is required');
-  if (input.trigger != null && !(FLOW_TRIGGERS as readonly string[]).includes(input.trigger)) checks.fail('trigger', `must be one of ${FLOW_TRIGGERS.join(', ')}`);
+  if (input.trigger != null && !(FLOW_TRIGGERS as readonly string[]).includes(input.trigger))
+    checks.fail('trigger', `must be one of ${FLOW_TRIGGERS.join(', ')}`);
   integer(checks, 'priority', input.priority, -1_000_000, 1_000_000);
   integer(checks, 'delayMinutes', input.delayMinutes, 0, MAX_DELAY_MINUTES, 'must be an integer from 0 to 43200 (at most 30 days)');
   integer(checks, 'throttleDays', input.throttleDays, 0, 365);
@@ -72,10 +87,13 @@ export function checkFlowFields(checks: Checks, input: FlowFields, creating: boo
     const q = input.quietHours;
     if (!isObject(q)) checks.fail('quietHours', 'must be {"from": "HH:MM", "to": "HH:MM", "timeZone"?: "<IANA zone>"} or null');
     else {
-      for (const key of Object.keys(q)) if (!['from', 'to', 'timeZone'].includes(key)) checks.fail(`quietHours.${key}`, 'is not a field of quietHours (from, to, timeZone)');
-      for (const key of ['from', 'to'] as const) if (typeof q[key] !== 'string' || !HHMM.test(q[key] as string)) checks.fail(`quietHours.${key}`, 'must be a time of day "HH:MM" (00:00 to 23:59)');
+      for (const key of Object.keys(q))
+        if (!['from', 'to', 'timeZone'].includes(key)) checks.fail(`quietHours.${key}`, 'is not a field of quietHours (from, to, timeZone)');
+      for (const key of ['from', 'to'] as const)
+        if (typeof q[key] !== 'string' || !HHMM.test(q[key] as string)) checks.fail(`quietHours.${key}`, 'must be a time of day "HH:MM" (00:00 to 23:59)');
       if (q.from === q.to && typeof q.from === 'string') checks.fail('quietHours', 'from and to must differ');
-      if (q.timeZone !== undefined && (typeof q.timeZone !== 'string' || !isTimeZone(q.timeZone))) checks.fail('quietHours.timeZone', 'must be an IANA time zone such as "Asia/Karachi"');
+      if (q.timeZone !== undefined && (typeof q.timeZone !== 'string' || !isTimeZone(q.timeZone)))
+        checks.fail('quietHours.timeZone', 'must be an IANA time zone such as "Asia/Karachi"');
     }
   }
   if (input.templates !== undefined) checkTemplates(checks, input.templates);
@@ -113,7 +131,8 @@ function checkConditions(checks: Checks, conditions: unknown) {
 }
 
 function checkTemplates(checks: Checks, templates: unknown) {
-  if (!isObject(templates) || !Object.keys(templates).length) return checks.fail('templates', 'must be an object of languages, e.g. {"en": {"subject": "...", "body": "... {{link}} ..."}}');
+  if (!isObject(templates) || !Object.keys(templates).length)
+    return checks.fail('templates', 'must be an object of languages, e.g. {"en": {"subject": "...", "body": "... {{link}} ..."}}');
   for (const [lang, template] of Object.entries(templates)) {
     const field = `templates.${lang}`;
     if (!/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(lang)) checks.fail(field, 'must be keyed by a language code such as "en" or "ur"');
@@ -126,7 +145,8 @@ function checkTemplates(checks: Checks, templates: unknown) {
     if (checks.text(`${field}.body`, template.body, { required: true, max: 1000 }) && typeof template.body === 'string') {
       if (!template.body.includes('{{link}}')) checks.fail(`${field}.body`, 'must contain the {{link}} placeholder');
       for (const m of (template.body + String(template.subject ?? '')).matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
-        if (!PLACEHOLDERS.has(m[1])) checks.fail(field, `unknown placeholder {{${m[1]}}}; the placeholders are ${[...PLACEHOLDERS].map((p) => `{{${p}}}`).join(', ')}`);
+        if (!PLACEHOLDERS.has(m[1]))
+          checks.fail(field, `unknown placeholder {{${m[1]}}}; the placeholders are ${[...PLACEHOLDERS].map((p) => `{{${p}}}`).join(', ')}`);
       }
     }
   }
@@ -180,14 +200,18 @@ export function flowOrderOf(order: OrderLike): FlowOrder {
 export function unmetConditions(conditions: FlowConditions | null | undefined, order: FlowOrder): string[] {
   const why: string[] = [];
   if (!conditions) return why;
-  if (conditions.channel && !conditions.channel.includes(order.channel ?? '')) why.push(`channel ${order.channel ?? '(none)'} is not one of ${conditions.channel.join(', ')}`);
-  if (conditions.location && !conditions.location.includes(order.externalLocationId ?? '')) why.push(`location ${order.externalLocationId ?? '(none)'} is not one of ${conditions.location.join(', ')}`);
+  if (conditions.channel && !conditions.channel.includes(order.channel ?? ''))
+    why.push(`channel ${order.channel ?? '(none)'} is not one of ${conditions.channel.join(', ')}`);
+  if (conditions.location && !conditions.location.includes(order.externalLocationId ?? ''))
+    why.push(`location ${order.externalLocationId ?? '(none)'} is not one of ${conditions.location.join(', ')}`);
   if (conditions.minTotal != null && !(order.total >= conditions.minTotal)) why.push(`total ${order.total} is under ${conditions.minTotal}`);
   for (const [key, value] of Object.entries(conditions.metadata ?? {})) {
     if (order.metadata?.[key] !== value) why.push(`metadata.${key} is not "${value}"`);
   }
-  if (conditions.hasEmail != null && conditions.hasEmail !== !!order.customerEmail) why.push(conditions.hasEmail ? 'the customer has no e-mail' : 'the customer has an e-mail');
-  if (conditions.hasPhone != null && conditions.hasPhone !== !!order.customerPhone) why.push(conditions.hasPhone ? 'the customer has no phone' : 'the customer has a phone');
+  if (conditions.hasEmail != null && conditions.hasEmail !== !!order.customerEmail)
+    why.push(conditions.hasEmail ? 'the customer has no e-mail' : 'the customer has an e-mail');
+  if (conditions.hasPhone != null && conditions.hasPhone !== !!order.customerPhone)
+    why.push(conditions.hasPhone ? 'the customer has no phone' : 'the customer has a phone');
   return why;
 }
 
@@ -248,6 +272,12 @@ export function firstName(name: string | null): string {
 /** {{name}} greets by the first name ("Hi Ayesha"), {{fullName}} names the guest as the order did; "there" when neither is known. */
 export function render(text: string, values: { link: string; name: string | null; orderId: string }): string {
   return text.replace(/\{\{\s*(link|name|fullName|orderId)\s*\}\}/g, (_, key: string) =>
-    key === 'link' ? values.link : key === 'name' ? firstName(values.name) || 'there' : key === 'fullName' ? (values.name ?? '').trim() || 'there' : values.orderId,
+    key === 'link'
+      ? values.link
+      : key === 'name'
+        ? firstName(values.name) || 'there'
+        : key === 'fullName'
+          ? (values.name ?? '').trim() || 'there'
+          : values.orderId,
   );
 }

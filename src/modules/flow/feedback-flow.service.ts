@@ -31,7 +31,6 @@ import { cancelScheduled, suppressionOf, throttledBy } from './feedback-request.
 import { orderTimeZone } from '../location/index.js';
 import { feedbackSubject } from './feedback-mail.presenter.js';
 
-
 declare module '../../kit/graphql/context.js' {
   interface Services {
     /** The channels a feedback request can go by here: those with a sender configured (config.ts channelsWithSender). */
@@ -39,7 +38,11 @@ declare module '../../kit/graphql/context.js' {
   }
 }
 
-const { find: findFlow, list: listFlows, recorded } = ownedResource(FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', resource: 'feedbackflow', present: presentFlow });
+const {
+  find: findFlow,
+  list: listFlows,
+  recorded,
+} = ownedResource(FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', resource: 'feedbackflow', present: presentFlow });
 
 /** A survey of another business reads as an unknown one: a 400 on the field, never a 404 of the flow. */
 async function checkSurvey(em: EntityManager, business: string, survey: string | undefined, checks: Checks) {
@@ -52,7 +55,11 @@ async function checkSurvey(em: EntityManager, business: string, survey: string |
   }
 }
 
-const quietHours = (q: Record<string, unknown>): QuietHours => ({ from: q.from as string, to: q.to as string, ...(q.timeZone ? { timeZone: q.timeZone as string } : {}) });
+const quietHours = (q: Record<string, unknown>): QuietHours => ({
+  from: q.from as string,
+  to: q.to as string,
+  ...(q.timeZone ? { timeZone: q.timeZone as string } : {}),
+});
 
 async function createFlow(em: EntityManager, business: string, input: CreateFeedbackFlowInput): Promise<FeedbackFlowType> {
   const checks = new Checks();
@@ -153,7 +160,8 @@ export async function simulateFlow(em: EntityManager, business: string, id: stri
   const emailHash = contactHash('email', order.customerEmail);
   const phoneHash = contactHash('sms', order.customerPhone);
   if (sendAt.getTime() >= expiresAt) suppression = flow.quietHours && sendAt.getTime() > now.getTime() ? 'quiet_hours' : 'order_too_old';
-  else if (flow.throttleDays > 0 && (await throttledBy(em, business, { emailHash, phoneHash, before: now, days: flow.throttleDays, excludeOrder: order.id }))) suppression = 'throttled';
+  else if (flow.throttleDays > 0 && (await throttledBy(em, business, { emailHash, phoneHash, before: now, days: flow.throttleDays, excludeOrder: order.id })))
+    suppression = 'throttled';
   else {
     const pick = await suppressionOf(em, business, flow.channels, { email: emailHash, sms: phoneHash });
     channel = pick.channel;

@@ -3,15 +3,24 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { ResourceType } from '../../kit/graphql/resource.type.js';
 import { Timestamp } from '../../kit/graphql/scalars.js';
 
-@ObjectType('QuietHours', { simpleResolvers: true, description: "No message goes out between from and to (local time where the guest ordered); a send due inside waits for the end." })
+@ObjectType('QuietHours', {
+  simpleResolvers: true,
+  description: 'No message goes out between from and to (local time where the guest ordered); a send due inside waits for the end.',
+})
 export class QuietHoursType {
   @Field({ description: '"HH:MM"' }) from!: string;
   @Field({ description: '"HH:MM"; may be before from (the window wraps past midnight).' }) to!: string;
-  @Field(() => String, { nullable: true, description: 'IANA time zone, e.g. "Asia/Karachi"; null: the time zone of the order\'s location, else the business\'s, else UTC.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'IANA time zone, e.g. "Asia/Karachi"; null: the time zone of the order\'s location, else the business\'s, else UTC.',
+  })
   timeZone!: string | null;
 }
 
-@ObjectType('FeedbackFlow', { simpleResolvers: true, description: 'After an order: which guests are asked (trigger, conditions), for which survey, by which channels, when, and how often at most.' })
+@ObjectType('FeedbackFlow', {
+  simpleResolvers: true,
+  description: 'After an order: which guests are asked (trigger, conditions), for which survey, by which channels, when, and how often at most.',
+})
 export class FeedbackFlowType extends ResourceType {
   business!: string;
 
@@ -19,7 +28,10 @@ export class FeedbackFlowType extends ResourceType {
   @Field() enabled!: boolean;
   @Field(() => Int, { description: 'Lower first: the first enabled flow that matches an order wins.' }) priority!: number;
   @Field({ description: 'order.created or order.accepted.' }) trigger!: string;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'channel, location (externalLocationId values), minTotal, metadata, hasEmail, hasPhone; null matches every order.' })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'channel, location (externalLocationId values), minTotal, metadata, hasEmail, hasPhone; null matches every order.',
+  })
   conditions!: Record<string, unknown> | null;
   @Field(() => String, { description: 'The survey id.' }) survey!: string;
   @Field(() => [String], { description: 'email and/or sms, in fallback order.' }) channels!: string[];
@@ -32,7 +44,7 @@ export class FeedbackFlowType extends ResourceType {
   templates!: Record<string, unknown>;
 }
 
-@ObjectType('FeedbackFlowDefaults', { simpleResolvers: true, description: "What a new flow gets for each setting its creator leaves out." })
+@ObjectType('FeedbackFlowDefaults', { simpleResolvers: true, description: 'What a new flow gets for each setting its creator leaves out.' })
 export class FeedbackFlowDefaultsType {
   @Field(() => Int, { description: 'Minutes after the order: an hour, when a dine-in guest has eaten and a delivery has arrived.' }) delayMinutes!: number;
   @Field(() => QuietHoursType, { description: "Late evening to morning, in the time zone of the order's location." }) quietHours!: QuietHoursType;
@@ -41,7 +53,10 @@ export class FeedbackFlowDefaultsType {
   @Field(() => GraphQLJSONObject) templates!: Record<string, unknown>;
 }
 
-@ObjectType('FeedbackRequest', { simpleResolvers: true, description: 'One ask of one guest about one order: scheduled, sent, opened, completed; or suppressed, failed, expired, cancelled.' })
+@ObjectType('FeedbackRequest', {
+  simpleResolvers: true,
+  description: 'One ask of one guest about one order: scheduled, sent, opened, completed; or suppressed, failed, expired, cancelled.',
+})
 export class FeedbackRequestType extends ResourceType {
   business!: string;
 
@@ -50,7 +65,10 @@ export class FeedbackRequestType extends ResourceType {
   @Field(() => String, { description: 'The survey id.' }) survey!: string;
   @Field() trigger!: string;
   @Field() status!: string;
-  @Field(() => String, { nullable: true, description: 'Why it was suppressed or cancelled: throttled, opted_out, no_contact, quiet_hours, order_too_old, answered, flow_disabled, flow_deleted.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why it was suppressed or cancelled: throttled, opted_out, no_contact, quiet_hours, order_too_old, answered, flow_disabled, flow_deleted.',
+  })
   reason!: string | null;
   @Field(() => String, { nullable: true, description: "The sender's error, when failed." }) error!: string | null;
   @Field(() => String, { nullable: true, description: 'email or sms, once sent.' }) channel!: string | null;
@@ -71,15 +89,21 @@ export class FeedbackFlowSimulationType {
   @Field(() => String, { nullable: true }) channel!: string | null;
   @Field(() => String, { nullable: true }) subject!: string | null;
   @Field(() => String, { nullable: true }) body!: string | null;
-  @Field(() => String, { nullable: true, description: 'throttled, opted_out, no_contact, quiet_hours or order_too_old, when one would apply.' }) suppression!: string | null;
+  @Field(() => String, { nullable: true, description: 'throttled, opted_out, no_contact, quiet_hours or order_too_old, when one would apply.' }) suppression!:
+    | string
+    | null;
   @Field(() => String, {
     nullable: true,
-    description: "The time zone the flow's quiet hours are read in for this order (their own, else the order's location's, else the business's); null when they do not apply: the flow has none, or no time zone is known.",
+    description:
+      "The time zone the flow's quiet hours are read in for this order (their own, else the order's location's, else the business's); null when they do not apply: the flow has none, or no time zone is known.",
   })
   quietHoursTimeZone!: string | null;
 }
 
-@ObjectType('FeedbackSuppression', { simpleResolvers: true, description: 'A contact that asked not to be asked again, on one channel (stored as a hash only).' })
+@ObjectType('FeedbackSuppression', {
+  simpleResolvers: true,
+  description: 'A contact that asked not to be asked again, on one channel (stored as a hash only).',
+})
 export class FeedbackSuppressionType {
   @Field() id!: string;
   @Field({ description: 'Always "feedbacksuppression".' }) object!: string;

@@ -73,7 +73,13 @@ export async function feedbackMayFollow(em: EntityManager, business: string, sto
  * in `tx` (the order's transaction): scheduled after the flow's delay, or suppressed at once when the order carries
  * no contact the flow can use. Answers how many it created.
  */
-export async function createFeedbackRequests(tx: EntityManager, business: string, stored: OrderRecord, triggers: FlowTrigger[], now = new Date()): Promise<number> {
+export async function createFeedbackRequests(
+  tx: EntityManager,
+  business: string,
+  stored: OrderRecord,
+  triggers: FlowTrigger[],
+  now = new Date(),
+): Promise<number> {
   const flows = await flowsOf(tx, business);
   if (!flows.length) return 0;
   const order = flowOrderOf(stored);

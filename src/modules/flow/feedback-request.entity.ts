@@ -19,8 +19,14 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 @Unique({ name: 'feedback_request_order_flow_unique', properties: ['order', 'flow'] })
 @Unique({ name: 'feedback_request_token_unique', properties: ['token'] })
 @Index({ name: 'feedback_request_due_idx', expression: 'create index "feedback_request_due_idx" on "feedback_request" ("due_at") where "due_at" is not null' })
-@Index({ name: 'feedback_request_email_idx', expression: 'create index "feedback_request_email_idx" on "feedback_request" ("business_id", "email_hash", "created_at") where "email_hash" is not null' })
-@Index({ name: 'feedback_request_phone_idx', expression: 'create index "feedback_request_phone_idx" on "feedback_request" ("phone_hash", "business_id", "created_at") where "phone_hash" is not null' })
+@Index({
+  name: 'feedback_request_email_idx',
+  expression: 'create index "feedback_request_email_idx" on "feedback_request" ("business_id", "email_hash", "created_at") where "email_hash" is not null',
+})
+@Index({
+  name: 'feedback_request_phone_idx',
+  expression: 'create index "feedback_request_phone_idx" on "feedback_request" ("phone_hash", "business_id", "created_at") where "phone_hash" is not null',
+})
 export class FeedbackRequest extends BusinessOwnedJob {
   id = newId('feedbackRequest');
 

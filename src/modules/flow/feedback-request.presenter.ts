@@ -6,15 +6,48 @@ import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 /** The stored fields a request is presented from (entities, and rows the SQL writers read or wrote). */
 export type RequestRecord = Pick<
   FeedbackRequest,
-  | 'id' | 'business' | 'flow' | 'order' | 'survey' | 'trigger' | 'status' | 'reason' | 'error' | 'channel' | 'sendAt' | 'sentAt'
-  | 'remindedAt' | 'openedAt' | 'completedAt' | 'expiresAt' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'business'
+  | 'flow'
+  | 'order'
+  | 'survey'
+  | 'trigger'
+  | 'status'
+  | 'reason'
+  | 'error'
+  | 'channel'
+  | 'sendAt'
+  | 'sentAt'
+  | 'remindedAt'
+  | 'openedAt'
+  | 'completedAt'
+  | 'expiresAt'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
-export const presentRequest: (record: RequestRecord) => FeedbackRequestType = ownedPresenter('feedbackrequest', ['flow', 'order', 'survey', 'trigger', 'status', 'reason', 'error', 'channel', 'sendAt', 'sentAt', 'remindedAt', 'openedAt', 'completedAt', 'expiresAt']);
+export const presentRequest: (record: RequestRecord) => FeedbackRequestType = ownedPresenter('feedbackrequest', [
+  'flow',
+  'order',
+  'survey',
+  'trigger',
+  'status',
+  'reason',
+  'error',
+  'channel',
+  'sendAt',
+  'sentAt',
+  'remindedAt',
+  'openedAt',
+  'completedAt',
+  'expiresAt',
+]);
 
 export function presentFlow(f: FeedbackFlow): FeedbackFlowType {
   return {
-    id: f.id, object: 'feedbackflow', business: f.business,
+    id: f.id,
+    object: 'feedbackflow',
+    business: f.business,
     name: f.name,
     enabled: f.enabled,
     priority: f.priority,
@@ -28,6 +61,7 @@ export function presentFlow(f: FeedbackFlow): FeedbackFlowType {
     reminderAfterHours: f.reminderAfterHours ?? null,
     expiresAfterHours: f.expiresAfterHours,
     templates: f.templates as Record<string, unknown>,
-    createdAt: f.createdAt, updatedAt: f.updatedAt,
+    createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
   };
 }

@@ -28,7 +28,6 @@ import {
   suppressScheduled,
 } from './flow.repo.js';
 
-
 const findRequest = (em: EntityManager, business: string, id: string) =>
   findOwned(em, FeedbackRequest, { kind: 'feedbackRequest', label: 'Feedback request', business, id });
 
@@ -142,7 +141,11 @@ async function settleOptedOut(em: EntityManager, business: string, channel: 'ema
 }
 
 /** The API's opt-out: an e-mail address and/or a phone number that must not be asked again by this business. */
-export async function suppressContact(em: EntityManager, business: string, input: { email?: string | null; phone?: string | null }): Promise<FeedbackSuppressionType[]> {
+export async function suppressContact(
+  em: EntityManager,
+  business: string,
+  input: { email?: string | null; phone?: string | null },
+): Promise<FeedbackSuppressionType[]> {
   const checks = new Checks();
   const owner = await em.findOne(Business, { id: business });
   const email = input.email != null ? normaliseEmail(input.email) : null;

@@ -84,7 +84,10 @@ export class FeedbackRequestTask {
     const channels = reach.eligible.filter((c) => (c === 'email' ? this.senders.mail : this.senders.sms));
     if (!channels.length) {
       const missing = reach.eligible.map((c) => (c === 'email' ? 'e-mail (set SMTP_URL)' : 'SMS (set TWILIO_* or SMS_GATEWAY_URL)')).join(', ');
-      this.options.logger.warn({ request: r.id, channels: reach.eligible }, `feedback request not sent: no sender configured for ${missing}; it is sent after a restart with one, within its flow's window`);
+      this.options.logger.warn(
+        { request: r.id, channels: reach.eligible },
+        `feedback request not sent: no sender configured for ${missing}; it is sent after a restart with one, within its flow's window`,
+      );
       return this.finish(em, r, { status: 'failed', error: `no sender configured for ${missing}`, due_at: null });
     }
     // Down the flow's fallback order: a channel that refuses for good (a mailbox that does not exist, a number the
@@ -154,8 +157,16 @@ export class FeedbackRequestTask {
     const subject = render(feedbackSubject(template.subject, mailLang, r.business_name), values);
     const fullSubject = reminder ? `Reminder: ${subject}` : subject;
     const html = feedbackHtml({
-      lang: mailLang, business: r.business_name, brandColor: r.brand_color, baseUrl: this.options.surveyUrl,
-      businessId: r.business_id, logoFile: r.logo_file, subject: fullSubject, body, link, unsubscribe,
+      lang: mailLang,
+      business: r.business_name,
+      brandColor: r.brand_color,
+      baseUrl: this.options.surveyUrl,
+      businessId: r.business_id,
+      logoFile: r.logo_file,
+      subject: fullSubject,
+      body,
+      link,
+      unsubscribe,
     });
     return this.senders.mail!.send({
       to: r.customer_email!,

@@ -60,9 +60,17 @@ export function enabledFlows(em: EntityManager, business: string) {
  * repeated or concurrent order create one request, and only a request written records its event. Answers, when it
  * was written, its event's `fanout_pending` (whom to tell: event.signal.ts).
  */
-export async function insertRequest(em: EntityManager, request: RequestRow, event: { id: string; json: string }): Promise<{ fanout_pending: boolean | null } | undefined> {
+export async function insertRequest(
+  em: EntityManager,
+  request: RequestRow,
+  event: { id: string; json: string },
+): Promise<{ fanout_pending: boolean | null } | undefined> {
   const k = flowKysely(em);
-  const inserted = k.insertInto('feedback_request').values(request).onConflict((oc) => oc.columns(['order_id', 'flow_id']).doNothing()).returning('id');
+  const inserted = k
+    .insertInto('feedback_request')
+    .values(request)
+    .onConflict((oc) => oc.columns(['order_id', 'flow_id']).doNothing())
+    .returning('id');
   const event_ = sql`select ${event.id}::text, ${request.business_id}::text, 'feedbackrequest.created', ${event.json}::jsonb, ${request.created_at}::timestamptz from r`;
   const { rows } = await sql<{ fanout_pending: boolean | null }>`with r as (${inserted}) ${insertEvents(event_)}`.execute(k);
   return rows[0];
@@ -91,7 +99,12 @@ export async function claimRequests(em: EntityManager, q: { leaseMs: number; wor
 
 /** Gives back `worker`'s leases of these requests. */
 export async function releaseRequests(em: EntityManager, worker: string, ids: string[]) {
-  await flowKysely(em).updateTable('feedback_request').set({ locked_until: null, locked_by: null }).where('id', 'in', ids).where('locked_by', '=', worker).execute();
+  await flowKysely(em)
+    .updateTable('feedback_request')
+    .set({ locked_until: null, locked_by: null })
+    .where('id', 'in', ids)
+    .where('locked_by', '=', worker)
+    .execute();
 }
 
 /** A leased request with what its next step needs: the order's contact and the flow's settings (null: flow deleted). */
@@ -136,11 +149,33 @@ export async function leasedRequest(em: EntityManager, id: string, worker: strin
     .leftJoin('feedback_flow as f', 'f.id', 'r.flow_id')
     .innerJoin('business as b', 'b.id', 'r.business_id')
     .select([
-      'r.id', 'r.business_id', 'r.order_id', 'r.status', 'r.token', 'r.attempts', 'r.channel', 'r.email_hash', 'r.phone_hash',
-      'r.created_at', 'r.expires_at', 'r.reminded_at',
-      'o.external_order_id', 'o.customer_name', 'o.customer_email', 'o.customer_phone', 'o.metadata as order_metadata',
-      'f.enabled as flow_enabled', 'f.channels', 'f.quiet_hours', 'f.throttle_days', 'f.reminder_after_hours', 'f.templates',
-      sql<string>`coalesce(b.display_name, b.name)`.as('business_name'), 'b.brand_color', 'b.logo_file', 'b.reply_to',
+      'r.id',
+      'r.business_id',
+      'r.order_id',
+      'r.status',
+      'r.token',
+      'r.attempts',
+      'r.channel',
+      'r.email_hash',
+      'r.phone_hash',
+      'r.created_at',
+      'r.expires_at',
+      'r.reminded_at',
+      'o.external_order_id',
+      'o.customer_name',
+      'o.customer_email',
+      'o.customer_phone',
+      'o.metadata as order_metadata',
+      'f.enabled as flow_enabled',
+      'f.channels',
+      'f.quiet_hours',
+      'f.throttle_days',
+      'f.reminder_after_hours',
+      'f.templates',
+      sql<string>`coalesce(b.display_name, b.name)`.as('business_name'),
+      'b.brand_color',
+      'b.logo_file',
+      'b.reply_to',
       orderZone(sql.ref('r.business_id'), sql.ref('o.external_location_id')).as('local_zone'),
     ])
     .where('r.id', '=', id)
@@ -248,7 +283,15 @@ export async function optedOutChannels(em: EntityManager, business: string, hash
 export async function insertSuppression(em: EntityManager, row: { id: string; business: string; channel: string; hash: string; source: string }) {
   await flowKysely(em)
     .insertInto('feedback_suppression')
-    .values({ id: row.id, business_id: row.business, channel: row.channel, hash: row.hash, source: row.source, created_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .values({
+      id: row.id,
+      business_id: row.business,
+      channel: row.channel,
+      hash: row.hash,
+      source: row.source,
+      created_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
     .onConflict((oc) => oc.columns(['business_id', 'channel', 'hash']).doNothing())
     .execute();
 }
@@ -313,7 +356,11 @@ export function businessOfToken(em: EntityManager, token: string) {
 
 /** The contact and channel of the request behind a link. */
 export function contactOfToken(em: EntityManager, token: string) {
-  return flowKysely(em).selectFrom('feedback_request').select(['business_id', 'channel', 'email_hash', 'phone_hash']).where('token', '=', token).executeTakeFirst();
+  return flowKysely(em)
+    .selectFrom('feedback_request')
+    .select(['business_id', 'channel', 'email_hash', 'phone_hash'])
+    .where('token', '=', token)
+    .executeTakeFirst();
 }
 
 /** The businesses that have asked this phone number. */

@@ -2,7 +2,15 @@
 export { FeedbackFlowResolver, FeedbackRequestResolver } from './feedback-flow.resolver.js';
 export { contactHash } from './feedback-flow.rules.js';
 export { createFeedbackRequests, feedbackMayFollow } from './feedback-request-creation.service.js';
-export { businessOfLink, businessesTextingSince, openRequest, settleForOrder, stopFromPhone, suppressionOf, unsubscribeByToken } from './feedback-request.service.js';
+export {
+  businessOfLink,
+  businessesTextingSince,
+  openRequest,
+  settleForOrder,
+  stopFromPhone,
+  suppressionOf,
+  unsubscribeByToken,
+} from './feedback-request.service.js';
 export { FeedbackRequestTask } from './feedback-request.task.js';
 export type { FeedbackSenders } from './feedback-request.task.js';
 export { FEEDBACK_WORK_CHANNEL, countFailedForNoSender, nextRequestDue, requeueUnsentRequests } from './flow.repo.js';

@@ -47,7 +47,9 @@ export class GuestSessionKeys {
   private async load() {
     const since = new Date(Date.now() - RETIRED_KEY_GRACE_MS);
     const find = () =>
-      this.rootEm.fork().find(GuestSessionKey, { $or: [{ active: true }, { retiredAt: { $gt: since } }] }, { populate: ['secret'], orderBy: { createdAt: 'desc' } });
+      this.rootEm
+        .fork()
+        .find(GuestSessionKey, { $or: [{ active: true }, { retiredAt: { $gt: since } }] }, { populate: ['secret'], orderBy: { createdAt: 'desc' } });
     let rows = await find();
     if (!rows.some((r) => r.active)) {
       await ensureActiveKey(this.rootEm, GuestSessionKey, newKey);

@@ -1,7 +1,10 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Timestamp } from '../../kit/graphql/scalars.js';
 
-@ObjectType('CustomIntegration', { simpleResolvers: true, description: 'The Custom order webhook of a business. Its secret is shown once, by connectCustomIntegration.' })
+@ObjectType('CustomIntegration', {
+  simpleResolvers: true,
+  description: 'The Custom order webhook of a business. Its secret is shown once, by connectCustomIntegration.',
+})
 export class CustomIntegrationType {
   @Field({ description: 'Always "custom_integration".' })
   object!: string;
@@ -19,7 +22,10 @@ export class CustomIntegrationType {
   webhookPath!: string;
 }
 
-@ObjectType('ConnectedCustomIntegration', { simpleResolvers: true, description: 'The integration with its new webhook secret: the only time the secret is shown.' })
+@ObjectType('ConnectedCustomIntegration', {
+  simpleResolvers: true,
+  description: 'The integration with its new webhook secret: the only time the secret is shown.',
+})
 export class ConnectedCustomIntegrationType extends CustomIntegrationType {
   @Field({ description: 'Store it safely now: only its hash is kept. Connecting again rotates it and this one stops working at once.' })
   secret!: string;

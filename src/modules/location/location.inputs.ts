@@ -13,7 +13,10 @@ export class CreateLocationInput {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'String to string.' })
   metadata?: Record<string, unknown>;
 
-  @Field(() => String, { nullable: true, description: "IANA time zone (Europe/London): the day a rating counts on in analytics. Unset: the business's, else UTC." })
+  @Field(() => String, {
+    nullable: true,
+    description: "IANA time zone (Europe/London): the day a rating counts on in analytics. Unset: the business's, else UTC.",
+  })
   timeZone?: string | null;
 }
 

@@ -10,7 +10,12 @@ import { db } from '../../kit/db/db.js';
  * `time_zone`, `metadata`: `<key>.<value>`, for a survey link's `location:metadata`).
  */
 export const orderLocations = (business: Expression<string>) =>
-  sql<{ external_id: string; id: string; time_zone: string | null; metadata: string }>`select distinct on (k.value) k.value as external_id, l.id, l.time_zone, k.key || '.' || k.value as metadata
+  sql<{
+    external_id: string;
+    id: string;
+    time_zone: string | null;
+    metadata: string;
+  }>`select distinct on (k.value) k.value as external_id, l.id, l.time_zone, k.key || '.' || k.value as metadata
      from location l, jsonb_each_text(l.metadata) k where l.business_id = ${business} order by k.value, l.created_at, k.key`;
 
 /** The location one order names (orderLocations), to `left join lateral ... on true`. */
@@ -23,7 +28,9 @@ export const orderLocation = (business: Expression<string>, externalId: Expressi
  * than being read in UTC, which would hold a guest's message back all evening in Karachi's afternoon).
  */
 export const orderZone = (business: Expression<string>, externalId: Expression<string | null>) =>
-  sql<string | null>`coalesce((select loc.time_zone from ${orderLocation(business, externalId)} loc), (select b.time_zone from business b where b.id = ${business}))`;
+  sql<
+    string | null
+  >`coalesce((select loc.time_zone from ${orderLocation(business, externalId)} loc), (select b.time_zone from business b where b.id = ${business}))`;
 
 export async function orderZoneOf(em: EntityManager, business: string, externalLocationId: string | null): Promise<string | null> {
   const { rows } = await sql<{ zone: string | null }>`select ${orderZone(sql.val(business), sql.val(externalLocationId))} as zone`.execute(db(em));

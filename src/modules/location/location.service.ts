@@ -25,8 +25,12 @@ function check(input: Partial<CreateLocationInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-const { find: findLocation, list: listLocations, recorded } = ownedResource(Location, { kind: 'location', label: 'Location', resource: 'location', present: presentLocation });
-export { findLocation,  };
+const {
+  find: findLocation,
+  list: listLocations,
+  recorded,
+} = ownedResource(Location, { kind: 'location', label: 'Location', resource: 'location', present: presentLocation });
+export { findLocation };
 
 /** The time zone an order is known to be local to: its location's, else its business's; null: neither names one. */
 export const orderTimeZone = (em: EntityManager, business: string, externalLocationId: string | null): Promise<string | null> =>
@@ -66,4 +70,11 @@ function deleteLocation(em: EntityManager, business: string, id: string): Promis
 }
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
-export const crud = { list: listLocations, find: findLocation, present: presentLocation, create: createLocation, update: updateLocation, delete: deleteLocation };
+export const crud = {
+  list: listLocations,
+  find: findLocation,
+  present: presentLocation,
+  create: createLocation,
+  update: updateLocation,
+  delete: deleteLocation,
+};

@@ -6,7 +6,17 @@ import { findOwned } from '../../kit/resource/resource.js';
 import type { ListArgsValue, OrderByValue, Page } from '../../kit/list/list.args.js';
 import { AppError } from '../../shared/errors.js';
 import { Checks } from '../../shared/validation.js';
-import { Membership, type MembershipRole, User, EMAIL, normaliseEmail, INVITATION_TTL_MS, Invitation, dropUnsentInvitationMail, queueAccountMail } from '../user/index.js';
+import {
+  Membership,
+  type MembershipRole,
+  User,
+  EMAIL,
+  normaliseEmail,
+  INVITATION_TTL_MS,
+  Invitation,
+  dropUnsentInvitationMail,
+  queueAccountMail,
+} from '../user/index.js';
 import type { WriteContext } from '../../kit/graphql/context.js';
 import { checkRole, lockForChange, type MemberWriter } from './member.service.js';
 import type { InvitationType } from './invitation.type.js';
@@ -27,7 +37,12 @@ function listInvitations(em: EntityManager, business: string, args: ListArgsValu
  * with a pending invitation (delete it to send a new one). Each invitation counts against the business's daily
  * invitations and e-mails (a 429 naming the one spent); its e-mail waits when the inbox had its hour's number.
  */
-export async function createInvitation(em: EntityManager, business: string, input: { email: string; role: MembershipRole }, ctx: WriteContext): Promise<InvitationType> {
+export async function createInvitation(
+  em: EntityManager,
+  business: string,
+  input: { email: string; role: MembershipRole },
+  ctx: WriteContext,
+): Promise<InvitationType> {
   const actor = ctx.auth;
   const checks = new Checks();
   const email = normaliseEmail(typeof input.email === 'string' ? input.email : '');
@@ -43,18 +58,27 @@ export async function createInvitation(em: EntityManager, business: string, inpu
       }
       const pending = await tx.findOne(Invitation, { business, email }, { fields: ['id'] });
       if (pending) {
-        throw new AppError('conflict', `${email} already has a pending invitation (${pending.id}): delete it to send a new one`, [{ field: 'email', message: 'already invited' }]);
+        throw new AppError('conflict', `${email} already has a pending invitation (${pending.id}): delete it to send a new one`, [
+          { field: 'email', message: 'already invited' },
+        ]);
       }
       // The business's invitations and e-mails of the day (a 429 naming the spent one), then the inbox's hour.
       await ctx.services.sending.charge(tx, { business, channel: 'email', kind: 'invitation' });
-      const invitation = tx.create(Invitation, { business, email, role: input.role, invitedBy: actor?.userId ?? null, expiresAt: new Date(Date.now() + INVITATION_TTL_MS) });
+      const invitation = tx.create(Invitation, {
+        business,
+        email,
+        role: input.role,
+        invitedBy: actor?.userId ?? null,
+        expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+      });
       await queueAccountMail(tx, { kind: 'invitation', email, invitation: invitation.id, expiresAt: invitation.expiresAt }, ctx.services.sending.settings);
       const presented = presentInvitation(invitation);
       recordEvent(tx, business, 'invitation.created', presented);
       return presented;
     });
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw new AppError('conflict', `${email} already has a pending invitation`, [{ field: 'email', message: 'already invited' }]);
+    if (err instanceof UniqueConstraintViolationException)
+      throw new AppError('conflict', `${email} already has a pending invitation`, [{ field: 'email', message: 'already invited' }]);
     throw err;
   }
 }

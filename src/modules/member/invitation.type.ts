@@ -4,7 +4,11 @@ import { Timestamp } from '../../kit/graphql/scalars.js';
 import type { MembershipRole } from '../user/index.js';
 import { MemberRoleEnum } from './member.type.js';
 
-@ObjectType('Invitation', { simpleResolvers: true, description: 'An invitation of an e-mail address to join the business with a role, pending until accepted (it then becomes a Member) or deleted. Its link is e-mailed, valid 7 days.' })
+@ObjectType('Invitation', {
+  simpleResolvers: true,
+  description:
+    'An invitation of an e-mail address to join the business with a role, pending until accepted (it then becomes a Member) or deleted. Its link is e-mailed, valid 7 days.',
+})
 export class InvitationType extends ResourceType {
   business!: string;
 

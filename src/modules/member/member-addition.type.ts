@@ -8,7 +8,8 @@ import { InvitationType } from './invitation.type.js';
  */
 export const MemberAdditionType = createUnionType({
   name: 'MemberAddition',
-  description: 'Always an Invitation (e-mailed): members join by accepting it, and the answer is the same whether or not the address has an account. Member is kept for clients that select it.',
+  description:
+    'Always an Invitation (e-mailed): members join by accepting it, and the answer is the same whether or not the address has an account. Member is kept for clients that select it.',
   types: () => [MemberType, InvitationType] as const,
   resolveType: (value) => ((value as { object?: string }).object === 'invitation' ? InvitationType : MemberType),
 });

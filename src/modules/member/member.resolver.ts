@@ -18,9 +18,14 @@ export class MemberResolver extends OwnedCrudResolver(MemberType, inputs, member
 }) {
   @Authorized('members:write')
   @Mutation(() => MemberAdditionType, {
-    description: 'Adds someone by e-mail with a role, by invitation: the address is e-mailed a link (valid 7 days) and the person joins by accepting it, signing in or up. Always an Invitation, the same whether or not the address has an account. Owners only. What POST /v2/businesses/{business}/members runs.',
+    description:
+      'Adds someone by e-mail with a role, by invitation: the address is e-mailed a link (valid 7 days) and the person joins by accepting it, signing in or up. Always an Invitation, the same whether or not the address has an account. Owners only. What POST /v2/businesses/{business}/members runs.',
   })
-  addMember(@Arg('business', () => ID) business: string, @Arg('input', () => inputs.CreateMemberInput) input: inputs.CreateMemberInput, @Ctx() context: GraphQLContext) {
+  addMember(
+    @Arg('business', () => ID) business: string,
+    @Arg('input', () => inputs.CreateMemberInput) input: inputs.CreateMemberInput,
+    @Ctx() context: GraphQLContext,
+  ) {
     return createInvitation(context.em, business, input, context);
   }
 
@@ -31,6 +36,9 @@ export class MemberResolver extends OwnedCrudResolver(MemberType, inputs, member
   })
   createMember(@Arg('business', () => ID) business: string, @Arg('input', () => inputs.CreateMemberInput) _input: inputs.CreateMemberInput): MemberType {
     // The same answer whatever the address: whether it has an account is not the caller's to learn.
-    throw new AppError('bad_request', `Members join by accepting an invitation: use addMember (POST /v2/businesses/${business}/members) or createInvitation, which e-mail the address a link`);
+    throw new AppError(
+      'bad_request',
+      `Members join by accepting an invitation: use addMember (POST /v2/businesses/${business}/members) or createInvitation, which e-mail the address a link`,
+    );
   }
 }

@@ -24,12 +24,15 @@ type UserFields = Pick<User, 'email' | 'name'>;
 
 export function presentMember(membership: Membership, user: UserFields): MemberType {
   return {
-    id: membership.id, object: 'member', business: membership.business,
+    id: membership.id,
+    object: 'member',
+    business: membership.business,
     user: membership.user,
     email: user.email,
     name: user.name ?? null,
     role: membership.role,
-    createdAt: membership.createdAt, updatedAt: membership.updatedAt,
+    createdAt: membership.createdAt,
+    updatedAt: membership.updatedAt,
   };
 }
 
@@ -115,7 +118,9 @@ export async function createMember(em: EntityManager, business: string, input: {
       const user = await tx.findOne(User, { email }, { fields: ['email', 'name', 'emailVerifiedAt'] });
       if (!user?.emailVerifiedAt) {
         const why = user ? 'its account has not confirmed the address' : 'no user has this e-mail address';
-        throw new AppError('validation_failed', `${email}: ${why}; invite it instead (an invitation's link proves the address)`, [{ field: 'email', message: why }]);
+        throw new AppError('validation_failed', `${email}: ${why}; invite it instead (an invitation's link proves the address)`, [
+          { field: 'email', message: why },
+        ]);
       }
       if (await tx.count(Membership, { business, user: user.id })) {
         throw new AppError('conflict', `${email} is already a member of the business`, [{ field: 'email', message: 'already a member' }]);
@@ -127,7 +132,8 @@ export async function createMember(em: EntityManager, business: string, input: {
     });
   } catch (err) {
     // Two adds of the same user at once: the unique index decides, the loser hears what the first check says.
-    if (err instanceof UniqueConstraintViolationException) throw new AppError('conflict', `${email} is already a member of the business`, [{ field: 'email', message: 'already a member' }]);
+    if (err instanceof UniqueConstraintViolationException)
+      throw new AppError('conflict', `${email} is already a member of the business`, [{ field: 'email', message: 'already a member' }]);
     throw err;
   }
 }
@@ -147,7 +153,13 @@ function recordedFor(actor: MemberActor): RecordedResource<Membership, MemberTyp
 }
 
 /** Changes a member's role; the last owner cannot be demoted. */
-async function updateMember(em: EntityManager, business: string, id: string, input: { role?: MembershipRole | null }, by: MemberWriter = {}): Promise<MemberType> {
+async function updateMember(
+  em: EntityManager,
+  business: string,
+  id: string,
+  input: { role?: MembershipRole | null },
+  by: MemberWriter = {},
+): Promise<MemberType> {
   const checks = new Checks();
   checkRole(checks, input.role, false);
   checks.throwIfAny();

@@ -9,10 +9,13 @@ import { menuNames } from './menu-item.repo.js';
 
 export function presentMenuItem(item: MenuItem): MenuItemType {
   return {
-    id: item.id, object: 'menuitem', business: item.business,
+    id: item.id,
+    object: 'menuitem',
+    business: item.business,
     name: item.name,
     itemId: item.externalItemId ?? null,
-    createdAt: item.createdAt, updatedAt: item.updatedAt,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
   };
 }
 

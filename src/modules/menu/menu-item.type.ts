@@ -1,7 +1,7 @@
 import { Field, ObjectType } from 'type-graphql';
 import { ResourceType } from '../../kit/graphql/resource.type.js';
 
-@ObjectType('MenuItem', { simpleResolvers: true, description: "An entry of the business menu, synced from order lines by name." })
+@ObjectType('MenuItem', { simpleResolvers: true, description: 'An entry of the business menu, synced from order lines by name.' })
 export class MenuItemType extends ResourceType {
   business!: string;
 

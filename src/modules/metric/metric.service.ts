@@ -11,11 +11,14 @@ import type { CreateMetricInput, UpdateMetricInput } from './metric.inputs.js';
 
 export function presentMetric(metric: Metric): MetricType {
   return {
-    id: metric.id, object: 'metric', business: metric.business,
+    id: metric.id,
+    object: 'metric',
+    business: metric.business,
     name: metric.name,
     description: metric.description ?? null,
     scale: { min: metric.scaleMin, max: metric.scaleMax },
-    createdAt: metric.createdAt, updatedAt: metric.updatedAt,
+    createdAt: metric.createdAt,
+    updatedAt: metric.updatedAt,
   };
 }
 
@@ -34,7 +37,11 @@ function check(input: Partial<CreateMetricInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-const { find: findMetric, list: listMetrics, recorded } = ownedResource(Metric, { kind: 'metric', label: 'Metric', resource: 'metric', present: presentMetric });
+const {
+  find: findMetric,
+  list: listMetrics,
+  recorded,
+} = ownedResource(Metric, { kind: 'metric', label: 'Metric', resource: 'metric', present: presentMetric });
 
 export function createMetric(em: EntityManager, business: string, input: CreateMetricInput): Promise<MetricType> {
   check(input, true);

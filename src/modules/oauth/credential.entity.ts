@@ -18,7 +18,8 @@ export class Credential extends Timestamped {
   @Property({ type: 'string', length: 200 }) name!: string;
 
   @Unique({ name: 'credential_client_id_unique' })
-  @Property({ type: 'string', length: 64 }) clientId!: string;
+  @Property({ type: 'string', length: 64 })
+  clientId!: string;
 
   /** SHA-256 of the secret (a 256-bit random value, so a slow hash adds nothing); shown once at creation. Null: a public client. */
   @Property({ type: 'string', length: 64, lazy: true, nullable: true }) secretHash!: string | null;

@@ -107,14 +107,17 @@ export async function createCredential(
 /** The public shape: never the secret or its hash. */
 export function presentCredential(credential: Credential) {
   return {
-    id: credential.id, object: 'credential', business: credential.business,
+    id: credential.id,
+    object: 'credential',
+    business: credential.business,
     name: credential.name,
     clientId: credential.clientId,
     validRedirectUris: credential.validRedirectUris,
     createdBy: credential.createdBy,
     scopes: credential.scopes,
     requirePkce: credential.requirePkce,
-    createdAt: credential.createdAt, updatedAt: credential.updatedAt,
+    createdAt: credential.createdAt,
+    updatedAt: credential.updatedAt,
   };
 }
 
@@ -185,9 +188,16 @@ export async function credentialsActingFor(em: EntityManager, user: string): Pro
     { createdBy: user, business: { $in: memberships.map((m) => m.business) } },
     { fields: ['name', 'clientId', 'business'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
-  const businesses = credentials.length ? await em.find(Business, { id: { $in: [...new Set(credentials.map((c) => c.business!))] } }, { fields: ['name'] }) : [];
+  const businesses = credentials.length
+    ? await em.find(Business, { id: { $in: [...new Set(credentials.map((c) => c.business!))] } }, { fields: ['name'] })
+    : [];
   const nameOf = new Map(businesses.map((b) => [b.id, b.name]));
-  return credentials.map((c) => ({ id: c.id, name: c.name, clientId: c.clientId, business: { id: c.business!, name: nameOf.get(c.business!) ?? c.business! } }));
+  return credentials.map((c) => ({
+    id: c.id,
+    name: c.name,
+    clientId: c.clientId,
+    business: { id: c.business!, name: nameOf.get(c.business!) ?? c.business! },
+  }));
 }
 
 export const findCredential = (em: EntityManager, business: string, id: string, lock = false) =>

@@ -22,18 +22,22 @@ export class CredentialType extends ResourceType {
   createdBy!: string;
 
   @Field(() => [String], {
-    description: "The most its client_credentials tokens may carry (within what its creator's role allows when one is issued): at most the scopes of the token that created it.",
+    description:
+      "The most its client_credentials tokens may carry (within what its creator's role allows when one is issued): at most the scopes of the token that created it.",
   })
   scopes!: string[];
 
   @Field(() => Boolean, {
     description:
-      'Held to OAuth 2.1: its authorization requests must carry PKCE (S256) and its code exchanges the redirect URI. False: it may follow the interface document\'s flow, which has neither (what it sends is checked all the same). Public clients, and every client under OAUTH_REQUIRE_PKCE=all, are held to it whatever this says.',
+      "Held to OAuth 2.1: its authorization requests must carry PKCE (S256) and its code exchanges the redirect URI. False: it may follow the interface document's flow, which has neither (what it sends is checked all the same). Public clients, and every client under OAUTH_REQUIRE_PKCE=all, are held to it whatever this says.",
   })
   requirePkce!: boolean;
 }
 
-@ObjectType('CreatedCredential', { simpleResolvers: true, description: 'A credential with its new client secret (createCredential, rotateCredentialSecret): the only time that secret is shown.' })
+@ObjectType('CreatedCredential', {
+  simpleResolvers: true,
+  description: 'A credential with its new client secret (createCredential, rotateCredentialSecret): the only time that secret is shown.',
+})
 export class CreatedCredentialType extends CredentialType {
   @Field({ description: 'Store it safely now: only its hash is kept.' })
   clientSecret!: string;
@@ -47,10 +51,16 @@ export class CreateCredentialInput {
   @Field(() => [String])
   validRedirectUris!: string[];
 
-  @Field(() => [String], { nullable: true, description: 'What its client_credentials tokens may carry at most; default, and at most: the scopes of the token that creates it.' })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'What its client_credentials tokens may carry at most; default, and at most: the scopes of the token that creates it.',
+  })
   scopes?: string[] | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'Hold it to OAuth 2.1: PKCE and the redirect URI at the token endpoint required (default false: the interface document\'s flow).' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Hold it to OAuth 2.1: PKCE and the redirect URI at the token endpoint required (default false: the interface document's flow).",
+  })
   requirePkce?: boolean | null;
 }
 

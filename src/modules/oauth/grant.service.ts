@@ -85,7 +85,8 @@ interface CodeExchange {
  */
 function checkCodeBinding(row: AuthorizationCode, input: CodeExchange): void {
   // RFC 6749 4.1.3 asks for it again; the interface document's token request has no such field, so only strict clients must.
-  if (input.redirectUri === undefined && input.strict) throw new OAuthError('invalid_grant', 'redirect_uri (redirectUri) is required: the one of the authorization request');
+  if (input.redirectUri === undefined && input.strict)
+    throw new OAuthError('invalid_grant', 'redirect_uri (redirectUri) is required: the one of the authorization request');
   if (input.redirectUri !== undefined && input.redirectUri !== row.redirectUri) {
     throw new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
   }
@@ -102,12 +103,7 @@ function checkCodeBinding(row: AuthorizationCode, input: CodeExchange): void {
   }
 }
 
-export async function exchangeAuthorizationCode(
-  em: EntityManager,
-  tokens: TokenService,
-  client: Credential,
-  input: CodeExchange,
-): Promise<IssuedToken> {
+export async function exchangeAuthorizationCode(em: EntityManager, tokens: TokenService, client: Credential, input: CodeExchange): Promise<IssuedToken> {
   if (!input.code) throw new OAuthError('invalid_request', 'code is required');
   const codeHash = hashSecret(input.code);
   const signer = await tokens.signer();
@@ -168,12 +164,7 @@ export async function refreshTokens(
 }
 
 /** Client credentials: the token acts for the user who created the credential, in the credential's business. */
-export async function clientCredentialsToken(
-  em: EntityManager,
-  tokens: TokenService,
-  client: Credential,
-  input: { scope?: unknown },
-): Promise<IssuedToken> {
+export async function clientCredentialsToken(em: EntityManager, tokens: TokenService, client: Credential, input: { scope?: unknown }): Promise<IssuedToken> {
   const { business, createdBy } = client;
   // The built-in public client acts for whoever signs in, never on its own.
   if (!business || !createdBy) throw new OAuthError('unauthorized_client', 'This client may not use the client_credentials grant');
@@ -185,7 +176,11 @@ export async function clientCredentialsToken(
     // carries (at most what the token that made it held). A scope asked for beyond either is refused with its name;
     // asked for nothing, the token gets what both allow.
     const roleAllows = requestedScopes(input.scope, scopesForRole(role), `The role of the credential's creator (${role}) does not allow`);
-    const scopes = requestedScopes(input.scope, roleAllows.filter((s) => client.scopes.includes(s)), 'This credential does not carry');
+    const scopes = requestedScopes(
+      input.scope,
+      roleAllows.filter((s) => client.scopes.includes(s)),
+      'This credential does not carry',
+    );
     if (!scopes.length) throw new OAuthError('invalid_scope', `The credential carries no scope that the role of its creator (${role}) allows`);
     return tokens.issue(tx, signer, {
       ...issuedFor(client, { business, user: createdBy }),

@@ -24,12 +24,14 @@ export class OAuthToken {
   @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
 
   @Index({ name: 'oauth_token_user_idx' })
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' }) user!: string;
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' })
+  user!: string;
   @Property({ type: 'json' }) scopes!: string[];
 
   /** SHA-256 of the refresh token; null when none was issued (client credentials). */
   @Unique({ name: 'oauth_token_refresh_hash_unique' })
-  @Property({ type: 'string', length: 64, nullable: true }) refreshHash?: string | null;
+  @Property({ type: 'string', length: 64, nullable: true })
+  refreshHash?: string | null;
   @Property({ type: 'datetime', length: 3 }) accessExpiresAt!: Date;
   @Property({ type: 'datetime', length: 3, nullable: true }) refreshExpiresAt?: Date | null;
 

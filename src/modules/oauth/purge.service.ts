@@ -41,9 +41,12 @@ export function schedulePurge(em: EntityManager, logger: Logger): () => void {
     purgeOnce(em.fork())
       .then((removed) => logger.debug(removed ?? { skipped: 'another process is purging' }, 'expired OAuth rows purged'))
       .catch((err) => logger.warn({ err }, 'purging expired OAuth rows failed; will retry'));
-  let timer = setTimeout(() => {
-    timer = setInterval(run, EVERY_MS).unref();
-    void run();
-  }, FIRST_AFTER_MS + Math.random() * EVERY_MS).unref();
+  let timer = setTimeout(
+    () => {
+      timer = setInterval(run, EVERY_MS).unref();
+      void run();
+    },
+    FIRST_AFTER_MS + Math.random() * EVERY_MS,
+  ).unref();
   return () => clearTimeout(timer);
 }

@@ -39,8 +39,9 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'flows:write': 'Create, change and delete feedback flows',
   'alerts:read': 'See your alert rules',
   'alerts:write': 'Create, change and delete alert rules',
-  'cases:read': 'See unhappy guests\' cases, their messages and offers',
+  'cases:read': "See unhappy guests' cases, their messages and offers",
   'cases:write': 'Answer, assign and resolve cases, and send offers',
   'business:read': "See your business's settings: its brand, review link, reply-to address and the themes its guests' comments are read with",
-  'business:write': "Change your business's name shown to guests, brand colour, logo, review link, reply-to address and the themes its guests' comments are read with",
+  'business:write':
+    "Change your business's name shown to guests, brand colour, logo, review link, reply-to address and the themes its guests' comments are read with",
 };

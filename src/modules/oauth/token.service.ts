@@ -64,7 +64,6 @@ export function presentTokenRfc(issued: IssuedToken) {
   };
 }
 
-
 /** Signs access tokens and verifies them: signature with cached keys, RS512 only, expiry, issuer, then revocation. */
 export interface VerifiedClaims {
   tokenId: string;
@@ -201,7 +200,14 @@ export class TokenService {
     // loses the scopes of their old role within REVOCATION_CACHE_MS, without a new token.
     const { granted } = narrowToRole(claims.scope.split(' ').filter(isScope), check.role);
     const scopes = new Set<Scope>(granted);
-    const principal = { userId: claims.userId, businessId: claims.businessId, credentialId: claims.credentialId, tokenId: claims.tokenId, scopes, role: check.role };
+    const principal = {
+      userId: claims.userId,
+      businessId: claims.businessId,
+      credentialId: claims.credentialId,
+      tokenId: claims.tokenId,
+      scopes,
+      role: check.role,
+    };
     if (this.principals.size >= VERIFIED_CACHE_SIZE) this.principals.clear();
     this.principals.set(token, { principal, exp: claims.exp });
     return principal;

@@ -92,7 +92,10 @@ describe('normalisePhone', () => {
     expect(normalisePhone('+92 300 1234567'.padEnd(64), null)).toBe('+923001234567');
     expect(normalisePhone('+92 300 1234567'.padEnd(65), null)).toBeNull();
   });
-  it.each([['123', 'PK'], ['0300 1234567', null], ['phone', 'PK'], ['', 'PK']])('drops %j (country %s)', (input, country) =>
-    expect(normalisePhone(input, country)).toBeNull(),
-  );
+  it.each([
+    ['123', 'PK'],
+    ['0300 1234567', null],
+    ['phone', 'PK'],
+    ['', 'PK'],
+  ])('drops %j (country %s)', (input, country) => expect(normalisePhone(input, country)).toBeNull());
 });

@@ -5,9 +5,29 @@ import { rowOf } from '../../kit/db/entity.table.js';
 import { inTransaction } from '../../kit/db/db.js';
 import type { OrderSource } from './order.entity.js';
 import type { OrderFields } from './order.rules.js';
-import { orderJson, presentOrder, presentOrderItem, presentOrderWithItems, type OrderItemRecord, type OrderOwner, type OrderRecord, type OrderWithItems, type PresentedOrder } from './order.presenter.js';
+import {
+  orderJson,
+  presentOrder,
+  presentOrderItem,
+  presentOrderWithItems,
+  type OrderItemRecord,
+  type OrderOwner,
+  type OrderRecord,
+  type OrderWithItems,
+  type PresentedOrder,
+} from './order.presenter.js';
 import { eventRecorded } from '../event/index.js';
-import { findOrderByKey, insertEvent, linkRacedLines, writeOrder, writeOrders, type BatchedOrder, type EventRow, type MenuRow, type WrittenLine } from './order.repo.js';
+import {
+  findOrderByKey,
+  insertEvent,
+  linkRacedLines,
+  writeOrder,
+  writeOrders,
+  type BatchedOrder,
+  type EventRow,
+  type MenuRow,
+  type WrittenLine,
+} from './order.repo.js';
 import { WriteBatcher } from '../../kit/db/write.batcher.js';
 
 /**

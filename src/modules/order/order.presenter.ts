@@ -9,13 +9,39 @@ import type { OrderItemType, OrderType } from './order.type.js';
  */
 export type OrderRecord = Pick<
   Order,
-  | 'id' | 'business' | 'externalOrderId' | 'externalLocationId' | 'externalBrandId' | 'source' | 'channel' | 'status' | 'currency'
-  | 'subtotal' | 'deliveryCharge' | 'total' | 'customerName' | 'customerEmail' | 'customerPhone' | 'metadata' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'business'
+  | 'externalOrderId'
+  | 'externalLocationId'
+  | 'externalBrandId'
+  | 'source'
+  | 'channel'
+  | 'status'
+  | 'currency'
+  | 'subtotal'
+  | 'deliveryCharge'
+  | 'total'
+  | 'customerName'
+  | 'customerEmail'
+  | 'customerPhone'
+  | 'metadata'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 export type OrderItemRecord = Pick<
   OrderItem,
-  | 'id' | 'business' | 'position' | 'menuItem' | 'externalItemId' | 'name' | 'quantity' | 'unitPrice' | 'totalPrice'
-  | 'salesTaxPercent' | 'salesTaxAmount' | 'itemComment'
+  | 'id'
+  | 'business'
+  | 'position'
+  | 'menuItem'
+  | 'externalItemId'
+  | 'name'
+  | 'quantity'
+  | 'unitPrice'
+  | 'totalPrice'
+  | 'salesTaxPercent'
+  | 'salesTaxAmount'
+  | 'itemComment'
 >;
 
 /**
@@ -43,7 +69,9 @@ export function presentOrder(order: OrderRecord, owner: OrderOwner): PresentedOr
 export function presentOrder(order: OrderRecord): OrderType;
 export function presentOrder(order: OrderRecord, owner?: OrderOwner): OrderType {
   return {
-    id: order.id, object: 'order', business: order.business,
+    id: order.id,
+    object: 'order',
+    business: order.business,
     externalOrderId: order.externalOrderId,
     externalLocationId: order.externalLocationId ?? null,
     externalBrandId: order.externalBrandId ?? null,
@@ -60,13 +88,16 @@ export function presentOrder(order: OrderRecord, owner?: OrderOwner): OrderType 
     metadata: order.metadata,
     // Undefined without an owner: one shape of object either way.
     staff: owner ? staffOf(order.metadata, owner.staffKey) : undefined,
-    createdAt: order.createdAt, updatedAt: order.updatedAt,
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
   };
 }
 
 export function presentOrderItem(item: OrderItemRecord): OrderItemType {
   return {
-    id: item.id, object: 'orderitem', business: item.business,
+    id: item.id,
+    object: 'orderitem',
+    business: item.business,
     menuItem: item.menuItem ?? null,
     position: item.position,
     itemId: item.externalItemId ?? null,

@@ -39,17 +39,46 @@ export type EventRow = Omit<Insertable<OrderDB['event']>, 'fanout_pending'>;
  */
 const allOf =
   <R>() =>
-  <const C extends readonly (keyof R & string)[]>(columns: C & ([Exclude<keyof R, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof R, C[number]> })) =>
+  <const C extends readonly (keyof R & string)[]>(
+    columns: C & ([Exclude<keyof R, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof R, C[number]> }),
+  ) =>
     columns;
 
 const ORDER_COLUMNS = allOf<OrderRow>()([
-  'id', 'business_id', 'external_order_id', 'external_location_id', 'external_brand_id', 'source', 'channel', 'status', 'currency',
-  'subtotal', 'delivery_charge', 'total', 'customer_name', 'customer_email', 'customer_phone', 'metadata', 'created_at', 'updated_at',
+  'id',
+  'business_id',
+  'external_order_id',
+  'external_location_id',
+  'external_brand_id',
+  'source',
+  'channel',
+  'status',
+  'currency',
+  'subtotal',
+  'delivery_charge',
+  'total',
+  'customer_name',
+  'customer_email',
+  'customer_phone',
+  'metadata',
+  'created_at',
+  'updated_at',
 ]);
 // order_id is the upserted order's (o.id), menu_item_id what the statement finds.
 const LINE_COLUMNS = allOf<Omit<LineRow, 'menuKey' | 'order_id'>>()([
-  'id', 'business_id', 'position', 'external_item_id', 'name', 'quantity', 'unit_price', 'total_price', 'sales_tax_percent',
-  'sales_tax_amount', 'item_comment', 'created_at', 'updated_at',
+  'id',
+  'business_id',
+  'position',
+  'external_item_id',
+  'name',
+  'quantity',
+  'unit_price',
+  'total_price',
+  'sales_tax_percent',
+  'sales_tax_amount',
+  'item_comment',
+  'created_at',
+  'updated_at',
 ]);
 const MENU_COLUMNS = allOf<MenuRow>()(['id', 'business_id', 'name', 'external_item_id', 'created_at', 'updated_at']);
 
@@ -121,7 +150,10 @@ const LINE_MENU_ITEM = sql`case
  * order's id, whether it was created, each line's menu item (a named line left without one is for linkRacedLines)
  * and the event's fanout_pending.
  */
-export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id: string; inserted: boolean; items: WrittenLine[]; fanout_pending: boolean | null } | undefined> {
+export async function writeOrder(
+  em: EntityManager,
+  w: OrderWrite,
+): Promise<{ id: string; inserted: boolean; items: WrittenLine[]; fanout_pending: boolean | null } | undefined> {
   const order = JSON.stringify(w.order);
   const menu = JSON.stringify(w.menu);
   const menuKeys = w.menu.map((m) => m.name.toLowerCase());
@@ -185,8 +217,15 @@ export async function writeOrder(em: EntityManager, w: OrderWrite): Promise<{ id
       // Raw SQL as a CTE: Kysely does not put it in parentheses itself.
       .with('ev', () => sql`(${insertEvents(sql`${rowsOf('event', 'v', EVENT_COLUMNS, event, false)} where ${created}`)})`)
       .selectFrom('o')
-      .select(['o.id', 'o.inserted', sql`(select coalesce(json_agg(items), '[]') from items)`.as('items'), sql`(select fanout_pending from ev)`.as('fanout_pending')]);
-  const [row] = await runShaped<{ id: string; inserted: boolean; items: WrittenLine[]; fanout_pending: boolean | null }>(em, 'order.write', parameters, build, { prepare: true });
+      .select([
+        'o.id',
+        'o.inserted',
+        sql`(select coalesce(json_agg(items), '[]') from items)`.as('items'),
+        sql`(select fanout_pending from ev)`.as('fanout_pending'),
+      ]);
+  const [row] = await runShaped<{ id: string; inserted: boolean; items: WrittenLine[]; fanout_pending: boolean | null }>(em, 'order.write', parameters, build, {
+    prepare: true,
+  });
   return row;
 }
 
@@ -304,19 +343,40 @@ export async function findOrderByKey(
     orderKysely(em)
       .selectFrom('customer_order as o')
       .select((eb) => [
-        'o.id', 'o.business_id', 'o.external_order_id', 'o.external_location_id', 'o.external_brand_id',
-        'o.source', 'o.channel', 'o.status', 'o.currency',
-        float('o.subtotal').as('subtotal'), float('o.delivery_charge').as('delivery_charge'), sql<number>`o.total::float8`.as('total'),
-        'o.customer_name', 'o.customer_email', 'o.customer_phone', 'o.metadata',
+        'o.id',
+        'o.business_id',
+        'o.external_order_id',
+        'o.external_location_id',
+        'o.external_brand_id',
+        'o.source',
+        'o.channel',
+        'o.status',
+        'o.currency',
+        float('o.subtotal').as('subtotal'),
+        float('o.delivery_charge').as('delivery_charge'),
+        sql<number>`o.total::float8`.as('total'),
+        'o.customer_name',
+        'o.customer_email',
+        'o.customer_phone',
+        'o.metadata',
         epochMs('o.created_at').as('created_at'),
         epochMs('o.updated_at').as('updated_at'),
         jsonArrayFrom(
           eb
             .selectFrom('order_item as i')
             .select([
-              'i.id', 'i.business_id as business', 'i.position', 'i.menu_item_id as menuItem', 'i.external_item_id as externalItemId',
-              'i.name', 'i.quantity', float('i.unit_price').as('unitPrice'), float('i.total_price').as('totalPrice'),
-              float('i.sales_tax_percent').as('salesTaxPercent'), float('i.sales_tax_amount').as('salesTaxAmount'), 'i.item_comment as itemComment',
+              'i.id',
+              'i.business_id as business',
+              'i.position',
+              'i.menu_item_id as menuItem',
+              'i.external_item_id as externalItemId',
+              'i.name',
+              'i.quantity',
+              float('i.unit_price').as('unitPrice'),
+              float('i.total_price').as('totalPrice'),
+              float('i.sales_tax_percent').as('salesTaxPercent'),
+              float('i.sales_tax_amount').as('salesTaxAmount'),
+              'i.item_comment as itemComment',
             ])
             .whereRef('i.order_id', '=', 'o.id')
             .orderBy('i.position'),

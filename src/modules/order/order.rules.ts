@@ -120,7 +120,9 @@ function line(checks: Checks, at: string, item: Input): Omit<OrderLine, 'positio
   const unitPrice = money(checks, `${at}.unitPrice`, item.unitPrice) ?? null;
   const totalPrice = money(checks, `${at}.totalPrice`, item.totalPrice) ?? null;
   const salesTaxAmount = money(checks, `${at}.salesTaxAmount`, item.salesTaxAmount) ?? null;
-  const itemComment = checks.text(`${at}.itemComment`, item.itemComment, { max: MAX.comment }) ? ((item.itemComment as string | null | undefined) ?? null) : null;
+  const itemComment = checks.text(`${at}.itemComment`, item.itemComment, { max: MAX.comment })
+    ? ((item.itemComment as string | null | undefined) ?? null)
+    : null;
   return { itemId, name, quantity, unitPrice, totalPrice, salesTaxPercent, salesTaxAmount, itemComment };
 }
 
@@ -166,7 +168,9 @@ export function readNewOrder(checks: Checks, input: unknown, door: OrderDoor, co
     checks.throwIfAny();
   }
   const body = input as Input;
-  const externalOrderId = checks.text('externalOrderId', body.externalOrderId, { required: true, max: MAX.externalId }) ? (body.externalOrderId as string).trim() : '';
+  const externalOrderId = checks.text('externalOrderId', body.externalOrderId, { required: true, max: MAX.externalId })
+    ? (body.externalOrderId as string).trim()
+    : '';
   let total = 0;
   if (body.total == null) checks.fail('total', 'is required');
   else total = money(checks, 'total', body.total) ?? 0;

@@ -17,7 +17,11 @@ export const findOrder = (em: EntityManager, business: string, id: string, lock 
   findOwned(em, Order, { kind: 'order', label: 'Order', business, id, lock });
 
 /** The update recipe's view of an order, its answer and event presented with its business's fields (presentOrder). */
-const recorded = (owner: OrderOwner): RecordedResource<Order, OrderType> => ({ resource: 'order', find: findOrder, present: (order) => presentOrder(order, owner) });
+const recorded = (owner: OrderOwner): RecordedResource<Order, OrderType> => ({
+  resource: 'order',
+  find: findOrder,
+  present: (order) => presentOrder(order, owner),
+});
 
 /** What an order shows of its business: its staffKey (the default, for a business the request could not read). */
 const ownerOf = (business: Business | null): OrderOwner => ({ staffKey: business?.staffKey ?? DEFAULT_STAFF_KEY });

@@ -13,7 +13,8 @@ const read = new WeakMap<GraphQLContext, Map<string, Promise<SendingBudgetType[]
 @Resolver(() => BusinessType)
 export class SendingBudgetResolver {
   @FieldResolver(() => [SendingBudgetType], {
-    description: "Today's sending budget on each channel (email, sms): the limit, what was used and what is left, the messages held, when it resets. Also in REST's GET /v2/businesses/{business}.",
+    description:
+      "Today's sending budget on each channel (email, sms): the limit, what was used and what is left, the messages held, when it resets. Also in REST's GET /v2/businesses/{business}.",
   })
   sendingBudget(@Root() business: Parent<BusinessType>, @Ctx() context: GraphQLContext): Promise<SendingBudgetType[]> {
     let byBusiness = read.get(context);

@@ -44,7 +44,11 @@ export const budgetLabel = (budget: BudgetName, perGuest: boolean) => (perGuest 
 export function spentMessage(settings: SendingSettings, budget: BudgetName, perGuest: boolean, limit: number, createdAt: Date, now: Date): string {
   const reset = resetOf(now).toISOString();
   const label = budgetLabel(budget, perGuest);
-  if (perGuest) return `Sending budget "${label}" spent: a business sends at most ${limit} ${WORDS[budget]} a day to one guest, and this guest has had them today. It resets at ${reset}.`;
-  const young = budget !== 'invitations' && now < newUntil(settings, createdAt) ? ` (the budget of a new business, until ${newUntil(settings, createdAt).toISOString()})` : '';
+  if (perGuest)
+    return `Sending budget "${label}" spent: a business sends at most ${limit} ${WORDS[budget]} a day to one guest, and this guest has had them today. It resets at ${reset}.`;
+  const young =
+    budget !== 'invitations' && now < newUntil(settings, createdAt)
+      ? ` (the budget of a new business, until ${newUntil(settings, createdAt).toISOString()})`
+      : '';
   return `Sending budget "${label}" spent: this business may send ${limit} ${WORDS[budget]} a day${young}, and has sent them today. It resets at ${reset}.`;
 }

@@ -2,7 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { messagesHeld } from '../../kit/metrics/metrics.js';
 import { recordEvent } from '../event/index.js';
-import { budgetLabel, dayOf, limitOf, newUntil, recipientKey, resetOf, spentMessage, type BudgetName, type SendChannel, type SendKind } from './sending-budget.rules.js';
+import {
+  budgetLabel,
+  dayOf,
+  limitOf,
+  newUntil,
+  recipientKey,
+  resetOf,
+  spentMessage,
+  type BudgetName,
+  type SendChannel,
+  type SendKind,
+} from './sending-budget.rules.js';
 import type { SendingSettings } from '../../config.js';
 import { businessCreatedAt, businessTallies, countHeld, forgetEarlierDays, giveBackUnits, takeUnit, type TallyKey } from './sending.repo.js';
 import type { SendingBudgetType } from './sending-budget.type.js';
@@ -33,7 +44,12 @@ interface Spent {
 /** The units a message takes: the guest's first (the one named when both are spent), the channel's, an invitation's. */
 function unitsOf(settings: SendingSettings, send: Send, createdAt: Date, now: Date): Unit[] {
   const day = dayOf(now);
-  const unit = (budget: BudgetName, recipient: string, limit: number): Unit => ({ key: { business: send.business, day, budget, recipient }, budget, perGuest: recipient !== '', limit });
+  const unit = (budget: BudgetName, recipient: string, limit: number): Unit => ({
+    key: { business: send.business, day, budget, recipient },
+    budget,
+    perGuest: recipient !== '',
+    limit,
+  });
   return [
     ...(send.guest ? [unit(send.channel, recipientKey(send.channel, send.guest), settings.perGuest)] : []),
     unit(send.channel, '', limitOf(settings, send.channel, createdAt, now)),
@@ -106,7 +122,11 @@ export class SendingBudgets {
     await em.transactional(async (tx) => {
       const counted = await countHeld(tx, unit.key, now);
       if (counted?.first && !unit.perGuest) {
-        recordEvent(tx, send.business, 'sendingbudget.reached', { object: 'sendingbudget', business: send.business, ...this.present(send.channel, createdAt, now, counted) });
+        recordEvent(tx, send.business, 'sendingbudget.reached', {
+          object: 'sendingbudget',
+          business: send.business,
+          ...this.present(send.channel, createdAt, now, counted),
+        });
       }
     });
     return { reserved: false, until: resetOf(now), budget: budgetLabel(unit.budget, unit.perGuest) };
@@ -125,8 +145,14 @@ export class SendingBudgets {
     const limit = limitOf(this.settings, channel, createdAt, now);
     const grows = newUntil(this.settings, createdAt);
     return {
-      channel, limit, used: counts.used, remaining: Math.max(0, limit - counts.used), held: counts.held, perGuest: this.settings.perGuest,
-      resetsAt: resetOf(now), growsAt: grows > now ? grows : null,
+      channel,
+      limit,
+      used: counts.used,
+      remaining: Math.max(0, limit - counts.used),
+      held: counts.held,
+      perGuest: this.settings.perGuest,
+      resetsAt: resetOf(now),
+      growsAt: grows > now ? grows : null,
     };
   }
 }

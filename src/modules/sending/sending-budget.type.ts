@@ -4,7 +4,7 @@ import { Timestamp } from '../../kit/graphql/scalars.js';
 @ObjectType('SendingBudget', {
   simpleResolvers: true,
   description:
-    "What the business may still send today on one channel. Every message counts: feedback requests and reminders, alerts, replies and offers to guests, invitations. An API send past a budget is refused (429 naming it); an automated one is held until the budget resets, and counted in `held`.",
+    'What the business may still send today on one channel. Every message counts: feedback requests and reminders, alerts, replies and offers to guests, invitations. An API send past a budget is refused (429 naming it); an automated one is held until the budget resets, and counted in `held`.',
 })
 export class SendingBudgetType {
   @Field({ description: '"email" or "sms".' })
@@ -25,9 +25,9 @@ export class SendingBudgetType {
   @Field(() => Int, { description: 'Messages a day to one guest on this channel from this business.' })
   perGuest!: number;
 
-  @Field(() => Timestamp, { description: 'When the day\'s counts start again: the next midnight UTC.' })
+  @Field(() => Timestamp, { description: "When the day's counts start again: the next midnight UTC." })
   resetsAt!: Date;
 
-  @Field(() => Timestamp, { nullable: true, description: 'When the limit grows to an established business\'s; null once it has.' })
+  @Field(() => Timestamp, { nullable: true, description: "When the limit grows to an established business's; null once it has." })
   growsAt!: Date | null;
 }

@@ -1,5 +1,15 @@
 /** The submission module's door: what other modules and the doors use of it. Its other files are its own. */
-export { RESUME_DAYS, answerStep, findDeviceResponse, guestDishes, linkTargets, openGuestSurvey, orderAnswered, resumeStep, visibleSteps } from './response.service.js';
+export {
+  RESUME_DAYS,
+  answerStep,
+  findDeviceResponse,
+  guestDishes,
+  linkTargets,
+  openGuestSurvey,
+  orderAnswered,
+  resumeStep,
+  visibleSteps,
+} from './response.service.js';
 export type { GuestSurvey, OrderDish, SurveyLink } from './response.service.js';
 export { analyseExisting } from './submission-analysis.service.js';
 export { SubmissionAnalysisTask } from './submission-analysis.task.js';

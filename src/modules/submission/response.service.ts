@@ -73,12 +73,22 @@ export async function openGuestSurvey(em: EntityManager, business: string, surve
   if (!isId('business', business) || !isId('survey', surveyId)) return { state: 'missing' };
   const row = await surveyWithSteps<OpenRow>(em, business, surveyId);
   if (!row || row.status === 'draft') return { state: 'missing' };
-  const survey = { id: row.id, business: row.business_id, name: row.name, status: row.status, closingText: row.closing_text, reviewUrl: row.review_url, languages: row.languages } as Survey;
+  const survey = {
+    id: row.id,
+    business: row.business_id,
+    name: row.name,
+    status: row.status,
+    closingText: row.closing_text,
+    reviewUrl: row.review_url,
+    languages: row.languages,
+  } as Survey;
   if (survey.status === 'archived') return { state: 'closed', survey };
   const steps = row.steps.map((st) => ({ ...st, business, survey: survey.id }) as SurveyStep);
   // Plain objects, not the fork's entities: the answer may be kept and shared between requests (the guest pages' memo, kit/signals/notified.memo.ts).
   const locations = steps.some((s) => s.type === 'location')
-    ? (await em.find(Location, { business }, { orderBy: { name: 'asc', id: 'asc' }, limit: 200, fields: ['id', 'name'] })).map((l) => ({ id: l.id, name: l.name }) as Location)
+    ? (await em.find(Location, { business }, { orderBy: { name: 'asc', id: 'asc' }, limit: 200, fields: ['id', 'name'] })).map(
+        (l) => ({ id: l.id, name: l.name }) as Location,
+      )
     : [];
   return { state: 'open', survey, steps, metrics: new Map(row.metrics.map((m) => [m.id, m])), locations };
 }
@@ -188,7 +198,14 @@ export function visibleSteps(guest: GuestSurvey, answers: Answer[], link: Survey
 }
 
 /** Where a returning guest goes on: the first shown step after the last one answered. */
-export function resumeStep(guest: GuestSurvey, response: Submission | null, link: SurveyLink, locationKnown: boolean, log: RuleLog, hasDishes = false): SurveyStep | undefined {
+export function resumeStep(
+  guest: GuestSurvey,
+  response: Submission | null,
+  link: SurveyLink,
+  locationKnown: boolean,
+  log: RuleLog,
+  hasDishes = false,
+): SurveyStep | undefined {
   const answers = response?.answers ?? [];
   const shown = visibleSteps(guest, answers, link, locationKnown, log, hasDishes);
   const answered = new Set(answers.map((a) => a.step));
@@ -205,7 +222,9 @@ export type StepOutcome =
 const MAX_TIMED_MS = 3_600_000;
 
 const hasAnswer = (a: AnswerInput) =>
-  (a.value !== undefined && a.value !== null) || (a.ratings != null && Object.keys(a.ratings).length > 0) || (a.items != null && Object.keys(a.items).length > 0);
+  (a.value !== undefined && a.value !== null) ||
+  (a.ratings != null && Object.keys(a.ratings).length > 0) ||
+  (a.items != null && Object.keys(a.items).length > 0);
 
 /** What a step's answer makes of the device's response (a plain copy; `created`: new, `changed`: to be stored). */
 type Decision =
@@ -283,7 +302,14 @@ const answeredAlready = () => new AppError('conflict', 'This device has already 
  * The step's answer applied to a copy of `existing` (null: the device has none yet): checked, timed, and what follows
  * it. Reads what it needs (the link's order and location, the order's dishes) on `em`, writes nothing.
  */
-async function decide(em: EntityManager, guest: GuestSurvey, input: StepInput, step: SurveyStep, link: SurveyLink, existing: Submission | null): Promise<Decision> {
+async function decide(
+  em: EntityManager,
+  guest: GuestSurvey,
+  input: StepInput,
+  step: SurveyStep,
+  link: SurveyLink,
+  existing: Submission | null,
+): Promise<Decision> {
   const business = guest.survey.business;
   let response = existing ? { ...existing } : null;
   let created = false;
@@ -306,7 +332,12 @@ async function decide(em: EntityManager, guest: GuestSurvey, input: StepInput, s
     if (checks.details.length) {
       const locationKnown = response ? response.location != null : (await targetsOfLink()).location != null;
       const hasDishes = (await dishesOf()).length > 0;
-      return { kind: 'invalid', details: checks.details, shown: visibleSteps(guest, response?.answers ?? [], link, locationKnown, input.log, hasDishes), dishes: dishes ?? [] };
+      return {
+        kind: 'invalid',
+        details: checks.details,
+        shown: visibleSteps(guest, response?.answers ?? [], link, locationKnown, input.log, hasDishes),
+        dishes: dishes ?? [],
+      };
     }
     if (hasAnswer(given)) {
       // Timed for the funnel: from the page's first view (startedAt) or the previous answer, to this one.
@@ -365,7 +396,13 @@ async function decide(em: EntityManager, guest: GuestSurvey, input: StepInput, s
  * A step that does not complete the response, stored by statements (submission.repo.ts): a new response with its
  * `submission.created` event, or the answers on the version decided on. Answers false when that version is gone.
  */
-async function storeStep(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'next' }>, version: string | null, admit?: () => void | Promise<void>): Promise<boolean> {
+async function storeStep(
+  em: EntityManager,
+  guest: GuestSurvey,
+  d: Extract<Decision, { kind: 'next' }>,
+  version: string | null,
+  admit?: () => void | Promise<void>,
+): Promise<boolean> {
   const response = d.response;
   if (!d.changed || !response) return true;
   if (d.created) {
@@ -376,7 +413,13 @@ async function storeStep(em: EntityManager, guest: GuestSurvey, d: Extract<Decis
     if (!em.getTransactionContext()) remember(response, written.version);
     return true;
   }
-  const stored = await updateResponse(em, { id: response.id, version: version!, answers: response.answers, location: response.location ?? null, updatedAt: response.updatedAt });
+  const stored = await updateResponse(em, {
+    id: response.id,
+    version: version!,
+    answers: response.answers,
+    location: response.location ?? null,
+    updatedAt: response.updatedAt,
+  });
   // In a transaction the version is its own until it commits: remembered by no one.
   if (stored && !em.getTransactionContext()) remember(response, stored);
   else forget(guest.survey.id, response.sessionId!);
@@ -387,7 +430,10 @@ async function storeStep(em: EntityManager, guest: GuestSurvey, d: Extract<Decis
 const eventOf = (response: Submission) => ({ id: newId('event'), json: stringifyWithMillis({ object: submissionEventObject(response) }) });
 
 /** The survey as what follows a completion reads it: its steps and metrics, and the order's dishes by menu item. */
-const answered = (guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>) => ({ ...guest, dishes: new Map(d.dishes.map((dish) => [dish.menuItem, dish.name])) });
+const answered = (guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>) => ({
+  ...guest,
+  dishes: new Map(d.dishes.map((dish) => [dish.menuItem, dish.name])),
+});
 
 /** What completing a response sets besides its answers: a response faster than a person reads is flagged, not refused. */
 function completion(response: Submission, startedAt: number) {
@@ -401,20 +447,40 @@ function completion(response: Submission, startedAt: number) {
  * order (whose feedback requests it settles, and whose one completed response per survey a transaction decides), that
  * opens no case (the followers' check: the cases module's).
  */
-async function completesAlone(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>, completions: SubmissionFollowers): Promise<boolean> {
+async function completesAlone(
+  em: EntityManager,
+  guest: GuestSurvey,
+  d: Extract<Decision, { kind: 'complete' }>,
+  completions: SubmissionFollowers,
+): Promise<boolean> {
   if (d.created || d.response.order) return false;
   return !(await completions.check(em, d.response, answered(guest, d)));
 }
 
 /** The completion written alone, on the version decided on (submission.repo.ts); undefined when that version is gone. */
-async function completeAlone(em: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>, version: string, startedAt: number): Promise<StepOutcome | undefined> {
+async function completeAlone(
+  em: EntityManager,
+  guest: GuestSurvey,
+  d: Extract<Decision, { kind: 'complete' }>,
+  version: string,
+  startedAt: number,
+): Promise<StepOutcome | undefined> {
   const completed: Submission = { ...d.response, ...completion(d.response, startedAt) };
   const event = eventOf(completed);
   // A text answer queues its analysis in the same statement (issue 52): one job row, no round trip more.
   const analyse = textAnswers(completed.answers, guest.steps).size > 0;
   const written = await completeResponse(
     em,
-    { id: completed.id, version, answers: completed.answers, location: completed.location ?? null, metadata: completed.metadata, completedAt: completed.completedAt!, updatedAt: completed.updatedAt, analyse },
+    {
+      id: completed.id,
+      version,
+      answers: completed.answers,
+      location: completed.location ?? null,
+      metadata: completed.metadata,
+      completedAt: completed.completedAt!,
+      updatedAt: completed.updatedAt,
+      analyse,
+    },
     event,
   );
   if (!written) return undefined;
@@ -427,7 +493,13 @@ async function completeAlone(em: EntityManager, guest: GuestSurvey, d: Extract<D
  * The response completed in `tx`, where its device's row is locked: its events, the order's feedback requests settled,
  * what follows a completion (the cases), flushed by the ORM with the response.
  */
-async function complete(tx: EntityManager, guest: GuestSurvey, d: Extract<Decision, { kind: 'complete' }>, stored: Submission | null, input: StepInput): Promise<StepOutcome> {
+async function complete(
+  tx: EntityManager,
+  guest: GuestSurvey,
+  d: Extract<Decision, { kind: 'complete' }>,
+  stored: Submission | null,
+  input: StepInput,
+): Promise<StepOutcome> {
   const business = guest.survey.business;
   let submission: Submission;
   if (stored) {

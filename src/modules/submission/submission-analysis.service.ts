@@ -7,7 +7,10 @@ import { pendingAnalysis, replaceAnalyses, textAnswersOf } from './submission.re
  * Reads the submission's text answers now, with its business's theme settings and menu, and replaces their stored
  * analyses (one per text answer; those of answers gone are dropped). Answers them, or null when the submission is gone.
  */
-export async function analyseSubmission(tx: EntityManager, submission: string): Promise<Array<Omit<TextAnalysis, 'sentiment'> & { step: string; score: number; label: TextAnalysis['sentiment']['label'] }> | null> {
+export async function analyseSubmission(
+  tx: EntityManager,
+  submission: string,
+): Promise<Array<Omit<TextAnalysis, 'sentiment'> & { step: string; score: number; label: TextAnalysis['sentiment']['label'] }> | null> {
   const found = await textAnswersOf(tx, submission);
   if (!found) return null;
   const read = await readerOf(tx, found.business);

@@ -6,7 +6,11 @@ import type { AnswerAnalysisType } from './answer-analysis.type.js';
 import { analyseSubmission } from './submission-analysis.service.js';
 
 /** What follows a submission's analyses stored in `tx` (the rules on themes: the runner binds the case module's). */
-export type SubmissionAnalysedStep = (tx: EntityManager, submission: string, analyses: Array<{ label: SentimentLabel; themes: ThemeFinding[] }>) => Promise<unknown>;
+export type SubmissionAnalysedStep = (
+  tx: EntityManager,
+  submission: string,
+  analyses: Array<{ label: SentimentLabel; themes: ThemeFinding[] }>,
+) => Promise<unknown>;
 
 const TEXT_ANALYSIS_LEASE_MS = 60_000;
 /** Waits before the 2nd to 5th try of a job that failed (a fault of ours: a bug, the database away). */

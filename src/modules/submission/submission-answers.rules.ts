@@ -5,7 +5,8 @@ import type { Answer } from './submission.entity.js';
 import type { AnswerInput } from './submission.inputs.js';
 
 /** The ratings an `items` step takes for a dish: 1 or 5 on a thumbs scale (down, up), 1 to 5 on a five scale. */
-export const itemRatings = (step: Pick<SurveyStep, 'content'>): readonly number[] => (String(step.content.scale ?? '5') === 'thumbs' ? [1, 5] : [1, 2, 3, 4, 5]);
+export const itemRatings = (step: Pick<SurveyStep, 'content'>): readonly number[] =>
+  String(step.content.scale ?? '5') === 'thumbs' ? [1, 5] : [1, 2, 3, 4, 5];
 
 /**
  * Answers checked against the survey's steps: each names a step of the survey, at most once, with a value of the
@@ -40,7 +41,10 @@ export function checkAnswers(
         if (!step.metricIds.includes(metricId) || !metric) {
           checks.fail(`${at}.ratings.${metricId}`, `step ${step.id} does not rate metric '${metricId}'`);
         } else if (typeof rating !== 'number' || !Number.isInteger(rating) || rating < metric.scaleMin || rating > metric.scaleMax) {
-          checks.fail(`${at}.ratings.${metricId}`, `step ${step.id}: rating ${JSON.stringify(rating)} is outside ${metric.name}'s scale ${metric.scaleMin} to ${metric.scaleMax}`);
+          checks.fail(
+            `${at}.ratings.${metricId}`,
+            `step ${step.id}: rating ${JSON.stringify(rating)} is outside ${metric.name}'s scale ${metric.scaleMin} to ${metric.scaleMax}`,
+          );
         }
       }
       if (step.required) {
@@ -58,7 +62,8 @@ export function checkAnswers(
       const allowed = itemRatings(step);
       for (const [menuItem, rating] of Object.entries(items)) {
         if (!dishes.has(menuItem)) checks.fail(`${at}.items.${menuItem}`, `step ${step.id}: '${menuItem}' is not a menu item of the order's lines`);
-        else if (typeof rating !== 'number' || !allowed.includes(rating)) checks.fail(`${at}.items.${menuItem}`, `step ${step.id}: rating ${JSON.stringify(rating)} is not one of ${allowed.join(', ')}`);
+        else if (typeof rating !== 'number' || !allowed.includes(rating))
+          checks.fail(`${at}.items.${menuItem}`, `step ${step.id}: rating ${JSON.stringify(rating)} is not one of ${allowed.join(', ')}`);
       }
       if (step.required) {
         const missing = [...dishes].filter((id) => !(id in items));
@@ -94,14 +99,18 @@ function checkPattern(checks: Checks, field: string, step: SurveyStep, pattern: 
   if (compiled.regex) {
     if (!compiled.regex.test(value)) checks.fail(field, `step ${step.id}: does not match the expected format`);
   } else {
-    log?.warn({ survey: step.survey, step: step.id, field: 'validation.pattern', reason: compiled.problem }, 'a validation pattern the service refuses to run is not applied');
+    log?.warn(
+      { survey: step.survey, step: step.id, field: 'validation.pattern', reason: compiled.problem },
+      'a validation pattern the service refuses to run is not applied',
+    );
   }
 }
 
 function checkValue(checks: Checks, field: string, step: SurveyStep, value: unknown, log?: RuleLog) {
   const rules = step.validation ?? {};
   if (step.type === 'nps') {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10) checks.fail(field, `step ${step.id}: an NPS answer is an integer from 0 to 10`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10)
+      checks.fail(field, `step ${step.id}: an NPS answer is an integer from 0 to 10`);
     return;
   }
   if (step.type === 'choice') {
@@ -140,4 +149,5 @@ export function textAnswers(answers: readonly Answer[], steps: readonly Pick<Sur
 }
 
 /** Whether two sets of text answers differ (a change to analyse again). */
-export const textsDiffer = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>) => a.size !== b.size || [...a].some(([step, text]) => b.get(step) !== text);
+export const textsDiffer = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>) =>
+  a.size !== b.size || [...a].some(([step, text]) => b.get(step) !== text);

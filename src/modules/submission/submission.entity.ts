@@ -33,7 +33,7 @@ export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
 @Index({
   name: 'submission_page_order_survey_completed_uq',
   expression:
-    "create unique index \"submission_page_order_survey_completed_uq\" on \"submission\" (\"order_id\", \"survey_id\") where \"status\" = 'completed' and \"source\" = 'page' and \"order_id\" is not null",
+    'create unique index "submission_page_order_survey_completed_uq" on "submission" ("order_id", "survey_id") where "status" = \'completed\' and "source" = \'page\' and "order_id" is not null',
 })
 // A guest's device resumes its partial response by the session id its cookie holds (latestDeviceResponse): found and
 // ordered by the index alone, whatever the statistics say.
@@ -70,5 +70,7 @@ export class Submission extends BusinessOwnedEntity {
   @Property({ type: 'string', length: 100, nullable: true, lazy: true, hidden: true }) analyticsStaff?: string | null;
 
   /** The lowest metric rating in its answers (null: none), kept by PostgreSQL from `answers` for the list filter. */
-  @Property({ type: 'double', nullable: true, lazy: true, hidden: true, generated: '(submission_lowest_rating(answers)) stored' }) lowestRating?: Opt<number | null>;
+  @Property({ type: 'double', nullable: true, lazy: true, hidden: true, generated: '(submission_lowest_rating(answers)) stored' }) lowestRating?: Opt<
+    number | null
+  >;
 }

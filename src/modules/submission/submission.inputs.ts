@@ -62,13 +62,15 @@ export const [SubmissionList, SubmissionListArgs] = listInputs('Submission', Sub
     channel: StringFilter,
     lowestRating: {
       filter: NumberFilter,
-      description: 'The lowest metric rating in its answers: `{lte: 2}` finds guests who rated anything 2 or less. Submissions without metric ratings match no comparison.',
+      description:
+        'The lowest metric rating in its answers: `{lte: 2}` finds guests who rated anything 2 or less. Submissions without metric ratings match no comparison.',
     },
     completedAt: TimestampFilter,
     updatedAt: TimestampFilter,
     theme: {
       filter: SubmissionThemeFilter,
-      description: 'Submissions with a text answer the workers read as speaking of this theme (with this sentiment, when given); an answer counts once read (within seconds of being stored).',
+      description:
+        'Submissions with a text answer the workers read as speaking of this theme (with this sentiment, when given); an answer counts once read (within seconds of being stored).',
     },
   },
   orderBy: ['createdAt', 'updatedAt', 'completedAt'],

@@ -28,7 +28,12 @@ export async function surveyWithSteps<Row>(em: EntityManager, business: string, 
  * The latest page response of this device (its session id) to the survey, as a row of `submission` with its version
  * (`row_version`: the row's xmin, which every update of it changes); locked on demand.
  */
-export async function latestDeviceResponse(em: EntityManager, survey: string, sessionId: string, lock: boolean): Promise<(Record<string, unknown> & { row_version: string }) | undefined> {
+export async function latestDeviceResponse(
+  em: EntityManager,
+  survey: string,
+  sessionId: string,
+  lock: boolean,
+): Promise<(Record<string, unknown> & { row_version: string }) | undefined> {
   // Every page view and step of a returning guest asks it: prepared, in its two shapes.
   const build = () => {
     const latest = db(em)
@@ -43,13 +48,35 @@ export async function latestDeviceResponse(em: EntityManager, survey: string, se
       .limit(sql.lit(1));
     return lock ? latest.forUpdate() : latest;
   };
-  const [row] = await runShaped<Record<string, unknown> & { row_version: string }>(em, lock ? 'submission.deviceLatest.locked' : 'submission.deviceLatest', [survey, sessionId], build, { prepare: true });
+  const [row] = await runShaped<Record<string, unknown> & { row_version: string }>(
+    em,
+    lock ? 'submission.deviceLatest.locked' : 'submission.deviceLatest',
+    [survey, sessionId],
+    build,
+    { prepare: true },
+  );
   return row;
 }
 
 /** The columns a page response is created with (its analytics columns are the table's triggers', lowest_rating generated). */
 const RESPONSE_COLUMNS = sql.raw(
-  ['id', 'business_id', 'survey_id', 'answers', 'guest_id', 'session_id', 'metadata', 'order_id', 'location_id', 'status', 'completed_at', 'source', 'channel', 'created_at', 'updated_at'].join(', '),
+  [
+    'id',
+    'business_id',
+    'survey_id',
+    'answers',
+    'guest_id',
+    'session_id',
+    'metadata',
+    'order_id',
+    'location_id',
+    'status',
+    'completed_at',
+    'source',
+    'channel',
+    'created_at',
+    'updated_at',
+  ].join(', '),
 );
 
 /**
@@ -64,7 +91,11 @@ const eventOfChange = (type: string, event: { id: string; json: string }) =>
  * data), in one statement committed alone or in `em`'s transaction. Answers the event's `fanout_pending` (whom to tell:
  * event.signal.ts).
  */
-export async function insertResponse(em: EntityManager, row: string, event: { id: string; json: string }): Promise<{ fanout_pending: boolean | null; version: string }> {
+export async function insertResponse(
+  em: EntityManager,
+  row: string,
+  event: { id: string; json: string },
+): Promise<{ fanout_pending: boolean | null; version: string }> {
   const [written] = await runPrepared<{ fanout_pending: boolean | null; version: string }>(
     em,
     'submission.insertResponse',
@@ -82,7 +113,10 @@ ${eventOfChange('submission.created', event)}, (select version from s)`,
  * (`version`, latestDeviceResponse's): answers its new version, or undefined when it was not. A concurrent step of the
  * same device, or the response completed meanwhile, leaves it unwritten, for the caller to decide again.
  */
-export async function updateResponse(em: EntityManager, r: { id: string; version: string; answers: Answer[]; location: string | null; updatedAt: Date }): Promise<string | undefined> {
+export async function updateResponse(
+  em: EntityManager,
+  r: { id: string; version: string; answers: Answer[]; location: string | null; updatedAt: Date },
+): Promise<string | undefined> {
   const [row] = await runPrepared<{ version: string }>(
     em,
     'submission.updateResponse',
@@ -101,7 +135,16 @@ returning xmin::text as version`,
  */
 export async function completeResponse(
   em: EntityManager,
-  r: { id: string; version: string; answers: Answer[]; location: string | null; metadata: Record<string, unknown>; completedAt: Date; updatedAt: Date; analyse: boolean },
+  r: {
+    id: string;
+    version: string;
+    answers: Answer[];
+    location: string | null;
+    metadata: Record<string, unknown>;
+    completedAt: Date;
+    updatedAt: Date;
+    analyse: boolean;
+  },
   event: { id: string; json: string },
 ): Promise<{ fanout_pending: boolean | null } | undefined> {
   const [written] = await runPrepared<{ fanout_pending: boolean | null }>(
@@ -121,7 +164,10 @@ ${eventOfChange('submission.completed', event)}`,
 }
 
 /** A submission's text answers (answers to `text` steps, more than blanks), in the survey's order, with its business. */
-export async function textAnswersOf(em: EntityManager, submission: string): Promise<{ business: string; answers: { step: string; text: string }[] } | undefined> {
+export async function textAnswersOf(
+  em: EntityManager,
+  submission: string,
+): Promise<{ business: string; answers: { step: string; text: string }[] } | undefined> {
   const { rows } = await sql<{ business: string; answers: { step: string; text: string }[] }>`
     select s.business_id as business,
       coalesce((select json_agg(json_build_object('step', a->>'step', 'text', a->>'value') order by st.position)
@@ -184,7 +230,10 @@ export function themeCondition(business: string, filter: { theme: string; sentim
  * The completed submissions with a text answer and no analysis (of one business, or all): how many (`count`), or the
  * next `limit` ids after `after`, in id order (keyset: a run resumes after the last id it saw).
  */
-export async function pendingAnalysis(em: EntityManager, q: { business?: string; after?: string; limit?: number; count?: boolean }): Promise<{ total: number; ids: string[] }> {
+export async function pendingAnalysis(
+  em: EntityManager,
+  q: { business?: string; after?: string; limit?: number; count?: boolean },
+): Promise<{ total: number; ids: string[] }> {
   const where = sql`s.status = 'completed' and ${q.business ? sql`s.business_id = ${q.business}` : sql`true`}
     and ${hasTextAnswer(sql.ref('s.answers'))}
     and not exists (select 1 from answer_analysis x where x.submission_id = s.id)`;
@@ -192,6 +241,8 @@ export async function pendingAnalysis(em: EntityManager, q: { business?: string;
     const { rows } = await sql<{ total: number }>`select count(*)::int as total from submission s where ${where}`.execute(db(em));
     return { total: rows[0].total, ids: [] };
   }
-  const { rows } = await sql<{ id: string }>`select s.id from submission s where ${where} and s.id > ${q.after ?? ''} order by s.id limit ${q.limit ?? 100}`.execute(db(em));
+  const { rows } = await sql<{
+    id: string;
+  }>`select s.id from submission s where ${where} and s.id > ${q.after ?? ''} order by s.id limit ${q.limit ?? 100}`.execute(db(em));
   return { total: 0, ids: rows.map((r) => r.id) };
 }

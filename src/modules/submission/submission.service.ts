@@ -21,8 +21,12 @@ import { movingThemes, withdrawThemes } from '../theme-rollup/index.js';
 
 export function presentSubmission(s: Submission): SubmissionType {
   return {
-    id: s.id, object: 'submission', business: s.business,
-    surveyId: s.survey ?? null, orderId: s.order ?? null, locationId: s.location ?? null,
+    id: s.id,
+    object: 'submission',
+    business: s.business,
+    surveyId: s.survey ?? null,
+    orderId: s.order ?? null,
+    locationId: s.location ?? null,
     answers: s.answers.map((a) => ({ step: a.step, value: a.value ?? null, ratings: a.ratings ?? null, items: a.items ?? null })),
     guestId: s.guestId ?? null,
     sessionId: s.sessionId ?? null,
@@ -31,7 +35,8 @@ export function presentSubmission(s: Submission): SubmissionType {
     completedAt: s.completedAt ?? null,
     source: s.source,
     channel: s.channel ?? null,
-    createdAt: s.createdAt, updatedAt: s.updatedAt,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
   };
 }
 
@@ -66,7 +71,8 @@ interface SubmissionThemeFilterValue {
 /** The feedback list's theme filter: a theme's name (the rule every theme name follows) and a known sentiment. */
 function checkThemeFilter(filter: SubmissionThemeFilterValue) {
   const checks = new Checks();
-  if (!isThemeName(filter.theme)) checks.fail('where.theme.theme', `must be a theme name such as cleanliness (${THEME_NAME_RULE}), not ${JSON.stringify(filter.theme)}`);
+  if (!isThemeName(filter.theme))
+    checks.fail('where.theme.theme', `must be a theme name such as cleanliness (${THEME_NAME_RULE}), not ${JSON.stringify(filter.theme)}`);
   if (filter.sentiment != null && !isSentiment(filter.sentiment)) {
     checks.fail('where.theme.sentiment', `must be one of ${SENTIMENT_LABELS.join(', ')}, not ${JSON.stringify(filter.sentiment)}`);
   }
@@ -170,18 +176,13 @@ const recordedSubmissions = (survey: string): RecordedResource<Submission, Submi
   eventObject: submissionEventObject,
 });
 
-function updateSubmission(
-  em: EntityManager,
-  business: string,
-  surveyId: string,
-  id: string,
-  input: UpdateSubmissionInput,
-): Promise<SubmissionType> {
+function updateSubmission(em: EntityManager, business: string, surveyId: string, id: string, input: UpdateSubmissionInput): Promise<SubmissionType> {
   return updateRecorded(em, recordedSubmissions(surveyId), business, id, async (submission, tx) => {
     const checks = new Checks();
     checkCommon(checks, input);
     if (input.order !== undefined) submission.order = input.order === null ? null : (await findOrder(tx, business, input.order)).id;
-    const location = input.location === undefined ? submission.location ?? null : input.location === null ? null : (await findLocation(tx, business, input.location)).id;
+    const location =
+      input.location === undefined ? (submission.location ?? null) : input.location === null ? null : (await findLocation(tx, business, input.location)).id;
     if (input.answers) {
       const checked = await validatedAnswers(tx, checks, surveyId, input.answers, location != null, submission.order ?? null);
       // A text answer changed, added or removed: read again (the job drops the analysis of one removed).
@@ -213,4 +214,11 @@ function deleteSubmission(em: EntityManager, business: string, surveyId: string,
 }
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver / NestedCrudResolver). */
-export const crud = { list: listSubmissions, find: findSubmission, present: presentSubmission, create: createSubmission, update: updateSubmission, delete: deleteSubmission };
+export const crud = {
+  list: listSubmissions,
+  find: findSubmission,
+  present: presentSubmission,
+  create: createSubmission,
+  update: updateSubmission,
+  delete: deleteSubmission,
+};

@@ -78,7 +78,10 @@ export function stepShown(step: Pick<SurveyStep, 'id' | 'survey' | 'logic'>, dat
   try {
     return truthy(evaluateRule(rule, data, OWN_OPERATIONS));
   } catch (err) {
-    log.warn({ survey: step.survey, step: step.id, field: 'logic.showIf', reason: (err as Error).message }, 'a step whose logic the service refuses to run is hidden');
+    log.warn(
+      { survey: step.survey, step: step.id, field: 'logic.showIf', reason: (err as Error).message },
+      'a step whose logic the service refuses to run is hidden',
+    );
     return false;
   }
 }

@@ -29,7 +29,9 @@ function compile(pattern: string): Compiled {
     return { problem: `must be a regular expression in RE2 syntax, without backreferences or lookarounds (${why})` };
   }
   if (regex.programSize() > MAX_PATTERN_PROGRAM) {
-    return { problem: `is too complex: ${regex.programSize()} RE2 instructions, the limit is ${MAX_PATTERN_PROGRAM} (counted repetitions such as {1,100} repeat their part)` };
+    return {
+      problem: `is too complex: ${regex.programSize()} RE2 instructions, the limit is ${MAX_PATTERN_PROGRAM} (counted repetitions such as {1,100} repeat their part)`,
+    };
   }
   return { regex };
 }

@@ -18,7 +18,9 @@ import { patternProblem } from './survey-step-pattern.rules.js';
 
 export function presentStep(step: SurveyStep): SurveyStepType {
   return {
-    id: step.id, object: 'surveystep', business: step.business,
+    id: step.id,
+    object: 'surveystep',
+    business: step.business,
     survey: step.survey,
     metricIds: step.metricIds,
     position: step.position,
@@ -28,7 +30,8 @@ export function presentStep(step: SurveyStep): SurveyStepType {
     inputType: step.inputType ?? null,
     validation: step.validation ?? null,
     logic: step.logic ?? null,
-    createdAt: step.createdAt, updatedAt: step.updatedAt,
+    createdAt: step.createdAt,
+    updatedAt: step.updatedAt,
   };
 }
 
@@ -103,9 +106,7 @@ async function checkMetrics(tx: EntityManager, business: string, type: StepType,
   if (ids.length > MAX_METRICS_PER_STEP) checks.fail('metrics.metrics', `lists ${ids.length} metrics; a step rates at most ${MAX_METRICS_PER_STEP}`);
   checks.throwIfAny();
   const valid = ids.filter((id) => isId('metric', id));
-  const found = valid.length
-    ? await tx.find(Metric, { id: { $in: valid }, business }, { lockMode: LockMode.PESSIMISTIC_READ, fields: ['id'] })
-    : [];
+  const found = valid.length ? await tx.find(Metric, { id: { $in: valid }, business }, { lockMode: LockMode.PESSIMISTIC_READ, fields: ['id'] }) : [];
   const missing = ids.filter((id) => !found.some((m) => m.id === id));
   if (missing.length) throw AppError.notFound('Metric', missing[0]);
   return ids;
@@ -172,13 +173,7 @@ export function createStep(em: EntityManager, business: string, surveyId: string
   });
 }
 
-function updateStep(
-  em: EntityManager,
-  business: string,
-  surveyId: string,
-  id: string,
-  input: UpdateSurveyStepInput,
-): Promise<SurveyStepType> {
+function updateStep(em: EntityManager, business: string, surveyId: string, id: string, input: UpdateSurveyStepInput): Promise<SurveyStepType> {
   return updateRecorded(em, recordedSteps(surveyId), business, id, async (step, tx) => {
     const survey = step.survey;
     const checks = new Checks();

@@ -5,7 +5,10 @@ import { MetricType } from '../metric/index.js';
 import { ResourceType } from '../../kit/graphql/resource.type.js';
 
 export const StepTypeEnum = Object.fromEntries(STEP_TYPES.map((t) => [t, t])) as { [K in StepType]: K };
-registerEnumType(StepTypeEnum, { name: 'SurveyStepKind', description: 'What a step asks: `metrics` steps rate metrics; `items` steps rate each dish of the linked order (`content.scale`: `thumbs` or `5`).' });
+registerEnumType(StepTypeEnum, {
+  name: 'SurveyStepKind',
+  description: 'What a step asks: `metrics` steps rate metrics; `items` steps rate each dish of the linked order (`content.scale`: `thumbs` or `5`).',
+});
 
 @ObjectType('StepMetrics', { simpleResolvers: true })
 export class StepMetricsType {

@@ -27,7 +27,10 @@ export class CreateSurveyInput {
 }
 
 export const UpdateSurveyInput = updateInputOf('UpdateSurveyInput', CreateSurveyInput, {
-  descriptions: { reviewUrl: 'An http(s) address; null removes it.', languages: 'The languages its guest page offers, the first the default (en, ur); null: every one.' },
+  descriptions: {
+    reviewUrl: 'An http(s) address; null removes it.',
+    languages: 'The languages its guest page offers, the first the default (en, ur); null: every one.',
+  },
 });
 export type UpdateSurveyInput = InstanceType<typeof UpdateSurveyInput>;
 

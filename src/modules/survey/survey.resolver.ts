@@ -67,7 +67,9 @@ export class SurveyResolver extends OwnedCrudResolver(SurveyType, inputs, survey
     return surveyLink(em, base, business, survey, { location, orderId, channel });
   }
 
-  @FieldResolver(() => String, { description: 'The survey page guests answer it on (SURVEY_URL/survey/{business}/{survey}); only active surveys take answers.' })
+  @FieldResolver(() => String, {
+    description: 'The survey page guests answer it on (SURVEY_URL/survey/{business}/{survey}); only active surveys take answers.',
+  })
   url(@Root() s: Parent<SurveyType>, @Ctx() ctx: GraphQLContext) {
     return surveyUrl(ctx.surveyUrl, s.business, s.id);
   }

@@ -11,14 +11,17 @@ import { movingThemes } from '../theme-rollup/index.js';
 
 export function presentSurvey(survey: Survey): SurveyType {
   return {
-    id: survey.id, object: 'survey', business: survey.business,
+    id: survey.id,
+    object: 'survey',
+    business: survey.business,
     name: survey.name,
     description: survey.description ?? null,
     status: survey.status,
     closingText: survey.closingText ?? null,
     reviewUrl: survey.reviewUrl ?? null,
     languages: survey.languages ?? null,
-    createdAt: survey.createdAt, updatedAt: survey.updatedAt,
+    createdAt: survey.createdAt,
+    updatedAt: survey.updatedAt,
   };
 }
 
@@ -46,8 +49,12 @@ function check(input: Partial<CreateSurveyInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-const { find: findSurvey, list: listSurveys, recorded } = ownedResource(Survey, { kind: 'survey', label: 'Survey', resource: 'survey', present: presentSurvey });
-export { findSurvey,  };
+const {
+  find: findSurvey,
+  list: listSurveys,
+  recorded,
+} = ownedResource(Survey, { kind: 'survey', label: 'Survey', resource: 'survey', present: presentSurvey });
+export { findSurvey };
 
 export function createSurvey(em: EntityManager, business: string, input: CreateSurveyInput): Promise<SurveyType> {
   check(input, true);

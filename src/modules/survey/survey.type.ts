@@ -23,10 +23,16 @@ export class SurveyType extends ResourceType {
   @Field(() => String, { nullable: true, description: "The thank-you screen's text on the survey page." })
   closingText?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'A "review us" link on the thank-you screen, shown to every guest (selective review requests break review sites\' rules).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'A "review us" link on the thank-you screen, shown to every guest (selective review requests break review sites\' rules).',
+  })
   reviewUrl?: string | null;
 
-  @Field(() => [String], { nullable: true, description: 'The languages its guest page offers, the first the default (en, ur); null: every language the page has.' })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'The languages its guest page offers, the first the default (en, ur); null: every language the page has.',
+  })
   languages?: string[] | null;
 
   /** Filled for a whole answer at once where the answer asks for them (SURVEY_STEPS); the `steps` field resolves them. */

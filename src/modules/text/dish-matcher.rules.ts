@@ -16,12 +16,54 @@ export interface DishHit {
 // Urdu letters as the Latin letters a Roman spelling would use: short vowels are unwritten in Urdu, so the match
 // is on consonants (dishSkeleton) and the vowels only choose between dishes with the same ones.
 const URDU_LATIN: Record<string, string> = {
-  ا: 'a', آ: 'a', ب: 'b', پ: 'p', ت: 't', ٹ: 't', ث: 's', ج: 'j', چ: 'ch', ح: 'h', خ: 'kh', د: 'd', ڈ: 'd', ذ: 'z', ر: 'r', ڑ: 'r', ز: 'z',
-  ژ: 'zh', س: 's', ش: 'sh', ص: 's', ض: 'z', ط: 't', ظ: 'z', ع: 'a', غ: 'gh', ف: 'f', ق: 'q', ک: 'k', گ: 'g', ل: 'l', م: 'm', ن: 'n', ں: 'n',
-  و: 'o', ہ: 'h', ھ: 'h', ی: 'i', ے: 'e', ئ: '', ء: '',
+  ا: 'a',
+  آ: 'a',
+  ب: 'b',
+  پ: 'p',
+  ت: 't',
+  ٹ: 't',
+  ث: 's',
+  ج: 'j',
+  چ: 'ch',
+  ح: 'h',
+  خ: 'kh',
+  د: 'd',
+  ڈ: 'd',
+  ذ: 'z',
+  ر: 'r',
+  ڑ: 'r',
+  ز: 'z',
+  ژ: 'zh',
+  س: 's',
+  ش: 'sh',
+  ص: 's',
+  ض: 'z',
+  ط: 't',
+  ظ: 'z',
+  ع: 'a',
+  غ: 'gh',
+  ف: 'f',
+  ق: 'q',
+  ک: 'k',
+  گ: 'g',
+  ل: 'l',
+  م: 'm',
+  ن: 'n',
+  ں: 'n',
+  و: 'o',
+  ہ: 'h',
+  ھ: 'h',
+  ی: 'i',
+  ے: 'e',
+  ئ: '',
+  ء: '',
 };
 
-const latinOf = (form: string) => [...form].map((c) => URDU_LATIN[c] ?? c).join('').replace(/h$/, 'a');
+const latinOf = (form: string) =>
+  [...form]
+    .map((c) => URDU_LATIN[c] ?? c)
+    .join('')
+    .replace(/h$/, 'a');
 
 /** The consonants of a dish's name however it is spelled: "biryani", "biriyani" and "بریانی" are all "brn". */
 function dishSkeleton(latin: string): string {

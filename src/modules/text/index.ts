@@ -1,7 +1,18 @@
 /** The text module's door: what other modules and the doors use of it. Its other files are its own. */
 export { ILLNESS_WORDS } from './lexicon/illness.lexicon.js';
 export { BUILT_IN_THEMES } from './lexicon/themes.lexicon.js';
-export { TEXT_ANALYSIS_CHANNEL, claimJobs, deleteJob, hasTextAnswer, holdJob, nextTextAnalysisDue, queueJobsOf, queueTextAnalysis, releaseJobs, settleJob } from './text-analysis-queue.repo.js';
+export {
+  TEXT_ANALYSIS_CHANNEL,
+  claimJobs,
+  deleteJob,
+  hasTextAnswer,
+  holdJob,
+  nextTextAnalysisDue,
+  queueJobsOf,
+  queueTextAnalysis,
+  releaseJobs,
+  settleJob,
+} from './text-analysis-queue.repo.js';
 export type { ClaimedJob } from './text-analysis-queue.repo.js';
 export type { DishFinding, SentimentLabel, TextAnalysis, TextLanguage, ThemeFinding } from './text-analysis.model.js';
 export { TextAnalysisResolver } from './text-analysis.resolver.js';

@@ -1,4 +1,17 @@
-import { PLAIN_WORDS, CLAUSE_ENDING_VERBS, CONCESSIVES, CONTRASTS, CONTRASTS_AFTER_VERB, ENGLISH_MARKERS, ENGLISH_NEGATORS, FILLERS, INTENSIFIERS, JOINERS, ROMAN_URDU_MARKERS, URDU_NEGATORS } from './lexicon/grammar.lexicon.js';
+import {
+  PLAIN_WORDS,
+  CLAUSE_ENDING_VERBS,
+  CONCESSIVES,
+  CONTRASTS,
+  CONTRASTS_AFTER_VERB,
+  ENGLISH_MARKERS,
+  ENGLISH_NEGATORS,
+  FILLERS,
+  INTENSIFIERS,
+  JOINERS,
+  ROMAN_URDU_MARKERS,
+  URDU_NEGATORS,
+} from './lexicon/grammar.lexicon.js';
 import { ENGLISH_PHRASES, ENGLISH_SENTIMENT, ROMAN_URDU_PHRASES, ROMAN_URDU_SENTIMENT, URDU_PHRASES, URDU_SENTIMENT } from './lexicon/sentiment.lexicon.js';
 import { ABSORBS, BUILT_IN_THEMES, DISH_WORDS, THEME_WORDS } from './lexicon/themes.lexicon.js';
 import { ROMAN_URDU_SPELLINGS } from './lexicon/roman-urdu.lexicon.js';
@@ -117,8 +130,21 @@ export class TextAnalyser {
     }
     if (!off.has('food')) for (const words of Object.values(DISH_WORDS)) for (const word of words) addTheme('food', `~${word}`, same);
 
-    const known = new Set<string>([...this.sentiment.words(), ...this.themes.words(), ...Object.keys(ENGLISH_MARKERS), ...Object.keys(ROMAN_URDU_MARKERS), ...Object.keys(INTENSIFIERS), ...ENGLISH_NEGATORS, ...URDU_NEGATORS, ...PLAIN_WORDS]);
-    const romanUrdu = [...Object.keys(ROMAN_URDU_SENTIMENT), ...Object.keys(ROMAN_URDU_MARKERS), ...Object.values(THEME_WORDS).flatMap((w) => w['ur-Latn'])].filter((w) => !w.startsWith('~'));
+    const known = new Set<string>([
+      ...this.sentiment.words(),
+      ...this.themes.words(),
+      ...Object.keys(ENGLISH_MARKERS),
+      ...Object.keys(ROMAN_URDU_MARKERS),
+      ...Object.keys(INTENSIFIERS),
+      ...ENGLISH_NEGATORS,
+      ...URDU_NEGATORS,
+      ...PLAIN_WORDS,
+    ]);
+    const romanUrdu = [
+      ...Object.keys(ROMAN_URDU_SENTIMENT),
+      ...Object.keys(ROMAN_URDU_MARKERS),
+      ...Object.values(THEME_WORDS).flatMap((w) => w['ur-Latn']),
+    ].filter((w) => !w.startsWith('~'));
     const own = (settings.words ?? []).filter((w) => !off.has(w.theme));
     for (const { words } of own) for (const word of words) for (const form of formsOf(word)) known.add(ROMAN_URDU_SPELLINGS.get(form) ?? form);
     this.normaliser = new Normaliser(known, romanUrdu);
@@ -201,7 +227,15 @@ export class TextAnalyser {
     for (const [theme, entry] of themeSums) {
       if (!entry.strong && !(entry.judged && entry.sum)) continue;
       const sentiment = entry.judged ? labelOf(entry.sum, THEME_BAND) : entry.fallback ? labelOf(entry.fallback, THEME_BAND) : label;
-      themes.push({ theme, sentiment, words: [...entry.words.entries()].sort((a, b) => a[0] - b[0]).map(([, w]) => w).filter((w, i, all) => all.indexOf(w) === i), first: entry.first });
+      themes.push({
+        theme,
+        sentiment,
+        words: [...entry.words.entries()]
+          .sort((a, b) => a[0] - b[0])
+          .map(([, w]) => w)
+          .filter((w, i, all) => all.indexOf(w) === i),
+        first: entry.first,
+      });
     }
     themes.sort((a, b) => a.first - b.first);
     const dishList: DishFinding[] = [...dishSums.entries()]

@@ -11,7 +11,10 @@ import { Business } from '../business/index.js';
  * first, as tenant tables are (docs/scaling.md).
  */
 @Entity({ tableName: 'text_analysis_job' })
-@Index({ name: 'text_analysis_job_due_idx', expression: 'create index "text_analysis_job_due_idx" on "text_analysis_job" ("due_at") where "due_at" is not null' })
+@Index({
+  name: 'text_analysis_job_due_idx',
+  expression: 'create index "text_analysis_job_due_idx" on "text_analysis_job" ("due_at") where "due_at" is not null',
+})
 export class TextAnalysisJob {
   @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade', primary: true }) business!: string;
   @PrimaryKey({ type: 'string', length: 40, fieldName: 'submission_id' }) submission!: string;

@@ -8,9 +8,14 @@ import { TextAnalysisType } from './text-analysis.type.js';
 export class TextAnalysisResolver {
   @Authorized('submissions:read')
   @Query(() => [TextAnalysisType], {
-    description: 'The language, sentiment, themes and menu dishes of each text, in order (1 to 100 texts of at most 2,000 characters). Offline; nothing is stored.',
+    description:
+      'The language, sentiment, themes and menu dishes of each text, in order (1 to 100 texts of at most 2,000 characters). Offline; nothing is stored.',
   })
-  textAnalysis(@Arg('business', () => ID) business: string, @Arg('texts', () => [String], { description: 'At most 100 texts of at most 2,000 characters each.' }) texts: string[], @Ctx() { em }: GraphQLContext) {
+  textAnalysis(
+    @Arg('business', () => ID) business: string,
+    @Arg('texts', () => [String], { description: 'At most 100 texts of at most 2,000 characters each.' }) texts: string[],
+    @Ctx() { em }: GraphQLContext,
+  ) {
     return analyseTexts(em, business, texts);
   }
 }

@@ -20,7 +20,9 @@ export const queueJobsOf = (rows: RawBuilder<unknown>) =>
   sql`insert into text_analysis_job (submission_id, business_id, due_at, created_at) select id, business_id, now(), now() from ${rows} ${QUEUE}`;
 
 export async function queueJob(em: EntityManager, business: string, submission: string): Promise<void> {
-  await sql`insert into text_analysis_job (submission_id, business_id, due_at, created_at) values (${submission}, ${business}, now(), now()) ${QUEUE}`.execute(db(em));
+  await sql`insert into text_analysis_job (submission_id, business_id, due_at, created_at) values (${submission}, ${business}, now(), now()) ${QUEUE}`.execute(
+    db(em),
+  );
 }
 
 /** A text answer: an answer to a `text` step whose value is a string with more than blanks in it. */
@@ -81,7 +83,12 @@ export async function deleteJob(em: EntityManager, job: JobKey): Promise<void> {
 }
 
 /** The lease given back with the job due again at `dueAt` (a retry), or null: failed for good. */
-export async function settleJob(em: EntityManager, job: JobKey, worker: string, change: { dueAt: Date | null; attempts?: number; error?: string | null }): Promise<void> {
+export async function settleJob(
+  em: EntityManager,
+  job: JobKey,
+  worker: string,
+  change: { dueAt: Date | null; attempts?: number; error?: string | null },
+): Promise<void> {
   await sql`update text_analysis_job set locked_until = null, locked_by = null, due_at = ${change.dueAt},
       attempts = coalesce(${change.attempts ?? null}::int, attempts), error = ${change.error ?? null}
     where business_id = ${job.business} and submission_id = ${job.submission} and locked_by = ${worker}`.execute(db(em));

@@ -11,16 +11,23 @@ import { ThemeSettingsType, ThemeSettingsUpdateType, UpdateThemeSettingsInput } 
 @Resolver()
 export class ThemeSettingsResolver {
   @Authorized('business:read')
-  @Query(() => ThemeSettingsType, { description: 'The words the business added to themes, its own themes and the themes it switched off. Needs business:read.' })
+  @Query(() => ThemeSettingsType, {
+    description: 'The words the business added to themes, its own themes and the themes it switched off. Needs business:read.',
+  })
   themeSettings(@Arg('business', () => ID) business: string, @Ctx() { em }: GraphQLContext) {
     return themeSettingsOf(em, business);
   }
 
   @Authorized('business:write')
   @Mutation(() => ThemeSettingsUpdateType, {
-    description: 'Changes the business’s theme settings: comments are read with them at once, and its answers of the last 30 days are read again in the background. Needs business:write.',
+    description:
+      'Changes the business’s theme settings: comments are read with them at once, and its answers of the last 30 days are read again in the background. Needs business:write.',
   })
-  updateThemeSettings(@Arg('business', () => ID) business: string, @Arg('input', () => UpdateThemeSettingsInput) input: UpdateThemeSettingsInput, @Ctx() { em }: GraphQLContext) {
+  updateThemeSettings(
+    @Arg('business', () => ID) business: string,
+    @Arg('input', () => UpdateThemeSettingsInput) input: UpdateThemeSettingsInput,
+    @Ctx() { em }: GraphQLContext,
+  ) {
     return updateThemeSettings(em, business, input);
   }
 }

@@ -47,7 +47,8 @@ function checkThemeSettings(input: ThemeSettingsInputValue, current: ThemeSettin
     const at = `words[${i}]`;
     const theme = typeof entry.theme === 'string' ? entry.theme.trim().toLowerCase() : '';
     if (!THEME_NAME.test(theme)) checks.fail(`${at}.theme`, `must be ${THEME_NAME_RULE} (such as \`parking\`)`);
-    if (!(WORD_LANGUAGES as readonly string[]).includes(entry.language)) checks.fail(`${at}.language`, `must be one of ${WORD_LANGUAGES.join(', ')}, not '${entry.language}'`);
+    if (!(WORD_LANGUAGES as readonly string[]).includes(entry.language))
+      checks.fail(`${at}.language`, `must be one of ${WORD_LANGUAGES.join(', ')}, not '${entry.language}'`);
     const key = `${theme} ${entry.language}`;
     if (seen.has(key)) checks.fail(at, `the theme '${theme}' in '${entry.language}' is given twice: put its words in one entry`);
     seen.add(key);

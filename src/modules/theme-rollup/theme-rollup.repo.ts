@@ -32,7 +32,9 @@ export async function shareAnalyticsLock(tx: EntityManager, business: string): P
  * answers their ids. Its own statement, before the analyses are read, so those are read as they are once it holds.
  */
 export async function lockSubmissions(tx: EntityManager, business: string, scope: ThemeScope): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`select s.id from submission s where s.business_id = ${business} and ${scoped(scope)} order by s.id for no key update`.execute(db(tx));
+  const { rows } = await sql<{
+    id: string;
+  }>`select s.id from submission s where s.business_id = ${business} and ${scoped(scope)} order by s.id for no key update`.execute(db(tx));
   return rows.map((r) => r.id);
 }
 

@@ -34,19 +34,21 @@ export class AccountMail extends OutboxJob {
   @Property({ type: 'datetime', length: 3, nullable: true }) inboxAt?: Date | null;
 
   @Index({ name: 'account_mail_user_idx' })
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', nullable: true }) user?: string | null;
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', nullable: true })
+  user?: string | null;
 
   /** Set null when the invitation is revoked or accepted, so its link can say so. */
   @Index({ name: 'account_mail_invitation_idx' })
-  @ManyToOne(() => Invitation, { mapToPk: true, deleteRule: 'set null', nullable: true }) invitation?: string | null;
+  @ManyToOne(() => Invitation, { mapToPk: true, deleteRule: 'set null', nullable: true })
+  invitation?: string | null;
 
   @Unique({ name: 'account_mail_token_hash_unique' })
-  @Property({ type: 'string', length: 64, nullable: true }) tokenHash?: string | null;
+  @Property({ type: 'string', length: 64, nullable: true })
+  tokenHash?: string | null;
 
   /** Where to go once the link is used: an /oauth/authorize address of a partner's client (never another site). */
   @Property({ type: 'text', nullable: true }) continueTo?: string | null;
   @Property({ type: 'datetime', length: 3, nullable: true }) expiresAt?: Date | null;
   @Property({ type: 'datetime', length: 3, nullable: true }) usedAt?: Date | null;
   @Property({ type: 'string', length: 10 }) status: Opt<AccountMailStatus> = 'pending';
-
 }

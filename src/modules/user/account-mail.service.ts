@@ -50,7 +50,12 @@ export async function queueAccountMail(
  * A held invitation falling due (the worker, before it sends): let through when its inbox's hour has room, in a
  * transaction of its own under the inbox's lock; otherwise answers when to look again.
  */
-export function letInvitationThrough(em: EntityManager, mail: { id: string; inbox: string; email: string }, limits: Pick<SendingSettings, 'accountMailsPerHour'>, now: Date): Promise<{ through: true } | { through: false; retryAt: Date }> {
+export function letInvitationThrough(
+  em: EntityManager,
+  mail: { id: string; inbox: string; email: string },
+  limits: Pick<SendingSettings, 'accountMailsPerHour'>,
+  now: Date,
+): Promise<{ through: true } | { through: false; retryAt: Date }> {
   return em.transactional(async (tx) => {
     const hour = await inboxHour(tx, mail.inbox, mail.email, now);
     if (hour.count >= limits.accountMailsPerHour) return { through: false as const, retryAt: hour.frees ?? new Date(now.getTime() + 60_000) };

@@ -3,7 +3,14 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SendOutcome } from '../../shared/sender.ports.js';
 import { hashSecret } from '../../shared/secrets.js';
-import { claimAccountMails, finishAccountMail, leasedAccountMail, releaseAccountMails, setAccountMailToken, type LeasedAccountMail } from './account-mail.repo.js';
+import {
+  claimAccountMails,
+  finishAccountMail,
+  leasedAccountMail,
+  releaseAccountMails,
+  setAccountMailToken,
+  type LeasedAccountMail,
+} from './account-mail.repo.js';
 import type { AccountMailKind } from './account-mail.entity.js';
 import { letInvitationThrough } from './account-mail.service.js';
 import type { SendingSettings } from '../../config.js';
@@ -25,7 +32,11 @@ const RETRY_MS = [10_000, 30_000, 120_000, 600_000];
 /** Each link's token prefix: readable in a log line, never confused with another secret. */
 export const TOKEN_PREFIX: Record<Exclude<AccountMailKind, 'exists'>, string> = { verify: 'ev_', reset: 'pr_', invitation: 'iv_' };
 /** The page each link opens (under PUBLIC_URL). */
-const LINK_PATH: Record<Exclude<AccountMailKind, 'exists'>, string> = { verify: '/oauth/verify', reset: '/oauth/password/reset', invitation: '/oauth/invitation' };
+const LINK_PATH: Record<Exclude<AccountMailKind, 'exists'>, string> = {
+  verify: '/oauth/verify',
+  reset: '/oauth/password/reset',
+  invitation: '/oauth/invitation',
+};
 
 /** A credential the user created, named in their reset mail: its client_credentials tokens act for them. */
 export interface CredentialOfUser {
@@ -70,10 +81,14 @@ export class AccountMailTask {
     const finish = (change: Parameters<typeof finishAccountMail>[3]) => finishAccountMail(em, id, worker, change);
     if (!this.mailer) {
       // Kept failed with the reason; a start with a sender sends it while its link is valid (requeueUnsentAccountMail).
-      this.options.logger.warn({ mail: id, kind: mail.kind }, 'account mail not sent: no e-mail sender is configured. Set SMTP_URL (or MAIL_OUTBOX=dev to try it locally) and restart: it is sent then, while still valid');
+      this.options.logger.warn(
+        { mail: id, kind: mail.kind },
+        'account mail not sent: no e-mail sender is configured. Set SMTP_URL (or MAIL_OUTBOX=dev to try it locally) and restart: it is sent then, while still valid',
+      );
       return finish({ status: 'failed', error: NO_SENDER.email, due_at: null });
     }
-    if (mail.kind === 'invitation' && !mail.invitation_id) return finish({ status: 'failed', error: 'the invitation was revoked before it was sent', due_at: null });
+    if (mail.kind === 'invitation' && !mail.invitation_id)
+      return finish({ status: 'failed', error: 'the invitation was revoked before it was sent', due_at: null });
     if (!mail.inbox_at) {
       // Held for its inbox's hour (account-mail.service.ts): it goes once the hour has room.
       const place = await letInvitationThrough(em, mail, this.options.limits, this.options.clock());
@@ -117,7 +132,12 @@ export class AccountMailTask {
     }
   }
 
-  private async settle(before: number, outcome: SendOutcome, finish: (change: Parameters<typeof finishAccountMail>[3]) => Promise<unknown>, log: Record<string, string>) {
+  private async settle(
+    before: number,
+    outcome: SendOutcome,
+    finish: (change: Parameters<typeof finishAccountMail>[3]) => Promise<unknown>,
+    log: Record<string, string>,
+  ) {
     const now = this.options.clock();
     const attempts = before + 1;
     if (outcome.ok) return finish({ status: 'sent', attempts, error: null, due_at: null, sent_at: now });

@@ -18,7 +18,8 @@ export class Invitation extends Timestamped {
   @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('invitation');
 
   @Index({ name: 'invitation_business_idx' })
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
+  business!: string;
 
   /** Normalised as app_user.email is. */
   @Property({ type: 'string', length: 320 }) email!: string;

@@ -15,6 +15,7 @@ export class Membership extends Timestamped {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' }) user!: string;
 
   @Index({ name: 'membership_business_idx' })
-  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
+  @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' })
+  business!: string;
   @Enum({ items: () => MEMBERSHIP_ROLES }) role!: MembershipRole;
 }

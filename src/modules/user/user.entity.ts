@@ -9,7 +9,8 @@ export class User extends Timestamped {
 
   /** Always stored lower-cased and trimmed, so the unique index is case-insensitive in effect. */
   @Unique({ name: 'app_user_email_unique' })
-  @Property({ type: 'string', length: 320 }) email!: string;
+  @Property({ type: 'string', length: 320 })
+  email!: string;
   @Property({ type: 'string', length: 200, nullable: true }) name?: string | null;
 
   /**

@@ -12,7 +12,6 @@ import { RecoverWebhookInput } from './webhook-delivery.inputs.js';
 import * as deliveries from './webhook-delivery.service.js';
 import type { Parent } from '../../kit/graphql/resource.type.js';
 
-
 /** The delivery log of a webhook, and the ways to send again: redeliver, recover, test; and rotating its secret. */
 @Resolver(() => WebhookDeliveryType)
 export class WebhookDeliveryResolver extends NestedCrudResolver('webhook', WebhookDeliveryType, inputs, deliveries.crud, {
@@ -61,7 +60,8 @@ export class WebhookDeliveryResolver extends NestedCrudResolver('webhook', Webho
 
   @FieldResolver(() => EventType, {
     nullable: true,
-    description: 'The event sent, payload included; null for a token that may not read it (the read scope of its resource, e.g. orders:read for order.*, or events:read).',
+    description:
+      'The event sent, payload included; null for a token that may not read it (the read scope of its resource, e.g. orders:read for order.*, or events:read).',
   })
   event(@Root() delivery: Parent<WebhookDeliveryType>, @Ctx() { loaders, auth }: GraphQLContext) {
     // webhooks:read shows the log; the payloads need what live subscriptions need (event.policy.ts).

@@ -12,10 +12,21 @@ import type { Webhook } from './webhook.entity.js';
 import { notifyWorkers } from './webhook.repo.js';
 import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
-type DeliveryRow = Pick<WebhookDelivery, 'id' | 'business' | 'webhook' | 'event' | 'eventType' | 'status' | 'attemptCount' | 'attempts' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'>;
+type DeliveryRow = Pick<
+  WebhookDelivery,
+  'id' | 'business' | 'webhook' | 'event' | 'eventType' | 'status' | 'attemptCount' | 'attempts' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'
+>;
 
 /** Plain rows (findPage) and entities alike; the lease columns stay inside. */
-const presentDelivery: (record: DeliveryRow) => WebhookDeliveryType = ownedPresenter('webhookdelivery', ['webhook', 'event', 'eventType', 'status', 'attemptCount', 'nextAttemptAt', 'attempts']);
+const presentDelivery: (record: DeliveryRow) => WebhookDeliveryType = ownedPresenter('webhookdelivery', [
+  'webhook',
+  'event',
+  'eventType',
+  'status',
+  'attemptCount',
+  'nextAttemptAt',
+  'attempts',
+]);
 
 async function listDeliveries(em: EntityManager, business: string, webhook: string, args: ListArgsValue<object, OrderByValue>) {
   await findWebhook(em, business, webhook);
@@ -66,7 +77,14 @@ export function sendTest(em: EntityManager, business: string, webhookId: string)
     const webhook = await findWebhook(tx, business, webhookId);
     assertEnabled(webhook);
     const event = recordEvent(tx, business, 'webhook.test', presentWebhook(webhook));
-    const delivery = tx.create(WebhookDelivery, { id: deliveryId(event.id, webhook.id), business, webhook: webhook.id, event: event.id, eventType: event.type, nextAttemptAt: new Date() });
+    const delivery = tx.create(WebhookDelivery, {
+      id: deliveryId(event.id, webhook.id),
+      business,
+      webhook: webhook.id,
+      event: event.id,
+      eventType: event.type,
+      nextAttemptAt: new Date(),
+    });
     await tx.flush();
     notifyWorkers(tx);
     return presentDelivery(delivery);

@@ -22,10 +22,23 @@ describe('delivery rules', () => {
   });
 
   it('caps the body at 256 KiB, keeping the object id', () => {
-    const event = { id: 'evt_1', type: 'order.created', createdAt: new Date(1), business: 'bus_1', data: { object: { id: 'ord_1', object: 'order', note: 'x'.repeat(300_000) } } };
+    const event = {
+      id: 'evt_1',
+      type: 'order.created',
+      createdAt: new Date(1),
+      business: 'bus_1',
+      data: { object: { id: 'ord_1', object: 'order', note: 'x'.repeat(300_000) } },
+    };
     const body = deliveryBody(event);
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(DELIVERY_LIMITS.maxBodyBytes);
-    expect(JSON.parse(body)).toEqual({ id: 'evt_1', type: 'order.created', timestamp: 1, business: 'bus_1', data: { object: { id: 'ord_1', object: 'order' } }, truncated: true });
+    expect(JSON.parse(body)).toEqual({
+      id: 'evt_1',
+      type: 'order.created',
+      timestamp: 1,
+      business: 'bus_1',
+      data: { object: { id: 'ord_1', object: 'order' } },
+      truncated: true,
+    });
   });
 
   it('signs with Standard Webhooks secrets; old base64url secrets keep their key', () => {

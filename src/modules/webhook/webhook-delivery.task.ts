@@ -51,7 +51,12 @@ export function deliveryBody(event: { id: string; type: string; createdAt: Date;
 }
 
 /** The delay before the retry that follows failed attempt number `attempt` (1-based), or undefined: no more. */
-export function retryDelay(schedule: number[], attempt: number, outcome: Pick<HttpOutcome, 'status' | 'retryAfterMs'>, random = Math.random): number | undefined {
+export function retryDelay(
+  schedule: number[],
+  attempt: number,
+  outcome: Pick<HttpOutcome, 'status' | 'retryAfterMs'>,
+  random = Math.random,
+): number | undefined {
   if (attempt > schedule.length) return undefined;
   if ((outcome.status === 429 || outcome.status === 503) && outcome.retryAfterMs != null) {
     return Math.min(outcome.retryAfterMs, DELIVERY_LIMITS.maxRetryAfterMs);
@@ -148,7 +153,8 @@ export class WebhookDeliveryTask {
     let status: DeliveryStatus;
     let next: Date | null = null;
     if (!outcome.error) status = 'succeeded';
-    else if (delivery.status === 'succeeded') status = 'succeeded'; // a redelivery of a delivered event: one try
+    else if (delivery.status === 'succeeded')
+      status = 'succeeded'; // a redelivery of a delivered event: one try
     else if (outcome.status === 410) status = 'exhausted';
     else {
       const delay = retryDelay(this.settings.retrySchedule, number, outcome);
@@ -158,7 +164,18 @@ export class WebhookDeliveryTask {
     webhookAttempts.inc({ outcome: outcome.error ? status : 'succeeded' });
     await this.recordSoon({ id: delivery.id, status, attempt, next_attempt_at: next, ok: !outcome.error });
     if (!outcome.error) return null;
-    this.logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempt: number, error: outcome.error, status: outcome.status, message: outcome.message, nextAttemptAt: next }, 'webhook attempt failed');
+    this.logger.info(
+      {
+        delivery: delivery.id,
+        webhook: delivery.webhook_id,
+        attempt: number,
+        error: outcome.error,
+        status: outcome.status,
+        message: outcome.message,
+        nextAttemptAt: next,
+      },
+      'webhook attempt failed',
+    );
     if (outcome.status === 410) await this.disable(delivery.webhook_id, 'gone');
     else if (status === 'exhausted') {
       const due = await repo.shouldDisable(this.orm.em.fork(), delivery.webhook_id, DELIVERY_LIMITS.disableAfterMs, DELIVERY_LIMITS.disableAfterExhausted);
@@ -190,7 +207,11 @@ export class WebhookDeliveryTask {
     this.batch = [];
     if (!batch.length) return;
     try {
-      await repo.recordAttempts(this.orm.em.fork(), this.workerId, batch.map((b) => b.row));
+      await repo.recordAttempts(
+        this.orm.em.fork(),
+        this.workerId,
+        batch.map((b) => b.row),
+      );
       for (const b of batch) b.done();
     } catch (err) {
       for (const b of batch) b.done(err);

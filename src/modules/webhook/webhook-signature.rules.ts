@@ -7,7 +7,13 @@ export function generateWebhookSecret(): string {
 
 /** The key bytes of a secret. Base64url (secrets written before delivery existed) decodes to the same bytes. */
 export function secretKey(secret: string): Buffer {
-  return Buffer.from(secret.replace(/^whsec_/, '').replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return Buffer.from(
+    secret
+      .replace(/^whsec_/, '')
+      .replace(/-/g, '+')
+      .replace(/_/g, '/'),
+    'base64',
+  );
 }
 
 /**

@@ -244,7 +244,12 @@ export async function releaseWebhooks(em: EntityManager, worker: string) {
 
 /** Gives back leases of attempts that will not run (shutdown): due again at once, for any process. */
 export async function releaseDeliveries(em: EntityManager, worker: string, ids: string[]) {
-  await webhookKysely(em).updateTable('webhook_delivery').set({ locked_until: null, locked_by: null }).where('id', 'in', ids).where('locked_by', '=', worker).execute();
+  await webhookKysely(em)
+    .updateTable('webhook_delivery')
+    .set({ locked_until: null, locked_by: null })
+    .where('id', 'in', ids)
+    .where('locked_by', '=', worker)
+    .execute();
 }
 
 /**
@@ -305,10 +310,7 @@ export const fanOutDue = sql<Date | null>`(select min(created_at) from event whe
 export async function dueDeliveries(em: EntityManager): Promise<{ depth: number; oldest: number }> {
   const row = await webhookKysely(em)
     .selectFrom('webhook_delivery')
-    .select([
-      sql<number>`count(*)::int`.as('depth'),
-      sql<number>`coalesce(extract(epoch from now() - min(next_attempt_at)), 0)::float8`.as('oldest'),
-    ])
+    .select([sql<number>`count(*)::int`.as('depth'), sql<number>`coalesce(extract(epoch from now() - min(next_attempt_at)), 0)::float8`.as('oldest')])
     .where('next_attempt_at', 'is not', null)
     .where('next_attempt_at', '<=', sql<Date>`now()`)
     .executeTakeFirstOrThrow();

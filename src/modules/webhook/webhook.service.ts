@@ -17,13 +17,16 @@ const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 /** Never the secret: the create answer adds it, once. */
 export function presentWebhook(webhook: Webhook): WebhookType {
   return {
-    id: webhook.id, object: 'webhook', business: webhook.business,
+    id: webhook.id,
+    object: 'webhook',
+    business: webhook.business,
     url: webhook.url,
     events: webhook.events,
     description: webhook.description ?? null,
     enabled: webhook.enabled,
     secret: null,
-    createdAt: webhook.createdAt, updatedAt: webhook.updatedAt,
+    createdAt: webhook.createdAt,
+    updatedAt: webhook.updatedAt,
   };
 }
 
@@ -54,13 +57,19 @@ function assertMayHear(actor: Principal | undefined, events: readonly string[]) 
   const missing = missingToHear(actor.scopes, events);
   if (!missing.length) return;
   const what = events.includes('*') ? '"*" (every event type)' : events.join(', ');
-  throw new AppError('forbidden', `This token may not subscribe a webhook to ${what}: it lacks ${missing.join(', ')} (or events:read), the read scope of what those events carry`, [
-    { field: 'events', message: `needs ${missing.join(', ')}` },
-  ]);
+  throw new AppError(
+    'forbidden',
+    `This token may not subscribe a webhook to ${what}: it lacks ${missing.join(', ')} (or events:read), the read scope of what those events carry`,
+    [{ field: 'events', message: `needs ${missing.join(', ')}` }],
+  );
 }
 
-const { find: findWebhook, list: listWebhooks, recorded } = ownedResource(Webhook, { kind: 'webhook', label: 'Webhook', resource: 'webhook', present: presentWebhook });
-export { findWebhook,  };
+const {
+  find: findWebhook,
+  list: listWebhooks,
+  recorded,
+} = ownedResource(Webhook, { kind: 'webhook', label: 'Webhook', resource: 'webhook', present: presentWebhook });
+export { findWebhook };
 
 /**
  * A webhook created or enabled is written before the event of its change (the ORM would insert the event first): its

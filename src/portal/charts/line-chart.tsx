@@ -43,7 +43,10 @@ export default function LineChart(props: {
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), zoneName()),
       scales: { x: { time: true, range: [from / 1000, to / 1000] }, ...(yRange ? { y: { range: yRange } } : {}) },
       axes: [{}, { values: (_, ticks) => ticks.map((t) => format(t)), size: 56 }],
-      series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length], width: 2, spanGaps: true, points: { show: periods.length <= 31 } }))],
+      series: [
+        {},
+        ...series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length], width: 2, spanGaps: true, points: { show: periods.length <= 31 } })),
+      ],
     };
     const plot = new uPlot(options, [periods.map((p) => p / 1000), ...series.map((s) => s.values)] as uPlot.AlignedData, element);
     element.dataset.drawn = 'true';
@@ -57,24 +60,51 @@ export default function LineChart(props: {
   const id = `chart-${title.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <figure class="card chart" aria-labelledby={id}>
-      <figcaption id={id}><strong>{title}</strong> <span class="muted">per {interval === 'day' ? 'day' : interval === 'week' ? 'week' : 'month'}</span></figcaption>
+      <figcaption id={id}>
+        <strong>{title}</strong> <span class="muted">per {interval === 'day' ? 'day' : interval === 'week' ? 'week' : 'month'}</span>
+      </figcaption>
       <ul class="legend">
         {series.map((s, i) => (
-          <li key={s.label}><span class="swatch" data-colour={i % COLOURS.length} aria-hidden="true" />{s.label}</li>
+          <li key={s.label}>
+            <span class="swatch" data-colour={i % COLOURS.length} aria-hidden="true" />
+            {s.label}
+          </li>
         ))}
       </ul>
-      {hasValues ? <div ref={box} class="plot" aria-hidden="true" data-testid={id} /> : <p class="muted plot-empty" data-testid={id} data-drawn="true">{props.empty}</p>}
-      {hasValues && <details>
-        <summary>The numbers</summary>
-        <table>
-          <thead><tr><th scope="col">{interval === 'day' ? 'Day' : `${interval[0].toUpperCase()}${interval.slice(1)} from`}</th>{series.map((s) => <th key={s.label} scope="col">{s.label}</th>)}</tr></thead>
-          <tbody>
-            {periods.map((p, row) => (
-              <tr key={p}><td>{formatDay(p)}</td>{series.map((s) => <td key={s.label}>{s.values[row] == null ? '—' : format(s.values[row]!)}</td>)}</tr>
-            ))}
-          </tbody>
-        </table>
-      </details>}
+      {hasValues ? (
+        <div ref={box} class="plot" aria-hidden="true" data-testid={id} />
+      ) : (
+        <p class="muted plot-empty" data-testid={id} data-drawn="true">
+          {props.empty}
+        </p>
+      )}
+      {hasValues && (
+        <details>
+          <summary>The numbers</summary>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{interval === 'day' ? 'Day' : `${interval[0].toUpperCase()}${interval.slice(1)} from`}</th>
+                {series.map((s) => (
+                  <th key={s.label} scope="col">
+                    {s.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {periods.map((p, row) => (
+                <tr key={p}>
+                  <td>{formatDay(p)}</td>
+                  {series.map((s) => (
+                    <td key={s.label}>{s.values[row] == null ? '—' : format(s.values[row]!)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
     </figure>
   );
 }

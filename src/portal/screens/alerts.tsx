@@ -56,12 +56,20 @@ function whoOf(r: Recipient, names: Names): string {
 /** Whether a recipient is told, in the words of the person setting the rule up. */
 function consentOf(r: Recipient): string {
   switch (r.status) {
-    case 'member': return 'told at once (members need no confirmation)';
-    case 'removed': return 'no longer a member of the business: told nothing';
-    case 'pending': return r.askedAt != null ? `waiting for them to confirm (asked on ${formatDay(r.askedAt)}): told nothing until they agree` : 'waiting for them to confirm: told nothing until they agree';
-    case 'confirmed': return `confirmed${r.confirmedAt != null ? ` on ${formatDay(r.confirmedAt)}` : ''}: told of each match`;
-    case 'declined': return 'declined: this business never messages them again';
-    default: return r.status;
+    case 'member':
+      return 'told at once (members need no confirmation)';
+    case 'removed':
+      return 'no longer a member of the business: told nothing';
+    case 'pending':
+      return r.askedAt != null
+        ? `waiting for them to confirm (asked on ${formatDay(r.askedAt)}): told nothing until they agree`
+        : 'waiting for them to confirm: told nothing until they agree';
+    case 'confirmed':
+      return `confirmed${r.confirmedAt != null ? ` on ${formatDay(r.confirmedAt)}` : ''}: told of each match`;
+    case 'declined':
+      return 'declined: this business never messages them again';
+    default:
+      return r.status;
   }
 }
 
@@ -86,18 +94,23 @@ export default function AlertRules({ session, query }: ScreenProps) {
   const business = session.business;
   const page = Number(query.get('page') ?? 0) || 0;
   // 20 a page: each rule's recipients weigh on the person's API quota as a list of their own (graphql/limits.ts).
-  const state = useLoad(() => request(AlertRulesScreen, { business, page, members: may(session, 'members:read'), themes: may(session, 'business:read') }), `${business}/${page}`);
+  const state = useLoad(
+    () => request(AlertRulesScreen, { business, page, members: may(session, 'members:read'), themes: may(session, 'business:read') }),
+    `${business}/${page}`,
+  );
   const mayChange = may(session, 'alerts:write');
   const { editing, setEditing, done, changed } = useCardEdits(state.reload);
   return (
     <>
       <h1 tabIndex={-1}>Alert rules</h1>
       <p>
-        When a guest’s completed answer matches an enabled rule, a case opens in the <a href="/portal/cases">Inbox</a> and the rule’s recipients are
-        told at once. Outside addresses and numbers are asked once to confirm, and told nothing until they agree.
+        When a guest’s completed answer matches an enabled rule, a case opens in the <a href="/portal/cases">Inbox</a> and the rule’s recipients are told at
+        once. Outside addresses and numbers are asked once to confirm, and told nothing until they agree.
       </p>
       {!mayChange && <ReadOnlyNote scope="alerts:write">add, change, turn off and delete alert rules. You can read them here.</ReadOnlyNote>}
-      <p class="ok" role="status">{done}</p>
+      <p class="ok" role="status">
+        {done}
+      </p>
       <Loaded state={state} what="alert rules">
         {(data) => {
           const names: Names = {
@@ -116,7 +129,15 @@ export default function AlertRules({ session, query }: ScreenProps) {
                       <RuleFacts rule={r} names={names} />
                       {mayChange && (
                         <div class="actions">
-                          <button type="button" class="secondary" aria-expanded={editing === r.id} aria-label={`Edit ${r.name}`} onClick={() => setEditing(editing === r.id ? undefined : r.id)}>Edit</button>
+                          <button
+                            type="button"
+                            class="secondary"
+                            aria-expanded={editing === r.id}
+                            aria-label={`Edit ${r.name}`}
+                            onClick={() => setEditing(editing === r.id ? undefined : r.id)}
+                          >
+                            Edit
+                          </button>
                           <OnOff business={business} rule={r} onChanged={changed} />
                           <ConfirmDelete
                             name={r.name}
@@ -133,11 +154,20 @@ export default function AlertRules({ session, query }: ScreenProps) {
                   ))}
                 </ul>
               ) : page > 0 ? (
-                <Empty>No rule on this page. <a href="/portal/alerts">Go to the first page</a>.</Empty>
+                <Empty>
+                  No rule on this page. <a href="/portal/alerts">Go to the first page</a>.
+                </Empty>
               ) : (
                 <Empty>No alert rule yet, so no answer opens a case{mayChange ? ': add the first one below.' : '. An owner or a manager can add them.'}</Empty>
               )}
-              {(page > 0 || data.alertRules.hasMore) && <Pager page={data.alertRules.page} hasMore={data.alertRules.hasMore} total={data.alertRules.total} href={(p) => withQuery(query, { page: String(p) })} />}
+              {(page > 0 || data.alertRules.hasMore) && (
+                <Pager
+                  page={data.alertRules.page}
+                  hasMore={data.alertRules.hasMore}
+                  total={data.alertRules.total}
+                  href={(p) => withQuery(query, { page: String(p) })}
+                />
+              )}
               {mayChange && <RuleForm business={business} names={names} onSaved={(name) => changed(`${name} added.`)} />}
             </>
           );
@@ -151,16 +181,30 @@ function RuleFacts({ rule: r, names }: { rule: Rule; names: Names }) {
   return (
     <dl class="facts wrap">
       <dt>Status</dt>
-      <dd><span class={`status ${r.enabled ? 'active' : ''}`}>{r.enabled ? 'on' : 'off'}</span>{r.enabled ? '' : ': opens no case until turned on'}</dd>
+      <dd>
+        <span class={`status ${r.enabled ? 'active' : ''}`}>{r.enabled ? 'on' : 'off'}</span>
+        {r.enabled ? '' : ': opens no case until turned on'}
+      </dd>
       <dt>Severity</dt>
-      <dd>{r.severity === 'urgent' ? `Urgent${r.escalateAfterMinutes != null ? `: the owners are told if its case is still open and unassigned after ${plural(r.escalateAfterMinutes, 'minute')}` : ''}` : 'Normal'}</dd>
-      <dt>When</dt><dd>{conditionOf(r.when)}</dd>
-      <dt>Locations</dt><dd>{namesOf(r.when.locations, names.locations, 'Every location', 'a deleted location')}</dd>
-      <dt>Surveys</dt><dd>{namesOf(r.when.surveys, names.surveys, 'Every survey', 'a deleted survey')}</dd>
+      <dd>
+        {r.severity === 'urgent'
+          ? `Urgent${r.escalateAfterMinutes != null ? `: the owners are told if its case is still open and unassigned after ${plural(r.escalateAfterMinutes, 'minute')}` : ''}`
+          : 'Normal'}
+      </dd>
+      <dt>When</dt>
+      <dd>{conditionOf(r.when)}</dd>
+      <dt>Locations</dt>
+      <dd>{namesOf(r.when.locations, names.locations, 'Every location', 'a deleted location')}</dd>
+      <dt>Surveys</dt>
+      <dd>{namesOf(r.when.surveys, names.surveys, 'Every survey', 'a deleted survey')}</dd>
       <dt>Who is told</dt>
       <dd>
         <ul class="recipients">
-          {r.notify.map((n, i) => <li key={i}>{whoOf(n, names)}: <em>{consentOf(n)}</em></li>)}
+          {r.notify.map((n, i) => (
+            <li key={i}>
+              {whoOf(n, names)}: <em>{consentOf(n)}</em>
+            </li>
+          ))}
         </ul>
       </dd>
     </dl>
@@ -229,7 +273,10 @@ function wholeNumber(text: string): number | null | undefined {
  * roles, then the members kept from the rule, then the outside addresses, in the order shown.
  */
 function inputOf(form: Form) {
-  const keywords = form.keywords.split('\n').map((k) => k.trim()).filter(Boolean);
+  const keywords = form.keywords
+    .split('\n')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const roles = (['owner', 'manager'] as const).filter((r) => form[r]);
   const notify = [
     ...roles.map((role) => ({ role })),
@@ -277,11 +324,23 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
     const i = /\[(\d+)\]/.exec(k)?.[1];
     return i === undefined ? m : `“${sent.keywords[Number(i)]}” ${m}`;
   });
-  const listError = (prefix: string) => under(prefix).map(([, m]) => m).join('; ') || undefined;
+  const listError = (prefix: string) =>
+    under(prefix)
+      .map(([, m]) => m)
+      .join('; ') || undefined;
   const recipientError = (i: number) => listError(`notify[${i}]`);
   const number = (key: 'escalate' | 'maxRating' | 'maxNps', api: string, label: string, hint: string) => (
     <Field label={label} error={errorOf(key, api)} hint={hint}>
-      {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} aria-invalid={!!errorOf(key, api)} value={form[key]} onInput={(e) => set(key, e.currentTarget.value)} />}
+      {(id, d) => (
+        <input
+          id={id}
+          inputMode="numeric"
+          aria-describedby={d}
+          aria-invalid={!!errorOf(key, api)}
+          value={form[key]}
+          onInput={(e) => set(key, e.currentTarget.value)}
+        />
+      )}
     </Field>
   );
   const choices = (key: 'locations' | 'surveys', legend: string, every: string, list: { id: string; name: string }[]) => {
@@ -293,14 +352,27 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
         {list.length + gone.length ? <p class="muted">{every}</p> : <p class="muted">None yet: the rule counts every one.</p>}
         {[...list, ...gone].map((x) => (
           <label class="check" key={x.id}>
-            <input type="checkbox" checked={form[key].includes(x.id)} onChange={(e) => set(key, e.currentTarget.checked ? [...form[key], x.id] : form[key].filter((id) => id !== x.id))} /> {x.name}
+            <input
+              type="checkbox"
+              checked={form[key].includes(x.id)}
+              onChange={(e) => set(key, e.currentTarget.checked ? [...form[key], x.id] : form[key].filter((id) => id !== x.id))}
+            />{' '}
+            {x.name}
           </label>
         ))}
-        {error && <span id={`${key}-${rule?.id ?? 'new'}-error`} class="field-error">{error}</span>}
+        {error && (
+          <span id={`${key}-${rule?.id ?? 'new'}-error`} class="field-error">
+            {error}
+          </span>
+        )}
       </fieldset>
     );
   };
-  const setOutside = (i: number, change: Partial<Outside>) => set('outside', form.outside.map((o, j) => (j === i ? { ...o, ...change } : o)));
+  const setOutside = (i: number, change: Partial<Outside>) =>
+    set(
+      'outside',
+      form.outside.map((o, j) => (j === i ? { ...o, ...change } : o)),
+    );
   const conditionError = f.when;
   // A theme's refusal names the theme ("'parkng' is not a theme of this business").
   const themeError = listError('when.themes');
@@ -332,7 +404,9 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
       <Field label="Name" error={f.name} hint="For you and your team: “Unhappy diners”, “Food safety”. Guests never see it.">
         {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={form.name} onInput={(e) => set('name', e.currentTarget.value)} />}
       </Field>
-      <label class="check"><input type="checkbox" checked={form.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} /> On: matching answers open cases and notify</label>
+      <label class="check">
+        <input type="checkbox" checked={form.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} /> On: matching answers open cases and notify
+      </label>
       <div class="row">
         <Field label="Severity" error={f.severity} hint="Urgent cases come first in the Inbox, and can call in the owners.">
           {(id, d) => (
@@ -342,7 +416,13 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
             </select>
           )}
         </Field>
-        {form.severity === 'urgent' && number('escalate', 'escalateAfterMinutes', 'Tell the owners after (minutes, optional)', 'If the case is still open and nobody took it: 1 to 10,080 (a week). Empty: never.')}
+        {form.severity === 'urgent' &&
+          number(
+            'escalate',
+            'escalateAfterMinutes',
+            'Tell the owners after (minutes, optional)',
+            'If the case is still open and nobody took it: 1 to 10,080 (a week). Empty: never.',
+          )}
       </div>
       <fieldset aria-describedby={conditionError ? idOf('when') : undefined}>
         <legend>When (any one of these)</legend>
@@ -350,45 +430,102 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
           {number('maxRating', 'when.maxRating', 'A rating of at most', 'On each metric’s own scale: 2 catches 1 and 2 of 5 stars.')}
           {number('maxNps', 'when.maxNps', 'An NPS answer of at most', '0 to 10: 6 or less is a detractor.')}
         </div>
-        <Field label="Or a text answer with any of these words, one per line" error={keywordErrors.join('; ') || undefined} hint="Whole words, in any case, with or without accents: “cold”, “rude”, “food poisoning”. At most 50.">
-          {(id, d) => <textarea id={id} rows={4} aria-describedby={d} aria-invalid={!!keywordErrors.length} value={form.keywords} onInput={(e) => set('keywords', e.currentTarget.value)} />}
+        <Field
+          label="Or a text answer with any of these words, one per line"
+          error={keywordErrors.join('; ') || undefined}
+          hint="Whole words, in any case, with or without accents: “cold”, “rude”, “food poisoning”. At most 50."
+        >
+          {(id, d) => (
+            <textarea
+              id={id}
+              rows={4}
+              aria-describedby={d}
+              aria-invalid={!!keywordErrors.length}
+              value={form.keywords}
+              onInput={(e) => set('keywords', e.currentTarget.value)}
+            />
+          )}
         </Field>
         <fieldset aria-describedby={themeError ? idOf('themes') : undefined}>
           <legend>Or a text answer read as speaking of these themes</legend>
           <p class="muted">
-            Read by the service in English, Urdu and Roman Urdu (see <a href="/portal/themes">Themes</a>). None ticked with a sentiment chosen: a text answer read so as a whole.
+            Read by the service in English, Urdu and Roman Urdu (see <a href="/portal/themes">Themes</a>). None ticked with a sentiment chosen: a text answer
+            read so as a whole.
           </p>
           <div class="theme-choices">
             {[...names.themes, ...form.themes.filter((t) => !names.themes.includes(t))].map((t) => (
               <label class="check" key={t}>
-                <input type="checkbox" checked={form.themes.includes(t)} onChange={(e) => set('themes', e.currentTarget.checked ? [...form.themes, t] : form.themes.filter((x) => x !== t))} /> {t}
+                <input
+                  type="checkbox"
+                  checked={form.themes.includes(t)}
+                  onChange={(e) => set('themes', e.currentTarget.checked ? [...form.themes, t] : form.themes.filter((x) => x !== t))}
+                />{' '}
+                {t}
               </label>
             ))}
           </div>
           <Field label="Read as" error={f['when.sentiment']} hint="Negative: a guest who complained of one of the themes ticked.">
             {(id, d) => (
-              <select id={id} aria-describedby={d} aria-invalid={!!f['when.sentiment']} value={form.sentiment} onChange={(e) => set('sentiment', e.currentTarget.value)}>
+              <select
+                id={id}
+                aria-describedby={d}
+                aria-invalid={!!f['when.sentiment']}
+                value={form.sentiment}
+                onChange={(e) => set('sentiment', e.currentTarget.value)}
+              >
                 <option value="">Any sentiment</option>
-                {SENTIMENT_LABELS.map((s) => <option key={s} value={s}>{s}</option>)}
+                {SENTIMENT_LABELS.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
-          {themeError && <span id={idOf('themes')} class="field-error">{themeError}</span>}
+          {themeError && (
+            <span id={idOf('themes')} class="field-error">
+              {themeError}
+            </span>
+          )}
         </fieldset>
-        {conditionError && <span id={idOf('when')} class="field-error">{conditionError === 'give at least one of maxRating, maxNps, keywords, themes and sentiment' ? 'give at least one: a rating, an NPS answer, a word or a theme' : conditionError}</span>}
+        {conditionError && (
+          <span id={idOf('when')} class="field-error">
+            {conditionError === 'give at least one of maxRating, maxNps, keywords, themes and sentiment'
+              ? 'give at least one: a rating, an NPS answer, a word or a theme'
+              : conditionError}
+          </span>
+        )}
       </fieldset>
       {choices('locations', 'Only at these locations', 'None ticked: every location.', names.locations)}
       {choices('surveys', 'Only for these surveys', 'None ticked: every survey.', names.surveys)}
       <fieldset aria-describedby={whoError ? idOf('notify') : undefined}>
         <legend>Who is told</legend>
-        <label class="check"><input type="checkbox" checked={form.owner} onChange={(e) => set('owner', e.currentTarget.checked)} /> Every owner, at their account’s e-mail</label>
-        <label class="check"><input type="checkbox" checked={form.manager} onChange={(e) => set('manager', e.currentTarget.checked)} /> Every manager, at their account’s e-mail</label>
+        <label class="check">
+          <input type="checkbox" checked={form.owner} onChange={(e) => set('owner', e.currentTarget.checked)} /> Every owner, at their account’s e-mail
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={form.manager} onChange={(e) => set('manager', e.currentTarget.checked)} /> Every manager, at their account’s e-mail
+        </label>
         {form.members.map((m, i) => {
           const error = recipientError(sent.memberAt + i);
           return (
             <div class="row pair" key={`m-${m}`}>
-              <p>{names.members.get(m) ?? 'A member'}, at their account’s e-mail{error && <span class="field-error">: {error}</span>}</p>
-              <button type="button" class="secondary" aria-label={`Remove ${names.members.get(m) ?? 'the member'}`} onClick={() => set('members', form.members.filter((x) => x !== m))}>Remove</button>
+              <p>
+                {names.members.get(m) ?? 'A member'}, at their account’s e-mail{error && <span class="field-error">: {error}</span>}
+              </p>
+              <button
+                type="button"
+                class="secondary"
+                aria-label={`Remove ${names.members.get(m) ?? 'the member'}`}
+                onClick={() =>
+                  set(
+                    'members',
+                    form.members.filter((x) => x !== m),
+                  )
+                }
+              >
+                Remove
+              </button>
             </div>
           );
         })}
@@ -399,26 +536,71 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
             <div class="row pair" key={i}>
               <Field label={`Recipient ${n} is told by`}>
                 {(id, d) => (
-                  <select id={id} aria-describedby={d} value={o.channel} onChange={(e) => setOutside(i, { channel: e.currentTarget.value === 'sms' ? 'sms' : 'email' })}>
+                  <select
+                    id={id}
+                    aria-describedby={d}
+                    value={o.channel}
+                    onChange={(e) => setOutside(i, { channel: e.currentTarget.value === 'sms' ? 'sms' : 'email' })}
+                  >
                     <option value="email">E-mail</option>
                     <option value="sms">SMS</option>
                   </select>
                 )}
               </Field>
-              <Field label={o.channel === 'sms' ? `Recipient ${n}’s phone number` : `Recipient ${n}’s e-mail address`} error={error} hint={o.channel === 'sms' ? 'With the country code: +923001234567.' : undefined}>
-                {(id, d) => <input id={id} inputMode={o.channel === 'sms' ? 'tel' : 'email'} autoComplete="off" aria-describedby={d} aria-invalid={!!error} value={o.to} onInput={(e) => setOutside(i, { to: e.currentTarget.value })} />}
+              <Field
+                label={o.channel === 'sms' ? `Recipient ${n}’s phone number` : `Recipient ${n}’s e-mail address`}
+                error={error}
+                hint={o.channel === 'sms' ? 'With the country code: +923001234567.' : undefined}
+              >
+                {(id, d) => (
+                  <input
+                    id={id}
+                    inputMode={o.channel === 'sms' ? 'tel' : 'email'}
+                    autoComplete="off"
+                    aria-describedby={d}
+                    aria-invalid={!!error}
+                    value={o.to}
+                    onInput={(e) => setOutside(i, { to: e.currentTarget.value })}
+                  />
+                )}
               </Field>
-              <button type="button" class="secondary" aria-label={`Remove recipient ${n}`} onClick={() => set('outside', form.outside.filter((_, j) => j !== i))}>Remove</button>
+              <button
+                type="button"
+                class="secondary"
+                aria-label={`Remove recipient ${n}`}
+                onClick={() =>
+                  set(
+                    'outside',
+                    form.outside.filter((_, j) => j !== i),
+                  )
+                }
+              >
+                Remove
+              </button>
             </div>
           );
         })}
-        <p class="muted">Someone outside the business (a chef, an area manager) is sent one message asking them to confirm, and told nothing else until they agree.</p>
-        <button type="button" class="secondary" onClick={() => set('outside', [...form.outside, { channel: 'email', to: '' }])}>Add an e-mail address or phone number</button>
-        {whoError && <p id={idOf('notify')} class="field-error">{whoError === 'give at least one recipient' ? 'choose at least one person to tell' : whoError}</p>}
+        <p class="muted">
+          Someone outside the business (a chef, an area manager) is sent one message asking them to confirm, and told nothing else until they agree.
+        </p>
+        <button type="button" class="secondary" onClick={() => set('outside', [...form.outside, { channel: 'email', to: '' }])}>
+          Add an e-mail address or phone number
+        </button>
+        {whoError && (
+          <p id={idOf('notify')} class="field-error">
+            {whoError === 'give at least one recipient' ? 'choose at least one person to tell' : whoError}
+          </p>
+        )}
       </fieldset>
-      {typo && <p class="failure" role="alert">Please correct the highlighted fields.</p>}
+      {typo && (
+        <p class="failure" role="alert">
+          Please correct the highlighted fields.
+        </p>
+      )}
       <FormError error={submit.error} shown={Object.keys(f).filter((k) => /^(name|severity|escalateAfterMinutes|when|notify)([.[]|$)/.test(k))} />
-      <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : rule ? 'Save rule' : 'Add alert rule'}</button>
+      <button type="submit" disabled={submit.busy}>
+        {submit.busy ? 'Saving…' : rule ? 'Save rule' : 'Add alert rule'}
+      </button>
     </CardForm>
   );
 }

@@ -44,7 +44,8 @@ async function uploadLogo(business: string, file: File): Promise<string> {
     body: file,
   });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(body?.error?.message ?? `The logo was refused (${res.status})`, body?.error?.code ?? 'bad_request', body?.error?.details ?? []);
+  if (!res.ok)
+    throw new ApiError(body?.error?.message ?? `The logo was refused (${res.status})`, body?.error?.code ?? 'bad_request', body?.error?.details ?? []);
   return body.data.logoUrl as string;
 }
 
@@ -54,7 +55,10 @@ export default function Brand({ session }: ScreenProps) {
   return (
     <>
       <h1 tabIndex={-1}>Brand</h1>
-      <p>What your guests see: the name and logo at the top of every survey page and feedback e-mail, your colour on their buttons, and where you invite them to review you.</p>
+      <p>
+        What your guests see: the name and logo at the top of every survey page and feedback e-mail, your colour on their buttons, and where you invite them to
+        review you.
+      </p>
       <Loaded state={state} what="the brand">
         {(data) => <BrandForm business={data.businessProfile} canWrite={may(session, 'business:write')} reload={state.reload} />}
       </Loaded>
@@ -62,7 +66,15 @@ export default function Brand({ session }: ScreenProps) {
   );
 }
 
-type Business = { id: string; name: string; displayName: string; brandColor: string | null; logoUrl: string | null; reviewUrl: string | null; replyTo: string | null };
+type Business = {
+  id: string;
+  name: string;
+  displayName: string;
+  brandColor: string | null;
+  logoUrl: string | null;
+  reviewUrl: string | null;
+  replyTo: string | null;
+};
 
 function BrandForm({ business, canWrite, reload }: { business: Business; canWrite: boolean; reload: () => void }) {
   const [draft, setDraft] = useState<Draft>({
@@ -109,16 +121,28 @@ function BrandForm({ business, canWrite, reload }: { business: Business; canWrit
           <Field label="Name shown to guests" hint={`At most 80 characters. Empty: “${business.name}”.`} error={submit.fields.displayName}>
             {(id, d) => <input id={id} aria-describedby={d} maxLength={80} value={draft.displayName} onInput={set('displayName')} />}
           </Field>
-          <Field label="Brand colour" hint="Buttons and focus rings: white text on it must reach a contrast of 4.5:1 (WCAG AA)." error={submit.fields.brandColor}>
+          <Field
+            label="Brand colour"
+            hint="Buttons and focus rings: white text on it must reach a contrast of 4.5:1 (WCAG AA)."
+            error={submit.fields.brandColor}
+          >
             {(id, d) => (
               <span class="color-pick">
-                <input id={id} type="color" aria-describedby={d} value={/^#[0-9a-fA-F]{6}$/.test(draft.brandColor) ? draft.brandColor : DEFAULT_COLOR} onInput={set('brandColor')} />{' '}
+                <input
+                  id={id}
+                  type="color"
+                  aria-describedby={d}
+                  value={/^#[0-9a-fA-F]{6}$/.test(draft.brandColor) ? draft.brandColor : DEFAULT_COLOR}
+                  onInput={set('brandColor')}
+                />{' '}
                 <input aria-label="Brand colour as #RRGGBB" value={draft.brandColor} size={8} onInput={set('brandColor')} />
               </span>
             )}
           </Field>
           <p role="status" data-testid="contrast" class={colourOk ? 'muted' : 'field-error'}>
-            {contrast === null ? 'Write the colour as #RRGGBB.' : `White text on ${draft.brandColor.toUpperCase()}: ${contrast.toFixed(2)}:1 — ${colourOk ? 'readable (AA)' : 'too light: choose a darker colour'}`}
+            {contrast === null
+              ? 'Write the colour as #RRGGBB.'
+              : `White text on ${draft.brandColor.toUpperCase()}: ${contrast.toFixed(2)}:1 — ${colourOk ? 'readable (AA)' : 'too light: choose a darker colour'}`}
           </p>
           <Field label="Review link (https)" hint="Shown on the thank-you page to every guest." error={submit.fields.reviewUrl}>
             {(id, d) => <input id={id} type="url" aria-describedby={d} value={draft.reviewUrl} onInput={set('reviewUrl')} placeholder="https://" />}
@@ -127,16 +151,22 @@ function BrandForm({ business, canWrite, reload }: { business: Business; canWrit
             {(id, d) => <input id={id} type="email" aria-describedby={d} value={draft.replyTo} onInput={set('replyTo')} />}
           </Field>
           <FormError error={submit.error} shown={['displayName', 'brandColor', 'reviewUrl', 'replyTo']} />
-          {canWrite && <button type="submit" disabled={!colourOk}>Save</button>}
+          {canWrite && (
+            <button type="submit" disabled={!colourOk}>
+              Save
+            </button>
+          )}
           {saved && <p role="status">Saved: guests see it from now on.</p>}
         </fieldset>
       </CardForm>
-      {canWrite && <div class="card">
-        <Field label="Logo" hint="PNG, JPEG or WebP, at most 512 KB (no SVG)." error={logo.error ? (logo.error as Error).message : undefined}>
-          {(id, d) => <input id={id} type="file" accept="image/png,image/jpeg,image/webp" aria-describedby={d} disabled={logo.busy} onChange={pick} />}
-        </Field>
-        {logo.busy && <p role="status">Checking the image…</p>}
-      </div>}
+      {canWrite && (
+        <div class="card">
+          <Field label="Logo" hint="PNG, JPEG or WebP, at most 512 KB (no SVG)." error={logo.error ? (logo.error as Error).message : undefined}>
+            {(id, d) => <input id={id} type="file" accept="image/png,image/jpeg,image/webp" aria-describedby={d} disabled={logo.busy} onChange={pick} />}
+          </Field>
+          {logo.busy && <p role="status">Checking the image…</p>}
+        </div>
+      )}
       <h2>Preview</h2>
       <Preview name={shownName} color={colourOk ? draft.brandColor : DEFAULT_COLOR} logoUrl={logoUrl} />
     </div>
@@ -158,15 +188,22 @@ function Preview({ name, color, logoUrl }: { name: string; color: string; logoUr
           <span>{name}</span>
         </div>
         <p>How likely are you to recommend us to a friend?</p>
-        <span role="presentation" style={{ ...button, display: 'inline-block' }}>Next</span>
+        <span role="presentation" style={{ ...button, display: 'inline-block' }}>
+          Next
+        </span>
       </figure>
       <figure style={frame} data-testid="preview-email">
         <figcaption class="muted">Feedback e-mail</figcaption>
-        <p><strong>From:</strong> “{name}”<br /><strong>Subject:</strong> How was your order at {name}?</p>
+        <p>
+          <strong>From:</strong> “{name}”<br />
+          <strong>Subject:</strong> How was your order at {name}?
+        </p>
         {logoSrc && <img src={logoSrc} alt="" height={48} />}
         <p style={{ fontWeight: '700', fontSize: '1.2rem', margin: '0' }}>{name}</p>
         <p>Hi Ada, thank you for your order A-1001. Tell us how it went (one minute): …</p>
-        <span role="presentation" style={{ ...button, display: 'inline-block', fontSize: '1.1rem' }}>Give feedback</span>
+        <span role="presentation" style={{ ...button, display: 'inline-block', fontSize: '1.1rem' }}>
+          Give feedback
+        </span>
       </figure>
     </div>
   );

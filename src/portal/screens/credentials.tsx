@@ -23,7 +23,8 @@ const DeleteCredential = graphql(`
 `);
 
 /** What requirePkce means, said once for the form and the list. */
-const PKCE_HINT = 'PKCE and the redirect address again at the token exchange (OAuth 2.1). Leave it off for an app written to the interface document, which sends neither.';
+const PKCE_HINT =
+  'PKCE and the redirect address again at the token exchange (OAuth 2.1). Leave it off for an app written to the interface document, which sends neither.';
 
 /**
  * OAuth credentials of apps that use this business's data: created with their redirect addresses (create a new one to
@@ -61,7 +62,10 @@ export default function Credentials({ session }: ScreenProps) {
   return (
     <>
       <h1 tabIndex={-1}>API credentials</h1>
-      <p>Each app that reads or changes this business's data through the API (a POS, a partner's dashboard) gets its own credential: a client id and a secret for OAuth 2.0.</p>
+      <p>
+        Each app that reads or changes this business's data through the API (a POS, a partner's dashboard) gets its own credential: a client id and a secret for
+        OAuth 2.0.
+      </p>
       <Loaded state={state} what="credentials">
         {(data) => {
           const mine = data.credentials.data.filter((c) => c.createdBy === session.user).length;
@@ -69,14 +73,19 @@ export default function Credentials({ session }: ScreenProps) {
             <>
               {mine > 0 && (
                 <p role="note" data-testid="yours">
-                  You created {mine === 1 ? 'one of them' : `${mine} of them`}, marked below: the tokens an app mints with its secret act for you, and changing your password does not stop them. If someone else may have used your account, {mayChange ? 'rotate the secret of each' : 'ask an owner or a manager to rotate the secret of each'}.
+                  You created {mine === 1 ? 'one of them' : `${mine} of them`}, marked below: the tokens an app mints with its secret act for you, and changing
+                  your password does not stop them. If someone else may have used your account,{' '}
+                  {mayChange ? 'rotate the secret of each' : 'ask an owner or a manager to rotate the secret of each'}.
                 </p>
               )}
               <ul class="credentials">
                 {data.credentials.data.map((c) => (
                   <li key={c.id} class="card">
-                    <strong>{c.name}</strong> {c.createdBy === session.user && <span class="status">Created by you</span>} <span class="muted">created {formatDate(c.createdAt)}</span>
-                    <div>Client id: <code>{c.clientId}</code></div>
+                    <strong>{c.name}</strong> {c.createdBy === session.user && <span class="status">Created by you</span>}{' '}
+                    <span class="muted">created {formatDate(c.createdAt)}</span>
+                    <div>
+                      Client id: <code>{c.clientId}</code>
+                    </div>
                     <div>Redirect addresses: {c.validRedirectUris.join(', ')}</div>
                     {mayChange ? <PkceSwitch business={business} credential={c} /> : <div>PKCE: {c.requirePkce ? 'required' : 'optional'}</div>}
                     {rotated?.id === c.id && <SecretOnce label={`New client secret of ${c.name}`} value={rotated.clientSecret} />}
@@ -87,15 +96,31 @@ export default function Credentials({ session }: ScreenProps) {
                             ? `Rotate the secret of ${c.name}? The current secret stops working at once and the tokens it minted are revoked: the app using client id ${c.clientId} needs the new secret, shown here once.`
                             : `Delete ${c.name}? Every token it was given stops working at once, and the app using client id ${c.clientId} can no longer sign in or call the API.`}
                         </p>
-                        <button type="button" class="danger" disabled={change.busy} onClick={() => void (asking.action === 'rotate' ? rotate(c.id) : remove(c.id))}>
+                        <button
+                          type="button"
+                          class="danger"
+                          disabled={change.busy}
+                          onClick={() => void (asking.action === 'rotate' ? rotate(c.id) : remove(c.id))}
+                        >
                           {asking.action === 'rotate' ? 'Rotate it' : 'Delete it'}
                         </button>{' '}
-                        <button type="button" class="secondary" onClick={() => setAsking(undefined)}>Cancel</button>
+                        <button type="button" class="secondary" onClick={() => setAsking(undefined)}>
+                          Cancel
+                        </button>
                       </div>
                     ) : (
                       <p class="actions">
-                        <button type="button" class="secondary" aria-label={`Rotate secret of ${c.name}…`} onClick={() => setAsking({ id: c.id, action: 'rotate' })}>Rotate secret…</button>{' '}
-                        <button type="button" class="danger" aria-label={`Delete ${c.name}…`} onClick={() => setAsking({ id: c.id, action: 'delete' })}>Delete…</button>
+                        <button
+                          type="button"
+                          class="secondary"
+                          aria-label={`Rotate secret of ${c.name}…`}
+                          onClick={() => setAsking({ id: c.id, action: 'rotate' })}
+                        >
+                          Rotate secret…
+                        </button>{' '}
+                        <button type="button" class="danger" aria-label={`Delete ${c.name}…`} onClick={() => setAsking({ id: c.id, action: 'delete' })}>
+                          Delete…
+                        </button>
                       </p>
                     )}
                   </li>
@@ -107,38 +132,56 @@ export default function Credentials({ session }: ScreenProps) {
           );
         }}
       </Loaded>
-      {mayChange && <p id="pkce-hint" class="muted">Require PKCE: {PKCE_HINT}</p>}
+      {mayChange && (
+        <p id="pkce-hint" class="muted">
+          Require PKCE: {PKCE_HINT}
+        </p>
+      )}
       {change.error ? <Failure error={change.error} /> : null}
       {created && (
         <>
-          <p>Client id: <code data-testid="client-id">{created.clientId}</code></p>
+          <p>
+            Client id: <code data-testid="client-id">{created.clientId}</code>
+          </p>
           <SecretOnce label="Client secret" value={created.clientSecret} />
         </>
       )}
-      {mayChange && <CardForm
-        label="New credential"
-        onSubmit={async () => {
-          const r = await submit.run(() => request(CreateCredential, { business, input: { name, validRedirectUris: uris.split(/\s+/).filter(Boolean), requirePkce } }));
-          if (r) {
-            setCreated(r.createCredential);
-            setName('');
-            setUris('');
-            setRequirePkce(false);
-            state.reload();
-          }
-        }}
-      >
-        <h2>New credential</h2>
-        <Field label="Name" error={f.name} hint="The app's name, as your staff know it.">{(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
-        <Field label="Redirect addresses, one per line" error={uriError} hint="Where the app receives its sign-in answer: https://… (http only for localhost).">
-          {(id, d) => <textarea id={id} aria-describedby={d} aria-invalid={!!uriError} value={uris} onInput={(e) => setUris(e.currentTarget.value)} />}
-        </Field>
-        <Field label="Require PKCE" hint={PKCE_HINT}>
-          {(id, d) => <input id={id} type="checkbox" aria-describedby={d} checked={requirePkce} onChange={(e) => setRequirePkce(e.currentTarget.checked)} />}
-        </Field>
-        <FormError error={submit.error} shown={['name', 'validRedirectUris', ...Object.keys(f).filter((k) => k.startsWith('validRedirectUris['))]} />
-        <button type="submit" disabled={submit.busy}>{submit.busy ? 'Creating…' : 'Create credential'}</button>
-      </CardForm>}
+      {mayChange && (
+        <CardForm
+          label="New credential"
+          onSubmit={async () => {
+            const r = await submit.run(() =>
+              request(CreateCredential, { business, input: { name, validRedirectUris: uris.split(/\s+/).filter(Boolean), requirePkce } }),
+            );
+            if (r) {
+              setCreated(r.createCredential);
+              setName('');
+              setUris('');
+              setRequirePkce(false);
+              state.reload();
+            }
+          }}
+        >
+          <h2>New credential</h2>
+          <Field label="Name" error={f.name} hint="The app's name, as your staff know it.">
+            {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+          </Field>
+          <Field
+            label="Redirect addresses, one per line"
+            error={uriError}
+            hint="Where the app receives its sign-in answer: https://… (http only for localhost)."
+          >
+            {(id, d) => <textarea id={id} aria-describedby={d} aria-invalid={!!uriError} value={uris} onInput={(e) => setUris(e.currentTarget.value)} />}
+          </Field>
+          <Field label="Require PKCE" hint={PKCE_HINT}>
+            {(id, d) => <input id={id} type="checkbox" aria-describedby={d} checked={requirePkce} onChange={(e) => setRequirePkce(e.currentTarget.checked)} />}
+          </Field>
+          <FormError error={submit.error} shown={['name', 'validRedirectUris', ...Object.keys(f).filter((k) => k.startsWith('validRedirectUris['))]} />
+          <button type="submit" disabled={submit.busy}>
+            {submit.busy ? 'Creating…' : 'Create credential'}
+          </button>
+        </CardForm>
+      )}
     </>
   );
 }

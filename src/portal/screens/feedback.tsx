@@ -1,7 +1,25 @@
 import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { DateInput, Empty, Failure, Field, Loaded, Pager, dayStart, download, formatCount, formatDate, formatMoney, lineTotal, localDateTime, useLoad, zoneName, useSubmit, Table } from '../ui';
+import {
+  DateInput,
+  Empty,
+  Failure,
+  Field,
+  Loaded,
+  Pager,
+  dayStart,
+  download,
+  formatCount,
+  formatDate,
+  formatMoney,
+  lineTotal,
+  localDateTime,
+  useLoad,
+  zoneName,
+  useSubmit,
+  Table,
+} from '../ui';
 import { useLiveEvents } from '../live';
 import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
 import { csvText } from '../../shared/csv';
@@ -104,10 +122,17 @@ export default function Feedback({ session, query }: ScreenProps) {
       <h1 tabIndex={-1}>Feedback</h1>
       <Loaded state={filters} what="surveys">
         {(f) => {
-          if (!f.surveys.data.length) return <Empty>No survey yet, so no feedback. <a href="/portal/surveys/new">Create a survey</a> and share its link or QR code.</Empty>;
+          if (!f.surveys.data.length)
+            return (
+              <Empty>
+                No survey yet, so no feedback. <a href="/portal/surveys/new">Create a survey</a> and share its link or QR code.
+              </Empty>
+            );
           const chosen = f.surveys.data.find((s) => s.id === query.get('survey')) ?? f.surveys.data[0];
           const themes = [...new Set<string>([...BUILT_IN_THEMES, ...(f.themeSettings?.words ?? []).map((w) => w.theme)])];
-          return <SurveyFeedback business={session.business} id={chosen.id} surveys={f.surveys.data} locations={f.locations.data} themes={themes} query={query} />;
+          return (
+            <SurveyFeedback business={session.business} id={chosen.id} surveys={f.surveys.data} locations={f.locations.data} themes={themes} query={query} />
+          );
         }}
       </Loaded>
     </>
@@ -119,7 +144,11 @@ type Choices = { surveys: { id: string; name: string }[]; locations: { id: strin
 
 function SurveyFeedback({ business, id, ...rest }: Choices & { business: string; id: string; query: URLSearchParams }) {
   const state = useLoad(() => request(FeedbackSurvey, { business, id }), `${business}/${id}`);
-  return <Loaded state={state} what="the survey">{(d) => <FeedbackFor business={business} survey={d.survey} {...rest} />}</Loaded>;
+  return (
+    <Loaded state={state} what="the survey">
+      {(d) => <FeedbackFor business={business} survey={d.survey} {...rest} />}
+    </Loaded>
+  );
 }
 
 function FeedbackFor({ business, survey, surveys, locations, themes, query }: Choices & { business: string; survey: SurveyRow; query: URLSearchParams }) {
@@ -133,9 +162,21 @@ function FeedbackFor({ business, survey, surveys, locations, themes, query }: Ch
   const select = (name: string, label: string, options: { value: string; label: string }[], value: string) => (
     <Field label={label}>
       {(id) => (
-        <select id={id} value={value} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value, ...(name === 'theme' && !e.currentTarget.value ? { sentiment: undefined } : {}) }), { replace: true })}>
+        <select
+          id={id}
+          value={value}
+          onChange={(e) =>
+            navigate(withQuery(query, { [name]: e.currentTarget.value, ...(name === 'theme' && !e.currentTarget.value ? { sentiment: undefined } : {}) }), {
+              replace: true,
+            })
+          }
+        >
           {name !== 'survey' && <option value="">Any</option>}
-          {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       )}
     </Field>
@@ -161,18 +202,61 @@ function FeedbackFor({ business, survey, surveys, locations, themes, query }: Ch
   return (
     <>
       <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        {select('survey', 'Survey', surveys.map((s) => ({ value: s.id, label: s.name })), survey.id)}
-        {select('status', 'Status', STATUSES.map((s) => ({ value: s, label: s })), query.get('status') ?? '')}
-        {select('channel', 'Channel', CHANNELS.map((s) => ({ value: s, label: s })), query.get('channel') ?? '')}
-        {select('location', 'Location', locations.map((l) => ({ value: l.id, label: l.name })), query.get('location') ?? '')}
-        {select('theme', 'Theme', [...themes, ...[query.get('theme') ?? ''].filter((t) => t && !themes.includes(t))].map((t) => ({ value: t, label: t })), query.get('theme') ?? '')}
-        {query.get('theme') && select('sentiment', 'Theme read as', SENTIMENT_LABELS.map((s) => ({ value: s, label: s })), query.get('sentiment') ?? '')}
-        {ratings.length > 0 && select('ratingAtMost', 'A rating at most', ratings.map((n) => ({ value: String(n), label: `${n} (any metric)` })), query.get('ratingAtMost') ?? '')}
-        <Field label={`From (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}</Field>
-        <Field label={`To (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}</Field>
+        {select(
+          'survey',
+          'Survey',
+          surveys.map((s) => ({ value: s.id, label: s.name })),
+          survey.id,
+        )}
+        {select(
+          'status',
+          'Status',
+          STATUSES.map((s) => ({ value: s, label: s })),
+          query.get('status') ?? '',
+        )}
+        {select(
+          'channel',
+          'Channel',
+          CHANNELS.map((s) => ({ value: s, label: s })),
+          query.get('channel') ?? '',
+        )}
+        {select(
+          'location',
+          'Location',
+          locations.map((l) => ({ value: l.id, label: l.name })),
+          query.get('location') ?? '',
+        )}
+        {select(
+          'theme',
+          'Theme',
+          [...themes, ...[query.get('theme') ?? ''].filter((t) => t && !themes.includes(t))].map((t) => ({ value: t, label: t })),
+          query.get('theme') ?? '',
+        )}
+        {query.get('theme') &&
+          select(
+            'sentiment',
+            'Theme read as',
+            SENTIMENT_LABELS.map((s) => ({ value: s, label: s })),
+            query.get('sentiment') ?? '',
+          )}
+        {ratings.length > 0 &&
+          select(
+            'ratingAtMost',
+            'A rating at most',
+            ratings.map((n) => ({ value: String(n), label: `${n} (any metric)` })),
+            query.get('ratingAtMost') ?? '',
+          )}
+        <Field label={`From (${zoneName()})`}>
+          {(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}
+        </Field>
+        <Field label={`To (${zoneName()})`}>
+          {(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}
+        </Field>
       </form>
       <p>
-        <button type="button" class="secondary" disabled={exporting.busy} onClick={exportCsv}>{exporting.busy ? 'Exporting…' : 'Export CSV'}</button>
+        <button type="button" class="secondary" disabled={exporting.busy} onClick={exportCsv}>
+          {exporting.busy ? 'Exporting…' : 'Export CSV'}
+        </button>
       </p>
       {exporting.error ? <Failure error={exporting.error} /> : null}
       <Loaded state={list} what="feedback">
@@ -182,19 +266,37 @@ function FeedbackFor({ business, survey, surveys, locations, themes, query }: Ch
               <Table caption={`Feedback for ${survey.name}`} columns={['Received', 'Status', 'Channel', 'Location', 'Order', 'Answers']}>
                 {r.submissions.data.map((s) => (
                   <tr key={s.id}>
-                    <td><a href={`/portal/feedback/${survey.id}/${s.id}`}>{formatDate(s.createdAt)}</a></td>
+                    <td>
+                      <a href={`/portal/feedback/${survey.id}/${s.id}`}>{formatDate(s.createdAt)}</a>
+                    </td>
                     <td>{s.status}</td>
                     <td>{s.channel ?? s.source}</td>
                     <td>{s.location?.name ?? '—'}</td>
                     <td>{s.order ? <a href={`/portal/orders/${s.order.id}`}>{s.order.externalOrderId}</a> : '—'}</td>
-                    <td><AnswersCell answers={s.answers} analysis={s.analysis} /></td>
+                    <td>
+                      <AnswersCell answers={s.answers} analysis={s.analysis} />
+                    </td>
                   </tr>
                 ))}
               </Table>
-              <Pager page={r.submissions.page} hasMore={r.submissions.hasMore} total={r.submissions.total} href={(p) => withQuery(query, { page: String(p) })} />
+              <Pager
+                page={r.submissions.page}
+                hasMore={r.submissions.hasMore}
+                total={r.submissions.total}
+                href={(p) => withQuery(query, { page: String(p) })}
+              />
             </>
           ) : (
-            <Empty>No feedback matches. {query.toString() ? <a href="/portal/feedback">Clear the filters</a> : <>Share the survey's link or QR code from <a href={`/portal/surveys/${survey.id}`}>its page</a>.</>}</Empty>
+            <Empty>
+              No feedback matches.{' '}
+              {query.toString() ? (
+                <a href="/portal/feedback">Clear the filters</a>
+              ) : (
+                <>
+                  Share the survey's link or QR code from <a href={`/portal/surveys/${survey.id}`}>its page</a>.
+                </>
+              )}
+            </Empty>
           )
         }
       </Loaded>
@@ -224,26 +326,44 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
   const state = useLoad(() => request(FeedbackItem, { business: session.business, survey, id }), `${session.business}/${id}`);
   return (
     <>
-      <p><a href={`/portal/feedback?survey=${survey}`}>← Feedback</a></p>
+      <p>
+        <a href={`/portal/feedback?survey=${survey}`}>← Feedback</a>
+      </p>
       <Loaded state={state} what="the feedback">
         {({ submission: s }) => {
           return (
             <>
               <h1 tabIndex={-1}>Feedback of {formatDate(s.createdAt)}</h1>
               <dl class="facts">
-                <dt>Survey</dt><dd>{s.survey?.name ?? '(deleted)'}</dd>
-                <dt>Status</dt><dd>{s.status}{s.completedAt ? `, ${formatDate(s.completedAt)}` : ''}</dd>
-                <dt>Channel</dt><dd>{s.channel ?? s.source}</dd>
-                <dt>Location</dt><dd>{s.location?.name ?? '—'}</dd>
+                <dt>Survey</dt>
+                <dd>{s.survey?.name ?? '(deleted)'}</dd>
+                <dt>Status</dt>
+                <dd>
+                  {s.status}
+                  {s.completedAt ? `, ${formatDate(s.completedAt)}` : ''}
+                </dd>
+                <dt>Channel</dt>
+                <dd>{s.channel ?? s.source}</dd>
+                <dt>Location</dt>
+                <dd>{s.location?.name ?? '—'}</dd>
               </dl>
               <h2>Answers</h2>
               <AnswerList steps={s.survey?.steps ?? []} answers={s.answers} dishes={s.order?.items} analysis={s.analysis} />
               <h2>Order</h2>
               {s.order ? (
                 <>
-                  <p><a href={`/portal/orders/${s.order.id}`}>Order {s.order.externalOrderId}</a> · {formatMoney(s.order.total, s.order.currency)} · {s.order.status} · {formatDate(s.order.createdAt)}</p>
+                  <p>
+                    <a href={`/portal/orders/${s.order.id}`}>Order {s.order.externalOrderId}</a> · {formatMoney(s.order.total, s.order.currency)} ·{' '}
+                    {s.order.status} · {formatDate(s.order.createdAt)}
+                  </p>
                   <Table caption="Order lines" columns={['Item', 'Quantity', 'Price']}>
-                    {s.order.items.map((i) => <tr key={i.id}><td>{i.name ?? '—'}</td><td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td><td class="number">{formatMoney(lineTotal(i), s.order!.currency)}</td></tr>)}
+                    {s.order.items.map((i) => (
+                      <tr key={i.id}>
+                        <td>{i.name ?? '—'}</td>
+                        <td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td>
+                        <td class="number">{formatMoney(lineTotal(i), s.order!.currency)}</td>
+                      </tr>
+                    ))}
                   </Table>
                 </>
               ) : (
@@ -267,7 +387,8 @@ function feedbackCsv(survey: SurveyRow, rows: ExportRow[], dishes: Map<string, s
   for (const step of [...survey.steps].sort((a, b) => a.position - b.position)) {
     const title = stepTitle(step) || step.type;
     if (step.metrics?.metrics.length) {
-      for (const m of step.metrics.metrics) columns.push({ name: m.name, step: title, stepId: step.id, value: (a) => String((a.ratings as Record<string, unknown> | null)?.[m.id] ?? '') });
+      for (const m of step.metrics.metrics)
+        columns.push({ name: m.name, step: title, stepId: step.id, value: (a) => String((a.ratings as Record<string, unknown> | null)?.[m.id] ?? '') });
     } else if (step.type === 'items') {
       const rated = [...new Set(rows.flatMap((r) => r.answers.filter((a) => a.step === step.id).flatMap((a) => Object.keys(a.items ?? {}))))];
       const named = rated.map((id) => ({ id, name: dishes.get(id) ?? 'A deleted dish' })).sort((a, b) => a.name.localeCompare(b.name));
@@ -287,9 +408,22 @@ function feedbackCsv(survey: SurveyRow, rows: ExportRow[], dishes: Map<string, s
     }
   }
   const shared = new Set(columns.map((c) => c.name).filter((name, i, all) => all.indexOf(name) !== i));
-  const header = ['Feedback id', `Received (${zoneName()})`, 'Status', 'Channel', 'Location', 'Order', ...columns.map((c) => (shared.has(c.name) ? `${c.step}: ${c.name}` : c.name))];
+  const header = [
+    'Feedback id',
+    `Received (${zoneName()})`,
+    'Status',
+    'Channel',
+    'Location',
+    'Order',
+    ...columns.map((c) => (shared.has(c.name) ? `${c.step}: ${c.name}` : c.name)),
+  ];
   const lines = rows.map((r) => [
-    r.id, localDateTime(r.createdAt), r.status, r.channel ?? '', r.location?.name ?? '', r.order?.externalOrderId ?? '',
+    r.id,
+    localDateTime(r.createdAt),
+    r.status,
+    r.channel ?? '',
+    r.location?.name ?? '',
+    r.order?.externalOrderId ?? '',
     ...columns.map((c) => {
       const answer = r.answers.find((a) => a.step === c.stepId);
       return answer ? c.value(answer) : '';

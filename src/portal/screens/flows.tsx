@@ -54,9 +54,16 @@ export default function Flows({ session }: ScreenProps) {
   return (
     <>
       <h1 tabIndex={-1}>Feedback flows</h1>
-      <p>When an order arrives, the first enabled flow that matches it (lowest priority number first) asks the guest for feedback by e-mail or SMS, at the time you choose, never twice within the throttle and never in quiet hours.</p>
+      <p>
+        When an order arrives, the first enabled flow that matches it (lowest priority number first) asks the guest for feedback by e-mail or SMS, at the time
+        you choose, never twice within the throttle and never in quiet hours.
+      </p>
       {mayChange ? (
-        <p><a class="button" href="/portal/flows/new">New flow</a></p>
+        <p>
+          <a class="button" href="/portal/flows/new">
+            New flow
+          </a>
+        </p>
       ) : (
         <ReadOnlyNote scope="flows:write">create and change feedback flows. You can read them here.</ReadOnlyNote>
       )}
@@ -68,20 +75,28 @@ export default function Flows({ session }: ScreenProps) {
               {data.feedbackFlows.data.map((f) => (
                 <tr key={f.id}>
                   <td>{f.priority}</td>
-                  <td><a href={`/portal/flows/${f.id}`}>{f.name}</a></td>
+                  <td>
+                    <a href={`/portal/flows/${f.id}`}>{f.name}</a>
+                  </td>
                   <td>{whenText(f.delayMinutes, f.trigger)}</td>
                   <td>{surveyName.get(f.survey) ?? f.survey}</td>
                   <td>{f.channels.join(', then ')}</td>
-                  <td><span class={`status ${f.enabled ? 'active' : ''}`}>{f.enabled ? 'enabled' : 'disabled'}</span></td>
+                  <td>
+                    <span class={`status ${f.enabled ? 'active' : ''}`}>{f.enabled ? 'enabled' : 'disabled'}</span>
+                  </td>
                 </tr>
               ))}
             </Table>
           ) : (
             <Empty>
               No flow yet: guests are only asked through the links and QR codes you share.{' '}
-              {data.surveys.data.some((s) => s.status === 'active')
-                ? mayChange && <a href="/portal/flows/new">Create a flow</a>
-                : <>First <a href="/portal/surveys">activate a survey</a> for the flow to send.</>}
+              {data.surveys.data.some((s) => s.status === 'active') ? (
+                mayChange && <a href="/portal/flows/new">Create a flow</a>
+              ) : (
+                <>
+                  First <a href="/portal/surveys">activate a survey</a> for the flow to send.
+                </>
+              )}
             </Empty>
           );
         }}
@@ -136,7 +151,10 @@ function inputOf(form: Form, flow: Flow | null | undefined) {
   if (form.smsFirst) channels.reverse();
   const conditions: Record<string, unknown> = {};
   if (form.onlyChannels.length) conditions.channel = form.onlyChannels;
-  const locations = form.onlyLocations.split(',').map((s) => s.trim()).filter(Boolean);
+  const locations = form.onlyLocations
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (locations.length) conditions.location = locations;
   if (form.minTotal.trim() !== '') conditions.minTotal = number(form.minTotal);
   if (form.hasEmail) conditions.hasEmail = true;
@@ -168,7 +186,9 @@ export function FlowEditor({ session, params }: ScreenProps) {
   const state = useLoad(() => request(FlowScreen, { business, id: existing ? id : 'ff_none', existing }), `${business}/${id}`);
   return (
     <>
-      <p><a href="/portal/flows">← Feedback flows</a></p>
+      <p>
+        <a href="/portal/flows">← Feedback flows</a>
+      </p>
       <Loaded state={state} what="the flow">
         {(data) => {
           const active = data.surveys.data.filter((s) => s.status === 'active');
@@ -176,7 +196,9 @@ export function FlowEditor({ session, params }: ScreenProps) {
             return (
               <>
                 <h1 tabIndex={-1}>New feedback flow</h1>
-                <Empty>A flow sends a survey's link: first <a href="/portal/surveys">activate a survey</a>.</Empty>
+                <Empty>
+                  A flow sends a survey's link: first <a href="/portal/surveys">activate a survey</a>.
+                </Empty>
               </>
             );
           }
@@ -184,14 +206,38 @@ export function FlowEditor({ session, params }: ScreenProps) {
           // while the data shown is still the new-flow screen's, and a form made then would start empty.
           const flow = data.feedbackFlow ?? undefined;
           if (existing && flow?.id !== id) return <Loading what="the flow" />;
-          return <FlowForm key={flow?.id ?? 'new'} business={business} flow={flow} surveys={data.surveys.data} senders={data.feedbackChannels} defaults={data.feedbackFlowDefaults} mayChange={may(session, 'flows:write')} />;
+          return (
+            <FlowForm
+              key={flow?.id ?? 'new'}
+              business={business}
+              flow={flow}
+              surveys={data.surveys.data}
+              senders={data.feedbackChannels}
+              defaults={data.feedbackFlowDefaults}
+              mayChange={may(session, 'flows:write')}
+            />
+          );
         }}
       </Loaded>
     </>
   );
 }
 
-function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { business: string; flow: Flow | null | undefined; surveys: { id: string; name: string; status: string }[]; senders: string[]; defaults: Defaults; mayChange: boolean }) {
+function FlowForm({
+  business,
+  flow,
+  surveys,
+  senders,
+  defaults,
+  mayChange,
+}: {
+  business: string;
+  flow: Flow | null | undefined;
+  surveys: { id: string; name: string; status: string }[];
+  senders: string[];
+  defaults: Defaults;
+  mayChange: boolean;
+}) {
   const [form, setForm] = useState(() => formOf(flow, surveys.find((s) => s.status === 'active')?.id ?? surveys[0]?.id ?? '', senders, defaults));
   const [saved, setSaved] = useState(false);
   // The quiet hours as stored (the dry run runs the stored flow, not the form).
@@ -221,7 +267,9 @@ function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { b
     </Field>
   );
   const check = (key: keyof Form, label: string) => (
-    <label class="check"><input type="checkbox" checked={form[key] as boolean} disabled={!mayChange} onChange={(e) => set(key, e.currentTarget.checked as never)} /> {label}</label>
+    <label class="check">
+      <input type="checkbox" checked={form[key] as boolean} disabled={!mayChange} onChange={(e) => set(key, e.currentTarget.checked as never)} /> {label}
+    </label>
   );
   const prefixed = (prefix: string) => Object.entries(f).find(([k]) => k === prefix || k.startsWith(`${prefix}.`) || k.startsWith(`${prefix}[`))?.[1];
   const shown = Object.keys(f);
@@ -252,7 +300,12 @@ function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { b
           <Field label="Survey" error={f.survey}>
             {(fid, d) => (
               <select id={fid} aria-describedby={d} value={form.survey} disabled={!mayChange} onChange={(e) => set('survey', e.currentTarget.value)}>
-                {surveys.map((s) => <option key={s.id} value={s.id}>{s.name}{s.status === 'active' ? '' : ` (${s.status})`}</option>)}
+                {surveys.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name}
+                    {s.status === 'active' ? '' : ` (${s.status})`}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
@@ -264,7 +317,10 @@ function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { b
               </select>
             )}
           </Field>
-          {text('delayMinutes', 'Send after (minutes)', { inputMode: 'numeric', hint: 'About an hour suits most meals: the guest has eaten, a delivery has arrived. 0 sends at once.' })}
+          {text('delayMinutes', 'Send after (minutes)', {
+            inputMode: 'numeric',
+            hint: 'About an hour suits most meals: the guest has eaten, a delivery has arrived. 0 sends at once.',
+          })}
         </div>
         <fieldset>
           <legend>Channels</legend>
@@ -294,8 +350,24 @@ function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { b
           <div class="row">
             <Field label="Ordering channels" hint="Ctrl or ⌘ to pick several." error={prefixed('conditions.channel')}>
               {(fid, d) => (
-                <select id={fid} multiple size={4} aria-describedby={d} disabled={!mayChange} onChange={(e) => set('onlyChannels', [...e.currentTarget.selectedOptions].map((o) => o.value))}>
-                  {ORDER_CHANNELS.map((c) => <option key={c} value={c} selected={form.onlyChannels.includes(c)}>{c}</option>)}
+                <select
+                  id={fid}
+                  multiple
+                  size={4}
+                  aria-describedby={d}
+                  disabled={!mayChange}
+                  onChange={(e) =>
+                    set(
+                      'onlyChannels',
+                      [...e.currentTarget.selectedOptions].map((o) => o.value),
+                    )
+                  }
+                >
+                  {ORDER_CHANNELS.map((c) => (
+                    <option key={c} value={c} selected={form.onlyChannels.includes(c)}>
+                      {c}
+                    </option>
+                  ))}
                 </select>
               )}
             </Field>
@@ -309,14 +381,29 @@ function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { b
           <legend>Message (English)</legend>
           {text('subject', 'E-mail subject', { hint: 'Empty subject and body: the standard message.' })}
           <Field label="Body" hint="Must contain {{link}}; may use {{name}} and {{orderId}}." error={prefixed('templates')}>
-            {(fid, d) => <textarea id={fid} aria-describedby={d} aria-invalid={!!prefixed('templates')} value={form.body} disabled={!mayChange} onInput={(e) => set('body', e.currentTarget.value)} />}
+            {(fid, d) => (
+              <textarea
+                id={fid}
+                aria-describedby={d}
+                aria-invalid={!!prefixed('templates')}
+                value={form.body}
+                disabled={!mayChange}
+                onInput={(e) => set('body', e.currentTarget.value)}
+              />
+            )}
           </Field>
         </fieldset>
         <FormError error={save.error} shown={shown} />
         {mayChange && (
           <div class="actions">
-            <button type="submit" disabled={save.busy}>{save.busy ? 'Saving…' : flow ? 'Save flow' : 'Create flow'}</button>
-            {saved && <span class="ok" role="status">Saved.</span>}
+            <button type="submit" disabled={save.busy}>
+              {save.busy ? 'Saving…' : flow ? 'Save flow' : 'Create flow'}
+            </button>
+            {saved && (
+              <span class="ok" role="status">
+                Saved.
+              </span>
+            )}
           </div>
         )}
       </CardForm>
@@ -327,11 +414,24 @@ function FlowForm({ business, flow, surveys, senders, defaults, mayChange }: { b
           {deleting ? (
             <div class="confirm" role="alertdialog" aria-labelledby="delete-flow-q">
               <p id="delete-flow-q">Delete {flow.name}? New orders stop matching it; requests it already scheduled are cancelled.</p>
-              <button type="button" class="danger" disabled={remove.busy} onClick={async () => { if (await remove.run(() => request(DeleteFlow, { business, id: flow.id }))) navigate('/portal/flows'); }}>Delete it</button>{' '}
-              <button type="button" class="secondary" onClick={() => setDeleting(false)}>Cancel</button>
+              <button
+                type="button"
+                class="danger"
+                disabled={remove.busy}
+                onClick={async () => {
+                  if (await remove.run(() => request(DeleteFlow, { business, id: flow.id }))) navigate('/portal/flows');
+                }}
+              >
+                Delete it
+              </button>{' '}
+              <button type="button" class="secondary" onClick={() => setDeleting(false)}>
+                Cancel
+              </button>
             </div>
           ) : (
-            <button type="button" class="danger" onClick={() => setDeleting(true)}>Delete this flow…</button>
+            <button type="button" class="danger" onClick={() => setDeleting(true)}>
+              Delete this flow…
+            </button>
           )}
           {remove.error ? <Failure error={remove.error} /> : null}
         </section>
@@ -348,7 +448,15 @@ function DryRun({ business, flow, quietHours }: { business: string; flow: string
   const f = run.fields;
   const field = (key: keyof typeof order, label: string, name: string) => (
     <Field label={label} error={f[`order.${name}`]}>
-      {(fid, d) => <input id={fid} aria-describedby={d} aria-invalid={!!f[`order.${name}`]} value={order[key]} onInput={(e) => setOrder({ ...order, [key]: e.currentTarget.value })} />}
+      {(fid, d) => (
+        <input
+          id={fid}
+          aria-describedby={d}
+          aria-invalid={!!f[`order.${name}`]}
+          value={order[key]}
+          onInput={(e) => setOrder({ ...order, [key]: e.currentTarget.value })}
+        />
+      )}
     </Field>
   );
   return (
@@ -386,18 +494,26 @@ function DryRun({ business, flow, quietHours }: { business: string; flow: string
           </div>
         )}
         <FormError error={run.error} shown={Object.keys(f)} />
-        <button type="submit" disabled={run.busy}>{run.busy ? 'Trying…' : 'Try it'}</button>
+        <button type="submit" disabled={run.busy}>
+          {run.busy ? 'Trying…' : 'Try it'}
+        </button>
       </form>
       {result && (
         <div role="status" data-testid="dry-run-result">
           {result.matches ? (
             result.suppression ? (
-              <p><strong>It matches, but would not send:</strong> {result.suppression.replace(/_/g, ' ')}.</p>
+              <p>
+                <strong>It matches, but would not send:</strong> {result.suppression.replace(/_/g, ' ')}.
+              </p>
             ) : (
-              <p><strong>It would send</strong> by {result.channel} at {formatDate(result.sendAt)}.</p>
+              <p>
+                <strong>It would send</strong> by {result.channel} at {formatDate(result.sendAt)}.
+              </p>
             )
           ) : (
-            <p><strong>It does not match:</strong> {result.reasons.join('; ')}.</p>
+            <p>
+              <strong>It does not match:</strong> {result.reasons.join('; ')}.
+            </p>
           )}
           {result.matches && quietHours && (
             <p data-testid="dry-run-quiet">

@@ -114,7 +114,10 @@ const guestLabel = (g: { name?: string | null; email?: string | null; phone?: st
 /** The members of the business, for naming assignees (a role without members:read sees "a member"). */
 function useMembers(session: ScreenProps['session']) {
   const allowed = may(session, 'members:read');
-  return useLoad(() => (allowed ? request(MemberNames, { business: session.business }).then((r) => r.members.data) : Promise.resolve([] as Member[])), `${session.business}/${allowed}`);
+  return useLoad(
+    () => (allowed ? request(MemberNames, { business: session.business }).then((r) => r.members.data) : Promise.resolve([] as Member[])),
+    `${session.business}/${allowed}`,
+  );
 }
 
 function whereOf(query: URLSearchParams): { active?: CaseWhere; closed?: CaseWhere } {
@@ -166,7 +169,8 @@ export default function Inbox({ session, query }: ScreenProps) {
   const page = Number(query.get('page') ?? 0) || 0;
   const where = whereOf(query);
   const list = useLoad(
-    () => request(InboxCases, { business, active: where.active ?? {}, closed: where.closed ?? {}, page, withActive: !!where.active, withClosed: !!where.closed }),
+    () =>
+      request(InboxCases, { business, active: where.active ?? {}, closed: where.closed ?? {}, page, withActive: !!where.active, withClosed: !!where.closed }),
     `${business}/${query}`,
   );
   // New cases and every change (another member's reply, a guest coming back) show up while the Inbox is open.
@@ -185,7 +189,11 @@ export default function Inbox({ session, query }: ScreenProps) {
       {(id) => (
         <select id={id} value={query.get(name) ?? ''} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value }), { replace: true })}>
           <option value="">Any</option>
-          {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       )}
     </Field>
@@ -195,14 +203,29 @@ export default function Inbox({ session, query }: ScreenProps) {
       {rows.map((c) => (
         <li key={c.id} class={`case ${c.severity} ${c.status}`}>
           <div class="case-head">
-            <a href={`/portal/cases/${c.id}`}>{guestLabel(c.guest)}: {c.reason}</a>
-            <span class="badges">{c.severity === 'urgent' && <><Severity severity={c.severity} />{' '}</>}<CaseStatus status={c.status} /></span>
+            <a href={`/portal/cases/${c.id}`}>
+              {guestLabel(c.guest)}: {c.reason}
+            </a>
+            <span class="badges">
+              {c.severity === 'urgent' && (
+                <>
+                  <Severity severity={c.severity} />{' '}
+                </>
+              )}
+              <CaseStatus status={c.status} />
+            </span>
           </div>
           <p class="muted case-meta">
             <span title={formatDate(c.openedAt)}>Opened {formatAge(c.openedAt, now)} ago</span>
             {c.location && <> · {c.location.name}</>}
-            {' · '}{assigned(c.assignee ?? null)}
-            {c.status === 'recovered' && <> · <span class="ok">{c.recoveredBy?.offer ? 'Came back with an offer' : c.recoveredBy ? 'Came back on their own' : 'Marked recovered'}</span></>}
+            {' · '}
+            {assigned(c.assignee ?? null)}
+            {c.status === 'recovered' && (
+              <>
+                {' '}
+                · <span class="ok">{c.recoveredBy?.offer ? 'Came back with an offer' : c.recoveredBy ? 'Came back on their own' : 'Marked recovered'}</span>
+              </>
+            )}
           </p>
         </li>
       ))}
@@ -213,19 +236,36 @@ export default function Inbox({ session, query }: ScreenProps) {
       <h1 tabIndex={-1}>Inbox</h1>
       <p>Guests whose answers matched an alert rule: answer them, make it right, and see who came back.</p>
       <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        {select('status', 'Status', STATUSES.map((s) => ({ value: s, label: statusLabel(s) })))}
-        {select('severity', 'Severity', [{ value: 'urgent', label: 'Urgent' }, { value: 'normal', label: 'Normal' }])}
+        {select(
+          'status',
+          'Status',
+          STATUSES.map((s) => ({ value: s, label: statusLabel(s) })),
+        )}
+        {select('severity', 'Severity', [
+          { value: 'urgent', label: 'Urgent' },
+          { value: 'normal', label: 'Normal' },
+        ])}
         {select('location', 'Location', filters.data?.locations.data.map((l) => ({ value: l.id, label: l.name })) ?? [])}
         {may(session, 'members:read') && select('assignee', 'Assigned to', members.data?.map((m) => ({ value: m.id, label: memberLabel(m) })) ?? [])}
       </form>
-      <p class="muted" role="status" data-testid="arrivals">{arrived}</p>
+      <p class="muted" role="status" data-testid="arrivals">
+        {arrived}
+      </p>
       <Loaded state={list} what="cases">
         {(r) => {
           const active = r.active ? [...r.active.data].sort(byUrgency) : undefined;
           if (!active?.length && !r.closed?.data.length) {
             return (
               <Empty>
-                {query.toString() ? <>No case matches. <a href="/portal/cases">Clear the filters</a></> : <>No unhappy guest so far. Cases open here when an answer matches one of your <a href="/portal/alerts">alert rules</a>.</>}
+                {query.toString() ? (
+                  <>
+                    No case matches. <a href="/portal/cases">Clear the filters</a>
+                  </>
+                ) : (
+                  <>
+                    No unhappy guest so far. Cases open here when an answer matches one of your <a href="/portal/alerts">alert rules</a>.
+                  </>
+                )}
               </Empty>
             );
           }
@@ -233,14 +273,18 @@ export default function Inbox({ session, query }: ScreenProps) {
             <>
               {active && (
                 <section aria-labelledby="active-cases">
-                  <h2 id="active-cases">Open <span class="muted">({r.active!.total})</span></h2>
+                  <h2 id="active-cases">
+                    Open <span class="muted">({r.active!.total})</span>
+                  </h2>
                   {active.length ? cases(active, 'Open cases') : <p class="muted">Nothing waiting: every case is answered and closed.</p>}
                   {r.active!.hasMore && <p class="muted">The 100 newest are shown; filter by location or severity to see the others.</p>}
                 </section>
               )}
               {r.closed && (
                 <section aria-labelledby="closed-cases">
-                  <h2 id="closed-cases">Closed <span class="muted">({r.closed.total})</span></h2>
+                  <h2 id="closed-cases">
+                    Closed <span class="muted">({r.closed.total})</span>
+                  </h2>
                   {r.closed.data.length ? (
                     <>
                       {cases(r.closed.data, 'Closed cases')}
@@ -277,8 +321,19 @@ function Recovery({ business, session, c, offers }: { business: string; session:
   const orderLink = by ? <a href={`/portal/orders/${by.order}`}>order {order.data?.externalOrderId ?? by.order}</a> : null;
   return (
     <p class="recovered" role="note" data-testid="recovered-by">
-      <strong>Recovered</strong>{c.recoveredAt ? ` on ${formatDate(c.recoveredAt)}` : ''}:{' '}
-      {by ? (by.offer ? <>the guest came back with {orderLink}, redeeming the offer <code>{offers.find((o) => o.id === by.offer)?.code ?? by.offer}</code>.</> : <>the guest came back on their own with {orderLink}.</>) : 'marked recovered by a member.'}
+      <strong>Recovered</strong>
+      {c.recoveredAt ? ` on ${formatDate(c.recoveredAt)}` : ''}:{' '}
+      {by ? (
+        by.offer ? (
+          <>
+            the guest came back with {orderLink}, redeeming the offer <code>{offers.find((o) => o.id === by.offer)?.code ?? by.offer}</code>.
+          </>
+        ) : (
+          <>the guest came back on their own with {orderLink}.</>
+        )
+      ) : (
+        'marked recovered by a member.'
+      )}
     </p>
   );
 }
@@ -292,13 +347,22 @@ function ThreadList({ thread, members }: { thread: Thread; members: Member[] }) 
   };
   return (
     <>
-      {thread.total > thread.data.length && <p class="muted">The {thread.data.length} latest of {thread.total} messages.</p>}
+      {thread.total > thread.data.length && (
+        <p class="muted">
+          The {thread.data.length} latest of {thread.total} messages.
+        </p>
+      )}
       <ol class="thread" aria-label="Messages">
         {[...thread.data].reverse().map((m) => (
           <li key={m.id} class={m.direction}>
             <p class="muted">
               <strong>{m.direction === 'in' ? 'The guest' : author(m.author)}</strong> · {channelWord(m.channel)} · {formatDate(m.createdAt)}
-              {m.direction === 'out' && <> · <span class={`status ${m.status === 'sent' ? 'succeeded' : m.status}`}>{m.status === 'queued' ? 'sending' : m.status}</span></>}
+              {m.direction === 'out' && (
+                <>
+                  {' '}
+                  · <span class={`status ${m.status === 'sent' ? 'succeeded' : m.status}`}>{m.status === 'queued' ? 'sending' : m.status}</span>
+                </>
+              )}
             </p>
             <p class="body">{m.body}</p>
             {m.direction === 'out' && m.error && (
@@ -326,7 +390,12 @@ function ReplyForm({ business, c, templates, onSent }: { business: string; c: De
   const [channel, setChannel] = useState(channels[0] ?? 'email');
   const submit = useSubmit();
   const f = submit.fields;
-  if (!channels.length) return <p class="empty" role="note">The guest left no e-mail address and no phone number, so there is no way to reply from here.</p>;
+  if (!channels.length)
+    return (
+      <p class="empty" role="note">
+        The guest left no e-mail address and no phone number, so there is no way to reply from here.
+      </p>
+    );
   const to = channel === 'email' ? c.guest.email : c.guest.phone;
   return (
     <form
@@ -356,12 +425,18 @@ function ReplyForm({ business, c, templates, onSent }: { business: string; c: De
               }}
             >
               <option value="">None</option>
-              {templates.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+              {templates.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
             </select>
           )}
         </Field>
       )}
-      <p class="muted">{templates.length ? 'Change them' : 'Write the answers you give often'} under <a href="/portal/replies">Saved replies</a>.</p>
+      <p class="muted">
+        {templates.length ? 'Change them' : 'Write the answers you give often'} under <a href="/portal/replies">Saved replies</a>.
+      </p>
       <Field label="Your reply" error={f.body} hint={`From your restaurant's name, to ${to}.`}>
         {(id, d) => <textarea id={id} rows={5} aria-describedby={d} aria-invalid={!!f.body} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
       </Field>
@@ -370,13 +445,16 @@ function ReplyForm({ business, c, templates, onSent }: { business: string; c: De
           <legend>Send by</legend>
           {channels.map((ch) => (
             <label class="check" key={ch}>
-              <input type="radio" name="reply-channel" value={ch} checked={channel === ch} onChange={() => setChannel(ch)} /> {channelWord(ch)} ({ch === 'email' ? c.guest.email : c.guest.phone})
+              <input type="radio" name="reply-channel" value={ch} checked={channel === ch} onChange={() => setChannel(ch)} /> {channelWord(ch)} (
+              {ch === 'email' ? c.guest.email : c.guest.phone})
             </label>
           ))}
         </fieldset>
       )}
       <FormError error={submit.error} shown={['body']} />
-      <button type="submit" disabled={submit.busy || !body.trim()}>{submit.busy ? 'Sending…' : 'Send reply'}</button>
+      <button type="submit" disabled={submit.busy || !body.trim()}>
+        {submit.busy ? 'Sending…' : 'Send reply'}
+      </button>
     </form>
   );
 }
@@ -390,7 +468,15 @@ function OfferList({ offers, now }: { offers: OfferRow[]; now: number }) {
         <li key={o.id}>
           <code>{o.code}</code> {o.description}{' '}
           {o.redeemedAt ? (
-            <span class="status case-recovered">Redeemed {formatDate(o.redeemedAt)}{o.redeemedOrder && <> by <a href={`/portal/orders/${o.redeemedOrder}`}>the order</a></>}</span>
+            <span class="status case-recovered">
+              Redeemed {formatDate(o.redeemedAt)}
+              {o.redeemedOrder && (
+                <>
+                  {' '}
+                  by <a href={`/portal/orders/${o.redeemedOrder}`}>the order</a>
+                </>
+              )}
+            </span>
           ) : o.expiresAt < now ? (
             <span class="status">Expired {formatDate(o.expiresAt)}</span>
           ) : (
@@ -427,10 +513,24 @@ function OfferForm({ business, c, onCreated }: { business: string; c: Detail; on
       <p class="muted">The guest gets a code; their next order carrying it (in any order field your system passes on) marks this case recovered.</p>
       <div class="row">
         <Field label="What the guest gets" error={f.description} hint='For example "A free dessert on your next order".'>
-          {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.description} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
+          {(id, d) => (
+            <input id={id} aria-describedby={d} aria-invalid={!!f.description} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+          )}
         </Field>
         <Field label="Valid for (days)" error={f.expiresInDays}>
-          {(id, d) => <input id={id} type="number" min={1} max={365} inputMode="numeric" aria-describedby={d} aria-invalid={!!f.expiresInDays} value={days} onInput={(e) => setDays(e.currentTarget.value)} />}
+          {(id, d) => (
+            <input
+              id={id}
+              type="number"
+              min={1}
+              max={365}
+              inputMode="numeric"
+              aria-describedby={d}
+              aria-invalid={!!f.expiresInDays}
+              value={days}
+              onInput={(e) => setDays(e.currentTarget.value)}
+            />
+          )}
         </Field>
       </div>
       {reachable && (
@@ -439,7 +539,9 @@ function OfferForm({ business, c, onCreated }: { business: string; c: Detail; on
         </label>
       )}
       <FormError error={submit.error} shown={['description', 'expiresInDays']} />
-      <button type="submit" disabled={submit.busy || !description.trim()}>{submit.busy ? 'Creating…' : send ? 'Send the offer' : 'Create the offer'}</button>
+      <button type="submit" disabled={submit.busy || !description.trim()}>
+        {submit.busy ? 'Creating…' : send ? 'Send the offer' : 'Create the offer'}
+      </button>
     </form>
   );
 }
@@ -474,19 +576,21 @@ function AssignForm({ business, c, members, onChanged }: { business: string; c: 
     >
       <Field label="Assigned to" error={submit.fields.assignee}>
         {(id, d) => (
-          <select
-            id={id}
-            aria-describedby={d}
-            value={assignee}
-            onChange={(e) => setPicked({ value: e.currentTarget.value, over: known })}
-          >
+          <select id={id} aria-describedby={d} value={assignee} onChange={(e) => setPicked({ value: e.currentTarget.value, over: known })}>
             <option value="">Nobody</option>
             {former && <option value={c.assignee!}>A former member</option>}
-            {members.map((m) => <option key={m.id} value={m.id}>{memberLabel(m)}{m.role ? ` (${m.role})` : ''}</option>)}
+            {members.map((m) => (
+              <option key={m.id} value={m.id}>
+                {memberLabel(m)}
+                {m.role ? ` (${m.role})` : ''}
+              </option>
+            ))}
           </select>
         )}
       </Field>
-      <button type="submit" class="secondary" disabled={submit.busy || assignee === known}>{submit.busy ? 'Assigning…' : 'Assign'}</button>
+      <button type="submit" class="secondary" disabled={submit.busy || assignee === known}>
+        {submit.busy ? 'Assigning…' : 'Assign'}
+      </button>
       {submit.error && !submit.fields.assignee ? <Failure error={submit.error} /> : null}
     </form>
   );
@@ -502,9 +606,13 @@ function StatusActions({ business, c, onChanged }: { business: string; c: Detail
   return (
     <div class="actions">
       {closed ? (
-        <button type="button" class="secondary" disabled={submit.busy} onClick={() => set(c.firstReplyAt ? 'replied' : 'open', 'Reopened.')}>Reopen</button>
+        <button type="button" class="secondary" disabled={submit.busy} onClick={() => set(c.firstReplyAt ? 'replied' : 'open', 'Reopened.')}>
+          Reopen
+        </button>
       ) : (
-        <button type="button" disabled={submit.busy} onClick={() => set('resolved', 'Resolved.')}>Resolve</button>
+        <button type="button" disabled={submit.busy} onClick={() => set('resolved', 'Resolved.')}>
+          Resolve
+        </button>
       )}
       {submit.error ? <Failure error={submit.error} /> : null}
     </div>
@@ -527,31 +635,61 @@ export function CaseDetail({ session, params }: ScreenProps) {
   };
   return (
     <>
-      <p><a href="/portal/cases">← Inbox</a></p>
+      <p>
+        <a href="/portal/cases">← Inbox</a>
+      </p>
       <Loaded state={state} what="the case">
         {({ case: c, caseMessages: thread, offers, replyTemplates }) => {
           return (
             <>
-              <h1 tabIndex={-1}>{guestLabel(c.guest)}: {c.reason}</h1>
+              <h1 tabIndex={-1}>
+                {guestLabel(c.guest)}: {c.reason}
+              </h1>
               <p class="badges">
                 <Severity severity={c.severity} /> <CaseStatus status={c.status} /> <span class="muted">opened {formatAge(c.openedAt, now)} ago</span>
               </p>
               <Recovery business={business} session={session} c={c} offers={offers.data} />
-              <p class="ok" role="status">{done ?? ''}</p>
+              <p class="ok" role="status">
+                {done ?? ''}
+              </p>
               <dl class="facts">
-                <dt>Why</dt><dd>{c.reason}</dd>
-                <dt>Opened</dt><dd>{formatDate(c.openedAt)}</dd>
-                <dt>First reply</dt><dd>{c.firstReplyAt ? formatDate(c.firstReplyAt) : 'Not yet'}</dd>
-                {c.resolvedAt && <><dt>Resolved</dt><dd>{formatDate(c.resolvedAt)}</dd></>}
-                <dt>Location</dt><dd>{c.location?.name ?? '—'}</dd>
+                <dt>Why</dt>
+                <dd>{c.reason}</dd>
+                <dt>Opened</dt>
+                <dd>{formatDate(c.openedAt)}</dd>
+                <dt>First reply</dt>
+                <dd>{c.firstReplyAt ? formatDate(c.firstReplyAt) : 'Not yet'}</dd>
+                {c.resolvedAt && (
+                  <>
+                    <dt>Resolved</dt>
+                    <dd>{formatDate(c.resolvedAt)}</dd>
+                  </>
+                )}
+                <dt>Location</dt>
+                <dd>{c.location?.name ?? '—'}</dd>
                 <dt>Guest</dt>
                 <dd>
                   {c.guest.name ?? 'Name not given'}
-                  {c.guest.email && <> · <a href={`mailto:${c.guest.email}`}>{c.guest.email}</a></>}
-                  {c.guest.phone && <> · <a href={`tel:${c.guest.phone}`}>{c.guest.phone}</a></>}
+                  {c.guest.email && (
+                    <>
+                      {' '}
+                      · <a href={`mailto:${c.guest.email}`}>{c.guest.email}</a>
+                    </>
+                  )}
+                  {c.guest.phone && (
+                    <>
+                      {' '}
+                      · <a href={`tel:${c.guest.phone}`}>{c.guest.phone}</a>
+                    </>
+                  )}
                   {!c.guest.email && !c.guest.phone && <span class="muted"> · no contact given</span>}
                 </dd>
-                {!mayChange && <><dt>Assigned to</dt><dd>{c.assignee ? assigneeName(c.assignee, members.data) : 'Nobody'}</dd></>}
+                {!mayChange && (
+                  <>
+                    <dt>Assigned to</dt>
+                    <dd>{c.assignee ? assigneeName(c.assignee, members.data) : 'Nobody'}</dd>
+                  </>
+                )}
               </dl>
               {!mayChange && <ReadOnlyNote scope="cases:write">assign, answer and close cases. You can follow this one here.</ReadOnlyNote>}
               {mayChange && (
@@ -571,22 +709,41 @@ export function CaseDetail({ session, params }: ScreenProps) {
               <h2>What the guest answered</h2>
               <p class="muted">
                 {c.submission.survey?.name ?? 'Survey deleted'} · {formatDate(c.submission.completedAt ?? c.submission.createdAt)}
-                {c.submission.survey && <> · <a href={`/portal/feedback/${c.submission.survey.id}/${c.submission.id}`}>Open the feedback</a></>}
+                {c.submission.survey && (
+                  <>
+                    {' '}
+                    · <a href={`/portal/feedback/${c.submission.survey.id}/${c.submission.id}`}>Open the feedback</a>
+                  </>
+                )}
               </p>
               <AnswerList steps={c.submission.survey?.steps ?? []} answers={c.submission.answers} dishes={c.order?.items} analysis={c.submission.analysis} />
               <h2>The order</h2>
               {c.order ? (
                 <>
                   <p>
-                    <a href={`/portal/orders/${c.order.id}`}>Order {c.order.externalOrderId}</a> · {formatMoney(c.order.total, c.order.currency)} · {c.order.status}
+                    <a href={`/portal/orders/${c.order.id}`}>Order {c.order.externalOrderId}</a> · {formatMoney(c.order.total, c.order.currency)} ·{' '}
+                    {c.order.status}
                     {c.order.channel ? ` · ${c.order.channel}` : ''} · {formatDate(c.order.createdAt)}
                   </p>
                   <table>
                     <caption class="sr-only">Order lines</caption>
-                    <thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col">Price</th></tr></thead>
+                    <thead>
+                      <tr>
+                        <th scope="col">Item</th>
+                        <th scope="col">Quantity</th>
+                        <th scope="col">Price</th>
+                      </tr>
+                    </thead>
                     <tbody>
                       {c.order.items.map((i) => (
-                        <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td><td class="number">{formatMoney(lineTotal(i), c.order!.currency)}</td></tr>
+                        <tr key={i.id}>
+                          <td>
+                            {i.name ?? i.itemId ?? '—'}
+                            {i.itemComment ? ` (${i.itemComment})` : ''}
+                          </td>
+                          <td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td>
+                          <td class="number">{formatMoney(lineTotal(i), c.order!.currency)}</td>
+                        </tr>
                       ))}
                     </tbody>
                   </table>

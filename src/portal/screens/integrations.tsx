@@ -28,7 +28,12 @@ const PLACEHOLDER: Sample = { currency: 'USD', dishes: [{ name: 'House special',
 
 /** The ready-to-paste request an ordering system sends: the integrator's guide's first example, in the business's terms. */
 function curlExample(endpoint: string, secret: string, sample: Sample) {
-  const items = (sample.dishes.length ? sample.dishes : PLACEHOLDER.dishes).map((d, i) => ({ name: d.name, itemId: d.itemId ?? `SKU-${i + 1}`, quantity: 1, unitPrice: 12 }));
+  const items = (sample.dishes.length ? sample.dishes : PLACEHOLDER.dishes).map((d, i) => ({
+    name: d.name,
+    itemId: d.itemId ?? `SKU-${i + 1}`,
+    quantity: 1,
+    unitPrice: 12,
+  }));
   const body = JSON.stringify({
     externalOrderId: 'A-1001',
     externalLocationId: 'MAIN-01',
@@ -66,7 +71,10 @@ export default function Integrations({ session }: ScreenProps) {
     <>
       <h1 tabIndex={-1}>Integrations</h1>
       <h2>Custom order webhook</h2>
-      <p>Your ordering system (POS, website, app) posts each order here; feedback links can then name the order, and orders show under <a href="/portal/orders">Orders</a>.</p>
+      <p>
+        Your ordering system (POS, website, app) posts each order here; feedback links can then name the order, and orders show under{' '}
+        <a href="/portal/orders">Orders</a>.
+      </p>
       <Loaded state={state} what="the integration">
         {(data) => {
           const integration = data.customIntegration;
@@ -77,24 +85,39 @@ export default function Integrations({ session }: ScreenProps) {
               {integration ? (
                 <>
                   <dl class="facts">
-                    <dt>Endpoint</dt><dd><code data-testid="endpoint">{endpoint}</code> <CopyText value={endpoint!} label="the endpoint" /></dd>
-                    <dt>Connected</dt><dd>{formatDate(integration.connectedAt)}</dd>
-                    <dt>Secret last rotated</dt><dd>{integration.rotatedAt ? formatDate(integration.rotatedAt) : 'never'}</dd>
+                    <dt>Endpoint</dt>
+                    <dd>
+                      <code data-testid="endpoint">{endpoint}</code> <CopyText value={endpoint!} label="the endpoint" />
+                    </dd>
+                    <dt>Connected</dt>
+                    <dd>{formatDate(integration.connectedAt)}</dd>
+                    <dt>Secret last rotated</dt>
+                    <dd>{integration.rotatedAt ? formatDate(integration.rotatedAt) : 'never'}</dd>
                   </dl>
                   {secret && <SecretOnce label="Webhook secret" value={secret} />}
                   {!mayChange ? (
                     <ReadOnlyNote scope="orders:write">connect the webhook and rotate its secret.</ReadOnlyNote>
                   ) : !confirmRotate ? (
-                    <button type="button" class="secondary" onClick={() => setConfirmRotate(true)}>Rotate the secret</button>
+                    <button type="button" class="secondary" onClick={() => setConfirmRotate(true)}>
+                      Rotate the secret
+                    </button>
                   ) : (
                     <div class="confirm" role="alertdialog" aria-labelledby="rotate-q">
-                      <p id="rotate-q">The current secret stops working at once: orders your system sends with it are refused until you paste the new one there. Rotate now?</p>
-                      <button type="button" class="danger" disabled={submit.busy} onClick={connect}>Rotate now</button>{' '}
-                      <button type="button" class="secondary" onClick={() => setConfirmRotate(false)}>Cancel</button>
+                      <p id="rotate-q">
+                        The current secret stops working at once: orders your system sends with it are refused until you paste the new one there. Rotate now?
+                      </p>
+                      <button type="button" class="danger" disabled={submit.busy} onClick={connect}>
+                        Rotate now
+                      </button>{' '}
+                      <button type="button" class="secondary" onClick={() => setConfirmRotate(false)}>
+                        Cancel
+                      </button>
                     </div>
                   )}
                   <h3>Try it</h3>
-                  <p>This request posts a test order (replace <code>A-1001</code> for each new order):</p>
+                  <p>
+                    This request posts a test order (replace <code>A-1001</code> for each new order):
+                  </p>
                   <pre data-testid="curl-example">{curl}</pre>
                   <CopyText value={curl!} label="the curl example" />
                 </>
@@ -102,7 +125,9 @@ export default function Integrations({ session }: ScreenProps) {
                 <Empty>
                   <p>Not connected yet. Connecting gives you the endpoint and a secret your system sends with each order.</p>
                   {mayChange ? (
-                    <button type="button" disabled={submit.busy} onClick={connect}>{submit.busy ? 'Connecting…' : 'Connect'}</button>
+                    <button type="button" disabled={submit.busy} onClick={connect}>
+                      {submit.busy ? 'Connecting…' : 'Connect'}
+                    </button>
                   ) : (
                     <ReadOnlyNote scope="orders:write">connect it.</ReadOnlyNote>
                   )}
@@ -112,7 +137,11 @@ export default function Integrations({ session }: ScreenProps) {
               <h3>Latest orders received</h3>
               {data.orders.data.length ? (
                 <ul>
-                  {data.orders.data.map((o) => <li key={o.id}><a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a> · {formatMoney(o.total, o.currency)} · {formatDate(o.createdAt)}</li>)}
+                  {data.orders.data.map((o) => (
+                    <li key={o.id}>
+                      <a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a> · {formatMoney(o.total, o.currency)} · {formatDate(o.createdAt)}
+                    </li>
+                  ))}
                 </ul>
               ) : (
                 <p class="muted">None yet.</p>

@@ -51,9 +51,14 @@ export default function Locations({ session, query }: ScreenProps) {
   return (
     <>
       <h1 tabIndex={-1}>Locations</h1>
-      <p>Each branch or outlet: its time zone decides the day a rating counts on and when quiet hours start; the id your ordering system gives it ties its orders, and their feedback, to it.</p>
+      <p>
+        Each branch or outlet: its time zone decides the day a rating counts on and when quiet hours start; the id your ordering system gives it ties its
+        orders, and their feedback, to it.
+      </p>
       {!mayChange && <ReadOnlyNote scope="locations:write">add, change and delete locations. You can see them here.</ReadOnlyNote>}
-      <p class="ok" role="status">{done}</p>
+      <p class="ok" role="status">
+        {done}
+      </p>
       <Loaded state={state} what="locations">
         {(data) =>
           data.locations.data.length ? (
@@ -65,7 +70,15 @@ export default function Locations({ session, query }: ScreenProps) {
                     <LocationFacts location={l} />
                     {mayChange && (
                       <div class="actions">
-                        <button type="button" class="secondary" aria-expanded={editing === l.id} aria-label={`Edit ${l.name}`} onClick={() => setEditing(editing === l.id ? undefined : l.id)}>Edit</button>
+                        <button
+                          type="button"
+                          class="secondary"
+                          aria-expanded={editing === l.id}
+                          aria-label={`Edit ${l.name}`}
+                          onClick={() => setEditing(editing === l.id ? undefined : l.id)}
+                        >
+                          Edit
+                        </button>
                         <ConfirmDelete
                           name={l.name}
                           consequence="Its feedback and orders stay, no longer tied to it; links and QR codes that name it stop finding it."
@@ -80,10 +93,20 @@ export default function Locations({ session, query }: ScreenProps) {
                   </li>
                 ))}
               </ul>
-              {(page > 0 || data.locations.hasMore) && <Pager page={data.locations.page} hasMore={data.locations.hasMore} total={data.locations.total} href={(p) => withQuery(query, { page: String(p) })} />}
+              {(page > 0 || data.locations.hasMore) && (
+                <Pager
+                  page={data.locations.page}
+                  hasMore={data.locations.hasMore}
+                  total={data.locations.total}
+                  href={(p) => withQuery(query, { page: String(p) })}
+                />
+              )}
             </>
           ) : (
-            <Empty>No location yet. {mayChange ? 'Add each branch below' : 'An owner or a manager can add them'}: until then every order and answer counts for the business as a whole.</Empty>
+            <Empty>
+              No location yet. {mayChange ? 'Add each branch below' : 'An owner or a manager can add them'}: until then every order and answer counts for the
+              business as a whole.
+            </Empty>
           )
         }
       </Loaded>
@@ -96,8 +119,10 @@ function LocationFacts({ location: l }: { location: Location }) {
   const { [ORDERING_KEY]: orderingId, ...others } = l.metadata as Record<string, string>;
   return (
     <dl class="facts">
-      <dt>Time zone</dt><dd>{l.timeZone ?? businessZone()}</dd>
-      <dt>Id in the ordering system</dt><dd>{orderingId ?? 'none'}</dd>
+      <dt>Time zone</dt>
+      <dd>{l.timeZone ?? businessZone()}</dd>
+      <dt>Id in the ordering system</dt>
+      <dd>{orderingId ?? 'none'}</dd>
       {Object.entries(others).flatMap(([k, v]) => [<dt key={`k-${k}`}>{k}</dt>, <dd key={`v-${k}`}>{v}</dd>])}
     </dl>
   );
@@ -115,7 +140,11 @@ function LocationForm({ business, location, onSaved }: { business: string; locat
   // A new location follows the business's zone when it has one, else starts in this browser's zone.
   const [zone, setZone] = useState(location ? (location.timeZone ?? '') : zoneKnown() ? '' : browserZone());
   const [orderingId, setOrderingId] = useState(stored[ORDERING_KEY] ?? '');
-  const [pairs, setPairs] = useState<Pair[]>(() => Object.entries(stored).filter(([k]) => k !== ORDERING_KEY).map(([key, value]) => ({ key, value })));
+  const [pairs, setPairs] = useState<Pair[]>(() =>
+    Object.entries(stored)
+      .filter(([k]) => k !== ORDERING_KEY)
+      .map(([key, value]) => ({ key, value })),
+  );
   const submit = useSubmit();
   const [blocked, setBlocked] = useState(false);
   const f = submit.fields;
@@ -158,12 +187,28 @@ function LocationForm({ business, location, onSaved }: { business: string; locat
         {(id, d) => (
           <select id={id} aria-describedby={d} aria-invalid={!!f.timeZone} value={zone} onChange={(e) => setZone(e.currentTarget.value)}>
             <option value="">Same as {businessZone()}</option>
-            {zoneChoices(zone).map((z) => <option key={z} value={z}>{z}</option>)}
+            {zoneChoices(zone).map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
           </select>
         )}
       </Field>
-      <Field label="Id in your ordering system (optional)" error={f[`metadata.${ORDERING_KEY}`]} hint="The location id your POS or ordering app sends with each order (externalLocationId): its orders are then this location's.">
-        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f[`metadata.${ORDERING_KEY}`]} value={orderingId} onInput={(e) => setOrderingId(e.currentTarget.value)} />}
+      <Field
+        label="Id in your ordering system (optional)"
+        error={f[`metadata.${ORDERING_KEY}`]}
+        hint="The location id your POS or ordering app sends with each order (externalLocationId): its orders are then this location's."
+      >
+        {(id, d) => (
+          <input
+            id={id}
+            aria-describedby={d}
+            aria-invalid={!!f[`metadata.${ORDERING_KEY}`]}
+            value={orderingId}
+            onInput={(e) => setOrderingId(e.currentTarget.value)}
+          />
+        )}
       </Field>
       <fieldset>
         <legend>More details (optional)</legend>
@@ -171,20 +216,32 @@ function LocationForm({ business, location, onSaved }: { business: string; locat
         {pairs.map((p, i) => (
           <div class="row pair" key={i}>
             <Field label={`Key ${i + 1}`} error={pairError(p)}>
-              {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!pairError(p)} value={p.key} onInput={(e) => setPair(i, { key: e.currentTarget.value })} />}
+              {(id, d) => (
+                <input id={id} aria-describedby={d} aria-invalid={!!pairError(p)} value={p.key} onInput={(e) => setPair(i, { key: e.currentTarget.value })} />
+              )}
             </Field>
             <Field label={`Value ${i + 1}`}>
               {(id, d) => <input id={id} aria-describedby={d} value={p.value} onInput={(e) => setPair(i, { value: e.currentTarget.value })} />}
             </Field>
-            <button type="button" class="secondary" aria-label={`Remove pair ${i + 1}`} onClick={() => setPairs(pairs.filter((_, j) => j !== i))}>Remove</button>
+            <button type="button" class="secondary" aria-label={`Remove pair ${i + 1}`} onClick={() => setPairs(pairs.filter((_, j) => j !== i))}>
+              Remove
+            </button>
           </div>
         ))}
         {f.metadata && <span class="field-error">{f.metadata}</span>}
-        <button type="button" class="secondary" onClick={() => setPairs([...pairs, { key: '', value: '' }])}>Add a pair</button>
+        <button type="button" class="secondary" onClick={() => setPairs([...pairs, { key: '', value: '' }])}>
+          Add a pair
+        </button>
       </fieldset>
-      {blocked && given.some(clash) && <p class="failure" role="alert">Please correct the highlighted fields.</p>}
+      {blocked && given.some(clash) && (
+        <p class="failure" role="alert">
+          Please correct the highlighted fields.
+        </p>
+      )}
       <FormError error={submit.error} shown={Object.keys(f).filter((k) => /^(name|timeZone|metadata)(\.|$)/.test(k))} />
-      <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : location ? 'Save location' : 'Add location'}</button>
+      <button type="submit" disabled={submit.busy}>
+        {submit.busy ? 'Saving…' : location ? 'Save location' : 'Add location'}
+      </button>
     </CardForm>
   );
 }

@@ -42,10 +42,24 @@ function RolesTable() {
     <section aria-labelledby="roles">
       <h2 id="roles">What each role may do</h2>
       <table class="role-table">
-        <thead><tr><th scope="col">Action</th>{MEMBERSHIP_ROLES.map((r) => <th key={r} scope="col">{r}</th>)}</tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Action</th>
+            {MEMBERSHIP_ROLES.map((r) => (
+              <th key={r} scope="col">
+                {r}
+              </th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
           {CAN.map(([action, scopes]) => (
-            <tr key={action}><th scope="row">{action}</th>{MEMBERSHIP_ROLES.map((r) => <td key={r}>{roleMay(r, scopes) ? 'Yes' : 'No'}</td>)}</tr>
+            <tr key={action}>
+              <th scope="row">{action}</th>
+              {MEMBERSHIP_ROLES.map((r) => (
+                <td key={r}>{roleMay(r, scopes) ? 'Yes' : 'No'}</td>
+              ))}
+            </tr>
           ))}
         </tbody>
       </table>
@@ -82,21 +96,35 @@ export default function Members({ session }: ScreenProps) {
     <>
       <h1 tabIndex={-1}>Members</h1>
       {!mayChange && <ReadOnlyNote scope="members:write">invite, change and remove members. You can see who works here.</ReadOnlyNote>}
-      {done && <p class="ok" role="status">{done}</p>}
+      {done && (
+        <p class="ok" role="status">
+          {done}
+        </p>
+      )}
       <Loaded state={state} what="members">
         {(data) => (
           <>
             {data.members.data.length ? (
               <table>
                 <caption class="sr-only">Members</caption>
-                <thead><tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col">Since</th>{mayChange && <th scope="col">Remove</th>}</tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Member</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Since</th>
+                    {mayChange && <th scope="col">Remove</th>}
+                  </tr>
+                </thead>
                 <tbody>
                   {data.members.data.map((m) => {
                     const label = m.name ? `${m.name} (${m.email})` : m.email;
                     const you = m.user === session.user;
                     return (
                       <tr key={m.id}>
-                        <td>{label}{you && <span class="muted"> · you</span>}</td>
+                        <td>
+                          {label}
+                          {you && <span class="muted"> · you</span>}
+                        </td>
                         <td>
                           {mayChange ? (
                             <select
@@ -111,7 +139,11 @@ export default function Members({ session }: ScreenProps) {
                                 state.reload();
                               }}
                             >
-                              {MEMBERSHIP_ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                              {MEMBERSHIP_ROLES.map((r) => (
+                                <option key={r} value={r}>
+                                  {r}
+                                </option>
+                              ))}
                             </select>
                           ) : (
                             m.role
@@ -135,10 +167,22 @@ export default function Members({ session }: ScreenProps) {
                                 >
                                   Remove them
                                 </button>{' '}
-                                <button type="button" class="secondary" onClick={() => setRemoving(undefined)}>Cancel</button>
+                                <button type="button" class="secondary" onClick={() => setRemoving(undefined)}>
+                                  Cancel
+                                </button>
                               </div>
                             ) : (
-                              <button type="button" class="danger" aria-label={`Remove ${m.email}…`} onClick={() => { setDone(undefined); setRemoving(m.id); }}>Remove…</button>
+                              <button
+                                type="button"
+                                class="danger"
+                                aria-label={`Remove ${m.email}…`}
+                                onClick={() => {
+                                  setDone(undefined);
+                                  setRemoving(m.id);
+                                }}
+                              >
+                                Remove…
+                              </button>
                             )}
                           </td>
                         )}
@@ -150,10 +194,20 @@ export default function Members({ session }: ScreenProps) {
             ) : (
               <Empty>No member yet.</Empty>
             )}
-            <h2 id="invitations" tabIndex={-1} ref={invitationsHeading}>Pending invitations</h2>
+            <h2 id="invitations" tabIndex={-1} ref={invitationsHeading}>
+              Pending invitations
+            </h2>
             {data.invitations.data.length ? (
               <table aria-labelledby="invitations">
-                <thead><tr><th scope="col">Invited</th><th scope="col">Role</th><th scope="col">Sent</th><th scope="col">Link works until</th>{mayChange && <th scope="col">Revoke</th>}</tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Invited</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Sent</th>
+                    <th scope="col">Link works until</th>
+                    {mayChange && <th scope="col">Revoke</th>}
+                  </tr>
+                </thead>
                 <tbody>
                   {data.invitations.data.map((inv) => {
                     const expired = inv.expiresAt <= Date.now();
@@ -162,7 +216,15 @@ export default function Members({ session }: ScreenProps) {
                         <td>{inv.email}</td>
                         <td>{inv.role}</td>
                         <td>{formatDate(inv.createdAt)}</td>
-                        <td>{expired ? <><span class="status failed">expired</span> {formatDate(inv.expiresAt)}</> : formatDate(inv.expiresAt)}</td>
+                        <td>
+                          {expired ? (
+                            <>
+                              <span class="status failed">expired</span> {formatDate(inv.expiresAt)}
+                            </>
+                          ) : (
+                            formatDate(inv.expiresAt)
+                          )}
+                        </td>
                         {mayChange && (
                           <td>
                             {revoking === inv.id ? (
@@ -178,7 +240,11 @@ export default function Members({ session }: ScreenProps) {
                                   disabled={change.busy}
                                   onClick={async () => {
                                     if (await change.run(() => request(DeleteInvitation, { business, id: inv.id }))) {
-                                      setDone(expired ? `The expired invitation of ${inv.email} was deleted.` : `The invitation of ${inv.email} was revoked: its link no longer works.`);
+                                      setDone(
+                                        expired
+                                          ? `The expired invitation of ${inv.email} was deleted.`
+                                          : `The invitation of ${inv.email} was revoked: its link no longer works.`,
+                                      );
                                     }
                                     setRevoking(undefined);
                                     state.reload();
@@ -199,7 +265,17 @@ export default function Members({ session }: ScreenProps) {
                                 </button>
                               </div>
                             ) : (
-                              <button type="button" class="danger" aria-label={`Revoke the invitation of ${inv.email}…`} onClick={() => { setDone(undefined); setRevoking(inv.id); }}>Revoke…</button>
+                              <button
+                                type="button"
+                                class="danger"
+                                aria-label={`Revoke the invitation of ${inv.email}…`}
+                                onClick={() => {
+                                  setDone(undefined);
+                                  setRevoking(inv.id);
+                                }}
+                              >
+                                Revoke…
+                              </button>
                             )}
                           </td>
                         )}
@@ -235,9 +311,9 @@ export default function Members({ session }: ScreenProps) {
         >
           <h2>Invite a member</h2>
           <p class="muted">
-            We e-mail the address a link, valid for 7 days. With it the person creates their account (or signs in, if the address has one
-            already) and joins with the role you choose: nobody joins without accepting, whether or not they have an account. Until then the
-            invitation is listed above, where you can revoke it.
+            We e-mail the address a link, valid for 7 days. With it the person creates their account (or signs in, if the address has one already) and joins
+            with the role you choose: nobody joins without accepting, whether or not they have an account. Until then the invitation is listed above, where you
+            can revoke it.
           </p>
           {cannotMail && (
             <p class="empty" role="note">
@@ -246,12 +322,24 @@ export default function Members({ session }: ScreenProps) {
           )}
           <div class="row">
             <Field label="E-mail" error={f.email}>
-              {(id, d) => <input id={id} type="email" autoComplete="off" aria-describedby={d} aria-invalid={!!f.email} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
+              {(id, d) => (
+                <input
+                  id={id}
+                  type="email"
+                  autoComplete="off"
+                  aria-describedby={d}
+                  aria-invalid={!!f.email}
+                  value={email}
+                  onInput={(e) => setEmail(e.currentTarget.value)}
+                />
+              )}
             </Field>
             <ChoiceField label="Role" error={f.role} value={role} choices={MEMBERSHIP_ROLES} onChange={setRole} />
           </div>
           <FormError error={invite.error} shown={['email', 'role']} />
-          <button type="submit" disabled={invite.busy}>{invite.busy ? 'Inviting…' : 'Invite'}</button>
+          <button type="submit" disabled={invite.busy}>
+            {invite.busy ? 'Inviting…' : 'Invite'}
+          </button>
         </CardForm>
       )}
       <RolesTable />

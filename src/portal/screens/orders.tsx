@@ -49,7 +49,11 @@ export default function Orders({ session, query }: ScreenProps) {
       {(id) => (
         <select id={id} value={query.get(name) ?? ''} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value }), { replace: true })}>
           <option value="">Any</option>
-          {options.map((o) => <option key={o} value={o}>{o}</option>)}
+          {options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
         </select>
       )}
     </Field>
@@ -62,10 +66,20 @@ export default function Orders({ session, query }: ScreenProps) {
         {select('channel', 'Channel', CHANNELS)}
         {select('source', 'Source', ['custom', 'api'])}
         <Field label="Location (its id in your system)">
-          {(id) => <input id={id} value={query.get('externalLocationId') ?? ''} onChange={(e) => navigate(withQuery(query, { externalLocationId: e.currentTarget.value.trim() }), { replace: true })} />}
+          {(id) => (
+            <input
+              id={id}
+              value={query.get('externalLocationId') ?? ''}
+              onChange={(e) => navigate(withQuery(query, { externalLocationId: e.currentTarget.value.trim() }), { replace: true })}
+            />
+          )}
         </Field>
-        <Field label={`From (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}</Field>
-        <Field label={`To (${zoneName()})`}>{(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}</Field>
+        <Field label={`From (${zoneName()})`}>
+          {(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}
+        </Field>
+        <Field label={`To (${zoneName()})`}>
+          {(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}
+        </Field>
       </form>
       <Loaded state={state} what="orders">
         {(r) =>
@@ -74,7 +88,9 @@ export default function Orders({ session, query }: ScreenProps) {
               <Table caption="Orders" columns={['Order', 'Received', 'Total', 'Status', 'Channel', 'Location']}>
                 {r.orders.data.map((o) => (
                   <tr key={o.id}>
-                    <td><a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a></td>
+                    <td>
+                      <a href={`/portal/orders/${o.id}`}>{o.externalOrderId}</a>
+                    </td>
                     <td>{formatDate(o.createdAt)}</td>
                     <td class="number">{formatMoney(o.total, o.currency)}</td>
                     <td>{o.status}</td>
@@ -86,7 +102,16 @@ export default function Orders({ session, query }: ScreenProps) {
               <Pager page={r.orders.page} hasMore={r.orders.hasMore} total={r.orders.total} href={(p) => withQuery(query, { page: String(p) })} />
             </>
           ) : (
-            <Empty>No order matches. {query.toString() ? <a href="/portal/orders">Clear the filters</a> : <>Connect your ordering system under <a href="/portal/integrations">Integrations</a>: its orders show here.</>}</Empty>
+            <Empty>
+              No order matches.{' '}
+              {query.toString() ? (
+                <a href="/portal/orders">Clear the filters</a>
+              ) : (
+                <>
+                  Connect your ordering system under <a href="/portal/integrations">Integrations</a>: its orders show here.
+                </>
+              )}
+            </Empty>
           )
         }
       </Loaded>
@@ -114,18 +139,52 @@ function RequestHistory({ business, order }: { business: string; order: string }
             <>
               {data.feedbackRequests.data.map((r) => (
                 <dl class="facts" key={r.id}>
-                  <dt>Status</dt><dd><span class={`status ${r.status}`}>{r.status}</span>{r.reason ? ` (${r.reason.replace(/_/g, ' ')})` : ''}{r.error ? `: ${r.error}` : ''}</dd>
-                  <dt>Created</dt><dd>{formatDate(r.createdAt)}</dd>
-                  {r.sentAt ? <><dt>Sent{r.channel ? ` by ${r.channel}` : ''}</dt><dd>{formatDate(r.sentAt)}</dd></> : <><dt>Due</dt><dd>{formatDate(r.sendAt)}</dd></>}
-                  {r.remindedAt && <><dt>Reminded</dt><dd>{formatDate(r.remindedAt)}</dd></>}
-                  {r.openedAt && <><dt>Opened</dt><dd>{formatDate(r.openedAt)}</dd></>}
-                  {r.completedAt && <><dt>Answered</dt><dd>{formatDate(r.completedAt)}</dd></>}
-                  <dt>Link expires</dt><dd>{formatDate(r.expiresAt)}</dd>
+                  <dt>Status</dt>
+                  <dd>
+                    <span class={`status ${r.status}`}>{r.status}</span>
+                    {r.reason ? ` (${r.reason.replace(/_/g, ' ')})` : ''}
+                    {r.error ? `: ${r.error}` : ''}
+                  </dd>
+                  <dt>Created</dt>
+                  <dd>{formatDate(r.createdAt)}</dd>
+                  {r.sentAt ? (
+                    <>
+                      <dt>Sent{r.channel ? ` by ${r.channel}` : ''}</dt>
+                      <dd>{formatDate(r.sentAt)}</dd>
+                    </>
+                  ) : (
+                    <>
+                      <dt>Due</dt>
+                      <dd>{formatDate(r.sendAt)}</dd>
+                    </>
+                  )}
+                  {r.remindedAt && (
+                    <>
+                      <dt>Reminded</dt>
+                      <dd>{formatDate(r.remindedAt)}</dd>
+                    </>
+                  )}
+                  {r.openedAt && (
+                    <>
+                      <dt>Opened</dt>
+                      <dd>{formatDate(r.openedAt)}</dd>
+                    </>
+                  )}
+                  {r.completedAt && (
+                    <>
+                      <dt>Answered</dt>
+                      <dd>{formatDate(r.completedAt)}</dd>
+                    </>
+                  )}
+                  <dt>Link expires</dt>
+                  <dd>{formatDate(r.expiresAt)}</dd>
                 </dl>
               ))}
             </>
           ) : (
-            <Empty>No feedback request for this order: no enabled <a href="/portal/flows">feedback flow</a> matched it.</Empty>
+            <Empty>
+              No feedback request for this order: no enabled <a href="/portal/flows">feedback flow</a> matched it.
+            </Empty>
           )
         }
       </Loaded>
@@ -138,30 +197,54 @@ export function OrderDetail({ session, params }: ScreenProps) {
   const state = useLoad(() => request(OrderItem, { business: session.business, id: params[0] }), `${session.business}/${params[0]}`);
   return (
     <>
-      <p><a href="/portal/orders">← Orders</a></p>
+      <p>
+        <a href="/portal/orders">← Orders</a>
+      </p>
       <Loaded state={state} what="the order">
         {({ order: o }) => (
           <>
             <h1 tabIndex={-1}>Order {o.externalOrderId}</h1>
             <dl class="facts">
-              <dt>Received</dt><dd>{formatDate(o.createdAt)}</dd>
-              <dt>Total</dt><dd>{formatMoney(o.total, o.currency)}{o.deliveryCharge ? ` (delivery ${formatMoney(o.deliveryCharge, o.currency)})` : ''}</dd>
-              <dt>Status</dt><dd>{o.status}</dd>
-              <dt>Channel</dt><dd>{o.channel ?? '—'} · via {o.source}</dd>
-              <dt>Location</dt><dd>{o.externalLocationId ?? '—'}</dd>
-              <dt>Customer</dt><dd>{[o.customerName, o.customerEmail, o.customerPhoneNumber].filter(Boolean).join(', ') || '—'}</dd>
+              <dt>Received</dt>
+              <dd>{formatDate(o.createdAt)}</dd>
+              <dt>Total</dt>
+              <dd>
+                {formatMoney(o.total, o.currency)}
+                {o.deliveryCharge ? ` (delivery ${formatMoney(o.deliveryCharge, o.currency)})` : ''}
+              </dd>
+              <dt>Status</dt>
+              <dd>{o.status}</dd>
+              <dt>Channel</dt>
+              <dd>
+                {o.channel ?? '—'} · via {o.source}
+              </dd>
+              <dt>Location</dt>
+              <dd>{o.externalLocationId ?? '—'}</dd>
+              <dt>Customer</dt>
+              <dd>{[o.customerName, o.customerEmail, o.customerPhoneNumber].filter(Boolean).join(', ') || '—'}</dd>
             </dl>
             <h2>Lines</h2>
             <Table caption="Order lines" columns={['Item', 'Quantity', 'Unit price', 'Total']}>
               {o.items.map((i) => (
-                <tr key={i.id}><td>{i.name ?? i.itemId ?? '—'}{i.itemComment ? ` (${i.itemComment})` : ''}</td><td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td><td class="number">{formatMoney(i.unitPrice, o.currency)}</td><td class="number">{formatMoney(lineTotal(i), o.currency)}</td></tr>
+                <tr key={i.id}>
+                  <td>
+                    {i.name ?? i.itemId ?? '—'}
+                    {i.itemComment ? ` (${i.itemComment})` : ''}
+                  </td>
+                  <td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td>
+                  <td class="number">{formatMoney(i.unitPrice, o.currency)}</td>
+                  <td class="number">{formatMoney(lineTotal(i), o.currency)}</td>
+                </tr>
               ))}
             </Table>
             <h2>Feedback</h2>
             {o.submissions.length ? (
               <ul>
                 {o.submissions.map((s) => (
-                  <li key={s.id}>{s.survey ? <a href={`/portal/feedback/${s.survey.id}/${s.id}`}>{s.survey.name}</a> : '(deleted survey)'} · {s.status} · {formatDate(s.createdAt)}</li>
+                  <li key={s.id}>
+                    {s.survey ? <a href={`/portal/feedback/${s.survey.id}/${s.id}`}>{s.survey.name}</a> : '(deleted survey)'} · {s.status} ·{' '}
+                    {formatDate(s.createdAt)}
+                  </li>
                 ))}
               </ul>
             ) : (

@@ -3,7 +3,25 @@ import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { DateInput, Empty, Failure, Field, Loaded, Table, dayOf, download, formatCount, formatDate, formatDay, formatMinutes, formatMoney, plural, useLoad, useSubmit, zoneName } from '../ui';
+import {
+  DateInput,
+  Empty,
+  Failure,
+  Field,
+  Loaded,
+  Table,
+  dayOf,
+  download,
+  formatCount,
+  formatDate,
+  formatDay,
+  formatMinutes,
+  formatMoney,
+  plural,
+  useLoad,
+  useSubmit,
+  zoneName,
+} from '../ui';
 import { csvText } from '../../shared/csv';
 import { MIN_SAMPLE } from '../../shared/sample';
 import { DAY, percent, rangeOf, Sampled } from '../figures';
@@ -51,14 +69,27 @@ type Data = ResultOf<typeof OverviewData>;
 /** New feedback or orders change the figures: they are read again. */
 const LIVE_TYPES = ['submission.created', 'submission.updated', 'submission.completed', 'submission.deleted', 'order.created'];
 
-
 const fixed = (x: number | null | undefined, digits = 1) => (x == null ? '—' : x.toFixed(digits));
 
 /**
  * "+4 pts", "−0.2": the change since the previous period, in words a screen reader says well too; not drawn from a
  * previous period of fewer than MIN_SAMPLE ratings (`beforeCount`), whose figure says too little.
  */
-function Change({ now, before, beforeCount, unit = '', digits = 1, scale = 1 }: { now?: number | null; before?: number | null; beforeCount?: number; unit?: string; digits?: number; scale?: number }) {
+function Change({
+  now,
+  before,
+  beforeCount,
+  unit = '',
+  digits = 1,
+  scale = 1,
+}: {
+  now?: number | null;
+  before?: number | null;
+  beforeCount?: number;
+  unit?: string;
+  digits?: number;
+  scale?: number;
+}) {
   if (now == null || before == null) return <span class="change muted">no earlier figure</span>;
   if (beforeCount != null && beforeCount < MIN_SAMPLE) return <span class="change muted">too few before to compare</span>;
   const d = (now - before) * scale;
@@ -72,7 +103,16 @@ export default function Overview({ session, query }: ScreenProps) {
   const range = rangeOf(query);
   const location = query.get('location') || undefined;
   const state = useLoad(
-    () => request(OverviewData, { business, from: range.start, to: range.end, previousFrom: range.previousStart, location, interval: range.interval, minSample: MIN_SAMPLE }),
+    () =>
+      request(OverviewData, {
+        business,
+        from: range.start,
+        to: range.end,
+        previousFrom: range.previousStart,
+        location,
+        interval: range.interval,
+        minSample: MIN_SAMPLE,
+      }),
     `${business}/${query}`,
   );
   useLiveEvents(business, LIVE_TYPES, state.reload);
@@ -87,7 +127,11 @@ export default function Overview({ session, query }: ScreenProps) {
           {(id) => (
             <select id={id} value={location ?? ''} onChange={(e) => setQuery({ location: e.currentTarget.value })}>
               <option value="">All locations</option>
-              {state.data?.locations.data.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+              {state.data?.locations.data.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
             </select>
           )}
         </Field>
@@ -134,8 +178,8 @@ function SendingToday({ business }: { business: string }) {
         ))}
       </dl>
       <p class="muted">
-        Every message counts: feedback requests and reminders, alerts, replies and offers, invitations; at most {formatCount(first.perGuest)} a day to one guest on
-        each channel. A reply past the budget is refused; an automated message waits for the reset, at {formatDate(first.resetsAt)}.
+        Every message counts: feedback requests and reminders, alerts, replies and offers, invitations; at most {formatCount(first.perGuest)} a day to one guest
+        on each channel. A reply past the budget is refused; an automated message waits for the reset, at {formatDate(first.resetsAt)}.
         {first.growsAt ? ` A new business's budget: it grows on ${formatDay(first.growsAt)}.` : ''}
       </p>
     </section>
@@ -189,13 +233,18 @@ function UnhappyGuests({ business, location, range }: { business: string; locati
         <dl class="unhappy-figures">
           <div>
             <dt>Open cases</dt>
-            <dd><strong>{formatCount(data.waiting.total)}</strong> {data.unanswered.total ? `${formatCount(data.unanswered.total)} not yet answered` : 'every one answered'}</dd>
+            <dd>
+              <strong>{formatCount(data.waiting.total)}</strong>{' '}
+              {data.unanswered.total ? `${formatCount(data.unanswered.total)} not yet answered` : 'every one answered'}
+            </dd>
           </div>
           <div>
             <dt>First reply (median)</dt>
             <dd>
               <strong>{recovery?.medianFirstReplyMinutes == null ? '—' : formatMinutes(recovery.medianFirstReplyMinutes)}</strong>{' '}
-              {recovery?.opened ? `${formatCount(recovery.replied)} of ${formatCount(recovery.opened)} answered, of the cases opened in these dates` : 'no case opened in these dates'}
+              {recovery?.opened
+                ? `${formatCount(recovery.replied)} of ${formatCount(recovery.opened)} answered, of the cases opened in these dates`
+                : 'no case opened in these dates'}
             </dd>
           </div>
           <div>
@@ -206,7 +255,9 @@ function UnhappyGuests({ business, location, range }: { business: string; locati
                   <strong>{percent(recovery.recoveryRate)}</strong> {formatCount(recovery.recovered)} of {plural(recovery.opened, 'guest')} came back
                 </Sampled>
               ) : (
-                <><strong>—</strong> no case opened in these dates</>
+                <>
+                  <strong>—</strong> no case opened in these dates
+                </>
               )}
             </dd>
           </div>
@@ -214,9 +265,14 @@ function UnhappyGuests({ business, location, range }: { business: string; locati
             <dt>Recovered revenue</dt>
             <dd data-testid="recovered-revenue">
               {recovery?.recoveredRevenue.length ? (
-                <><strong>{recovery.recoveredRevenue.map((m) => formatMoney(m.amount, m.currency)).join(' + ')}</strong> from the orders of the guests who came back</>
+                <>
+                  <strong>{recovery.recoveredRevenue.map((m) => formatMoney(m.amount, m.currency)).join(' + ')}</strong> from the orders of the guests who came
+                  back
+                </>
               ) : (
-                <><strong>—</strong> no guest came back with an order yet</>
+                <>
+                  <strong>—</strong> no guest came back with an order yet
+                </>
               )}
             </dd>
           </div>
@@ -232,13 +288,41 @@ function Split({ head, rows, muted }: { head: string[]; rows: (string | number)[
   if (!rows.length) return <p class="muted">Nothing in these dates.</p>;
   return (
     <table>
-      <thead><tr>{head.map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
-      <tbody>{rows.map((row, r) => <tr key={String(row[0])} class={muted?.[r] ? 'muted' : undefined}>{row.map((cell, i) => <td key={i}>{cell}</td>)}</tr>)}</tbody>
+      <thead>
+        <tr>
+          {head.map((h) => (
+            <th key={h} scope="col">
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, r) => (
+          <tr key={String(row[0])} class={muted?.[r] ? 'muted' : undefined}>
+            {row.map((cell, i) => (
+              <td key={i}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
     </table>
   );
 }
 
-function Figures({ data, range, business, location, cases }: { data: Data; range: ReturnType<typeof rangeOf>; business: string; location?: string; cases: boolean }) {
+function Figures({
+  data,
+  range,
+  business,
+  location,
+  cases,
+}: {
+  data: Data;
+  range: ReturnType<typeof rangeOf>;
+  business: string;
+  location?: string;
+  cases: boolean;
+}) {
   const overall = data.overall[0];
   const nps = data.nps[0];
   const rate = data.rate[0];
@@ -248,8 +332,13 @@ function Figures({ data, range, business, location, cases }: { data: Data; range
   if (!overall?.count && !nps?.count && !rate?.orders) {
     return (
       <Empty>
-        <p>No feedback or orders between {formatDay(range.start)} and {formatDay(range.end - DAY)}.</p>
-        <p>Share a survey's link or QR code (under <a href="/portal/surveys">Surveys</a>), or connect your ordering system under <a href="/portal/integrations">Integrations</a>: the figures appear here as guests answer.</p>
+        <p>
+          No feedback or orders between {formatDay(range.start)} and {formatDay(range.end - DAY)}.
+        </p>
+        <p>
+          Share a survey's link or QR code (under <a href="/portal/surveys">Surveys</a>), or connect your ordering system under{' '}
+          <a href="/portal/integrations">Integrations</a>: the figures appear here as guests answer.
+        </p>
       </Empty>
     );
   }
@@ -261,7 +350,10 @@ function Figures({ data, range, business, location, cases }: { data: Data; range
   };
   const metricSeries: Series[] = data.perMetric.map((m) => ({
     label: metricName.get(m.metric!)?.name ?? m.metric!,
-    values: at(data.metricSeries.filter((r) => r.metric === m.metric), (r: { mean: number | null }) => r.mean),
+    values: at(
+      data.metricSeries.filter((r) => r.metric === m.metric),
+      (r: { mean: number | null }) => r.mean,
+    ),
   }));
   const axis = { periods, from: range.start, to: range.end, interval: range.interval };
   const tiles = (
@@ -270,7 +362,8 @@ function Figures({ data, range, business, location, cases }: { data: Data; range
         <dt>Satisfied guests (CSAT)</dt>
         <dd>
           <Sampled count={overall?.count ?? 0} noun="rating" soFar={percent(overall?.csat)}>
-            <strong>{percent(overall?.csat)}</strong> of {plural(overall?.count ?? 0, 'rating')} <Change now={overall?.csat} before={overall?.previous?.csat} beforeCount={overall?.previous?.count} unit=" pts" digits={0} scale={100} />
+            <strong>{percent(overall?.csat)}</strong> of {plural(overall?.count ?? 0, 'rating')}{' '}
+            <Change now={overall?.csat} before={overall?.previous?.csat} beforeCount={overall?.previous?.count} unit=" pts" digits={0} scale={100} />
           </Sampled>
         </dd>
       </div>
@@ -278,7 +371,8 @@ function Figures({ data, range, business, location, cases }: { data: Data; range
         <dt>Net Promoter Score</dt>
         <dd>
           <Sampled count={nps?.count ?? 0} noun="answer" soFar={nps?.score == null ? '—' : Math.round(nps.score)}>
-            <strong>{nps?.score == null ? '—' : Math.round(nps.score)}</strong> from {plural(nps?.count ?? 0, 'answer')} <Change now={nps?.score} before={nps?.previous?.score} beforeCount={nps?.previous?.count} digits={0} />
+            <strong>{nps?.score == null ? '—' : Math.round(nps.score)}</strong> from {plural(nps?.count ?? 0, 'answer')}{' '}
+            <Change now={nps?.score} before={nps?.previous?.score} beforeCount={nps?.previous?.count} digits={0} />
           </Sampled>
         </dd>
       </div>
@@ -286,7 +380,8 @@ function Figures({ data, range, business, location, cases }: { data: Data; range
         <dt>Response rate</dt>
         <dd>
           <Sampled count={rate?.orders ?? 0} noun="order" soFar={`${percent(rate?.rate)} got feedback`}>
-            <strong>{percent(rate?.rate)}</strong> of {plural(rate?.orders ?? 0, 'order')} got feedback <Change now={rate?.rate} before={previousRate?.rate} beforeCount={previousRate?.orders} unit=" pts" digits={0} scale={100} />
+            <strong>{percent(rate?.rate)}</strong> of {plural(rate?.orders ?? 0, 'order')} got feedback{' '}
+            <Change now={rate?.rate} before={previousRate?.rate} beforeCount={previousRate?.orders} unit=" pts" digits={0} scale={100} />
           </Sampled>
         </dd>
       </div>
@@ -297,7 +392,9 @@ function Figures({ data, range, business, location, cases }: { data: Data; range
             <dt>{metric?.name ?? m.metric}</dt>
             <dd>
               <Sampled count={m.count} noun="rating" soFar={`${fixed(m.mean)}${metric ? ` / ${metric.scale.max}` : ''}`}>
-                <strong>{fixed(m.mean)}</strong>{metric ? ` / ${metric.scale.max}` : ''} from {plural(m.count, 'rating')} <Change now={m.mean} before={m.previous?.mean} beforeCount={m.previous?.count} />
+                <strong>{fixed(m.mean)}</strong>
+                {metric ? ` / ${metric.scale.max}` : ''} from {plural(m.count, 'rating')}{' '}
+                <Change now={m.mean} before={m.previous?.mean} beforeCount={m.previous?.count} />
               </Sampled>
             </dd>
           </div>
@@ -308,13 +405,39 @@ function Figures({ data, range, business, location, cases }: { data: Data; range
   return (
     <>
       <h2 class="sr-only">Figures</h2>
-      <OverviewCsv business={business} location={location} range={range} cases={cases} metrics={data.perMetric.flatMap((m) => metricName.get(m.metric!) ?? [])} />
+      <OverviewCsv
+        business={business}
+        location={location}
+        range={range}
+        cases={cases}
+        metrics={data.perMetric.flatMap((m) => metricName.get(m.metric!) ?? [])}
+      />
       {tiles}
-      <Suspense fallback={<p class="muted" role="status">Drawing the charts…</p>}>
+      <Suspense
+        fallback={
+          <p class="muted" role="status">
+            Drawing the charts…
+          </p>
+        }
+      >
         <div class="charts">
           <LineChart {...axis} title="Score per metric" series={metricSeries} format={(v) => v.toFixed(2)} empty="No metric ratings in these dates." />
-          <LineChart {...axis} title="Net Promoter Score" series={[{ label: 'NPS', values: at(data.npsSeries, (r: { score: number | null }) => r.score) }]} format={(v) => v.toFixed(0)} yRange={[-100, 100]} empty="No answers to NPS questions in these dates." />
-          <LineChart {...axis} title="Response rate" series={[{ label: 'Orders with feedback', values: at(data.rateSeries, (r: { rate: number | null }) => (r.rate == null ? null : r.rate * 100)) }]} format={(v) => `${v.toFixed(0)}%`} yRange={[0, 100]} empty="No orders in these dates: connect your ordering system under Integrations." />
+          <LineChart
+            {...axis}
+            title="Net Promoter Score"
+            series={[{ label: 'NPS', values: at(data.npsSeries, (r: { score: number | null }) => r.score) }]}
+            format={(v) => v.toFixed(0)}
+            yRange={[-100, 100]}
+            empty="No answers to NPS questions in these dates."
+          />
+          <LineChart
+            {...axis}
+            title="Response rate"
+            series={[{ label: 'Orders with feedback', values: at(data.rateSeries, (r: { rate: number | null }) => (r.rate == null ? null : r.rate * 100)) }]}
+            format={(v) => `${v.toFixed(0)}%`}
+            yRange={[0, 100]}
+            empty="No orders in these dates: connect your ordering system under Integrations."
+          />
         </div>
       </Suspense>
       <Dishes data={data} location={location} />
@@ -323,7 +446,11 @@ function Figures({ data, range, business, location, cases }: { data: Data; range
           <h2 id="by-location">By location</h2>
           <Split
             head={['Location', 'Ratings', 'CSAT']}
-            rows={data.byLocation.map((r) => [r.location ? (locationName.get(r.location) ?? r.location) : 'No location', r.count, r.insufficient ? 'not enough answers' : percent(r.csat)])}
+            rows={data.byLocation.map((r) => [
+              r.location ? (locationName.get(r.location) ?? r.location) : 'No location',
+              r.count,
+              r.insufficient ? 'not enough answers' : percent(r.csat),
+            ])}
             muted={data.byLocation.map((r) => r.insufficient)}
           />
         </section>
@@ -401,7 +528,9 @@ function Dishes({ data, location }: { data: Data; location?: string }) {
             </div>
           )}
           {waiting > 0 && (
-            <p data-testid="dishes-waiting">Dishes with fewer than {MIN_SAMPLE} ratings are not ranked yet: {plural(waiting, 'dish', 'dishes')}.</p>
+            <p data-testid="dishes-waiting">
+              Dishes with fewer than {MIN_SAMPLE} ratings are not ranked yet: {plural(waiting, 'dish', 'dishes')}.
+            </p>
           )}
         </>
       )}
@@ -435,9 +564,15 @@ const PERIOD_HEADS = { day: 'Day', week: 'Week from', month: 'Month from' } as c
 function overviewCsv(series: CsvData, total: CsvData, metrics: CsvMetric[], interval: keyof typeof PERIOD_HEADS): string {
   const currencies = [...new Set([...(series.recovery ?? []), ...(total.recovery ?? [])].flatMap((r) => r.recoveredRevenue.map((m) => m.currency)))].sort();
   const head = [
-    `${PERIOD_HEADS[interval]} (${zoneName()})`, 'Ratings', 'CSAT (%)',
+    `${PERIOD_HEADS[interval]} (${zoneName()})`,
+    'Ratings',
+    'CSAT (%)',
     ...metrics.flatMap((m) => [`${m.name} mean (${m.scale.min} to ${m.scale.max})`, `${m.name} ratings`]),
-    'NPS', 'NPS answers', 'Orders', 'Orders with feedback', 'Response rate (%)',
+    'NPS',
+    'NPS answers',
+    'Orders',
+    'Orders with feedback',
+    'Response rate (%)',
     ...(series.recovery ? ['Cases opened', 'Guests who came back', 'Recovery rate (%)', ...currencies.map((c) => `Recovered revenue (${c})`)] : []),
   ];
   const line = (d: CsvData, period: number | null, label: string) => {
@@ -447,36 +582,61 @@ function overviewCsv(series: CsvData, total: CsvData, metrics: CsvMetric[], inte
     const rate = at(d.rate);
     const recovery = at(d.recovery);
     return [
-      label, cell(overall?.count ?? 0), cell(overall?.csat == null ? null : overall.csat * 100, 1),
+      label,
+      cell(overall?.count ?? 0),
+      cell(overall?.csat == null ? null : overall.csat * 100, 1),
       ...metrics.flatMap((m) => {
         const r = d.perMetric.find((x) => x.metric === m.id && (period == null || x.period === period));
         return [cell(r?.mean, 2), cell(r?.count ?? 0)];
       }),
-      cell(nps?.score, 1), cell(nps?.count ?? 0), cell(rate?.orders ?? 0), cell(rate?.answered ?? 0), cell(rate?.rate == null ? null : rate.rate * 100, 1),
+      cell(nps?.score, 1),
+      cell(nps?.count ?? 0),
+      cell(rate?.orders ?? 0),
+      cell(rate?.answered ?? 0),
+      cell(rate?.rate == null ? null : rate.rate * 100, 1),
       ...(d.recovery
         ? [
-            cell(recovery?.opened ?? 0), cell(recovery?.recovered ?? 0), cell(recovery?.opened ? (recovery.recovered / recovery.opened) * 100 : null, 1),
+            cell(recovery?.opened ?? 0),
+            cell(recovery?.recovered ?? 0),
+            cell(recovery?.opened ? (recovery.recovered / recovery.opened) * 100 : null, 1),
             ...currencies.map((c) => cell(recovery?.recoveredRevenue.find((m) => m.currency === c)?.amount ?? 0, 6)),
           ]
         : []),
     ];
   };
-  const periods = [...new Set([series.overall, series.perMetric, series.nps, series.rate, series.recovery ?? []].flat().map((r) => r.period))].sort((a, b) => a - b);
+  const periods = [...new Set([series.overall, series.perMetric, series.nps, series.rate, series.recovery ?? []].flat().map((r) => r.period))].sort(
+    (a, b) => a - b,
+  );
   return csvText([head, ...periods.map((p) => line(series, p, dayOf(p))), line(total, null, 'Total')]);
 }
 
 /** "Download CSV": what the Overview shows, read again at the press for the range, location and buckets chosen. */
-function OverviewCsv({ business, location, range, cases, metrics }: { business: string; location?: string; range: ReturnType<typeof rangeOf>; cases: boolean; metrics: CsvMetric[] }) {
+function OverviewCsv({
+  business,
+  location,
+  range,
+  cases,
+  metrics,
+}: {
+  business: string;
+  location?: string;
+  range: ReturnType<typeof rangeOf>;
+  cases: boolean;
+  metrics: CsvMetric[];
+}) {
   const exporting = useSubmit();
   const save = () =>
     exporting.run(async () => {
-      const ask = (interval: 'day' | 'week' | 'month' | 'total') => request(OverviewCsvData, { business, from: range.start, to: range.end, location, interval, cases });
+      const ask = (interval: 'day' | 'week' | 'month' | 'total') =>
+        request(OverviewCsvData, { business, from: range.start, to: range.end, location, interval, cases });
       const [series, total] = await Promise.all([ask(range.interval), ask('total')]);
       download(`overview-${range.from}-to-${range.to}.csv`, new Blob([overviewCsv(series, total, metrics, range.interval)], { type: 'text/csv' }));
     });
   return (
     <p class="export">
-      <button type="button" class="secondary" disabled={exporting.busy} onClick={save}>{exporting.busy ? 'Preparing the CSV…' : 'Download CSV'}</button>
+      <button type="button" class="secondary" disabled={exporting.busy} onClick={save}>
+        {exporting.busy ? 'Preparing the CSV…' : 'Download CSV'}
+      </button>
       {exporting.error ? <Failure error={exporting.error} /> : null}
     </p>
   );

@@ -33,9 +33,13 @@ export default function SavedReplies({ session }: ScreenProps) {
   return (
     <>
       <h1 tabIndex={-1}>Saved replies</h1>
-      <p>Answers you give unhappy guests often, ready to pick in the <a href="/portal/cases">Inbox</a>'s reply box, where each can be changed before it is sent.</p>
+      <p>
+        Answers you give unhappy guests often, ready to pick in the <a href="/portal/cases">Inbox</a>'s reply box, where each can be changed before it is sent.
+      </p>
       {!mayChange && <ReadOnlyNote scope="cases:write">write, change and delete saved replies. You can read them here.</ReadOnlyNote>}
-      <p class="ok" role="status">{done}</p>
+      <p class="ok" role="status">
+        {done}
+      </p>
       <Loaded state={state} what="saved replies">
         {(data) =>
           data.replyTemplates.data.length ? (
@@ -46,7 +50,15 @@ export default function SavedReplies({ session }: ScreenProps) {
                   <p class="body">{r.body}</p>
                   {mayChange && (
                     <div class="actions">
-                      <button type="button" class="secondary" aria-expanded={editing === r.id} aria-label={`Edit ${r.name}`} onClick={() => setEditing(editing === r.id ? undefined : r.id)}>Edit</button>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-expanded={editing === r.id}
+                        aria-label={`Edit ${r.name}`}
+                        onClick={() => setEditing(editing === r.id ? undefined : r.id)}
+                      >
+                        Edit
+                      </button>
                       <ConfirmDelete
                         name={r.name}
                         consequence="It is no longer offered in the Inbox; replies already sent with it stay as they were."
@@ -96,11 +108,17 @@ function ReplyForm({ business, reply, onSaved }: { business: string; reply?: Rep
       <Field label="Name" error={f.name} hint="For you, to find it in the list: “Late delivery”, “Cold food”. Guests never see it.">
         {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
-      <Field label="Text" error={f.body} hint={`What the guest reads, from your restaurant's name. ${formatCount(body.length)} of ${formatCount(MAX_BODY)} characters.`}>
+      <Field
+        label="Text"
+        error={f.body}
+        hint={`What the guest reads, from your restaurant's name. ${formatCount(body.length)} of ${formatCount(MAX_BODY)} characters.`}
+      >
         {(id, d) => <textarea id={id} rows={6} aria-describedby={d} aria-invalid={!!f.body} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
       </Field>
       <FormError error={submit.error} shown={['name', 'body']} />
-      <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : reply ? 'Save reply' : 'Add saved reply'}</button>
+      <button type="submit" disabled={submit.busy}>
+        {submit.busy ? 'Saving…' : reply ? 'Save reply' : 'Add saved reply'}
+      </button>
     </CardForm>
   );
 }

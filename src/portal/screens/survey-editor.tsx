@@ -56,7 +56,10 @@ const STEP_LABELS: Record<StepType, string> = {
   location: 'location: which of your locations',
 };
 /** How an items step asks about each dish (content.scale: the API's ITEM_SCALES), in words; 5 is the API's default. */
-const ITEM_SCALES = [['5', 'From 1 to 5'], ['thumbs', 'Thumbs up or down (counted as 5 or 1)']] as const;
+const ITEM_SCALES = [
+  ['5', 'From 1 to 5'],
+  ['thumbs', 'Thumbs up or down (counted as 5 or 1)'],
+] as const;
 type ItemScale = (typeof ITEM_SCALES)[number][0];
 const scaleOf = (content: Record<string, unknown> | undefined): ItemScale => (content?.scale === 'thumbs' ? 'thumbs' : '5');
 const STATUSES = ['draft', 'active', 'archived'] as const;
@@ -65,12 +68,17 @@ const STATUSES = ['draft', 'active', 'archived'] as const;
 export default function SurveyEditor({ session, params }: ScreenProps) {
   const id = params[0];
   const isNew = id === 'new';
-  const state = useLoad(() => request(SurveyEditorQuery, { business: session.business, id: isNew ? 'sur_none' : id, withSurvey: !isNew }), `${session.business}/${id}`);
+  const state = useLoad(
+    () => request(SurveyEditorQuery, { business: session.business, id: isNew ? 'sur_none' : id, withSurvey: !isNew }),
+    `${session.business}/${id}`,
+  );
   const mayChange = may(session, 'surveys:write');
   if (!mayChange && isNew) {
     return (
       <>
-        <p><a href="/portal/surveys">← Surveys</a></p>
+        <p>
+          <a href="/portal/surveys">← Surveys</a>
+        </p>
         <h1 tabIndex={-1}>New survey</h1>
         <ReadOnlyNote scope="surveys:write">create surveys.</ReadOnlyNote>
       </>
@@ -78,7 +86,9 @@ export default function SurveyEditor({ session, params }: ScreenProps) {
   }
   return (
     <>
-      <p><a href="/portal/surveys">← Surveys</a></p>
+      <p>
+        <a href="/portal/surveys">← Surveys</a>
+      </p>
       <Loaded state={state} what="the survey">
         {(data) => (
           <>
@@ -94,7 +104,12 @@ export default function SurveyEditor({ session, params }: ScreenProps) {
             {data.survey && (
               <>
                 <Steps business={session.business} survey={data.survey} metrics={data.metrics.data} onChange={state.reload} mayChange={mayChange} />
-                <LinkBuilder business={session.business} survey={data.survey} locations={data.locations.data} mayAddLocations={may(session, 'locations:write')} />
+                <LinkBuilder
+                  business={session.business}
+                  survey={data.survey}
+                  locations={data.locations.data}
+                  mayAddLocations={may(session, 'locations:write')}
+                />
               </>
             )}
           </>
@@ -114,11 +129,18 @@ function firstLanguage(): string[] {
 function SurveyFacts({ survey }: { survey: Survey }) {
   return (
     <dl class="facts">
-      <dt>Status</dt><dd><span class={`status ${survey.status}`}>{survey.status}</span></dd>
-      <dt>Description</dt><dd>{survey.description || 'none'}</dd>
-      <dt>Thank-you text</dt><dd>{survey.closingText || 'the default'}</dd>
-      <dt>Review link</dt><dd>{survey.reviewUrl || 'none'}</dd>
-      <dt>Languages of the guest page</dt><dd>{(survey.languages ?? GUEST_LANGUAGE_CODES).map((code) => GUEST_LANGUAGES[code as keyof typeof GUEST_LANGUAGES] ?? code).join(', ')}</dd>
+      <dt>Status</dt>
+      <dd>
+        <span class={`status ${survey.status}`}>{survey.status}</span>
+      </dd>
+      <dt>Description</dt>
+      <dd>{survey.description || 'none'}</dd>
+      <dt>Thank-you text</dt>
+      <dd>{survey.closingText || 'the default'}</dd>
+      <dt>Review link</dt>
+      <dd>{survey.reviewUrl || 'none'}</dd>
+      <dt>Languages of the guest page</dt>
+      <dd>{(survey.languages ?? GUEST_LANGUAGE_CODES).map((code) => GUEST_LANGUAGES[code as keyof typeof GUEST_LANGUAGES] ?? code).join(', ')}</dd>
     </dl>
   );
 }
@@ -148,33 +170,74 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
         }
       }}
     >
-      <Field label="Name" error={f.name}>{(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
-      <Field label="Description (for you, not shown to guests)" error={f.description}>{(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
+      <Field label="Name" error={f.name}>
+        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+      <Field label="Description (for you, not shown to guests)" error={f.description}>
+        {(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
+      </Field>
       <ChoiceField label="Status" error={f.status} hint="Only an active survey takes answers." value={status} choices={STATUSES} onChange={setStatus} />
-      <Field label="Thank-you text" error={f.closingText}>{(id, d) => <textarea id={id} aria-describedby={d} value={closingText} onInput={(e) => setClosingText(e.currentTarget.value)} />}</Field>
+      <Field label="Thank-you text" error={f.closingText}>
+        {(id, d) => <textarea id={id} aria-describedby={d} value={closingText} onInput={(e) => setClosingText(e.currentTarget.value)} />}
+      </Field>
       <Field label="Review link (optional)" error={f.reviewUrl} hint="Shown to every guest on the thank-you screen.">
-        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.reviewUrl} type="url" value={reviewUrl} onInput={(e) => setReviewUrl(e.currentTarget.value)} />}
+        {(id, d) => (
+          <input id={id} aria-describedby={d} aria-invalid={!!f.reviewUrl} type="url" value={reviewUrl} onInput={(e) => setReviewUrl(e.currentTarget.value)} />
+        )}
       </Field>
       <fieldset aria-describedby={f.languages ? 'languages-error' : 'languages-hint'}>
         <legend>Languages of the guest page</legend>
-        <p id="languages-hint" class="muted">Guests are shown the page in the one their phone prefers among these, and can switch between them. Offer only the languages your questions are written in.</p>
+        <p id="languages-hint" class="muted">
+          Guests are shown the page in the one their phone prefers among these, and can switch between them. Offer only the languages your questions are written
+          in.
+        </p>
         {GUEST_LANGUAGE_CODES.map((code) => (
           <label key={code} class="check">
-            <input type="checkbox" checked={languages.includes(code)} onChange={(e) => setLanguages(e.currentTarget.checked ? GUEST_LANGUAGE_CODES.filter((c) => c === code || languages.includes(c)) : languages.filter((c) => c !== code))} />
+            <input
+              type="checkbox"
+              checked={languages.includes(code)}
+              onChange={(e) =>
+                setLanguages(
+                  e.currentTarget.checked ? GUEST_LANGUAGE_CODES.filter((c) => c === code || languages.includes(c)) : languages.filter((c) => c !== code),
+                )
+              }
+            />
             {GUEST_LANGUAGES[code]}
           </label>
         ))}
-        {f.languages && <span id="languages-error" class="field-error">{f.languages}</span>}
+        {f.languages && (
+          <span id="languages-error" class="field-error">
+            {f.languages}
+          </span>
+        )}
       </fieldset>
       <FormError error={submit.error} shown={['name', 'description', 'status', 'closingText', 'reviewUrl', 'languages']} />
-      <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : survey ? 'Save survey' : 'Create survey'}</button>
-      {saved && <span role="status" class="ok"> Saved.</span>}
+      <button type="submit" disabled={submit.busy}>
+        {submit.busy ? 'Saving…' : survey ? 'Save survey' : 'Create survey'}
+      </button>
+      {saved && (
+        <span role="status" class="ok">
+          {' '}
+          Saved.
+        </span>
+      )}
     </CardForm>
   );
 }
 
-
-function Steps({ business, survey, metrics, onChange, mayChange }: { business: string; survey: Survey; metrics: Data['metrics']['data']; onChange: () => void; mayChange: boolean }) {
+function Steps({
+  business,
+  survey,
+  metrics,
+  onChange,
+  mayChange,
+}: {
+  business: string;
+  survey: Survey;
+  metrics: Data['metrics']['data'];
+  onChange: () => void;
+  mayChange: boolean;
+}) {
   const [editing, setEditing] = useState<string>();
   const [dragged, setDragged] = useState<string>();
   const [announce, setAnnounce] = useState('');
@@ -191,7 +254,9 @@ function Steps({ business, survey, metrics, onChange, mayChange }: { business: s
     <section aria-labelledby="steps-heading">
       <h2 id="steps-heading">Steps</h2>
       <p class="muted">Guests see one step per screen, in this order.{mayChange && ' Move a step with its buttons, or drag it by its handle.'}</p>
-      <p class="sr-only" role="status" aria-live="polite">{announce}</p>
+      <p class="sr-only" role="status" aria-live="polite">
+        {announce}
+      </p>
       {move.error ? <Failure error={move.error} /> : null}
       {survey.steps.length ? (
         <ol class="steps">
@@ -208,16 +273,73 @@ function Steps({ business, survey, metrics, onChange, mayChange }: { business: s
               }}
             >
               <div class="step-head">
-                {mayChange && <span class="handle" draggable onDragStart={(e) => { setDragged(step.id); e.dataTransfer?.setData('text/plain', step.id); }} aria-hidden="true" title="Drag to move">⋮⋮</span>}
-                <span><strong>{step.position + 1}. {titleOf(step) || '(no title)'}</strong> <span class="muted">{step.type}{step.required ? ', required' : ''}{step.metrics ? `: ${step.metrics.metrics.map((m) => m.name).join(', ')}` : ''}{step.type === 'items' ? `: each dish ${scaleOf(step.content) === 'thumbs' ? 'thumbs up or down' : 'from 1 to 5'}` : ''}</span></span>
-                {mayChange && <span class="actions">
-                  <button type="button" class="secondary" disabled={step.position === 0 || move.busy} onClick={() => moveTo(step, step.position - 1)} aria-label={`Move step ${step.position + 1} up`}>Up</button>
-                  <button type="button" class="secondary" disabled={step.position === survey.steps.length - 1 || move.busy} onClick={() => moveTo(step, step.position + 1)} aria-label={`Move step ${step.position + 1} down`}>Down</button>
-                  <button type="button" class="secondary" aria-expanded={editing === step.id} onClick={() => setEditing(editing === step.id ? undefined : step.id)}>Edit</button>
-                </span>}
+                {mayChange && (
+                  <span
+                    class="handle"
+                    draggable
+                    onDragStart={(e) => {
+                      setDragged(step.id);
+                      e.dataTransfer?.setData('text/plain', step.id);
+                    }}
+                    aria-hidden="true"
+                    title="Drag to move"
+                  >
+                    ⋮⋮
+                  </span>
+                )}
+                <span>
+                  <strong>
+                    {step.position + 1}. {titleOf(step) || '(no title)'}
+                  </strong>{' '}
+                  <span class="muted">
+                    {step.type}
+                    {step.required ? ', required' : ''}
+                    {step.metrics ? `: ${step.metrics.metrics.map((m) => m.name).join(', ')}` : ''}
+                    {step.type === 'items' ? `: each dish ${scaleOf(step.content) === 'thumbs' ? 'thumbs up or down' : 'from 1 to 5'}` : ''}
+                  </span>
+                </span>
+                {mayChange && (
+                  <span class="actions">
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={step.position === 0 || move.busy}
+                      onClick={() => moveTo(step, step.position - 1)}
+                      aria-label={`Move step ${step.position + 1} up`}
+                    >
+                      Up
+                    </button>
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={step.position === survey.steps.length - 1 || move.busy}
+                      onClick={() => moveTo(step, step.position + 1)}
+                      aria-label={`Move step ${step.position + 1} down`}
+                    >
+                      Down
+                    </button>
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-expanded={editing === step.id}
+                      onClick={() => setEditing(editing === step.id ? undefined : step.id)}
+                    >
+                      Edit
+                    </button>
+                  </span>
+                )}
               </div>
               {editing === step.id && (
-                <StepForm business={business} survey={survey.id} metrics={metrics} step={step} onDone={() => { setEditing(undefined); onChange(); }} />
+                <StepForm
+                  business={business}
+                  survey={survey.id}
+                  metrics={metrics}
+                  step={step}
+                  onDone={() => {
+                    setEditing(undefined);
+                    onChange();
+                  }}
+                />
               )}
             </li>
           ))}
@@ -230,7 +352,19 @@ function Steps({ business, survey, metrics, onChange, mayChange }: { business: s
   );
 }
 
-function StepForm({ business, survey, metrics, step, onDone }: { business: string; survey: string; metrics: Data['metrics']['data']; step?: Step; onDone: () => void }) {
+function StepForm({
+  business,
+  survey,
+  metrics,
+  step,
+  onDone,
+}: {
+  business: string;
+  survey: string;
+  metrics: Data['metrics']['data'];
+  step?: Step;
+  onDone: () => void;
+}) {
   const [type, setType] = useState<StepType>((step?.type as StepType) ?? 'metrics');
   const [title, setTitle] = useState(step ? titleOf(step) : '');
   const [body, setBody] = useState(typeof step?.content.body === 'string' ? step.content.body : '');
@@ -244,7 +378,11 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
   const content: Record<string, unknown> = { ...(step?.content ?? {}), title };
   if (body) content.body = body;
   else delete content.body;
-  if (type === 'choice') content.choices = choices.split('\n').map((c) => c.trim()).filter(Boolean);
+  if (type === 'choice')
+    content.choices = choices
+      .split('\n')
+      .map((c) => c.trim())
+      .filter(Boolean);
   else delete content.choices;
   if (type === 'items') content.scale = scale;
   else delete content.scale;
@@ -273,20 +411,40 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
               setType(e.currentTarget.value as StepType);
             }}
           >
-            {STEP_TYPES.map((t) => <option key={t} value={t}>{STEP_LABELS[t]}</option>)}
+            {STEP_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {STEP_LABELS[t]}
+              </option>
+            ))}
           </select>
         )}
       </Field>
-      <Field label="Title (the question)" error={f['content.title']} hint={type === 'items' ? 'Empty: “How was each dish?”' : undefined}>{(id, d) => <input id={id} aria-describedby={d} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}</Field>
-      <Field label="Text under the title (optional)" error={f['content.body']}>{(id, d) => <input id={id} aria-describedby={d} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}</Field>
+      <Field label="Title (the question)" error={f['content.title']} hint={type === 'items' ? 'Empty: “How was each dish?”' : undefined}>
+        {(id, d) => <input id={id} aria-describedby={d} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}
+      </Field>
+      <Field label="Text under the title (optional)" error={f['content.body']}>
+        {(id, d) => <input id={id} aria-describedby={d} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
+      </Field>
       {type === 'choice' && (
-        <Field label="Choices, one per line" error={f['content.choices']}>{(id, d) => <textarea id={id} aria-describedby={d} aria-invalid={!!f['content.choices']} value={choices} onInput={(e) => setChoices(e.currentTarget.value)} />}</Field>
+        <Field label="Choices, one per line" error={f['content.choices']}>
+          {(id, d) => (
+            <textarea id={id} aria-describedby={d} aria-invalid={!!f['content.choices']} value={choices} onInput={(e) => setChoices(e.currentTarget.value)} />
+          )}
+        </Field>
       )}
       {type === 'items' && (
-        <Field label="Each dish is rated" error={f['content.scale']} hint="The step asks about each dish of the guest's order, by name; a guest whose answer is tied to no order (a QR code on a table) skips it.">
+        <Field
+          label="Each dish is rated"
+          error={f['content.scale']}
+          hint="The step asks about each dish of the guest's order, by name; a guest whose answer is tied to no order (a QR code on a table) skips it."
+        >
           {(id, d) => (
             <select id={id} aria-describedby={d} value={scale} onChange={(e) => setScale(e.currentTarget.value as ItemScale)}>
-              {ITEM_SCALES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+              {ITEM_SCALES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
             </select>
           )}
         </Field>
@@ -294,21 +452,49 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
       {type === 'metrics' && (
         <fieldset aria-describedby={f.metrics || f['metrics.metrics'] ? 'metrics-error' : undefined}>
           <legend>Metrics rated on this step</legend>
-          {metrics.length ? metrics.map((m) => (
-            <label key={m.id} class="check">
-              <input type="checkbox" checked={chosen.includes(m.id)} onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, m.id] : chosen.filter((x) => x !== m.id))} />
-              {m.name} <span class="muted">({m.scale.min}–{m.scale.max})</span>
-            </label>
-          )) : <p class="muted">No metric yet: <a href="/portal/surveys">add metrics</a> first.</p>}
-          {(f.metrics || f['metrics.metrics']) && <span id="metrics-error" class="field-error">{f.metrics ?? f['metrics.metrics']}</span>}
+          {metrics.length ? (
+            metrics.map((m) => (
+              <label key={m.id} class="check">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(m.id)}
+                  onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, m.id] : chosen.filter((x) => x !== m.id))}
+                />
+                {m.name}{' '}
+                <span class="muted">
+                  ({m.scale.min}–{m.scale.max})
+                </span>
+              </label>
+            ))
+          ) : (
+            <p class="muted">
+              No metric yet: <a href="/portal/surveys">add metrics</a> first.
+            </p>
+          )}
+          {(f.metrics || f['metrics.metrics']) && (
+            <span id="metrics-error" class="field-error">
+              {f.metrics ?? f['metrics.metrics']}
+            </span>
+          )}
         </fieldset>
       )}
-      {type !== 'info' && <label class="check"><input type="checkbox" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} /> Guests must answer it</label>}
+      {type !== 'info' && (
+        <label class="check">
+          <input type="checkbox" checked={required} onChange={(e) => setRequired(e.currentTarget.checked)} /> Guests must answer it
+        </label>
+      )}
       <FormError error={submit.error} shown={['type', 'content.title', 'content.body', 'content.choices', 'content.scale', 'metrics', 'metrics.metrics']} />
       <div class="actions">
-        <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : step ? 'Save step' : 'Add step'}</button>
+        <button type="submit" disabled={submit.busy}>
+          {submit.busy ? 'Saving…' : step ? 'Save step' : 'Add step'}
+        </button>
         {step && (
-          <button type="button" class="danger" disabled={remove.busy} onClick={async () => (await remove.run(() => request(DeleteStep, { business, survey, id: step.id }))) && onDone()}>
+          <button
+            type="button"
+            class="danger"
+            disabled={remove.busy}
+            onClick={async () => (await remove.run(() => request(DeleteStep, { business, survey, id: step.id }))) && onDone()}
+          >
             Delete step
           </button>
         )}
@@ -321,24 +507,48 @@ function StepForm({ business, survey, metrics, step, onDone }: { business: strin
 const CHANNELS = ['link', 'qr', 'sms', 'email'] as const;
 
 /** The survey's link for a location, an order and a channel, and its QR code (PNG or SVG) for each location. */
-function LinkBuilder({ business, survey, locations, mayAddLocations }: { business: string; survey: Survey; locations: Data['locations']['data']; mayAddLocations: boolean }) {
+function LinkBuilder({
+  business,
+  survey,
+  locations,
+  mayAddLocations,
+}: {
+  business: string;
+  survey: Survey;
+  locations: Data['locations']['data'];
+  mayAddLocations: boolean;
+}) {
   const [location, setLocation] = useState('');
   const [channel, setChannel] = useState<(typeof CHANNELS)[number]>('link');
   const [orderId, setOrderId] = useState('');
   const [link, setLink] = useState<string>();
   const submit = useSubmit();
   const qr = useSubmit();
-  const slug = survey.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'survey';
+  const slug =
+    survey.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'survey';
   const saveQr = async (format: 'png' | 'svg') => {
     await qr.run(async () => {
       const { surveyLink } = await request(SurveyLink, { business, survey: survey.id, location: location || null, channel: 'qr' });
       const { default: QRCode } = await import('qrcode');
-      const name = `${slug}${location ? `-${locations.find((l) => l.id === location)?.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` : ''}-qr.${format}`;
+      const name = `${slug}${
+        location
+          ? `-${locations
+              .find((l) => l.id === location)
+              ?.name.toLowerCase()
+              .replace(/[^a-z0-9]+/g, '-')}`
+          : ''
+      }-qr.${format}`;
       if (format === 'svg') download(name, new Blob([await QRCode.toString(surveyLink, { type: 'svg', margin: 2 })], { type: 'image/svg+xml' }));
       else {
         const canvas = document.createElement('canvas');
         await QRCode.toCanvas(canvas, surveyLink, { width: 1024, margin: 2 });
-        download(name, await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The PNG could not be made'))), 'image/png')));
+        download(
+          name,
+          await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The PNG could not be made'))), 'image/png')),
+        );
       }
     });
   };
@@ -346,7 +556,11 @@ function LinkBuilder({ business, survey, locations, mayAddLocations }: { busines
     <section aria-labelledby="links-heading">
       <h2 id="links-heading">Links and QR codes</h2>
       <p>
-        Guest page: <a href={survey.url} target="_blank" rel="noopener">preview it</a>{survey.status !== 'active' && <span class="muted"> (it takes answers once the survey is active)</span>}
+        Guest page:{' '}
+        <a href={survey.url} target="_blank" rel="noopener">
+          preview it
+        </a>
+        {survey.status !== 'active' && <span class="muted"> (it takes answers once the survey is active)</span>}
       </p>
       <CardForm
         label="Link builder"
@@ -360,18 +574,30 @@ function LinkBuilder({ business, survey, locations, mayAddLocations }: { busines
             {(id, d) => (
               <select id={id} aria-describedby={d} value={location} onChange={(e) => setLocation(e.currentTarget.value)}>
                 <option value="">Any (the guest picks)</option>
-                {locations.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+                {locations.map((l) => (
+                  <option key={l.id} value={l.id}>
+                    {l.name}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
           <ChoiceField label="Channel" error={submit.fields.channel} value={channel} choices={CHANNELS} onChange={setChannel} />
-          <Field label="Order id (optional)" error={submit.fields.orderId}>{(id, d) => <input id={id} aria-describedby={d} value={orderId} onInput={(e) => setOrderId(e.currentTarget.value)} />}</Field>
+          <Field label="Order id (optional)" error={submit.fields.orderId}>
+            {(id, d) => <input id={id} aria-describedby={d} value={orderId} onInput={(e) => setOrderId(e.currentTarget.value)} />}
+          </Field>
         </div>
         <FormError error={submit.error} shown={['location', 'channel', 'orderId']} />
         <div class="actions">
-          <button type="submit" disabled={submit.busy}>Build the link</button>
-          <button type="button" class="secondary" disabled={qr.busy} onClick={() => saveQr('png')}>Download QR (PNG)</button>
-          <button type="button" class="secondary" disabled={qr.busy} onClick={() => saveQr('svg')}>Download QR (SVG)</button>
+          <button type="submit" disabled={submit.busy}>
+            Build the link
+          </button>
+          <button type="button" class="secondary" disabled={qr.busy} onClick={() => saveQr('png')}>
+            Download QR (PNG)
+          </button>
+          <button type="button" class="secondary" disabled={qr.busy} onClick={() => saveQr('svg')}>
+            Download QR (SVG)
+          </button>
         </div>
         {qr.error ? <Failure error={qr.error} /> : null}
         {link && (
@@ -382,7 +608,13 @@ function LinkBuilder({ business, survey, locations, mayAddLocations }: { busines
         {!locations.length && (
           <p class="muted">
             No locations yet: links and QR codes then work for the whole business.{' '}
-            {mayAddLocations ? <><a href="/portal/locations">Add your locations</a> for a code per branch.</> : 'An owner or a manager can add your locations, for a code per branch.'}
+            {mayAddLocations ? (
+              <>
+                <a href="/portal/locations">Add your locations</a> for a code per branch.
+              </>
+            ) : (
+              'An owner or a manager can add your locations, for a code per branch.'
+            )}
           </p>
         )}
       </CardForm>

@@ -25,7 +25,11 @@ export default function Surveys({ session }: ScreenProps) {
     <>
       <h1 tabIndex={-1}>Surveys</h1>
       {mayChange ? (
-        <p><a class="button" href="/portal/surveys/new">New survey</a></p>
+        <p>
+          <a class="button" href="/portal/surveys/new">
+            New survey
+          </a>
+        </p>
       ) : (
         <ReadOnlyNote scope="surveys:write">create and change surveys and metrics. You can read them here.</ReadOnlyNote>
       )}
@@ -36,8 +40,12 @@ export default function Surveys({ session }: ScreenProps) {
               <Table caption="Surveys" columns={['Name', 'Status', 'Steps', 'Created']}>
                 {data.surveys.data.map((s) => (
                   <tr key={s.id}>
-                    <td><a href={`/portal/surveys/${s.id}`}>{s.name}</a></td>
-                    <td><span class={`status ${s.status}`}>{s.status}</span></td>
+                    <td>
+                      <a href={`/portal/surveys/${s.id}`}>{s.name}</a>
+                    </td>
+                    <td>
+                      <span class={`status ${s.status}`}>{s.status}</span>
+                    </td>
                     <td>{s.steps.length}</td>
                     <td>{formatDate(s.createdAt)}</td>
                   </tr>
@@ -45,7 +53,13 @@ export default function Surveys({ session }: ScreenProps) {
               </Table>
             ) : (
               <Empty>
-                {mayChange ? <>No survey yet. Create the metrics you want rated (below), then <a href="/portal/surveys/new">create a survey</a> and add its steps.</> : 'No survey yet.'}
+                {mayChange ? (
+                  <>
+                    No survey yet. Create the metrics you want rated (below), then <a href="/portal/surveys/new">create a survey</a> and add its steps.
+                  </>
+                ) : (
+                  'No survey yet.'
+                )}
               </Empty>
             )}
             <h2>Metrics</h2>
@@ -53,7 +67,13 @@ export default function Surveys({ session }: ScreenProps) {
             {data.metrics.data.length ? (
               <ul class="metrics">
                 {data.metrics.data.map((m) => (
-                  <li key={m.id}><strong>{m.name}</strong> <span class="muted">{m.scale.min} to {m.scale.max}</span>{m.description ? ` — ${m.description}` : ''}</li>
+                  <li key={m.id}>
+                    <strong>{m.name}</strong>{' '}
+                    <span class="muted">
+                      {m.scale.min} to {m.scale.max}
+                    </span>
+                    {m.description ? ` — ${m.description}` : ''}
+                  </li>
                 ))}
               </ul>
             ) : (
@@ -88,14 +108,24 @@ function NewMetric({ business, onCreated }: { business: string; onCreated: () =>
       }}
     >
       <h3>New metric</h3>
-      <Field label="Name" error={submit.fields.name}>{(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!submit.fields.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
-      <Field label="Description (optional)" error={submit.fields.description}>{(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
+      <Field label="Name" error={submit.fields.name}>
+        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!submit.fields.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+      <Field label="Description (optional)" error={submit.fields.description}>
+        {(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
+      </Field>
       <div class="row">
-        <Field label="Lowest rating" error={submit.fields['scale.min'] ?? submit.fields.scale}>{(id, d) => <input id={id} aria-describedby={d} type="number" value={min} onInput={(e) => setMin(e.currentTarget.value)} />}</Field>
-        <Field label="Highest rating" error={submit.fields['scale.max']}>{(id, d) => <input id={id} aria-describedby={d} type="number" value={max} onInput={(e) => setMax(e.currentTarget.value)} />}</Field>
+        <Field label="Lowest rating" error={submit.fields['scale.min'] ?? submit.fields.scale}>
+          {(id, d) => <input id={id} aria-describedby={d} type="number" value={min} onInput={(e) => setMin(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Highest rating" error={submit.fields['scale.max']}>
+          {(id, d) => <input id={id} aria-describedby={d} type="number" value={max} onInput={(e) => setMax(e.currentTarget.value)} />}
+        </Field>
       </div>
       <FormError error={submit.error} shown={['name', 'description', 'scale', 'scale.min', 'scale.max']} />
-      <button type="submit" disabled={submit.busy}>{submit.busy ? 'Adding…' : 'Add metric'}</button>
+      <button type="submit" disabled={submit.busy}>
+        {submit.busy ? 'Adding…' : 'Add metric'}
+      </button>
     </CardForm>
   );
 }

@@ -42,7 +42,11 @@ function draftsOf(settings: Settings): Draft[] {
   });
 }
 
-const linesOf = (text: string) => text.split('\n').map((w) => w.trim()).filter(Boolean);
+const linesOf = (text: string) =>
+  text
+    .split('\n')
+    .map((w) => w.trim())
+    .filter(Boolean);
 
 /**
  * What the API is sent, and which theme and language each entry of `words` came from (its refusals come back as
@@ -75,14 +79,18 @@ export default function ThemeSettings({ session }: ScreenProps) {
   const canWrite = may(session, 'business:write');
   return (
     <>
-      <p><a href="/portal/themes">← Themes</a></p>
+      <p>
+        <a href="/portal/themes">← Themes</a>
+      </p>
       <h1 tabIndex={-1}>Theme settings</h1>
       <p>
-        Guests’ comments are read for themes (food, speed, staff…) with words built into the service, in English, Urdu and Roman Urdu. Add the words
-        your guests use (a dish’s nickname, your area’s spelling), add themes of your own, or switch off themes that do not concern you.
+        Guests’ comments are read for themes (food, speed, staff…) with words built into the service, in English, Urdu and Roman Urdu. Add the words your guests
+        use (a dish’s nickname, your area’s spelling), add themes of your own, or switch off themes that do not concern you.
       </p>
       {!canWrite && <ReadOnlyNote scope="business:write">change the theme words. You can read them here.</ReadOnlyNote>}
-      <Loaded state={state} what="the theme settings">{(data) => <SettingsForm business={session.business} settings={data.themeSettings} canWrite={canWrite} />}</Loaded>
+      <Loaded state={state} what="the theme settings">
+        {(data) => <SettingsForm business={session.business} settings={data.themeSettings} canWrite={canWrite} />}
+      </Loaded>
     </>
   );
 }
@@ -105,7 +113,9 @@ function SettingsForm({ business, settings, canWrite }: { business: string; sett
   };
   // The API's refusals of an entry, said beside the control they concern.
   const entryErrors = (key: string, test: (field: string) => boolean) =>
-    sent.entries.flatMap((e, i) => Object.entries(f).filter(([field]) => field.startsWith(`words[${i}]`) && test(field.slice(`words[${i}]`.length)) && e.key === key));
+    sent.entries.flatMap((e, i) =>
+      Object.entries(f).filter(([field]) => field.startsWith(`words[${i}]`) && test(field.slice(`words[${i}]`.length)) && e.key === key),
+    );
   const wordsError = (key: string, language: Language) => {
     const at = sent.entries.findIndex((e) => e.key === key && e.language === language);
     if (at < 0) return undefined;
@@ -117,7 +127,10 @@ function SettingsForm({ business, settings, canWrite }: { business: string; sett
       });
     return messages.join('; ') || undefined;
   };
-  const nameError = (key: string) => entryErrors(key, (rest) => rest === '' || rest === '.theme').map(([, m]) => m).join('; ') || undefined;
+  const nameError = (key: string) =>
+    entryErrors(key, (rest) => rest === '' || rest === '.theme')
+      .map(([, m]) => m)
+      .join('; ') || undefined;
   const offError = (key: string) => {
     const i = sent.off.indexOf(key);
     return i < 0 ? undefined : f[`off[${i}]`];
@@ -147,7 +160,10 @@ function SettingsForm({ business, settings, canWrite }: { business: string; sett
           return (
             <details key={d.key} class="theme-card" open={!d.builtIn || count > 0 || errors || undefined} data-theme={d.name}>
               <summary>
-                <strong>{title}</strong> <span class="muted">{d.builtIn ? 'built in' : 'your own'} · {d.on ? 'read' : 'switched off'} · {plural(count, 'word')} of yours</span>
+                <strong>{title}</strong>{' '}
+                <span class="muted">
+                  {d.builtIn ? 'built in' : 'your own'} · {d.on ? 'read' : 'switched off'} · {plural(count, 'word')} of yours
+                </span>
               </summary>
               {!d.builtIn && (
                 <Field label="Theme name" error={nameError(d.key)} hint="2 to 30 lower-case letters, digits or hyphens: parking, kids-area.">
@@ -165,7 +181,8 @@ function SettingsForm({ business, settings, canWrite }: { business: string; sett
               )}
               {d.builtIn && nameError(d.key) && <p class="field-error">{nameError(d.key)}</p>}
               <label class="check">
-                <input type="checkbox" checked={d.on} aria-invalid={!!offError(d.key)} onChange={(e) => change(d.key, { on: e.currentTarget.checked })} /> Read comments for {title}
+                <input type="checkbox" checked={d.on} aria-invalid={!!offError(d.key)} onChange={(e) => change(d.key, { on: e.currentTarget.checked })} /> Read
+                comments for {title}
               </label>
               {offError(d.key) && <p class="field-error">{offError(d.key)}</p>}
               <div class="row">
@@ -209,7 +226,11 @@ function SettingsForm({ business, settings, canWrite }: { business: string; sett
           </p>
         )}
         <FormError error={submit.error} shown={shown} />
-        {canWrite && <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : 'Save theme settings'}</button>}
+        {canWrite && (
+          <button type="submit" disabled={submit.busy}>
+            {submit.busy ? 'Saving…' : 'Save theme settings'}
+          </button>
+        )}
         <p role="status" class="ok">
           {saved
             ? `Saved: new comments are read with these words from now on${saved.reanalysing ? `, and ${plural(saved.reanalysing, 'response')} of the last 30 days ${saved.reanalysing === 1 ? 'is' : 'are'} being read again` : ''}.`

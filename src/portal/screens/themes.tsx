@@ -88,7 +88,10 @@ export default function Themes({ session, query }: ScreenProps) {
   const range = rangeOf(query);
   const location = query.get('location') || undefined;
   const survey = query.get('survey') || undefined;
-  const state = useLoad(() => request(ThemesData, { business, from: range.start, to: range.end, location, survey, interval: range.interval }), `${business}/${query}`);
+  const state = useLoad(
+    () => request(ThemesData, { business, from: range.start, to: range.end, location, survey, interval: range.interval }),
+    `${business}/${query}`,
+  );
   useLiveEvents(business, LIVE_TYPES, state.reload);
   const setQuery = (changes: Record<string, string>) => navigate(withQuery(query, changes), { replace: true });
   return (
@@ -105,7 +108,11 @@ export default function Themes({ session, query }: ScreenProps) {
           {(id) => (
             <select id={id} value={location ?? ''} onChange={(e) => setQuery({ location: e.currentTarget.value })}>
               <option value="">All locations</option>
-              {state.data?.locations.data.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+              {state.data?.locations.data.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
             </select>
           )}
         </Field>
@@ -113,7 +120,11 @@ export default function Themes({ session, query }: ScreenProps) {
           {(id) => (
             <select id={id} value={survey ?? ''} onChange={(e) => setQuery({ survey: e.currentTarget.value })}>
               <option value="">All surveys</option>
-              {state.data?.surveys.data.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+              {state.data?.surveys.data.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
             </select>
           )}
         </Field>
@@ -133,7 +144,9 @@ export default function Themes({ session, query }: ScreenProps) {
 
 /** "18 comments: 12 negative, 5 positive, 1 neutral". */
 const splitText = (t: Total) =>
-  [t.negative && `${formatCount(t.negative)} negative`, t.positive && `${formatCount(t.positive)} positive`, t.neutral && `${formatCount(t.neutral)} neutral`].filter(Boolean).join(', ');
+  [t.negative && `${formatCount(t.negative)} negative`, t.positive && `${formatCount(t.positive)} positive`, t.neutral && `${formatCount(t.neutral)} neutral`]
+    .filter(Boolean)
+    .join(', ');
 
 /**
  * How the theme moved over the range: its share of negative comments in the first half of the range beside the second.
@@ -142,7 +155,7 @@ const splitText = (t: Total) =>
 function trendOf(rows: Data['series'], range: Range): string {
   const middle = range.start + (range.end - range.start) / 2;
   const half = (first: boolean) => {
-    const part = rows.filter((r) => (r.period < middle) === first);
+    const part = rows.filter((r) => r.period < middle === first);
     const total = part.reduce((n, r) => n + r.total, 0);
     return { total, negative: total ? part.reduce((n, r) => n + r.negative, 0) / total : 0 };
   };
@@ -166,28 +179,53 @@ function SplitBar({ t }: { t: Total }) {
   );
 }
 
-function ThemeFigures({ business, data, range, query, location, survey }: { business: string; data: Data; range: Range; query: URLSearchParams; location?: string; survey?: string }) {
+function ThemeFigures({
+  business,
+  data,
+  range,
+  query,
+  location,
+  survey,
+}: {
+  business: string;
+  data: Data;
+  range: Range;
+  query: URLSearchParams;
+  location?: string;
+  survey?: string;
+}) {
   const totals = [...data.totals].sort((a, b) => b.total - a.total || a.theme.localeCompare(b.theme));
   const chosen = totals.find((t) => t.theme === query.get('theme'));
   return (
     <>
-      <Table caption={`Themes of the comments from ${formatDay(range.start)} to ${formatDay(range.end - DAY)}`} columns={['Theme', 'Comments', 'Negative and positive', 'Trend']}>
+      <Table
+        caption={`Themes of the comments from ${formatDay(range.start)} to ${formatDay(range.end - DAY)}`}
+        columns={['Theme', 'Comments', 'Negative and positive', 'Trend']}
+      >
         {totals.map((t) => (
           <tr key={t.theme} class={t.theme === chosen?.theme ? 'chosen' : undefined}>
-            <th scope="row"><a href={withQuery(query, { theme: t.theme })} aria-current={t.theme === chosen?.theme ? 'true' : undefined}>{t.theme}</a></th>
+            <th scope="row">
+              <a href={withQuery(query, { theme: t.theme })} aria-current={t.theme === chosen?.theme ? 'true' : undefined}>
+                {t.theme}
+              </a>
+            </th>
             <td class="number">{formatCount(t.total)}</td>
             <td>
               <Sampled count={t.total} noun="comment" soFar={splitText(t)}>
-                <SplitBar t={t} />{percent(t.negative / t.total)} negative, {percent(t.positive / t.total)} positive
+                <SplitBar t={t} />
+                {percent(t.negative / t.total)} negative, {percent(t.positive / t.total)} positive
               </Sampled>
             </td>
-            <td>{trendOf(data.series.filter((r) => r.theme === t.theme), range)}</td>
+            <td>
+              {trendOf(
+                data.series.filter((r) => r.theme === t.theme),
+                range,
+              )}
+            </td>
           </tr>
         ))}
       </Table>
-      <p class="muted">
-        Trend: the share of negative comments in the first half of the dates, then in the second, judged from {MIN_SAMPLE} comments in each.
-      </p>
+      <p class="muted">Trend: the share of negative comments in the first half of the dates, then in the second, judged from {MIN_SAMPLE} comments in each.</p>
       {chosen ? (
         <ThemeDetail business={business} data={data} total={chosen} range={range} query={query} location={location} survey={survey} />
       ) : (
@@ -223,13 +261,21 @@ function ThemeDetail(props: { business: string; data: Data; total: Total; range:
   }, [theme]);
   return (
     <section class="card theme-detail" aria-labelledby="theme-detail" data-testid="theme-detail">
-      <h2 id="theme-detail" tabIndex={-1}>{theme}</h2>
+      <h2 id="theme-detail" tabIndex={-1}>
+        {theme}
+      </h2>
       <p>
         <Sampled count={total.total} noun="comment" soFar={splitText(total)}>
           {plural(total.total, 'comment')}: {splitText(total)}.
         </Sampled>
       </p>
-      <Suspense fallback={<p class="muted" role="status">Drawing the chart…</p>}>
+      <Suspense
+        fallback={
+          <p class="muted" role="status">
+            Drawing the chart…
+          </p>
+        }
+      >
         <LineChart
           title={`${theme}: comments`}
           periods={periods}
@@ -256,24 +302,37 @@ function ThemeDetail(props: { business: string; data: Data; total: Total; range:
                 <Loaded state={words} what="the words">
                   {(w) => <WordList theme={theme} sentiment={sentiment} words={w.analyticsThemeWords.filter((x) => x.sentiment === sentiment)} />}
                 </Loaded>
-                <Examples business={business} theme={theme} sentiment={sentiment} surveys={where.slice(0, EXAMPLE_SURVEYS).map((s) => s.survey!)} range={range} location={location} />
+                <Examples
+                  business={business}
+                  theme={theme}
+                  sentiment={sentiment}
+                  surveys={where.slice(0, EXAMPLE_SURVEYS).map((s) => s.survey!)}
+                  range={range}
+                  location={location}
+                />
                 <p class="feedback-links">
                   Every {sentiment} comment on {theme} in Feedback:{' '}
                   {where.map((s, i) => (
                     <span key={s.survey}>
                       {i > 0 && ', '}
-                      <a href={feedbackHref(s.survey!, theme, sentiment, range, location)}>{surveyName.get(s.survey!) ?? 'a deleted survey'} ({formatCount(s[sentiment])})</a>
+                      <a href={feedbackHref(s.survey!, theme, sentiment, range, location)}>
+                        {surveyName.get(s.survey!) ?? 'a deleted survey'} ({formatCount(s[sentiment])})
+                      </a>
                     </span>
                   ))}
                 </p>
               </>
             ) : (
-              <p class="muted">No comment read as {sentiment} on {theme} in these dates.</p>
+              <p class="muted">
+                No comment read as {sentiment} on {theme} in these dates.
+              </p>
             )}
           </section>
         );
       })}
-      <p><a href={withQuery(query, { theme: undefined })}>Close {theme}</a></p>
+      <p>
+        <a href={withQuery(query, { theme: undefined })}>Close {theme}</a>
+      </p>
     </section>
   );
 }
@@ -286,7 +345,9 @@ function WordList({ theme, sentiment, words }: { theme: string; sentiment: strin
       <p>Words guests use most:</p>
       <ul class="words" aria-label={`Words guests use most in ${sentiment} comments on ${theme}`}>
         {words.map((w) => (
-          <li key={w.word}><bdi>{w.word}</bdi> <span class="muted">({formatCount(w.count)})</span></li>
+          <li key={w.word}>
+            <bdi>{w.word}</bdi> <span class="muted">({formatCount(w.count)})</span>
+          </li>
         ))}
       </ul>
     </div>
@@ -299,7 +360,21 @@ type Comment = { id: string; survey: string; createdAt: number; location: string
  * The latest comments read as `sentiment` on the theme, from its busiest surveys (the Feedback list's theme filter,
  * three a survey): each text answer whose analysis names the theme so, its words marked.
  */
-function Examples({ business, theme, sentiment, surveys, range, location }: { business: string; theme: string; sentiment: string; surveys: string[]; range: Range; location?: string }) {
+function Examples({
+  business,
+  theme,
+  sentiment,
+  surveys,
+  range,
+  location,
+}: {
+  business: string;
+  theme: string;
+  sentiment: string;
+  surveys: string[];
+  range: Range;
+  location?: string;
+}) {
   const state = useLoad(async () => {
     const where = { createdAt: { gte: range.start, lt: range.end }, theme: { theme, sentiment }, ...(location ? { location: { eq: location } } : {}) };
     const pages = await Promise.all(surveys.map((survey) => request(ThemeComments, { business, survey, where }).then((r) => ({ survey, r }))));
@@ -309,7 +384,8 @@ function Examples({ business, theme, sentiment, surveys, range, location }: { bu
         for (const a of s.analysis) {
           const read = a.themes.find((t) => t.theme === theme && t.sentiment === sentiment);
           const value = s.answers.find((x) => x.step === a.step)?.value;
-          if (read && typeof value === 'string') comments.push({ id: s.id, survey, createdAt: s.createdAt, location: s.location?.name ?? null, text: value, words: read.words });
+          if (read && typeof value === 'string')
+            comments.push({ id: s.id, survey, createdAt: s.createdAt, location: s.location?.name ?? null, text: value, words: read.words });
         }
       }
     }
@@ -321,7 +397,9 @@ function Examples({ business, theme, sentiment, surveys, range, location }: { bu
         <ul class="examples">
           {comments.map((c) => (
             <li key={c.id}>
-              <blockquote><Highlighted text={c.text} words={c.words} /></blockquote>
+              <blockquote>
+                <Highlighted text={c.text} words={c.words} />
+              </blockquote>
               <p class="muted">
                 <a href={`/portal/feedback/${c.survey}/${c.id}`}>{formatDate(c.createdAt)}</a>
                 {c.location ? ` · ${c.location}` : ''}
@@ -381,17 +459,25 @@ function NoThemes({ business, survey, range, location, reload }: { business: str
           {!asking ? (
             <>
               <p>No survey asks guests for a comment{surveys ? '' : ' (there is no survey yet)'}, so there is nothing to read for themes.</p>
-              <p>Add a text question to a survey under <a href="/portal/surveys">Surveys</a>: each comment is read for its themes as it arrives.</p>
+              <p>
+                Add a text question to a survey under <a href="/portal/surveys">Surveys</a>: each comment is read for its themes as it arrives.
+              </p>
             </>
           ) : !comments ? (
-            <p>No comments yet {dates}{location ? ' at this location' : ''}: themes appear here as guests answer your surveys’ text questions.</p>
+            <p>
+              No comments yet {dates}
+              {location ? ' at this location' : ''}: themes appear here as guests answer your surveys’ text questions.
+            </p>
           ) : waiting ? (
             <p role="status">
-              {plural(waiting, 'comment')} {dates} {waiting === 1 ? 'is' : 'are'} not analysed yet. New comments are read within seconds (this page looks again by
-              itself); those written before the service read comments are read when an administrator runs the reading of past answers.
+              {plural(waiting, 'comment')} {dates} {waiting === 1 ? 'is' : 'are'} not analysed yet. New comments are read within seconds (this page looks again
+              by itself); those written before the service read comments are read when an administrator runs the reading of past answers.
             </p>
           ) : (
-            <p>The {plural(comments, 'comment')} {dates} name no theme the service reads. Add your guests’ words under <a href="/portal/themes/settings">Theme settings</a>.</p>
+            <p>
+              The {plural(comments, 'comment')} {dates} name no theme the service reads. Add your guests’ words under{' '}
+              <a href="/portal/themes/settings">Theme settings</a>.
+            </p>
           )}
         </Empty>
       )}

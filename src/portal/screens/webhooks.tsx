@@ -2,7 +2,24 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { DateInput, Empty, Failure, Field, FormError, Loaded, Pager, SecretOnce, formatDate, plural, useLoad, useSubmit, zoneName, zonedTime, Table, CardForm } from '../ui';
+import {
+  DateInput,
+  Empty,
+  Failure,
+  Field,
+  FormError,
+  Loaded,
+  Pager,
+  SecretOnce,
+  formatDate,
+  plural,
+  useLoad,
+  useSubmit,
+  zoneName,
+  zonedTime,
+  Table,
+  CardForm,
+} from '../ui';
 import { useLiveEvents } from '../live';
 
 const WebhooksList = graphql(`
@@ -56,7 +73,11 @@ function nextLogRead(deliveries: { status: string; nextAttemptAt?: number | null
   return Math.max(soonest + 1_000 - now, wait);
 }
 
-const splitEvents = (text: string) => text.split(/[\s,]+/).map((e) => e.trim()).filter(Boolean);
+const splitEvents = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((e) => e.trim())
+    .filter(Boolean);
 
 /** Webhooks: each endpoint with its events; a new one's signing secret is shown once. */
 export default function Webhooks({ session }: ScreenProps) {
@@ -72,7 +93,12 @@ export default function Webhooks({ session }: ScreenProps) {
             <Table caption="Webhooks" columns={['Endpoint', 'Events', 'State', 'Created']}>
               {data.webhooks.data.map((w) => (
                 <tr key={w.id}>
-                  <td><a class="url" href={`/portal/webhooks/${w.id}`}>{w.url}</a>{w.description ? <div class="muted">{w.description}</div> : null}</td>
+                  <td>
+                    <a class="url" href={`/portal/webhooks/${w.id}`}>
+                      {w.url}
+                    </a>
+                    {w.description ? <div class="muted">{w.description}</div> : null}
+                  </td>
                   <td>{w.events.join(', ')}</td>
                   <td>{w.enabled ? 'enabled' : 'disabled'}</td>
                   <td>{formatDate(w.createdAt)}</td>
@@ -87,7 +113,9 @@ export default function Webhooks({ session }: ScreenProps) {
       {created && (
         <>
           <SecretOnce label="Signing secret" value={created.secret} />
-          <p><a href={`/portal/webhooks/${created.id}`}>Open the webhook and its delivery log</a></p>
+          <p>
+            <a href={`/portal/webhooks/${created.id}`}>Open the webhook and its delivery log</a>
+          </p>
         </>
       )}
       <WebhookForm
@@ -139,10 +167,19 @@ function WebhookForm({ business, webhook, onSaved }: { business: string; webhook
       <Field label="Events" error={eventsError} hint="Event types separated by commas (order.created, submission.created…), or * for all.">
         {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!eventsError} value={events} onInput={(e) => setEvents(e.currentTarget.value)} />}
       </Field>
-      <Field label="Description (optional)" error={f.description}>{(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
+      <Field label="Description (optional)" error={f.description}>
+        {(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
+      </Field>
       <FormError error={submit.error} shown={['url', 'events', 'description', ...Object.keys(f).filter((k) => k.startsWith('events['))]} />
-      <button type="submit" disabled={submit.busy}>{submit.busy ? 'Saving…' : webhook ? 'Save' : 'Add webhook'}</button>
-      {saved && <span role="status" class="ok"> Saved.</span>}
+      <button type="submit" disabled={submit.busy}>
+        {submit.busy ? 'Saving…' : webhook ? 'Save' : 'Add webhook'}
+      </button>
+      {saved && (
+        <span role="status" class="ok">
+          {' '}
+          Saved.
+        </span>
+      )}
     </CardForm>
   );
 }
@@ -179,7 +216,9 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
   };
   return (
     <>
-      <p><a href="/portal/webhooks">← Webhooks</a></p>
+      <p>
+        <a href="/portal/webhooks">← Webhooks</a>
+      </p>
       <Loaded state={state} what="the webhook">
         {(data) => {
           const w = data.webhook;
@@ -189,13 +228,17 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
               {!w.enabled && (
                 <div class="failure" role="status">
                   <p>This webhook is disabled: no events are sent to it.</p>
-                  <button type="button" onClick={() => run(() => request(UpdateWebhook, { business, id, input: { enabled: true } }))}>Re-enable</button>
+                  <button type="button" onClick={() => run(() => request(UpdateWebhook, { business, id, input: { enabled: true } }))}>
+                    Re-enable
+                  </button>
                 </div>
               )}
               <WebhookForm key={w.url + w.events.join()} business={business} webhook={w} onSaved={() => state.reload()} />
               {secret && <SecretOnce label="New signing secret" value={secret} />}
               <div class="actions">
-                <button type="button" class="secondary" disabled={act.busy} onClick={() => run(() => request(TestWebhook, { business, id }))}>Send a test event</button>
+                <button type="button" class="secondary" disabled={act.busy} onClick={() => run(() => request(TestWebhook, { business, id }))}>
+                  Send a test event
+                </button>
                 <button
                   type="button"
                   class="secondary"
@@ -204,35 +247,76 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                 >
                   Rotate the secret
                 </button>
-                {w.enabled && <button type="button" class="secondary" disabled={act.busy} onClick={() => run(() => request(UpdateWebhook, { business, id, input: { enabled: false } }))}>Disable</button>}
-                <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>Delete…</button>
+                {w.enabled && (
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={act.busy}
+                    onClick={() => run(() => request(UpdateWebhook, { business, id, input: { enabled: false } }))}
+                  >
+                    Disable
+                  </button>
+                )}
+                <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
+                  Delete…
+                </button>
               </div>
               <p class="muted">After a rotation the old secret keeps signing too for 24 hours, so your receiver can switch without losing events.</p>
               {confirmDelete && (
                 <div class="confirm" role="alertdialog" aria-labelledby="delete-q">
                   <p id="delete-q">Delete this webhook? No more events are sent to {w.url}, and its delivery log goes with it.</p>
-                  <button type="button" class="danger" onClick={async () => (await act.run(() => request(DeleteWebhook, { business, id }))) && navigate('/portal/webhooks')}>Delete</button>{' '}
-                  <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>Cancel</button>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={async () => (await act.run(() => request(DeleteWebhook, { business, id }))) && navigate('/portal/webhooks')}
+                  >
+                    Delete
+                  </button>{' '}
+                  <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>
+                    Cancel
+                  </button>
                 </div>
               )}
               {act.error ? <Failure error={act.error} /> : null}
               <h2>Deliveries</h2>
-              <p><button type="button" class="secondary" onClick={state.reload}>Refresh the log</button></p>
+              <p>
+                <button type="button" class="secondary" onClick={state.reload}>
+                  Refresh the log
+                </button>
+              </p>
               {data.webhookDeliveries.data.length ? (
                 <>
                   <ul class="deliveries">
                     {data.webhookDeliveries.data.map((d) => (
                       <li key={d.id} class="card">
                         <div class="step-head">
-                          <span><strong>{d.eventType}</strong> · <span class={`status ${d.status}`}>{d.status}</span> · {formatDate(d.createdAt)} · {plural(d.attemptCount, 'attempt')}{d.nextAttemptAt ? ` · next ${formatDate(d.nextAttemptAt)}` : ''}</span>
-                          <button type="button" class="secondary" disabled={act.busy} onClick={() => run(() => request(Redeliver, { business, webhook: id, id: d.id }))}>Redeliver</button>
+                          <span>
+                            <strong>{d.eventType}</strong> · <span class={`status ${d.status}`}>{d.status}</span> · {formatDate(d.createdAt)} ·{' '}
+                            {plural(d.attemptCount, 'attempt')}
+                            {d.nextAttemptAt ? ` · next ${formatDate(d.nextAttemptAt)}` : ''}
+                          </span>
+                          <button
+                            type="button"
+                            class="secondary"
+                            disabled={act.busy}
+                            onClick={() => run(() => request(Redeliver, { business, webhook: id, id: d.id }))}
+                          >
+                            Redeliver
+                          </button>
                         </div>
                         {d.attempts.length > 0 && (
                           <details>
                             <summary>Attempts</summary>
                             <Table caption={`Attempts of ${d.eventType}`} columns={['Time', 'Duration', 'Status', 'Answer']}>
                               {d.attempts.map((a) => (
-                                <tr key={a.at}><td>{formatDate(a.at)}</td><td>{a.durationMs} ms</td><td>{a.responseStatus ?? a.error}</td><td><code>{(a.responseBody ?? '').slice(0, 200)}</code></td></tr>
+                                <tr key={a.at}>
+                                  <td>{formatDate(a.at)}</td>
+                                  <td>{a.durationMs} ms</td>
+                                  <td>{a.responseStatus ?? a.error}</td>
+                                  <td>
+                                    <code>{(a.responseBody ?? '').slice(0, 200)}</code>
+                                  </td>
+                                </tr>
                               ))}
                             </Table>
                           </details>
@@ -240,7 +324,12 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                       </li>
                     ))}
                   </ul>
-                  <Pager page={data.webhookDeliveries.page} hasMore={data.webhookDeliveries.hasMore} total={data.webhookDeliveries.total} href={(p) => withQuery(query, { page: String(p) })} />
+                  <Pager
+                    page={data.webhookDeliveries.page}
+                    hasMore={data.webhookDeliveries.hasMore}
+                    total={data.webhookDeliveries.total}
+                    href={(p) => withQuery(query, { page: String(p) })}
+                  />
                 </>
               ) : (
                 <Empty>No delivery yet. Send a test event to see one.</Empty>
@@ -262,11 +351,23 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                     {(fid, d) => <DateInput id={fid} describedBy={d} value={sinceDay} onChange={setSinceDay} />}
                   </Field>
                   <Field label="At (hh:mm)">
-                    {(fid, d) => <input id={fid} aria-describedby={d} type="text" inputMode="numeric" pattern="[0-2][0-9]:[0-5][0-9]" value={sinceTime} onInput={(e) => setSinceTime(e.currentTarget.value)} />}
+                    {(fid, d) => (
+                      <input
+                        id={fid}
+                        aria-describedby={d}
+                        type="text"
+                        inputMode="numeric"
+                        pattern="[0-2][0-9]:[0-5][0-9]"
+                        value={sinceTime}
+                        onInput={(e) => setSinceTime(e.currentTarget.value)}
+                      />
+                    )}
                   </Field>
                 </div>
                 <FormError error={recover.error} shown={['since']} />
-                <button type="submit" disabled={recover.busy || !sinceDay}>Recover</button>
+                <button type="submit" disabled={recover.busy || !sinceDay}>
+                  Recover
+                </button>
                 {recovered !== undefined && <span role="status"> {plural(recovered, 'delivery', 'deliveries')} sent again.</span>}
               </CardForm>
             </>

@@ -80,5 +80,7 @@ const VARIANTS: Record<string, string[]> = {
 };
 
 export const ROMAN_URDU_SPELLINGS: ReadonlyMap<string, string> = new Map(
-  Object.entries(VARIANTS).flatMap(([canonical, variants]) => variants.filter((v) => !v.endsWith('_') && v !== canonical).map((v) => [v, canonical] as [string, string])),
+  Object.entries(VARIANTS).flatMap(([canonical, variants]) =>
+    variants.filter((v) => !v.endsWith('_') && v !== canonical).map((v) => [v, canonical] as [string, string]),
+  ),
 );
