@@ -70,6 +70,13 @@ it('a guest page answer is read within 10 s, shown in GraphQL and REST', async (
     analysedAt: expect.any(Number),
   });
   expect(themesOf(analysis)).toContain('delivery:negative');
+  // The same themes in one list (what a page of the portal's Feedback list asks for), each with its answer's step.
+  const flat = await fx.c.data(`query($b: ID!, $s: ID!, $id: ID!) { submission(business: $b, survey: $s, id: $id) { themes { step theme sentiment } } }`, {
+    b: fx.business,
+    s: fx.survey,
+    id: response.id,
+  });
+  expect(flat.submission.themes).toEqual(analysis[0].themes.map((t: any) => ({ step: fx.steps.text, theme: t.theme, sentiment: t.sentiment })));
 
   const viaRest = await rest(fx.server, 'GET', `${submissionsPath()}/${response.id}`, { tenant: fx.tenant });
   expect(viaRest.status).toBe(200);

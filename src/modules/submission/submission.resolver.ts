@@ -11,7 +11,7 @@ import * as inputs from './submission.inputs.js';
 import * as submissions from './submission.service.js';
 import type { Parent } from '../../kit/graphql/resource.type.js';
 import { AnswerAnalysis } from './answer-analysis.entity.js';
-import { AnswerAnalysisType } from './answer-analysis.type.js';
+import { AnswerAnalysisType, AnswerThemeType } from './answer-analysis.type.js';
 import { presentAnalysis } from './submission-analysis.task.js';
 
 @Resolver(() => SubmissionType)
@@ -42,6 +42,15 @@ export class SubmissionResolver extends NestedCrudResolver('survey', SubmissionT
   async analysis(@Root() s: Parent<SubmissionType>, @Ctx() { loaders }: GraphQLContext) {
     // One statement for a whole page's submissions.
     return (await loaders.byForeignKey(AnswerAnalysis, 'submission', { orderBy: BY_STEP }).load(s.id)).map(presentAnalysis);
+  }
+
+  @FieldResolver(() => [AnswerThemeType], {
+    description:
+      'Each theme the workers read in its text answers, with the answer’s step and the theme’s sentiment there: `analysis`’s themes in one list, which a page of submissions can ask for at the cost of one list per row.',
+  })
+  async themes(@Root() s: Parent<SubmissionType>, @Ctx() { loaders }: GraphQLContext) {
+    const analyses = await loaders.byForeignKey(AnswerAnalysis, 'submission', { orderBy: BY_STEP }).load(s.id);
+    return analyses.flatMap((a) => a.themes.map((t) => ({ step: a.step, theme: t.theme, sentiment: t.sentiment })));
   }
 }
 

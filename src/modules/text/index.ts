@@ -17,6 +17,6 @@ export type { ClaimedJob } from './text-analysis-queue.repo.js';
 export type { DishFinding, SentimentLabel, TextAnalysis, TextLanguage, ThemeFinding } from './text-analysis.model.js';
 export { TextAnalysisResolver } from './text-analysis.resolver.js';
 export { readerOf } from './text-analysis.service.js';
-export { TextAnalysisType } from './text-analysis.type.js';
+export { SentimentLabelEnum, TextAnalysisType } from './text-analysis.type.js';
 export { ThemeSettingsResolver } from './theme-settings.resolver.js';
 export { knownThemes } from './theme-settings.service.js';

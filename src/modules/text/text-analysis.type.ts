@@ -1,7 +1,7 @@
 import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
 import type { SentimentLabel } from './text-analysis.model.js';
 
-const SentimentLabelEnum = { positive: 'positive', neutral: 'neutral', negative: 'negative' } as const satisfies Record<SentimentLabel, SentimentLabel>;
+export const SentimentLabelEnum = { positive: 'positive', neutral: 'neutral', negative: 'negative' } as const satisfies Record<SentimentLabel, SentimentLabel>;
 registerEnumType(SentimentLabelEnum, { name: 'SentimentLabel' });
 
 @ObjectType('TextSentiment')

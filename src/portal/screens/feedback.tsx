@@ -23,7 +23,7 @@ import {
 import { useLiveEvents } from '../live';
 import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
 import { csvText } from '../../shared/csv';
-import { ThemeChips, themesOf } from '../themes';
+import { ThemeChips } from '../themes';
 import { may } from '../roles';
 import { BUILT_IN_THEMES, SENTIMENT_LABELS } from '../../shared/themes';
 
@@ -49,12 +49,12 @@ const DishNames = graphql(`
   }
 `);
 
-/** A page of the list: each text answer's themes beside it (20 rows of them weigh 55 units of the API quota). */
+/** A page of the list: each text answer's themes beside it (`themes`, one list a row: `analysis` costs a list in a list). */
 const FeedbackList = graphql(`
   query FeedbackList($business: ID!, $survey: ID!, $where: SubmissionWhere, $page: Int!) {
     submissions(business: $business, survey: $survey, where: $where, page: $page, pageSize: 20) {
       total page hasMore
-      data { id status channel source createdAt completedAt answers { step value ratings items } analysis { step themes { theme sentiment } } location { id name } order { id externalOrderId } }
+      data { id status channel source createdAt completedAt answers { step value ratings items } themes { step theme sentiment } location { id name } order { id externalOrderId } }
     }
   }
 `);
@@ -274,7 +274,7 @@ function FeedbackFor({ business, survey, surveys, locations, themes, query }: Ch
                     <td>{s.location?.name ?? '—'}</td>
                     <td>{s.order ? <a href={`/portal/orders/${s.order.id}`}>{s.order.externalOrderId}</a> : '—'}</td>
                     <td>
-                      <AnswersCell answers={s.answers} analysis={s.analysis} />
+                      <AnswersCell answers={s.answers} themes={s.themes} />
                     </td>
                   </tr>
                 ))}
@@ -305,7 +305,7 @@ function FeedbackFor({ business, survey, surveys, locations, themes, query }: Ch
 }
 
 /** A submission's answers in one cell, " · " between them, each text answer followed by the themes read in it. */
-function AnswersCell({ answers, analysis }: { answers: Row['answers']; analysis: Row['analysis'] }) {
+function AnswersCell({ answers, themes }: { answers: Row['answers']; themes: Row['themes'] }) {
   const shown = answers.map((a) => ({ a, text: answerText(a) })).filter((x) => x.text);
   return (
     <>
@@ -313,7 +313,7 @@ function AnswersCell({ answers, analysis }: { answers: Row['answers']; analysis:
         <div key={a.step} class="inline">
           {i > 0 && ' · '}
           {text}
-          <ThemeChips themes={themesOf(analysis, a.step)} />
+          <ThemeChips themes={themes.filter((t) => t.step === a.step)} />
         </div>
       ))}
     </>
