@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { MIN_SAMPLE } from '../shared/sample';
-import { dayOf, dayStart, plural } from './ui';
+import { DateInput, dayOf, dayStart, Field, plural } from './ui';
 
 /** The figures' screens (Overview, Themes): the range they read and how a small sample is worded. */
 export const DAY = 86_400_000;
@@ -52,4 +52,34 @@ export function Sampled({
     );
   }
   return <>{children}</>;
+}
+
+/** The dates and location every figures screen filters by, in its URL; `children`: the screen's own filters after them. */
+export function ReportFilters(props: {
+  range: { from: string; to: string };
+  location: string | undefined;
+  locations: readonly { id: string; name: string }[] | undefined;
+  setQuery: (changes: Record<string, string>) => void;
+  children?: ComponentChildren;
+}) {
+  const { range, location, setQuery } = props;
+  return (
+    <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+      <Field label="From">{(id) => <DateInput id={id} value={range.from} onChange={(day) => setQuery({ from: day })} />}</Field>
+      <Field label="To">{(id) => <DateInput id={id} value={range.to} onChange={(day) => setQuery({ to: day })} />}</Field>
+      <Field label="Location">
+        {(id) => (
+          <select id={id} value={location ?? ''} onChange={(e) => setQuery({ location: e.currentTarget.value })}>
+            <option value="">All locations</option>
+            {props.locations?.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {props.children}
+    </form>
+  );
 }

@@ -4,10 +4,8 @@ import { may } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
 import {
-  DateInput,
   Empty,
   Failure,
-  Field,
   Loaded,
   Table,
   dayOf,
@@ -24,7 +22,7 @@ import {
 } from '../ui';
 import { csvText } from '../../shared/csv';
 import { MIN_SAMPLE } from '../../shared/sample';
-import { DAY, percent, rangeOf, Sampled } from '../figures';
+import { DAY, percent, rangeOf, ReportFilters, Sampled } from '../figures';
 import { useLiveEvents } from '../live';
 import type { Series } from '../charts/line-chart';
 
@@ -120,22 +118,7 @@ export default function Overview({ session, query }: ScreenProps) {
   return (
     <>
       <h1 tabIndex={-1}>Overview</h1>
-      <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="From">{(id) => <DateInput id={id} value={range.from} onChange={(day) => setQuery({ from: day })} />}</Field>
-        <Field label="To">{(id) => <DateInput id={id} value={range.to} onChange={(day) => setQuery({ to: day })} />}</Field>
-        <Field label="Location">
-          {(id) => (
-            <select id={id} value={location ?? ''} onChange={(e) => setQuery({ location: e.currentTarget.value })}>
-              <option value="">All locations</option>
-              {state.data?.locations.data.map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </form>
+      <ReportFilters range={range} location={location} locations={state.data?.locations.data} setQuery={setQuery} />
       {may(session, 'cases:read') && <UnhappyGuests business={business} location={location} range={range} />}
       <SendingToday business={business} />
       <Loaded state={state} what="the figures">

@@ -3,9 +3,9 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { DateInput, Empty, Field, Loaded, Table, formatCount, formatDate, formatDay, plural, useLoad } from '../ui';
+import { Empty, Field, Loaded, Table, formatCount, formatDate, formatDay, plural, useLoad } from '../ui';
 import { useLiveEvents } from '../live';
-import { DAY, percent, rangeOf, Sampled } from '../figures';
+import { DAY, percent, rangeOf, ReportFilters, Sampled } from '../figures';
 import { Highlighted } from '../themes';
 import { MIN_SAMPLE } from '../../shared/sample';
 
@@ -101,21 +101,7 @@ export default function Themes({ session, query }: ScreenProps) {
         What guests write about, read from every comment in English, Urdu and Roman Urdu: each theme with how many comments spoke well or badly of it.{' '}
         <a href="/portal/themes/settings">Theme settings</a>: add your guests’ own words and themes, or switch themes off.
       </p>
-      <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="From">{(id) => <DateInput id={id} value={range.from} onChange={(day) => setQuery({ from: day })} />}</Field>
-        <Field label="To">{(id) => <DateInput id={id} value={range.to} onChange={(day) => setQuery({ to: day })} />}</Field>
-        <Field label="Location">
-          {(id) => (
-            <select id={id} value={location ?? ''} onChange={(e) => setQuery({ location: e.currentTarget.value })}>
-              <option value="">All locations</option>
-              {state.data?.locations.data.map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+      <ReportFilters range={range} location={location} locations={state.data?.locations.data} setQuery={setQuery}>
         <Field label="Survey">
           {(id) => (
             <select id={id} value={survey ?? ''} onChange={(e) => setQuery({ survey: e.currentTarget.value })}>
@@ -128,7 +114,7 @@ export default function Themes({ session, query }: ScreenProps) {
             </select>
           )}
         </Field>
-      </form>
+      </ReportFilters>
       <Loaded state={state} what="the themes">
         {(data) =>
           data.totals.length ? (
