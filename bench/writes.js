@@ -1,8 +1,9 @@
 // The three hot writes of this build against another commit, alternated in rounds on the same machine: CPU per new
 // order (bench/ingest), per outbound delivery (bench/webhook-delivery, paced phase) and per completed guest answer
-// (bench/survey-page), service and PostgreSQL each, with ingestion's throughput and p99. Each run starts its own
+// (bench/survey-page), service and PostgreSQL each, with ingestion's throughput and p99; with ONLY=list, the same for
+// the three-level list page (bench/graphql-list), the read the structure work is held to. Each run starts its own
 // service on its own throwaway database.
-//   node bench/writes.js     env: BASE (commit, default 2946789), ROUNDS (3), ONLY (ingest,delivery,answer),
+//   node bench/writes.js     env: BASE (commit, default 2946789), ROUNDS (3), ONLY (ingest,delivery,answer; or list),
 //                            HEAD (a commit to measure instead of this checkout's working tree)
 // A commit is checked out once into a worktree under the system's temp dir (this checkout's node_modules linked in,
 // this checkout's bench/ copied over its own so both sides are driven by the same scripts).
@@ -59,6 +60,19 @@ const benches = {
     script: 'bench/survey-page.js',
     env: { VIEW_SECONDS: '1', SUBMIT_SECONDS: '8', BRAND: '0' },
     read: (out) => ({ ...cpu(out, 'completed response'), rate: number(out, /(\d+) completed\/s/), p99: NaN }),
+  },
+  list: {
+    script: 'bench/graphql-list.js',
+    env: { DURATION: '10', TRACE_GC: '0' },
+    read: (out) => {
+      const service = JSON.parse(out.slice(out.indexOf('{')) || '{}').service ?? {};
+      return {
+        node: service.cpuMsPerRequest ?? NaN,
+        pg: service.postgresCpuMsPerRequest ?? NaN,
+        rate: service.requestsPerSecond ?? NaN,
+        p99: service.latencyMs?.p99 ?? NaN,
+      };
+    },
   },
 };
 
