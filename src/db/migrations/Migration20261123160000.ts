@@ -19,17 +19,11 @@ export class Migration20261123160000 extends Migration {
     this.addSql(`create index "event_fanout_pending_idx" on "event" ("created_at", "id") where "fanout_pending";`);
     // Wakes the delivery workers (LISTEN webhook_work) when events commit, instead of waiting for their next poll.
     // Named and worded as the Event entity declares it (MikroORM's `<table>_<trigger>_fn`), so entities and schema agree.
-    this.addSql(
-      `create or replace function "event_event_webhook_work_fn"() returns trigger as $$ begin perform pg_notify('webhook_work', ''); return null; end; $$ language plpgsql;`,
-    );
+    this.addSql(`create or replace function "event_event_webhook_work_fn"() returns trigger as $$ begin perform pg_notify('webhook_work', ''); return null; end; $$ language plpgsql;`);
     this.addSql(`create trigger "event_webhook_work" AFTER INSERT on "event" for each STATEMENT execute function "event_event_webhook_work_fn"();`);
 
-    this.addSql(
-      `alter table "webhook" add column "secret_previous" varchar(100) null, add column "secret_previous_until" timestamptz(3) null, add column "failing_since" timestamptz(3) null;`,
-    );
-    this.addSql(
-      `update "webhook" set "secret" = 'whsec_' || encode(decode(rpad(translate(substr("secret", 7), '-_', '+/'), ((length("secret") - 6 + 3) / 4) * 4, '='), 'base64'), 'base64') where "secret" ~ '^whsec_[A-Za-z0-9_-]+$';`,
-    );
+    this.addSql(`alter table "webhook" add column "secret_previous" varchar(100) null, add column "secret_previous_until" timestamptz(3) null, add column "failing_since" timestamptz(3) null;`);
+    this.addSql(`update "webhook" set "secret" = 'whsec_' || encode(decode(rpad(translate(substr("secret", 7), '-_', '+/'), ((length("secret") - 6 + 3) / 4) * 4, '='), 'base64'), 'base64') where "secret" ~ '^whsec_[A-Za-z0-9_-]+$';`);
 
     this.addSql(`create table "webhook_delivery" (
       "id" varchar(40) not null,
@@ -46,15 +40,9 @@ export class Migration20261123160000 extends Migration {
       "created_at" timestamptz(3) not null,
       "updated_at" timestamptz(3) not null,
       primary key ("id"));`);
-    this.addSql(
-      `alter table "webhook_delivery" add constraint "webhook_delivery_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`,
-    );
-    this.addSql(
-      `alter table "webhook_delivery" add constraint "webhook_delivery_webhook_id_foreign" foreign key ("webhook_id") references "webhook" ("id") on delete cascade;`,
-    );
-    this.addSql(
-      `alter table "webhook_delivery" add constraint "webhook_delivery_event_id_foreign" foreign key ("event_id") references "event" ("id") on delete cascade;`,
-    );
+    this.addSql(`alter table "webhook_delivery" add constraint "webhook_delivery_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`);
+    this.addSql(`alter table "webhook_delivery" add constraint "webhook_delivery_webhook_id_foreign" foreign key ("webhook_id") references "webhook" ("id") on delete cascade;`);
+    this.addSql(`alter table "webhook_delivery" add constraint "webhook_delivery_event_id_foreign" foreign key ("event_id") references "event" ("id") on delete cascade;`);
     this.addSql(`create unique index "webhook_delivery_event_webhook_unique" on "webhook_delivery" ("event_id", "webhook_id");`);
     this.addSql(`create index "webhook_delivery_webhook_created_idx" on "webhook_delivery" ("webhook_id", "created_at", "id");`);
     this.addSql(`create index "webhook_delivery_due_idx" on "webhook_delivery" ("webhook_id", "next_attempt_at", "id") where "next_attempt_at" is not null;`);

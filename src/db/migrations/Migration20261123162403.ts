@@ -1,6 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261123162403 extends Migration {
+
   override name = 'Migration20261123162403';
 
   override up(): void | Promise<void> {
@@ -10,4 +11,5 @@ export class Migration20261123162403 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`alter table "survey" drop column "closing_text", drop column "review_url";`);
   }
+
 }

@@ -1,16 +1,13 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261123175513 extends Migration {
+
   override name = 'Migration20261123175513';
 
   override up(): void | Promise<void> {
-    this.addSql(
-      `create table "analytics_rollup" ("business_id" varchar(40) not null, "day" date not null, "subject" varchar(40) not null, "location_id" varchar(40) not null, "survey_id" varchar(40) not null, "channel" varchar(20) not null, "count" int not null, "sum" bigint not null, "sum_sq" bigint not null, "hist" int[] not null, primary key ("business_id", "day", "subject", "location_id", "survey_id", "channel"));`,
-    );
+    this.addSql(`create table "analytics_rollup" ("business_id" varchar(40) not null, "day" date not null, "subject" varchar(40) not null, "location_id" varchar(40) not null, "survey_id" varchar(40) not null, "channel" varchar(20) not null, "count" int not null, "sum" bigint not null, "sum_sq" bigint not null, "hist" int[] not null, primary key ("business_id", "day", "subject", "location_id", "survey_id", "channel"));`);
 
-    this.addSql(
-      `create table "analytics_menu_rollup" ("business_id" varchar(40) not null, "day" date not null, "subject" varchar(40) not null, "menu_item_id" varchar(40) not null, "count" int not null, "sum" bigint not null, "sum_sq" bigint not null, primary key ("business_id", "day", "subject", "menu_item_id"));`,
-    );
+    this.addSql(`create table "analytics_menu_rollup" ("business_id" varchar(40) not null, "day" date not null, "subject" varchar(40) not null, "menu_item_id" varchar(40) not null, "count" int not null, "sum" bigint not null, "sum_sq" bigint not null, primary key ("business_id", "day", "subject", "menu_item_id"));`);
 
     this.addSql(`alter table "business" add "time_zone" varchar(64) null;`);
 
@@ -18,13 +15,9 @@ export class Migration20261123175513 extends Migration {
 
     this.addSql(`alter table "submission" add "analytics_day" date null;`);
 
-    this.addSql(
-      `alter table "analytics_rollup" add constraint "analytics_rollup_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`,
-    );
+    this.addSql(`alter table "analytics_rollup" add constraint "analytics_rollup_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`);
 
-    this.addSql(
-      `alter table "analytics_menu_rollup" add constraint "analytics_menu_rollup_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`,
-    );
+    this.addSql(`alter table "analytics_menu_rollup" add constraint "analytics_menu_rollup_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`);
 
     // The analytics rule, in one place that every writer of `submission` passes through (API, guest pages, ON DELETE
     // SET NULL cascades, raw SQL, rebuilds): a trigger keeps analytics_rollup and analytics_menu_rollup exact in the
@@ -137,17 +130,13 @@ begin
   end if;
   return null;
 end $$;`);
-    this.addSql(
-      `create trigger analytics_submission_change after insert or update or delete on submission for each row execute function analytics_submission_change();`,
-    );
+    this.addSql(`create trigger analytics_submission_change after insert or update or delete on submission for each row execute function analytics_submission_change();`);
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop trigger if exists analytics_submission_change on submission;`);
     this.addSql(`drop trigger if exists analytics_submission_day on submission;`);
-    this.addSql(
-      `drop function if exists analytics_submission_change(), analytics_submission_day(), analytics_apply(varchar, date, varchar, varchar, varchar, varchar, jsonb, int), analytics_day_of(varchar, varchar, timestamptz), analytics_hist_add(int[], int[]), analytics_hist(int[], int), analytics_ratings(jsonb);`,
-    );
+    this.addSql(`drop function if exists analytics_submission_change(), analytics_submission_day(), analytics_apply(varchar, date, varchar, varchar, varchar, varchar, jsonb, int), analytics_day_of(varchar, varchar, timestamptz), analytics_hist_add(int[], int[]), analytics_hist(int[], int), analytics_ratings(jsonb);`);
     this.addSql(`drop table if exists "analytics_rollup" cascade;`);
     this.addSql(`drop table if exists "analytics_menu_rollup" cascade;`);
 
@@ -157,4 +146,5 @@ end $$;`);
 
     this.addSql(`alter table "submission" drop column "analytics_day";`);
   }
+
 }

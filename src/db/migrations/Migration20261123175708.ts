@@ -1,6 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261123175708 extends Migration {
+
   override name = 'Migration20261123175708';
 
   override up(): void | Promise<void> {
@@ -18,4 +19,5 @@ export class Migration20261123175708 extends Migration {
     this.addSql(`alter table "credential" alter column "secret_hash" set not null;`);
     this.addSql(`alter table "credential" alter column "created_by_id" set not null;`);
   }
+
 }

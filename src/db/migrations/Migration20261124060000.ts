@@ -6,6 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * that are not numbers (none pass validation) are skipped rather than failing the write.
  */
 export class Migration20261124060000 extends Migration {
+
   override name = 'Migration20261124060000';
 
   override up(): void | Promise<void> {
@@ -23,4 +24,5 @@ export class Migration20261124060000 extends Migration {
     this.addSql(`alter table "submission" drop column if exists "lowest_rating";`);
     this.addSql(`drop function if exists "submission_lowest_rating"(jsonb);`);
   }
+
 }

@@ -11,21 +11,14 @@ import { Migration } from '@mikro-orm/migrations';
  * analytics_slots (what a set of values adds or removes) and analytics_contributions (a submission's rows).
  */
 export class Migration20261124090000 extends Migration {
+
   override name = 'Migration20261124090000';
 
   override up(): void | Promise<void> {
-    this.addSql(
-      `alter table "analytics_rollup" add column "grain" varchar(5) not null default 'day', add column "h0" int not null default 0, add column "h1" int not null default 0, add column "h2" int not null default 0, add column "h3" int not null default 0, add column "h4" int not null default 0, add column "h5" int not null default 0, add column "h6" int not null default 0, add column "h7" int not null default 0, add column "h8" int not null default 0, add column "h9" int not null default 0, add column "h10" int not null default 0, add column "hist_high" int[] not null default '{}';`,
-    );
-    this.addSql(
-      `update "analytics_rollup" set "h0" = coalesce(hist[1], 0), "h1" = coalesce(hist[2], 0), "h2" = coalesce(hist[3], 0), "h3" = coalesce(hist[4], 0), "h4" = coalesce(hist[5], 0), "h5" = coalesce(hist[6], 0), "h6" = coalesce(hist[7], 0), "h7" = coalesce(hist[8], 0), "h8" = coalesce(hist[9], 0), "h9" = coalesce(hist[10], 0), "h10" = coalesce(hist[11], 0), "hist_high" = coalesce(hist[12:], '{}');`,
-    );
-    this.addSql(
-      `alter table "analytics_rollup" drop column "hist", alter column "grain" drop default, alter column "h0" drop default, alter column "h1" drop default, alter column "h2" drop default, alter column "h3" drop default, alter column "h4" drop default, alter column "h5" drop default, alter column "h6" drop default, alter column "h7" drop default, alter column "h8" drop default, alter column "h9" drop default, alter column "h10" drop default, alter column "hist_high" drop default;`,
-    );
-    this.addSql(
-      `alter table "analytics_rollup" drop constraint "analytics_rollup_pkey", add primary key ("business_id", "grain", "day", "subject", "location_id", "survey_id", "channel");`,
-    );
+    this.addSql(`alter table "analytics_rollup" add column "grain" varchar(5) not null default 'day', add column "h0" int not null default 0, add column "h1" int not null default 0, add column "h2" int not null default 0, add column "h3" int not null default 0, add column "h4" int not null default 0, add column "h5" int not null default 0, add column "h6" int not null default 0, add column "h7" int not null default 0, add column "h8" int not null default 0, add column "h9" int not null default 0, add column "h10" int not null default 0, add column "hist_high" int[] not null default '{}';`);
+    this.addSql(`update "analytics_rollup" set "h0" = coalesce(hist[1], 0), "h1" = coalesce(hist[2], 0), "h2" = coalesce(hist[3], 0), "h3" = coalesce(hist[4], 0), "h4" = coalesce(hist[5], 0), "h5" = coalesce(hist[6], 0), "h6" = coalesce(hist[7], 0), "h7" = coalesce(hist[8], 0), "h8" = coalesce(hist[9], 0), "h9" = coalesce(hist[10], 0), "h10" = coalesce(hist[11], 0), "hist_high" = coalesce(hist[12:], '{}');`);
+    this.addSql(`alter table "analytics_rollup" drop column "hist", alter column "grain" drop default, alter column "h0" drop default, alter column "h1" drop default, alter column "h2" drop default, alter column "h3" drop default, alter column "h4" drop default, alter column "h5" drop default, alter column "h6" drop default, alter column "h7" drop default, alter column "h8" drop default, alter column "h9" drop default, alter column "h10" drop default, alter column "hist_high" drop default;`);
+    this.addSql(`alter table "analytics_rollup" drop constraint "analytics_rollup_pkey", add primary key ("business_id", "grain", "day", "subject", "location_id", "survey_id", "channel");`);
 
     // Histograms may be empty: '{}' rather than NULL.
     this.addSql(`create or replace function analytics_hist_add(a int[], b int[]) returns int[] language sql immutable as $$
@@ -147,9 +140,7 @@ end $$;`);
     // taken at the first write it was held across the transaction's remaining round trips (its event, the next
     // statements), so concurrent guests queued on it (bench/survey-page found them waiting there most of the time).
     this.addSql(`drop trigger analytics_submission_change on submission;`);
-    this.addSql(
-      `create constraint trigger analytics_submission_change after insert or update or delete on submission deferrable initially deferred for each row execute function analytics_submission_change();`,
-    );
+    this.addSql(`create constraint trigger analytics_submission_change after insert or update or delete on submission deferrable initially deferred for each row execute function analytics_submission_change();`);
 
     // Month rows for what is already counted, from the day rows.
     this.addSql(`insert into analytics_rollup (business_id, grain, day, subject, location_id, survey_id, channel, count, sum, sum_sq, h0, h1, h2, h3, h4, h5, h6, h7, h8, h9, h10, hist_high)
@@ -163,4 +154,5 @@ end $$;`);
   override down(): void | Promise<void> {
     throw new Error('Migration20261124090000 cannot be undone: restore a backup taken before it');
   }
+
 }

@@ -17,6 +17,7 @@ const MOMENTS = ['count', 'sum', 'sum_sq', ...SLOTS];
  *   inlines; analytics_whole_kind is gone.)
  */
 export class Migration20261125150000 extends Migration {
+
   override name = 'Migration20261125150000';
 
   override up(): void | Promise<void> {
@@ -57,10 +58,7 @@ $$;`);
 $$;`);
 
     const set = (row: string, from: string) =>
-      [
-        ...MOMENTS.map((c) => `${c} = ${row}.${c} + ${from}.${c}`),
-        `hist_high = case when cardinality(${from}.hist_high) = 0 then ${row}.hist_high else analytics_hist_add(${row}.hist_high, ${from}.hist_high) end`,
-      ].join(', ');
+      [...MOMENTS.map((c) => `${c} = ${row}.${c} + ${from}.${c}`), `hist_high = case when cardinality(${from}.hist_high) = 0 then ${row}.hist_high else analytics_hist_add(${row}.hist_high, ${from}.hist_high) end`].join(', ');
     this.addSql(`create function analytics_apply(p_business varchar, p_day date, p_survey varchar, p_location varchar, p_channel varchar,
     p_order varchar, p_answers jsonb, p_sign int, p_subjects varchar[] default null) returns void language plpgsql as $$
 begin
@@ -125,4 +123,5 @@ $$;`);
   override down(): void | Promise<void> {
     throw new Error('Migration20261125150000 cannot be undone: restore a backup taken before it');
   }
+
 }

@@ -14,6 +14,7 @@ import { Migration } from '@mikro-orm/migrations';
  *   `lowest_rating` column) keep their statements and become PL/pgSQL, planned once per session.
  */
 export class Migration20261125174500 extends Migration {
+
   override name = 'Migration20261125174500';
 
   override up(): void | Promise<void> {
@@ -60,4 +61,5 @@ $$;`);
    where jsonb_typeof(r.value) = 'number'
 $$;`);
   }
+
 }

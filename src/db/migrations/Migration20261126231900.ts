@@ -8,53 +8,13 @@ import { Migration } from '@mikro-orm/migrations';
  * migration, written out: a later change of the roles must not change what this migration did.
  */
 const BY_ROLE = {
-  owner: [
-    'surveys:read',
-    'surveys:write',
-    'submissions:read',
-    'submissions:write',
-    'metrics:read',
-    'metrics:write',
-    'orders:read',
-    'orders:write',
-    'webhooks:read',
-    'webhooks:write',
-    'events:read',
-    'credentials:read',
-    'credentials:write',
-    'locations:read',
-    'locations:write',
-    'analytics:read',
-    'members:read',
-    'members:write',
-    'flows:read',
-    'flows:write',
-  ],
-  manager: [
-    'surveys:read',
-    'surveys:write',
-    'submissions:read',
-    'submissions:write',
-    'metrics:read',
-    'metrics:write',
-    'orders:read',
-    'orders:write',
-    'webhooks:read',
-    'webhooks:write',
-    'events:read',
-    'credentials:read',
-    'credentials:write',
-    'locations:read',
-    'locations:write',
-    'analytics:read',
-    'members:read',
-    'flows:read',
-    'flows:write',
-  ],
+  owner: ['surveys:read', 'surveys:write', 'submissions:read', 'submissions:write', 'metrics:read', 'metrics:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write', 'events:read', 'credentials:read', 'credentials:write', 'locations:read', 'locations:write', 'analytics:read', 'members:read', 'members:write', 'flows:read', 'flows:write'],
+  manager: ['surveys:read', 'surveys:write', 'submissions:read', 'submissions:write', 'metrics:read', 'metrics:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write', 'events:read', 'credentials:read', 'credentials:write', 'locations:read', 'locations:write', 'analytics:read', 'members:read', 'flows:read', 'flows:write'],
   staff: ['surveys:read', 'submissions:read', 'metrics:read', 'orders:read', 'locations:read', 'analytics:read', 'flows:read'],
 };
 
 export class Migration20261126231900 extends Migration {
+
   override name = 'Migration20261126231900';
 
   override up(): void | Promise<void> {
@@ -70,4 +30,5 @@ export class Migration20261126231900 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`alter table "credential" drop column "scopes";`);
   }
+
 }

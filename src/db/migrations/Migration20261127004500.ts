@@ -6,6 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * goes. Rows of the old keys (`email:`, `ip:`) read as the new counters of the same names until their window ends.
  */
 export class Migration20261127004500 extends Migration {
+
   override name = 'Migration20261127004500';
 
   override up(): void | Promise<void> {
@@ -15,4 +16,5 @@ export class Migration20261127004500 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`alter table "sign_in_throttle" add column "locked_until" timestamptz(3) null;`);
   }
+
 }

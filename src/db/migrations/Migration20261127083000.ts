@@ -7,10 +7,7 @@ const KEY = ['business_id', 'grain', 'day', 'subject', 'location_id', 'survey_id
 /** analytics_apply as Migration20261125150000 wrote it, with the rollup's key columns given (`staff` or not). */
 function applyFunction(withStaff: boolean): string {
   const set = (row: string, from: string) =>
-    [
-      ...MOMENTS.map((c) => `${c} = ${row}.${c} + ${from}.${c}`),
-      `hist_high = case when cardinality(${from}.hist_high) = 0 then ${row}.hist_high else analytics_hist_add(${row}.hist_high, ${from}.hist_high) end`,
-    ].join(', ');
+    [...MOMENTS.map((c) => `${c} = ${row}.${c} + ${from}.${c}`), `hist_high = case when cardinality(${from}.hist_high) = 0 then ${row}.hist_high else analytics_hist_add(${row}.hist_high, ${from}.hist_high) end`].join(', ');
   const staffParam = withStaff ? 'p_staff varchar, ' : '';
   const staffColumn = withStaff ? ', staff' : '';
   const staffValue = withStaff ? `, case when x.whole then '' else coalesce(p_staff, '') end` : '';
@@ -127,14 +124,10 @@ begin
   if tg_op = 'INSERT' or new.analytics_day is null or new.location_id is distinct from old.location_id
      or new.created_at is distinct from old.created_at then
     new.analytics_day := analytics_day_of(new.business_id, new.location_id, new.created_at);
-  end if;${
-    withStaff
-      ? `
+  end if;${withStaff ? `
   if tg_op = 'INSERT' or new.order_id is distinct from old.order_id then
     new.analytics_staff := analytics_staff_of(new.order_id);
-  end if;`
-      : ''
-  }
+  end if;` : ''}
   return new;
 end $$;`;
 
@@ -149,6 +142,7 @@ end $$;`;
  *   whole-location rows keep ''). Submissions counted before this keep staff '' until `admin rebuild-analytics`.
  */
 export class Migration20261127083000 extends Migration {
+
   override name = 'Migration20261127083000';
 
   override up(): void | Promise<void> {
@@ -161,9 +155,7 @@ export class Migration20261127083000 extends Migration {
     this.addSql(`alter table "submission" add "analytics_staff" varchar(100) null;`);
 
     this.addSql(`alter table "survey_step" drop constraint "survey_step_type_check";`);
-    this.addSql(
-      `alter table "survey_step" add constraint "survey_step_type_check" check ("type" in ('metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact', 'items'));`,
-    );
+    this.addSql(`alter table "survey_step" add constraint "survey_step_type_check" check ("type" in ('metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact', 'items'));`);
 
     // A submission's direct dish ratings: each `items` answer's menu item id and rating (integers 1 to 5).
     this.addSql(`create function analytics_item_ratings(p_answers jsonb) returns table(menu_item_id varchar, value int) language sql immutable as $$
@@ -228,10 +220,9 @@ end $$;`);
     this.addSql(`alter table "submission" drop column "analytics_staff";`);
     this.addSql(`delete from "survey_step" where "type" = 'items';`);
     this.addSql(`alter table "survey_step" drop constraint "survey_step_type_check";`);
-    this.addSql(
-      `alter table "survey_step" add constraint "survey_step_type_check" check ("type" in ('metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact'));`,
-    );
+    this.addSql(`alter table "survey_step" add constraint "survey_step_type_check" check ("type" in ('metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact'));`);
 
     this.addSql(`alter table "business" drop column "staff_key";`);
   }
+
 }

@@ -38,9 +38,7 @@ export class Migration20261127220000 extends Migration {
           await run(`select pg_advisory_xact_lock(${LOCK_CLASS}, hashtext('${table.name}'))`);
           if ((await run(`select 1 from pg_class where relname = '${name}' and relnamespace = current_schema()::regnamespace`)).length) return;
           await run(`create table "${name}" (like "${table.name}" including defaults)`);
-          await run(
-            `alter table "${table.name}" attach partition "${name}" for values from ('${idAt(table.prefix, from)}') to ('${idAt(table.prefix, nextBoundary(from))}')`,
-          );
+          await run(`alter table "${table.name}" attach partition "${name}" for values from ('${idAt(table.prefix, from)}') to ('${idAt(table.prefix, nextBoundary(from))}')`);
         });
       }
     }
@@ -64,8 +62,7 @@ export class Migration20261127220000 extends Migration {
         });
       }
       for (const table of TABLES) {
-        if (await hasBound((sql) => this.execute(sql), table.name))
-          await this.execute(`alter table "${table.name}" validate constraint "${table.name}_legacy_bound"`);
+        if (await hasBound((sql) => this.execute(sql), table.name)) await this.execute(`alter table "${table.name}" validate constraint "${table.name}_legacy_bound"`);
       }
       await this.retrying('swap in the partitioned tables', async (run) => {
         // Events first, as every writer of both takes them (the fan-out locks events, then inserts deliveries).
@@ -90,28 +87,22 @@ export class Migration20261127220000 extends Migration {
   }
 
   override async down(): Promise<void> {
-    await this.retrying(
-      'rebuild the plain tables',
-      async (run) => {
-        await run(`lock table "event", "webhook_delivery" in access exclusive mode`);
-        for (const table of TABLES) {
-          const copy = await definitions(run, table.name);
-          await run(`create table "${table.name}_plain" (like "${table.name}" including defaults)`);
-          await run(`insert into "${table.name}_plain" select * from "${table.name}"`);
-          await run(`drop table "${table.name}" cascade`);
-          await run(`alter table "${table.name}_plain" rename to "${table.name}"`);
-          for (const statement of [...copy.constraints, ...copy.indexes, ...copy.triggers]) await run(statement);
-        }
-        // What the partitioned tables could not hold.
-        await run(`delete from "webhook_delivery" d where not exists (select 1 from "event" e where e.id = d.event_id)`);
-        await run(`alter table "webhook_delivery" add constraint "webhook_delivery_event_webhook_unique" unique ("event_id", "webhook_id")`);
-        await run(`create index "webhook_delivery_created_idx" on "webhook_delivery" ("created_at")`);
-        await run(
-          `alter table "webhook_delivery" add constraint "webhook_delivery_event_id_foreign" foreign key ("event_id") references "event" ("id") on delete cascade`,
-        );
-      },
-      'no',
-    );
+    await this.retrying('rebuild the plain tables', async (run) => {
+      await run(`lock table "event", "webhook_delivery" in access exclusive mode`);
+      for (const table of TABLES) {
+        const copy = await definitions(run, table.name);
+        await run(`create table "${table.name}_plain" (like "${table.name}" including defaults)`);
+        await run(`insert into "${table.name}_plain" select * from "${table.name}"`);
+        await run(`drop table "${table.name}" cascade`);
+        await run(`alter table "${table.name}_plain" rename to "${table.name}"`);
+        for (const statement of [...copy.constraints, ...copy.indexes, ...copy.triggers]) await run(statement);
+      }
+      // What the partitioned tables could not hold.
+      await run(`delete from "webhook_delivery" d where not exists (select 1 from "event" e where e.id = d.event_id)`);
+      await run(`alter table "webhook_delivery" add constraint "webhook_delivery_event_webhook_unique" unique ("event_id", "webhook_id")`);
+      await run(`create index "webhook_delivery_created_idx" on "webhook_delivery" ("created_at")`);
+      await run(`alter table "webhook_delivery" add constraint "webhook_delivery_event_id_foreign" foreign key ("event_id") references "event" ("id") on delete cascade`);
+    }, 'no');
   }
 
   /** Whether `table` is partitioned already (a run that got through its swap). */
@@ -122,9 +113,7 @@ export class Migration20261127220000 extends Migration {
 
   /** The bound an earlier, interrupted run chose, if it got as far as adding it. */
   private async legacyBound(): Promise<number | undefined> {
-    const [row] = await this.execute(
-      `select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'event_legacy_bound' and conrelid = to_regclass('event')`,
-    );
+    const [row] = await this.execute(`select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'event_legacy_bound' and conrelid = to_regclass('event')`);
     const time = row && /'evt_([0-9A-Z]{10})'/.exec(row.def as string)?.[1];
     return time ? decodeTime(time) : undefined;
   }
@@ -154,8 +143,7 @@ export class Migration20261127220000 extends Migration {
         return;
       } catch (err) {
         const lockWait = /lock timeout|canceling statement due to lock/i.test((err as Error).message);
-        if (!lockWait || attempt >= ATTEMPTS)
-          throw new Error(`${what}: ${(err as Error).message}${lockWait ? ` (${ATTEMPTS} tries; a long transaction holds the table)` : ''}`, { cause: err });
+        if (!lockWait || attempt >= ATTEMPTS) throw new Error(`${what}: ${(err as Error).message}${lockWait ? ` (${ATTEMPTS} tries; a long transaction holds the table)` : ''}`, { cause: err });
         await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 200, 2_000)));
       }
     }
@@ -174,12 +162,7 @@ interface Table {
 
 const TABLES: Table[] = [
   { name: 'event', prefix: 'evt', legacyOnly: [], dropped: [] },
-  {
-    name: 'webhook_delivery',
-    prefix: 'whd',
-    legacyOnly: ['webhook_delivery_event_webhook_unique'],
-    dropped: ['webhook_delivery_event_id_foreign', 'webhook_delivery_created_idx'],
-  },
+  { name: 'webhook_delivery', prefix: 'whd', legacyOnly: ['webhook_delivery_event_webhook_unique'], dropped: ['webhook_delivery_event_id_foreign', 'webhook_delivery_created_idx'] },
 ];
 
 const LOCK_CLASS = 1164;
@@ -220,18 +203,12 @@ async function definitions(run: Run, table: string, skip: string[] = []) {
     `select i.relname, pg_get_indexdef(i.oid) as def from pg_index x join pg_class i on i.oid = x.indexrelid
       where x.indrelid = '"${table}"'::regclass and not exists (select 1 from pg_constraint c where c.conindid = i.oid) order by i.relname`,
   );
-  const triggers = await run(
-    `select tgname, pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = '"${table}"'::regclass and not tgisinternal order by tgname`,
-  );
+  const triggers = await run(`select tgname, pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = '"${table}"'::regclass and not tgisinternal order by tgname`);
   return {
     constraints: constraints.filter((c) => !skip.includes(c.conname as string)).map((c) => `alter table "${table}" add constraint "${c.conname}" ${c.def}`),
     indexes: indexes.filter((i) => !skip.includes(i.relname as string)).map((i) => i.def as string),
     triggers: triggers.map((t) => t.def as string),
-    names: {
-      indexes: indexes.map((i) => i.relname as string),
-      triggers: triggers.map((t) => t.tgname as string),
-      constraints: constraints.map((c) => c.conname as string),
-    },
+    names: { indexes: indexes.map((i) => i.relname as string), triggers: triggers.map((t) => t.tgname as string), constraints: constraints.map((c) => c.conname as string) },
   };
 }
 
@@ -239,16 +216,10 @@ async function definitions(run: Run, table: string, skip: string[] = []) {
 async function swap(run: Run, table: Table, bound: number): Promise<string[]> {
   const legacy = `${table.name}_legacy`;
   const copy = await definitions(run, table.name, [...table.legacyOnly, ...table.dropped]);
-  const constraintIndexes = (await run(`select conname from pg_constraint where conrelid = '"${table.name}"'::regclass and contype in ('p', 'u')`)).map(
-    (r) => r.conname as string,
-  );
+  const constraintIndexes = (await run(`select conname from pg_constraint where conrelid = '"${table.name}"'::regclass and contype in ('p', 'u')`)).map((r) => r.conname as string);
   return [
     ...table.dropped.flatMap((name) =>
-      copy.names.constraints.includes(name)
-        ? [`alter table "${table.name}" drop constraint "${name}"`]
-        : copy.names.indexes.includes(name)
-          ? [`drop index "${name}"`]
-          : [],
+      copy.names.constraints.includes(name) ? [`alter table "${table.name}" drop constraint "${name}"`] : copy.names.indexes.includes(name) ? [`drop index "${name}"`] : [],
     ),
     `alter table "${table.name}" rename to "${legacy}"`,
     // Index names are the schema's: the legacy partition's give theirs up to the new table's.

@@ -6,17 +6,17 @@ import { Migration } from '@mikro-orm/migrations';
  * The index of the cases an order may recover (the came-back check on every order) takes the resolved ones in too.
  */
 export class Migration20261128101500 extends Migration {
+
   override name = 'Migration20261128101500';
 
   override up(): void | Promise<void> {
     this.addSql(`drop index if exists "guest_case_business_waiting_idx";`);
-    this.addSql(
-      `create index "guest_case_business_waiting_idx" on "guest_case" ("business_id", "opened_at") where "status" in ('open', 'replied', 'resolved');`,
-    );
+    this.addSql(`create index "guest_case_business_waiting_idx" on "guest_case" ("business_id", "opened_at") where "status" in ('open', 'replied', 'resolved');`);
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop index if exists "guest_case_business_waiting_idx";`);
     this.addSql(`create index "guest_case_business_waiting_idx" on "guest_case" ("business_id", "opened_at") where "status" in ('open', 'replied');`);
   }
+
 }

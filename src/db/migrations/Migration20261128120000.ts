@@ -6,10 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * `nps` only, which the old answers never held, so taking their share of it back out was a call of analytics_apply
  * (and its rollup update) that changed nothing, on every answer.
  */
-const changeFunction = (counted: {
-  before: string;
-  after: string;
-}) => `create or replace function analytics_submission_change() returns trigger language plpgsql as $$
+const changeFunction = (counted: { before: string; after: string }) => `create or replace function analytics_submission_change() returns trigger language plpgsql as $$
 declare
   v_subjects varchar[];
   v_rated boolean := true;

@@ -7,6 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * the first 80 bits of sha256("<event id> <webhook id>").
  */
 export class Migration20261129090000 extends Migration {
+
   override name = 'Migration20261129090000';
 
   override up(): void | Promise<void> {
@@ -28,4 +29,5 @@ end $$;`);
   override down(): void | Promise<void> {
     this.addSql(`drop function if exists webhook_delivery_id(varchar, varchar);`);
   }
+
 }

@@ -5,19 +5,17 @@ import { Migration } from '@mikro-orm/migrations';
  * notifies `webhook_accounts` at commit, so that every process forgets it.
  */
 export class Migration20261201090000 extends Migration {
+
   override name = 'Migration20261201090000';
 
   override up(): void | Promise<void> {
-    this.addSql(
-      `create or replace function "custom_integration_webhook_accounts_changed_fn"() returns trigger as $$ begin perform pg_notify('webhook_accounts', ''); return null; end; $$ language plpgsql;`,
-    );
-    this.addSql(
-      `create trigger "webhook_accounts_changed" AFTER INSERT OR UPDATE OR DELETE on "custom_integration" for each STATEMENT execute function "custom_integration_webhook_accounts_changed_fn"();`,
-    );
+    this.addSql(`create or replace function "custom_integration_webhook_accounts_changed_fn"() returns trigger as $$ begin perform pg_notify('webhook_accounts', ''); return null; end; $$ language plpgsql;`);
+    this.addSql(`create trigger "webhook_accounts_changed" AFTER INSERT OR UPDATE OR DELETE on "custom_integration" for each STATEMENT execute function "custom_integration_webhook_accounts_changed_fn"();`);
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop trigger if exists "webhook_accounts_changed" on "custom_integration";`);
     this.addSql(`drop function if exists "custom_integration_webhook_accounts_changed_fn"();`);
   }
+
 }

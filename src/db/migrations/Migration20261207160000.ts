@@ -19,19 +19,13 @@ export class Migration20261207160000 extends Migration {
   override name = 'Migration20261207160000';
 
   override async up(): Promise<void> {
-    await this.execute(
-      `create table "alert_recipient" ("id" varchar(40) not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, "error" text null, "attempts" int not null default 0, "due_at" timestamptz(3) null, "locked_until" timestamptz(3) null, "locked_by" varchar(60) null, "sent_at" timestamptz(3) null, "business_id" varchar(40) not null, "channel" varchar(10) not null, "address" varchar(320) not null, "status" varchar(10) not null default 'pending', "token" varchar(64) not null, "confirmed_at" timestamptz(3) null, "declined_at" timestamptz(3) null, primary key ("id"));`,
-    );
+    await this.execute(`create table "alert_recipient" ("id" varchar(40) not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, "error" text null, "attempts" int not null default 0, "due_at" timestamptz(3) null, "locked_until" timestamptz(3) null, "locked_by" varchar(60) null, "sent_at" timestamptz(3) null, "business_id" varchar(40) not null, "channel" varchar(10) not null, "address" varchar(320) not null, "status" varchar(10) not null default 'pending', "token" varchar(64) not null, "confirmed_at" timestamptz(3) null, "declined_at" timestamptz(3) null, primary key ("id"));`);
     await this.execute(`alter table "alert_recipient" add constraint "alert_recipient_token_uq" unique ("token");`);
     await this.execute(`create index "alert_recipient_due_idx" on "alert_recipient" ("due_at") where "due_at" is not null;`);
     await this.execute(`alter table "alert_recipient" add constraint "alert_recipient_address_uq" unique ("business_id", "channel", "address");`);
-    await this.execute(
-      `alter table "alert_recipient" add constraint "alert_recipient_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`,
-    );
+    await this.execute(`alter table "alert_recipient" add constraint "alert_recipient_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`);
     await this.execute(`alter table "case_alert" add "recipient_id" varchar(40) null;`);
-    await this.execute(
-      `alter table "case_alert" add constraint "case_alert_recipient_id_foreign" foreign key ("recipient_id") references "alert_recipient" ("id") on delete cascade;`,
-    );
+    await this.execute(`alter table "case_alert" add constraint "case_alert_recipient_id_foreign" foreign key ("recipient_id") references "alert_recipient" ("id") on delete cascade;`);
 
     const members = new Map<string, string>();
     for (const m of await this.execute(`select m.id, m.business_id, lower(u.email) as email from membership m join app_user u on u.id = m.user_id`)) {

@@ -8,9 +8,7 @@ export class Migration20261207164800 extends Migration {
   override name = 'Migration20261207164800';
 
   override up(): void | Promise<void> {
-    this.addSql(
-      `create table "held_sms" ("id" varchar(40) not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, "sender" varchar(40) not null, "body" text not null, "reason" varchar(20) not null, "candidates" jsonb not null, primary key ("id"));`,
-    );
+    this.addSql(`create table "held_sms" ("id" varchar(40) not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, "sender" varchar(40) not null, "body" text not null, "reason" varchar(20) not null, "candidates" jsonb not null, primary key ("id"));`);
   }
 
   override down(): void | Promise<void> {

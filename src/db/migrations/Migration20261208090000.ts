@@ -10,12 +10,8 @@ export class Migration20261208090000 extends Migration {
   override name = 'Migration20261208090000';
 
   override up(): void | Promise<void> {
-    this.addSql(
-      `create table "sending_tally" ("business_id" varchar(40) not null, "day" date not null, "budget" varchar(12) not null, "recipient" varchar(64) not null, "used" int not null, "held" int not null default 0, "told_at" timestamptz(3) null, primary key ("business_id", "day", "budget", "recipient"));`,
-    );
-    this.addSql(
-      `alter table "sending_tally" add constraint "sending_tally_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`,
-    );
+    this.addSql(`create table "sending_tally" ("business_id" varchar(40) not null, "day" date not null, "budget" varchar(12) not null, "recipient" varchar(64) not null, "used" int not null, "held" int not null default 0, "told_at" timestamptz(3) null, primary key ("business_id", "day", "budget", "recipient"));`);
+    this.addSql(`alter table "sending_tally" add constraint "sending_tally_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`);
 
     this.addSql(`alter table "account_mail" add column "inbox" varchar(320) null, add column "inbox_at" timestamptz(3) null;`);
     // Mails already queued keep their hour: their address lower-cased (as stored) and the time they were queued.

@@ -10,18 +10,10 @@ export class Migration20261208180000 extends Migration {
   override name = 'Migration20261208180000';
 
   override up(): void | Promise<void> {
-    this.addSql(
-      `create table "analytics_theme_word_rollup" ("business_id" varchar(40) not null, "day" date not null, "theme" varchar(30) not null, "sentiment" varchar(8) not null, "word" varchar(100) not null, "location_id" varchar(40) not null, "survey_id" varchar(40) not null, "count" int not null, primary key ("business_id", "day", "theme", "sentiment", "word", "location_id", "survey_id"));`,
-    );
-    this.addSql(
-      `create table "analytics_theme_rollup" ("business_id" varchar(40) not null, "day" date not null, "theme" varchar(30) not null, "location_id" varchar(40) not null, "survey_id" varchar(40) not null, "channel" varchar(20) not null, "menu_item_id" varchar(40) not null, "positive" int not null, "neutral" int not null, "negative" int not null, primary key ("business_id", "day", "theme", "location_id", "survey_id", "channel", "menu_item_id"));`,
-    );
-    this.addSql(
-      `alter table "analytics_theme_word_rollup" add constraint "analytics_theme_word_rollup_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`,
-    );
-    this.addSql(
-      `alter table "analytics_theme_rollup" add constraint "analytics_theme_rollup_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`,
-    );
+    this.addSql(`create table "analytics_theme_word_rollup" ("business_id" varchar(40) not null, "day" date not null, "theme" varchar(30) not null, "sentiment" varchar(8) not null, "word" varchar(100) not null, "location_id" varchar(40) not null, "survey_id" varchar(40) not null, "count" int not null, primary key ("business_id", "day", "theme", "sentiment", "word", "location_id", "survey_id"));`);
+    this.addSql(`create table "analytics_theme_rollup" ("business_id" varchar(40) not null, "day" date not null, "theme" varchar(30) not null, "location_id" varchar(40) not null, "survey_id" varchar(40) not null, "channel" varchar(20) not null, "menu_item_id" varchar(40) not null, "positive" int not null, "neutral" int not null, "negative" int not null, primary key ("business_id", "day", "theme", "location_id", "survey_id", "channel", "menu_item_id"));`);
+    this.addSql(`alter table "analytics_theme_word_rollup" add constraint "analytics_theme_word_rollup_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`);
+    this.addSql(`alter table "analytics_theme_rollup" add constraint "analytics_theme_rollup_business_id_foreign" foreign key ("business_id") references "business" ("id") on delete cascade;`);
     const answers = `
       select s.business_id, s.analytics_day as day, coalesce(s.location_id, '') as location_id, coalesce(s.survey_id, '') as survey_id,
              coalesce(s.channel, '') as channel, x.submission_id, x.step, x.dishes, t.theme, t.sentiment, t.words
