@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { startOutboxLoop, type OutboxLoop } from './outbox.loop.js';
+import { startOutboxRunner, type OutboxLoop } from './outbox.loop.js';
 import { FEEDBACK_WORK_CHANNEL, nextRequestDue, requeueUnsentRequests, FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/index.js';
 import type { DuePoll } from './due.poll.js';
 import type { Services } from '../kit/graphql/context.js';
@@ -34,33 +32,24 @@ export async function startFeedbackRequests(deps: {
   if (!senders.mail)
     logger.warn('no e-mail sender: set SMTP_URL (or MAIL_OUTBOX=dev to try it locally), or feedback requests by e-mail end failed until it is set');
   if (!senders.sms) logger.warn('no SMS sender: set TWILIO_* or SMS_GATEWAY_URL, or feedback requests by SMS end failed until one is set');
-  // Those that failed for want of a sender go now, through the queue, while their flow's window is open.
-  const requeued = senders.mail || senders.sms ? await requeueUnsentRequests(deps.orm.em.fork()) : 0;
-  if (requeued) logger.info({ requeued }, 'feedback requests that found no sender are due again');
-  const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:fr:${randomBytes(4).toString('hex')}`;
-  const task = new FeedbackRequestTask(deps.orm, senders, {
-    surveyUrl: deps.config.surveyUrl,
-    workerId,
-    clock: deps.clock ?? (() => new Date()),
-    logger,
-    sending: deps.services.sending,
-  });
-  const loop = await startOutboxLoop(task, {
-    name: 'feedback request workers',
-    channel: FEEDBACK_WORK_CHANNEL,
-    due: nextRequestDue,
-    orm: deps.orm,
-    logger,
-    concurrency: CONCURRENCY,
-    minClaimGapMs: MIN_CLAIM_GAP_MS,
-    poll: deps.poll,
-    clock: deps.clock,
-  });
-  return {
-    wake: loop.wake,
-    async stop() {
-      await loop.stop();
-      senders.mail?.close();
+  return startOutboxRunner(
+    { ...deps, logger },
+    {
+      tag: 'fr',
+      // Those that failed for want of a sender go now, through the queue, while their flow's window is open.
+      requeue: (senders.mail || senders.sms) && {
+        due: () => requeueUnsentRequests(deps.orm.em.fork()),
+        said: 'feedback requests that found no sender are due again',
+      },
+      task: (basics) => new FeedbackRequestTask(deps.orm, senders, { ...basics, surveyUrl: deps.config.surveyUrl, sending: deps.services.sending }),
+      loop: {
+        name: 'feedback request workers',
+        channel: FEEDBACK_WORK_CHANNEL,
+        due: nextRequestDue,
+        concurrency: CONCURRENCY,
+        minClaimGapMs: MIN_CLAIM_GAP_MS,
+      },
+      close: () => senders.mail?.close(),
     },
-  };
+  );
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RawBuilder } from 'kysely';
 import type { Logger } from 'pino';
@@ -122,6 +124,50 @@ export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoo
       await running;
       await Promise.allSettled([...inFlight]);
       await listener.stop();
+    },
+  };
+}
+
+/** What a module's outbox task is built with: the name its leases carry, its clock and its log. */
+export interface OutboxTaskBasics {
+  workerId: string;
+  clock: () => Date;
+  logger: Logger;
+}
+
+/** A lease holder's name: the host and process (who to look at when a lease lingers), a tag per table, and randomness. */
+export function workerIdOf(tag?: string): string {
+  return [os.hostname().slice(0, 30), process.pid, tag, randomBytes(4).toString('hex')].filter((p) => p !== undefined).join(':');
+}
+
+/**
+ * Runs one module's outbox task on the loop, the way every runner here does: jobs that found no sender are made due
+ * again first, the task is built with its worker id, and `close` (a sender the runner opened) runs once the loop stopped.
+ */
+export async function startOutboxRunner<J>(
+  deps: { orm: MikroORM; logger: Logger; clock?: () => Date; poll?: DuePoll },
+  runner: {
+    /** Names this table in the worker id. */
+    tag: string;
+    /** Makes due again the jobs that failed for want of a sender, and what the log says when there were any. */
+    requeue?: { due: () => Promise<number>; said: string };
+    task: (basics: OutboxTaskBasics) => OutboxJobs<J>;
+    loop: Pick<OutboxLoopOptions, 'name' | 'channel' | 'due' | 'concurrency' | 'minClaimGapMs'>;
+    close?: () => void;
+  },
+): Promise<OutboxLoop> {
+  const { orm, logger, clock, poll } = deps;
+  const requeued = runner.requeue ? await runner.requeue.due() : 0;
+  if (requeued) logger.info({ requeued }, runner.requeue!.said);
+  const task = runner.task({ workerId: workerIdOf(runner.tag), clock: clock ?? (() => new Date()), logger });
+  const loop = await startOutboxLoop(task, { ...runner.loop, orm, logger, poll, clock });
+  const close = runner.close;
+  if (!close) return loop;
+  return {
+    wake: loop.wake,
+    async stop() {
+      await loop.stop();
+      close();
     },
   };
 }

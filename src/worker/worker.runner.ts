@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { PgListener } from '../kit/signals/pg-listener.js';
 import type { Logger } from 'pino';
@@ -21,6 +19,7 @@ import { startCaseOutbox } from './case-outbox.runner.js';
 import { startTextAnalysis } from './text-analysis.runner.js';
 import { startAccountMail } from './account-mail.runner.js';
 import { startAlertConfirmations } from './alert-confirmation.runner.js';
+import { workerIdOf } from './outbox.loop.js';
 import { startPartitionMaintenance, type PartitionMaintenance } from './partition.runner.js';
 import { WEBHOOK_WORK_CHANNEL } from '../modules/event/index.js';
 import type { Services } from '../kit/graphql/context.js';
@@ -84,7 +83,7 @@ export async function startWorkers(deps: {
     userAgent: 'feedback-service-webhooks/1 (+https://www.standardwebhooks.com)',
     maxStoredBytes: DELIVERY_LIMITS.storedResponseBytes,
   });
-  const workerId = `${os.hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const workerId = workerIdOf();
   const task = new WebhookDeliveryTask(orm, sender, config.webhooks, logger, workerId);
   const rate = new RateLimiter(config.webhooks.ratePerSecond);
   const cap = DELIVERY_LIMITS.maxInFlightPerWebhook;
