@@ -10,8 +10,6 @@ export interface OwnedResourceOptions<T, P> {
   kind: IdKind;
   /** How a 404 names it: "Reply template". */
   label: string;
-  /** The resource name its events carry: `metric` records metric.updated and metric.deleted. */
-  resource: string;
   present: (row: T) => P;
 }
 
@@ -21,7 +19,9 @@ export interface OwnedResourceOptions<T, P> {
  * (recorded-change.ts) takes it.
  */
 export function ownedResource<T extends object, P>(entity: new () => T, options: OwnedResourceOptions<T, P>) {
-  const { kind, label, resource, present } = options;
+  const { kind, label, present } = options;
+  // The resource name its events carry is its kind in lower case: `alertRule` records alertrule.updated.
+  const resource = kind.toLowerCase();
   const find = (em: EntityManager, business: string, id: string, lock = false) => findOwned<T>(em, entity, { kind, label, business, id, lock });
   const list = (em: EntityManager, business: string, args: ListArgsValue<object, OrderByValue>): Promise<Page<P>> =>
     findPage<T, P>(em, entity, { scope: { business }, args, present });

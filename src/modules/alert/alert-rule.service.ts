@@ -189,11 +189,7 @@ function checkEscalation(checks: Checks, minutes: number | null | undefined, sev
   else if (severity !== 'urgent') checks.fail('escalateAfterMinutes', 'only urgent rules escalate');
 }
 
-const {
-  find: findAlertRule,
-  list: listAlertRules,
-  recorded,
-} = ownedResource(AlertRule, { kind: 'alertRule', label: 'Alert rule', resource: 'alertrule', present: presentAlertRule });
+const { find: findAlertRule, list: listAlertRules, recorded } = ownedResource(AlertRule, { kind: 'alertRule', label: 'Alert rule', present: presentAlertRule });
 
 async function createAlertRule(em: EntityManager, business: string, input: CreateAlertRuleInput): Promise<AlertRuleType> {
   const checks = new Checks();

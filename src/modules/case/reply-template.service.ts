@@ -16,11 +16,7 @@ function check(input: Partial<CreateReplyTemplateInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-const {
-  find: findReplyTemplate,
-  list: listReplyTemplates,
-  recorded,
-} = ownedResource(ReplyTemplate, { kind: 'replyTemplate', label: 'Reply template', resource: 'replytemplate', present: presentReplyTemplate });
+const { find, list, recorded } = ownedResource(ReplyTemplate, { kind: 'replyTemplate', label: 'Reply template', present: presentReplyTemplate });
 
 function createReplyTemplate(em: EntityManager, business: string, input: CreateReplyTemplateInput): Promise<ReplyTemplateType> {
   check(input, true);
@@ -39,8 +35,8 @@ const deleteReplyTemplate = (em: EntityManager, business: string, id: string) =>
 
 /** The operations by role, for the GraphQL resolver (OwnedCrudResolver). */
 export const crud = {
-  list: listReplyTemplates,
-  find: findReplyTemplate,
+  list,
+  find,
   present: presentReplyTemplate,
   create: createReplyTemplate,
   update: updateReplyTemplate,

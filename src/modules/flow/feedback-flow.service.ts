@@ -38,11 +38,7 @@ declare module '../../kit/graphql/context.js' {
   }
 }
 
-const {
-  find: findFlow,
-  list: listFlows,
-  recorded,
-} = ownedResource(FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', resource: 'feedbackflow', present: presentFlow });
+const { find: findFlow, list: listFlows, recorded } = ownedResource(FeedbackFlow, { kind: 'feedbackFlow', label: 'Feedback flow', present: presentFlow });
 
 /** A survey of another business reads as an unknown one: a 400 on the field, never a 404 of the flow. */
 async function checkSurvey(em: EntityManager, business: string, survey: string | undefined, checks: Checks) {

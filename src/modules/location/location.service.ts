@@ -25,11 +25,7 @@ function check(input: Partial<CreateLocationInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-const {
-  find: findLocation,
-  list: listLocations,
-  recorded,
-} = ownedResource(Location, { kind: 'location', label: 'Location', resource: 'location', present: presentLocation });
+const { find: findLocation, list: listLocations, recorded } = ownedResource(Location, { kind: 'location', label: 'Location', present: presentLocation });
 export { findLocation };
 
 /** The time zone an order is known to be local to: its location's, else its business's; null: neither names one. */

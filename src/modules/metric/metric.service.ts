@@ -37,11 +37,7 @@ function check(input: Partial<CreateMetricInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-const {
-  find: findMetric,
-  list: listMetrics,
-  recorded,
-} = ownedResource(Metric, { kind: 'metric', label: 'Metric', resource: 'metric', present: presentMetric });
+const { find: findMetric, list: listMetrics, recorded } = ownedResource(Metric, { kind: 'metric', label: 'Metric', present: presentMetric });
 
 export function createMetric(em: EntityManager, business: string, input: CreateMetricInput): Promise<MetricType> {
   check(input, true);

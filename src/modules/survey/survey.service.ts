@@ -49,11 +49,7 @@ function check(input: Partial<CreateSurveyInput>, creating: boolean) {
   checks.throwIfAny();
 }
 
-const {
-  find: findSurvey,
-  list: listSurveys,
-  recorded,
-} = ownedResource(Survey, { kind: 'survey', label: 'Survey', resource: 'survey', present: presentSurvey });
+const { find: findSurvey, list: listSurveys, recorded } = ownedResource(Survey, { kind: 'survey', label: 'Survey', present: presentSurvey });
 export { findSurvey };
 
 export function createSurvey(em: EntityManager, business: string, input: CreateSurveyInput): Promise<SurveyType> {

@@ -64,11 +64,7 @@ function assertMayHear(actor: Principal | undefined, events: readonly string[]) 
   );
 }
 
-const {
-  find: findWebhook,
-  list: listWebhooks,
-  recorded,
-} = ownedResource(Webhook, { kind: 'webhook', label: 'Webhook', resource: 'webhook', present: presentWebhook });
+const { find: findWebhook, list: listWebhooks, recorded } = ownedResource(Webhook, { kind: 'webhook', label: 'Webhook', present: presentWebhook });
 export { findWebhook };
 
 /**
