@@ -1,26 +1,13 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import { configuredSenders } from './senders.js';
 import type { Mailer } from '../shared/sender.ports.js';
 import { AccountMailTask, ACCOUNT_MAIL_CHANNEL, nextAccountMailDue, requeueUnsentAccountMail } from '../modules/user/index.js';
 import { credentialsActingFor } from '../modules/oauth/index.js';
-import type { DuePoll } from './due.poll.js';
-import type { Services } from '../kit/graphql/context.js';
-import { startOutboxRunner, type OutboxLoop } from './outbox.loop.js';
+import { startOutboxRunner, type OutboxLoop, type OutboxRunnerDeps } from './outbox.loop.js';
 
 const CONCURRENCY = 4;
 
 /** Sends account e-mails (verification, password reset, invitations) from the account_mail table on the outbox loop. */
-export async function startAccountMail(deps: {
-  orm: MikroORM;
-  logger: Logger;
-  config: Pick<Config, 'publicUrl' | 'feedback'>;
-  services: Services;
-  mailer?: Mailer;
-  clock?: () => Date;
-  poll?: DuePoll;
-}): Promise<OutboxLoop> {
+export async function startAccountMail(deps: OutboxRunnerDeps & { mailer?: Mailer }): Promise<OutboxLoop> {
   const mailer = deps.mailer ?? configuredSenders(deps.config.feedback, deps.orm).mail;
   return startOutboxRunner(
     { ...deps, logger: deps.logger.child({ component: 'account-mail' }) },

@@ -1,11 +1,6 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import { channelsOf, configuredSenders } from './senders.js';
-import { startOutboxRunner, type OutboxLoop } from './outbox.loop.js';
+import { startOutboxRunner, type OutboxLoop, type OutboxRunnerDeps } from './outbox.loop.js';
 import { CaseOutboxTask, type CaseSenders, CASE_WORK_CHANNEL, nextCaseJobDue, requeueUnsentCaseJobs } from '../modules/case/index.js';
-import type { Services } from '../kit/graphql/context.js';
-import type { DuePoll } from './due.poll.js';
 
 const CONCURRENCY = 8;
 
@@ -13,16 +8,7 @@ const CONCURRENCY = 8;
  * Runs the case module's outbound work (alerts, escalation checks, replies to guests) from its own tables on the
  * outbox loop. `clock` is injectable for tests; `senders` default to what the configuration names.
  */
-export async function startCaseOutbox(deps: {
-  orm: MikroORM;
-  logger: Logger;
-  config: Pick<Config, 'publicUrl' | 'feedback'>;
-  services: Services;
-  clock?: () => Date;
-  senders?: CaseSenders;
-  /** The process's look at every queue (worker.runner.ts); alone, the loop looks for its own. */
-  poll?: DuePoll;
-}): Promise<OutboxLoop> {
+export async function startCaseOutbox(deps: OutboxRunnerDeps & { senders?: CaseSenders }): Promise<OutboxLoop> {
   const senders = deps.senders ?? configuredSenders(deps.config.feedback, deps.orm);
   return startOutboxRunner(
     { ...deps, logger: deps.logger.child({ component: 'case-outbox' }) },

@@ -1,10 +1,5 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import { startOutboxRunner, type OutboxLoop } from './outbox.loop.js';
+import { startOutboxRunner, type OutboxLoop, type OutboxRunnerDeps } from './outbox.loop.js';
 import { FEEDBACK_WORK_CHANNEL, nextRequestDue, requeueUnsentRequests, FeedbackRequestTask, type FeedbackSenders } from '../modules/flow/index.js';
-import type { DuePoll } from './due.poll.js';
-import type { Services } from '../kit/graphql/context.js';
 import { configuredSenders } from './senders.js';
 
 export type FeedbackRequestWorkers = OutboxLoop;
@@ -17,16 +12,7 @@ const MIN_CLAIM_GAP_MS = 20;
  * Runs due feedback requests (send, reminder, expiry) from the feedback_request table itself on the outbox loop
  * (outbox.loop.ts), the same design as webhook deliveries. `clock` is injectable so quiet hours can be tested.
  */
-export async function startFeedbackRequests(deps: {
-  orm: MikroORM;
-  logger: Logger;
-  config: Pick<Config, 'surveyUrl' | 'feedback'>;
-  services: Services;
-  clock?: () => Date;
-  senders?: FeedbackSenders;
-  /** The process's look at every queue (worker.runner.ts); alone, the loop looks for its own. */
-  poll?: DuePoll;
-}): Promise<FeedbackRequestWorkers> {
+export async function startFeedbackRequests(deps: OutboxRunnerDeps & { senders?: FeedbackSenders }): Promise<FeedbackRequestWorkers> {
   const logger = deps.logger.child({ component: 'feedback-requests' });
   const senders = deps.senders ?? configuredSenders(deps.config.feedback, deps.orm);
   if (!senders.mail)

@@ -5,6 +5,8 @@ import type { RawBuilder } from 'kysely';
 import type { Logger } from 'pino';
 import { PgListener } from '../kit/signals/pg-listener.js';
 import { DueClock, DuePoll, Sleeper } from './due.poll.js';
+import type { Config } from '../config.js';
+import type { Services } from '../kit/graphql/context.js';
 
 /** A table of jobs as a runner sees it: leased in batches, each run on its own, leases given back at a stop. */
 export interface OutboxJobs<J> {
@@ -128,6 +130,17 @@ export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoo
   };
 }
 
+/** What worker.runner.ts gives each outbox runner; tests start one alone, with their own clock. */
+export interface OutboxRunnerDeps {
+  orm: MikroORM;
+  logger: Logger;
+  config: Pick<Config, 'publicUrl' | 'surveyUrl' | 'feedback'>;
+  services: Services;
+  clock?: () => Date;
+  /** The process's look at every queue (worker.runner.ts); alone, the loop looks for its own. */
+  poll?: DuePoll;
+}
+
 /** What a module's outbox task is built with: the name its leases carry, its clock and its log. */
 export interface OutboxTaskBasics {
   workerId: string;
@@ -145,7 +158,7 @@ export function workerIdOf(tag?: string): string {
  * again first, the task is built with its worker id, and `close` (a sender the runner opened) runs once the loop stopped.
  */
 export async function startOutboxRunner<J>(
-  deps: { orm: MikroORM; logger: Logger; clock?: () => Date; poll?: DuePoll },
+  deps: Pick<OutboxRunnerDeps, 'orm' | 'logger' | 'clock' | 'poll'>,
   runner: {
     /** Names this table in the worker id. */
     tag: string;

@@ -1,16 +1,13 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
 import { SubmissionAnalysisTask } from '../modules/submission/index.js';
 import { openCaseForAnalysis } from '../modules/case/index.js';
 import { nextTextAnalysisDue, TEXT_ANALYSIS_CHANNEL } from '../modules/text/index.js';
-import type { DuePoll } from './due.poll.js';
-import { startOutboxRunner, type OutboxLoop } from './outbox.loop.js';
+import { startOutboxRunner, type OutboxLoop, type OutboxRunnerDeps } from './outbox.loop.js';
 
 /** The analysis is CPU work of well under a millisecond a comment: two at a time leave the process its requests. */
 const CONCURRENCY = 2;
 
 /** Reads guests' text answers from the text_analysis_job table on the outbox loop (issue 52, item 3). */
-export async function startTextAnalysis(deps: { orm: MikroORM; logger: Logger; clock?: () => Date; poll?: DuePoll }): Promise<OutboxLoop> {
+export async function startTextAnalysis(deps: Pick<OutboxRunnerDeps, 'orm' | 'logger' | 'clock' | 'poll'>): Promise<OutboxLoop> {
   return startOutboxRunner(
     { ...deps, logger: deps.logger.child({ component: 'text-analysis' }) },
     {
