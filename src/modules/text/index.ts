@@ -9,11 +9,11 @@ export {
   holdJob,
   nextTextAnalysisDue,
   queueJobsOf,
-  queueTextAnalysis,
   releaseJobs,
   settleJob,
-} from './text-analysis-queue.repo.js';
-export type { ClaimedJob } from './text-analysis-queue.repo.js';
+} from './text.repo.js';
+export type { ClaimedJob } from './text.repo.js';
+export { queueTextAnalysis } from './text-analysis-queue.repo.js';
 export type { DishFinding, SentimentLabel, TextAnalysis, TextLanguage, ThemeFinding } from './text-analysis.model.js';
 export { TextAnalysisResolver } from './text-analysis.resolver.js';
 export { readerOf } from './text-analysis.service.js';

@@ -2,19 +2,6 @@ import type { EntityManager } from '@mikro-orm/core';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
 import { queueJob, queueSince, TEXT_ANALYSIS_CHANNEL } from './text.repo.js';
 
-export {
-  claimJobs,
-  deleteJob,
-  hasTextAnswer,
-  holdJob,
-  nextTextAnalysisDue,
-  queueJobsOf,
-  releaseJobs,
-  settleJob,
-  TEXT_ANALYSIS_CHANNEL,
-  type ClaimedJob,
-} from './text.repo.js';
-
 /**
  * Queues the analysis of a submission's text answers in `em`'s transaction (or alone, when it has none): one row, and
  * the workers woken once it commits (kit/signals/signals.ts). The caller knows the submission holds a text answer.
