@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { claimDueJobs, releaseLeasedJobs, type LeaseClaim } from '../../kit/db/outbox-job.leases.js';
 import { sql, type Updateable } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import type { TableOf } from '../../kit/db/entity.table.js';
@@ -127,21 +128,10 @@ export async function declineNumber(em: EntityManager, phone: string, now: Date)
 export const nextConfirmationDue = sql<Date | null>`(select due_at from alert_recipient
   where due_at is not null and status = 'pending' and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
 
-/** Leases up to `limit` due confirmations of recipients still unanswered to `worker` (SKIP LOCKED: workers take disjoint sets). */
-export async function claimConfirmations(em: EntityManager, q: { leaseMs: number; worker: string; now: Date; limit: number }): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    update alert_recipient set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
-     where id in (select id from alert_recipient
-                   where due_at <= ${q.now} and status = 'pending' and (locked_until is null or locked_until < now())
-                   order by due_at limit ${q.limit} for update skip locked)
-    returning id`.execute(db(em));
-  return rows.map((r) => r.id);
-}
+/** Leases up to `limit` due confirmations of recipients still unanswered to `worker`. */
+export const claimConfirmations = (em: EntityManager, q: LeaseClaim): Promise<string[]> => claimDueJobs(em, 'alert_recipient', q, sql`status = 'pending'`);
 
-export async function releaseConfirmations(em: EntityManager, worker: string, ids: string[]) {
-  if (!ids.length) return;
-  await sql`update alert_recipient set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
-}
+export const releaseConfirmations = (em: EntityManager, worker: string, ids: string[]) => releaseLeasedJobs(em, 'alert_recipient', worker, ids);
 
 /** A leased confirmation still to send (not answered meanwhile), with the business's name. */
 export async function leasedConfirmation(em: EntityManager, id: string, worker: string) {

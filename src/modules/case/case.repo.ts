@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { claimDueJobs, releaseLeasedJobs, type LeaseClaim } from '../../kit/db/outbox-job.leases.js';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
@@ -99,26 +100,11 @@ export async function memberEmails(em: EntityManager, business: string, roles: r
   return [...new Set((await membersReached(em, business, { roles })).map((m) => m.email))];
 }
 
-/** Leases up to `limit` due jobs of `table` to `worker` for `leaseMs` (SKIP LOCKED: workers take disjoint sets). */
-export async function claimCaseJobs(
-  em: EntityManager,
-  table: CaseWorkTable,
-  q: { leaseMs: number; worker: string; now: Date; limit: number },
-): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    update ${sql.table(table)} set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
-     where id in (select id from ${sql.table(table)}
-                   where due_at <= ${q.now} and (locked_until is null or locked_until < now())
-                   order by due_at limit ${q.limit} for update skip locked)
-    returning id`.execute(db(em));
-  return rows.map((r) => r.id);
-}
+/** Leases up to `limit` due jobs of `table` to `worker`. */
+export const claimCaseJobs = (em: EntityManager, table: CaseWorkTable, q: LeaseClaim): Promise<string[]> => claimDueJobs(em, table, q);
 
 /** Gives back `worker`'s leases of these jobs (shutdown). */
-export async function releaseCaseJobs(em: EntityManager, table: CaseWorkTable, worker: string, ids: string[]) {
-  if (!ids.length) return;
-  await sql`update ${sql.table(table)} set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
-}
+export const releaseCaseJobs = (em: EntityManager, table: CaseWorkTable, worker: string, ids: string[]) => releaseLeasedJobs(em, table, worker, ids);
 
 /** A leased alert (or check) with what its message needs: its case, the business's and the location's names. */
 export interface LeasedAlert {

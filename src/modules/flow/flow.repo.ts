@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { claimDueJobs, releaseLeasedJobs, type LeaseClaim } from '../../kit/db/outbox-job.leases.js';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
@@ -76,36 +77,11 @@ export async function insertRequest(
   return rows[0];
 }
 
-/** Leases up to `limit` requests due at `now` to `worker` for `leaseMs` (SKIP LOCKED: workers take disjoint sets). */
-export async function claimRequests(em: EntityManager, q: { leaseMs: number; worker: string; now: Date; limit: number }): Promise<string[]> {
-  const rows = await flowKysely(em)
-    .updateTable('feedback_request')
-    .set({ locked_until: sql<Date>`now() + make_interval(secs => ${q.leaseMs}::double precision / 1000)`, locked_by: q.worker })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('feedback_request')
-        .select('id')
-        .where('due_at', '<=', q.now)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
-        .orderBy('due_at')
-        .limit(q.limit)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
-}
+/** Leases up to `limit` requests due at `now` to `worker` for `leaseMs`. */
+export const claimRequests = (em: EntityManager, q: LeaseClaim): Promise<string[]> => claimDueJobs(em, 'feedback_request', q);
 
 /** Gives back `worker`'s leases of these requests. */
-export async function releaseRequests(em: EntityManager, worker: string, ids: string[]) {
-  await flowKysely(em)
-    .updateTable('feedback_request')
-    .set({ locked_until: null, locked_by: null })
-    .where('id', 'in', ids)
-    .where('locked_by', '=', worker)
-    .execute();
-}
+export const releaseRequests = (em: EntityManager, worker: string, ids: string[]) => releaseLeasedJobs(em, 'feedback_request', worker, ids);
 
 /** A leased request with what its next step needs: the order's contact and the flow's settings (null: flow deleted). */
 export interface LeasedRequest {

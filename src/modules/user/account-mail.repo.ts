@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { claimDueJobs, releaseLeasedJobs, type LeaseClaim } from '../../kit/db/outbox-job.leases.js';
 import { sql, type Updateable } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
@@ -25,21 +26,10 @@ export async function wakeAccountMail(em: EntityManager, dueAt?: Date) {
 export const nextAccountMailDue = sql<Date | null>`(select due_at from account_mail
   where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
 
-/** Leases up to `limit` due mails to `worker` (SKIP LOCKED: workers take disjoint sets). */
-export async function claimAccountMails(em: EntityManager, q: { leaseMs: number; worker: string; now: Date; limit: number }): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    update account_mail set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
-     where id in (select id from account_mail
-                   where due_at <= ${q.now} and (locked_until is null or locked_until < now())
-                   order by due_at limit ${q.limit} for update skip locked)
-    returning id`.execute(db(em));
-  return rows.map((r) => r.id);
-}
+/** Leases up to `limit` due mails to `worker`. */
+export const claimAccountMails = (em: EntityManager, q: LeaseClaim): Promise<string[]> => claimDueJobs(em, 'account_mail', q);
 
-export async function releaseAccountMails(em: EntityManager, worker: string, ids: string[]) {
-  if (!ids.length) return;
-  await sql`update account_mail set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
-}
+export const releaseAccountMails = (em: EntityManager, worker: string, ids: string[]) => releaseLeasedJobs(em, 'account_mail', worker, ids);
 
 /** A leased mail with what its text needs: its user, and the invitation's business, role and inviter when it is one. */
 export interface LeasedAccountMail {

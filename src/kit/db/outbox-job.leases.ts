@@ -1,0 +1,31 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { type RawBuilder, sql } from 'kysely';
+import { db } from './db.js';
+
+/** A runner's claim: up to `limit` jobs due at `now`, leased to `worker` for `leaseMs`. */
+export interface LeaseClaim {
+  leaseMs: number;
+  worker: string;
+  now: Date;
+  limit: number;
+}
+
+/**
+ * Leases the due jobs of an outbox table (its rows carry outbox-job.entity.ts's columns), oldest due first; SKIP
+ * LOCKED, so workers take disjoint sets, and a lease run out counts as none. `only` narrows which rows are jobs.
+ */
+export async function claimDueJobs(em: EntityManager, table: string, q: LeaseClaim, only: RawBuilder<unknown> = sql`true`): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    update ${sql.table(table)} set locked_until = now() + make_interval(secs => ${q.leaseMs}::double precision / 1000), locked_by = ${q.worker}
+     where id in (select id from ${sql.table(table)}
+                   where due_at <= ${q.now} and (locked_until is null or locked_until < now()) and ${only}
+                   order by due_at limit ${q.limit} for update skip locked)
+    returning id`.execute(db(em));
+  return rows.map((r) => r.id);
+}
+
+/** Gives back `worker`'s leases of these jobs (a stop): they are due again at once, for any worker. */
+export async function releaseLeasedJobs(em: EntityManager, table: string, worker: string, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  await sql`update ${sql.table(table)} set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
+}
