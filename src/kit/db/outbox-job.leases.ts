@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { type RawBuilder, sql } from 'kysely';
 import { db } from './db.js';
+import type { SendOutcome } from '../../shared/sender.ports.js';
 
 /** A runner's claim: up to `limit` jobs due at `now`, leased to `worker` for `leaseMs`. */
 export interface LeaseClaim {
@@ -28,4 +29,25 @@ export async function claimDueJobs(em: EntityManager, table: string, q: LeaseCla
 export async function releaseLeasedJobs(em: EntityManager, table: string, worker: string, ids: readonly string[]): Promise<void> {
   if (!ids.length) return;
   await sql`update ${sql.table(table)} set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
+}
+
+/** How a sent job's row changes: sent, due again after `retryMs[attempts - 1]`, or failed for good. */
+export interface SendSettled {
+  status?: 'sent' | 'failed';
+  attempts: number;
+  error?: string | null;
+  due_at: Date | null;
+  sent_at?: Date;
+}
+
+/**
+ * A job after its send: sent; or tried again while the failure may pass (not refused for good) and `retryMs` has a
+ * delay for this attempt; or failed.
+ */
+export function settledSend(outcome: SendOutcome, attemptsBefore: number, now: Date, retryMs: readonly number[]): SendSettled {
+  const attempts = attemptsBefore + 1;
+  if (outcome.ok) return { status: 'sent', attempts, error: null, due_at: null, sent_at: now };
+  const error = outcome.error ?? null;
+  if (!outcome.permanent && attempts <= retryMs.length) return { attempts, error, due_at: new Date(now.getTime() + retryMs[attempts - 1]) };
+  return { status: 'failed', attempts, error, due_at: null };
 }

@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { settledSend, type SendSettled } from '../../kit/db/outbox-job.leases.js';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SendOutcome, type SmsProvider } from '../../shared/sender.ports.js';
 import { recordEvent } from '../event/index.js';
@@ -261,21 +262,11 @@ export class CaseOutboxTask {
     });
   }
 
-  /** Sent; or tried again later with backoff while the failure may pass and attempts remain; or failed. */
-  private async settle(
-    before: number,
-    outcome: SendOutcome,
-    finish: (change: { status?: 'sent' | 'failed'; attempts: number; error?: string | null; due_at: Date | null; sent_at?: Date }) => Promise<unknown>,
-    log: Record<string, string>,
-  ) {
-    const now = this.options.clock();
-    const attempts = before + 1;
-    if (outcome.ok) return finish({ status: 'sent', attempts, error: null, due_at: null, sent_at: now });
-    if (!outcome.permanent && attempts <= RETRY_MS.length) {
-      // The job and the channel, never the address: the senders' errors are scrubbed of it (src/senders).
-      this.options.logger.warn({ ...log, error: outcome.error }, 'case message send failed; will retry');
-      return finish({ attempts, error: outcome.error ?? null, due_at: new Date(now.getTime() + RETRY_MS[attempts - 1]) });
-    }
-    return finish({ status: 'failed', attempts, error: outcome.error ?? null, due_at: null });
+  /** Settles a sent job (kit/db/outbox-job.leases.ts), saying so in the log when it will be tried again. */
+  private async settle(before: number, outcome: SendOutcome, finish: (change: SendSettled) => Promise<unknown>, log: Record<string, string>) {
+    const change = settledSend(outcome, before, this.options.clock(), RETRY_MS);
+    // The job and the channel, never the address: the senders' errors are scrubbed of it (src/senders).
+    if (!change.status) this.options.logger.warn({ ...log, error: outcome.error }, 'case message send failed; will retry');
+    return finish(change);
   }
 }

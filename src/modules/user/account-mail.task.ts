@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { settledSend, type SendSettled } from '../../kit/db/outbox-job.leases.js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SendOutcome } from '../../shared/sender.ports.js';
@@ -132,19 +133,10 @@ export class AccountMailTask {
     }
   }
 
-  private async settle(
-    before: number,
-    outcome: SendOutcome,
-    finish: (change: Parameters<typeof finishAccountMail>[3]) => Promise<unknown>,
-    log: Record<string, string>,
-  ) {
-    const now = this.options.clock();
-    const attempts = before + 1;
-    if (outcome.ok) return finish({ status: 'sent', attempts, error: null, due_at: null, sent_at: now });
-    if (!outcome.permanent && attempts <= RETRY_MS.length) {
-      this.options.logger.warn({ ...log, error: outcome.error }, 'account mail send failed; will retry');
-      return finish({ attempts, error: outcome.error ?? null, due_at: new Date(now.getTime() + RETRY_MS[attempts - 1]) });
-    }
-    return finish({ status: 'failed', attempts, error: outcome.error ?? null, due_at: null });
+  /** Settles a sent mail (kit/db/outbox-job.leases.ts), saying so in the log when it will be tried again. */
+  private async settle(before: number, outcome: SendOutcome, finish: (change: SendSettled) => Promise<unknown>, log: Record<string, string>) {
+    const change = settledSend(outcome, before, this.options.clock(), RETRY_MS);
+    if (!change.status) this.options.logger.warn({ ...log, error: outcome.error }, 'account mail send failed; will retry');
+    return finish(change);
   }
 }
