@@ -31,6 +31,14 @@ export async function releaseLeasedJobs(em: EntityManager, table: string, worker
   await sql`update ${sql.table(table)} set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
 }
 
+/** One outbox table's leases, for its repository to name once: `only` narrows which rows are jobs. */
+export function outboxLeases(table: string, only?: RawBuilder<unknown>) {
+  return {
+    claim: (em: EntityManager, q: LeaseClaim) => claimDueJobs(em, table, q, only),
+    release: (em: EntityManager, worker: string, ids: readonly string[]) => releaseLeasedJobs(em, table, worker, ids),
+  };
+}
+
 /** How a sent job's row changes: sent, due again after `retryMs[attempts - 1]`, or failed for good. */
 export interface SendSettled {
   status?: 'sent' | 'failed';

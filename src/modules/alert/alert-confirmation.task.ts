@@ -4,7 +4,7 @@ import { NO_SENDER, type Mailer, type SmsProvider } from '../../shared/sender.po
 import type { SendingBudgets } from '../sending/index.js';
 import { contactHash, suppressionOf } from '../flow/index.js';
 import { consentUrl } from './alert-recipient.service.js';
-import { claimConfirmations, finishConfirmation, leasedConfirmation, releaseConfirmations } from './alert.repo.js';
+import { confirmationLeases, finishConfirmation, leasedConfirmation } from './alert.repo.js';
 
 const CONFIRMATION_LEASE_MS = 60_000;
 /** Waits before the 2nd to 5th try of a send that failed for a reason that may pass; then it is given up. */
@@ -29,11 +29,11 @@ export class AlertConfirmationTask {
   ) {}
 
   claim(limit: number): Promise<string[]> {
-    return claimConfirmations(this.orm.em.fork(), { leaseMs: CONFIRMATION_LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
+    return confirmationLeases.claim(this.orm.em.fork(), { leaseMs: CONFIRMATION_LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
   }
 
   release(ids: string[]) {
-    return releaseConfirmations(this.orm.em.fork(), this.options.workerId, ids);
+    return confirmationLeases.release(this.orm.em.fork(), this.options.workerId, ids);
   }
 
   async run(id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { claimDueJobs, releaseLeasedJobs, type LeaseClaim } from '../../kit/db/outbox-job.leases.js';
+import { outboxLeases } from '../../kit/db/outbox-job.leases.js';
 import { sql, type Updateable } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import type { TableOf } from '../../kit/db/entity.table.js';
@@ -128,10 +128,8 @@ export async function declineNumber(em: EntityManager, phone: string, now: Date)
 export const nextConfirmationDue = sql<Date | null>`(select due_at from alert_recipient
   where due_at is not null and status = 'pending' and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
 
-/** Leases up to `limit` due confirmations of recipients still unanswered to `worker`. */
-export const claimConfirmations = (em: EntityManager, q: LeaseClaim): Promise<string[]> => claimDueJobs(em, 'alert_recipient', q, sql`status = 'pending'`);
-
-export const releaseConfirmations = (em: EntityManager, worker: string, ids: string[]) => releaseLeasedJobs(em, 'alert_recipient', worker, ids);
+/** The confirmations' leases: due ones of recipients still unanswered. */
+export const confirmationLeases = outboxLeases('alert_recipient', sql`status = 'pending'`);
 
 /** A leased confirmation still to send (not answered meanwhile), with the business's name. */
 export async function leasedConfirmation(em: EntityManager, id: string, worker: string) {

@@ -6,7 +6,7 @@ import type { Mailer, SendOutcome, SmsProvider } from '../../shared/sender.ports
 import { presentRequest } from './feedback-request.presenter.js';
 import { feedbackHtml, feedbackSubject, feedbackText } from './feedback-mail.presenter.js';
 import { recordOfRow, suppressionOf, throttledBy } from './feedback-request.service.js';
-import { claimRequests, finishLeased, leasedRequest, releaseRequests, type LeasedRequest, type RequestChange } from './flow.repo.js';
+import { finishLeased, leasedRequest, requestLeases, type LeasedRequest, type RequestChange } from './flow.repo.js';
 import type { Reservation, SendingBudgets } from '../sending/index.js';
 
 /** Lease of a claimed request: a worker that dies holding it gives it back by letting it expire. */
@@ -39,13 +39,13 @@ export class FeedbackRequestTask {
 
   /** Leases up to `limit` due requests to this worker. */
   async claim(limit: number): Promise<string[]> {
-    return claimRequests(this.orm.em.fork(), { leaseMs: LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
+    return requestLeases.claim(this.orm.em.fork(), { leaseMs: LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
   }
 
   /** Gives back leases that will not run (shutdown). */
   async release(ids: string[]) {
     if (!ids.length) return;
-    await releaseRequests(this.orm.em.fork(), this.options.workerId, ids);
+    await requestLeases.release(this.orm.em.fork(), this.options.workerId, ids);
   }
 
   async run(id: string): Promise<void> {

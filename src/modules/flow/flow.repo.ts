@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { claimDueJobs, releaseLeasedJobs, type LeaseClaim } from '../../kit/db/outbox-job.leases.js';
+import { outboxLeases } from '../../kit/db/outbox-job.leases.js';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
@@ -77,11 +77,7 @@ export async function insertRequest(
   return rows[0];
 }
 
-/** Leases up to `limit` requests due at `now` to `worker` for `leaseMs`. */
-export const claimRequests = (em: EntityManager, q: LeaseClaim): Promise<string[]> => claimDueJobs(em, 'feedback_request', q);
-
-/** Gives back `worker`'s leases of these requests. */
-export const releaseRequests = (em: EntityManager, worker: string, ids: string[]) => releaseLeasedJobs(em, 'feedback_request', worker, ids);
+export const requestLeases = outboxLeases('feedback_request');
 
 /** A leased request with what its next step needs: the order's contact and the flow's settings (null: flow deleted). */
 export interface LeasedRequest {

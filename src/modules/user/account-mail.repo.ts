@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { claimDueJobs, releaseLeasedJobs, type LeaseClaim } from '../../kit/db/outbox-job.leases.js';
+import { outboxLeases } from '../../kit/db/outbox-job.leases.js';
 import { sql, type Updateable } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
@@ -26,10 +26,7 @@ export async function wakeAccountMail(em: EntityManager, dueAt?: Date) {
 export const nextAccountMailDue = sql<Date | null>`(select due_at from account_mail
   where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
 
-/** Leases up to `limit` due mails to `worker`. */
-export const claimAccountMails = (em: EntityManager, q: LeaseClaim): Promise<string[]> => claimDueJobs(em, 'account_mail', q);
-
-export const releaseAccountMails = (em: EntityManager, worker: string, ids: string[]) => releaseLeasedJobs(em, 'account_mail', worker, ids);
+export const accountMailLeases = outboxLeases('account_mail');
 
 /** A leased mail with what its text needs: its user, and the invitation's business, role and inviter when it is one. */
 export interface LeasedAccountMail {

@@ -4,14 +4,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SendOutcome } from '../../shared/sender.ports.js';
 import { hashSecret } from '../../shared/secrets.js';
-import {
-  claimAccountMails,
-  finishAccountMail,
-  leasedAccountMail,
-  releaseAccountMails,
-  setAccountMailToken,
-  type LeasedAccountMail,
-} from './account-mail.repo.js';
+import { accountMailLeases, finishAccountMail, leasedAccountMail, setAccountMailToken, type LeasedAccountMail } from './account-mail.repo.js';
 import type { AccountMailKind } from './account-mail.entity.js';
 import { letInvitationThrough } from './account-mail.service.js';
 import type { SendingSettings } from '../../config.js';
@@ -67,11 +60,11 @@ export class AccountMailTask {
   ) {}
 
   claim(limit: number): Promise<string[]> {
-    return claimAccountMails(this.orm.em.fork(), { leaseMs: ACCOUNT_MAIL_LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
+    return accountMailLeases.claim(this.orm.em.fork(), { leaseMs: ACCOUNT_MAIL_LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
   }
 
   release(ids: string[]) {
-    return releaseAccountMails(this.orm.em.fork(), this.options.workerId, ids);
+    return accountMailLeases.release(this.orm.em.fork(), this.options.workerId, ids);
   }
 
   async run(id: string): Promise<void> {
