@@ -1,4 +1,4 @@
-import { escapeHtml } from './html.js';
+import { escapeHtml, htmlPage } from './html.js';
 import type { DevOutboxMessage } from '../modules/dev-outbox/index.js';
 
 /** The dev outbox page (MAIL_OUTBOX=dev): server-rendered, no script, readable on a phone. */
@@ -29,21 +29,7 @@ function linkified(text: string): string {
   return html + escapeHtml(text.slice(at));
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body><main>
-${body}
-</main></body>
-</html>`;
-}
+const page = (title: string, body: string): string => htmlPage(title, STYLE, body);
 
 function message(m: DevOutboxMessage, i: number): string {
   const sms = m.channel === 'sms';

@@ -5,6 +5,23 @@ export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** A server-rendered page of ours (not the guest's, which carry their language and brand): `body` in its main. */
+export function htmlPage(title: string, style: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="same-origin">
+<title>${escapeHtml(title)}</title>
+<style>${style}</style>
+</head>
+<body><main>
+${body}
+</main></body>
+</html>`;
+}
+
 /**
  * The headers of every server-rendered page: never cached, never framed, never sniffed, with the page family's own
  * Content-Security-Policy. `Referrer-Policy: same-origin`, not no-referrer: query strings (client ids, state, survey

@@ -1,19 +1,11 @@
 import { SCOPE_DESCRIPTIONS } from '../modules/oauth/index.js';
 import type { Scope } from '../auth/scopes.js';
 
-import { escapeHtml } from '../http/html.js';
+import { escapeHtml, htmlPage } from '../http/html.js';
 
 /** Server-rendered pages of the authorization endpoint: plain HTML forms, no JavaScript, readable on a phone. */
 
-export function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>${escapeHtml(title)}</title>
-<style>
+const STYLE = `
   body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; padding: 0 .75rem; background: #f4f5f7; color: #1d2330; }
   main { max-width: 26rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
   h1 { font-size: 1.3rem; margin-top: 0; }
@@ -28,13 +20,9 @@ export function layout(title: string, body: string): string {
   .error a { color: #8a1c12; } .hint { font-size: .9rem; color: #5b6475; margin: .2rem 0 0; } .field-error { color: #8a1c12; font-size: .9rem; margin: .2rem 0 0; }
   .notice { background: #fff4e0; color: #5c3b00; padding: .7rem; border-radius: 8px; } .notice h2 { font-size: 1rem; margin: 0 0 .3rem; } .notice p { margin: .3rem 0; }
   nav.more { margin-top: 1.2rem; font-size: .95rem; } nav.more a { color: #2952cc; } nav.more p { margin: .4rem 0; }
-</style>
-</head>
-<body><main>
-${body}
-</main></body>
-</html>`;
-}
+`;
+
+export const layout = (title: string, body: string): string => htmlPage(title, STYLE, body);
 
 export function signInPage(p: {
   action: string;
