@@ -50,7 +50,7 @@ export interface OutboxLoop {
  * process), when a job's due time comes (told by the notification or by the look at every queue), and when the look
  * finds work nobody told of. A table's own channel keeps the others' commits from waking it.
  */
-export async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoopOptions): Promise<OutboxLoop> {
+async function startOutboxLoop<J>(jobs: OutboxJobs<J>, options: OutboxLoopOptions): Promise<OutboxLoop> {
   const { logger, concurrency } = options;
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
