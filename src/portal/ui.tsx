@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './graphql';
+import { navigate, withQuery } from './router';
 
 /** Loads when `key` changes; `reload` runs it again (after a failure, or after a change). */
 export function useLoad<T>(load: () => Promise<T>, key: string) {
@@ -208,22 +209,23 @@ export function ConfirmDelete({ name, consequence, onDelete }: { name: string; c
 
 /**
  * A list shown as a table, as every screen shows one: a caption that names it for screen readers (the heading above
- * names it for the eye), a header cell for each column, then the rows (`<tr>`s) given as children.
+ * names it for the eye; none when `labelledBy` names the heading that does), a header cell for each column, then the
+ * rows (`<tr>`s) given as children.
  */
-export function Table({ caption, columns, children }: { caption: string; columns: string[]; children: ComponentChildren }) {
+export function Table(props: { caption?: string; labelledBy?: string; class?: string; columns: readonly string[]; children: ComponentChildren }) {
   return (
-    <table>
-      <caption class="sr-only">{caption}</caption>
+    <table class={props.class} aria-labelledby={props.labelledBy}>
+      {props.caption && <caption class="sr-only">{props.caption}</caption>}
       <thead>
         <tr>
-          {columns.map((c) => (
+          {props.columns.map((c) => (
             <th key={c} scope="col">
               {c}
             </th>
           ))}
         </tr>
       </thead>
-      <tbody>{children}</tbody>
+      <tbody>{props.children}</tbody>
     </table>
   );
 }
@@ -238,6 +240,132 @@ export function useCardEdits(reload: () => void) {
     reload();
   };
   return { editing, setEditing, done, changed };
+}
+
+/** The line that says what was last done on a screen of cards ("Gulberg saved."), read out as it changes. */
+export function DoneNote({ done }: { done: string | undefined }) {
+  return (
+    <p class="ok" role="status">
+      {done}
+    </p>
+  );
+}
+
+/**
+ * A card's actions: "Edit", which opens its form in place (`edits.editing`), `children` (an on/off switch), then
+ * "Delete…", which asks first; a deletion says so in the status line and reloads the list.
+ */
+export function CardActions(props: {
+  item: { id: string; name: string };
+  edits: ReturnType<typeof useCardEdits>;
+  consequence: string;
+  onDelete: () => Promise<unknown>;
+  children?: ComponentChildren;
+}) {
+  const { item, edits } = props;
+  const open = edits.editing === item.id;
+  return (
+    <div class="actions">
+      <button
+        type="button"
+        class="secondary"
+        aria-expanded={open}
+        aria-label={`Edit ${item.name}`}
+        onClick={() => edits.setEditing(open ? undefined : item.id)}
+      >
+        Edit
+      </button>
+      {props.children}
+      <ConfirmDelete
+        name={item.name}
+        consequence={props.consequence}
+        onDelete={async () => {
+          await props.onDelete();
+          edits.changed(`${item.name} deleted.`);
+        }}
+      />
+    </div>
+  );
+}
+
+/** A form's submit button, "Saving…" while its call runs, and "Saved." beside it once it has (`saved`). */
+export function SaveButton({ busy, label, saved }: { busy: boolean; label: string; saved?: boolean }) {
+  return (
+    <>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : label}
+      </button>
+      {saved && (
+        <span role="status" class="ok">
+          {' '}
+          Saved.
+        </span>
+      )}
+    </>
+  );
+}
+
+/** The `<option>`s of a select: words that are their own labels, or things chosen by id and shown by name. */
+export function Options({ of }: { of: readonly (string | { id: string; name: string })[] }) {
+  return (
+    <>
+      {of.map((o) =>
+        typeof o === 'string' ? (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ) : (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ),
+      )}
+    </>
+  );
+}
+
+/** A list screen's filters live in its URL: a change replaces the address (back goes to the screen before) and page 0. */
+export const setFilters = (query: URLSearchParams, changes: Record<string, string | undefined>) => navigate(withQuery(query, changes), { replace: true });
+
+/**
+ * A filter of a list screen, kept in the URL under `name`: "Any" first (unless `any` is false), then `choices`.
+ * `changes` says what a pick changes in the URL, when it is more than `name` (a theme cleared clears its sentiment).
+ */
+export function FilterSelect(props: {
+  query: URLSearchParams;
+  name: string;
+  label: string;
+  choices: readonly (string | { id: string; name: string })[];
+  value?: string;
+  any?: boolean;
+  changes?: (value: string) => Record<string, string | undefined>;
+}) {
+  const { query, name } = props;
+  const changes = props.changes ?? ((value: string) => ({ [name]: value }));
+  return (
+    <Field label={props.label}>
+      {(id) => (
+        <select id={id} value={props.value ?? query.get(name) ?? ''} onChange={(e) => setFilters(query, changes(e.currentTarget.value))}>
+          {props.any !== false && <option value="">Any</option>}
+          <Options of={props.choices} />
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A list screen's date filters, From and To (yyyy-mm-dd in the URL, both days included), in the business's zone. */
+export function DateFilters({ query }: { query: URLSearchParams }) {
+  return (
+    <>
+      <Field label={`From (${zoneName()})`}>
+        {(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => setFilters(query, { from: day })} />}
+      </Field>
+      <Field label={`To (${zoneName()})`}>
+        {(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => setFilters(query, { to: day })} />}
+      </Field>
+    </>
+  );
 }
 
 /** A secret the API shows once: a warning, the value, a copy button. */
@@ -459,7 +587,10 @@ export function DateInput({ id, value, onChange, describedBy }: { id: string; va
   );
 }
 
-export function Pager({ page, hasMore, total, href }: { page: number; hasMore: boolean; total: number; href: (page: number) => string }) {
+/** The pages of a list (`list`, as the API pages it), each an address of this screen with its filters kept. */
+export function Pager({ list, query }: { list: { page: number; hasMore: boolean; total: number }; query: URLSearchParams }) {
+  const { page, hasMore, total } = list;
+  const href = (p: number) => withQuery(query, { page: String(p) });
   return (
     <nav class="pager" aria-label="Pages">
       {page > 0 ? (

@@ -2,9 +2,24 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import { withQuery } from '../router';
 import { BUILT_IN_THEMES, SENTIMENT_LABELS } from '../../shared/themes';
-import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, formatCount, formatDay, plural, useLoad, useSubmit, useCardEdits } from '../ui';
+import {
+  CardActions,
+  CardForm,
+  DoneNote,
+  Empty,
+  Field,
+  FormError,
+  Loaded,
+  Pager,
+  SaveButton,
+  formatCount,
+  formatDay,
+  plural,
+  useLoad,
+  useSubmit,
+  useCardEdits,
+} from '../ui';
 
 const AlertRulesScreen = graphql(`
   query AlertRulesScreen($business: ID!, $page: Int!, $members: Boolean!, $themes: Boolean!) {
@@ -99,7 +114,8 @@ export default function AlertRules({ session, query }: ScreenProps) {
     `${business}/${page}`,
   );
   const mayChange = may(session, 'alerts:write');
-  const { editing, setEditing, done, changed } = useCardEdits(state.reload);
+  const edits = useCardEdits(state.reload);
+  const { editing, changed } = edits;
   return (
     <>
       <h1 tabIndex={-1}>Alert rules</h1>
@@ -108,9 +124,7 @@ export default function AlertRules({ session, query }: ScreenProps) {
         once. Outside addresses and numbers are asked once to confirm, and told nothing until they agree.
       </p>
       {!mayChange && <ReadOnlyNote scope="alerts:write">add, change, turn off and delete alert rules. You can read them here.</ReadOnlyNote>}
-      <p class="ok" role="status">
-        {done}
-      </p>
+      <DoneNote done={edits.done} />
       <Loaded state={state} what="alert rules">
         {(data) => {
           const names: Names = {
@@ -128,26 +142,14 @@ export default function AlertRules({ session, query }: ScreenProps) {
                       <h2 class="card-title">{r.name}</h2>
                       <RuleFacts rule={r} names={names} />
                       {mayChange && (
-                        <div class="actions">
-                          <button
-                            type="button"
-                            class="secondary"
-                            aria-expanded={editing === r.id}
-                            aria-label={`Edit ${r.name}`}
-                            onClick={() => setEditing(editing === r.id ? undefined : r.id)}
-                          >
-                            Edit
-                          </button>
+                        <CardActions
+                          item={r}
+                          edits={edits}
+                          consequence="New answers no longer open cases by it; cases it opened stay, with their severity and reason."
+                          onDelete={() => request(DeleteAlertRule, { business, id: r.id })}
+                        >
                           <OnOff business={business} rule={r} onChanged={changed} />
-                          <ConfirmDelete
-                            name={r.name}
-                            consequence="New answers no longer open cases by it; cases it opened stay, with their severity and reason."
-                            onDelete={async () => {
-                              await request(DeleteAlertRule, { business, id: r.id });
-                              changed(`${r.name} deleted.`);
-                            }}
-                          />
-                        </div>
+                        </CardActions>
                       )}
                       {editing === r.id && <RuleForm business={business} rule={r} names={names} onSaved={(name) => changed(`${name} saved.`)} />}
                     </li>
@@ -160,14 +162,7 @@ export default function AlertRules({ session, query }: ScreenProps) {
               ) : (
                 <Empty>No alert rule yet, so no answer opens a case{mayChange ? ': add the first one below.' : '. An owner or a manager can add them.'}</Empty>
               )}
-              {(page > 0 || data.alertRules.hasMore) && (
-                <Pager
-                  page={data.alertRules.page}
-                  hasMore={data.alertRules.hasMore}
-                  total={data.alertRules.total}
-                  href={(p) => withQuery(query, { page: String(p) })}
-                />
-              )}
+              {(page > 0 || data.alertRules.hasMore) && <Pager list={data.alertRules} query={query} />}
               {mayChange && <RuleForm business={business} names={names} onSaved={(name) => changed(`${name} added.`)} />}
             </>
           );
@@ -598,9 +593,7 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
         </p>
       )}
       <FormError error={submit.error} shown={Object.keys(f).filter((k) => /^(name|severity|escalateAfterMinutes|when|notify)([.[]|$)/.test(k))} />
-      <button type="submit" disabled={submit.busy}>
-        {submit.busy ? 'Saving…' : rule ? 'Save rule' : 'Add alert rule'}
-      </button>
+      <SaveButton busy={submit.busy} label={rule ? 'Save rule' : 'Add alert rule'} />
     </CardForm>
   );
 }

@@ -279,12 +279,7 @@ function FeedbackFor({ business, survey, surveys, locations, themes, query }: Ch
                   </tr>
                 ))}
               </Table>
-              <Pager
-                page={r.submissions.page}
-                hasMore={r.submissions.hasMore}
-                total={r.submissions.total}
-                href={(p) => withQuery(query, { page: String(p) })}
-              />
+              <Pager list={r.submissions} query={query} />
             </>
           ) : (
             <Empty>

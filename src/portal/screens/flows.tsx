@@ -3,7 +3,7 @@ import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate } from '../router';
-import { Empty, Failure, Field, FormError, Loaded, Loading, formatCount, formatDate, useLoad, useSubmit, Table, CardForm, zoneKnown } from '../ui';
+import { Empty, Failure, Field, FormError, Loaded, Loading, SaveButton, formatCount, formatDate, useLoad, useSubmit, Table, CardForm, zoneKnown } from '../ui';
 
 const FlowsList = graphql(`
   query FlowsList($business: ID!) {
@@ -396,9 +396,7 @@ function FlowForm({
         <FormError error={save.error} shown={shown} />
         {mayChange && (
           <div class="actions">
-            <button type="submit" disabled={save.busy}>
-              {save.busy ? 'Saving…' : flow ? 'Save flow' : 'Create flow'}
-            </button>
+            <SaveButton busy={save.busy} label={flow ? 'Save flow' : 'Create flow'} />
             {saved && (
               <span class="ok" role="status">
                 Saved.

@@ -288,7 +288,7 @@ export default function Inbox({ session, query }: ScreenProps) {
                   {r.closed.data.length ? (
                     <>
                       {cases(r.closed.data, 'Closed cases')}
-                      <Pager page={r.closed.page} hasMore={r.closed.hasMore} total={r.closed.total} href={(p) => withQuery(query, { page: String(p) })} />
+                      <Pager list={r.closed} query={query} />
                     </>
                   ) : (
                     <p class="muted">None yet.</p>

@@ -2,8 +2,22 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import { withQuery } from '../router';
-import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, Pager, useLoad, useSubmit, zoneKnown, zoneName, useCardEdits } from '../ui';
+import {
+  CardActions,
+  CardForm,
+  DoneNote,
+  Empty,
+  Field,
+  FormError,
+  Loaded,
+  Pager,
+  SaveButton,
+  useLoad,
+  useSubmit,
+  zoneKnown,
+  zoneName,
+  useCardEdits,
+} from '../ui';
 
 const LocationsList = graphql(`
   query LocationsList($business: ID!, $page: Int!) {
@@ -47,7 +61,8 @@ export default function Locations({ session, query }: ScreenProps) {
   const page = Number(query.get('page') ?? 0) || 0;
   const state = useLoad(() => request(LocationsList, { business, page }), `${business}/${page}`);
   const mayChange = may(session, 'locations:write');
-  const { editing, setEditing, done, changed } = useCardEdits(state.reload);
+  const edits = useCardEdits(state.reload);
+  const { editing, changed } = edits;
   return (
     <>
       <h1 tabIndex={-1}>Locations</h1>
@@ -56,9 +71,7 @@ export default function Locations({ session, query }: ScreenProps) {
         orders, and their feedback, to it.
       </p>
       {!mayChange && <ReadOnlyNote scope="locations:write">add, change and delete locations. You can see them here.</ReadOnlyNote>}
-      <p class="ok" role="status">
-        {done}
-      </p>
+      <DoneNote done={edits.done} />
       <Loaded state={state} what="locations">
         {(data) =>
           data.locations.data.length ? (
@@ -69,38 +82,18 @@ export default function Locations({ session, query }: ScreenProps) {
                     <h2 class="card-title">{l.name}</h2>
                     <LocationFacts location={l} />
                     {mayChange && (
-                      <div class="actions">
-                        <button
-                          type="button"
-                          class="secondary"
-                          aria-expanded={editing === l.id}
-                          aria-label={`Edit ${l.name}`}
-                          onClick={() => setEditing(editing === l.id ? undefined : l.id)}
-                        >
-                          Edit
-                        </button>
-                        <ConfirmDelete
-                          name={l.name}
-                          consequence="Its feedback and orders stay, no longer tied to it; links and QR codes that name it stop finding it."
-                          onDelete={async () => {
-                            await request(DeleteLocation, { business, id: l.id });
-                            changed(`${l.name} deleted.`);
-                          }}
-                        />
-                      </div>
+                      <CardActions
+                        item={l}
+                        edits={edits}
+                        consequence="Its feedback and orders stay, no longer tied to it; links and QR codes that name it stop finding it."
+                        onDelete={() => request(DeleteLocation, { business, id: l.id })}
+                      />
                     )}
                     {editing === l.id && <LocationForm business={business} location={l} onSaved={(name) => changed(`${name} saved.`)} />}
                   </li>
                 ))}
               </ul>
-              {(page > 0 || data.locations.hasMore) && (
-                <Pager
-                  page={data.locations.page}
-                  hasMore={data.locations.hasMore}
-                  total={data.locations.total}
-                  href={(p) => withQuery(query, { page: String(p) })}
-                />
-              )}
+              {(page > 0 || data.locations.hasMore) && <Pager list={data.locations} query={query} />}
             </>
           ) : (
             <Empty>
@@ -239,9 +232,7 @@ function LocationForm({ business, location, onSaved }: { business: string; locat
         </p>
       )}
       <FormError error={submit.error} shown={Object.keys(f).filter((k) => /^(name|timeZone|metadata)(\.|$)/.test(k))} />
-      <button type="submit" disabled={submit.busy}>
-        {submit.busy ? 'Saving…' : location ? 'Save location' : 'Add location'}
-      </button>
+      <SaveButton busy={submit.busy} label={location ? 'Save location' : 'Add location'} />
     </CardForm>
   );
 }

@@ -99,7 +99,7 @@ export default function Orders({ session, query }: ScreenProps) {
                   </tr>
                 ))}
               </Table>
-              <Pager page={r.orders.page} hasMore={r.orders.hasMore} total={r.orders.total} href={(p) => withQuery(query, { page: String(p) })} />
+              <Pager list={r.orders} query={query} />
             </>
           ) : (
             <Empty>

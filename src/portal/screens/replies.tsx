@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import { CardForm, ConfirmDelete, Empty, Field, FormError, Loaded, formatCount, useLoad, useSubmit, useCardEdits } from '../ui';
+import { CardActions, CardForm, DoneNote, Empty, Field, FormError, Loaded, SaveButton, formatCount, useLoad, useSubmit, useCardEdits } from '../ui';
 
 const RepliesList = graphql(`
   query SavedReplies($business: ID!) {
@@ -29,7 +29,8 @@ export default function SavedReplies({ session }: ScreenProps) {
   const business = session.business;
   const state = useLoad(() => request(RepliesList, { business }), business);
   const mayChange = may(session, 'cases:write');
-  const { editing, setEditing, done, changed } = useCardEdits(state.reload);
+  const edits = useCardEdits(state.reload);
+  const { editing, changed } = edits;
   return (
     <>
       <h1 tabIndex={-1}>Saved replies</h1>
@@ -37,9 +38,7 @@ export default function SavedReplies({ session }: ScreenProps) {
         Answers you give unhappy guests often, ready to pick in the <a href="/portal/cases">Inbox</a>'s reply box, where each can be changed before it is sent.
       </p>
       {!mayChange && <ReadOnlyNote scope="cases:write">write, change and delete saved replies. You can read them here.</ReadOnlyNote>}
-      <p class="ok" role="status">
-        {done}
-      </p>
+      <DoneNote done={edits.done} />
       <Loaded state={state} what="saved replies">
         {(data) =>
           data.replyTemplates.data.length ? (
@@ -49,25 +48,12 @@ export default function SavedReplies({ session }: ScreenProps) {
                   <h2 class="card-title">{r.name}</h2>
                   <p class="body">{r.body}</p>
                   {mayChange && (
-                    <div class="actions">
-                      <button
-                        type="button"
-                        class="secondary"
-                        aria-expanded={editing === r.id}
-                        aria-label={`Edit ${r.name}`}
-                        onClick={() => setEditing(editing === r.id ? undefined : r.id)}
-                      >
-                        Edit
-                      </button>
-                      <ConfirmDelete
-                        name={r.name}
-                        consequence="It is no longer offered in the Inbox; replies already sent with it stay as they were."
-                        onDelete={async () => {
-                          await request(DeleteReply, { business, id: r.id });
-                          changed(`${r.name} deleted.`);
-                        }}
-                      />
-                    </div>
+                    <CardActions
+                      item={r}
+                      edits={edits}
+                      consequence="It is no longer offered in the Inbox; replies already sent with it stay as they were."
+                      onDelete={() => request(DeleteReply, { business, id: r.id })}
+                    />
                   )}
                   {editing === r.id && <ReplyForm business={business} reply={r} onSaved={(name) => changed(`${name} saved.`)} />}
                 </li>
@@ -116,9 +102,7 @@ function ReplyForm({ business, reply, onSaved }: { business: string; reply?: Rep
         {(id, d) => <textarea id={id} rows={6} aria-describedby={d} aria-invalid={!!f.body} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
       </Field>
       <FormError error={submit.error} shown={['name', 'body']} />
-      <button type="submit" disabled={submit.busy}>
-        {submit.busy ? 'Saving…' : reply ? 'Save reply' : 'Add saved reply'}
-      </button>
+      <SaveButton busy={submit.busy} label={reply ? 'Save reply' : 'Add saved reply'} />
     </CardForm>
   );
 }

@@ -5,7 +5,7 @@ import { navigate } from '../router';
 import { may, ReadOnlyNote } from '../roles';
 import { GUEST_LANGUAGE_CODES, GUEST_LANGUAGES } from '../../shared/guest-languages';
 import { stepTitle as titleOf } from '../answers';
-import { CopyText, Empty, Failure, Field, FormError, Loaded, download, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
+import { CopyText, Empty, Failure, Field, FormError, Loaded, SaveButton, download, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
 
 const SurveyEditorQuery = graphql(`
   query SurveyEditor($business: ID!, $id: ID!, $withSurvey: Boolean!) {
@@ -212,15 +212,7 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
         )}
       </fieldset>
       <FormError error={submit.error} shown={['name', 'description', 'status', 'closingText', 'reviewUrl', 'languages']} />
-      <button type="submit" disabled={submit.busy}>
-        {submit.busy ? 'Saving…' : survey ? 'Save survey' : 'Create survey'}
-      </button>
-      {saved && (
-        <span role="status" class="ok">
-          {' '}
-          Saved.
-        </span>
-      )}
+      <SaveButton busy={submit.busy} label={survey ? 'Save survey' : 'Create survey'} saved={saved} />
     </CardForm>
   );
 }
@@ -485,9 +477,7 @@ function StepForm({
       )}
       <FormError error={submit.error} shown={['type', 'content.title', 'content.body', 'content.choices', 'content.scale', 'metrics', 'metrics.metrics']} />
       <div class="actions">
-        <button type="submit" disabled={submit.busy}>
-          {submit.busy ? 'Saving…' : step ? 'Save step' : 'Add step'}
-        </button>
+        <SaveButton busy={submit.busy} label={step ? 'Save step' : 'Add step'} />
         {step && (
           <button
             type="button"

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf } from '../graphql';
 import { may, ReadOnlyNote } from '../roles';
-import { CardForm, Field, FormError, Loaded, formatDate, plural, useLoad, useSubmit } from '../ui';
+import { CardForm, Field, FormError, Loaded, SaveButton, formatDate, plural, useLoad, useSubmit } from '../ui';
 import { BUILT_IN_THEMES, THEME_WORD_LANGUAGES } from '../../shared/themes';
 
 const ThemeSettingsScreen = graphql(`
@@ -226,11 +226,7 @@ function SettingsForm({ business, settings, canWrite }: { business: string; sett
           </p>
         )}
         <FormError error={submit.error} shown={shown} />
-        {canWrite && (
-          <button type="submit" disabled={submit.busy}>
-            {submit.busy ? 'Saving…' : 'Save theme settings'}
-          </button>
-        )}
+        {canWrite && <SaveButton busy={submit.busy} label="Save theme settings" />}
         <p role="status" class="ok">
           {saved
             ? `Saved: new comments are read with these words from now on${saved.reanalysing ? `, and ${plural(saved.reanalysing, 'response')} of the last 30 days ${saved.reanalysing === 1 ? 'is' : 'are'} being read again` : ''}.`

@@ -10,6 +10,7 @@ import {
   FormError,
   Loaded,
   Pager,
+  SaveButton,
   SecretOnce,
   formatDate,
   plural,
@@ -171,15 +172,7 @@ function WebhookForm({ business, webhook, onSaved }: { business: string; webhook
         {(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
       </Field>
       <FormError error={submit.error} shown={['url', 'events', 'description', ...Object.keys(f).filter((k) => k.startsWith('events['))]} />
-      <button type="submit" disabled={submit.busy}>
-        {submit.busy ? 'Saving…' : webhook ? 'Save' : 'Add webhook'}
-      </button>
-      {saved && (
-        <span role="status" class="ok">
-          {' '}
-          Saved.
-        </span>
-      )}
+      <SaveButton busy={submit.busy} label={webhook ? 'Save' : 'Add webhook'} saved={saved} />
     </CardForm>
   );
 }
@@ -324,12 +317,7 @@ export function WebhookDetail({ session, params, query }: ScreenProps) {
                       </li>
                     ))}
                   </ul>
-                  <Pager
-                    page={data.webhookDeliveries.page}
-                    hasMore={data.webhookDeliveries.hasMore}
-                    total={data.webhookDeliveries.total}
-                    href={(p) => withQuery(query, { page: String(p) })}
-                  />
+                  <Pager list={data.webhookDeliveries} query={query} />
                 </>
               ) : (
                 <Empty>No delivery yet. Send a test event to see one.</Empty>
