@@ -252,39 +252,54 @@ export function DoneNote({ done }: { done: string | undefined }) {
 }
 
 /**
- * A card's actions: "Edit", which opens its form in place (`edits.editing`), `children` (an on/off switch), then
- * "Delete…", which asks first; a deletion says so in the status line and reloads the list.
+ * The cards of a set-up screen (locations, saved replies, alert rules): each thing's name and `facts`; for a role that
+ * may change them, "Edit", which opens its `form` in place, its other `actions` (an on/off switch), then "Delete…",
+ * which asks first (`consequence`) and, once `onDelete` is done, says so in the status line and reloads the list.
  */
-export function CardActions(props: {
-  item: { id: string; name: string };
+export function Cards<T extends { id: string; name: string }>(props: {
+  label: string;
+  items: readonly T[];
   edits: ReturnType<typeof useCardEdits>;
+  mayChange: boolean;
   consequence: string;
-  onDelete: () => Promise<unknown>;
-  children?: ComponentChildren;
+  onDelete: (item: T) => Promise<unknown>;
+  facts: (item: T) => ComponentChildren;
+  form: (item: T) => ComponentChildren;
+  actions?: (item: T) => ComponentChildren;
 }) {
-  const { item, edits } = props;
-  const open = edits.editing === item.id;
+  const { editing, setEditing, changed } = props.edits;
   return (
-    <div class="actions">
-      <button
-        type="button"
-        class="secondary"
-        aria-expanded={open}
-        aria-label={`Edit ${item.name}`}
-        onClick={() => edits.setEditing(open ? undefined : item.id)}
-      >
-        Edit
-      </button>
-      {props.children}
-      <ConfirmDelete
-        name={item.name}
-        consequence={props.consequence}
-        onDelete={async () => {
-          await props.onDelete();
-          edits.changed(`${item.name} deleted.`);
-        }}
-      />
-    </div>
+    <ul class="cards" aria-label={props.label}>
+      {props.items.map((item) => (
+        <li key={item.id} class="card">
+          <h2 class="card-title">{item.name}</h2>
+          {props.facts(item)}
+          {props.mayChange && (
+            <div class="actions">
+              <button
+                type="button"
+                class="secondary"
+                aria-expanded={editing === item.id}
+                aria-label={`Edit ${item.name}`}
+                onClick={() => setEditing(editing === item.id ? undefined : item.id)}
+              >
+                Edit
+              </button>
+              {props.actions?.(item)}
+              <ConfirmDelete
+                name={item.name}
+                consequence={props.consequence}
+                onDelete={async () => {
+                  await props.onDelete(item);
+                  changed(`${item.name} deleted.`);
+                }}
+              />
+            </div>
+          )}
+          {editing === item.id && props.form(item)}
+        </li>
+      ))}
+    </ul>
   );
 }
 

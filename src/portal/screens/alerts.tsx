@@ -4,7 +4,7 @@ import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { BUILT_IN_THEMES, SENTIMENT_LABELS } from '../../shared/themes';
 import {
-  CardActions,
+  Cards,
   CardForm,
   DoneNote,
   Empty,
@@ -115,7 +115,6 @@ export default function AlertRules({ session, query }: ScreenProps) {
   );
   const mayChange = may(session, 'alerts:write');
   const edits = useCardEdits(state.reload);
-  const { editing, changed } = edits;
   return (
     <>
       <h1 tabIndex={-1}>Alert rules</h1>
@@ -136,25 +135,17 @@ export default function AlertRules({ session, query }: ScreenProps) {
           return (
             <>
               {data.alertRules.data.length ? (
-                <ul class="cards" aria-label="Alert rules">
-                  {data.alertRules.data.map((r) => (
-                    <li key={r.id} class="card">
-                      <h2 class="card-title">{r.name}</h2>
-                      <RuleFacts rule={r} names={names} />
-                      {mayChange && (
-                        <CardActions
-                          item={r}
-                          edits={edits}
-                          consequence="New answers no longer open cases by it; cases it opened stay, with their severity and reason."
-                          onDelete={() => request(DeleteAlertRule, { business, id: r.id })}
-                        >
-                          <OnOff business={business} rule={r} onChanged={changed} />
-                        </CardActions>
-                      )}
-                      {editing === r.id && <RuleForm business={business} rule={r} names={names} onSaved={(name) => changed(`${name} saved.`)} />}
-                    </li>
-                  ))}
-                </ul>
+                <Cards
+                  label="Alert rules"
+                  items={data.alertRules.data}
+                  edits={edits}
+                  mayChange={mayChange}
+                  consequence="New answers no longer open cases by it; cases it opened stay, with their severity and reason."
+                  onDelete={(r) => request(DeleteAlertRule, { business, id: r.id })}
+                  facts={(r) => <RuleFacts rule={r} names={names} />}
+                  actions={(r) => <OnOff business={business} rule={r} onChanged={edits.changed} />}
+                  form={(r) => <RuleForm business={business} rule={r} names={names} onSaved={(name) => edits.changed(`${name} saved.`)} />}
+                />
               ) : page > 0 ? (
                 <Empty>
                   No rule on this page. <a href="/portal/alerts">Go to the first page</a>.
@@ -163,7 +154,7 @@ export default function AlertRules({ session, query }: ScreenProps) {
                 <Empty>No alert rule yet, so no answer opens a case{mayChange ? ': add the first one below.' : '. An owner or a manager can add them.'}</Empty>
               )}
               {(page > 0 || data.alertRules.hasMore) && <Pager list={data.alertRules} query={query} />}
-              {mayChange && <RuleForm business={business} names={names} onSaved={(name) => changed(`${name} added.`)} />}
+              {mayChange && <RuleForm business={business} names={names} onSaved={(name) => edits.changed(`${name} added.`)} />}
             </>
           );
         }}

@@ -1,11 +1,10 @@
 import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
-import { navigate, withQuery } from '../router';
 import {
-  DateInput,
+  DateFilters,
   Empty,
   Failure,
-  Field,
+  FilterSelect,
   Loaded,
   Pager,
   dayStart,
@@ -159,28 +158,6 @@ function FeedbackFor({ business, survey, surveys, locations, themes, query }: Ch
   useLiveEvents(business, LIVE_TYPES, list.reload);
   const exporting = useSubmit();
   const ratings = ratingsOf(survey);
-  const select = (name: string, label: string, options: { value: string; label: string }[], value: string) => (
-    <Field label={label}>
-      {(id) => (
-        <select
-          id={id}
-          value={value}
-          onChange={(e) =>
-            navigate(withQuery(query, { [name]: e.currentTarget.value, ...(name === 'theme' && !e.currentTarget.value ? { sentiment: undefined } : {}) }), {
-              replace: true,
-            })
-          }
-        >
-          {name !== 'survey' && <option value="">Any</option>}
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
-  );
   const exportCsv = () =>
     exporting.run(async () => {
       const rows: ExportRow[] = [];
@@ -202,56 +179,27 @@ function FeedbackFor({ business, survey, surveys, locations, themes, query }: Ch
   return (
     <>
       <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        {select(
-          'survey',
-          'Survey',
-          surveys.map((s) => ({ value: s.id, label: s.name })),
-          survey.id,
+        <FilterSelect query={query} name="survey" label="Survey" choices={surveys} value={survey.id} any={false} />
+        <FilterSelect query={query} name="status" label="Status" choices={STATUSES} />
+        <FilterSelect query={query} name="channel" label="Channel" choices={CHANNELS} />
+        <FilterSelect query={query} name="location" label="Location" choices={locations} />
+        <FilterSelect
+          query={query}
+          name="theme"
+          label="Theme"
+          choices={[...themes, ...[query.get('theme') ?? ''].filter((t) => t && !themes.includes(t))]}
+          changes={(theme) => ({ theme, ...(theme ? {} : { sentiment: undefined }) })}
+        />
+        {query.get('theme') && <FilterSelect query={query} name="sentiment" label="Theme read as" choices={SENTIMENT_LABELS} />}
+        {ratings.length > 0 && (
+          <FilterSelect
+            query={query}
+            name="ratingAtMost"
+            label="A rating at most"
+            choices={ratings.map((n) => ({ id: String(n), name: `${n} (any metric)` }))}
+          />
         )}
-        {select(
-          'status',
-          'Status',
-          STATUSES.map((s) => ({ value: s, label: s })),
-          query.get('status') ?? '',
-        )}
-        {select(
-          'channel',
-          'Channel',
-          CHANNELS.map((s) => ({ value: s, label: s })),
-          query.get('channel') ?? '',
-        )}
-        {select(
-          'location',
-          'Location',
-          locations.map((l) => ({ value: l.id, label: l.name })),
-          query.get('location') ?? '',
-        )}
-        {select(
-          'theme',
-          'Theme',
-          [...themes, ...[query.get('theme') ?? ''].filter((t) => t && !themes.includes(t))].map((t) => ({ value: t, label: t })),
-          query.get('theme') ?? '',
-        )}
-        {query.get('theme') &&
-          select(
-            'sentiment',
-            'Theme read as',
-            SENTIMENT_LABELS.map((s) => ({ value: s, label: s })),
-            query.get('sentiment') ?? '',
-          )}
-        {ratings.length > 0 &&
-          select(
-            'ratingAtMost',
-            'A rating at most',
-            ratings.map((n) => ({ value: String(n), label: `${n} (any metric)` })),
-            query.get('ratingAtMost') ?? '',
-          )}
-        <Field label={`From (${zoneName()})`}>
-          {(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}
-        </Field>
-        <Field label={`To (${zoneName()})`}>
-          {(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}
-        </Field>
+        <DateFilters query={query} />
       </form>
       <p>
         <button type="button" class="secondary" disabled={exporting.busy} onClick={exportCsv}>

@@ -2,8 +2,23 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
-import { navigate, withQuery } from '../router';
-import { Empty, Failure, Field, FormError, Loaded, Pager, formatAge, formatCount, formatDate, formatMoney, lineTotal, useLoad, useNow, useSubmit } from '../ui';
+import {
+  Empty,
+  Failure,
+  Field,
+  FilterSelect,
+  FormError,
+  Loaded,
+  Pager,
+  formatAge,
+  formatCount,
+  formatDate,
+  formatMoney,
+  lineTotal,
+  useLoad,
+  useNow,
+  useSubmit,
+} from '../ui';
 import { useLiveEvents } from '../live';
 import { AnswerList } from '../answers';
 
@@ -94,6 +109,10 @@ const CLOSED = ['resolved', 'recovered'];
 const STATUSES = [...ACTIVE, ...CLOSED];
 const STATUS_LABEL: Record<string, string> = { open: 'Open', replied: 'Replied', resolved: 'Resolved', recovered: 'Recovered' };
 const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;
+const SEVERITIES = [
+  { id: 'urgent', name: 'Urgent' },
+  { id: 'normal', name: 'Normal' },
+];
 
 type CaseWhere = NonNullable<VariablesOf<typeof InboxCases>['active']>;
 type Row = NonNullable<ResultOf<typeof InboxCases>['active']>['data'][number];
@@ -184,20 +203,6 @@ export default function Inbox({ session, query }: ScreenProps) {
     const name = assigneeName(id, members.data);
     return name ? `Assigned to ${name}` : 'Assigned';
   };
-  const select = (name: string, label: string, options: { value: string; label: string }[]) => (
-    <Field label={label}>
-      {(id) => (
-        <select id={id} value={query.get(name) ?? ''} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value }), { replace: true })}>
-          <option value="">Any</option>
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
-  );
   const cases = (rows: Row[], label: string) => (
     <ol class="cases" aria-label={label}>
       {rows.map((c) => (
@@ -236,17 +241,12 @@ export default function Inbox({ session, query }: ScreenProps) {
       <h1 tabIndex={-1}>Inbox</h1>
       <p>Guests whose answers matched an alert rule: answer them, make it right, and see who came back.</p>
       <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        {select(
-          'status',
-          'Status',
-          STATUSES.map((s) => ({ value: s, label: statusLabel(s) })),
+        <FilterSelect query={query} name="status" label="Status" choices={STATUSES.map((s) => ({ id: s, name: statusLabel(s) }))} />
+        <FilterSelect query={query} name="severity" label="Severity" choices={SEVERITIES} />
+        <FilterSelect query={query} name="location" label="Location" choices={filters.data?.locations.data ?? []} />
+        {may(session, 'members:read') && (
+          <FilterSelect query={query} name="assignee" label="Assigned to" choices={members.data?.map((m) => ({ id: m.id, name: memberLabel(m) })) ?? []} />
         )}
-        {select('severity', 'Severity', [
-          { value: 'urgent', label: 'Urgent' },
-          { value: 'normal', label: 'Normal' },
-        ])}
-        {select('location', 'Location', filters.data?.locations.data.map((l) => ({ value: l.id, label: l.name })) ?? [])}
-        {may(session, 'members:read') && select('assignee', 'Assigned to', members.data?.map((m) => ({ value: m.id, label: memberLabel(m) })) ?? [])}
       </form>
       <p class="muted" role="status" data-testid="arrivals">
         {arrived}

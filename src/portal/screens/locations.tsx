@@ -2,22 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import {
-  CardActions,
-  CardForm,
-  DoneNote,
-  Empty,
-  Field,
-  FormError,
-  Loaded,
-  Pager,
-  SaveButton,
-  useLoad,
-  useSubmit,
-  zoneKnown,
-  zoneName,
-  useCardEdits,
-} from '../ui';
+import { Cards, CardForm, DoneNote, Empty, Field, FormError, Loaded, Pager, SaveButton, useLoad, useSubmit, zoneKnown, zoneName, useCardEdits } from '../ui';
 
 const LocationsList = graphql(`
   query LocationsList($business: ID!, $page: Int!) {
@@ -62,7 +47,6 @@ export default function Locations({ session, query }: ScreenProps) {
   const state = useLoad(() => request(LocationsList, { business, page }), `${business}/${page}`);
   const mayChange = may(session, 'locations:write');
   const edits = useCardEdits(state.reload);
-  const { editing, changed } = edits;
   return (
     <>
       <h1 tabIndex={-1}>Locations</h1>
@@ -76,23 +60,16 @@ export default function Locations({ session, query }: ScreenProps) {
         {(data) =>
           data.locations.data.length ? (
             <>
-              <ul class="cards" aria-label="Locations">
-                {data.locations.data.map((l) => (
-                  <li key={l.id} class="card">
-                    <h2 class="card-title">{l.name}</h2>
-                    <LocationFacts location={l} />
-                    {mayChange && (
-                      <CardActions
-                        item={l}
-                        edits={edits}
-                        consequence="Its feedback and orders stay, no longer tied to it; links and QR codes that name it stop finding it."
-                        onDelete={() => request(DeleteLocation, { business, id: l.id })}
-                      />
-                    )}
-                    {editing === l.id && <LocationForm business={business} location={l} onSaved={(name) => changed(`${name} saved.`)} />}
-                  </li>
-                ))}
-              </ul>
+              <Cards
+                label="Locations"
+                items={data.locations.data}
+                edits={edits}
+                mayChange={mayChange}
+                consequence="Its feedback and orders stay, no longer tied to it; links and QR codes that name it stop finding it."
+                onDelete={(l) => request(DeleteLocation, { business, id: l.id })}
+                facts={(l) => <LocationFacts location={l} />}
+                form={(l) => <LocationForm business={business} location={l} onSaved={(name) => edits.changed(`${name} saved.`)} />}
+              />
               {(page > 0 || data.locations.hasMore) && <Pager list={data.locations} query={query} />}
             </>
           ) : (
@@ -103,7 +80,7 @@ export default function Locations({ session, query }: ScreenProps) {
           )
         }
       </Loaded>
-      {mayChange && <LocationForm business={business} onSaved={(name) => changed(`${name} added.`)} />}
+      {mayChange && <LocationForm business={business} onSaved={(name) => edits.changed(`${name} added.`)} />}
     </>
   );
 }

@@ -1,8 +1,22 @@
 import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request, type VariablesOf } from '../graphql';
-import { navigate, withQuery } from '../router';
-import { DateInput, Empty, Field, Loaded, Pager, dayStart, formatCount, formatDate, formatMoney, lineTotal, useLoad, zoneName, Table } from '../ui';
+import {
+  DateFilters,
+  Empty,
+  Field,
+  FilterSelect,
+  Loaded,
+  Pager,
+  dayStart,
+  formatCount,
+  formatDate,
+  formatMoney,
+  lineTotal,
+  setFilters,
+  useLoad,
+  Table,
+} from '../ui';
 import { useLiveEvents } from '../live';
 
 const OrdersList = graphql(`
@@ -27,6 +41,7 @@ const OrderItem = graphql(`
 
 const STATUSES = ['ACCEPTED', 'PENDING'];
 const LIVE_TYPES = ['order.created', 'order.updated'];
+const SOURCES = ['custom', 'api'];
 const CHANNELS = ['WEBSITE', 'ANDROID', 'IOS', 'CALL-IN', 'QR', 'FOODPANDA', 'GOLOOTLO', 'OTHER'];
 
 function whereOf(query: URLSearchParams): VariablesOf<typeof OrdersList>['where'] {
@@ -44,42 +59,23 @@ export default function Orders({ session, query }: ScreenProps) {
   const state = useLoad(() => request(OrdersList, { business: session.business, where: whereOf(query), page }), `${session.business}/${query}`);
   // Orders arriving from the webhook or the API show up while the list is open.
   useLiveEvents(session.business, LIVE_TYPES, state.reload);
-  const select = (name: string, label: string, options: string[]) => (
-    <Field label={label}>
-      {(id) => (
-        <select id={id} value={query.get(name) ?? ''} onChange={(e) => navigate(withQuery(query, { [name]: e.currentTarget.value }), { replace: true })}>
-          <option value="">Any</option>
-          {options.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
-  );
   return (
     <>
       <h1 tabIndex={-1}>Orders</h1>
       <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        {select('status', 'Status', STATUSES)}
-        {select('channel', 'Channel', CHANNELS)}
-        {select('source', 'Source', ['custom', 'api'])}
+        <FilterSelect query={query} name="status" label="Status" choices={STATUSES} />
+        <FilterSelect query={query} name="channel" label="Channel" choices={CHANNELS} />
+        <FilterSelect query={query} name="source" label="Source" choices={SOURCES} />
         <Field label="Location (its id in your system)">
           {(id) => (
             <input
               id={id}
               value={query.get('externalLocationId') ?? ''}
-              onChange={(e) => navigate(withQuery(query, { externalLocationId: e.currentTarget.value.trim() }), { replace: true })}
+              onChange={(e) => setFilters(query, { externalLocationId: e.currentTarget.value.trim() })}
             />
           )}
         </Field>
-        <Field label={`From (${zoneName()})`}>
-          {(id) => <DateInput id={id} value={query.get('from') ?? ''} onChange={(day) => navigate(withQuery(query, { from: day }), { replace: true })} />}
-        </Field>
-        <Field label={`To (${zoneName()})`}>
-          {(id) => <DateInput id={id} value={query.get('to') ?? ''} onChange={(day) => navigate(withQuery(query, { to: day }), { replace: true })} />}
-        </Field>
+        <DateFilters query={query} />
       </form>
       <Loaded state={state} what="orders">
         {(r) =>

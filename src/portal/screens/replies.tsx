@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import { CardActions, CardForm, DoneNote, Empty, Field, FormError, Loaded, SaveButton, formatCount, useLoad, useSubmit, useCardEdits } from '../ui';
+import { Cards, CardForm, DoneNote, Empty, Field, FormError, Loaded, SaveButton, formatCount, useLoad, useSubmit, useCardEdits } from '../ui';
 
 const RepliesList = graphql(`
   query SavedReplies($business: ID!) {
@@ -30,7 +30,6 @@ export default function SavedReplies({ session }: ScreenProps) {
   const state = useLoad(() => request(RepliesList, { business }), business);
   const mayChange = may(session, 'cases:write');
   const edits = useCardEdits(state.reload);
-  const { editing, changed } = edits;
   return (
     <>
       <h1 tabIndex={-1}>Saved replies</h1>
@@ -42,29 +41,22 @@ export default function SavedReplies({ session }: ScreenProps) {
       <Loaded state={state} what="saved replies">
         {(data) =>
           data.replyTemplates.data.length ? (
-            <ul class="cards" aria-label="Saved replies">
-              {data.replyTemplates.data.map((r) => (
-                <li key={r.id} class="card">
-                  <h2 class="card-title">{r.name}</h2>
-                  <p class="body">{r.body}</p>
-                  {mayChange && (
-                    <CardActions
-                      item={r}
-                      edits={edits}
-                      consequence="It is no longer offered in the Inbox; replies already sent with it stay as they were."
-                      onDelete={() => request(DeleteReply, { business, id: r.id })}
-                    />
-                  )}
-                  {editing === r.id && <ReplyForm business={business} reply={r} onSaved={(name) => changed(`${name} saved.`)} />}
-                </li>
-              ))}
-            </ul>
+            <Cards
+              label="Saved replies"
+              items={data.replyTemplates.data}
+              edits={edits}
+              mayChange={mayChange}
+              consequence="It is no longer offered in the Inbox; replies already sent with it stay as they were."
+              onDelete={(r) => request(DeleteReply, { business, id: r.id })}
+              facts={(r) => <p class="body">{r.body}</p>}
+              form={(r) => <ReplyForm business={business} reply={r} onSaved={(name) => edits.changed(`${name} saved.`)} />}
+            />
           ) : (
             <Empty>No saved reply yet{mayChange ? ': write the first one below.' : '.'}</Empty>
           )
         }
       </Loaded>
-      {mayChange && <ReplyForm business={business} onSaved={(name) => changed(`${name} added.`)} />}
+      {mayChange && <ReplyForm business={business} onSaved={(name) => edits.changed(`${name} added.`)} />}
     </>
   );
 }
