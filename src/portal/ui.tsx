@@ -519,12 +519,41 @@ export function zonedTime(local: string): number {
 export const dayStart = (day: string) => zonedTime(`${day}T00:00:00`);
 
 /** A line's total: as the order gave it, else its quantity times its unit price (2 × 490 is 980, not "—"). */
-export function lineTotal(line: { quantity?: number | null; unitPrice?: number | string | null; totalPrice?: number | string | null }): number | string | null {
+function lineTotal(line: { quantity?: number | null; unitPrice?: number | string | null; totalPrice?: number | string | null }): number | string | null {
   if (line.totalPrice != null) return line.totalPrice;
   if (line.unitPrice == null) return null;
   const total = Number(line.unitPrice) * (line.quantity ?? 1);
   // Cents as integers, so 3 × 0.1 is 0.3.
   return Number.isFinite(total) ? Math.round(total * 1e6) / 1e6 : null;
+}
+
+interface OrderLine {
+  id: string;
+  name?: string | null;
+  itemId?: string | null;
+  itemComment?: string | null;
+  quantity?: number | null;
+  unitPrice?: number | string | null;
+  totalPrice?: number | string | null;
+}
+
+/** An order's lines: each item (its comment beside it), its quantity, its unit price (with `unitPrice`), its total. */
+export function OrderLines({ items, currency, unitPrice }: { items: readonly OrderLine[]; currency: string | null | undefined; unitPrice?: boolean }) {
+  return (
+    <Table caption="Order lines" columns={unitPrice ? ['Item', 'Quantity', 'Unit price', 'Total'] : ['Item', 'Quantity', 'Price']}>
+      {items.map((i) => (
+        <tr key={i.id}>
+          <td>
+            {i.name ?? i.itemId ?? '—'}
+            {i.itemComment ? ` (${i.itemComment})` : ''}
+          </td>
+          <td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td>
+          {unitPrice && <td class="number">{formatMoney(i.unitPrice, currency)}</td>}
+          <td class="number">{formatMoney(lineTotal(i), currency)}</td>
+        </tr>
+      ))}
+    </Table>
+  );
 }
 
 /** A calendar day (yyyy-mm-dd) as the business's locale writes one: "30 Oct 2026". */

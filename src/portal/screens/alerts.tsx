@@ -4,8 +4,8 @@ import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
 import { BUILT_IN_THEMES, SENTIMENT_LABELS } from '../../shared/themes';
 import {
-  Cards,
   CardForm,
+  Cards,
   DoneNote,
   Empty,
   Field,
@@ -16,9 +16,9 @@ import {
   formatCount,
   formatDay,
   plural,
+  useCardEdits,
   useLoad,
   useSubmit,
-  useCardEdits,
 } from '../ui';
 
 const AlertRulesScreen = graphql(`

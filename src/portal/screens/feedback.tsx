@@ -6,18 +6,17 @@ import {
   Failure,
   FilterSelect,
   Loaded,
+  OrderLines,
   Pager,
+  Table,
   dayStart,
   download,
-  formatCount,
   formatDate,
   formatMoney,
-  lineTotal,
   localDateTime,
   useLoad,
-  zoneName,
   useSubmit,
-  Table,
+  zoneName,
 } from '../ui';
 import { useLiveEvents } from '../live';
 import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
@@ -299,15 +298,7 @@ export function FeedbackDetail({ session, params }: ScreenProps) {
                     <a href={`/portal/orders/${s.order.id}`}>Order {s.order.externalOrderId}</a> · {formatMoney(s.order.total, s.order.currency)} ·{' '}
                     {s.order.status} · {formatDate(s.order.createdAt)}
                   </p>
-                  <Table caption="Order lines" columns={['Item', 'Quantity', 'Price']}>
-                    {s.order.items.map((i) => (
-                      <tr key={i.id}>
-                        <td>{i.name ?? '—'}</td>
-                        <td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td>
-                        <td class="number">{formatMoney(lineTotal(i), s.order!.currency)}</td>
-                      </tr>
-                    ))}
-                  </Table>
+                  <OrderLines items={s.order.items} currency={s.order.currency} />
                 </>
               ) : (
                 <p class="muted">Not linked to an order (links with an order id tie the two).</p>

@@ -9,12 +9,11 @@ import {
   FilterSelect,
   FormError,
   Loaded,
+  OrderLines,
   Pager,
   formatAge,
-  formatCount,
   formatDate,
   formatMoney,
-  lineTotal,
   useLoad,
   useNow,
   useSubmit,
@@ -725,28 +724,7 @@ export function CaseDetail({ session, params }: ScreenProps) {
                     {c.order.status}
                     {c.order.channel ? ` · ${c.order.channel}` : ''} · {formatDate(c.order.createdAt)}
                   </p>
-                  <table>
-                    <caption class="sr-only">Order lines</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Item</th>
-                        <th scope="col">Quantity</th>
-                        <th scope="col">Price</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {c.order.items.map((i) => (
-                        <tr key={i.id}>
-                          <td>
-                            {i.name ?? i.itemId ?? '—'}
-                            {i.itemComment ? ` (${i.itemComment})` : ''}
-                          </td>
-                          <td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td>
-                          <td class="number">{formatMoney(lineTotal(i), c.order!.currency)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <OrderLines items={c.order.items} currency={c.order.currency} />
                 </>
               ) : (
                 <p class="muted">The answer is not linked to an order.</p>

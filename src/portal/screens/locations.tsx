@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import { Cards, CardForm, DoneNote, Empty, Field, FormError, Loaded, Pager, SaveButton, useLoad, useSubmit, zoneKnown, zoneName, useCardEdits } from '../ui';
+import { CardForm, Cards, DoneNote, Empty, Field, FormError, Loaded, Pager, SaveButton, useCardEdits, useLoad, useSubmit, zoneKnown, zoneName } from '../ui';
 
 const LocationsList = graphql(`
   query LocationsList($business: ID!, $page: Int!) {

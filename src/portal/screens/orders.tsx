@@ -1,22 +1,7 @@
 import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request, type VariablesOf } from '../graphql';
-import {
-  DateFilters,
-  Empty,
-  Field,
-  FilterSelect,
-  Loaded,
-  Pager,
-  dayStart,
-  formatCount,
-  formatDate,
-  formatMoney,
-  lineTotal,
-  setFilters,
-  useLoad,
-  Table,
-} from '../ui';
+import { DateFilters, Empty, Field, FilterSelect, Loaded, OrderLines, Pager, Table, dayStart, formatDate, formatMoney, setFilters, useLoad } from '../ui';
 import { useLiveEvents } from '../live';
 
 const OrdersList = graphql(`
@@ -220,19 +205,7 @@ export function OrderDetail({ session, params }: ScreenProps) {
               <dd>{[o.customerName, o.customerEmail, o.customerPhoneNumber].filter(Boolean).join(', ') || '—'}</dd>
             </dl>
             <h2>Lines</h2>
-            <Table caption="Order lines" columns={['Item', 'Quantity', 'Unit price', 'Total']}>
-              {o.items.map((i) => (
-                <tr key={i.id}>
-                  <td>
-                    {i.name ?? i.itemId ?? '—'}
-                    {i.itemComment ? ` (${i.itemComment})` : ''}
-                  </td>
-                  <td class="number">{i.quantity == null ? '—' : formatCount(i.quantity)}</td>
-                  <td class="number">{formatMoney(i.unitPrice, o.currency)}</td>
-                  <td class="number">{formatMoney(lineTotal(i), o.currency)}</td>
-                </tr>
-              ))}
-            </Table>
+            <OrderLines items={o.items} currency={o.currency} unitPrice />
             <h2>Feedback</h2>
             {o.submissions.length ? (
               <ul>

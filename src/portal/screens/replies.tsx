@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import { Cards, CardForm, DoneNote, Empty, Field, FormError, Loaded, SaveButton, formatCount, useLoad, useSubmit, useCardEdits } from '../ui';
+import { CardForm, Cards, DoneNote, Empty, Field, FormError, Loaded, SaveButton, formatCount, useCardEdits, useLoad, useSubmit } from '../ui';
 
 const RepliesList = graphql(`
   query SavedReplies($business: ID!) {

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf } from '../graphql';
-import { navigate, withQuery } from '../router';
+import { navigate } from '../router';
 import {
+  CardForm,
   DateInput,
   Empty,
   Failure,
@@ -12,14 +13,13 @@ import {
   Pager,
   SaveButton,
   SecretOnce,
+  Table,
   formatDate,
   plural,
   useLoad,
   useSubmit,
   zoneName,
   zonedTime,
-  Table,
-  CardForm,
 } from '../ui';
 import { useLiveEvents } from '../live';
 
