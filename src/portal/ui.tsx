@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, InputHTMLAttributes, RefObject } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './graphql';
 import { navigate, withQuery } from './router';
@@ -112,6 +112,31 @@ export function Field(props: { label: string; error?: string; hint?: string; chi
   );
 }
 
+/** A labelled text input, its error (which marks it invalid) and hint beside it; `input`: its other attributes (type…). */
+export function TextField(props: {
+  label: string;
+  error?: string;
+  hint?: string;
+  value: string;
+  onValue: (value: string) => void;
+  input?: InputHTMLAttributes<HTMLInputElement>;
+}) {
+  return (
+    <Field label={props.label} error={props.error} hint={props.hint}>
+      {(id, d) => (
+        <input
+          {...props.input}
+          id={id}
+          aria-describedby={d}
+          aria-invalid={!!props.error}
+          value={props.value}
+          onInput={(e) => props.onValue(e.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
 /** A labelled select among fixed words that are their own labels (a role, a status, a step type, a channel). */
 export function ChoiceField<T extends string>(props: {
   label: string;
@@ -140,10 +165,10 @@ export function ChoiceField<T extends string>(props: {
  * A form in a card, named for screen readers by `label`, that never leaves the page: the browser's own submission
  * is prevented and `onSubmit` sends the form through the API instead.
  */
-export function CardForm({ label, onSubmit, children }: { label: string; onSubmit: () => unknown; children: ComponentChildren }) {
+export function CardForm({ label, onSubmit, children, ...props }: { label: string; onSubmit: () => unknown; class?: string; children: ComponentChildren }) {
   return (
     <form
-      class="card"
+      class={props.class ? `card ${props.class}` : 'card'}
       aria-label={label}
       onSubmit={(e) => {
         e.preventDefault();
@@ -169,6 +194,45 @@ export function FormError({ error, shown }: { error: unknown; shown?: string[] }
 }
 
 /**
+ * A button that asks first (`ask`, named `label` for screen readers): the question (`question`) in its place, with
+ * the button that does it (`answer`) and Cancel; `children` after them (the failure of the answer).
+ */
+export function AskFirst(props: {
+  id: string;
+  asking: boolean;
+  ask: string;
+  label: string;
+  question: string;
+  answer: string;
+  busy: boolean;
+  onAsk: () => void;
+  onAnswer: () => void;
+  onCancel: () => void;
+  askRef?: RefObject<HTMLButtonElement | null>;
+  cancelRef?: RefObject<HTMLButtonElement | null>;
+  children?: ComponentChildren;
+}) {
+  if (!props.asking)
+    return (
+      <button type="button" class="danger" ref={props.askRef} aria-label={props.label} onClick={props.onAsk}>
+        {props.ask}
+      </button>
+    );
+  return (
+    <div class="confirm" role="alertdialog" aria-labelledby={props.id}>
+      <p id={props.id}>{props.question}</p>
+      <button type="button" class="danger" disabled={props.busy} onClick={props.onAnswer}>
+        {props.answer}
+      </button>{' '}
+      <button type="button" class="secondary" ref={props.cancelRef} onClick={props.onCancel}>
+        Cancel
+      </button>
+      {props.children}
+    </div>
+  );
+}
+
+/**
  * "Delete…" that asks first, saying what goes with the thing; `onDelete` runs the deletion (its failure is shown here).
  * The question takes the focus, and a cancel gives it back to the button, so a keyboard user is never left nowhere.
  */
@@ -185,25 +249,23 @@ export function ConfirmDelete({ name, consequence, onDelete }: { name: string; c
     else if (asked.current) ask.current?.focus();
     asked.current ||= asking;
   }, [asking]);
-  if (!asking)
-    return (
-      <button type="button" class="danger" ref={ask} aria-label={`Delete ${name}…`} onClick={() => setAsking(true)}>
-        Delete…
-      </button>
-    );
   return (
-    <div class="confirm" role="alertdialog" aria-labelledby={id}>
-      <p id={id}>
-        Delete {name}? {consequence}
-      </p>
-      <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(onDelete)}>
-        Delete it
-      </button>{' '}
-      <button type="button" class="secondary" ref={cancel} onClick={() => setAsking(false)}>
-        Cancel
-      </button>
+    <AskFirst
+      id={id}
+      asking={asking}
+      ask="Delete…"
+      label={`Delete ${name}…`}
+      question={`Delete ${name}? ${consequence}`}
+      answer="Delete it"
+      busy={remove.busy}
+      onAsk={() => setAsking(true)}
+      onAnswer={() => void remove.run(onDelete)}
+      onCancel={() => setAsking(false)}
+      askRef={ask}
+      cancelRef={cancel}
+    >
       {remove.error ? <Failure error={remove.error} /> : null}
-    </div>
+    </AskFirst>
   );
 }
 

@@ -3,10 +3,13 @@ import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
 import {
+  CardForm,
   Empty,
   Failure,
   Field,
   FilterSelect,
+  Options,
+  TextField,
   FormError,
   Loaded,
   OrderLines,
@@ -397,11 +400,10 @@ function ReplyForm({ business, c, templates, onSent }: { business: string; c: De
     );
   const to = channel === 'email' ? c.guest.email : c.guest.phone;
   return (
-    <form
-      class="card case-card"
-      aria-label="Reply to the guest"
-      onSubmit={async (e) => {
-        e.preventDefault();
+    <CardForm
+      class="case-card"
+      label="Reply to the guest"
+      onSubmit={async () => {
         const r = await submit.run(() => request(CreateCaseMessage, { business, case: c.id, input: { body, channel } }));
         if (r) {
           setBody('');
@@ -424,11 +426,7 @@ function ReplyForm({ business, c, templates, onSent }: { business: string; c: De
               }}
             >
               <option value="">None</option>
-              {templates.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
+              <Options of={templates} />
             </select>
           )}
         </Field>
@@ -454,7 +452,7 @@ function ReplyForm({ business, c, templates, onSent }: { business: string; c: De
       <button type="submit" disabled={submit.busy || !body.trim()}>
         {submit.busy ? 'Sending…' : 'Send reply'}
       </button>
-    </form>
+    </CardForm>
   );
 }
 
@@ -496,11 +494,10 @@ function OfferForm({ business, c, onCreated }: { business: string; c: Detail; on
   const submit = useSubmit();
   const f = submit.fields;
   return (
-    <form
-      class="card case-card"
-      aria-label="Send an offer"
-      onSubmit={async (e) => {
-        e.preventDefault();
+    <CardForm
+      class="case-card"
+      label="Send an offer"
+      onSubmit={async () => {
         const r = await submit.run(() => request(CreateOffer, { business, case: c.id, input: { description, expiresInDays: Number(days) || null, send } }));
         if (r) {
           setDescription('');
@@ -511,26 +508,20 @@ function OfferForm({ business, c, onCreated }: { business: string; c: Detail; on
       <h3>Send an offer</h3>
       <p class="muted">The guest gets a code; their next order carrying it (in any order field your system passes on) marks this case recovered.</p>
       <div class="row">
-        <Field label="What the guest gets" error={f.description} hint='For example "A free dessert on your next order".'>
-          {(id, d) => (
-            <input id={id} aria-describedby={d} aria-invalid={!!f.description} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-          )}
-        </Field>
-        <Field label="Valid for (days)" error={f.expiresInDays}>
-          {(id, d) => (
-            <input
-              id={id}
-              type="number"
-              min={1}
-              max={365}
-              inputMode="numeric"
-              aria-describedby={d}
-              aria-invalid={!!f.expiresInDays}
-              value={days}
-              onInput={(e) => setDays(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="What the guest gets"
+          error={f.description}
+          hint='For example "A free dessert on your next order".'
+          value={description}
+          onValue={setDescription}
+        />
+        <TextField
+          label="Valid for (days)"
+          error={f.expiresInDays}
+          value={days}
+          onValue={setDays}
+          input={{ type: 'number', min: 1, max: 365, inputMode: 'numeric' }}
+        />
       </div>
       {reachable && (
         <label class="check">
@@ -541,7 +532,7 @@ function OfferForm({ business, c, onCreated }: { business: string; c: Detail; on
       <button type="submit" disabled={submit.busy || !description.trim()}>
         {submit.busy ? 'Creating…' : send ? 'Send the offer' : 'Create the offer'}
       </button>
-    </form>
+    </CardForm>
   );
 }
 

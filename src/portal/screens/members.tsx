@@ -5,7 +5,7 @@ import { MEMBERSHIP_ROLES, rolesAllowing, type MembershipRole } from '../../auth
 import type { Scope } from '../../auth/scopes';
 import { graphql, request } from '../graphql';
 import { useLiveEvents } from '../live';
-import { Empty, Failure, Field, FormError, Loaded, formatDate, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
+import { AskFirst, Empty, Failure, FormError, Loaded, Options, Table, TextField, formatDate, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
 
 const MembersList = graphql(`
   query MembersList($business: ID!) {
@@ -41,28 +41,16 @@ function RolesTable() {
   return (
     <section aria-labelledby="roles">
       <h2 id="roles">What each role may do</h2>
-      <table class="role-table">
-        <thead>
-          <tr>
-            <th scope="col">Action</th>
+      <Table class="role-table" columns={['Action', ...MEMBERSHIP_ROLES]}>
+        {CAN.map(([action, scopes]) => (
+          <tr key={action}>
+            <th scope="row">{action}</th>
             {MEMBERSHIP_ROLES.map((r) => (
-              <th key={r} scope="col">
-                {r}
-              </th>
+              <td key={r}>{roleMay(r, scopes) ? 'Yes' : 'No'}</td>
             ))}
           </tr>
-        </thead>
-        <tbody>
-          {CAN.map(([action, scopes]) => (
-            <tr key={action}>
-              <th scope="row">{action}</th>
-              {MEMBERSHIP_ROLES.map((r) => (
-                <td key={r}>{roleMay(r, scopes) ? 'Yes' : 'No'}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </section>
   );
 }
@@ -105,92 +93,64 @@ export default function Members({ session }: ScreenProps) {
         {(data) => (
           <>
             {data.members.data.length ? (
-              <table>
-                <caption class="sr-only">Members</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Member</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Since</th>
-                    {mayChange && <th scope="col">Remove</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.members.data.map((m) => {
-                    const label = m.name ? `${m.name} (${m.email})` : m.email;
-                    const you = m.user === session.user;
-                    return (
-                      <tr key={m.id}>
-                        <td>
-                          {label}
-                          {you && <span class="muted"> · you</span>}
-                        </td>
-                        <td>
-                          {mayChange ? (
-                            <select
-                              aria-label={`Role of ${m.email}`}
-                              value={m.role}
-                              disabled={change.busy}
-                              onChange={async (e) => {
-                                const next = e.currentTarget.value as MembershipRole;
-                                setDone(undefined);
-                                const r = await change.run(() => request(UpdateMember, { business, id: m.id, input: { role: next } }));
-                                if (r) setDone(`${m.email} is now ${next}.`);
-                                state.reload();
-                              }}
-                            >
-                              {MEMBERSHIP_ROLES.map((r) => (
-                                <option key={r} value={r}>
-                                  {r}
-                                </option>
-                              ))}
-                            </select>
-                          ) : (
-                            m.role
-                          )}
-                        </td>
-                        <td>{formatDate(m.createdAt)}</td>
-                        {mayChange && (
-                          <td>
-                            {removing === m.id ? (
-                              <div class="confirm" role="alertdialog" aria-labelledby={`rm-${m.id}`}>
-                                <p id={`rm-${m.id}`}>Remove {m.email}? They lose access to this business at once: every token they hold for it is revoked.</p>
-                                <button
-                                  type="button"
-                                  class="danger"
-                                  disabled={change.busy}
-                                  onClick={async () => {
-                                    if (await change.run(() => request(DeleteMember, { business, id: m.id }))) setDone(`${m.email} was removed.`);
-                                    setRemoving(undefined);
-                                    state.reload();
-                                  }}
-                                >
-                                  Remove them
-                                </button>{' '}
-                                <button type="button" class="secondary" onClick={() => setRemoving(undefined)}>
-                                  Cancel
-                                </button>
-                              </div>
-                            ) : (
-                              <button
-                                type="button"
-                                class="danger"
-                                aria-label={`Remove ${m.email}…`}
-                                onClick={() => {
-                                  setDone(undefined);
-                                  setRemoving(m.id);
-                                }}
-                              >
-                                Remove…
-                              </button>
-                            )}
-                          </td>
+              <Table caption="Members" columns={['Member', 'Role', 'Since', ...(mayChange ? ['Remove'] : [])]}>
+                {data.members.data.map((m) => {
+                  const label = m.name ? `${m.name} (${m.email})` : m.email;
+                  const you = m.user === session.user;
+                  return (
+                    <tr key={m.id}>
+                      <td>
+                        {label}
+                        {you && <span class="muted"> · you</span>}
+                      </td>
+                      <td>
+                        {mayChange ? (
+                          <select
+                            aria-label={`Role of ${m.email}`}
+                            value={m.role}
+                            disabled={change.busy}
+                            onChange={async (e) => {
+                              const next = e.currentTarget.value as MembershipRole;
+                              setDone(undefined);
+                              const r = await change.run(() => request(UpdateMember, { business, id: m.id, input: { role: next } }));
+                              if (r) setDone(`${m.email} is now ${next}.`);
+                              state.reload();
+                            }}
+                          >
+                            <Options of={MEMBERSHIP_ROLES} />
+                          </select>
+                        ) : (
+                          m.role
                         )}
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+                      </td>
+                      <td>{formatDate(m.createdAt)}</td>
+                      {mayChange && (
+                        <td>
+                          <AskFirst
+                            id={`rm-${m.id}`}
+                            asking={removing === m.id}
+                            ask="Remove…"
+                            label={`Remove ${m.email}…`}
+                            question={`Remove ${m.email}? They lose access to this business at once: every token they hold for it is revoked.`}
+                            answer="Remove them"
+                            busy={change.busy}
+                            onAsk={() => {
+                              setDone(undefined);
+                              setRemoving(m.id);
+                            }}
+                            onAnswer={async () => {
+                              if (await change.run(() => request(DeleteMember, { business, id: m.id }))) setDone(`${m.email} was removed.`);
+                              setRemoving(undefined);
+                              state.reload();
+                            }}
+                            onCancel={() => setRemoving(undefined)}
+                          />
+                        </td>
+                      )}
+                    </tr>
+                  );
+                })}
+              </Table>
             ) : (
               <Empty>No member yet.</Empty>
             )}
@@ -198,92 +158,64 @@ export default function Members({ session }: ScreenProps) {
               Pending invitations
             </h2>
             {data.invitations.data.length ? (
-              <table aria-labelledby="invitations">
-                <thead>
-                  <tr>
-                    <th scope="col">Invited</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Sent</th>
-                    <th scope="col">Link works until</th>
-                    {mayChange && <th scope="col">Revoke</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.invitations.data.map((inv) => {
-                    const expired = inv.expiresAt <= Date.now();
-                    return (
-                      <tr key={inv.id}>
-                        <td>{inv.email}</td>
-                        <td>{inv.role}</td>
-                        <td>{formatDate(inv.createdAt)}</td>
-                        <td>
-                          {expired ? (
-                            <>
-                              <span class="status failed">expired</span> {formatDate(inv.expiresAt)}
-                            </>
-                          ) : (
-                            formatDate(inv.expiresAt)
-                          )}
-                        </td>
-                        {mayChange && (
-                          <td>
-                            {revoking === inv.id ? (
-                              <div class="confirm" role="alertdialog" aria-labelledby={`rv-${inv.id}`}>
-                                <p id={`rv-${inv.id}`}>
-                                  {expired
-                                    ? `Delete the expired invitation of ${inv.email}? You can then invite them again.`
-                                    : `Revoke the invitation of ${inv.email}? The link e-mailed to them stops working at once: opening it says the invitation was withdrawn. You can invite them again later.`}
-                                </p>
-                                <button
-                                  type="button"
-                                  class="danger"
-                                  disabled={change.busy}
-                                  onClick={async () => {
-                                    if (await change.run(() => request(DeleteInvitation, { business, id: inv.id }))) {
-                                      setDone(
-                                        expired
-                                          ? `The expired invitation of ${inv.email} was deleted.`
-                                          : `The invitation of ${inv.email} was revoked: its link no longer works.`,
-                                      );
-                                    }
-                                    setRevoking(undefined);
-                                    state.reload();
-                                    invitationsHeading.current?.focus();
-                                  }}
-                                >
-                                  {expired ? 'Delete it' : 'Revoke it'}
-                                </button>{' '}
-                                <button
-                                  type="button"
-                                  class="secondary"
-                                  onClick={() => {
-                                    setRevoking(undefined);
-                                    invitationsHeading.current?.focus();
-                                  }}
-                                >
-                                  Cancel
-                                </button>
-                              </div>
-                            ) : (
-                              <button
-                                type="button"
-                                class="danger"
-                                aria-label={`Revoke the invitation of ${inv.email}…`}
-                                onClick={() => {
-                                  setDone(undefined);
-                                  setRevoking(inv.id);
-                                }}
-                              >
-                                Revoke…
-                              </button>
-                            )}
-                          </td>
+              <Table labelledBy="invitations" columns={['Invited', 'Role', 'Sent', 'Link works until', ...(mayChange ? ['Revoke'] : [])]}>
+                {data.invitations.data.map((inv) => {
+                  const expired = inv.expiresAt <= Date.now();
+                  return (
+                    <tr key={inv.id}>
+                      <td>{inv.email}</td>
+                      <td>{inv.role}</td>
+                      <td>{formatDate(inv.createdAt)}</td>
+                      <td>
+                        {expired ? (
+                          <>
+                            <span class="status failed">expired</span> {formatDate(inv.expiresAt)}
+                          </>
+                        ) : (
+                          formatDate(inv.expiresAt)
                         )}
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+                      </td>
+                      {mayChange && (
+                        <td>
+                          <AskFirst
+                            id={`rv-${inv.id}`}
+                            asking={revoking === inv.id}
+                            ask="Revoke…"
+                            label={`Revoke the invitation of ${inv.email}…`}
+                            question={
+                              expired
+                                ? `Delete the expired invitation of ${inv.email}? You can then invite them again.`
+                                : `Revoke the invitation of ${inv.email}? The link e-mailed to them stops working at once: opening it says the invitation was withdrawn. You can invite them again later.`
+                            }
+                            answer={expired ? 'Delete it' : 'Revoke it'}
+                            busy={change.busy}
+                            onAsk={() => {
+                              setDone(undefined);
+                              setRevoking(inv.id);
+                            }}
+                            onAnswer={async () => {
+                              if (await change.run(() => request(DeleteInvitation, { business, id: inv.id }))) {
+                                setDone(
+                                  expired
+                                    ? `The expired invitation of ${inv.email} was deleted.`
+                                    : `The invitation of ${inv.email} was revoked: its link no longer works.`,
+                                );
+                              }
+                              setRevoking(undefined);
+                              state.reload();
+                              invitationsHeading.current?.focus();
+                            }}
+                            onCancel={() => {
+                              setRevoking(undefined);
+                              invitationsHeading.current?.focus();
+                            }}
+                          />
+                        </td>
+                      )}
+                    </tr>
+                  );
+                })}
+              </Table>
             ) : (
               <Empty>No invitation is waiting for an answer.</Empty>
             )}
@@ -321,19 +253,7 @@ export default function Members({ session }: ScreenProps) {
             </p>
           )}
           <div class="row">
-            <Field label="E-mail" error={f.email}>
-              {(id, d) => (
-                <input
-                  id={id}
-                  type="email"
-                  autoComplete="off"
-                  aria-describedby={d}
-                  aria-invalid={!!f.email}
-                  value={email}
-                  onInput={(e) => setEmail(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField label="E-mail" error={f.email} value={email} onValue={setEmail} input={{ type: 'email', autoComplete: 'off' }} />
             <ChoiceField label="Role" error={f.role} value={role} choices={MEMBERSHIP_ROLES} onChange={setRole} />
           </div>
           <FormError error={invite.error} shown={['email', 'role']} />
