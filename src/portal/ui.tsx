@@ -431,6 +431,23 @@ export function FilterSelect(props: {
   );
 }
 
+/** A filtered list with nothing to show: "No X matches.", then a way to clear the filters (`clear`), else `children`. */
+export function NoMatch({ what, query, clear, children }: { what: string; query: URLSearchParams; clear: string; children: ComponentChildren }) {
+  return (
+    <Empty>
+      No {what} matches. {query.toString() ? <a href={clear}>Clear the filters</a> : children}
+    </Empty>
+  );
+}
+
+/** What the DateFilters ask for, as a filter of times (ms): from the start of From to the end of To, when set. */
+export function datesOf(query: URLSearchParams): { gte?: number; lt?: number } | undefined {
+  const from = query.get('from');
+  const to = query.get('to');
+  if (!from && !to) return undefined;
+  return { ...(from ? { gte: dayStart(from) } : {}), ...(to ? { lt: dayStart(to) + 86_400_000 } : {}) };
+}
+
 /** A list screen's date filters, From and To (yyyy-mm-dd in the URL, both days included), in the business's zone. */
 export function DateFilters({ query }: { query: URLSearchParams }) {
   return (

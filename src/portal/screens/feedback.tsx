@@ -6,17 +6,18 @@ import {
   Failure,
   FilterSelect,
   Loaded,
-  OrderLines,
   Pager,
-  Table,
-  dayStart,
+  datesOf,
   download,
   formatDate,
   formatMoney,
   localDateTime,
   useLoad,
-  useSubmit,
   zoneName,
+  useSubmit,
+  Table,
+  NoMatch,
+  OrderLines,
 } from '../ui';
 import { useLiveEvents } from '../live';
 import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
@@ -104,9 +105,8 @@ function whereOf(query: URLSearchParams): VariablesOf<typeof FeedbackList>['wher
   if (Number(query.get('ratingAtMost')) > 0) where.lowestRating = { lte: Number(query.get('ratingAtMost')) };
   // A text answer read as speaking of the theme (with that sentiment, when one is chosen): the Themes screen links here.
   if (query.get('theme')) where.theme = { theme: query.get('theme')!, ...(query.get('sentiment') ? { sentiment: query.get('sentiment')! } : {}) };
-  const from = query.get('from');
-  const to = query.get('to');
-  if (from || to) where.createdAt = { ...(from ? { gte: dayStart(from) } : {}), ...(to ? { lt: dayStart(to) + 86_400_000 } : {}) };
+  const dates = datesOf(query);
+  if (dates) where.createdAt = dates;
   return where;
 }
 
@@ -229,16 +229,9 @@ function FeedbackFor({ business, survey, surveys, locations, themes, query }: Ch
               <Pager list={r.submissions} query={query} />
             </>
           ) : (
-            <Empty>
-              No feedback matches.{' '}
-              {query.toString() ? (
-                <a href="/portal/feedback">Clear the filters</a>
-              ) : (
-                <>
-                  Share the survey's link or QR code from <a href={`/portal/surveys/${survey.id}`}>its page</a>.
-                </>
-              )}
-            </Empty>
+            <NoMatch what="feedback" query={query} clear="/portal/feedback">
+              Share the survey's link or QR code from <a href={`/portal/surveys/${survey.id}`}>its page</a>.
+            </NoMatch>
           )
         }
       </Loaded>

@@ -1,7 +1,22 @@
 import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request, type VariablesOf } from '../graphql';
-import { DateFilters, Empty, Field, FilterSelect, Loaded, OrderLines, Pager, Table, dayStart, formatDate, formatMoney, setFilters, useLoad } from '../ui';
+import {
+  DateFilters,
+  Empty,
+  Field,
+  Loaded,
+  Pager,
+  datesOf,
+  formatDate,
+  formatMoney,
+  useLoad,
+  Table,
+  FilterSelect,
+  NoMatch,
+  OrderLines,
+  setFilters,
+} from '../ui';
 import { useLiveEvents } from '../live';
 
 const OrdersList = graphql(`
@@ -32,9 +47,8 @@ const CHANNELS = ['WEBSITE', 'ANDROID', 'IOS', 'CALL-IN', 'QR', 'FOODPANDA', 'GO
 function whereOf(query: URLSearchParams): VariablesOf<typeof OrdersList>['where'] {
   const where: NonNullable<VariablesOf<typeof OrdersList>['where']> = {};
   for (const key of ['status', 'channel', 'source', 'externalLocationId'] as const) if (query.get(key)) where[key] = { eq: query.get(key)! };
-  const from = query.get('from');
-  const to = query.get('to');
-  if (from || to) where.createdAt = { ...(from ? { gte: dayStart(from) } : {}), ...(to ? { lt: dayStart(to) + 86_400_000 } : {}) };
+  const dates = datesOf(query);
+  if (dates) where.createdAt = dates;
   return where;
 }
 
@@ -83,16 +97,9 @@ export default function Orders({ session, query }: ScreenProps) {
               <Pager list={r.orders} query={query} />
             </>
           ) : (
-            <Empty>
-              No order matches.{' '}
-              {query.toString() ? (
-                <a href="/portal/orders">Clear the filters</a>
-              ) : (
-                <>
-                  Connect your ordering system under <a href="/portal/integrations">Integrations</a>: its orders show here.
-                </>
-              )}
-            </Empty>
+            <NoMatch what="order" query={query} clear="/portal/orders">
+              Connect your ordering system under <a href="/portal/integrations">Integrations</a>: its orders show here.
+            </NoMatch>
           )
         }
       </Loaded>
@@ -107,6 +114,16 @@ const OrderRequests = graphql(`
     }
   }
 `);
+
+/** A step of a feedback request and its date, as a term of the request's facts. */
+function Step({ name, at }: { name: string; at: number | null | undefined }) {
+  return (
+    <>
+      <dt>{name}</dt>
+      <dd>{formatDate(at)}</dd>
+    </>
+  );
+}
 
 /** What the feedback flows did for the order: each request's steps, in order, with why it stopped where it did. */
 function RequestHistory({ business, order }: { business: string; order: string }) {
@@ -126,39 +143,12 @@ function RequestHistory({ business, order }: { business: string; order: string }
                     {r.reason ? ` (${r.reason.replace(/_/g, ' ')})` : ''}
                     {r.error ? `: ${r.error}` : ''}
                   </dd>
-                  <dt>Created</dt>
-                  <dd>{formatDate(r.createdAt)}</dd>
-                  {r.sentAt ? (
-                    <>
-                      <dt>Sent{r.channel ? ` by ${r.channel}` : ''}</dt>
-                      <dd>{formatDate(r.sentAt)}</dd>
-                    </>
-                  ) : (
-                    <>
-                      <dt>Due</dt>
-                      <dd>{formatDate(r.sendAt)}</dd>
-                    </>
-                  )}
-                  {r.remindedAt && (
-                    <>
-                      <dt>Reminded</dt>
-                      <dd>{formatDate(r.remindedAt)}</dd>
-                    </>
-                  )}
-                  {r.openedAt && (
-                    <>
-                      <dt>Opened</dt>
-                      <dd>{formatDate(r.openedAt)}</dd>
-                    </>
-                  )}
-                  {r.completedAt && (
-                    <>
-                      <dt>Answered</dt>
-                      <dd>{formatDate(r.completedAt)}</dd>
-                    </>
-                  )}
-                  <dt>Link expires</dt>
-                  <dd>{formatDate(r.expiresAt)}</dd>
+                  <Step name="Created" at={r.createdAt} />
+                  {r.sentAt ? <Step name={`Sent${r.channel ? ` by ${r.channel}` : ''}`} at={r.sentAt} /> : <Step name="Due" at={r.sendAt} />}
+                  {r.remindedAt && <Step name="Reminded" at={r.remindedAt} />}
+                  {r.openedAt && <Step name="Opened" at={r.openedAt} />}
+                  {r.completedAt && <Step name="Answered" at={r.completedAt} />}
+                  <Step name="Link expires" at={r.expiresAt} />
                 </dl>
               ))}
             </>

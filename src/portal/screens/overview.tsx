@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
 import type { ScreenProps } from '../screen';
 import { may } from '../roles';
@@ -270,26 +271,36 @@ function UnhappyGuests({ business, location, range }: { business: string; locati
 function Split({ head, rows, muted }: { head: string[]; rows: (string | number)[][]; muted?: boolean[] }) {
   if (!rows.length) return <p class="muted">Nothing in these dates.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          {head.map((h) => (
-            <th key={h} scope="col">
-              {h}
-            </th>
+    <Table columns={head}>
+      {rows.map((row, r) => (
+        <tr key={String(row[0])} class={muted?.[r] ? 'muted' : undefined}>
+          {row.map((cell, i) => (
+            <td key={i}>{cell}</td>
           ))}
         </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, r) => (
-          <tr key={String(row[0])} class={muted?.[r] ? 'muted' : undefined}>
-            {row.map((cell, i) => (
-              <td key={i}>{cell}</td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
+  );
+}
+
+/** A card of the ratings and CSAT by `head` (a location, a server, a channel): a row a `name`; `children` after. */
+function CsatSplit(props: {
+  id: string;
+  title: string;
+  head: string;
+  rows: { name: string; count: number; csat?: number | null; insufficient: boolean }[];
+  children?: ComponentChildren;
+}) {
+  return (
+    <section class="card split" aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      <Split
+        head={[props.head, 'Ratings', 'CSAT']}
+        rows={props.rows.map((r) => [r.name, r.count, r.insufficient ? 'not enough answers' : percent(r.csat)])}
+        muted={props.rows.map((r) => r.insufficient)}
+      />
+      {props.children}
+    </section>
   );
 }
 
@@ -425,40 +436,26 @@ function Figures({
       </Suspense>
       <Dishes data={data} location={location} />
       <div class="row">
-        <section class="card split" aria-labelledby="by-location">
-          <h2 id="by-location">By location</h2>
-          <Split
-            head={['Location', 'Ratings', 'CSAT']}
-            rows={data.byLocation.map((r) => [
-              r.location ? (locationName.get(r.location) ?? r.location) : 'No location',
-              r.count,
-              r.insufficient ? 'not enough answers' : percent(r.csat),
-            ])}
-            muted={data.byLocation.map((r) => r.insufficient)}
-          />
-        </section>
-        <section class="card split" aria-labelledby="by-staff">
-          <h2 id="by-staff">By server</h2>
-          <Split
-            head={['Server', 'Ratings', 'CSAT']}
-            rows={data.byStaff.map((r) => [r.staff ?? 'Not recorded', r.count, r.insufficient ? 'not enough answers' : percent(r.csat)])}
-            muted={data.byStaff.map((r) => r.insufficient)}
-          />
-        </section>
-        <section class="card split" aria-labelledby="by-channel">
-          <h2 id="by-channel">By channel</h2>
-          <Split
-            head={['Channel', 'Ratings', 'CSAT']}
-            rows={data.byChannel.map((r) => [r.channel ?? 'Not recorded', r.count, r.count < MIN_SAMPLE ? 'not enough answers' : percent(r.csat)])}
-            muted={data.byChannel.map((r) => r.count < MIN_SAMPLE)}
-          />
+        <CsatSplit
+          id="by-location"
+          title="By location"
+          head="Location"
+          rows={data.byLocation.map((r) => ({ ...r, name: r.location ? (locationName.get(r.location) ?? r.location) : 'No location' }))}
+        />
+        <CsatSplit id="by-staff" title="By server" head="Server" rows={data.byStaff.map((r) => ({ ...r, name: r.staff ?? 'Not recorded' }))} />
+        <CsatSplit
+          id="by-channel"
+          title="By channel"
+          head="Channel"
+          rows={data.byChannel.map((r) => ({ ...r, name: r.channel ?? 'Not recorded', insufficient: r.count < MIN_SAMPLE }))}
+        >
           <h3>Orders by ordering channel</h3>
           <Split
             head={['Channel', 'Orders', 'With feedback']}
             rows={data.rateByChannel.map((r) => [r.channel ?? 'Unknown', r.orders, r.orders < MIN_SAMPLE ? 'not enough orders' : percent(r.rate)])}
             muted={data.rateByChannel.map((r) => r.orders < MIN_SAMPLE)}
           />
-        </section>
+        </CsatSplit>
       </div>
     </>
   );
