@@ -321,13 +321,13 @@ export function DoneNote({ done }: { done: string | undefined }) {
 export function Cards<T extends { id: string; name: string }>(props: {
   label: string;
   items: readonly T[];
+  facts: (item: T) => ComponentChildren;
   edits: ReturnType<typeof useCardEdits>;
   mayChange: boolean;
   consequence: string;
   onDelete: (item: T) => Promise<unknown>;
-  facts: (item: T) => ComponentChildren;
-  form: (item: T) => ComponentChildren;
   actions?: (item: T) => ComponentChildren;
+  form: (item: T) => ComponentChildren;
 }) {
   const { editing, setEditing, changed } = props.edits;
   return (

@@ -138,11 +138,11 @@ export default function AlertRules({ session, query }: ScreenProps) {
                 <Cards
                   label="Alert rules"
                   items={data.alertRules.data}
+                  facts={(r) => <RuleFacts rule={r} names={names} />}
                   edits={edits}
                   mayChange={mayChange}
                   consequence="New answers no longer open cases by it; cases it opened stay, with their severity and reason."
                   onDelete={(r) => request(DeleteAlertRule, { business, id: r.id })}
-                  facts={(r) => <RuleFacts rule={r} names={names} />}
                   actions={(r) => <OnOff business={business} rule={r} onChanged={edits.changed} />}
                   form={(r) => <RuleForm business={business} rule={r} names={names} onSaved={(name) => edits.changed(`${name} saved.`)} />}
                 />

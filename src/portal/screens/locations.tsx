@@ -63,11 +63,11 @@ export default function Locations({ session, query }: ScreenProps) {
               <Cards
                 label="Locations"
                 items={data.locations.data}
+                facts={(l) => <LocationFacts location={l} />}
                 edits={edits}
                 mayChange={mayChange}
                 consequence="Its feedback and orders stay, no longer tied to it; links and QR codes that name it stop finding it."
                 onDelete={(l) => request(DeleteLocation, { business, id: l.id })}
-                facts={(l) => <LocationFacts location={l} />}
                 form={(l) => <LocationForm business={business} location={l} onSaved={(name) => edits.changed(`${name} saved.`)} />}
               />
               {(page > 0 || data.locations.hasMore) && <Pager list={data.locations} query={query} />}

@@ -44,11 +44,11 @@ export default function SavedReplies({ session }: ScreenProps) {
             <Cards
               label="Saved replies"
               items={data.replyTemplates.data}
+              facts={(r) => <p class="body">{r.body}</p>}
               edits={edits}
               mayChange={mayChange}
               consequence="It is no longer offered in the Inbox; replies already sent with it stay as they were."
               onDelete={(r) => request(DeleteReply, { business, id: r.id })}
-              facts={(r) => <p class="body">{r.body}</p>}
               form={(r) => <ReplyForm business={business} reply={r} onSaved={(name) => edits.changed(`${name} saved.`)} />}
             />
           ) : (
