@@ -80,6 +80,49 @@ export default function Members({ session }: ScreenProps) {
   const invite = useSubmit();
   const change = useSubmit();
   const f = invite.fields;
+  /**
+   * A row's Remove… or Revoke…, asked in place (`open`: the row of the list whose question is open): a success is said
+   * in the status line, then the lists are read again; `settle` runs as the question closes (the focus goes back).
+   */
+  const askFirst = (q: {
+    open: [string | undefined, (row: string | undefined) => void];
+    row: string;
+    id: string;
+    ask: string;
+    label: string;
+    question: string;
+    answer: string;
+    remove: () => Promise<unknown>;
+    said: string;
+    settle?: () => void;
+  }) => {
+    const [asking, setAsking] = q.open;
+    return (
+      <AskFirst
+        id={q.id}
+        ask={q.ask}
+        label={q.label}
+        question={q.question}
+        answer={q.answer}
+        asking={asking === q.row}
+        busy={change.busy}
+        onAsk={() => {
+          setDone(undefined);
+          setAsking(q.row);
+        }}
+        onAnswer={async () => {
+          if (await change.run(q.remove)) setDone(q.said);
+          setAsking(undefined);
+          state.reload();
+          q.settle?.();
+        }}
+        onCancel={() => {
+          setAsking(undefined);
+          q.settle?.();
+        }}
+      />
+    );
+  };
   return (
     <>
       <h1 tabIndex={-1}>Members</h1>
@@ -126,25 +169,17 @@ export default function Members({ session }: ScreenProps) {
                       <td>{formatDate(m.createdAt)}</td>
                       {mayChange && (
                         <td>
-                          <AskFirst
-                            id={`rm-${m.id}`}
-                            asking={removing === m.id}
-                            ask="Remove…"
-                            label={`Remove ${m.email}…`}
-                            question={`Remove ${m.email}? They lose access to this business at once: every token they hold for it is revoked.`}
-                            answer="Remove them"
-                            busy={change.busy}
-                            onAsk={() => {
-                              setDone(undefined);
-                              setRemoving(m.id);
-                            }}
-                            onAnswer={async () => {
-                              if (await change.run(() => request(DeleteMember, { business, id: m.id }))) setDone(`${m.email} was removed.`);
-                              setRemoving(undefined);
-                              state.reload();
-                            }}
-                            onCancel={() => setRemoving(undefined)}
-                          />
+                          {askFirst({
+                            open: [removing, setRemoving],
+                            row: m.id,
+                            id: `rm-${m.id}`,
+                            ask: 'Remove…',
+                            label: `Remove ${m.email}…`,
+                            question: `Remove ${m.email}? They lose access to this business at once: every token they hold for it is revoked.`,
+                            answer: 'Remove them',
+                            remove: () => request(DeleteMember, { business, id: m.id }),
+                            said: `${m.email} was removed.`,
+                          })}
                         </td>
                       )}
                     </tr>
@@ -177,39 +212,22 @@ export default function Members({ session }: ScreenProps) {
                       </td>
                       {mayChange && (
                         <td>
-                          <AskFirst
-                            id={`rv-${inv.id}`}
-                            asking={revoking === inv.id}
-                            ask="Revoke…"
-                            label={`Revoke the invitation of ${inv.email}…`}
-                            question={
-                              expired
-                                ? `Delete the expired invitation of ${inv.email}? You can then invite them again.`
-                                : `Revoke the invitation of ${inv.email}? The link e-mailed to them stops working at once: opening it says the invitation was withdrawn. You can invite them again later.`
-                            }
-                            answer={expired ? 'Delete it' : 'Revoke it'}
-                            busy={change.busy}
-                            onAsk={() => {
-                              setDone(undefined);
-                              setRevoking(inv.id);
-                            }}
-                            onAnswer={async () => {
-                              if (await change.run(() => request(DeleteInvitation, { business, id: inv.id }))) {
-                                setDone(
-                                  expired
-                                    ? `The expired invitation of ${inv.email} was deleted.`
-                                    : `The invitation of ${inv.email} was revoked: its link no longer works.`,
-                                );
-                              }
-                              setRevoking(undefined);
-                              state.reload();
-                              invitationsHeading.current?.focus();
-                            }}
-                            onCancel={() => {
-                              setRevoking(undefined);
-                              invitationsHeading.current?.focus();
-                            }}
-                          />
+                          {askFirst({
+                            open: [revoking, setRevoking],
+                            row: inv.id,
+                            id: `rv-${inv.id}`,
+                            ask: 'Revoke…',
+                            label: `Revoke the invitation of ${inv.email}…`,
+                            question: expired
+                              ? `Delete the expired invitation of ${inv.email}? You can then invite them again.`
+                              : `Revoke the invitation of ${inv.email}? The link e-mailed to them stops working at once: opening it says the invitation was withdrawn. You can invite them again later.`,
+                            answer: expired ? 'Delete it' : 'Revoke it',
+                            remove: () => request(DeleteInvitation, { business, id: inv.id }),
+                            said: expired
+                              ? `The expired invitation of ${inv.email} was deleted.`
+                              : `The invitation of ${inv.email} was revoked: its link no longer works.`,
+                            settle: () => invitationsHeading.current?.focus(),
+                          })}
                         </td>
                       )}
                     </tr>
