@@ -236,7 +236,7 @@ export function AskFirst(props: {
  * "Delete…" that asks first, saying what goes with the thing; `onDelete` runs the deletion (its failure is shown here).
  * The question takes the focus, and a cancel gives it back to the button, so a keyboard user is never left nowhere.
  */
-export function ConfirmDelete({ name, consequence, onDelete }: { name: string; consequence: string; onDelete: () => Promise<unknown> }) {
+function ConfirmDelete({ name, consequence, onDelete }: { name: string; consequence: string; onDelete: () => Promise<unknown> }) {
   const [asking, setAsking] = useState(false);
   const [id] = useState(() => `confirm${++fieldIds}`);
   const remove = useSubmit();
