@@ -11,7 +11,6 @@ import {
   Field,
   FormError,
   Loaded,
-  Pager,
   SaveButton,
   formatCount,
   formatDay,
@@ -20,6 +19,7 @@ import {
   useLoad,
   useSubmit,
 } from '../ui';
+import { Pager } from '../lists';
 
 const AlertRulesScreen = graphql(`
   query AlertRulesScreen($business: ID!, $page: Int!, $members: Boolean!, $themes: Boolean!) {

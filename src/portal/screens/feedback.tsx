@@ -1,24 +1,7 @@
 import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf, type VariablesOf } from '../graphql';
-import {
-  DateFilters,
-  Empty,
-  Failure,
-  FilterSelect,
-  Loaded,
-  Pager,
-  datesOf,
-  download,
-  formatDate,
-  formatMoney,
-  localDateTime,
-  useLoad,
-  zoneName,
-  useSubmit,
-  Table,
-  NoMatch,
-  OrderLines,
-} from '../ui';
+import { Empty, Failure, Loaded, download, formatDate, formatMoney, localDateTime, useLoad, zoneName, useSubmit, Table, OrderLines } from '../ui';
+import { DateFilters, FilterSelect, Pager, datesOf, NoMatch } from '../lists';
 import { useLiveEvents } from '../live';
 import { AnswerList, answerText, dishRatingCell, stepTitle } from '../answers';
 import { csvText } from '../../shared/csv';

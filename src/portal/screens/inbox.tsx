@@ -7,13 +7,11 @@ import {
   Empty,
   Failure,
   Field,
-  FilterSelect,
   Options,
   TextField,
   FormError,
   Loaded,
   OrderLines,
-  Pager,
   formatAge,
   formatDate,
   formatMoney,
@@ -21,6 +19,7 @@ import {
   useNow,
   useSubmit,
 } from '../ui';
+import { FilterSelect, Pager } from '../lists';
 import { useLiveEvents } from '../live';
 import { AnswerList } from '../answers';
 

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import { CardForm, Cards, DoneNote, Empty, Field, FormError, Loaded, Pager, SaveButton, useCardEdits, useLoad, useSubmit, zoneKnown, zoneName } from '../ui';
+import { CardForm, Cards, DoneNote, Empty, Field, FormError, Loaded, SaveButton, useCardEdits, useLoad, useSubmit, zoneKnown, zoneName } from '../ui';
+import { Pager } from '../lists';
 
 const LocationsList = graphql(`
   query LocationsList($business: ID!, $page: Int!) {

@@ -1,22 +1,8 @@
 import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request, type VariablesOf } from '../graphql';
-import {
-  DateFilters,
-  Empty,
-  Field,
-  Loaded,
-  Pager,
-  datesOf,
-  formatDate,
-  formatMoney,
-  useLoad,
-  Table,
-  FilterSelect,
-  NoMatch,
-  OrderLines,
-  setFilters,
-} from '../ui';
+import { Empty, Field, Loaded, formatDate, formatMoney, useLoad, Table, OrderLines } from '../ui';
+import { DateFilters, Pager, datesOf, FilterSelect, NoMatch, setFilters } from '../lists';
 import { useLiveEvents } from '../live';
 
 const OrdersList = graphql(`

@@ -10,7 +10,6 @@ import {
   Field,
   FormError,
   Loaded,
-  Pager,
   SaveButton,
   SecretOnce,
   Table,
@@ -21,6 +20,7 @@ import {
   zoneName,
   zonedTime,
 } from '../ui';
+import { Pager } from '../lists';
 import { useLiveEvents } from '../live';
 
 const WebhooksList = graphql(`
