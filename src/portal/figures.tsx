@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { MIN_SAMPLE } from '../shared/sample';
-import { DateInput, dayOf, dayStart, Field, plural } from './ui';
+import { DateInput, dayOf, dayStart, Field, Options, plural } from './ui';
 
 /** The figures' screens (Overview, Themes): the range they read and how a small sample is worded. */
 export const DAY = 86_400_000;
@@ -71,11 +71,7 @@ export function ReportFilters(props: {
         {(id) => (
           <select id={id} value={location ?? ''} onChange={(e) => setQuery({ location: e.currentTarget.value })}>
             <option value="">All locations</option>
-            {props.locations?.map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.name}
-              </option>
-            ))}
+            <Options of={props.locations ?? []} />
           </select>
         )}
       </Field>

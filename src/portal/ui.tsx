@@ -149,11 +149,7 @@ export function ChoiceField<T extends string>(props: {
     <Field label={props.label} error={props.error} hint={props.hint}>
       {(id, d) => (
         <select id={id} aria-describedby={d} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as T)}>
-          {props.choices.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
+          <Options of={props.choices} />
         </select>
       )}
     </Field>

@@ -11,6 +11,7 @@ import {
   Field,
   FormError,
   Loaded,
+  Options,
   SaveButton,
   formatCount,
   formatDay,
@@ -460,11 +461,7 @@ function RuleForm({ business, rule, names, onSaved }: { business: string; rule?:
                 onChange={(e) => set('sentiment', e.currentTarget.value)}
               >
                 <option value="">Any sentiment</option>
-                {SENTIMENT_LABELS.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
+                <Options of={SENTIMENT_LABELS} />
               </select>
             )}
           </Field>

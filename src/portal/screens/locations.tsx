@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may, ReadOnlyNote } from '../roles';
 import { graphql, request, type ResultOf } from '../graphql';
-import { CardForm, Cards, DoneNote, Empty, Field, FormError, Loaded, SaveButton, useCardEdits, useLoad, useSubmit, zoneKnown, zoneName } from '../ui';
+import { CardForm, Cards, DoneNote, Empty, Field, FormError, Loaded, Options, SaveButton, useCardEdits, useLoad, useSubmit, zoneKnown, zoneName } from '../ui';
 import { Pager } from '../lists';
 
 const LocationsList = graphql(`
@@ -158,11 +158,7 @@ function LocationForm({ business, location, onSaved }: { business: string; locat
         {(id, d) => (
           <select id={id} aria-describedby={d} aria-invalid={!!f.timeZone} value={zone} onChange={(e) => setZone(e.currentTarget.value)}>
             <option value="">Same as {businessZone()}</option>
-            {zoneChoices(zone).map((z) => (
-              <option key={z} value={z}>
-                {z}
-              </option>
-            ))}
+            <Options of={zoneChoices(zone)} />
           </select>
         )}
       </Field>

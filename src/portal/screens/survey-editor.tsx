@@ -5,7 +5,7 @@ import { navigate } from '../router';
 import { may, ReadOnlyNote } from '../roles';
 import { GUEST_LANGUAGE_CODES, GUEST_LANGUAGES } from '../../shared/guest-languages';
 import { stepTitle as titleOf } from '../answers';
-import { CopyText, Empty, Failure, Field, FormError, Loaded, SaveButton, download, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
+import { CopyText, Empty, Failure, Field, FormError, Loaded, Options, SaveButton, download, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
 
 const SurveyEditorQuery = graphql(`
   query SurveyEditor($business: ID!, $id: ID!, $withSurvey: Boolean!) {
@@ -564,11 +564,7 @@ function LinkBuilder({
             {(id, d) => (
               <select id={id} aria-describedby={d} value={location} onChange={(e) => setLocation(e.currentTarget.value)}>
                 <option value="">Any (the guest picks)</option>
-                {locations.map((l) => (
-                  <option key={l.id} value={l.id}>
-                    {l.name}
-                  </option>
-                ))}
+                <Options of={locations} />
               </select>
             )}
           </Field>

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { graphql, request, type ResultOf } from '../graphql';
 import { navigate, withQuery } from '../router';
-import { Empty, Field, Loaded, Table, formatCount, formatDate, formatDay, plural, useLoad } from '../ui';
+import { Empty, Field, Loaded, Options, Table, formatCount, formatDate, formatDay, plural, useLoad } from '../ui';
 import { useLiveEvents } from '../live';
 import { DAY, percent, rangeOf, ReportFilters, Sampled } from '../figures';
 import { Highlighted } from '../themes';
@@ -106,11 +106,7 @@ export default function Themes({ session, query }: ScreenProps) {
           {(id) => (
             <select id={id} value={survey ?? ''} onChange={(e) => setQuery({ survey: e.currentTarget.value })}>
               <option value="">All surveys</option>
-              {state.data?.surveys.data.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
+              <Options of={state.data?.surveys.data ?? []} />
             </select>
           )}
         </Field>
