@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { may } from '../roles';
 import { graphql, request } from '../graphql';
-import { Empty, Failure, Field, FormError, Loaded, SecretOnce, formatDate, useLoad, useSubmit, CardForm } from '../ui';
+import { Empty, Failure, Field, FormError, Loaded, SecretOnce, formatDate, useLoad, useSubmit, CardForm, TextField } from '../ui';
 
 const CredentialsList = graphql(`
   query CredentialsList($business: ID!) {
@@ -163,9 +163,7 @@ export default function Credentials({ session }: ScreenProps) {
           }}
         >
           <h2>New credential</h2>
-          <Field label="Name" error={f.name} hint="The app's name, as your staff know it.">
-            {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
-          </Field>
+          <TextField label="Name" error={f.name} hint="The app's name, as your staff know it." value={name} onValue={setName} />
           <Field
             label="Redirect addresses, one per line"
             error={uriError}

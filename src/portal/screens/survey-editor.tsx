@@ -5,7 +5,7 @@ import { navigate } from '../router';
 import { may, ReadOnlyNote } from '../roles';
 import { GUEST_LANGUAGE_CODES, GUEST_LANGUAGES } from '../../shared/guest-languages';
 import { stepTitle as titleOf } from '../answers';
-import { CopyText, Empty, Failure, Field, FormError, Loaded, Options, SaveButton, download, useLoad, useSubmit, ChoiceField, CardForm } from '../ui';
+import { CopyText, Empty, Failure, Field, FormError, Loaded, Options, SaveButton, download, useLoad, useSubmit, ChoiceField, CardForm, TextField } from '../ui';
 
 const SurveyEditorQuery = graphql(`
   query SurveyEditor($business: ID!, $id: ID!, $withSurvey: Boolean!) {
@@ -170,9 +170,7 @@ function SurveyForm({ business, survey, onSaved }: { business: string; survey?: 
         }
       }}
     >
-      <Field label="Name" error={f.name}>
-        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!f.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
-      </Field>
+      <TextField label="Name" error={f.name} value={name} onValue={setName} />
       <Field label="Description (for you, not shown to guests)" error={f.description}>
         {(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
       </Field>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ScreenProps } from '../screen';
 import { graphql, request } from '../graphql';
 import { may, ReadOnlyNote } from '../roles';
-import { Empty, Field, FormError, Loaded, formatDate, useLoad, useSubmit, Table, CardForm } from '../ui';
+import { Empty, Field, FormError, Loaded, formatDate, useLoad, useSubmit, Table, CardForm, TextField } from '../ui';
 
 const SurveysScreenQuery = graphql(`
   query SurveysScreen($business: ID!) {
@@ -108,9 +108,7 @@ function NewMetric({ business, onCreated }: { business: string; onCreated: () =>
       }}
     >
       <h3>New metric</h3>
-      <Field label="Name" error={submit.fields.name}>
-        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!submit.fields.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
-      </Field>
+      <TextField label="Name" error={submit.fields.name} value={name} onValue={setName} />
       <Field label="Description (optional)" error={submit.fields.description}>
         {(id, d) => <input id={id} aria-describedby={d} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
       </Field>
