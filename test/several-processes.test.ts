@@ -9,6 +9,7 @@ import { startReceiver, type Receiver } from './helpers/receiver.js';
 import type { TestServer } from './helpers/server.js';
 import { REVOCATION_CACHE_MS } from '../src/modules/oauth/revocation.cache.js';
 import { liveClient } from './helpers/live.js';
+import { connectCustomIntegration } from '../src/modules/integration/index.js';
 
 // Two service processes behind one address (a load balancer's), on one database and one Redis: README "Several
 // processes". Each runs the API and the workers, as `npm start` does.
@@ -169,5 +170,49 @@ describe('two processes on one database and one Redis', () => {
     } finally {
       await live.dispose();
     }
+  });
+
+  it("forget on one what its memos kept once the other (or a command's process) changes it: a survey page's step, a webhook secret", async () => {
+    const data = async (service: ServiceProcess, query: string, variables: Record<string, unknown>) => {
+      const answer = await gql(service, query, { b: tenant.businessId, ...variables });
+      expect(answer.body.errors).toBeUndefined();
+      return answer.body.data;
+    };
+    const survey = (await data(a, `mutation($b: ID!) { createSurvey(business: $b, input: {name: "Kept", status: active}) { id } }`, {})).createSurvey.id;
+    const addStep = `mutation($b: ID!, $s: ID!, $t: String!) { createSurveyStep(business: $b, survey: $s, input: {type: info, content: {title: $t}}) { id } }`;
+    const step = (await data(a, addStep, { s: survey, t: 'Welcome in' })).createSurveyStep.id;
+    await data(a, addStep, { s: survey, t: 'Thank you' });
+    const page = async () => (await fetch(`${b.url}/survey/${tenant.businessId}/${survey}`)).text();
+    /** b's page shows `present` and not `gone` within 2 s of the change committed on a. */
+    const shownOnB = async (present: string, gone: string) => {
+      let html = '';
+      for (let i = 0; i < 40 && !((html = await page()).includes(present) && !html.includes(gone)); i++) await new Promise((r) => setTimeout(r, 50));
+      expect({ present: html.includes(present), gone: html.includes(gone) }).toEqual({ present: true, gone: false });
+    };
+    await shownOnB('Welcome in', 'Welcome back');
+    // Written by the ORM's flush on a.
+    await data(a, `mutation($b: ID!, $s: ID!, $id: ID!) { updateSurveyStep(business: $b, survey: $s, id: $id, input: {content: {title: "Welcome back"}}) { id } }`, {
+      s: survey,
+      id: step,
+    });
+    await shownOnB('Welcome back', 'Welcome in');
+    // Deleted by statements of its own on a (not a flush).
+    await data(a, `mutation($b: ID!, $s: ID!, $id: ID!) { deleteSurveyStep(business: $b, survey: $s, id: $id) }`, { s: survey, id: step });
+    await shownOnB('Thank you', 'Welcome back');
+
+    // The secret kept by b's webhook door, rotated from this test's process (as the admin CLI would).
+    const post = (secret: string) =>
+      fetch(`${b.url}/webhooks/custom/${shop.businessId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+        body: JSON.stringify(minimal()),
+      }).then((res) => res.status);
+    expect(await post(shop.secret)).toBe(200);
+    const { secret } = await connectCustomIntegration(db.orm.em.fork(), shop.businessId);
+    let refused = 0;
+    for (let i = 0; i < 40 && (refused = await post(shop.secret)) !== 401; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(refused).toBe(401);
+    expect(await post(secret)).toBe(200);
+    shop.secret = secret;
   });
 });

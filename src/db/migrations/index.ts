@@ -47,6 +47,7 @@ import { Migration20261208155000 } from './Migration20261208155000.js';
 import { Migration20261208160000 } from './Migration20261208160000.js';
 import { Migration20261208170000 } from './Migration20261208170000.js';
 import { Migration20261208180000 } from './Migration20261208180000.js';
+import { Migration20261208190000 } from './Migration20261208190000.js';
 
 /** Applied in this order at start. Add each new migration (npm run migration:create) here. */
 export const migrationsList = [
@@ -99,4 +100,5 @@ export const migrationsList = [
   { name: 'Migration20261208160000', class: Migration20261208160000 },
   { name: 'Migration20261208170000', class: Migration20261208170000 },
   { name: 'Migration20261208180000', class: Migration20261208180000 },
+  { name: 'Migration20261208190000', class: Migration20261208190000 },
 ];

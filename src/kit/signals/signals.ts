@@ -1,4 +1,4 @@
-import type { EntityManager, EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
+import type { EntityManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
 import type pg from 'pg';
 import { ormPool } from '../db/db.js';
 import { ListenHub } from './pg-listener.js';
@@ -77,6 +77,23 @@ export function announceAfterCommit(em: EntityManager, channel: string, line: st
   if (!em.getTransactionContext()) send(p);
 }
 
+/** Table -> the channels every write of it through the ORM tells (announceWritesOf). */
+const announcedTables = new Map<string, Set<string>>();
+
+/**
+ * Every write of `tables` the ORM flushes tells `channel`'s listeners in every process once it commits (a line ''):
+ * what a NotifiedMemo (notified.memo.ts) listens to. Told by the service after commit, not by a trigger, so no
+ * NOTIFY runs in the writer's transaction (nor on a shard: issue 51); a statement written by hand (Kysely, nativeDelete)
+ * announces its own change (announceAfterCommit).
+ */
+export function announceWritesOf(channel: string, tables: readonly string[]): void {
+  for (const table of tables) {
+    let channels = announcedTables.get(table);
+    if (!channels) announcedTables.set(table, (channels = new Set()));
+    channels.add(channel);
+  }
+}
+
 /** A transaction (or savepoint) ended: told by the ORM's transaction events (the kit's inTransaction sends them too). */
 function transactionEnded(trx: object | undefined, committed: boolean): void {
   if (!trx) return;
@@ -94,12 +111,28 @@ function transactionEnded(trx: object | undefined, committed: boolean): void {
 }
 
 /**
- * MikroORM's seam (its transaction events, in the ORM configuration's `subscribers`): every em.transactional, flush
- * and em.begin/commit passes here. A savepoint starts with its enclosing transaction announced by
+ * MikroORM's seam (its transaction and flush events, in the ORM configuration's `subscribers`): every em.transactional,
+ * flush and em.begin/commit passes here. A savepoint starts with its enclosing transaction announced by
  * beforeTransactionStart, which is how a savepoint's signals find the transaction they wait for.
  */
 class AfterCommitSignals implements EventSubscriber {
   private readonly opening = new WeakMap<object, object>();
+  /** A flush's unit of work -> the channels its writes tell (announceWritesOf), once they are written. */
+  private readonly flushing = new WeakMap<object, Set<string>>();
+
+  onFlush({ uow }: FlushEventArgs) {
+    const channels = new Set<string>();
+    for (const change of uow.getChangeSets()) for (const channel of announcedTables.get(change.meta.tableName) ?? []) channels.add(channel);
+    if (channels.size) this.flushing.set(uow, channels);
+    else this.flushing.delete(uow);
+  }
+
+  /** After the flush's statements: in its own transaction (committed by now) or in the one around it (told at its commit). */
+  afterFlush({ em, uow }: FlushEventArgs) {
+    const channels = this.flushing.get(uow);
+    this.flushing.delete(uow);
+    for (const channel of channels ?? []) announceAfterCommit(em, channel, '');
+  }
 
   beforeTransactionStart(args: TransactionEventArgs) {
     if (args.transaction) this.opening.set(args.em, args.transaction);
@@ -203,18 +236,18 @@ class Sender {
   }
 }
 
-/** Lines joined by newlines into payloads of at most `max` bytes each. */
+/** Lines joined by newlines into payloads of at most `max` bytes each (an empty line is one too: a memo's "forget"). */
 function chunks(lines: string[], max: number): string[] {
   const out: string[] = [];
-  let current = '';
+  let current: string | undefined;
   for (const line of lines) {
-    if (current && Buffer.byteLength(current) + 1 + Buffer.byteLength(line) > max) {
+    if (current !== undefined && Buffer.byteLength(current) + 1 + Buffer.byteLength(line) > max) {
       out.push(current);
-      current = '';
+      current = undefined;
     }
-    current = current ? `${current}\n${line}` : line;
+    current = current === undefined ? line : `${current}\n${line}`;
   }
-  if (current) out.push(current);
+  if (current !== undefined) out.push(current);
   return out;
 }
 

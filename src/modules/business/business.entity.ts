@@ -2,10 +2,11 @@ import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
-import { surveyPagesTrigger } from './survey-page.signal.js';
+// Its writes, and its owned tables', tell the survey pages' memos after commit.
+import './survey-page.signal.js';
 
-/** A write notifies `survey_pages` (modules/business/survey-page.signal.ts): the guest pages show the brand (issue 36). */
-@Entity({ tableName: 'business', triggers: [surveyPagesTrigger] })
+/** A write tells `survey_pages` after commit (modules/business/survey-page.signal.ts): the guest pages show the brand (issue 36). */
+@Entity({ tableName: 'business' })
 export class Business extends Timestamped {
   @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('business');
   @Property({ type: 'string', length: 200 }) name!: string;

@@ -8,8 +8,6 @@ import { checkBrandFields, type BrandFields } from './brand.rules.js';
 import { checkStaffKey } from './staff-key.rules.js';
 import { checkTimeZone } from '../../shared/time-zone.js';
 import { Checks } from '../../shared/validation.js';
-import { announceAfterCommit } from '../../kit/signals/signals.js';
-import { SURVEY_PAGES_CHANNEL } from './survey-page.signal.js';
 
 export interface NewBusiness {
   name: string;
@@ -39,16 +37,9 @@ export async function updateBusiness(em: EntityManager, id: string, input: Brand
     const business = await tx.findOne(Business, { id });
     if (!business) throw AppError.notFound('Business', id);
     tx.assign(business, change);
-    heardHereAtOnce(tx);
     return business;
   });
 }
-
-/**
- * A business's face or staffKey changed: its trigger tells every process at commit (the survey pages', the order
- * webhook's memo), and this announcement tells this one's own memos at once, so the next request here sees it.
- */
-const heardHereAtOnce = (tx: EntityManager) => announceAfterCommit(tx, SURVEY_PAGES_CHANNEL, '');
 
 /** A checked logo (rest-adapter/image.pool.ts decoded it): stored, and the business's address of it changed. */
 export interface CheckedLogo {
@@ -75,7 +66,6 @@ export async function setLogo(em: EntityManager, id: string, logo: CheckedLogo):
       updatedAt: new Date(),
     });
     business.logoFile = file;
-    heardHereAtOnce(tx);
     return business;
   });
 }

@@ -9,4 +9,4 @@ export { checkNewBusiness, findLogo, setLogo, updateBusiness } from './business.
 export type { CheckedLogo, NewBusiness } from './business.service.js';
 export { BusinessType } from './business.type.js';
 export { DEFAULT_STAFF_KEY } from './staff-key.rules.js';
-export { SURVEY_PAGES_CHANNEL, surveyPagesTrigger } from './survey-page.signal.js';
+export { SURVEY_PAGES_CHANNEL } from './survey-page.signal.js';

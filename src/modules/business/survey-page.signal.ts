@@ -1,11 +1,12 @@
-import { notifyingTrigger } from '../../kit/signals/notify.trigger.js';
+import { announceWritesOf } from '../../kit/signals/signals.js';
 
 /**
- * What a survey page shows comes from four tables (the survey, its steps, their metrics, the business's locations);
- * a write to any of them notifies this channel at commit, and every process's page memo (notified.memo.ts)
- * forgets what it holds. Writes there are rare next to page views, so one signal for all of them is enough. In the
- * business module, the lowest of the four (survey imports location and metric, and all of them business).
+ * What a survey page shows comes from five tables (the business's brand, the survey, its steps, their metrics, the
+ * business's locations); every write to any of them tells this channel once it commits (kit/signals/signals.ts), and
+ * every process's page memo (notified.memo.ts) forgets what it holds. Writes there are rare next to page views, so
+ * one signal for all of them is enough. In the business module, the lowest of them (survey imports location and
+ * metric, and all of them business).
  */
 export const SURVEY_PAGES_CHANNEL = 'survey_pages';
 
-export const surveyPagesTrigger = notifyingTrigger('survey_pages_changed', SURVEY_PAGES_CHANNEL);
+announceWritesOf(SURVEY_PAGES_CHANNEL, ['business', 'location', 'metric', 'survey', 'survey_step']);

@@ -3,10 +3,11 @@ import { Entity, OneToOne, PrimaryKey, Property } from '@mikro-orm/decorators/le
 import { newId } from '../../shared/id.js';
 import { Timestamped } from '../../shared/timestamps.js';
 import { Business } from '../business/index.js';
-import { webhookAccountsTrigger } from './webhook-account.signal.js';
+// Its writes tell the webhook door's memos after commit.
+import './webhook-account.signal.js';
 
 /** The connected Custom order integration of a business: at most one, holding the webhook secret's hash. */
-@Entity({ tableName: 'custom_integration', triggers: [webhookAccountsTrigger] })
+@Entity({ tableName: 'custom_integration' })
 export class CustomIntegration extends Timestamped {
   @PrimaryKey({ type: 'string', length: 40 }) id: string = newId('customIntegration');
   @OneToOne(() => Business, { mapToPk: true, owner: true, unique: 'custom_integration_business_unique', deleteRule: 'cascade' }) business!: string;

@@ -28,7 +28,7 @@ export async function connectCustomIntegration(em: EntityManager, business: stri
     // Insert-or-rotate in one statement: safe against a concurrent connect for the same business.
     const row = await upsertCustomIntegration(tx, { id: newId('customIntegration'), business, secretHash: hashSecret(secret), at: new Date() });
     const integration = await tx.findOneOrFail(CustomIntegration, { id: row.id }, { refresh: true });
-    // Every process hears the trigger's notification; this one at the commit already (the old secret stops at once).
+    // A statement of its own, not the ORM's flush: told here, to every process at the commit (the old secret stops at once).
     announceAfterCommit(tx, WEBHOOK_ACCOUNTS_CHANNEL, business);
     return { integration, secret, rotated: row.rotated };
   });

@@ -1,10 +1,10 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity, surveyPagesTrigger } from '../business/index.js';
+import { BusinessOwnedEntity } from '../business/index.js';
 
-// Signals the survey pages' caches when it changes (modules/business/survey-page.signal.ts).
-@Entity({ tableName: 'location', triggers: [surveyPagesTrigger] })
+// Tells the survey pages' caches when it changes, after commit (modules/business/survey-page.signal.ts).
+@Entity({ tableName: 'location' })
 @Index({ name: 'location_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 // `location:metadata` links resolve a location by one metadata pair: a containment (@>) lookup.
 @Index({ name: 'location_metadata_gin', expression: 'create index "location_metadata_gin" on "location" using gin ("metadata" jsonb_path_ops)' })

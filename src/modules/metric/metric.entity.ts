@@ -1,10 +1,10 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity, surveyPagesTrigger } from '../business/index.js';
+import { BusinessOwnedEntity } from '../business/index.js';
 
-// Signals the survey pages' caches when it changes (modules/business/survey-page.signal.ts).
-@Entity({ tableName: 'metric', triggers: [surveyPagesTrigger] })
+// Tells the survey pages' caches when it changes, after commit (modules/business/survey-page.signal.ts).
+@Entity({ tableName: 'metric' })
 @Index({ name: 'metric_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 export class Metric extends BusinessOwnedEntity {
   id = newId('metric');

@@ -1,14 +1,14 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity, surveyPagesTrigger } from '../business/index.js';
+import { BusinessOwnedEntity } from '../business/index.js';
 import { Survey } from './survey.entity.js';
 
 export const STEP_TYPES = ['metrics', 'text', 'choice', 'nps', 'info', 'location', 'contact', 'items'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
-// Signals the survey pages' caches when it changes (modules/business/survey-page.signal.ts).
-@Entity({ tableName: 'survey_step', triggers: [surveyPagesTrigger] })
+// Tells the survey pages' caches when it changes, after commit (modules/business/survey-page.signal.ts).
+@Entity({ tableName: 'survey_step' })
 // Steps are always read per survey in position order; positions are kept dense by the service.
 @Index({ name: 'survey_step_survey_position_idx', properties: ['survey', 'position'] })
 @Index({ name: 'survey_step_business_idx', properties: ['business'] })

@@ -8,6 +8,8 @@ import { findOwned } from '../../kit/resource/resource.js';
 import { Checks } from '../../shared/validation.js';
 import type { ListArgsValue, OrderByValue } from '../../kit/list/list.args.js';
 import { Metric } from '../metric/index.js';
+import { SURVEY_PAGES_CHANNEL } from '../business/index.js';
+import { announceAfterCommit } from '../../kit/signals/signals.js';
 import { SurveyStep, type StepType } from './survey-step.entity.js';
 import type { SurveyStepType } from './survey-step.type.js';
 import { STEP_DEFAULT_ORDER, type CreateSurveyStepInput, type UpdateSurveyStepInput } from './survey-step.inputs.js';
@@ -211,6 +213,8 @@ function deleteStep(em: EntityManager, business: string, surveyId: string, id: s
   return deleteRecorded(em, recordedSteps(surveyId), business, id, async (step, tx) => {
     await tx.nativeDelete(SurveyStep, { id: step.id });
     await shift(tx, step.survey, -1, step.position + 1);
+    // Statements of their own, not the ORM's flush: the survey pages' memos are told here.
+    announceAfterCommit(tx, SURVEY_PAGES_CHANNEL, '');
   });
 }
 

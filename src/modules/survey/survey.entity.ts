@@ -1,13 +1,13 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity, surveyPagesTrigger } from '../business/index.js';
+import { BusinessOwnedEntity } from '../business/index.js';
 
 export const SURVEY_STATUSES = ['draft', 'active', 'archived'] as const;
 export type SurveyStatus = (typeof SURVEY_STATUSES)[number];
 
-// Signals the survey pages' caches when it changes (modules/business/survey-page.signal.ts).
-@Entity({ tableName: 'survey', triggers: [surveyPagesTrigger] })
+// Tells the survey pages' caches when it changes, after commit (modules/business/survey-page.signal.ts).
+@Entity({ tableName: 'survey' })
 @Index({ name: 'survey_business_created_idx', properties: ['business', 'createdAt', 'id'] })
 export class Survey extends BusinessOwnedEntity {
   id = newId('survey');
