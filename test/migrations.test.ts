@@ -74,7 +74,16 @@ describe('migrations', () => {
       const triggers = [...declared.values()].flatMap((meta) =>
         (meta.triggers ?? []).map((t) => ({ fn: `${meta.tableName}_${t.name}_fn`, body: t.body as string })),
       );
-      expect(triggers.length).toBeGreaterThan(5);
+      // The audience lock's triggers (event.signal.ts); the memos' NOTIFY triggers are gone (issue 51, item 4).
+      expect(triggers.map((t) => t.fn).sort()).toEqual([
+        'event_event_audience_fn',
+        'event_subscriber_event_subscriber_audience_lock_fn',
+        'webhook_webhook_fanout_lock_fn',
+      ]);
+      const notifying = await sql.query(
+        `select c.relname, t.tgname from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid where not t.tgisinternal and p.prosrc ~* '(pg_notify|notify)'`,
+      );
+      expect(notifying.rows).toEqual([]);
       for (const { fn, body } of triggers) {
         const [row] = (await sql.query(`select prosrc from pg_proc where proname = $1`, [fn])).rows;
         expect({ fn, source: squeeze(row?.prosrc ?? '') }).toEqual({ fn, source: squeeze(`begin ${body} end;`) });

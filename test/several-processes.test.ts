@@ -191,10 +191,14 @@ describe('two processes on one database and one Redis', () => {
     };
     await shownOnB('Welcome in', 'Welcome back');
     // Written by the ORM's flush on a.
-    await data(a, `mutation($b: ID!, $s: ID!, $id: ID!) { updateSurveyStep(business: $b, survey: $s, id: $id, input: {content: {title: "Welcome back"}}) { id } }`, {
-      s: survey,
-      id: step,
-    });
+    await data(
+      a,
+      `mutation($b: ID!, $s: ID!, $id: ID!) { updateSurveyStep(business: $b, survey: $s, id: $id, input: {content: {title: "Welcome back"}}) { id } }`,
+      {
+        s: survey,
+        id: step,
+      },
+    );
     await shownOnB('Welcome back', 'Welcome in');
     // Deleted by statements of its own on a (not a flush).
     await data(a, `mutation($b: ID!, $s: ID!, $id: ID!) { deleteSurveyStep(business: $b, survey: $s, id: $id) }`, { s: survey, id: step });
