@@ -1,14 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
-import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
-import { createUser } from '../../src/modules/user/user.service.js';
-import { Membership } from '../../src/modules/user/membership.entity.js';
-import { startMailBox, type MailBox } from '../helpers/smtp.js';
+import type { Tenant } from '../helpers/auth.js';
+import type { MailBox } from '../helpers/smtp.js';
+import { usePortal, type Person } from '../helpers/portal.js';
 import { decodeWords } from '../helpers/mime.js';
 import { consentLink } from '../cases/case.fixtures.js';
 import { answerConsent } from '../../src/modules/alert/alert-recipient.service.js';
-import { freePort } from '../helpers/ports.js';
-import { buildPortal, checkPortalScreen, errorOf, signedInAt, useServerAndBrowser } from '../helpers/browser.js';
+import { checkPortalScreen, errorOf } from '../helpers/browser.js';
 
 /**
  * Issue 49, item 2: alert rules set up in the portal without the API, in Debian's Chromium against a real server,
@@ -20,51 +18,27 @@ import { buildPortal, checkPortalScreen, errorOf, signedInAt, useServerAndBrowse
 let server: TestServer;
 let tenant: Tenant;
 let mail: MailBox;
-let staff: { email: string; password: string };
+let staff: Person;
 let places: { clifton: string; gulberg: string };
 let surveys: { dinner: string; lunch: string };
 let npsStep: string;
 
-beforeAll(async () => {
-  mail = await startMailBox();
+const { api, signedIn } = usePortal({ business: 'Karachi Grill', staffDomain: 'karachi-grill.example', mail: true, workers: true }, async (portal) => {
+  ({ server, tenant, staff, mail } = portal);
+  const location = async (name: string) =>
+    (await api(`mutation($b: ID!, $n: String!) { createLocation(business: $b, input: { name: $n }) { id } }`, { n: name })).createLocation.id as string;
+  places = { clifton: await location('Clifton'), gulberg: await location('Gulberg') };
+  const survey = async (name: string) =>
+    (await api(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: { name: $n, status: active }) { id } }`, { n: name })).createSurvey
+      .id as string;
+  surveys = { dinner: await survey('Dinner'), lunch: await survey('Lunch') };
+  npsStep = (
+    await api(
+      `mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: { type: nps, content: { title: "Would you recommend us?" } }) { id } }`,
+      { s: surveys.dinner },
+    )
+  ).createSurveyStep.id;
 });
-const newPage = useServerAndBrowser(
-  async (started) => {
-    server = started.server;
-    await buildPortal();
-    tenant = await createTenant(server, { businessName: 'Karachi Grill' });
-    const em = server.orm.em.fork();
-    const user = await createUser(em, { email: `staff-${Date.now()}@karachi-grill.example`, password: TEST_PASSWORD, name: 'Sana Staff' });
-    em.create(Membership, { user: user.id, business: tenant.businessId, role: 'staff' });
-    await em.flush();
-    staff = { email: user.email, password: TEST_PASSWORD };
-    const location = async (name: string) =>
-      (await api(`mutation($b: ID!, $n: String!) { createLocation(business: $b, input: { name: $n }) { id } }`, { n: name })).createLocation.id as string;
-    places = { clifton: await location('Clifton'), gulberg: await location('Gulberg') };
-    const survey = async (name: string) =>
-      (await api(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: { name: $n, status: active }) { id } }`, { n: name })).createSurvey
-        .id as string;
-    surveys = { dinner: await survey('Dinner'), lunch: await survey('Lunch') };
-    npsStep = (
-      await api(
-        `mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: { type: nps, content: { title: "Would you recommend us?" } }) { id } }`,
-        { s: surveys.dinner },
-      )
-    ).createSurveyStep.id;
-  },
-  async () => {
-    const port = await freePort();
-    return { env: { PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: mail.url }, port, workers: true };
-  },
-);
-afterAll(() => mail?.close());
-
-/** GraphQL as the owner's integration; a call with errors fails the test at once, naming them. */
-async function api(query: string, variables: Record<string, unknown> = {}) {
-  const answer = await server.graphql(query, { b: tenant.businessId, ...variables }, tenant.headers);
-  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
-  return answer.body.data;
-}
 
 /** The rules as stored, read back through the API. */
 const storedRules = async () =>
@@ -84,8 +58,6 @@ const answer = (nps: number, location: string) =>
     s: surveys.dinner,
     i: { location, answers: [{ step: npsStep, value: nps }] },
   });
-
-const signedIn = async (who: { email: string; password: string }, path: string) => signedInAt((await newPage()).page, `${server.url}${path}`, who);
 
 /** Waits until a rule's card shows `facts` (its list reloads after the change is said done), then checks nothing else is there. */
 async function factsRead(card: Locator, facts: string) {

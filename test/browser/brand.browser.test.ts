@@ -1,22 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
-import { freePort } from '../helpers/ports.js';
-import {
-  axeViolations,
-  axeViolationsOfCopy,
-  brandShown,
-  buildPortal,
-  fitsWidth,
-  launchBrowser,
-  pagesChecked,
-  PHONE,
-  screenshot,
-  signInOnPage,
-  tabTo,
-  untilNextPage,
-} from '../helpers/browser.js';
+import { usePortal } from '../helpers/portal.js';
+import { axeViolations, axeViolationsOfCopy, brandShown, fitsWidth, PHONE, screenshot, signInOnPage, tabTo, untilNextPage } from '../helpers/browser.js';
 import { DEMO_BRAND_COLOR, DEMO_DISPLAY_NAME, demoLogo } from '../../src/cli/demo-brand.js';
 import { setLogo, updateBusiness } from '../../src/modules/business/business.service.js';
 
@@ -26,13 +12,11 @@ import { setLogo, updateBusiness } from '../../src/modules/business/business.ser
  */
 
 let server: TestServer;
-let browser: Browser;
 let fx: GuestSurveyFixture;
 let owner: Tenant;
 
-beforeAll(async () => {
-  const port = await freePort();
-  [server, browser] = await Promise.all([startTestServer({ env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port }), launchBrowser(), buildPortal()]);
+const { newPage } = usePortal({}, async (portal) => {
+  server = portal.server;
   fx = await guestSurvey(server, {
     steps: [
       ['nps', { type: 'nps', required: true }],
@@ -43,11 +27,6 @@ beforeAll(async () => {
   await updateBusiness(em, fx.business, { displayName: DEMO_DISPLAY_NAME, brandColor: DEMO_BRAND_COLOR, reviewUrl: 'https://maps.example.com/demo-bistro' });
   await setLogo(em, fx.business, demoLogo());
   owner = await createTenant(server, { businessName: 'Cafe Brand' });
-}, 120_000);
-const newPage = pagesChecked(() => browser);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 describe('the branded survey page', () => {

@@ -1,13 +1,11 @@
-import type { Browser, Page, Route } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
+import type { Page, Route } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
+import { TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { createMember } from '../../src/modules/member/member.service.js';
-import { freePort } from '../helpers/ports.js';
-import { startMailBox, type MailBox } from '../helpers/smtp.js';
-import { buildPortal, launchBrowser, offsiteRequests, pagesChecked, signInOnPage, checkPortalScreen } from '../helpers/browser.js';
-
-/** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
+import type { MailBox } from '../helpers/smtp.js';
+import { portalLoaded, signInOnPage, checkPortalScreen } from '../helpers/browser.js';
+import { h1, usePortal } from '../helpers/portal.js';
 
 /**
  * Issue 35's Inbox as a manager uses it, in Debian's Chromium against a real server, database and workers: a guest's
@@ -17,7 +15,6 @@ import { buildPortal, launchBrowser, offsiteRequests, pagesChecked, signInOnPage
  * e-mail's deep link to the case works in a fresh tab.
  */
 let server: TestServer;
-let browser: Browser;
 let mail: MailBox;
 let webhookSecret: string;
 let tenant: Tenant;
@@ -27,69 +24,44 @@ let metrics: { food: string; service: string };
 let manager: { email: string; member: string };
 let owner: { member: string };
 
-const newPage = pagesChecked(() => browser);
-
-/** GraphQL as the owner's integration; a call with errors fails the test at once, naming them. */
-async function api(query: string, variables: Record<string, unknown> = {}) {
-  const answer = await server.graphql(query, { b: tenant.businessId, ...variables }, tenant.headers);
-  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
-  return answer.body.data;
-}
-
-beforeAll(async () => {
-  const port = await freePort();
-  mail = await startMailBox();
-  const env = { PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: mail.url, MAIL_FROM: 'Lahore Grill <hello@example.com>' };
-  [server, browser] = await Promise.all([startTestServer({ env, workers: true, port }), launchBrowser(), buildPortal()]);
-  tenant = await createTenant(server, { businessName: 'Lahore Grill' });
-  const metric = async (name: string) =>
-    (await api(`mutation($b: ID!, $i: CreateMetricInput!) { createMetric(business: $b, input: $i) { id } }`, { i: { name, scale: { min: 1, max: 5 } } }))
-      .createMetric.id;
-  metrics = { food: await metric('Food'), service: await metric('Service') };
-  survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey.id;
-  const step = async (input: Record<string, unknown>) =>
-    (
-      await api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
-        s: survey,
-        i: input,
-      })
-    ).createSurveyStep.id;
-  steps = {
-    metrics: await step({ type: 'metrics', content: { title: 'How was it?' }, metrics: { metrics: [metrics.food, metrics.service] } }),
-    nps: await step({ type: 'nps', content: { title: 'Would you recommend us?' } }),
-    text: await step({ type: 'text', content: { title: 'Anything else?' }, required: false }),
-  };
-  await api(`mutation($b: ID!, $i: CreateAlertRuleInput!) { createAlertRule(business: $b, input: $i) { id } }`, {
-    i: { name: 'Low rating', when: { maxRating: 2 }, notify: [{ role: 'manager' }] },
-  });
-  manager = { email: `maria-${Date.now()}@example.com`, member: '' };
-  await createUser(server.orm.em.fork(), { email: manager.email, password: TEST_PASSWORD, name: 'Maria Manager' });
-  // Members join as the operator adds them (a token only invites: accepting is accounts.browser.test.ts's).
-  manager.member = (await createMember(server.orm.em.fork(), tenant.businessId, { email: manager.email, role: 'manager' })).id;
-  const members: { id: string; user: string }[] = (await api(`query($b: ID!) { members(business: $b) { data { id user } } }`)).members.data;
-  owner = { member: members.find((m) => m.user === tenant.userId)!.id };
-  await api(`mutation($b: ID!, $i: CreateReplyTemplateInput!) { createReplyTemplate(business: $b, input: $i) { id } }`, {
-    i: { name: 'Sorry about the food', body: 'We are sorry your meal was not what it should be. The chef has been told.' },
-  });
-  webhookSecret = (await api(`mutation($b: ID!) { connectCustomIntegration(business: $b) { secret } }`)).connectCustomIntegration.secret;
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await mail?.close();
-});
-
-/** A page whose every request is recorded: none may leave 127.0.0.1. */
-async function portalPage() {
-  const p = await newPage();
-  return { ...p, offsite: offsiteRequests(p.page) };
-}
+const { api, portalPage } = usePortal(
+  { business: 'Lahore Grill', mail: true, workers: true, env: { MAIL_FROM: 'Lahore Grill <hello@example.com>' } },
+  async (portal) => {
+    ({ server, tenant, mail } = portal);
+    const metric = async (name: string) =>
+      (await api(`mutation($b: ID!, $i: CreateMetricInput!) { createMetric(business: $b, input: $i) { id } }`, { i: { name, scale: { min: 1, max: 5 } } }))
+        .createMetric.id;
+    metrics = { food: await metric('Food'), service: await metric('Service') };
+    survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey.id;
+    const step = async (input: Record<string, unknown>) =>
+      (
+        await api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
+          s: survey,
+          i: input,
+        })
+      ).createSurveyStep.id;
+    steps = {
+      metrics: await step({ type: 'metrics', content: { title: 'How was it?' }, metrics: { metrics: [metrics.food, metrics.service] } }),
+      nps: await step({ type: 'nps', content: { title: 'Would you recommend us?' } }),
+      text: await step({ type: 'text', content: { title: 'Anything else?' }, required: false }),
+    };
+    await api(`mutation($b: ID!, $i: CreateAlertRuleInput!) { createAlertRule(business: $b, input: $i) { id } }`, {
+      i: { name: 'Low rating', when: { maxRating: 2 }, notify: [{ role: 'manager' }] },
+    });
+    manager = { email: `maria-${Date.now()}@example.com`, member: '' };
+    await createUser(server.orm.em.fork(), { email: manager.email, password: TEST_PASSWORD, name: 'Maria Manager' });
+    // Members join as the operator adds them (a token only invites: accepting is accounts.browser.test.ts's).
+    manager.member = (await createMember(server.orm.em.fork(), tenant.businessId, { email: manager.email, role: 'manager' })).id;
+    const members: { id: string; user: string }[] = (await api(`query($b: ID!) { members(business: $b) { data { id user } } }`)).members.data;
+    owner = { member: members.find((m) => m.user === tenant.userId)!.id };
+    await api(`mutation($b: ID!, $i: CreateReplyTemplateInput!) { createReplyTemplate(business: $b, input: $i) { id } }`, {
+      i: { name: 'Sorry about the food', body: 'We are sorry your meal was not what it should be. The chef has been told.' },
+    });
+    webhookSecret = (await api(`mutation($b: ID!) { connectCustomIntegration(business: $b) { secret } }`)).connectCustomIntegration.secret;
+  },
+);
 
 const signIn = (page: Page) => signInOnPage(page, tenant);
-
-const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
-const loaded = (page: Page) =>
-  page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
 
 const checkScreen = (page: Page, name: string) => checkPortalScreen(page, `inbox-${name}`);
 
@@ -180,7 +152,7 @@ describe('the Inbox in a real browser', () => {
     await page.waitForURL(/\/portal\/cases\/case_/);
     caseId = page.url().split('/').pop()!;
     await expect(h1(page).textContent()).resolves.toBe('Ayesha Khan: Food 1 of 5');
-    await loaded(page);
+    await portalLoaded(page);
     await expect(page.locator('dl.answers').textContent()).resolves.toMatch(
       /How was it\?Food: 1 of 5Service: 4 of 5.*Would you recommend us\?3 of 10.*Anything else\?The karahi was cold/,
     );
@@ -347,7 +319,7 @@ describe('the Inbox in a real browser', () => {
     await page.waitForURL(`${server.url}/portal/cases`);
     await page.getByRole('link', { name: 'Ayesha Khan: Food 1 of 5' }).click();
     await page.waitForURL(`${server.url}/portal/cases/${caseId}`);
-    await loaded(page);
+    await portalLoaded(page);
     await page.locator('dl.facts').getByText('a member').waitFor(); // members are not the staff's to see
     await page.getByRole('list', { name: 'Messages' }).waitFor();
     for (const form of ['Assign', 'Reply to the guest', 'Send an offer']) expect(await page.getByRole('form', { name: form }).count()).toBe(0);
@@ -363,7 +335,7 @@ describe('the Inbox in a real browser', () => {
     await signIn(page);
     await page.waitForURL(`${server.url}/portal/cases/${caseId}`);
     await expect(h1(page).textContent()).resolves.toBe('Ayesha Khan: Food 1 of 5');
-    await loaded(page);
+    await portalLoaded(page);
     await page.locator('dl.answers').getByText('Food: 1 of 5').waitFor();
     expect(offsite).toEqual([]);
   }, 60_000);

@@ -1,12 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, type Tenant } from '../helpers/auth.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startMailBox, type MailBox } from '../helpers/smtp.js';
-import { freePort } from '../helpers/ports.js';
-import { axeViolations, buildPortal, launchBrowser, pagesChecked, signInOnPage, untilNextPage } from '../helpers/browser.js';
-
-/** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
+import type { Tenant } from '../helpers/auth.js';
+import type { Receiver } from '../helpers/receiver.js';
+import { axeViolations, portalLoaded, untilNextPage } from '../helpers/browser.js';
+import { desktopSignedInAt, h1, usePortal } from '../helpers/portal.js';
 
 /**
  * Issue 37's portal bugs, each seen in Chromium before its fix: a flow edited right after "Create flow", completions
@@ -14,22 +11,22 @@ import { axeViolations, buildPortal, launchBrowser, pagesChecked, signInOnPage, 
  * The service has an e-mail sender (a local SMTP box) and no SMS sender; the business has no time zone or country.
  */
 let server: TestServer;
-let browser: Browser;
 let receiver: Receiver;
-let mail: MailBox;
 let tenant: Tenant;
 let survey: string;
 let integrationSecret: string;
 
-const newPage = pagesChecked(() => browser);
+const { newPage, api } = usePortal({ business: 'Cafe Fixes', mail: true, receiver: true, workers: true }, async (portal) => {
+  ({ server, receiver, tenant } = portal);
+  const food = (await api(`mutation($b: ID!) { createMetric(business: $b, input: { name: "Food", scale: { min: 1, max: 5 } }) { id } }`)).createMetric.id;
+  survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey.id;
+  const step = (input: Record<string, unknown>) =>
+    api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { s: survey, i: input });
+  await step({ type: 'metrics', content: { title: 'How was the food?' }, metrics: { metrics: [food] } });
+  await step({ type: 'text', content: { title: 'Anything else?' }, required: false });
+  integrationSecret = (await api(`mutation($b: ID!) { connectCustomIntegration(business: $b) { secret } }`)).connectCustomIntegration.secret;
+});
 
-async function api(query: string, variables: Record<string, unknown> = {}) {
-  const answer = await server.graphql(query, { b: tenant.businessId, ...variables }, tenant.headers);
-  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
-  return answer.body.data;
-}
-
-/** An order through the custom webhook: 2 × 490 (no line total given) and a delivery charge, 2350 PKR in all. */
 async function postOrder(externalOrderId: string) {
   const res = await fetch(`${server.url}/webhooks/custom/${tenant.businessId}`, {
     method: 'POST',
@@ -50,44 +47,8 @@ async function postOrder(externalOrderId: string) {
   expect({ status: res.status, body: res.status < 300 ? null : await res.text() }).toEqual({ status: expect.any(Number), body: null });
 }
 
-beforeAll(async () => {
-  const port = await freePort();
-  mail = await startMailBox();
-  const env = { PUBLIC_URL: `http://127.0.0.1:${port}`, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', SMTP_URL: mail.url };
-  [server, browser, receiver] = await Promise.all([startTestServer({ env, workers: true, port }), launchBrowser(), startReceiver(), buildPortal()]);
-  tenant = await createTenant(server, { businessName: 'Cafe Fixes' });
-  const food = (await api(`mutation($b: ID!) { createMetric(business: $b, input: { name: "Food", scale: { min: 1, max: 5 } }) { id } }`)).createMetric.id;
-  survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey.id;
-  const step = (input: Record<string, unknown>) =>
-    api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, { s: survey, i: input });
-  await step({ type: 'metrics', content: { title: 'How was the food?' }, metrics: { metrics: [food] } });
-  await step({ type: 'text', content: { title: 'Anything else?' }, required: false });
-  integrationSecret = (await api(`mutation($b: ID!) { connectCustomIntegration(business: $b) { secret } }`)).connectCustomIntegration.secret;
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.close();
-  await mail?.close();
-  await server?.stop();
-});
+const portalAt = async (path: string, locale = 'en-GB') => desktopSignedInAt((await newPage({ locale })).page, server, tenant, path);
 
-const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
-const loaded = (page: Page) =>
-  page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
-
-/** A signed-in portal page at `path` (a browser in `locale`: the portal writes dates the business's way whatever it is). */
-async function portalAt(path: string, locale = 'en-GB') {
-  const p = await newPage({ locale });
-  await p.page.setViewportSize({ width: 1280, height: 900 });
-  await p.page.goto(`${server.url}${path}`);
-  await signInOnPage(p.page, tenant);
-  await p.page.waitForURL((url) => url.pathname === path.split('?')[0]);
-  await h1(p.page).waitFor();
-  await loaded(p.page);
-  return p.page;
-}
-
-/** A guest answers the survey page for an order: the rating, then (after `between`) the comment and Submit. */
 async function guestAnswers(order: string, rating: string, comment: string, between: (guest: Page) => Promise<void> = async () => {}) {
   const { page: guest } = await newPage({ viewport: { width: 390, height: 844 } });
   await guest.goto(`${server.url}/survey/${tenant.businessId}/${survey}?custom.customOrderId=${order}`);
@@ -142,7 +103,7 @@ describe('issue 37: the portal bugs, in Chromium', () => {
     await form.getByRole('button', { name: 'Create flow' }).click();
     await page.waitForURL(/\/portal\/flows\/ff_/);
     await h1(page).filter({ hasText: 'First test' }).waitFor();
-    await loaded(page);
+    await portalLoaded(page);
     // The editor shows what was created, not an empty form...
     const edit = page.getByRole('form', { name: 'Flow settings' });
     await expect(edit.getByLabel('Name').inputValue()).resolves.toBe('First test');
@@ -191,7 +152,7 @@ describe('issue 37: the portal bugs, in Chromium', () => {
 
     // The Overview: one order, answered; one rating (singular words), then a second order and its answer, live.
     await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Overview', exact: true }).click();
-    await loaded(page);
+    await portalLoaded(page);
     const tile = (name: string) => page.locator('dl.tiles > div').filter({ hasText: name });
     // So few that each figure is worded as too few to judge yet, the count first.
     await expect(tile('Response rate').textContent()).resolves.toMatch(/1 order too few to judge yet \(so far 100% got feedback\)/);
@@ -241,11 +202,11 @@ describe('issue 37: the portal bugs, in Chromium', () => {
 
     // Money in the order's currency with separators; a line without a total is its quantity times its price.
     await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Orders', exact: true }).click();
-    await loaded(page);
+    await portalLoaded(page);
     await expect(page.getByRole('row').filter({ hasText: 'L-1' }).textContent()).resolves.toMatch(/PKR\s2,350/);
     expect(await brokenWords(page)).toEqual([]);
     await page.getByRole('link', { name: 'L-1' }).click();
-    await loaded(page);
+    await portalLoaded(page);
     await expect(page.getByRole('row').filter({ hasText: 'Chicken Karahi' }).allInnerTexts()).resolves.toEqual([
       expect.stringMatching(/Chicken Karahi\s+2\s+PKR\s490\s+PKR\s980/),
     ]);

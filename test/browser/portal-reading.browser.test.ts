@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import type { Download, Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
-import { createTenant, type Tenant } from '../helpers/auth.js';
+import type { Tenant } from '../helpers/auth.js';
+import { usePortal } from '../helpers/portal.js';
 import { Business } from '../../src/modules/business/business.entity.js';
-import { buildPortal, checkPortalScreen, signedInAt, useServerAndBrowser } from '../helpers/browser.js';
-import { freePort } from '../helpers/ports.js';
+import { checkPortalScreen } from '../helpers/browser.js';
 
 /**
  * Issue 49, item 3: what an owner reads on the Overview and takes away from it, in the portal, in Debian's Chromium
@@ -25,27 +25,12 @@ const FEW = { Kheer: 5, Lassi: 1, Samosa: 4 } as const;
 const GUESTS = 12;
 const created: { id: string; createdAt: number }[] = [];
 
-const newPage = useServerAndBrowser(
-  async (started) => {
-    server = started.server;
-    tenant = await createTenant(server, { businessName: 'Lahore Tikka House' });
-    // The business's clock (UTC+5, no summer time): the CSV's times are read on it.
-    await server.orm.em.fork().nativeUpdate(Business, { id: tenant.businessId }, { timeZone: ZONE });
-    await Promise.all([buildPortal(), seed()]);
-  },
-  async () => {
-    // The portal signs in with the service's own address as its redirect.
-    const port = await freePort();
-    return { env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port };
-  },
-);
-
-/** GraphQL as the owner's integration; a call with errors fails the test at once, naming them. */
-async function api(query: string, variables: Record<string, unknown> = {}) {
-  const answer = await server.graphql(query, { b: tenant.businessId, ...variables }, tenant.headers);
-  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
-  return answer.body.data;
-}
+const { api, signedIn: signedInAs } = usePortal({ business: 'Lahore Tikka House' }, async (portal) => {
+  ({ server, tenant } = portal);
+  // The business's clock (UTC+5, no summer time): the CSV's times are read on it.
+  await server.orm.em.fork().nativeUpdate(Business, { id: tenant.businessId }, { timeZone: ZONE });
+  await seed();
+});
 
 async function seed() {
   const metric = async (name: string) =>
@@ -121,7 +106,7 @@ async function seed() {
   await api(`mutation($b: ID!) { createLocation(business: $b, input: { name: "Gulberg", metadata: { externalLocationId: "GUL-01" } }) { id } }`);
 }
 
-const signedIn = async (path: string) => signedInAt((await newPage()).page, `${server.url}${path}`, tenant);
+const signedIn = (path: string) => signedInAs(tenant, path);
 
 /** The lines of a CSV the page downloaded on `click`, split into cells (no cell of these tests holds a comma). */
 async function csvOf(page: Page, click: () => Promise<unknown>): Promise<{ name: string; lines: string[][] }> {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
-import { startMailBox, type MailBox } from '../helpers/smtp.js';
-import { freePort } from '../helpers/ports.js';
-import { axeViolations, buildPortal, fitsWidth, launchBrowser, pagesChecked, PHONE, screenshot, signInOnPage, untilNextPage } from '../helpers/browser.js';
+import type { MailBox } from '../helpers/smtp.js';
+import { axeViolations, fitsWidth, PHONE, portalLoaded, screenshot, signInOnPage, untilNextPage } from '../helpers/browser.js';
+import { desktopSignedInAt, h1, usePortal } from '../helpers/portal.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { createCredential } from '../../src/modules/oauth/credential.service.js';
 import { Membership } from '../../src/modules/user/membership.entity.js';
@@ -15,46 +15,16 @@ import { Membership } from '../../src/modules/user/membership.entity.js';
  * rotates a secret in one place.
  */
 let server: TestServer;
-let browser: Browser;
 let mail: MailBox;
 
-const newPage = pagesChecked(() => browser);
+const { newPage, api } = usePortal({ mail: true, workers: true }, (portal) => ({ server, mail } = portal));
 
-beforeAll(async () => {
-  const port = await freePort();
-  mail = await startMailBox();
-  const env = { PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: mail.url };
-  [server, browser] = await Promise.all([startTestServer({ env, workers: true, port }), launchBrowser(), buildPortal()]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await mail?.close();
-  await server?.stop();
-});
-
-async function api(tenant: Tenant, query: string, variables: Record<string, unknown> = {}) {
-  const answer = await server.graphql(query, { b: tenant.businessId, ...variables }, tenant.headers);
-  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
-  return answer.body.data;
-}
-
-const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
-const loaded = (page: Page) =>
-  page.waitForFunction(() => !Array.from(document.querySelectorAll('[role=status]')).some((s) => s.textContent?.startsWith('Loading')));
-
-/** A signed-in portal tab at `path`. */
 async function portalAt(tenant: Tenant, path: string) {
   const p = await newPage();
-  await p.page.setViewportSize({ width: 1280, height: 900 });
-  await p.page.goto(`${server.url}${path}`);
-  await signInOnPage(p.page, tenant);
-  await p.page.waitForURL((url) => url.pathname === path.split('?')[0]);
-  await h1(p.page).waitFor();
-  await loaded(p.page);
+  await desktopSignedInAt(p.page, server, tenant, path);
   return p;
 }
 
-/** "Forgot your password?" and the mail's link, in another tab of the same browser: the old tab stays open. */
 async function resetPassword(page: Page, tenant: Tenant, password: string) {
   const tab = await page.context().newPage();
   await tab.goto(`${server.url}/oauth/password/forgot`);
@@ -73,21 +43,22 @@ async function resetPassword(page: Page, tenant: Tenant, password: string) {
 describe('the portal after a password reset, and its CSV', () => {
   it("downloads the feedback CSV with a guest's formula defused, by the REST CSV's own function", async () => {
     const tenant = await createTenant(server, { businessName: 'Cafe Formula' });
-    const survey = (await api(tenant, `mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`)).createSurvey
-      .id;
+    const survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Your visit", status: active }) { id } }`, {}, tenant))
+      .createSurvey.id;
     const step = (
       await api(
-        tenant,
         `mutation($b: ID!, $s: ID!) { createSurveyStep(business: $b, survey: $s, input: { type: text, content: { title: "Anything else?" } }) { id } }`,
         { s: survey },
+        tenant,
       )
     ).createSurveyStep.id;
     const comments = ["=cmd|' /C calc'!A0", '+1+2', '@SUM(A1:A9)', '-2+3', 'Lovely, "really"'];
     for (const value of comments) {
-      await api(tenant, `mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, {
-        s: survey,
-        i: { answers: [{ step, value }] },
-      });
+      await api(
+        `mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`,
+        { s: survey, i: { answers: [{ step, value }] } },
+        tenant,
+      );
     }
 
     const { page } = await portalAt(tenant, `/portal/feedback?survey=${survey}`);
@@ -115,7 +86,7 @@ describe('the portal after a password reset, and its CSV', () => {
     await signInOnPage(page, { email: tenant.email, password: 'a brand new sentence 9' });
     await page.waitForURL((url) => url.pathname === '/portal/webhooks');
     await h1(page).waitFor();
-    await loaded(page);
+    await portalLoaded(page);
     expect(await h1(page).textContent()).toBe('Webhooks');
     expect(await page.getByRole('alert').count()).toBe(0);
   });
@@ -144,7 +115,7 @@ describe('the portal after a password reset, and its CSV', () => {
     await page.goto(/(http\S+\/portal\/credentials)/.exec(sent.body)![1]);
     await signInOnPage(page, { email: tenant.email, password: 'a brand new sentence 9' });
     await page.waitForURL((url) => url.pathname === '/portal/credentials');
-    await loaded(page);
+    await portalLoaded(page);
 
     expect(await page.getByTestId('yours').textContent()).toContain('You created one of them');
     const card = (name: string) => page.locator('ul.credentials > li').filter({ hasText: name });

@@ -1,12 +1,10 @@
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
-import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
-import { createUser } from '../../src/modules/user/user.service.js';
-import { Membership } from '../../src/modules/user/membership.entity.js';
+import type { Tenant } from '../helpers/auth.js';
 import { GuestCase } from '../../src/modules/case/case.entity.js';
-import { freePort } from '../helpers/ports.js';
 import { until } from '../helpers/until.js';
-import { buildPortal, checkPortalScreen, portalLoaded, signInOnPage, useServerAndBrowser } from '../helpers/browser.js';
+import { checkPortalScreen, portalLoaded } from '../helpers/browser.js';
+import { OWNER_NAV, signInToPortal, usePortal, type Person } from '../helpers/portal.js';
 
 /**
  * Issue 49, item 4: roles shown, not only enforced. A staff member walks every screen of the portal and is offered
@@ -16,70 +14,45 @@ import { buildPortal, checkPortalScreen, portalLoaded, signInOnPage, useServerAn
  */
 let server: TestServer;
 let tenant: Tenant;
-let staff: { email: string; password: string };
+let staff: Person;
 let survey: string;
 let flow: string;
 let caseId: string;
 
-const newPage = useServerAndBrowser(
-  async (started) => {
-    server = started.server;
-    await buildPortal();
-    tenant = await createTenant(server, { businessName: 'Roles Cafe' });
-    const em = server.orm.em.fork();
-    const user = await createUser(em, { email: `staff-${Date.now()}@roles-cafe.example`, password: TEST_PASSWORD, name: 'Sana Staff' });
-    em.create(Membership, { user: user.id, business: tenant.businessId, role: 'staff' });
-    await em.flush();
-    staff = { email: user.email, password: TEST_PASSWORD };
+const { newPage, api } = usePortal({ business: 'Roles Cafe', staffDomain: 'roles-cafe.example', workers: true }, async (portal) => {
+  ({ server, tenant, staff } = portal);
 
-    // Something on every screen: a metric and a survey with a step, a location, a saved reply, a flow, the order
-    // webhook connected, an alert rule and the case a low rating opens.
-    const food = (await api(`mutation($b: ID!) { createMetric(business: $b, input: { name: "Food", scale: { min: 1, max: 5 } }) { id } }`)).createMetric.id;
-    survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Dinner", status: active }) { id } }`)).createSurvey.id;
-    const step = (
-      await api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
-        s: survey,
-        i: { type: 'metrics', content: { title: 'How was it?' }, metrics: { metrics: [food] } },
-      })
-    ).createSurveyStep.id;
-    await api(`mutation($b: ID!) { createLocation(business: $b, input: { name: "Gulberg" }) { id } }`);
-    await api(`mutation($b: ID!) { createReplyTemplate(business: $b, input: { name: "Sorry", body: "We are sorry." }) { id } }`);
-    await api(`mutation($b: ID!) { connectCustomIntegration(business: $b) { secret } }`);
-    flow = (
-      await api(
-        `mutation($b: ID!, $s: String!) { createFeedbackFlow(business: $b, input: { name: "After dinner", survey: $s, templates: { en: { subject: "How was it?", body: "Tell us: {{link}}" } } }) { id } }`,
-        { s: survey },
-      )
-    ).createFeedbackFlow.id;
-    await api(`mutation($b: ID!) { createAlertRule(business: $b, input: { name: "Low food", when: { maxRating: 2 }, notify: [{ role: "owner" }] }) { id } }`);
-    await api(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, {
+  // Something on every screen: a metric and a survey with a step, a location, a saved reply, a flow, the order
+  // webhook connected, an alert rule and the case a low rating opens.
+  const food = (await api(`mutation($b: ID!) { createMetric(business: $b, input: { name: "Food", scale: { min: 1, max: 5 } }) { id } }`)).createMetric.id;
+  survey = (await api(`mutation($b: ID!) { createSurvey(business: $b, input: { name: "Dinner", status: active }) { id } }`)).createSurvey.id;
+  const step = (
+    await api(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
       s: survey,
-      i: { answers: [{ step, ratings: { [food]: 1 } }] },
-    });
-    caseId = (await until(
-      () => server.orm.em.fork().findOne(GuestCase, { business: tenant.businessId }),
-      (c) => c !== null,
-    ))!.id;
-  },
-  async () => {
-    const port = await freePort();
-    return { env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port, workers: true };
-  },
-);
+      i: { type: 'metrics', content: { title: 'How was it?' }, metrics: { metrics: [food] } },
+    })
+  ).createSurveyStep.id;
+  await api(`mutation($b: ID!) { createLocation(business: $b, input: { name: "Gulberg" }) { id } }`);
+  await api(`mutation($b: ID!) { createReplyTemplate(business: $b, input: { name: "Sorry", body: "We are sorry." }) { id } }`);
+  await api(`mutation($b: ID!) { connectCustomIntegration(business: $b) { secret } }`);
+  flow = (
+    await api(
+      `mutation($b: ID!, $s: String!) { createFeedbackFlow(business: $b, input: { name: "After dinner", survey: $s, templates: { en: { subject: "How was it?", body: "Tell us: {{link}}" } } }) { id } }`,
+      { s: survey },
+    )
+  ).createFeedbackFlow.id;
+  await api(`mutation($b: ID!) { createAlertRule(business: $b, input: { name: "Low food", when: { maxRating: 2 }, notify: [{ role: "owner" }] }) { id } }`);
+  await api(`mutation($b: ID!, $s: ID!, $i: CreateSubmissionInput!) { createSubmission(business: $b, survey: $s, input: $i) { id } }`, {
+    s: survey,
+    i: { answers: [{ step, ratings: { [food]: 1 } }] },
+  });
+  caseId = (await until(
+    () => server.orm.em.fork().findOne(GuestCase, { business: tenant.businessId }),
+    (c) => c !== null,
+  ))!.id;
+});
 
-async function api(query: string, variables: Record<string, unknown> = {}) {
-  const answer = await server.graphql(query, { b: tenant.businessId, ...variables }, tenant.headers);
-  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
-  return answer.body.data;
-}
-
-async function signedIn(who: { email: string; password: string }): Promise<Page> {
-  const { page } = await newPage();
-  await page.goto(`${server.url}/portal`);
-  await signInOnPage(page, who);
-  await page.getByRole('navigation', { name: 'Portal' }).waitFor();
-  return page;
-}
+const signedIn = async (who: Person) => signInToPortal((await newPage()).page, server, who);
 
 /** Words that begin a control which changes something (a filter, an export, a copy or a link builder does not). */
 const CHANGES =
@@ -125,21 +98,7 @@ async function walk(page: Page): Promise<Record<string, string[]>> {
 it('a staff member walks every screen and is offered nothing their role cannot do, told who can instead', async () => {
   const page = await signedIn(staff);
   // Screens staff may not open are not offered in the navigation at all.
-  expect(await navLinks(page)).toEqual([
-    'Overview',
-    'Inbox',
-    'Surveys',
-    'Feedback',
-    'Themes',
-    'Orders',
-    'Integrations',
-    'Feedback flows',
-    'Saved replies',
-    'Alert rules',
-    'Locations',
-    'Brand',
-    'Theme settings',
-  ]);
+  expect(await navLinks(page)).toEqual(OWNER_NAV.filter((screen) => !['Webhooks', 'API credentials', 'Members'].includes(screen)));
 
   const offered = await walk(page);
   expect(Object.entries(offered).filter(([, controls]) => controls.length)).toEqual([]);
@@ -188,24 +147,7 @@ it('a staff member walks every screen and is offered nothing their role cannot d
 
 it('the owner, walking the same screens, is offered the controls the staff member was not', async () => {
   const page = await signedIn(tenant);
-  expect(await navLinks(page)).toEqual([
-    'Overview',
-    'Inbox',
-    'Surveys',
-    'Feedback',
-    'Themes',
-    'Orders',
-    'Integrations',
-    'Webhooks',
-    'API credentials',
-    'Feedback flows',
-    'Saved replies',
-    'Alert rules',
-    'Locations',
-    'Members',
-    'Brand',
-    'Theme settings',
-  ]);
+  expect(await navLinks(page)).toEqual(OWNER_NAV);
   const offered = await walk(page);
   for (const screen of [
     'Surveys',

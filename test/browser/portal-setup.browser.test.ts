@@ -1,25 +1,13 @@
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
-import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
-import { createUser } from '../../src/modules/user/user.service.js';
-import { Membership } from '../../src/modules/user/membership.entity.js';
+import type { Tenant } from '../helpers/auth.js';
+import { usePortal, type Person } from '../helpers/portal.js';
 import { Location } from '../../src/modules/location/location.entity.js';
 import { orderTimeZone } from '../../src/modules/location/location.service.js';
 import { SurveyStep } from '../../src/modules/survey/survey-step.entity.js';
 import { Survey } from '../../src/modules/survey/survey.entity.js';
-import { freePort } from '../helpers/ports.js';
 import { until } from '../helpers/until.js';
-import {
-  buildPortal,
-  checkPortalScreen,
-  errorOf,
-  PHONE,
-  portalLoaded,
-  screenshot,
-  signedInAt,
-  untilNextPage,
-  useServerAndBrowser,
-} from '../helpers/browser.js';
+import { checkPortalScreen, errorOf, PHONE, portalLoaded, screenshot, untilNextPage } from '../helpers/browser.js';
 
 /**
  * Issue 49, item 2: what an owner sets up, made in the portal without the API, in Debian's Chromium against a real
@@ -30,35 +18,12 @@ import {
  */
 let server: TestServer;
 let tenant: Tenant;
-let staff: { email: string; password: string };
+let staff: Person;
 
-const newPage = useServerAndBrowser(
-  async (started) => {
-    server = started.server;
-    await buildPortal();
-    tenant = await createTenant(server, { businessName: 'Karachi Grill' });
-    const em = server.orm.em.fork();
-    const user = await createUser(em, { email: `staff-${Date.now()}@karachi-grill.example`, password: TEST_PASSWORD, name: 'Sana Staff' });
-    em.create(Membership, { user: user.id, business: tenant.businessId, role: 'staff' });
-    await em.flush();
-    staff = { email: user.email, password: TEST_PASSWORD };
-  },
-  async () => {
-    // The portal signs in with the service's own address as its redirect.
-    const port = await freePort();
-    return { env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port };
-  },
+const { newPage, api, signedIn } = usePortal(
+  { business: 'Karachi Grill', staffDomain: 'karachi-grill.example' },
+  (portal) => ({ server, tenant, staff } = portal),
 );
-
-/** GraphQL as the owner's integration; a call with errors fails the test at once, naming them. */
-async function api(query: string, variables: Record<string, unknown> = {}) {
-  const answer = await server.graphql(query, { b: tenant.businessId, ...variables }, tenant.headers);
-  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
-  return answer.body.data;
-}
-
-const signedIn = async (who: { email: string; password: string }, path: string, options: Parameters<typeof newPage>[0] = {}) =>
-  signedInAt((await newPage(options)).page, `${server.url}${path}`, who);
 
 /** The focused element's accessible label (aria-label, else its text). */
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);

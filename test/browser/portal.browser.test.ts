@@ -1,25 +1,13 @@
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
+import { TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { Credential } from '../../src/modules/oauth/credential.entity.js';
 import { createBusiness, createMember } from '../../src/modules/member/member.service.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { freePort } from '../helpers/ports.js';
-import {
-  axeViolations,
-  buildPortal,
-  launchBrowser,
-  offsiteRequests,
-  pagesChecked,
-  screenshot,
-  signInOnPage,
-  untilNextPage,
-  checkPortalScreen,
-} from '../helpers/browser.js';
-
-/** The portal's bundle as `npm start` builds it (skipped when its sources have not changed). */
+import type { Receiver } from '../helpers/receiver.js';
+import { axeViolations, screenshot, signInOnPage, untilNextPage, checkPortalScreen } from '../helpers/browser.js';
+import { h1, OWNER_NAV, usePortal } from '../helpers/portal.js';
 
 /**
  * The business portal as a new manager uses it, in Debian's Chromium: signing in through the OAuth pages as the
@@ -27,51 +15,15 @@ import {
  * One browser and one page for the journey (a tab keeps its session in sessionStorage, as a person's would).
  */
 let server: TestServer;
-let browser: Browser;
 let receiver: Receiver;
 let tenant: Tenant;
 
-const NAV = [
-  'Overview',
-  'Inbox',
-  'Surveys',
-  'Feedback',
-  'Themes',
-  'Orders',
-  'Integrations',
-  'Webhooks',
-  'API credentials',
-  'Feedback flows',
-  'Saved replies',
-  'Alert rules',
-  'Locations',
-  'Members',
-  'Brand',
-  'Theme settings',
-];
-
-beforeAll(async () => {
-  const port = await freePort();
-  const env = { PUBLIC_URL: `http://127.0.0.1:${port}`, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '1s,1s' };
-  [server, browser, receiver] = await Promise.all([startTestServer({ env, workers: true, port }), launchBrowser(), startReceiver(), buildPortal()]);
-  tenant = await createTenant(server, { businessName: 'Cafe Portal' });
-}, 120_000);
-const newPage = pagesChecked(() => browser);
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.close();
-  await server?.stop();
-});
-
-/** A page whose every request is recorded: none may leave 127.0.0.1. */
-async function portalPage() {
-  const p = await newPage();
-  return { ...p, offsite: offsiteRequests(p.page) };
-}
+const { newPage, portalPage } = usePortal(
+  { business: 'Cafe Portal', receiver: true, workers: true, env: { WEBHOOK_RETRY_SCHEDULE: '1s,1s' } },
+  (portal) => ({ server, receiver, tenant } = portal),
+);
 
 const signIn = (page: Page) => signInOnPage(page, tenant);
-
-const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 
 async function open(page: Page, label: string) {
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: label, exact: true }).click();
@@ -106,7 +58,7 @@ describe('the business portal in a real browser', () => {
       .filter({ hasText: /^Cafe Portal$/ })
       .waitFor();
     const nav = page.getByRole('navigation', { name: 'Portal' }).getByRole('link');
-    expect(await nav.allTextContents()).toEqual(NAV);
+    expect(await nav.allTextContents()).toEqual(OWNER_NAV);
     expect(await nav.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(
       [
         '',

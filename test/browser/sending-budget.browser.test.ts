@@ -1,33 +1,25 @@
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, type Tenant } from '../helpers/auth.js';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
+import type { Tenant } from '../helpers/auth.js';
 import { rows } from '../ingest/ingest-helpers.js';
-import { freePort } from '../helpers/ports.js';
-import { buildPortal, launchBrowser, offsiteRequests, pagesChecked, signInOnPage, checkPortalScreen } from '../helpers/browser.js';
+import { offsiteRequests, signInOnPage, checkPortalScreen } from '../helpers/browser.js';
+import { usePortal } from '../helpers/portal.js';
 
 /**
  * Issue 48, item 2: the owner sees on the Overview what the business may still send today on each channel, and what
  * waits for the reset; with the defaults of a new business (50 SMS, 200 e-mails a day), SMS spent with 4 held.
  */
 let server: TestServer;
-let browser: Browser;
 let tenant: Tenant;
 
-beforeAll(async () => {
-  const port = await freePort();
-  [server, browser] = await Promise.all([startTestServer({ env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port }), launchBrowser(), buildPortal()]);
-  tenant = await createTenant(server, { businessName: 'Cafe Budget' });
+const { newPage } = usePortal({ business: 'Cafe Budget' }, async (portal) => {
+  ({ server, tenant } = portal);
   // Today's tallies as the workers and the API would have left them.
   await rows(
     server,
     `insert into sending_tally (business_id, day, budget, recipient, used, held) values (?, (now() at time zone 'utc')::date, 'sms', '', 50, 4), (?, (now() at time zone 'utc')::date, 'email', '', 12, 0)`,
     [tenant.businessId, tenant.businessId],
   );
-}, 120_000);
-const newPage = pagesChecked(() => browser);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const checkScreen = (page: Page, name: string) => checkPortalScreen(page, `sending-${name}`);

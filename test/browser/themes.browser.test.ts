@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server.js';
-import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
-import { createUser } from '../../src/modules/user/user.service.js';
-import { Membership } from '../../src/modules/user/membership.entity.js';
-import { buildPortal, checkPortalScreen, errorOf, signedInAt, tabTo, useServerAndBrowser } from '../helpers/browser.js';
-import { freePort } from '../helpers/ports.js';
+import { createTenant, type Tenant } from '../helpers/auth.js';
+import { usePortal, type Person } from '../helpers/portal.js';
+import { checkPortalScreen, errorOf, signedInAt, tabTo } from '../helpers/browser.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -18,7 +16,7 @@ import { until } from '../helpers/until.js';
  */
 let server: TestServer;
 let tenant: Tenant;
-let staff: { email: string; password: string };
+let staff: Person;
 let surveys: { dinner: string; lunch: string };
 let steps: { dinner: string; lunch: string };
 let clifton: string;
@@ -28,29 +26,10 @@ const CLEAN = 'Very clean place, spotless washroom';
 const FILTHY = 'The washroom was filthy';
 const MIXED = 'Food was great lekin service slow thi';
 
-const newPage = useServerAndBrowser(
-  async (started) => {
-    server = started.server;
-    tenant = await createTenant(server, { businessName: 'Clifton Karahi' });
-    const em = server.orm.em.fork();
-    const user = await createUser(em, { email: `staff-${Date.now()}@clifton-karahi.example`, password: TEST_PASSWORD, name: 'Sana Staff' });
-    em.create(Membership, { user: user.id, business: tenant.businessId, role: 'staff' });
-    await em.flush();
-    staff = { email: user.email, password: TEST_PASSWORD };
-    await Promise.all([buildPortal(), seed()]);
-  },
-  async () => {
-    const port = await freePort();
-    return { env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, port, workers: true };
-  },
-);
-
-/** GraphQL as `who`'s integration (the owner's by default); a call with errors fails the test at once, naming them. */
-async function api(query: string, variables: Record<string, unknown> = {}, who: Tenant = tenant) {
-  const answer = await server.graphql(query, { b: who.businessId, ...variables }, who.headers);
-  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
-  return answer.body.data;
-}
+const { newPage, api, signedIn } = usePortal({ business: 'Clifton Karahi', staffDomain: 'clifton-karahi.example', workers: true }, (portal) => {
+  ({ server, tenant, staff } = portal);
+  return seed();
+});
 
 const survey = async (who: Tenant, name: string) =>
   (await api(`mutation($b: ID!, $n: String!) { createSurvey(business: $b, input: { name: $n, status: active }) { id } }`, { n: name }, who)).createSurvey
@@ -101,8 +80,6 @@ async function seed() {
   made.push([surveys.lunch, await comment(tenant, surveys.lunch, steps.lunch, MIXED)]);
   for (const [s, id] of made) await analysed(tenant, s, id);
 }
-
-const signedIn = async (who: { email: string; password: string }, path: string) => signedInAt((await newPage()).page, `${server.url}${path}`, who);
 
 /** The marked words of each example comment of a section. */
 const marksOf = (page: Page, section: string) =>

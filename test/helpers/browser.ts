@@ -118,7 +118,8 @@ export function useServerAndBrowser(
     const [server, browser] = await Promise.all([startTestServer(typeof options === 'function' ? await options() : options), launchBrowser()]);
     started = { server, browser };
     await ready(started);
-  });
+    // Chromium, a server and (for the portal's files) a build of the portal, on a machine the other files load too.
+  }, 120_000);
   afterAll(async () => {
     await started?.browser.close();
     await started?.server.stop();
