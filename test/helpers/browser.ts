@@ -114,11 +114,11 @@ export function useServerAndBrowser(
   options: ServerOptions | (() => ServerOptions | Promise<ServerOptions>) = {},
 ) {
   let started: { server: TestServer; browser: Browser } | undefined;
+  // Chromium, a server and what `ready` prepares (a build of the portal, a seeded business) on a busy machine.
   beforeAll(async () => {
     const [server, browser] = await Promise.all([startTestServer(typeof options === 'function' ? await options() : options), launchBrowser()]);
     started = { server, browser };
     await ready(started);
-    // Chromium, a server and (for the portal's files) a build of the portal, on a machine the other files load too.
   }, 120_000);
   afterAll(async () => {
     await started?.browser.close();
