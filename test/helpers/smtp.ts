@@ -1,5 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import { createInbox } from './inbox.js';
+import { startTestServer, type TestServer } from './server.js';
 
 export interface ReceivedMail {
   from: string;
@@ -69,4 +70,27 @@ export async function startMailBox(): Promise<MailBox> {
     waitFor: inbox.waitFor,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * This file's server mailing through an SMTP receiver of its own (SMTP_URL), with its workers (which send the mail):
+ * the receiver starts before the server and closes after it. `ready` receives both before the first test; `options`
+ * are startTestServer's.
+ */
+export function useMailingServer(
+  ready: (started: { server: TestServer; mail: MailBox }) => unknown,
+  options: Parameters<typeof startTestServer>[0] = {},
+): void {
+  let mail: MailBox | undefined;
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    mail = await startMailBox();
+    server = await startTestServer({ workers: true, ...options, env: { SMTP_URL: mail.url, ...options.env } });
+    await ready({ server, mail });
+  });
+  // As useTestServer's: a stop may wait for requests still being handled.
+  afterAll(async () => {
+    await server?.stop();
+    await mail?.close();
+  }, 60_000);
 }

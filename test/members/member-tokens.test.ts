@@ -5,7 +5,7 @@ import { createCredential } from '../../src/modules/oauth/credential.service.js'
 import type { MembershipRole } from '../../src/modules/user/membership.entity.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';
-import { Browser, authorizeCode, authorizeUrl, exchangeFields, postJson, signIn } from '../oauth/oauth-helpers.js';
+import { authorizeCode, exchangeFields, postJson, refreshGrant, signedInToAuthorize } from '../oauth/oauth-helpers.js';
 
 /** Where tokens are issued for a member, their role caps the scopes (src/auth/roles.ts). */
 let server: TestServer;
@@ -25,15 +25,7 @@ async function member(role: MembershipRole) {
 describe('authorization code for a member', () => {
   it('the consent page lists what the role does not allow, and the token carries only what it does', async () => {
     const staff = await member('staff');
-    const browser = new Browser();
-    const url = authorizeUrl(server, {
-      responseType: 'code',
-      clientId: owner.clientId,
-      redirectUri: owner.redirectUri,
-      scope: 'surveys:read webhooks:write members:read',
-      state: 's',
-    });
-    const consent = await signIn(server, browser, url, staff);
+    const { consent } = await signedInToAuthorize(server, owner, staff, { scope: 'surveys:read webhooks:write members:read', state: 's' });
     expect(consent.status).toBe(200);
     expect(consent.html).toContain('your role (staff) does not allow');
     const [granted, dropped] = consent.html.split('does not allow');
@@ -47,25 +39,13 @@ describe('authorization code for a member', () => {
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.scope).toEqual(['surveys:read']);
     // A refresh may not widen it either.
-    const refreshed = await postJson(server, '/oauth/token', {
-      clientId: owner.clientId,
-      clientSecret: owner.clientSecret,
-      grantType: 'refresh_token',
-      refreshToken: exchanged.body.refreshToken,
-    });
+    const refreshed = await refreshGrant(server, owner, exchanged.body.refreshToken);
     expect(refreshed.body.scope).toEqual(['surveys:read']);
   });
 
   it('refuses on a page when the role allows none of the requested scopes', async () => {
     const staff = await member('staff');
-    const url = authorizeUrl(server, {
-      responseType: 'code',
-      clientId: owner.clientId,
-      redirectUri: owner.redirectUri,
-      scope: 'members:write credentials:read',
-      state: 's',
-    });
-    const page = await signIn(server, new Browser(), url, staff);
+    const { consent: page } = await signedInToAuthorize(server, owner, staff, { scope: 'members:write credentials:read', state: 's' });
     expect(page.status).toBe(403);
     expect(page.html).toContain('does not allow: credentials:read, members:write');
   });

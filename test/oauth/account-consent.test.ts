@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SCOPES } from '../../src/auth/scopes.js';
-import { startMailBox, type MailBox, type ReceivedMail } from '../helpers/smtp.js';
-import { useTestServer, type TestServer } from '../helpers/server.js';
+import { useMailingServer, type MailBox, type ReceivedMail } from '../helpers/smtp.js';
+import type { TestServer } from '../helpers/server.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
 import { ATTACKER, RIGHTFUL } from '../helpers/from-address.js';
 import { Browser, hiddenField, pkcePair } from './oauth-helpers.js';
@@ -13,19 +13,7 @@ import { Browser, hiddenField, pkcePair } from './oauth-helpers.js';
  */
 let server: TestServer;
 let mailbox: MailBox;
-beforeAll(async () => {
-  mailbox = await startMailBox();
-  process.env.__CONSENT_SMTP = mailbox.url;
-});
-useTestServer((s) => (server = s), {
-  workers: true,
-  env: {
-    get SMTP_URL() {
-      return process.env.__CONSENT_SMTP;
-    },
-  } as never,
-});
-afterAll(() => mailbox.close());
+useMailingServer((started) => ({ server, mail: mailbox } = started));
 
 const STRANGERS_PASSWORD = 'strangers own phrase 31';
 const OWNERS_PASSWORD = 'owners chosen phrase 77';

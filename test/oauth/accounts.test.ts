@@ -1,28 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { SCOPES } from '../../src/auth/scopes.js';
-import { startMailBox, type MailBox, type ReceivedMail } from '../helpers/smtp.js';
-import { useTestServer, type TestServer } from '../helpers/server.js';
+import { useMailingServer, type MailBox, type ReceivedMail } from '../helpers/smtp.js';
+import type { TestServer } from '../helpers/server.js';
 import { createTenant, TEST_PASSWORD } from '../helpers/auth.js';
 import { createMember } from '../../src/modules/member/member.service.js';
-import { Browser, authorizeCode, exchangeFields, hiddenField, pkcePair, postJson } from './oauth-helpers.js';
+import { Browser, authorizeCode, exchangeFields, hiddenField, pkcePair, postJson, refreshGrant } from './oauth-helpers.js';
 
 /** Issue 37 items 1-3, over HTTP with the real SMTP server: sign-up, password reset, invitations. */
 let server: TestServer;
 let mailbox: MailBox;
-beforeAll(async () => {
-  mailbox = await startMailBox();
-  process.env.__ACCOUNTS_SMTP = mailbox.url;
-});
-// SMTP_URL read when the server starts, after the mailbox is up (the hooks run in order); closed after the server.
-useTestServer((s) => (server = s), {
-  workers: true,
-  env: {
-    get SMTP_URL() {
-      return process.env.__ACCOUNTS_SMTP;
-    },
-  } as never,
-});
-afterAll(() => mailbox.close());
+useMailingServer((started) => ({ server, mail: mailbox } = started));
 
 const PASSWORD = 'tangerine orbit 42 lamp';
 const newEmail = () => `person-${randomBytes(5).toString('hex')}@example.com`;
@@ -210,12 +197,7 @@ describe('password reset', () => {
     expect(await done.text()).toContain('Password changed');
 
     // Old refresh token and access token: dead. The old session: asked to sign in again.
-    const refreshed = await postJson(server, '/oauth/token', {
-      clientId: tenant.clientId,
-      clientSecret: tenant.clientSecret,
-      grantType: 'refresh_token',
-      refreshToken: tokens.refreshToken,
-    });
+    const refreshed = await refreshGrant(server, tenant, tokens.refreshToken);
     expect(refreshed.body.error).toBe('invalid_grant');
     const me = await fetch(`${server.url}/oauth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
     expect(me.status).toBe(401);

@@ -1,6 +1,20 @@
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
-import { BUSINESS_QUERY, Browser, TEST_PKCE, authorizeCode, authorizeUrl, basic, hiddenField, pkcePair, postForm, postJson, signIn } from './oauth-helpers.js';
+import {
+  BUSINESS_QUERY,
+  Browser,
+  TEST_PKCE,
+  authorizeCode,
+  authorizeUrl,
+  basic,
+  hiddenField,
+  pkcePair,
+  postForm,
+  postJson,
+  signedInToAuthorize,
+  signIn,
+  refreshGrant,
+} from './oauth-helpers.js';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -11,15 +25,7 @@ useTestServer(async (s) => {
 
 describe('authorization code flow over HTTP (spec JSON)', () => {
   it('signs in, consents, exchanges, calls the API, refreshes with rotation, revokes', async () => {
-    const browser = new Browser();
-    const url = authorizeUrl(server, {
-      responseType: 'code',
-      clientId: tenant.clientId,
-      redirectUri: tenant.redirectUri,
-      scope: 'surveys:read,credentials:read',
-      state: 'st-123',
-    });
-    const consent = await signIn(server, browser, url, tenant);
+    const { browser, url, consent } = await signedInToAuthorize(server, tenant, tenant, { scope: 'surveys:read,credentials:read', state: 'st-123' });
     expect(consent.status).toBe(200);
     expect(consent.html).toContain('Test App');
     expect(consent.html).toContain('Cafe Flow');
@@ -84,12 +90,7 @@ describe('authorization code flow over HTTP (spec JSON)', () => {
     const mePost = await fetch(`${server.url}/oauth/me`, { method: 'POST', headers: auth });
     expect(mePost.status).toBe(200);
 
-    const refreshed = await postJson(server, '/oauth/token', {
-      clientId: tenant.clientId,
-      clientSecret: tenant.clientSecret,
-      grantType: 'refresh_token',
-      refreshToken: token.refreshToken,
-    });
+    const refreshed = await refreshGrant(server, tenant, token.refreshToken);
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refreshToken).not.toBe(token.refreshToken);
     expect(refreshed.body.accessToken).not.toBe(token.accessToken);
@@ -113,12 +114,7 @@ describe('authorization code flow over HTTP (spec JSON)', () => {
     expect(meAfter.status).toBe(401);
     expect(meAfter.headers.get('www-authenticate')).toMatch(/invalid_token/);
     expect((await meAfter.json()).error).toBe('invalid_token');
-    const refreshAgain = await postJson(server, '/oauth/token', {
-      clientId: tenant.clientId,
-      clientSecret: tenant.clientSecret,
-      grantType: 'refresh_token',
-      refreshToken: refreshed.body.refreshToken,
-    });
+    const refreshAgain = await refreshGrant(server, tenant, refreshed.body.refreshToken);
     expect(refreshAgain.status).toBe(400);
     expect(refreshAgain.body.error).toBe('invalid_grant');
   });

@@ -78,6 +78,18 @@ export async function signIn(server: TestServer, browser: Browser, url: string, 
   return { status: consent.status, html: await consent.text() };
 }
 
+/** A new browser at `client`'s authorization request for `scope`, signed in there as `who`: the page it is shown next. */
+export async function signedInToAuthorize(
+  server: TestServer,
+  client: Pick<Tenant, 'clientId' | 'redirectUri'>,
+  who: { email: string; password: string },
+  params: { scope: string; state: string },
+) {
+  const browser = new Browser();
+  const url = authorizeUrl(server, { responseType: 'code', clientId: client.clientId, redirectUri: client.redirectUri, ...params });
+  return { browser, url, consent: await signIn(server, browser, url, who) };
+}
+
 /**
  * The whole browser part: sign in, allow, and return the redirect's parameters. Unless `params` names a challenge,
  * TEST_PKCE's is sent (authorizeUrl), and `codeVerifier` is the verifier to exchange the code with.
@@ -125,6 +137,10 @@ export async function postJson(server: TestServer, path: string, body: unknown, 
   });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
+
+/** The token endpoint's refresh_token grant, the client authenticating with its id and `clientSecret` in the body. */
+export const refreshGrant = (server: TestServer, client: { clientId: string; clientSecret: string }, refreshToken: string) =>
+  postJson(server, '/oauth/token', { clientId: client.clientId, clientSecret: client.clientSecret, grantType: 'refresh_token', refreshToken });
 
 export async function postForm(server: TestServer, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   const res = await fetch(`${server.url}${path}`, {

@@ -1,29 +1,17 @@
-import { startMailBox, type MailBox, type ReceivedMail } from '../helpers/smtp.js';
-import { useTestServer, type TestServer } from '../helpers/server.js';
+import { useMailingServer, type MailBox, type ReceivedMail } from '../helpers/smtp.js';
+import type { TestServer } from '../helpers/server.js';
 import { createTenant, type Tenant } from '../helpers/auth.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { createBusiness } from '../../src/modules/member/member.service.js';
 import { createCredential } from '../../src/modules/oauth/credential.service.js';
 import { Credential } from '../../src/modules/oauth/credential.entity.js';
 import { Membership } from '../../src/modules/user/membership.entity.js';
-import { Browser, authorizeCode, authorizeUrl, exchangeFields, hiddenField, postJson } from './oauth-helpers.js';
+import { Browser, authorizeCode, authorizeUrl, exchangeFields, hiddenField, postJson, refreshGrant } from './oauth-helpers.js';
 
 /** Issue 48 item 7, over HTTP with the real SMTP server: what a password reset leaves standing, and what it ends. */
 let server: TestServer;
 let mailbox: MailBox;
-beforeAll(async () => {
-  mailbox = await startMailBox();
-  process.env.__RESET_SMTP = mailbox.url;
-});
-useTestServer((s) => (server = s), {
-  workers: true,
-  env: {
-    get SMTP_URL() {
-      return process.env.__RESET_SMTP;
-    },
-  } as never,
-});
-afterAll(() => mailbox.close());
+useMailingServer((started) => ({ server, mail: mailbox } = started));
 
 const NEW_PASSWORD = 'a brand new sentence 9';
 /** The link in a mail, on this test server's real address (PUBLIC_URL names port 4000). */
@@ -59,13 +47,19 @@ async function startOfASecond() {
   await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
 }
 
+/** A new owner who asked for a reset, and the sign-in page of an authorization request open in a browser of theirs. */
+async function resetAskedWithSignInOpen() {
+  const tenant = await createTenant(server);
+  const mail = await askReset(tenant);
+  const browser = new Browser();
+  const url = authorizeUrl(server, { responseType: 'code', clientId: tenant.clientId, redirectUri: tenant.redirectUri, scope: 'surveys:read', state: 's' });
+  const signInPage = await form(browser, url.slice(server.url.length));
+  return { tenant, mail, browser, url, signInPage };
+}
+
 describe('a sign-in right after a password reset', () => {
   it('works at once: the session issued in the reset’s own second stands', async () => {
-    const tenant = await createTenant(server);
-    const mail = await askReset(tenant);
-    const browser = new Browser();
-    const url = authorizeUrl(server, { responseType: 'code', clientId: tenant.clientId, redirectUri: tenant.redirectUri, scope: 'surveys:read', state: 's' });
-    const signInPage = await form(browser, url.slice(server.url.length));
+    const { tenant, mail, browser, url, signInPage } = await resetAskedWithSignInOpen();
 
     // The reset and the sign-in in one second of the clock (a person who signs in at once, a fast machine).
     await startOfASecond();
@@ -82,11 +76,7 @@ describe('a sign-in right after a password reset', () => {
   });
 
   it('still voids a session issued before the reset, however close to it', async () => {
-    const tenant = await createTenant(server);
-    const mail = await askReset(tenant);
-    const browser = new Browser();
-    const url = authorizeUrl(server, { responseType: 'code', clientId: tenant.clientId, redirectUri: tenant.redirectUri, scope: 'surveys:read', state: 's' });
-    const signInPage = await form(browser, url.slice(server.url.length));
+    const { tenant, mail, browser, url, signInPage } = await resetAskedWithSignInOpen();
     await startOfASecond();
     const signedIn = await browser.postForm(url, { csrf: signInPage.csrf, action: 'signin', email: tenant.email, password: tenant.password });
     expect(signedIn.status).toBe(303);
@@ -148,12 +138,7 @@ describe('what a password reset leaves to the credentials the user created', () 
 
     await reset(await askReset(tenant));
     expect(await reads(tenant, before.accessToken)).toBe('UNAUTHENTICATED');
-    const refreshed = await postJson(server, '/oauth/token', {
-      clientId: tenant.clientId,
-      clientSecret: tenant.clientSecret,
-      grantType: 'refresh_token',
-      refreshToken: before.refreshToken,
-    });
+    const refreshed = await refreshGrant(server, tenant, before.refreshToken);
     expect(refreshed.body.error).toBe('invalid_grant');
     // The app holding the secret goes on, as the mail says: its token, and a new one.
     expect(await reads(tenant, minted.body.accessToken)).toBe('ok');
@@ -179,19 +164,9 @@ describe('what a password reset leaves to the credentials the user created', () 
     expect(fresh.status).toBe(200);
     expect(await reads(tenant, fresh.body.accessToken)).toBe('ok');
     // The member's grant stands: refreshing it takes the new secret, and only the new one.
-    const withOld = await postJson(server, '/oauth/token', {
-      clientId: tenant.clientId,
-      clientSecret: tenant.clientSecret,
-      grantType: 'refresh_token',
-      refreshToken: grant.refreshToken,
-    });
+    const withOld = await refreshGrant(server, tenant, grant.refreshToken);
     expect(withOld.status).toBe(401);
-    const withNew = await postJson(server, '/oauth/token', {
-      clientId: tenant.clientId,
-      clientSecret: answer.clientSecret,
-      grantType: 'refresh_token',
-      refreshToken: grant.refreshToken,
-    });
+    const withNew = await refreshGrant(server, { clientId: tenant.clientId, clientSecret: answer.clientSecret }, grant.refreshToken);
     expect(withNew.status).toBe(200);
 
     // The secret is in that one answer: reading the credential never shows it; the change is an event.
