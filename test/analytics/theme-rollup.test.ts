@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 import { client } from '../helpers/graphql.js';
 import { rows } from '../ingest/ingest-helpers.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
-import { restaurant, type Restaurant } from '../cases/case.fixtures.js';
+import { useRestaurants, type Restaurant } from '../cases/case.fixtures.js';
 import { rebuildAnalytics } from '../../src/modules/analytics/analytics-rebuild.service.js';
 
 /**
@@ -19,12 +19,7 @@ const DAY = 86_400_000;
 let server: TestServer;
 let r: Restaurant;
 let other: Restaurant;
-beforeAll(async () => {
-  server = await startTestServer({ workers: true });
-  r = await restaurant(server, 'Rollup Kitchen');
-  other = await restaurant(server, 'Other Rollup Kitchen');
-});
-afterAll(() => server?.stop());
+useRestaurants(['Rollup Kitchen', 'Other Rollup Kitchen'], (...made) => ([server, r, other] = made));
 
 type Finding = { theme: string; sentiment: 'positive' | 'neutral' | 'negative'; words: string[] };
 const key = (...parts: unknown[]) => parts.map((p) => String(p ?? '')).join('|');

@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 import { client } from '../helpers/graphql.js';
 import { rows } from '../ingest/ingest-helpers.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
-import { restaurant, type Restaurant } from '../cases/case.fixtures.js';
+import { useRestaurants, type Restaurant } from '../cases/case.fixtures.js';
 
 /**
  * Issue 52, item 4 over real HTTP: per theme, the text answers read as speaking of it by sentiment, per day and
@@ -17,12 +17,7 @@ const DAY = 86_400_000;
 let server: TestServer;
 let r: Restaurant;
 let other: Restaurant;
-beforeAll(async () => {
-  server = await startTestServer({ workers: true });
-  r = await restaurant(server, 'Themes Kitchen');
-  other = await restaurant(server, 'Other Kitchen');
-});
-afterAll(() => server?.stop());
+useRestaurants(['Themes Kitchen', 'Other Kitchen'], (...made) => ([server, r, other] = made));
 
 const range = () => `from=${Date.now() - DAY}&to=${Date.now() + DAY}`;
 type Counts = Record<string, { positive: number; neutral: number; negative: number }>;

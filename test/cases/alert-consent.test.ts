@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startMailBox, type MailBox, type ReceivedMail } from '../helpers/smtp.js';
-import { startReceiver, type Receiver, type ReceivedRequest } from '../helpers/receiver.js';
+import type { TestServer } from '../helpers/server.js';
+import type { MailBox, ReceivedMail } from '../helpers/smtp.js';
+import type { Receiver, ReceivedRequest } from '../helpers/receiver.js';
 import { decodeWords } from '../helpers/mime.js';
 import { ATTACKER, RIGHTFUL, requestFrom } from '../helpers/from-address.js';
 import { expectError } from '../rest/rest.helpers.js';
 import { postWebhook, rows, uniqueId } from '../ingest/ingest-helpers.js';
-import { consentLink, restaurant, sleep, type Restaurant } from './case.fixtures.js';
+import { consentLink, restaurant, sleep, type Restaurant, useMessagingServer } from './case.fixtures.js';
 
 /**
  * Issue 48 item 1 over real HTTP, real SMTP and a real SMS gateway on 127.0.0.1: an alert reaches members of the
@@ -22,19 +22,7 @@ let server: TestServer;
 let mail: MailBox;
 let sms: Receiver;
 
-beforeAll(async () => {
-  mail = await startMailBox();
-  sms = await startReceiver(() => ({ status: 201, body: '{}' }));
-  server = await startTestServer({
-    env: { SMTP_URL: mail.url, MAIL_FROM: 'Guest alerts <alerts@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms`, SMS_INBOUND_SECRET: INBOUND_SECRET },
-    workers: true,
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mail?.close();
-  await sms?.close();
-});
+useMessagingServer({ MAIL_FROM: 'Guest alerts <alerts@example.com>', SMS_INBOUND_SECRET: INBOUND_SECRET }, (started) => ({ server, mail, sms } = started));
 
 const mailsTo = (address: string) => mail.mails.filter((m) => m.to.includes(address));
 const textsTo = (phone: string) => sms.requests.filter((q) => JSON.parse(q.body).to === phone);

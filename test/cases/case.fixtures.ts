@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { TestServer } from '../helpers/server.js';
+import { startTestServer, useTestServer, type TestServer } from '../helpers/server.js';
+import { startMailBox, type MailBox } from '../helpers/smtp.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { createTenant, TEST_PASSWORD } from '../helpers/auth.js';
 import { rest } from '../rest/rest.helpers.js';
 import { createUser } from '../../src/modules/user/user.service.js';
@@ -66,6 +68,25 @@ export async function restaurant(server: TestServer, name: string) {
 
 export type Restaurant = Awaited<ReturnType<typeof restaurant>>;
 
+/**
+ * This file's server with its workers (they open the cases and read the comments) and a restaurant of each of `names`,
+ * made in that order and handed to `bind` with the server before the first test; `options` are startTestServer's.
+ */
+export function useRestaurants(
+  names: string[],
+  bind: (server: TestServer, ...restaurants: Restaurant[]) => void,
+  options: Parameters<typeof startTestServer>[0] = {},
+): void {
+  useTestServer(
+    async (server) => {
+      const made: Restaurant[] = [];
+      for (const name of names) made.push(await restaurant(server, name));
+      bind(server, ...made);
+    },
+    { workers: true, ...options },
+  );
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The confirmation page's link in a message (`{PUBLIC_URL}/alerts/{token}`), as the recipient would open it. */
@@ -73,4 +94,24 @@ export function consentLink(server: TestServer, text: string): string {
   const found = new RegExp(`${server.config.publicUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/alerts/[A-Za-z0-9_-]+`).exec(text);
   if (!found) throw new Error(`no confirmation link in: ${text}`);
   return found[0];
+}
+
+/**
+ * This file's server with its workers, mailing through an SMTP receiver and texting through an SMS gateway that
+ * accepts every text (SMTP_URL, SMS_GATEWAY_URL), both started before it and closed after it; `env` adds the rest.
+ * `ready` receives the three before the first test.
+ */
+export function useMessagingServer(env: Record<string, string>, ready: (started: { server: TestServer; mail: MailBox; sms: Receiver }) => unknown = () => {}) {
+  const started = {} as { server: TestServer; mail: MailBox; sms: Receiver };
+  beforeAll(async () => {
+    started.mail = await startMailBox();
+    started.sms = await startReceiver(() => ({ status: 201, body: '{}' }));
+    started.server = await startTestServer({ env: { SMTP_URL: started.mail.url, SMS_GATEWAY_URL: `${started.sms.url}/sms`, ...env }, workers: true });
+    await ready(started);
+  });
+  afterAll(async () => {
+    await started.server?.stop();
+    await started.mail?.close();
+    await started.sms?.close();
+  });
 }

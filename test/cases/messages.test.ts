@@ -1,12 +1,12 @@
 import { jest } from '@jest/globals';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { createTenant, issueToken } from '../helpers/auth.js';
 import type { Scope } from '../../src/auth/scopes.js';
-import { startMailBox, type MailBox } from '../helpers/smtp.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import type { MailBox } from '../helpers/smtp.js';
+import type { Receiver } from '../helpers/receiver.js';
 import { rest, expectError, qs } from '../rest/rest.helpers.js';
 import { rows, uniqueId } from '../ingest/ingest-helpers.js';
-import { restaurant, sleep, type Restaurant } from './case.fixtures.js';
+import { restaurant, sleep, type Restaurant, useMessagingServer } from './case.fixtures.js';
 
 /**
  * Issue 35, item 4 over real HTTP: the restaurant replies to a case's guest (REST and GraphQL); the reply reaches a
@@ -21,20 +21,10 @@ let mail: MailBox;
 let sms: Receiver;
 let r: Restaurant;
 
-beforeAll(async () => {
-  mail = await startMailBox();
-  sms = await startReceiver(() => ({ status: 201, body: '{}' }));
-  server = await startTestServer({
-    env: { SMTP_URL: mail.url, MAIL_FROM: 'Feedback <feedback@example.com>', SMS_GATEWAY_URL: `${sms.url}/sms`, SMS_INBOUND_SECRET: INBOUND_SECRET },
-    workers: true,
-  });
+useMessagingServer({ MAIL_FROM: 'Feedback <feedback@example.com>', SMS_INBOUND_SECRET: INBOUND_SECRET }, async (started) => {
+  ({ server, mail, sms } = started);
   r = await restaurant(server, 'Karahi House');
   await r.made('/alert-rules', { name: 'Low', when: { maxRating: 3 }, notify: [{ channel: 'email', to: 'alerts@example.com' }] });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mail?.close();
-  await sms?.close();
 });
 
 /** A case whose guest is the customer of an order with these contacts (or no order at all). */

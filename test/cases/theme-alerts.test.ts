@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 import { rows } from '../ingest/ingest-helpers.js';
-import { restaurant, type Restaurant } from './case.fixtures.js';
+import { useRestaurants, type Restaurant } from './case.fixtures.js';
 
 /**
  * Issue 52, item 4 over real HTTP and the workers: an alert rule on themes and sentiment opens a case once the answer
@@ -13,11 +13,7 @@ jest.setTimeout(90_000);
 
 let server: TestServer;
 let r: Restaurant;
-beforeAll(async () => {
-  server = await startTestServer({ workers: true });
-  r = await restaurant(server, 'Karachi Kitchen');
-});
-afterAll(() => server?.stop());
+useRestaurants(['Karachi Kitchen'], (...made) => ([server, r] = made));
 
 const casesOf = async (submission: string) => rows(server, 'select id, rule_id, severity, reason from guest_case where submission_id = ?', [submission]);
 const analysedAt = async (submission: string) => {

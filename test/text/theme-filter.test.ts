@@ -1,11 +1,11 @@
 import { jest } from '@jest/globals';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 import { client } from '../helpers/graphql.js';
 import { countStatements } from '../helpers/sql-counter.js';
 import { rows } from '../ingest/ingest-helpers.js';
 import { expectError, qs } from '../rest/rest.helpers.js';
-import { restaurant, type Restaurant } from '../cases/case.fixtures.js';
+import { useRestaurants, type Restaurant } from '../cases/case.fixtures.js';
 
 /**
  * Issue 52, item 5's click-through: the feedback list filtered by theme (SubmissionWhere.theme, REST's `theme`
@@ -16,11 +16,7 @@ jest.setTimeout(90_000);
 
 let server: TestServer;
 let r: Restaurant;
-beforeAll(async () => {
-  server = await startTestServer({ workers: true });
-  r = await restaurant(server, 'Filter Kitchen');
-});
-afterAll(() => server?.stop());
+useRestaurants(['Filter Kitchen'], (...made) => ([server, r] = made));
 
 const LIST = `query($b: ID!, $s: ID!, $where: SubmissionWhere) { submissions(business: $b, survey: $s, where: $where, pageSize: 100) { total data { id } } }`;
 const idsOf = async (where: Record<string, unknown>) => {
