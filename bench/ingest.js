@@ -8,7 +8,7 @@
 import http from 'node:http';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { cpuPer, freePort, loadPhase, sleep, startService } from './lib/service.js';
+import { clientToken, cpuPer, freePort, loadPhase, sleep, startService } from './lib/service.js';
 import { benchOrder } from './lib/orders.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
@@ -84,18 +84,7 @@ async function listenTo(business, credential) {
   const receiver = http.createServer((req, res) => req.resume().on('end', () => ((delivered += 1), res.writeHead(204).end())));
   const port = await freePort();
   await new Promise((r) => receiver.listen(port, '127.0.0.1', r));
-  const answer = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grantType: 'client_credentials',
-      clientId: credential.clientId,
-      clientSecret: credential.clientSecret,
-      scope: 'webhooks:read webhooks:write events:read',
-    }),
-  });
-  const token = (await answer.json()).accessToken;
-  if (!token) throw new Error(`no token: ${answer.status}`);
+  const token = await clientToken(base, credential, 'webhooks:read webhooks:write events:read');
   const created = await fetch(`${base}/v2/businesses/${business}/webhooks`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },

@@ -7,7 +7,7 @@
 //   node bench/webhook-delivery.js     env: ORDERS (default 2000), CONNECTIONS (8), WEBHOOKS (10), WORKERS (64),
 //                                           PACED (100 orders/s), PACED_SECONDS (10)
 // Loopback only, bounded: starts the built service (dist/) on a temp DATA_DIR and stops it at the end.
-import { cpuPer, sleep, startService } from './lib/service.js';
+import { clientToken, cpuPer, sleep, startService } from './lib/service.js';
 import { startReceiver } from './lib/receiver.js';
 
 const ORDERS = Number(process.env.ORDERS ?? 2000);
@@ -40,18 +40,7 @@ try {
   const business = demo.business?.id ?? demo.data?.business?.id;
   const secret = demo.customIntegration?.secret ?? demo.data?.customIntegration?.secret;
   const credential = demo.credential ?? demo.data?.credential;
-  const tokenAnswer = await fetch(`${service.base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grantType: 'client_credentials',
-      clientId: credential.clientId,
-      clientSecret: credential.clientSecret,
-      scope: 'webhooks:read webhooks:write orders:read',
-    }),
-  });
-  const token = (await tokenAnswer.json()).accessToken;
-  if (!token) throw new Error(`no token: ${tokenAnswer.status}`);
+  const token = await clientToken(service.base, credential, 'webhooks:read webhooks:write orders:read');
   for (let i = 0; i < WEBHOOKS; i++) {
     const res = await fetch(`${service.base}/v2/businesses/${business}/webhooks`, {
       method: 'POST',

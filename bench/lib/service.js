@@ -206,22 +206,28 @@ export const adminCli =
       }),
     );
 
+/** A client_credentials access token of `credential` with `scope`, asked of the service at `base`; throws when refused. */
+export async function clientToken(base, credential, scope) {
+  const ask = () =>
+    fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope }),
+    });
+  // A caller blocked (by the admin CLI) for longer than the service keeps an idle connection: the kept-alive socket may
+  // be closed just as it is reused ("other side closed"). Asking again is harmless: a token more is minted.
+  const res = await ask().catch((err) => (err.cause?.code === 'UND_ERR_SOCKET' ? ask() : Promise.reject(err)));
+  const { accessToken } = await res.json();
+  if (!accessToken) throw new Error(`no token: ${res.status}`);
+  return accessToken;
+}
+
 /** Tenants for a bench: made with the admin CLI `admin`, their tokens asked of the service at `base`. */
 export function tenants(base, admin) {
   /** A client-credentials token with `scope` for an existing business (a new credential each time). */
   const businessToken = async (businessId, scope) => {
     const credential = admin('create-credential', '--business', businessId, '--name', 'Bench', '--redirect-uri', 'http://localhost/cb').data;
-    const ask = () =>
-      fetch(`${base}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grantType: 'client_credentials', clientId: credential.clientId, clientSecret: credential.clientSecret, scope }),
-      });
-    // The CLI blocked this process for longer than the service keeps an idle connection: the kept-alive socket may be
-    // closed just as it is reused ("other side closed"). Asking again is harmless: a token more is minted.
-    const res = await ask().catch((err) => (err.cause?.code === 'UND_ERR_SOCKET' ? ask() : Promise.reject(err)));
-    const { accessToken } = await res.json();
-    if (!accessToken) throw new Error(`no token: ${res.status}`);
+    const accessToken = await clientToken(base, credential, scope);
     return { accessToken, business: { id: businessId } };
   };
   return {
