@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { startTestServer, useTestServer, type TestServer } from './helpers/server.js';
-import { createTenant, issueToken, useTenantServer } from './helpers/auth.js';
+import { createTenant, issueToken, tokenOfNewCredential, useTenantServer } from './helpers/auth.js';
 import { PORTAL_CLIENT_ID, PORTAL_CREDENTIAL_ID } from '../src/modules/oauth/credential.entity.js';
 import { createUser } from '../src/modules/user/user.service.js';
 import { Membership } from '../src/modules/user/membership.entity.js';
-import { createCredential } from '../src/modules/oauth/credential.service.js';
 import { minimal, webhookBusiness, type WebhookBusiness } from './ingest/ingest-helpers.js';
 
 // Small quotas so a handful of requests reach them. The per-second quotas are fixed windows: a test sends more than
@@ -100,21 +99,8 @@ describe('rate limits (memory)', () => {
     // The other member and the partner's credential are not refused for it.
     expect((await graphql(fx.server, `{ health { status } }`, calm)).status).toBe(200);
     // A partner's credential of the same business (a fresh one: the tests above spent the tenant's).
-    const { credential } = await createCredential(em.fork(), {
-      business: fx.tenant.businessId,
-      name: 'Partner',
-      validRedirectUris: ['https://partner.example.com/cb'],
-      createdBy: fx.tenant.userId,
-    });
-    const partner = await issueToken(fx.server, {
-      credential: credential.id,
-      clientId: credential.clientId,
-      business: fx.tenant.businessId,
-      user: fx.tenant.userId,
-      scopes: ['surveys:read'],
-      withRefreshToken: false,
-    });
-    expect((await graphql(fx.server, `{ health { status } }`, { authorization: `Bearer ${partner.accessToken}` })).status).toBe(200);
+    const partner = await tokenOfNewCredential(fx.server, fx.tenant, 'Partner', ['surveys:read']);
+    expect((await graphql(fx.server, `{ health { status } }`, { authorization: `Bearer ${partner}` })).status).toBe(200);
     // The answer names both quotas it was charged against.
     expect((await graphql(fx.server, `{ health { status } }`, calm)).headers.get('ratelimit-policy')).toBe(
       '"api";q=2;w=1, "api-burst";q=2;w=60, "portal-business";q=10;w=1, "portal-business-burst";q=10;w=60',

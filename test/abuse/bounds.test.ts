@@ -157,25 +157,16 @@ describe('items per order', () => {
     const viaRest = await postJsonFrom(ATTACKER, v2('/orders'), { externalOrderId: 'R-501', total: 10, currency: 'PKR', items: items(501) }, fx.tenant.headers);
     expect(viaRest.status).toBe(400);
     expect(viaRest.body.error).toMatchObject({ status: 400, code: 'validation_failed', details: [{ field: 'items', message }] });
-    const viaWebhook = await webhookOrderFrom(ATTACKER, {
-      externalOrderId: 'W-501',
-      total: '10',
-      currency: 'PKR',
-      metadata: { source: 'pos' },
-      items: items(501),
-    });
+    // An order of `count` lines from the point of sale, posted to the webhook from `address`.
+    const posOrder = (address: string, externalOrderId: string, total: string, count: number) =>
+      webhookOrderFrom(address, { externalOrderId, total, currency: 'PKR', metadata: { source: 'pos' }, items: items(count) });
+    const viaWebhook = await posOrder(ATTACKER, 'W-501', '10', 501);
     expect(viaWebhook.status).toBe(400);
     expect(viaWebhook.body.error).toMatchObject({ status: 400, code: 'validation_failed', details: [{ field: 'items', message }] });
     for (const id of ['G-501', 'R-501', 'W-501']) expect(await ordersWithId(id)).toBe(0);
 
     // The ordering system's largest order is taken whole.
-    const fiveHundred = await webhookOrderFrom(RIGHTFUL, {
-      externalOrderId: 'W-500',
-      total: '5000',
-      currency: 'PKR',
-      metadata: { source: 'pos' },
-      items: items(500),
-    });
+    const fiveHundred = await posOrder(RIGHTFUL, 'W-500', '5000', 500);
     expect(fiveHundred.status).toBeLessThan(300);
     expect(await ordersWithId('W-500')).toBe(1);
     const [{ count }] = await fx.server.orm.em

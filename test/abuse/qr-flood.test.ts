@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
-import { createCredential } from '../../src/modules/oauth/credential.service.js';
-import { issueToken, TEST_REDIRECT_URI, useTenantServer } from '../helpers/auth.js';
+import { tokenOfNewCredential, useTenantServer } from '../helpers/auth.js';
 import { ATTACKER, healthzDuring } from '../helpers/from-address.js';
 import { API_LIMIT_ON } from '../helpers/server.js';
 
@@ -47,24 +46,7 @@ const fx = useTenantServer({ tenant: { businessName: 'QR Cafe' }, server: { env:
 });
 
 /** A surveys:read token of a credential of its own, so each test draws on a quota of its own. */
-async function readToken(): Promise<string> {
-  const em = fx.server.orm.em.fork();
-  const { credential } = await createCredential(em, {
-    business: fx.tenant.businessId,
-    name: 'QR printer',
-    validRedirectUris: [TEST_REDIRECT_URI],
-    createdBy: fx.tenant.userId,
-  });
-  const issued = await issueToken(fx.server, {
-    credential: credential.id,
-    clientId: credential.clientId,
-    business: fx.tenant.businessId,
-    user: fx.tenant.userId,
-    scopes: ['surveys:read'],
-    withRefreshToken: false,
-  });
-  return issued.accessToken;
-}
+const readToken = () => tokenOfNewCredential(fx.server, fx.tenant, 'QR printer', ['surveys:read']);
 
 interface Answer {
   status: number;

@@ -3,7 +3,7 @@ import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { createMember } from '../../src/modules/member/member.service.js';
 import type { MembershipRole } from '../../src/modules/user/membership.entity.js';
-import { createTenant, issueToken, TEST_PASSWORD, type Tenant } from '../helpers/auth.js';
+import { createTenant, headersOf, type Tenant, TEST_PASSWORD } from '../helpers/auth.js';
 import { client } from '../helpers/graphql.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
@@ -21,17 +21,7 @@ useTestServer(async (s) => {
 });
 
 /** An access token of `user` in the owner's business carrying exactly `scopes` (as a consent to only them would give). */
-async function tokenOf(user: string, scopes: readonly Scope[]) {
-  const issued = await issueToken(server, {
-    credential: owner.credentialId,
-    clientId: owner.clientId,
-    business: owner.businessId,
-    user,
-    scopes,
-    withRefreshToken: false,
-  });
-  return { authorization: `Bearer ${issued.accessToken}` };
-}
+const tokenOf = (user: string, scopes: readonly Scope[]) => headersOf(server, owner, user, scopes);
 
 async function member(role: MembershipRole) {
   const email = `${role}-${randomBytes(4).toString('hex')}@example.com`;

@@ -43,6 +43,38 @@ export async function issueToken(server: TestServer, grant: TokenGrant): Promise
   return server.orm.em.fork().transactional((tx) => tokens.issue(tx, signer, grant));
 }
 
+/** Headers with a token of `user` in `tenant`'s business, issued through the tenant's credential with exactly `scopes`. */
+export async function headersOf(server: TestServer, tenant: Tenant, user: string, scopes: readonly Scope[], withRefreshToken = false) {
+  const issued = await issueToken(server, {
+    credential: tenant.credentialId,
+    clientId: tenant.clientId,
+    business: tenant.businessId,
+    user,
+    scopes,
+    withRefreshToken,
+  });
+  return { authorization: `Bearer ${issued.accessToken}` };
+}
+
+/** An access token of `tenant`'s owner with `scopes` through a new credential `name` of the business: a quota of its own. */
+export async function tokenOfNewCredential(server: TestServer, tenant: Tenant, name: string, scopes: Scope[]): Promise<string> {
+  const { credential } = await createCredential(server.orm.em.fork(), {
+    business: tenant.businessId,
+    name,
+    validRedirectUris: [TEST_REDIRECT_URI],
+    createdBy: tenant.userId,
+  });
+  const issued = await issueToken(server, {
+    credential: credential.id,
+    clientId: credential.clientId,
+    business: tenant.businessId,
+    user: tenant.userId,
+    scopes,
+    withRefreshToken: false,
+  });
+  return issued.accessToken;
+}
+
 /**
  * A user, a business owned by them, a credential of that business, and an access token for them (every scope by
  * default). `headers` is ready for server.graphql(query, variables, headers).

@@ -62,3 +62,30 @@ export const minimal = (extra: Record<string, unknown> = {}) => ({
   metadata: { source: 'test' },
   ...extra,
 });
+
+/** `minimal` with the guest's contacts, channel and amounts as an ordering system writes them (spaces, commas, strings). */
+export const withCustomer = (extra: Record<string, unknown> = {}) =>
+  minimal({
+    customerName: 'Ayesha Khan',
+    customerEmail: 'Ayesha@Example.com',
+    customerPhoneNumber: '0300 1234567',
+    channel: 'Food Panda',
+    subtotal: '1,100',
+    deliveryCharge: 150,
+    ...extra,
+  });
+
+/** Two order lines: one with every field, amounts as strings, and one with nothing but its id. */
+export const twoLines = () => [
+  {
+    itemId: 'SKU-1',
+    name: `Zinger ${uniqueId()}`,
+    quantity: 2,
+    unitPrice: '450',
+    totalPrice: '900',
+    salesTaxPercent: '16',
+    salesTaxAmount: 144,
+    itemComment: 'no mayo',
+  },
+  { itemId: `ONLY-${uniqueId()}` },
+];

@@ -2,7 +2,7 @@ import { useTenantServer } from '../helpers/auth.js';
 import { client } from '../helpers/graphql.js';
 import { rest } from '../rest/rest.helpers.js';
 import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
-import { minimal, postWebhook, uniqueId } from './ingest-helpers.js';
+import { minimal, postWebhook, twoLines, uniqueId, withCustomer } from './ingest-helpers.js';
 
 /**
  * The webhook is a door into the order module, not a second one: every order-field rule gives the same outcome
@@ -22,29 +22,7 @@ const getOrder = (id: string) => rest(fx.server, 'GET', `${orders}/${id}?expand=
 
 describe('the webhook answer is the order as the orders API shows it', () => {
   it('creation: data deep-equals GET /v2/businesses/{b}/orders/{id}?expand=items, every key', async () => {
-    const body = minimal({
-      externalLocationId: 'DHA-2',
-      externalBrandId: 'brand-1',
-      customerName: 'Ayesha Khan',
-      customerEmail: 'Ayesha@Example.com',
-      customerPhoneNumber: '0300 1234567',
-      channel: 'Food Panda',
-      subtotal: '1,100',
-      deliveryCharge: 150,
-      items: [
-        {
-          itemId: 'SKU-1',
-          name: `Zinger ${uniqueId()}`,
-          quantity: 2,
-          unitPrice: '450',
-          totalPrice: '900',
-          salesTaxPercent: '16',
-          salesTaxAmount: 144,
-          itemComment: 'no mayo',
-        },
-        { itemId: `ONLY-${uniqueId()}` },
-      ],
-    });
+    const body = withCustomer({ externalLocationId: 'DHA-2', externalBrandId: 'brand-1', items: twoLines() });
     const answer = await webhook(body);
     expect(answer.status).toBe(200);
     const got = await getOrder(answer.body.data.id);

@@ -5,7 +5,7 @@ import { codeBlocks, readDoc } from '../helpers/docs.js';
 import { rest } from '../rest/rest.helpers.js';
 import { createHook, verify, WEBHOOK_TEST_ENV } from '../webhooks/webhook-helpers.js';
 import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
-import { minimal, postWebhook, uniqueId } from './ingest-helpers.js';
+import { minimal, postWebhook, twoLines, uniqueId, withCustomer } from './ingest-helpers.js';
 
 /**
  * One order model at every door (issue 47): the custom webhook's `data` is, key for key, what
@@ -110,33 +110,11 @@ const CASES = [
 
 describe('the webhook answer, the orders API, GraphQL and the events show one order', () => {
   it.each(CASES)('%o', async ({ staff, items, location }) => {
-    const body: Record<string, unknown> = minimal({
-      customerName: 'Ayesha Khan',
-      customerEmail: 'Ayesha@Example.com',
-      customerPhoneNumber: '0300 1234567',
-      channel: 'Food Panda',
-      subtotal: '1,100',
-      deliveryCharge: 150,
+    const body: Record<string, unknown> = withCustomer({
       // The business's staffKey is `server` (the default): the server's name travels in the metadata.
       metadata: { orderType: 'delivery', ...(staff ? { server: '  Ali  ' } : {}) },
       ...(location ? { externalLocationId: `DHA-${uniqueId()}`, externalBrandId: 'brand-1' } : {}),
-      ...(items
-        ? {
-            items: [
-              {
-                itemId: 'SKU-1',
-                name: `Zinger ${uniqueId()}`,
-                quantity: 2,
-                unitPrice: '450',
-                totalPrice: '900',
-                salesTaxPercent: '16',
-                salesTaxAmount: 144,
-                itemComment: 'no mayo',
-              },
-              { itemId: `ONLY-${uniqueId()}` },
-            ],
-          }
-        : {}),
+      ...(items ? { items: twoLines() } : {}),
     });
     const { data, url } = await webhook(body);
     expect(url).toBe(`${orders()}/${data.id}`);

@@ -5,7 +5,7 @@ import { createMember } from '../../src/modules/member/member.service.js';
 import { scopesForRole } from '../../src/auth/roles.js';
 import type { MembershipRole } from '../../src/modules/user/membership.entity.js';
 import { OAuthToken } from '../../src/modules/oauth/oauth-token.entity.js';
-import { createTenant, issueToken, type Tenant } from '../helpers/auth.js';
+import { createTenant, headersOf, type Tenant } from '../helpers/auth.js';
 import { client } from '../helpers/graphql.js';
 import { useTestServer, type TestServer } from '../helpers/server.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
@@ -29,17 +29,7 @@ async function newUser(name = 'Staff Person') {
 }
 
 /** A token of `user` for the owner's business, carrying `scopes` (by default every scope, whatever the role). */
-async function tokenFor(user: string, scopes: readonly Scope[] = SCOPES): Promise<Record<string, string>> {
-  const issued = await issueToken(server, {
-    credential: owner.credentialId,
-    clientId: owner.clientId,
-    business: owner.businessId,
-    user,
-    scopes,
-    withRefreshToken: true,
-  });
-  return { authorization: `Bearer ${issued.accessToken}` };
-}
+const tokenFor = (user: string, scopes: readonly Scope[] = SCOPES) => headersOf(server, owner, user, scopes, true);
 
 const base = () => `/v2/businesses/${owner.businessId}/members`;
 
