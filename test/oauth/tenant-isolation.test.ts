@@ -15,7 +15,7 @@ import { getMetadataStorage } from 'type-graphql';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { buildAppSchema } from '../../src/graphql/schema.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, type Tenant } from '../helpers/auth.js';
+import { createTenant, headersOf, type Tenant } from '../helpers/auth.js';
 
 /**
  * Tenant isolation, for every GraphQL operation that acts for a business (a `business` argument, or `@Authorized`):
@@ -232,18 +232,4 @@ it("a manager's or staff member's token with every scope: FORBIDDEN wherever the
 });
 
 /** A token for the owner's business and user, with these scopes. */
-async function createTenantFor(tenant: Tenant, scopes: Scope[]): Promise<Record<string, string>> {
-  const { issueToken } = await import('../helpers/auth.js');
-  const { Credential } = await import('../../src/modules/oauth/credential.entity.js');
-  const em = server.orm.em.fork();
-  const credential = await em.findOneOrFail(Credential, { id: tenant.credentialId });
-  const issued = await issueToken(server, {
-    credential: credential.id,
-    clientId: credential.clientId,
-    business: tenant.businessId,
-    user: tenant.userId,
-    scopes,
-    withRefreshToken: false,
-  });
-  return { authorization: `Bearer ${issued.accessToken}` };
-}
+const createTenantFor = (tenant: Tenant, scopes: Scope[]) => headersOf(server, tenant, tenant.userId, scopes);

@@ -113,17 +113,20 @@ it('a changed text answer is read again; one without text has no analysis', asyn
     (a) => a.length === 1,
     TEN_SECONDS,
   );
-  const changed = await rest(fx.server, 'PATCH', `${submissionsPath()}/${id}`, {
-    tenant: fx.tenant,
-    body: {
-      answers: [
-        { step: fx.steps.rate, ratings: { [fx.metrics.food]: 2, [fx.metrics.service]: 2 } },
-        { step: fx.steps.nps, value: 3 },
-        { step: fx.steps.choice, value: 'Dine-in' },
-        { step: fx.steps.text, value: 'Bohat mehnga aur table ganda tha' },
-      ],
-    },
-  });
+  // The submission's answers replaced: the same ratings, NPS and choice, and `text` when given.
+  const change = (text?: string) =>
+    rest(fx.server, 'PATCH', `${submissionsPath()}/${id}`, {
+      tenant: fx.tenant,
+      body: {
+        answers: [
+          { step: fx.steps.rate, ratings: { [fx.metrics.food]: 2, [fx.metrics.service]: 2 } },
+          { step: fx.steps.nps, value: 3 },
+          { step: fx.steps.choice, value: 'Dine-in' },
+          ...(text === undefined ? [] : [{ step: fx.steps.text, value: text }]),
+        ],
+      },
+    });
+  const changed = await change('Bohat mehnga aur table ganda tha');
   expect(changed.status).toBe(200);
   const again = await until(
     () => analysisOf(id),
@@ -133,16 +136,7 @@ it('a changed text answer is read again; one without text has no analysis', asyn
   expect(themesOf(again).sort()).toEqual(['cleanliness:negative', 'price:negative']);
 
   // The text answer taken away: its analysis goes with it.
-  const without = await rest(fx.server, 'PATCH', `${submissionsPath()}/${id}`, {
-    tenant: fx.tenant,
-    body: {
-      answers: [
-        { step: fx.steps.rate, ratings: { [fx.metrics.food]: 2, [fx.metrics.service]: 2 } },
-        { step: fx.steps.nps, value: 3 },
-        { step: fx.steps.choice, value: 'Dine-in' },
-      ],
-    },
-  });
+  const without = await change();
   expect(without.status).toBe(200);
   await until(
     () => analysisOf(id),
