@@ -59,7 +59,7 @@ afterAll(async () => {
 
 /** A case of `r` whose guest ordered with these contacts. */
 async function caseOf(r: Restaurant, contact: { customerEmail?: string; customerPhoneNumber?: string }) {
-  const order = await r.made('/orders', { externalOrderId: uniqueId('o'), total: 900, currency: 'PKR', customerName: 'Ayesha', ...contact });
+  const order = await r.order(contact);
   return r.caseOf(await r.answer({ taste: 1, text: 'Cold biryani', order }));
 }
 

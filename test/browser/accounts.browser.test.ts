@@ -16,6 +16,7 @@ import {
   untilNextPage,
   useServerAndBrowser,
 } from '../helpers/browser.js';
+import { choosePasswordInto } from '../helpers/portal.js';
 
 /**
  * Issue 37 items 1 and 3 (issue 48 items 3 and 6) in Debian's Chromium, with the real SMTP server the service sends
@@ -109,14 +110,8 @@ describe('sign-up in a real browser', () => {
     await expect(h1(page).textContent()).resolves.toBe('Confirm your e-mail address');
     await expect(page.getByLabel('Your name').inputValue()).resolves.toBe('Ada Owner');
     await checkPage(page, 'verify');
-    await page.getByLabel('Choose a password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Confirm and continue' }).click();
-
     // The portal, signed in without another question, on the new business.
-    await page
-      .getByTestId('business-name')
-      .filter({ hasText: /^Cafe Ada$/ })
-      .waitFor();
+    await choosePasswordInto(page, PASSWORD, 'Confirm and continue', 'Cafe Ada');
     expect(new URL(page.url()).pathname.startsWith('/portal')).toBe(true);
     await open(page, 'Members');
     await page.getByRole('row').filter({ hasText: email }).filter({ hasText: 'you' }).waitFor();
@@ -278,12 +273,7 @@ describe('invitations from the Members screen', () => {
     await expect(gracePage.getByText('as manager', { exact: false }).count()).resolves.toBeGreaterThan(0);
     await checkPage(gracePage, 'invitation');
     await gracePage.getByLabel('Your name').fill('Grace Manager');
-    await gracePage.getByLabel('Choose a password').fill(PASSWORD);
-    await gracePage.getByRole('button', { name: 'Create account and join' }).click();
-    await gracePage
-      .getByTestId('business-name')
-      .filter({ hasText: /^Cafe Team$/ })
-      .waitFor();
+    await choosePasswordInto(gracePage, PASSWORD, 'Create account and join', 'Cafe Team');
     await open(gracePage, 'Members');
     await gracePage
       .getByRole('row')

@@ -1,10 +1,10 @@
 import type { TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
-import { startMailBox, type MailBox } from '../helpers/smtp.js';
+import type { MailBox } from '../helpers/smtp.js';
 import { rest } from '../rest/rest.helpers.js';
 import { rows } from '../ingest/ingest-helpers.js';
 import { consentLink } from '../cases/case.fixtures.js';
-import { axeViolations, fitsWidth, PHONE, screenshot, tabTo, untilNextPage, useServerAndBrowser } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, PHONE, screenshot, tabTo, untilNextPage, useServerBrowserAndMail } from '../helpers/browser.js';
 
 /**
  * Issue 48: an outside alert recipient's confirmation page as they meet it, in Debian's Chromium on a phone and by
@@ -13,16 +13,12 @@ import { axeViolations, fitsWidth, PHONE, screenshot, tabTo, untilNextPage, useS
 let server: TestServer;
 let mail: MailBox;
 
-beforeAll(async () => {
-  mail = await startMailBox();
-});
-const newPage = useServerAndBrowser(
+const newPage = useServerBrowserAndMail(
   async (started) => {
-    server = started.server;
+    ({ server, mail } = started);
   },
-  () => ({ env: { SMTP_URL: mail.url }, workers: true }),
+  { workers: true },
 );
-afterAll(() => mail?.close());
 
 it('asks, confirms and stops by keyboard on a phone, each page accessible', async () => {
   const tenant = await createTenant(server, { businessName: 'Browser Bistro' });

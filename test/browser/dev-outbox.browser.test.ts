@@ -17,6 +17,7 @@ import {
   openPage,
   PHONE,
 } from '../helpers/browser.js';
+import { choosePasswordInto } from '../helpers/portal.js';
 
 /**
  * Issue 49 item 5 in Debian's Chromium. With MAIL_OUTBOX=dev a newcomer follows every loop from /portal/dev/outbox:
@@ -83,12 +84,7 @@ describe('the dev outbox (MAIL_OUTBOX=dev)', () => {
     await checkPortalScreen(page, 'dev-outbox');
     await untilNextPage(page, () => kept.getByRole('link', { name: /\/oauth\/verify\?token=/ }).click());
     await expect(h1(page).textContent()).resolves.toBe('Confirm your e-mail address');
-    await page.getByLabel('Choose a password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Confirm and continue' }).click();
-    await page
-      .getByTestId('business-name')
-      .filter({ hasText: /^Cafe Ada$/ })
-      .waitFor();
+    await choosePasswordInto(page, PASSWORD, 'Confirm and continue', 'Cafe Ada');
     expect(new URL(page.url()).pathname.startsWith('/portal')).toBe(true);
   }, 90_000);
 
@@ -97,13 +93,7 @@ describe('the dev outbox (MAIL_OUTBOX=dev)', () => {
     await r.made('/feedback-flows', { name: 'After every order', survey: r.survey, channels: ['email'], delayMinutes: 0, quietHours: null });
     await r.made('/alert-rules', { name: 'Low', when: { maxRating: 4 }, notify: [{ role: 'owner' }, { channel: 'sms', to: '+923001234567' }] });
     const guest = newEmail('guest');
-    const order = await r.made('/orders', {
-      externalOrderId: `o-${randomBytes(4).toString('hex')}`,
-      total: 900,
-      currency: 'PKR',
-      customerName: 'Ayesha',
-      customerEmail: guest,
-    });
+    const order = await r.order({ customerEmail: guest });
 
     const { page } = await newPage({ ...PHONE });
     const request = await messageIn(page, guest, /Cafe Outbox/);

@@ -1,9 +1,9 @@
 import type { TestServer } from '../helpers/server.js';
 import { guestSurvey, type GuestSurveyFixture } from '../helpers/guest.js';
-import { startMailBox, type MailBox } from '../helpers/smtp.js';
+import type { MailBox } from '../helpers/smtp.js';
 import { rest } from '../rest/rest.helpers.js';
 import { rows } from '../ingest/ingest-helpers.js';
-import { axeViolations, fitsWidth, PHONE, screenshot, useServerAndBrowser } from '../helpers/browser.js';
+import { axeViolations, fitsWidth, PHONE, screenshot, useServerBrowserAndMail } from '../helpers/browser.js';
 
 /**
  * The feedback request's e-mail as a guest meets it, in Debian's Chromium on a phone: its short link opens the survey
@@ -13,12 +13,9 @@ let server: TestServer;
 let mail: MailBox;
 let fx: GuestSurveyFixture;
 
-beforeAll(async () => {
-  mail = await startMailBox();
-});
-const newPage = useServerAndBrowser(
+const newPage = useServerBrowserAndMail(
   async (started) => {
-    server = started.server;
+    ({ server, mail } = started);
     fx = await guestSurvey(server);
     const flow = await rest(server, 'POST', `/v2/businesses/${fx.business}/feedback-flows`, {
       tenant: fx.tenant,
@@ -26,9 +23,8 @@ const newPage = useServerAndBrowser(
     });
     expect(flow.status).toBe(201);
   },
-  () => ({ env: { SMTP_URL: mail.url }, workers: true }),
+  { workers: true },
 );
-afterAll(() => mail?.close());
 
 async function mailTo(address: string) {
   for (let i = 0; i < 200; i++) {

@@ -48,6 +48,9 @@ export async function restaurant(server: TestServer, name: string) {
     if (res.status !== 201) throw new Error(`answer: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data.id as string;
   };
+  /** An order of 900 PKR by Ayesha, under a new id, with `contact`'s e-mail or phone number; answers its id. */
+  const order = (contact: { customerEmail?: string; customerPhoneNumber?: string }) =>
+    made('/orders', { externalOrderId: `o-${randomBytes(4).toString('hex')}`, total: 900, currency: 'PKR', customerName: 'Ayesha', ...contact });
   /** The case a submission opened. */
   const caseOf = async (submission: string) => {
     const listed = (await call('GET', '/cases?pageSize=100')).body.data as Array<{ id: string; submission: string }>;
@@ -63,7 +66,7 @@ export async function restaurant(server: TestServer, name: string) {
     const added = await createMember(server.orm.em.fork(), tenant.businessId, { email, role });
     return { email, id: added.id };
   };
-  return { tenant, b, call, made, taste, survey, steps, location, answer, caseOf, member };
+  return { tenant, b, call, made, taste, survey, steps, location, answer, order, caseOf, member };
 }
 
 export type Restaurant = Awaited<ReturnType<typeof restaurant>>;

@@ -29,9 +29,7 @@ useMessagingServer({ MAIL_FROM: 'Feedback <feedback@example.com>', SMS_INBOUND_S
 
 /** A case whose guest is the customer of an order with these contacts (or no order at all). */
 async function caseWith(contact: { customerEmail?: string; customerPhoneNumber?: string } | null) {
-  const order = contact
-    ? await r.made('/orders', { externalOrderId: uniqueId('o'), total: 900, currency: 'PKR', customerName: 'Ayesha', ...contact })
-    : undefined;
+  const order = contact ? await r.order(contact) : undefined;
   return r.caseOf(await r.answer({ taste: 1, text: 'Cold biryani', order }));
 }
 const messages = (c: string, query = '') => r.call('GET', `/cases/${c}/messages${query}`);

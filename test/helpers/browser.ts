@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from './server.js';
+import { startMailBox, type MailBox } from './smtp.js';
 
 /**
  * Debian's Chromium driven by playwright-core: nothing is downloaded at install. The flags keep it from reaching
@@ -125,6 +126,29 @@ export function useServerAndBrowser(
     await started?.server.stop();
   });
   return pagesChecked(() => started!.browser);
+}
+
+/**
+ * useServerAndBrowser with an SMTP receiver the server mails through (SMTP_URL), started before it and closed after
+ * it; `ready` receives it as `mail`.
+ */
+export function useServerBrowserAndMail(
+  ready: (started: { server: TestServer; browser: Browser; mail: MailBox }) => unknown,
+  options: ServerOptions | (() => ServerOptions | Promise<ServerOptions>) = {},
+) {
+  let mail: MailBox | undefined;
+  beforeAll(async () => {
+    mail = await startMailBox();
+  });
+  const newPage = useServerAndBrowser(
+    (started) => ready({ ...started, mail: mail! }),
+    async () => {
+      const given = typeof options === 'function' ? await options() : options;
+      return { ...given, env: { SMTP_URL: mail!.url, ...given?.env } };
+    },
+  );
+  afterAll(() => mail?.close());
+  return newPage;
 }
 
 /**

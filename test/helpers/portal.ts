@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import type { TestServer } from './server.js';
 import { createTenant, TEST_PASSWORD, type Tenant } from './auth.js';
-import { startMailBox, type MailBox } from './smtp.js';
+import type { MailBox } from './smtp.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { freePort } from './ports.js';
-import { buildPortal, offsiteRequests, portalLoaded, signedInAt, signInOnPage, useServerAndBrowser } from './browser.js';
+import { buildPortal, offsiteRequests, portalLoaded, signedInAt, signInOnPage, useServerAndBrowser, useServerBrowserAndMail } from './browser.js';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { Membership } from '../../src/modules/user/membership.entity.js';
 import type { MembershipRole } from '../../src/auth/roles.js';
@@ -71,15 +71,15 @@ export interface PortalOptions {
  * A portal test file's server and browser (useServerAndBrowser), the portal built, and what `options` ask for. The
  * server listens on a free port named as its PUBLIC_URL: the portal signs in with the service's own address as its
  * redirect. `ready` receives them before the first test (to seed the business). Returns the file's `newPage`, its
- * `portalPage` (requests recorded), `signedIn` (a new page signed in at a path) and `api`, GraphQL as the owner's integration: a call with errors fails the test at
- * once, naming them.
+ * `portalPage` (requests recorded), `signedIn` (a new page signed in at a path) and `api`, GraphQL as the owner's
+ * integration: a call with errors fails the test at once, naming them.
  */
 export function usePortal(options: PortalOptions, ready: (portal: Portal) => unknown = () => {}) {
   const portal = {} as Portal;
-  if (options.mail) beforeAll(async () => (portal.mail = await startMailBox()));
-  const newPage = useServerAndBrowser(
-    async ({ server }) => {
-      portal.server = server;
+  const use = options.mail ? useServerBrowserAndMail : useServerAndBrowser;
+  const newPage = use(
+    async ({ server, mail }: { server: TestServer; mail?: MailBox }) => {
+      Object.assign(portal, { server, mail });
       const receiving = options.receiver ? startReceiver() : undefined;
       if (options.business) portal.tenant = await createTenant(server, { businessName: options.business });
       if (options.staffDomain) {
@@ -92,17 +92,13 @@ export function usePortal(options: PortalOptions, ready: (portal: Portal) => unk
       const port = await freePort();
       const env = {
         PUBLIC_URL: `http://127.0.0.1:${port}`,
-        ...(options.mail ? { SMTP_URL: portal.mail.url } : {}),
         ...(options.receiver ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {}),
         ...options.env,
       };
       return { env, port, workers: options.workers };
     },
   );
-  afterAll(async () => {
-    await portal.receiver?.close();
-    await portal.mail?.close();
-  });
+  afterAll(() => portal.receiver?.close());
   async function api(query: string, variables: Record<string, unknown> = {}, who: Tenant = portal.tenant) {
     const answer = await portal.server.graphql(query, { b: who.businessId, ...variables }, who.headers);
     if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
@@ -138,4 +134,14 @@ export async function signInToPortal(page: Page, server: TestServer, who: Person
   await signInOnPage(page, who);
   await page.getByRole('navigation', { name: 'Portal' }).waitFor();
   return page;
+}
+
+/** An account form's password chosen and sent with `button`: the portal opens, signed in, on the business `business`. */
+export async function choosePasswordInto(page: Page, password: string, button: string, business: string): Promise<void> {
+  await page.getByLabel('Choose a password').fill(password);
+  await page.getByRole('button', { name: button }).click();
+  await page
+    .getByTestId('business-name')
+    .filter({ hasText: new RegExp(`^${business}$`) })
+    .waitFor();
 }
