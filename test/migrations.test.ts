@@ -8,6 +8,32 @@ beforeAll(async () => {
 });
 afterAll(() => db?.drop());
 
+/** The test database migrated, then `check` on a connection of its own to it, closed after. */
+async function migrated(check: (sql: pg.Client) => Promise<void>) {
+  await db.orm.migrator.up();
+  const sql = new pg.Client(db.url);
+  await sql.connect();
+  try {
+    await check(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** A new empty database migrated up to `to`, then `check` on a connection of its own to it; both gone after. */
+async function migratedTo(to: string, check: (sql: pg.Client, fresh: TestDatabase) => Promise<void>) {
+  const fresh = await createTestDatabase({ empty: true });
+  const sql = new pg.Client(fresh.url);
+  await sql.connect();
+  try {
+    await fresh.orm.migrator.up({ to });
+    await check(sql, fresh);
+  } finally {
+    await sql.end();
+    await fresh.drop();
+  }
+}
+
 describe('migrations', () => {
   it('build the whole schema on an empty database, and a second run applies nothing', async () => {
     const applied = await db.orm.migrator.up();
@@ -65,10 +91,7 @@ describe('migrations', () => {
   });
 
   it("leave every entity trigger's function as the entity declares it (the schema diff ignores triggers)", async () => {
-    await db.orm.migrator.up();
-    const sql = new pg.Client(db.url);
-    await sql.connect();
-    try {
+    await migrated(async (sql) => {
       const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim();
       const declared = db.orm.getMetadata().getAll();
       const triggers = [...declared.values()].flatMap((meta) =>
@@ -88,16 +111,11 @@ describe('migrations', () => {
         const [row] = (await sql.query(`select prosrc from pg_proc where proname = $1`, [fn])).rows;
         expect({ fn, source: squeeze(row?.prosrc ?? '') }).toEqual({ fn, source: squeeze(`begin ${body} end;`) });
       }
-    } finally {
-      await sql.end();
-    }
+    });
   });
 
   it("leave every index an entity declares by its statement (a partial one's predicate too) as that statement builds it (the schema diff compares those by name only)", async () => {
-    await db.orm.migrator.up();
-    const sql = new pg.Client(db.url);
-    await sql.connect();
-    try {
+    await migrated(async (sql) => {
       const declared = [...db.orm.getMetadata().getAll().values()].flatMap((meta) =>
         [...(meta.indexes ?? []), ...(meta.uniques ?? [])]
           .filter((index) => typeof index.expression === 'string')
@@ -117,29 +135,18 @@ describe('migrations', () => {
           await sql.query('rollback');
         }
       }
-    } finally {
-      await sql.end();
-    }
+    });
   });
 
   it("leave the rollups' writer planning its statements once per connection (a migration that redefines it keeps that)", async () => {
-    await db.orm.migrator.up();
-    const sql = new pg.Client(db.url);
-    await sql.connect();
-    try {
+    await migrated(async (sql) => {
       const { rows } = await sql.query(`select proconfig from pg_proc where proname = 'analytics_apply'`);
       expect(rows).toEqual([{ proconfig: ['plan_cache_mode=force_generic_plan'] }]);
-    } finally {
-      await sql.end();
-    }
+    });
   });
 
   it("asks existing rules' outside recipients once (issue 48): a member's own address becomes the member, every other one waits for its confirmation", async () => {
-    const fresh = await createTestDatabase({ empty: true });
-    const sql = new pg.Client(fresh.url);
-    await sql.connect();
-    try {
-      await fresh.orm.migrator.up({ to: 'Migration20261207150000' });
+    await migratedTo('Migration20261207150000', async (sql, fresh) => {
       await sql.query(`insert into business (id, name, created_at, updated_at) values ('bus_1', 'A', now(), now()), ('bus_2', 'B', now(), now())`);
       await sql.query(`insert into app_user (id, email, password_hash, created_at, updated_at) values ('user_1', 'Owner@Example.com', 'x', now(), now())`);
       await sql.query(
@@ -198,18 +205,11 @@ describe('migrations', () => {
         },
       ]);
       expect(new Set(asked.map((r) => r.token)).size).toBe(3);
-    } finally {
-      await sql.end();
-      await fresh.drop();
-    }
+    });
   });
 
   it('renames the role admin to manager (issue 14), keeping every membership', async () => {
-    const fresh = await createTestDatabase({ empty: true });
-    const sql = new pg.Client(fresh.url);
-    await sql.connect();
-    try {
-      await fresh.orm.migrator.up({ to: 'Migration20261123162403' });
+    await migratedTo('Migration20261123162403', async (sql, fresh) => {
       await sql.query(`insert into business (id, name, created_at, updated_at) values ('bus_1', 'B', now(), now())`);
       await sql.query(
         `insert into app_user (id, email, password_hash, created_at, updated_at) values ('user_1', 'a@example.com', 'x', now(), now()), ('user_2', 'b@example.com', 'x', now(), now())`,
@@ -223,9 +223,6 @@ describe('migrations', () => {
         { id: 'mem_2', role: 'manager' },
       ]);
       await expect(sql.query(`update membership set role = 'admin' where id = 'mem_2'`)).rejects.toThrow(/membership_role_check/);
-    } finally {
-      await sql.end();
-      await fresh.drop();
-    }
+    });
   });
 });

@@ -173,33 +173,30 @@ it("another business's token, with every scope: FORBIDDEN", async () => {
   );
 });
 
+/** The owner's token for an operation with the scopes `scopesOf` gives it (none: the operation is passed over), one per set. */
+function tokensWith(scopesOf: (op: Operation) => Scope[] | undefined) {
+  const tokens = new Map<string, Promise<Record<string, string>>>();
+  return async (op: Operation) => {
+    const scopes = scopesOf(op);
+    if (!scopes) return undefined;
+    const key = scopes.join() || '-';
+    if (!tokens.has(key)) tokens.set(key, createTenantFor(owner, scopes));
+    return tokens.get(key);
+  };
+}
+
 it('a token of the business without the needed scope: FORBIDDEN', async () => {
-  const cache = new Map<string, Record<string, string>>();
   await matrix(
     'missing scope',
-    async (op) => {
-      if (!op.scopes.length) return undefined;
-      const key = op.scopes.join();
-      if (!cache.has(key)) {
-        const others = SCOPES.filter((s) => !op.scopes.includes(s));
-        const t = await createTenantFor(owner, others);
-        cache.set(key, t);
-      }
-      return cache.get(key);
-    },
+    tokensWith((op) => (op.scopes.length ? SCOPES.filter((s) => !op.scopes.includes(s)) : undefined)),
     (code) => code === 'FORBIDDEN',
   );
 });
 
 it('control: the right business with just the needed scope gets past access control', async () => {
-  const cache = new Map<string, Record<string, string>>();
   await matrix(
     'allowed',
-    async (op) => {
-      const key = op.scopes.join() || '-';
-      if (!cache.has(key)) cache.set(key, await createTenantFor(owner, op.scopes));
-      return cache.get(key);
-    },
+    tokensWith((op) => op.scopes),
     (code) => code !== 'FORBIDDEN' && code !== 'UNAUTHENTICATED',
   );
 });

@@ -33,6 +33,12 @@ async function tenant(): Promise<{ api: Client; business: string }> {
   return { api: client(server, t.headers), business: t.businessId };
 }
 
+/** A new business and two connections to race in it: one creating a webhook, one inserting an event. */
+async function webhookRace() {
+  const { business } = await tenant();
+  return { business, hooks: await connection(), events: await connection() };
+}
+
 const pending = async (type: string, business: string) =>
   (
     await server.orm.em
@@ -82,8 +88,7 @@ it('marks events pending only for a business with an enabled webhook', async () 
 });
 
 it('an event inserted while a webhook is being created waits for it and is pending once it commits', async () => {
-  const { business } = await tenant();
-  const [hooks, events] = [await connection(), await connection()];
+  const { business, hooks, events } = await webhookRace();
   await hooks.query('begin');
   await insertWebhook(hooks, business);
   const inserting = insertEvent(events, business);
@@ -94,8 +99,7 @@ it('an event inserted while a webhook is being created waits for it and is pendi
 });
 
 it('a webhook created while an event is being written commits after it, and every later event is pending', async () => {
-  const { business } = await tenant();
-  const [hooks, events] = [await connection(), await connection()];
+  const { business, hooks, events } = await webhookRace();
   await events.query('begin');
   await insertEvent(events, business);
   const creating = insertWebhook(hooks, business);
