@@ -1,5 +1,5 @@
 import type { TestServer } from '../helpers/server.js';
-import { sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
+import { expectOthersNotFound, sleep, useTwoTenants, type Client } from '../helpers/graphql.js';
 
 let server: TestServer, a: Client, b: Client, busA: string, busB: string;
 
@@ -109,11 +109,7 @@ describe('metrics', () => {
 
   it("treats another business's metric as NOT_FOUND", async () => {
     const theirs = await create({ name: 'Theirs' }, b, busB);
-    expect((await a.error(`query($b: ID!, $id: ID!) { metric(business: $b, id: $id) { id } }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
-    expect(
-      (await a.error(`mutation($b: ID!, $id: ID!) { updateMetric(business: $b, id: $id, input: {name: "x"}) { id } }`, { b: busA, id: theirs.id })).code,
-    ).toBe('NOT_FOUND');
-    expect((await a.error(`mutation($b: ID!, $id: ID!) { deleteMetric(business: $b, id: $id) }`, { b: busA, id: theirs.id })).code).toBe('NOT_FOUND');
+    await expectOthersNotFound(a, busA, theirs.id, 'metric');
     expect((await list()).data.some((m: any) => m.id === theirs.id)).toBe(false);
   });
 });

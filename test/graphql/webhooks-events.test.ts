@@ -1,6 +1,6 @@
 import type { TestServer } from '../helpers/server.js';
 import { createTenant } from '../helpers/auth.js';
-import { client, useTwoTenants, type Client } from '../helpers/graphql.js';
+import { client, expectOthersNotFound, useTwoTenants, type Client } from '../helpers/graphql.js';
 
 let server: TestServer, a: Client, b: Client, busA: string, busB: string;
 
@@ -64,13 +64,7 @@ describe('webhooks', () => {
   });
 
   it("treats another business's webhook as NOT_FOUND", async () => {
-    for (const q of [
-      `query($b: ID!, $id: ID!) { webhook(business: $b, id: $id) { id } }`,
-      `mutation($b: ID!, $id: ID!) { updateWebhook(business: $b, id: $id, input: {enabled: true}) { id } }`,
-      `mutation($b: ID!, $id: ID!) { deleteWebhook(business: $b, id: $id) }`,
-    ]) {
-      expect((await b.error(q, { b: busB, id: hook.id })).code).toBe('NOT_FOUND');
-    }
+    await expectOthersNotFound(b, busB, hook.id, 'webhook', '{enabled: true}');
   });
 });
 

@@ -21,6 +21,21 @@ export function client(server: TestServer, headers: Record<string, string>) {
 }
 export type Client = ReturnType<typeof client>;
 
+/**
+ * Another business's `name` (its `id`) read, updated with `input` and deleted by `c` in its own business `b`: each is
+ * NOT_FOUND, as if it did not exist.
+ */
+export async function expectOthersNotFound(c: Client, b: string, id: string, name: string, input = '{name: "x"}') {
+  const type = name[0].toUpperCase() + name.slice(1);
+  for (const operation of [
+    `query($b: ID!, $id: ID!) { ${name}(business: $b, id: $id) { id } }`,
+    `mutation($b: ID!, $id: ID!) { update${type}(business: $b, id: $id, input: ${input}) { id } }`,
+    `mutation($b: ID!, $id: ID!) { delete${type}(business: $b, id: $id) }`,
+  ]) {
+    expect({ operation, code: (await c.error(operation, { b, id })).code }).toEqual({ operation, code: 'NOT_FOUND' });
+  }
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Most domain tests act as business A and check that business B (another tenant) cannot see or touch it. */

@@ -29,6 +29,16 @@ async function page(browser: Browser, path: string) {
   return { status: res.status, html, csrf: res.status === 200 ? hiddenField(html, 'csrf') : '' };
 }
 
+/** The invitation mailed to `email`, opened in the address owner's browser: its page, and `accept` sending its form with `fields`. */
+async function invitationTo(email: string) {
+  const link = linkIn(await mailbox.waitFor((m) => m.to.includes(email) && m.subject.includes('invited'), 10_000))!;
+  const browser = new Browser(RIGHTFUL);
+  const invitation = await page(browser, link.slice(server.url.length));
+  const accept = (fields: Record<string, string>) =>
+    browser.postForm(`${server.url}/oauth/invitation`, { csrf: invitation.csrf, token: new URL(link).searchParams.get('token')!, ...fields });
+  return { html: invitation.html, accept };
+}
+
 /** The sign-up form as a stranger fills it: a password of their own too (an older form had the field). */
 async function signUp(browser: Browser, email: string) {
   const form = await page(browser, '/oauth/signup');
@@ -144,15 +154,9 @@ describe('membership by consent', () => {
     ).toEqual([{ n: 0 }]);
 
     // The person accepts in their own browser, by the e-mailed link, signing in: now, and only now, a member.
-    const link = linkIn(await mailbox.waitFor((m) => m.to.includes(person.email) && m.subject.includes('invited'), 10_000))!;
-    const browser = new Browser(RIGHTFUL);
-    const invitation = await page(browser, link.slice(server.url.length));
+    const invitation = await invitationTo(person.email);
     expect(invitation.html).toContain('Sign in and join');
-    const accepted = await browser.postForm(`${server.url}/oauth/invitation`, {
-      csrf: invitation.csrf,
-      token: new URL(link).searchParams.get('token')!,
-      password: TEST_PASSWORD,
-    });
+    const accepted = await invitation.accept({ password: TEST_PASSWORD });
     expect(accepted.status).toBe(303);
     const after = await server.graphql('query($b: ID!) { members(business: $b) { data { email role } } }', { b: stranger.businessId }, stranger.headers);
     expect(after.body.data.members.data).toContainEqual({ email: person.email, role: 'owner' });
@@ -166,17 +170,10 @@ describe('membership by consent', () => {
     const invited = await post(owner, '/members', { email: victim, role: 'manager' });
     expect(invited.body.object).toBe('invitation');
 
-    const link = linkIn(await mailbox.waitFor((m) => m.to.includes(victim) && m.subject.includes('invited'), 10_000))!;
-    const browser = new Browser(RIGHTFUL);
-    const invitation = await page(browser, link.slice(server.url.length));
+    const invitation = await invitationTo(victim);
     // Not "sign in with the account's password" (that would be the stranger's): the holder of the inbox chooses one.
     expect(invitation.html).toContain('Create account and join');
-    const accepted = await browser.postForm(`${server.url}/oauth/invitation`, {
-      csrf: invitation.csrf,
-      token: new URL(link).searchParams.get('token')!,
-      name: 'Victor',
-      password: OWNERS_PASSWORD,
-    });
+    const accepted = await invitation.accept({ name: 'Victor', password: OWNERS_PASSWORD });
     expect(accepted.status).toBe(303);
     const members = await server.graphql('query($b: ID!) { members(business: $b) { data { email name role } } }', { b: owner.businessId }, owner.headers);
     expect(members.body.data.members.data).toContainEqual({ email: victim, name: 'Victor', role: 'manager' });
