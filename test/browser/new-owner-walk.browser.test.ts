@@ -159,16 +159,15 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
   const endpoint = (await page.getByTestId('endpoint').textContent())!;
   await snap(page, 'integration');
 
+  // The guest's orders at the restaurant, paid on its website, as its ordering system posts them.
+  const guestOrder = (order: Record<string, unknown>) =>
+    postOrder(endpoint, secret, { externalLocationId: 'CENTRO', currency: 'EUR', payment: true, channel: 'WEBSITE', customerName: GUEST.name, ...order });
+
   // An order arrives: the guest is asked by e-mail, and answers on a phone, badly, dish by dish.
-  await postOrder(endpoint, secret, {
+  await guestOrder({
     externalOrderId: 'R-1001',
-    externalLocationId: 'CENTRO',
     total: 46,
-    currency: 'EUR',
-    payment: true,
-    channel: 'WEBSITE',
     metadata: { orderType: 'dine-in' },
-    customerName: GUEST.name,
     customerEmail: GUEST.email,
     items: [
       { itemId: 'LAS', name: 'Lasagne', quantity: 1, unitPrice: 18 },
@@ -226,16 +225,7 @@ it('a new owner signs up, sets up, and follows an unhappy guest from the order t
   await snap(page, 'case-offer');
 
   // The guest's next order carries the code: the case turns Recovered while the owner looks at it.
-  await postOrder(endpoint, secret, {
-    externalOrderId: 'R-1002',
-    externalLocationId: 'CENTRO',
-    total: 39,
-    currency: 'EUR',
-    payment: true,
-    channel: 'WEBSITE',
-    customerName: GUEST.name,
-    metadata: { orderType: 'dine-in', voucher: code },
-  });
+  await guestOrder({ externalOrderId: 'R-1002', total: 39, metadata: { orderType: 'dine-in', voucher: code } });
   await page.locator('.badges .status.case-recovered').waitFor({ timeout: 15_000 });
   await page
     .getByTestId('recovered-by')
