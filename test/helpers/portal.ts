@@ -117,7 +117,7 @@ export function usePortal(options: PortalOptions, ready: (portal: Portal) => unk
 
 export const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 
-/** `page` at the portal's `path` on a desktop, signed in as `who` on the way: back at that path, its heading drawn, its data loaded. */
+/** `page` at the portal's `path` on a desktop, signed in as `who` on the way: back there, its heading drawn, data loaded. */
 export async function desktopSignedInAt(page: Page, server: TestServer, who: Person, path: string): Promise<Page> {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${server.url}${path}`);

@@ -29,7 +29,7 @@ async function page(browser: Browser, path: string) {
   return { status: res.status, html, csrf: res.status === 200 ? hiddenField(html, 'csrf') : '' };
 }
 
-/** The invitation mailed to `email`, opened in the address owner's browser: its page, and `accept` sending its form with `fields`. */
+/** The invitation mailed to `email`, opened in the address owner's browser: its page, and `accept` sending its form. */
 async function invitationTo(email: string) {
   const link = linkIn(await mailbox.waitFor((m) => m.to.includes(email) && m.subject.includes('invited'), 10_000))!;
   const browser = new Browser(RIGHTFUL);

@@ -173,7 +173,7 @@ it("another business's token, with every scope: FORBIDDEN", async () => {
   );
 });
 
-/** The owner's token for an operation with the scopes `scopesOf` gives it (none: the operation is passed over), one per set. */
+/** The owner's token for an operation with the scopes `scopesOf` gives it (none: passed over), one token per set. */
 function tokensWith(scopesOf: (op: Operation) => Scope[] | undefined) {
   const tokens = new Map<string, Promise<Record<string, string>>>();
   return async (op: Operation) => {
