@@ -1,6 +1,9 @@
 import pg from 'pg';
 import type { Client } from '../helpers/graphql.js';
 
+/** A day in milliseconds: the analytics tests' ranges are whole days around now. */
+export const DAY = 86_400_000;
+
 /** A connection of the test's own to its database: the SQL the analytics tests write directly (the triggers keep the rollups). */
 export async function rawConnection(url: string): Promise<pg.Client> {
   const sql = new pg.Client(url);

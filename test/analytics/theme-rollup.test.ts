@@ -5,6 +5,7 @@ import { client } from '../helpers/graphql.js';
 import { rows } from '../ingest/ingest-helpers.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
 import { useRestaurants, type Restaurant } from '../cases/case.fixtures.js';
+import { DAY } from './analytics.fixtures.js';
 import { rebuildAnalytics } from '../../src/modules/analytics/analytics-rebuild.service.js';
 
 /**
@@ -15,7 +16,6 @@ import { rebuildAnalytics } from '../../src/modules/analytics/analytics-rebuild.
  */
 jest.setTimeout(120_000);
 
-const DAY = 86_400_000;
 let server: TestServer;
 let r: Restaurant;
 let other: Restaurant;

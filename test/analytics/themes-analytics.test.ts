@@ -5,6 +5,7 @@ import { client } from '../helpers/graphql.js';
 import { rows } from '../ingest/ingest-helpers.js';
 import { expectError, rest } from '../rest/rest.helpers.js';
 import { useRestaurants, type Restaurant } from '../cases/case.fixtures.js';
+import { DAY } from './analytics.fixtures.js';
 
 /**
  * Issue 52, item 4 over real HTTP: per theme, the text answers read as speaking of it by sentiment, per day and
@@ -13,7 +14,6 @@ import { useRestaurants, type Restaurant } from '../cases/case.fixtures.js';
  */
 jest.setTimeout(90_000);
 
-const DAY = 86_400_000;
 let server: TestServer;
 let r: Restaurant;
 let other: Restaurant;
