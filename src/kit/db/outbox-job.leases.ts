@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql, type Updateable } from 'kysely';
 import { db } from './db.js';
 import type { SendOutcome } from '../../shared/sender.ports.js';
 
@@ -31,11 +31,23 @@ export async function releaseLeasedJobs(em: EntityManager, table: string, worker
   await sql`update ${sql.table(table)} set locked_until = null, locked_by = null where id = any(${ids}::text[]) and locked_by = ${worker}`.execute(db(em));
 }
 
-/** One outbox table's leases, for its repository to name once: `only` narrows which rows are jobs. */
-export function outboxLeases(table: string, only?: RawBuilder<unknown>) {
+/**
+ * One outbox table's leases, for its repository to name once: `only` narrows which rows are jobs; `Row`, the table's
+ * row as the repository types it, is what `finish` may change.
+ */
+export function outboxLeases<Row = never>(table: string, only?: RawBuilder<unknown>) {
   return {
     claim: (em: EntityManager, q: LeaseClaim) => claimDueJobs(em, table, q, only),
     release: (em: EntityManager, worker: string, ids: readonly string[]) => releaseLeasedJobs(em, table, worker, ids),
+    /** Applies `change` and gives the lease back, only while `worker` holds it. */
+    finish: async (em: EntityManager, id: string, worker: string, change: Updateable<Row>): Promise<void> => {
+      await db(em)
+        .updateTable(table)
+        .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
+        .where('id', '=', id)
+        .where('locked_by', '=', worker)
+        .execute();
+    },
   };
 }
 

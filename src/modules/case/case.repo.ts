@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { claimDueJobs, releaseLeasedJobs, type LeaseClaim } from '../../kit/db/outbox-job.leases.js';
+import { claimDueJobs, outboxLeases, releaseLeasedJobs, type LeaseClaim } from '../../kit/db/outbox-job.leases.js';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
@@ -170,15 +170,8 @@ export async function insertAlerts(em: EntityManager, rows: Array<Insertable<Cas
     .execute();
 }
 
-/** Applies `change` and gives the lease back, only while `worker` holds it. */
-export async function finishAlert(em: EntityManager, id: string, worker: string, change: Updateable<CaseWorkDB['case_alert']>) {
-  await work(em)
-    .updateTable('case_alert')
-    .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .where('locked_by', '=', worker)
-    .execute();
-}
+/** Applies `change` to a leased alert and gives the lease back, only while `worker` holds it. */
+export const finishAlert = outboxLeases<CaseWorkDB['case_alert']>('case_alert').finish;
 
 /** A leased outbound message with what its sending needs: the business's name and the guest's contact hashes' inputs. */
 export interface LeasedMessage {

@@ -26,7 +26,7 @@ export async function wakeAccountMail(em: EntityManager, dueAt?: Date) {
 export const nextAccountMailDue = sql<Date | null>`(select due_at from account_mail
   where due_at is not null and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
 
-export const accountMailLeases = outboxLeases('account_mail');
+export const accountMailLeases = outboxLeases<AccountMailDB['account_mail']>('account_mail');
 
 /** A leased mail with what its text needs: its user, and the invitation's business, role and inviter when it is one. */
 export interface LeasedAccountMail {
@@ -67,16 +67,6 @@ export async function setAccountMailToken(em: EntityManager, id: string, worker:
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-/** Applies `change` and gives the lease back, only while `worker` holds it. */
-export async function finishAccountMail(em: EntityManager, id: string, worker: string, change: Updateable<AccountMailDB['account_mail']>) {
-  await work(em)
-    .updateTable('account_mail')
-    .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .where('locked_by', '=', worker)
-    .execute();
 }
 
 /**

@@ -4,7 +4,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SendOutcome } from '../../shared/sender.ports.js';
 import { hashSecret } from '../../shared/secrets.js';
-import { accountMailLeases, finishAccountMail, leasedAccountMail, setAccountMailToken, type LeasedAccountMail } from './account-mail.repo.js';
+import { accountMailLeases, leasedAccountMail, setAccountMailToken, type LeasedAccountMail } from './account-mail.repo.js';
 import type { AccountMailKind } from './account-mail.entity.js';
 import { letInvitationThrough } from './account-mail.service.js';
 import type { SendingSettings } from '../../config.js';
@@ -72,7 +72,7 @@ export class AccountMailTask {
     const worker = this.options.workerId;
     const mail = await leasedAccountMail(em, id, worker);
     if (!mail) return;
-    const finish = (change: Parameters<typeof finishAccountMail>[3]) => finishAccountMail(em, id, worker, change);
+    const finish = (change: Parameters<typeof accountMailLeases.finish>[3]) => accountMailLeases.finish(em, id, worker, change);
     if (!this.mailer) {
       // Kept failed with the reason; a start with a sender sends it while its link is valid (requeueUnsentAccountMail).
       this.options.logger.warn(
