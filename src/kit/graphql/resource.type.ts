@@ -23,6 +23,19 @@ export abstract class ResourceType {
   updatedAt!: Date;
 }
 
+/** A resource its business names and may describe (a survey, a metric): both fields declared once. */
+@ObjectType({ simpleResolvers: true })
+export abstract class NamedResourceType extends ResourceType {
+  /** Business id; the `business` field resolves it. */
+  business!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+}
+
 /**
  * A field resolver's root as the parent resolver gave it (`@Root() survey: Parent<SurveyType>`). Typed as a class,
  * type-graphql would copy every root into a new instance of that class before each call; a non-class type is passed

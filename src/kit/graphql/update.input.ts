@@ -18,7 +18,9 @@ export function updateInputOf<T extends object, K extends keyof T = never>(
 ): ClassType<Partial<Omit<T, K>>> {
   @InputType(name)
   class Update {}
-  const fields = getMetadataStorage().fields.filter((field) => field.target === create && !omit.includes(field.name as K));
+  // The create input's own fields and those it inherits (NamedInput's), each once.
+  const inherited = (target: Function) => target === create || Object.prototype.isPrototypeOf.call(target, create);
+  const fields = getMetadataStorage().fields.filter((field) => inherited(field.target) && !omit.includes(field.name as K));
   for (const field of fields) {
     const description = descriptions[field.name as Exclude<keyof T, K>];
     // getType() is what sets typeOptions.arrayDepth (`() => [String]`), so it is called first.

@@ -2,6 +2,7 @@ import { Field, InputType, Int } from 'type-graphql';
 import { StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
 import { listInputs } from '../../kit/list/list.inputs.js';
 import { updateInputOf } from '../../kit/graphql/update.input.js';
+import { NamedInput } from '../../kit/graphql/named.inputs.js';
 import { MetricType } from './metric.type.js';
 
 @InputType('MetricScaleInput')
@@ -11,13 +12,7 @@ export class MetricScaleInput {
 }
 
 @InputType('CreateMetricInput')
-export class CreateMetricInput {
-  @Field()
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
+export class CreateMetricInput extends NamedInput {
   @Field(() => MetricScaleInput, { nullable: true, description: 'Default 1 to 5.' })
   scale?: MetricScaleInput;
 }

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { ResourceType } from '../../kit/graphql/resource.type.js';
+import { NamedResourceType } from '../../kit/graphql/resource.type.js';
 
 @ObjectType('MetricScale', { simpleResolvers: true, description: 'Inclusive rating range.' })
 export class MetricScaleType {
@@ -8,15 +8,7 @@ export class MetricScaleType {
 }
 
 @ObjectType('Metric', { simpleResolvers: true, description: 'A reusable scoring dimension (food quality, ambiance...) rated on metrics steps.' })
-export class MetricType extends ResourceType {
-  business!: string;
-
-  @Field()
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
+export class MetricType extends NamedResourceType {
   @Field(() => MetricScaleType)
   scale!: MetricScaleType;
 }

@@ -2,17 +2,12 @@ import { Field, InputType } from 'type-graphql';
 import { StringFilter, TimestampFilter } from '../../kit/list/list.args.js';
 import { listInputs } from '../../kit/list/list.inputs.js';
 import { updateInputOf } from '../../kit/graphql/update.input.js';
+import { NamedInput } from '../../kit/graphql/named.inputs.js';
 import type { SurveyStatus } from './survey.entity.js';
 import { SurveyStatusEnum, SurveyType } from './survey.type.js';
 
 @InputType('CreateSurveyInput')
-export class CreateSurveyInput {
-  @Field()
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
+export class CreateSurveyInput extends NamedInput {
   @Field(() => SurveyStatusEnum, { nullable: true, description: 'Default draft.' })
   status?: SurveyStatus;
 

@@ -1,22 +1,13 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { SURVEY_STATUSES, type SurveyStatus } from './survey.entity.js';
-import { ResourceType } from '../../kit/graphql/resource.type.js';
+import { NamedResourceType } from '../../kit/graphql/resource.type.js';
 import type { SurveyStepType } from './survey-step.type.js';
 
 export const SurveyStatusEnum = Object.fromEntries(SURVEY_STATUSES.map((s) => [s, s])) as { [K in SurveyStatus]: K };
 registerEnumType(SurveyStatusEnum, { name: 'SurveyStatus' });
 
 @ObjectType('Survey', { simpleResolvers: true, description: 'A feedback form: ordered steps.' })
-export class SurveyType extends ResourceType {
-  /** Business id; the `business` field resolves it. */
-  business!: string;
-
-  @Field()
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
+export class SurveyType extends NamedResourceType {
   @Field(() => SurveyStatusEnum)
   status!: SurveyStatus;
 
