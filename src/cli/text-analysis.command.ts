@@ -1,7 +1,6 @@
 import { adminCommand, UsageError } from './command.js';
-import { isId } from '../shared/id.js';
 import { analyseExisting } from '../modules/submission/index.js';
-import { businessExists } from '../modules/analytics/index.js';
+import { optionalBusiness } from './analytics.command.js';
 
 const count = (name: string, value: unknown, fallback?: number): number | undefined => {
   if (value === undefined) return fallback;
@@ -19,9 +18,7 @@ export const analyseAnswersCommand = adminCommand({
   usage: 'analyse-answers [--business BUS_ID] [--batch N] [--limit N]',
   summary: 'Analyse the stored text answers that have no analysis yet (resumable; progress on stderr)',
   async run(values, em) {
-    const business = values.business as string | undefined;
-    if (business !== undefined && !isId('business', business)) throw new UsageError(`--business: '${business}' is not a business id`);
-    if (business && !(await businessExists(em, business))) throw new UsageError(`--business: no business '${business}'`);
+    const business = await optionalBusiness(values, em);
     const batch = count('batch', values.batch, 200)!;
     const limit = count('limit', values.limit);
     const result = await analyseExisting(em, {
