@@ -47,7 +47,12 @@ class TableCounter implements FailureCounter {
  * nobody can lock an owner out by guessing from elsewhere.
  */
 export function signInFailures(em: EntityManager): FailureLimit {
-  const policy = (name: string, points: number): Policy => ({ name, points, seconds: THROTTLE_WINDOW_MS / 1000 });
+  return emailLimit(em, '');
+}
+
+/** A FailureLimit per (e-mail, address), per address and per e-mail, its counters named with `prefix`. */
+function emailLimit(em: EntityManager, prefix: string): FailureLimit {
+  const policy = (name: string, points: number): Policy => ({ name: prefix + name, points, seconds: THROTTLE_WINDOW_MS / 1000 });
   return new FailureLimit({
     pair: new TableCounter(em, policy('email-ip', MAX_FAILURES.emailAndAddress)),
     address: new TableCounter(em, policy('ip', MAX_FAILURES.address)),
@@ -61,10 +66,5 @@ export function signInFailures(em: EntityManager): FailureLimit {
  * delays. Nobody can flood an inbox at speed, and a stranger's requests never refuse the address's owner elsewhere.
  */
 export function accountRequests(em: EntityManager): FailureLimit {
-  const policy = (name: string, points: number): Policy => ({ name, points, seconds: THROTTLE_WINDOW_MS / 1000 });
-  return new FailureLimit({
-    pair: new TableCounter(em, policy('mail-email-ip', MAX_FAILURES.emailAndAddress)),
-    address: new TableCounter(em, policy('mail-ip', MAX_FAILURES.address)),
-    identifier: new TableCounter(em, policy('mail-email', MAX_FAILURES.emailAndAddress)),
-  });
+  return emailLimit(em, 'mail-');
 }
