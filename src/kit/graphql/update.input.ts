@@ -19,7 +19,7 @@ export function updateInputOf<T extends object, K extends keyof T = never>(
   @InputType(name)
   class Update {}
   // The create input's own fields and those it inherits (NamedInput's), each once.
-  const inherited = (target: Function) => target === create || Object.prototype.isPrototypeOf.call(target, create);
+  const inherited = (target: object) => target === create || Object.prototype.isPrototypeOf.call(target, create);
   const fields = getMetadataStorage().fields.filter((field) => inherited(field.target) && !omit.includes(field.name as K));
   for (const field of fields) {
     const description = descriptions[field.name as Exclude<keyof T, K>];

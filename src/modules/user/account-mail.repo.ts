@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { outboxLeases } from '../../kit/db/outbox-job.leases.js';
-import { sql, type Updateable } from 'kysely';
+import { sql } from 'kysely';
 import { db } from '../../kit/db/db.js';
 import { wakeAfterCommit } from '../../kit/signals/signals.js';
 import type { TableOf } from '../../kit/db/entity.table.js';
