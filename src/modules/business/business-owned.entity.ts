@@ -1,4 +1,4 @@
-import { ManyToOne, PrimaryKey } from '@mikro-orm/decorators/legacy';
+import { ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { Timestamped } from '../../shared/timestamps.js';
 import { OutboxJob } from '../../kit/db/outbox-job.entity.js';
 import { Business } from './business.entity.js';
@@ -10,6 +10,12 @@ import { Business } from './business.entity.js';
 export abstract class BusinessOwnedEntity extends Timestamped {
   @PrimaryKey({ type: 'string', length: 40 }) id!: string;
   @ManyToOne(() => Business, { mapToPk: true, deleteRule: 'cascade' }) business!: string;
+}
+
+/** A business's row it names and may describe (a survey, a metric): the same columns for both. */
+export abstract class NamedOwnedEntity extends BusinessOwnedEntity {
+  @Property({ type: 'string', length: 200 }) name!: string;
+  @Property({ type: 'text', nullable: true }) description?: string | null;
 }
 
 /** A business's row that is its own outbox job (kit/db/outbox-job.entity.ts): the same id and owner columns. */

@@ -2,7 +2,7 @@
 export { logoPath } from './brand.rules.js';
 export { readBrand } from './brand.service.js';
 export type { GuestBrand } from './brand.service.js';
-export { BusinessOwnedEntity, BusinessOwnedJob } from './business-owned.entity.js';
+export { BusinessOwnedEntity, BusinessOwnedJob, NamedOwnedEntity } from './business-owned.entity.js';
 export { Business } from './business.entity.js';
 export { BusinessOwnedResolver, BusinessResolver, NestedCrudResolver, OwnedCrudResolver, loadBusiness, presentBusiness } from './business.resolver.js';
 export { checkNewBusiness, findLogo, setLogo, updateBusiness } from './business.service.js';

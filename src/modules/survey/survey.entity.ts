@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { newId } from '../../shared/id.js';
-import { BusinessOwnedEntity } from '../business/index.js';
+import { NamedOwnedEntity } from '../business/index.js';
 
 export const SURVEY_STATUSES = ['draft', 'active', 'archived'] as const;
 export type SurveyStatus = (typeof SURVEY_STATUSES)[number];
@@ -9,11 +9,9 @@ export type SurveyStatus = (typeof SURVEY_STATUSES)[number];
 // Tells the survey pages' caches when it changes, after commit (modules/business/survey-page.signal.ts).
 @Entity({ tableName: 'survey' })
 @Index({ name: 'survey_business_created_idx', properties: ['business', 'createdAt', 'id'] })
-export class Survey extends BusinessOwnedEntity {
+export class Survey extends NamedOwnedEntity {
   id = newId('survey');
 
-  @Property({ type: 'string', length: 200 }) name!: string;
-  @Property({ type: 'text', nullable: true }) description?: string | null;
   @Enum({ items: () => SURVEY_STATUSES }) status: Opt<SurveyStatus> = 'draft';
 
   /** Shown on the survey page's thank-you screen, under the heading "Thank you". */
