@@ -60,6 +60,14 @@ const SET_A_SENDER =
  * Said before a form whose answer is an e-mail, when this installation has no e-mail sender: nobody waits for a link
  * that cannot come. It says nothing of any address.
  */
+/**
+ * A form's page: its heading, what leads to the form (`lead`, each line ending in a line break), the summary of the
+ * form's problems, then the form; while there are problems the title says so first.
+ */
+function formPage(title: string, errors: ErrorDetail[], lead: string, form: string): string {
+  return layout(errors.length ? `Error: ${title}` : title, `<h1>${escapeHtml(title)}</h1>\n${lead}${errorSummary(errors)}\n${form}`);
+}
+
 function noMailNotice(): string {
   // A heading, not a labelled region: a region named "E-mail ..." would answer for the E-mail field's label too.
   return `<div class="notice">
@@ -81,12 +89,11 @@ export function mailNotSentPage(p: { what: string }): string {
 
 export function signUpPage(p: { csrf: string; continueTo?: string; values?: Values; errors?: ErrorDetail[]; mailable?: boolean }): string {
   const errors = p.errors ?? [];
-  return layout(
-    errors.length ? 'Error: Create an account' : 'Create an account',
-    `<h1>Create an account</h1>
-${p.mailable === false ? noMailNotice() : ''}
-${errorSummary(errors)}
-<form method="post" action="/oauth/signup" novalidate>
+  return formPage(
+    'Create an account',
+    errors,
+    `${p.mailable === false ? noMailNotice() : ''}\n`,
+    `<form method="post" action="/oauth/signup" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 ${hidden('continue', p.continueTo)}
 ${field({ name: 'name', label: 'Your name', type: 'text', autocomplete: 'name', values: p.values, errors })}
@@ -128,12 +135,11 @@ ${secondaryPost('/oauth/verify/resend', p.csrf, { email: p.email }, 'Send the li
  */
 export function confirmEmailPage(p: { csrf: string; token: string; email: string; name?: string; errors?: ErrorDetail[] }): string {
   const errors = p.errors ?? [];
-  return layout(
-    errors.length ? 'Error: Confirm your e-mail address' : 'Confirm your e-mail address',
-    `<h1>Confirm your e-mail address</h1>
-<p>Choose a password for the account of ${escapeHtml(p.email)} to finish.</p>
-${errorSummary(errors)}
-<form method="post" action="/oauth/verify" novalidate>
+  return formPage(
+    'Confirm your e-mail address',
+    errors,
+    `<p>Choose a password for the account of ${escapeHtml(p.email)} to finish.</p>\n`,
+    `<form method="post" action="/oauth/verify" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <input type="hidden" name="token" value="${escapeHtml(p.token)}">
 ${field({ name: 'name', label: 'Your name', type: 'text', autocomplete: 'name', values: { name: p.name }, errors })}
@@ -145,12 +151,11 @@ ${field({ name: 'password', label: 'Choose a password', type: 'password', autoco
 
 export function forgotPasswordPage(p: { csrf: string; email?: string; errors?: ErrorDetail[]; mailable?: boolean }): string {
   const errors = p.errors ?? [];
-  return layout(
-    errors.length ? 'Error: Reset your password' : 'Reset your password',
-    `<h1>Reset your password</h1>
-${p.mailable === false ? noMailNotice() : ''}
-${errorSummary(errors)}
-<p>Enter the e-mail address of your account: we send it a link to choose a new password.</p>
+  return formPage(
+    'Reset your password',
+    errors,
+    `${p.mailable === false ? noMailNotice() : ''}\n`,
+    `<p>Enter the e-mail address of your account: we send it a link to choose a new password.</p>
 <form method="post" action="/oauth/password/forgot" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 ${field({ name: 'email', label: 'E-mail', type: 'email', autocomplete: 'username', values: { email: p.email }, errors })}
@@ -161,11 +166,11 @@ ${field({ name: 'email', label: 'E-mail', type: 'email', autocomplete: 'username
 
 export function newPasswordPage(p: { csrf: string; token: string; errors?: ErrorDetail[] }): string {
   const errors = p.errors ?? [];
-  return layout(
-    errors.length ? 'Error: Choose a new password' : 'Choose a new password',
-    `<h1>Choose a new password</h1>
-${errorSummary(errors)}
-<form method="post" action="/oauth/password/reset" novalidate>
+  return formPage(
+    'Choose a new password',
+    errors,
+    '',
+    `<form method="post" action="/oauth/password/reset" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <input type="hidden" name="token" value="${escapeHtml(p.token)}">
 ${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', errors, hint: PASSWORD_RULE, keep: false })}
@@ -186,13 +191,11 @@ export function invitationPage(p: {
   errors?: ErrorDetail[];
 }): string {
   const errors = p.errors ?? [];
-  const title = `Join ${p.businessName}`;
-  return layout(
-    errors.length ? `Error: ${title}` : title,
-    `<h1>${escapeHtml(title)}</h1>
-<p>You are invited to join ${escapeHtml(p.businessName)} as <strong>${escapeHtml(p.role)}</strong>, as ${escapeHtml(p.email)}.</p>
-${errorSummary(errors)}
-<form method="post" action="/oauth/invitation" novalidate>
+  return formPage(
+    `Join ${p.businessName}`,
+    errors,
+    `<p>You are invited to join ${escapeHtml(p.businessName)} as <strong>${escapeHtml(p.role)}</strong>, as ${escapeHtml(p.email)}.</p>\n`,
+    `<form method="post" action="/oauth/invitation" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <input type="hidden" name="token" value="${escapeHtml(p.token)}">
 ${
