@@ -10,6 +10,7 @@ import { ALERT_SEVERITIES, AlertRule, type AlertRecipient, type AlertSeverity, t
 import { insertRecipients, ownedIds, rulesOfBusiness } from './alert.repo.js';
 import type { AlertRuleType, StoredRecipient } from './alert-rule.type.js';
 import type { AlertRecipientInput, AlertRuleWhenInput, CreateAlertRuleInput, UpdateAlertRuleInput } from './alert-rule.inputs.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
 /** A recipient as answers and events show it: one of member, role, or channel and to is set. */
 function presentRecipient(r: AlertRecipient): StoredRecipient {
@@ -18,30 +19,22 @@ function presentRecipient(r: AlertRecipient): StoredRecipient {
   return { channel: r.channel, to: r.to, role: null, member: null };
 }
 
-function presentAlertRule(rule: AlertRule): AlertRuleType {
-  const when = rule.when;
-  return {
-    id: rule.id,
-    object: 'alertrule',
-    business: rule.business,
-    name: rule.name,
-    enabled: rule.enabled,
-    severity: rule.severity,
-    when: {
-      maxRating: when.maxRating ?? null,
-      maxNps: when.maxNps ?? null,
-      keywords: when.keywords ?? null,
-      themes: when.themes ?? null,
-      sentiment: when.sentiment ?? null,
-      locations: when.locations ?? null,
-      surveys: when.surveys ?? null,
-    },
-    notify: rule.notify.map(presentRecipient),
-    escalateAfterMinutes: rule.escalateAfterMinutes ?? null,
-    createdAt: rule.createdAt,
-    updatedAt: rule.updatedAt,
-  };
-}
+const presentAlertRule = ownedPresenter<AlertRule, AlertRuleType>('alertrule', {
+  name: 'name',
+  enabled: 'enabled',
+  severity: 'severity',
+  when: ({ when }) => ({
+    maxRating: when.maxRating ?? null,
+    maxNps: when.maxNps ?? null,
+    keywords: when.keywords ?? null,
+    themes: when.themes ?? null,
+    sentiment: when.sentiment ?? null,
+    locations: when.locations ?? null,
+    surveys: when.surveys ?? null,
+  }),
+  notify: (rule) => rule.notify.map(presentRecipient),
+  escalateAfterMinutes: 'escalateAfterMinutes',
+});
 
 const MAX_KEYWORDS = 50;
 const MAX_RECIPIENTS = 20;

@@ -16,31 +16,25 @@ import type { CaseType } from './case.type.js';
 import type { UpdateCaseInput } from './case.inputs.js';
 import { recoveryMayWait } from './case-recovery.cache.js';
 import { queueAlerts } from './case-alert.service.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
-function presentCase(c: GuestCase): CaseType {
-  return {
-    id: c.id,
-    object: 'case',
-    business: c.business,
-    submissionId: c.submission,
-    orderId: c.order ?? null,
-    locationId: c.location ?? null,
-    survey: c.survey ?? null,
-    rule: c.rule ?? null,
-    severity: c.severity,
-    status: c.status,
-    assignee: c.assignee ?? null,
-    reason: c.reason,
-    guest: { name: c.guestName ?? null, email: c.guestEmail ?? null, phone: c.guestPhone ?? null },
-    openedAt: c.openedAt,
-    firstReplyAt: c.firstReplyAt ?? null,
-    resolvedAt: c.resolvedAt ?? null,
-    recoveredAt: c.recoveredAt ?? null,
-    recoveredBy: c.recoveredOrder ? { order: c.recoveredOrder, offer: c.recoveredOffer ?? null } : null,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  };
-}
+const presentCase = ownedPresenter<GuestCase, CaseType>('case', {
+  submissionId: 'submission',
+  orderId: 'order',
+  locationId: 'location',
+  survey: 'survey',
+  rule: 'rule',
+  severity: 'severity',
+  status: 'status',
+  assignee: 'assignee',
+  reason: 'reason',
+  guest: (c) => ({ name: c.guestName ?? null, email: c.guestEmail ?? null, phone: c.guestPhone ?? null }),
+  openedAt: 'openedAt',
+  firstReplyAt: 'firstReplyAt',
+  resolvedAt: 'resolvedAt',
+  recoveredAt: 'recoveredAt',
+  recoveredBy: (c) => (c.recoveredOrder ? { order: c.recoveredOrder, offer: c.recoveredOffer ?? null } : null),
+});
 
 /** Events and webhooks show relations as ids, in the API's field order. */
 export function caseEventObject(c: GuestCase) {

@@ -6,18 +6,9 @@ import { MenuItem } from './menu-item.entity.js';
 import type { MenuItemType } from './menu-item.type.js';
 import { MENU_ITEM_COLUMNS } from './menu-item.inputs.js';
 import { menuNames } from './menu-item.repo.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
-export function presentMenuItem(item: MenuItem): MenuItemType {
-  return {
-    id: item.id,
-    object: 'menuitem',
-    business: item.business,
-    name: item.name,
-    itemId: item.externalItemId ?? null,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-  };
-}
+export const presentMenuItem = ownedPresenter<MenuItem, MenuItemType>('menuitem', { name: 'name', itemId: 'externalItemId' });
 
 const findMenuItem = (em: EntityManager, business: string, id: string) => findOwned(em, MenuItem, { kind: 'menuItem', label: 'Menu item', business, id });
 
