@@ -17,7 +17,7 @@ export type Presented<R extends OwnedRecord, O extends string, K extends keyof R
 type OwnFields<T> = Exclude<keyof T, 'id' | 'object' | 'business' | 'createdAt' | 'updatedAt'>;
 
 /** Where a shown field comes from: a field of the record that shows as it is (unset: null), or a function of the record. */
-export type FieldSource<R, V> = { [F in keyof R]-?: Shown<R[F]> extends V ? F : never }[keyof R] | ((record: R) => V);
+type FieldSource<R, V> = { [F in keyof R]-?: Shown<R[F]> extends V ? F : never }[keyof R] | ((record: R) => V);
 
 /** Keys a `T` may leave out (a field its own resolver fills, such as a survey's `steps`). */
 type OptionalKeys<T> = { [P in keyof T]-?: undefined extends T[P] ? P : never }[keyof T];
