@@ -23,15 +23,11 @@ const presentAlertRule = ownedPresenter<AlertRule, AlertRuleType>('alertrule', {
   name: 'name',
   enabled: 'enabled',
   severity: 'severity',
-  when: ({ when }) => ({
-    maxRating: when.maxRating ?? null,
-    maxNps: when.maxNps ?? null,
-    keywords: when.keywords ?? null,
-    themes: when.themes ?? null,
-    sentiment: when.sentiment ?? null,
-    locations: when.locations ?? null,
-    surveys: when.surveys ?? null,
-  }),
+  when: ({ when }) => {
+    // Every condition shows, an unset one as null.
+    const { maxRating = null, maxNps = null, keywords = null, themes = null, sentiment = null, locations = null, surveys = null } = when;
+    return { maxRating, maxNps, keywords, themes, sentiment, locations, surveys };
+  },
   notify: (rule) => rule.notify.map(presentRecipient),
   escalateAfterMinutes: 'escalateAfterMinutes',
 });
