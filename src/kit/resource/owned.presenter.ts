@@ -16,8 +16,13 @@ export type Presented<R extends OwnedRecord, O extends string, K extends keyof R
 /** The fields a presenter writes between `business` and `createdAt`. */
 type OwnFields<T> = Exclude<keyof T, 'id' | 'object' | 'business' | 'createdAt' | 'updatedAt'>;
 
-/** Where a shown field comes from: a field of the record that shows as it is (unset: null), or a function of the record. */
-type FieldSource<R, V> = { [F in keyof R]-?: Shown<R[F]> extends V ? F : never }[keyof R] | ((record: R) => V);
+/**
+ * Where a shown field comes from: a field of the record, `'name'` when the record always has it, `'description?'` when
+ * it may be unset (shown as null then); or a function of the record.
+ */
+type FieldSource<R, V> =
+  | { [F in keyof R & string]-?: undefined extends R[F] ? (Shown<R[F]> extends V ? `${F}?` : never) : R[F] extends V ? F : never }[keyof R & string]
+  | ((record: R) => V);
 
 /** Keys a `T` may leave out (a field its own resolver fills, such as a survey's `steps`). */
 type OptionalKeys<T> = { [P in keyof T]-?: undefined extends T[P] ? P : never }[keyof T];
@@ -27,11 +32,11 @@ export type ShownFields<R, T> = { [P in Exclude<OwnFields<T>, OptionalKeys<T>>]-
   [P in Extract<OwnFields<T>, OptionalKeys<T>>]?: FieldSource<R, T[P]>;
 };
 
-const NAME = /^[A-Za-z_$][\w$]*$/;
+const NAME = /^[A-Za-z_$][\w$]*\??$/;
 
 /**
  * The presenter of a resource: `id`, `object`, `business`, its own fields in the order given (a record's field,
- * `itemId: 'externalItemId'`, an unset one as null; or computed, `guest: (c) => ({ ... })`), `createdAt`, `updatedAt`.
+ * `itemId: 'externalItemId?'`, an unset one as null; or computed, `guest: (c) => ({ ... })`), `createdAt`, `updatedAt`.
  * The key order is part of the output (JSON answers, event payloads and webhook bodies keep it). Each presenter is
  * compiled once into one object literal, so every object it makes has one shape; the field names are the code's own
  * constants, never a request's.
@@ -42,15 +47,16 @@ export function ownedPresenter<R extends OwnedRecord, const O extends string, co
 ): (record: R) => Presented<R, O, K>;
 export function ownedPresenter<R extends OwnedRecord, T extends { object: string }>(object: T['object'], fields: ShownFields<R, T>): (record: R) => T;
 export function ownedPresenter(object: string, fields: readonly string[] | Partial<Record<string, string | ((record: never) => unknown)>>) {
-  const sources = Array.isArray(fields) ? fields.map((field) => [field, field] as const) : Object.entries(fields);
+  const sources = Array.isArray(fields) ? fields.map((field) => [field, `${field}?`] as const) : Object.entries(fields);
   const computed: unknown[] = [];
   const shown = sources.map(([name, source]) => {
-    if (!NAME.test(name) || (typeof source === 'string' && !NAME.test(source))) throw new Error(`ownedPresenter(${object}): '${name}' is no field name`);
-    if (typeof source === 'string') return `${name}: r.${source} ?? null`;
+    if (!NAME.test(name) || name.endsWith('?') || (typeof source === 'string' && !NAME.test(source)))
+      throw new Error(`ownedPresenter(${object}): '${name}' is no field name`);
+    if (typeof source === 'string') return source.endsWith('?') ? `${name}: r.${source.slice(0, -1)} ?? null` : `${name}: r.${source}`;
     computed.push(source);
     return `${name}: f${computed.length - 1}(r)`;
   });
-  const literal = ['id: r.id', 'object', 'business: r.business', ...shown, 'createdAt: r.createdAt', 'updatedAt: r.updatedAt'].join(', ');
+  const literal = ['id: r.id', `object: ${JSON.stringify(object)}`, 'business: r.business', ...shown, 'createdAt: r.createdAt', 'updatedAt: r.updatedAt'].join(', ');
   const parameters = computed.map((_, i) => `f${i}`);
-  return new Function('object', ...parameters, `return (r) => ({ ${literal} });`)(object, ...computed);
+  return new Function(...parameters, `return (r) => ({ ${literal} });`)(...computed);
 }

@@ -29,7 +29,7 @@ const presentAlertRule = ownedPresenter<AlertRule, AlertRuleType>('alertrule', {
     return { maxRating, maxNps, keywords, themes, sentiment, locations, surveys };
   },
   notify: (rule) => rule.notify.map(presentRecipient),
-  escalateAfterMinutes: 'escalateAfterMinutes',
+  escalateAfterMinutes: 'escalateAfterMinutes?',
 });
 
 const MAX_KEYWORDS = 50;

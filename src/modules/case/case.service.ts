@@ -20,19 +20,19 @@ import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
 const presentCase = ownedPresenter<GuestCase, CaseType>('case', {
   submissionId: 'submission',
-  orderId: 'order',
-  locationId: 'location',
-  survey: 'survey',
-  rule: 'rule',
+  orderId: 'order?',
+  locationId: 'location?',
+  survey: 'survey?',
+  rule: 'rule?',
   severity: 'severity',
   status: 'status',
-  assignee: 'assignee',
+  assignee: 'assignee?',
   reason: 'reason',
   guest: (c) => ({ name: c.guestName ?? null, email: c.guestEmail ?? null, phone: c.guestPhone ?? null }),
   openedAt: 'openedAt',
-  firstReplyAt: 'firstReplyAt',
-  resolvedAt: 'resolvedAt',
-  recoveredAt: 'recoveredAt',
+  firstReplyAt: 'firstReplyAt?',
+  resolvedAt: 'resolvedAt?',
+  recoveredAt: 'recoveredAt?',
   recoveredBy: (c) => (c.recoveredOrder ? { order: c.recoveredOrder, offer: c.recoveredOffer ?? null } : null),
 });
 

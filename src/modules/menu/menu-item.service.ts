@@ -8,7 +8,7 @@ import { MENU_ITEM_COLUMNS } from './menu-item.inputs.js';
 import { menuNames } from './menu-item.repo.js';
 import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
-export const presentMenuItem = ownedPresenter<MenuItem, MenuItemType>('menuitem', { name: 'name', itemId: 'externalItemId' });
+export const presentMenuItem = ownedPresenter<MenuItem, MenuItemType>('menuitem', { name: 'name', itemId: 'externalItemId?' });
 
 const findMenuItem = (em: EntityManager, business: string, id: string) => findOwned(em, MenuItem, { kind: 'menuItem', label: 'Menu item', business, id });
 

@@ -8,19 +8,13 @@ import { Metric } from './metric.entity.js';
 import { stepIdsRatingMetric } from './metric.repo.js';
 import type { MetricType } from './metric.type.js';
 import type { CreateMetricInput, UpdateMetricInput } from './metric.inputs.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
-export function presentMetric(metric: Metric): MetricType {
-  return {
-    id: metric.id,
-    object: 'metric',
-    business: metric.business,
-    name: metric.name,
-    description: metric.description ?? null,
-    scale: { min: metric.scaleMin, max: metric.scaleMax },
-    createdAt: metric.createdAt,
-    updatedAt: metric.updatedAt,
-  };
-}
+export const presentMetric = ownedPresenter<Metric, MetricType>('metric', {
+  name: 'name',
+  description: 'description?',
+  scale: (metric) => ({ min: metric.scaleMin, max: metric.scaleMax }),
+});
 
 // smallint columns; a scale wider than 0..100 is almost surely a mistake.
 const SCALE_LIMIT = 100;

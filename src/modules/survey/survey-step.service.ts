@@ -17,25 +17,19 @@ import { findSurvey } from './survey.service.js';
 import { shiftStepPositions } from './survey.repo.js';
 import { checkLogic } from './survey-step-logic.rules.js';
 import { patternProblem } from './survey-step-pattern.rules.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
-export function presentStep(step: SurveyStep): SurveyStepType {
-  return {
-    id: step.id,
-    object: 'surveystep',
-    business: step.business,
-    survey: step.survey,
-    metricIds: step.metricIds,
-    position: step.position,
-    type: step.type,
-    required: step.required,
-    content: step.content,
-    inputType: step.inputType ?? null,
-    validation: step.validation ?? null,
-    logic: step.logic ?? null,
-    createdAt: step.createdAt,
-    updatedAt: step.updatedAt,
-  };
-}
+export const presentStep = ownedPresenter<SurveyStep, SurveyStepType>('surveystep', {
+  survey: 'survey',
+  metricIds: 'metricIds',
+  position: 'position',
+  type: 'type',
+  required: 'required',
+  content: 'content',
+  inputType: 'inputType?',
+  validation: 'validation?',
+  logic: 'logic?',
+});
 
 /**
  * What SurveyStep fields read of a step row besides their own column (propertiesFor): a page that shows only some

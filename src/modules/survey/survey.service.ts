@@ -8,22 +8,16 @@ import { Survey } from './survey.entity.js';
 import type { SurveyType } from './survey.type.js';
 import type { CreateSurveyInput, UpdateSurveyInput } from './survey.inputs.js';
 import { movingThemes } from '../theme-rollup/index.js';
+import { ownedPresenter } from '../../kit/resource/owned.presenter.js';
 
-export function presentSurvey(survey: Survey): SurveyType {
-  return {
-    id: survey.id,
-    object: 'survey',
-    business: survey.business,
-    name: survey.name,
-    description: survey.description ?? null,
-    status: survey.status,
-    closingText: survey.closingText ?? null,
-    reviewUrl: survey.reviewUrl ?? null,
-    languages: survey.languages ?? null,
-    createdAt: survey.createdAt,
-    updatedAt: survey.updatedAt,
-  };
-}
+export const presentSurvey = ownedPresenter<Survey, SurveyType>('survey', {
+  name: 'name',
+  description: 'description?',
+  status: 'status',
+  closingText: 'closingText?',
+  reviewUrl: 'reviewUrl?',
+  languages: 'languages?',
+});
 
 function isWebAddress(value: string) {
   try {
