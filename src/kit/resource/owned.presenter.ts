@@ -56,7 +56,7 @@ export function ownedPresenter(object: string, fields: readonly string[] | Parti
     computed.push(source);
     return `${name}: f${computed.length - 1}(r)`;
   });
-  const literal = ['id: r.id', `object: ${JSON.stringify(object)}`, 'business: r.business', ...shown, 'createdAt: r.createdAt', 'updatedAt: r.updatedAt'].join(', ');
+  const literal = ['id: r.id', `object: ${JSON.stringify(object)}`, 'business: r.business', ...shown, 'createdAt: r.createdAt', 'updatedAt: r.updatedAt'];
   const parameters = computed.map((_, i) => `f${i}`);
-  return new Function(...parameters, `return (r) => ({ ${literal} });`)(...computed);
+  return new Function(...parameters, `return (r) => ({ ${literal.join(', ')} });`)(...computed);
 }
