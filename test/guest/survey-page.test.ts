@@ -1,24 +1,14 @@
-import { useTestServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
-import { GuestAgent, guestSurvey, h1, type GuestSurveyFixture } from '../helpers/guest.js';
+import { GuestAgent, guestSurvey, h1, useGuestSurvey } from '../helpers/guest.js';
 import { LISTENER_APPLICATION_NAME } from '../../src/kit/signals/pg-listener.js';
 
 /** Issue 12's rules over plain HTTP: what a guest's phone sends, and what the database keeps. */
-let server: TestServer;
-let fx: GuestSurveyFixture;
-
 // The guest pages' own limit stays on here (the API's is off in test servers unless a test turns it on). Each guest
 // comes from an X-Forwarded-For address of its own, as written by the one proxy TRUST_PROXY_HOPS=1 trusts.
-useTestServer(
-  async (s) => {
-    server = s;
-    fx = await guestSurvey(s);
-  },
-  { env: { TRUST_PROXY_HOPS: '1' } },
-);
+const fx = useGuestSurvey({ server: { env: { TRUST_PROXY_HOPS: '1' } } });
 
 const agent = (headers: Record<string, string> = {}) =>
-  new GuestAgent(server.url, { 'x-forwarded-for': `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, ...headers });
+  new GuestAgent(fx.server.url, { 'x-forwarded-for': `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, ...headers });
 const SUB = 'id status completedAt channel source metadata order { id } location { id } answers { step value ratings }';
 async function submissions(f = fx, where: object = {}) {
   const d = await f.c.data(
@@ -142,7 +132,7 @@ describe('the survey page', () => {
 
   it('completes a response with no order at once unless a case opens; a double tap on Submit completes it once', async () => {
     // Its own survey: an alert rule (Food at most 2) must not touch the other tests' answers.
-    const f = await guestSurvey(server);
+    const f = await guestSurvey(fx.server);
     await f.c.data(`mutation($b: ID!, $i: CreateAlertRuleInput!) { createAlertRule(business: $b, input: $i) { id } }`, {
       b: f.business,
       i: { name: 'Low food', when: { maxRating: 2 }, notify: [{ role: 'owner' }] },
@@ -200,7 +190,7 @@ describe('the survey page', () => {
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(h1(page.html)).toBe('Survey not found');
     }
-    const other = await guestSurvey(server, { steps: [['info', { type: 'info', content: { title: 'Hi' } }]] });
+    const other = await guestSurvey(fx.server, { steps: [['info', { type: 'info', content: { title: 'Hi' } }]] });
     await other.setStatus('draft');
     expect((await g.get(other.path)).status).toBe(404);
     await other.setStatus('archived');
@@ -217,8 +207,8 @@ describe('the survey page', () => {
     expect((await g.post(fx.path, { ...form, csrf: 'x'.repeat(43) })).status).toBe(403);
     expect((await g.post(fx.path, { ...form, csrf: page.csrf! }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await g.post(fx.path, { ...form, csrf: page.csrf! }, { origin: 'https://evil.example' })).status).toBe(403);
-    expect((await new GuestAgent(server.url).post(fx.path, { ...form, csrf: page.csrf! })).status).toBe(403);
-    expect((await g.post(fx.path, { ...form, csrf: page.csrf! }, { 'sec-fetch-site': 'same-origin', origin: server.url })).status).toBe(303);
+    expect((await new GuestAgent(fx.server.url).post(fx.path, { ...form, csrf: page.csrf! })).status).toBe(403);
+    expect((await g.post(fx.path, { ...form, csrf: page.csrf! }, { 'sec-fetch-site': 'same-origin', origin: fx.server.url })).status).toBe(303);
   });
 
   it('thanks a robot that fills the honeypot and stores nothing', async () => {
@@ -247,7 +237,7 @@ describe('the survey page', () => {
     const g = agent();
     const [, afterRating] = await walk(g, fx.path, 1);
     const [stored] = (await submissions(fx, { status: { eq: 'partial' } })).data.filter((s: any) => s.answers.length === 1 && s.answers[0].ratings);
-    const sql = server.orm.em.fork().getConnection();
+    const sql = fx.server.orm.em.fork().getConnection();
     const id = (
       (await sql.execute(`select id from submission where survey_id = ? and status = 'partial' order by created_at desc limit 1`, [fx.survey])) as Array<{
         id: string;
@@ -293,7 +283,7 @@ describe('the survey page', () => {
   });
 
   it('offers only the languages its survey chose: no Urdu on an English survey, Urdu first on an Urdu one', async () => {
-    const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
+    const f = await guestSurvey(fx.server, { steps: [['nps', { type: 'nps', required: true }]] });
     const set = async (languages: unknown) =>
       f.c.raw(`mutation($b: ID!, $s: ID!, $l: [String!]) { updateSurvey(business: $b, id: $s, input: {languages: $l}) { languages } }`, {
         b: f.business,
@@ -339,7 +329,7 @@ describe('the survey page', () => {
 
 describe('the thank-you page', () => {
   it("shows the survey's closing text and the review link to every guest, whatever they rated", async () => {
-    const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
+    const f = await guestSurvey(fx.server, { steps: [['nps', { type: 'nps', required: true }]] });
     await f.c.data(
       `mutation($b: ID!, $s: ID!) { updateSurvey(business: $b, id: $s, input: {closingText: "Shukriya! See you soon.", reviewUrl: "https://maps.example/review?id=1&x=2"}) { id } }`,
       { b: f.business, s: f.survey },
@@ -361,7 +351,7 @@ describe('the thank-you page', () => {
 
 describe('link parameters (interface 4.9)', () => {
   it('links the order and location, records the channel, keeps unknown parameters, skips the location step', async () => {
-    const f = await guestSurvey(server, {
+    const f = await guestSurvey(fx.server, {
       steps: [
         ['where', { type: 'location', required: true }],
         ['nps', { type: 'nps', required: true }],
@@ -386,7 +376,7 @@ describe('link parameters (interface 4.9)', () => {
   });
 
   it('skips the location step after an info step too, when the link names the location', async () => {
-    const f = await guestSurvey(server, {
+    const f = await guestSurvey(fx.server, {
       steps: [
         ['hello', { type: 'info', content: { title: 'Welcome' } }],
         ['where', { type: 'location', required: true }],
@@ -407,7 +397,7 @@ describe('link parameters (interface 4.9)', () => {
   });
 
   it('offers the location step when the link names no location, and stores the chosen one', async () => {
-    const f = await guestSurvey(server, { steps: [['where', { type: 'location', required: true }]] });
+    const f = await guestSurvey(fx.server, { steps: [['where', { type: 'location', required: true }]] });
     const loc = await f.location('Gulshan', { branch: 'KHI-02' });
     const g = agent();
     const page = await g.get(`${f.path}?ch=sms`);
@@ -418,7 +408,7 @@ describe('link parameters (interface 4.9)', () => {
   });
 
   it('20 guests completing at once for one order give exactly one completed response', async () => {
-    const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
+    const f = await guestSurvey(fx.server, { steps: [['nps', { type: 'nps', required: true }]] });
     await f.order('C-1');
     const url = `${f.path}?custom.customOrderId=C-1`;
     const guests = Array.from({ length: 20 }, () => agent());
@@ -434,7 +424,7 @@ describe('link parameters (interface 4.9)', () => {
 
 describe('abuse', () => {
   it('allows 10 new responses per address per survey in 10 minutes, then a 429 page with Retry-After', async () => {
-    const f = await guestSurvey(server, {
+    const f = await guestSurvey(fx.server, {
       steps: [
         ['nps', { type: 'nps' }],
         ['text', { type: 'text' }],
@@ -442,21 +432,21 @@ describe('abuse', () => {
     });
     const ip = { 'x-forwarded-for': '203.0.113.7' };
     for (let i = 0; i < 10; i++) {
-      const g = new GuestAgent(server.url, ip);
+      const g = new GuestAgent(fx.server.url, ip);
       expect((await g.answer(await g.get(f.path), { value: '5' })).post.status).toBe(303);
     }
-    const g = new GuestAgent(server.url, ip);
+    const g = new GuestAgent(fx.server.url, ip);
     const { post } = await g.answer(await g.get(f.path), { value: '5' });
     expect(post.status).toBe(429);
     expect(Number(post.headers.get('retry-after'))).toBeGreaterThan(500);
     expect(h1(post.html)).toBe('Too many responses');
     // Another address, or going on with a response already started, is not limited.
-    const other = new GuestAgent(server.url, { 'x-forwarded-for': '203.0.113.8' });
+    const other = new GuestAgent(fx.server.url, { 'x-forwarded-for': '203.0.113.8' });
     expect((await other.answer(await other.get(f.path), { value: '5' })).post.status).toBe(303);
   });
 
   it('escapes everything a business or a guest wrote', async () => {
-    const f = await guestSurvey(server, {
+    const f = await guestSurvey(fx.server, {
       name: '<script>alert(1)</script>',
       steps: [['t', { type: 'text', content: { title: '"><img src=x onerror=alert(1)>' } }]],
     });
@@ -467,7 +457,7 @@ describe('abuse', () => {
   });
 
   it('caps free text', async () => {
-    const f = await guestSurvey(server, { steps: [['t', { type: 'text' }]] });
+    const f = await guestSurvey(fx.server, { steps: [['t', { type: 'text' }]] });
     const g = agent();
     const { post } = await g.answer(await g.get(f.path), { value: 'x'.repeat(5001) });
     expect(post.status).toBe(422);
@@ -476,7 +466,7 @@ describe('abuse', () => {
 
 describe("conditional logic (JSON Logic in the step's logic.showIf)", () => {
   it('asks the follow-up only of detractors, and reads link parameters', async () => {
-    const f = await guestSurvey(server, { steps: [['nps', { type: 'nps', required: true }]] });
+    const f = await guestSurvey(fx.server, { steps: [['nps', { type: 'nps', required: true }]] });
     const why = await f.addStep({
       type: 'text',
       required: true,
@@ -499,7 +489,7 @@ describe("conditional logic (JSON Logic in the step's logic.showIf)", () => {
   });
 
   it('is validated when a step is created or changed', async () => {
-    const f = await guestSurvey(server, { steps: [] });
+    const f = await guestSurvey(fx.server, { steps: [] });
     const err = await f.c.error(`mutation($b: ID!, $s: ID!, $i: CreateSurveyStepInput!) { createSurveyStep(business: $b, survey: $s, input: $i) { id } }`, {
       b: f.business,
       s: f.survey,
@@ -533,7 +523,7 @@ describe('the survey kept in memory for the pages', () => {
   };
   // This server's own: test files run side by side on one PostgreSQL, each server listening in its own database.
   const listeners = async () =>
-    (await server.orm.em
+    (await fx.server.orm.em
       .fork()
       .getConnection()
       .execute(`select pid from pg_stat_activity where application_name = ? and datname = current_database()`, [LISTENER_APPLICATION_NAME])) as {
@@ -549,7 +539,7 @@ describe('the survey kept in memory for the pages', () => {
 
     // The LISTEN connection dies: until it is back, every view reads the database, so a change shows on the first view.
     const [before] = await listeners();
-    await server.orm.em.fork().getConnection().execute(`select pg_terminate_backend(?)`, [before.pid]);
+    await fx.server.orm.em.fork().getConnection().execute(`select pg_terminate_backend(?)`, [before.pid]);
     await new Promise((r) => setTimeout(r, 300));
     await retitle('How was your lunch?');
     expect(await titleShown()).toBe('How was your lunch?');

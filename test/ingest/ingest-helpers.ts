@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createUser } from '../../src/modules/user/user.service.js';
 import { createBusiness } from '../../src/modules/member/member.service.js';
 import { connectCustomIntegration } from '../../src/modules/integration/custom-integration.service.js';
-import type { TestServer } from '../helpers/server.js';
+import { useTestServer, type TestServer } from '../helpers/server.js';
 
 export interface WebhookBusiness {
   businessId: string;
@@ -21,6 +21,19 @@ export async function webhookBusiness(server: TestServer, options: { country?: s
     secret,
     post: (body, opts = {}) => postWebhook(server, business.id, body, { secret: opts.secret === undefined ? secret : opts.secret, ...opts }),
   };
+}
+
+/**
+ * This file's server (useTestServer, with `options`) and a webhook business on it: the returned object's `server` and
+ * `shop` are set before the first test runs, so tests and hooks read them there.
+ */
+export function useWebhookServer(options: Parameters<typeof useTestServer>[1] = {}): { server: TestServer; shop: WebhookBusiness } {
+  const fx = {} as { server: TestServer; shop: WebhookBusiness };
+  useTestServer(async (server) => {
+    fx.server = server;
+    fx.shop = await webhookBusiness(server);
+  }, options);
+  return fx;
 }
 
 export async function postWebhook(

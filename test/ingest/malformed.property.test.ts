@@ -1,22 +1,13 @@
 import fc from 'fast-check';
-import { useTestServer, type TestServer } from '../helpers/server.js';
-import { rows, webhookBusiness, type WebhookBusiness } from './ingest-helpers.js';
+import { rows, useWebhookServer } from './ingest-helpers.js';
 
 /**
  * Thousands of generated malformed payloads: only 400/413/415 come back, never a 5xx nor a 200, and nothing is stored.
  * Each payload breaks at least one rule on purpose (a required field missing or of the wrong kind, a bad currency,
  * empty or non-string metadata, bad item shapes, unstorable strings), mixed with arbitrary valid-looking noise.
  */
-let server: TestServer;
-let shop: WebhookBusiness;
 // Thousands of orders to one business: its webhook quota would refuse most (rate limits: test/rate-limits.test.ts).
-useTestServer(
-  async (s) => {
-    server = s;
-    shop = await webhookBusiness(s);
-  },
-  { env: { RATE_LIMIT_WEBHOOK_PER_SECOND: '0' } },
-);
+const fx = useWebhookServer({ env: { RATE_LIMIT_WEBHOOK_PER_SECOND: '0' } });
 
 const anyJson = fc.jsonValue({ maxDepth: 3 });
 const weirdString = fc.oneof(
@@ -92,7 +83,7 @@ it('thousands of malformed payloads: only 400/413/415, nothing stored', async ()
   const count = (s: number) => statuses.set(s, (statuses.get(s) ?? 0) + 1);
   await fc.assert(
     fc.asyncProperty(fc.array(malformed, { minLength: 20, maxLength: 20 }), async (batch) => {
-      const answers = await Promise.all(batch.map((b) => shop.post(b)));
+      const answers = await Promise.all(batch.map((b) => fx.shop.post(b)));
       for (const a of answers) {
         count(a.status);
         if (a.status !== 400) throw new Error(`status ${a.status}: ${JSON.stringify(a.body).slice(0, 300)}`);
@@ -103,21 +94,21 @@ it('thousands of malformed payloads: only 400/413/415, nothing stored', async ()
   );
   await fc.assert(
     fc.asyncProperty(raw, async ({ raw: text, type }) => {
-      const a = await shop.post(null, { raw: text, headers: { 'content-type': type } });
+      const a = await fx.shop.post(null, { raw: text, headers: { 'content-type': type } });
       count(a.status);
       expect([400, 413, 415]).toContain(a.status);
     }),
     { numRuns: 1000 },
   );
   // Over 1 MiB: 413 before the body is read.
-  const big = await shop.post(null, { raw: '{"externalOrderId": "x", "metadata": {"pad": "' + 'x'.repeat(1024 * 1024) + '"}}' });
+  const big = await fx.shop.post(null, { raw: '{"externalOrderId": "x", "metadata": {"pad": "' + 'x'.repeat(1024 * 1024) + '"}}' });
   count(big.status);
   expect(big.status).toBe(413);
   const total = [...statuses.values()].reduce((a, b) => a + b, 0);
   expect(total).toBeGreaterThanOrEqual(3000);
   expect([...statuses.keys()].every((s) => [400, 413, 415].includes(s))).toBe(true);
   for (const table of ['customer_order', 'order_item', 'menu_item', 'event']) {
-    const [{ n }] = await rows(server, `select count(*)::int as n from ${table} where business_id = ?`, [shop.businessId]);
+    const [{ n }] = await rows(fx.server, `select count(*)::int as n from ${table} where business_id = ?`, [fx.shop.businessId]);
     expect({ table, n }).toEqual({ table, n: 0 });
   }
 }, 120_000);
