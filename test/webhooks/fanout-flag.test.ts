@@ -58,6 +58,8 @@ const insertWebhook = (c: pg.Client, business: string) =>
      values ($1, $2, 'http://127.0.0.1:9/x', '["*"]', 'whsec_x', true, now(), now())`,
     [`wh_flag_${++seq}`, business],
   );
+const insertSubscriber = (c: pg.Client, business: string) =>
+  c.query(`insert into event_subscriber (business_id, process, expires_at) values ($1, 'race', now() + interval '1 minute')`, [business]);
 /** Whether a query is waiting on a lock now. */
 const waiting = async (c: pg.Client) =>
   (
@@ -69,6 +71,16 @@ const waiting = async (c: pg.Client) =>
 async function expectWaiting(c: pg.Client) {
   for (let i = 0; i < 50 && !(await waiting(c)); i++) await new Promise((r) => setTimeout(r, 20));
   expect(await waiting(c)).toBe(true);
+}
+type Insert = (c: pg.Client, business: string) => Promise<pg.QueryResult>;
+/** `held` runs in an open transaction; `blocked`, started then, waits on its lock until that commits. Returns its result. */
+async function waitsForCommit(business: string, [holder, held]: [pg.Client, Insert], [waiter, blocked]: [pg.Client, Insert]) {
+  await holder.query('begin');
+  await held(holder, business);
+  const waiting = blocked(waiter, business);
+  await expectWaiting(waiter);
+  await holder.query('commit');
+  return waiting;
 }
 
 it('marks events pending only for a business with an enabled webhook', async () => {
@@ -89,23 +101,13 @@ it('marks events pending only for a business with an enabled webhook', async () 
 
 it('an event inserted while a webhook is being created waits for it and is pending once it commits', async () => {
   const { business, hooks, events } = await webhookRace();
-  await hooks.query('begin');
-  await insertWebhook(hooks, business);
-  const inserting = insertEvent(events, business);
-  await expectWaiting(events);
-  await hooks.query('commit');
-  await inserting;
+  await waitsForCommit(business, [hooks, insertWebhook], [events, insertEvent]);
   expect(await pending('metric.created', business)).toEqual([true]);
 });
 
 it('a webhook created while an event is being written commits after it, and every later event is pending', async () => {
   const { business, hooks, events } = await webhookRace();
-  await events.query('begin');
-  await insertEvent(events, business);
-  const creating = insertWebhook(hooks, business);
-  await expectWaiting(hooks);
-  await events.query('commit'); // committed before the webhook: not its event
-  await creating;
+  await waitsForCommit(business, [events, insertEvent], [hooks, insertWebhook]); // the event committed first: not the webhook's
   await insertEvent(events, business);
   expect(await pending('metric.created', business)).toEqual([false, true]);
 });
@@ -114,14 +116,10 @@ it('an event inserted while a process registers a live subscriber of its busines
   const { business } = await tenant();
   const [registry, events] = [await connection(), await connection()];
   await insertEvent(events, business);
-  await registry.query('begin');
-  await registry.query(`insert into event_subscriber (business_id, process, expires_at) values ($1, 'race', now() + interval '1 minute')`, [business]);
-  const inserting = insertEvent(events, business);
-  await expectWaiting(events);
-  await registry.query('commit');
+  const inserted = await waitsForCommit(business, [registry, insertSubscriber], [events, insertEvent]);
   // The insert returns the trigger's decision to its writer, who tells the live subscribers after the commit
   // (kit/signals/signals.ts): null is "no webhook, live subscribers", false "nobody".
-  expect((await inserting).rows).toEqual([{ fanout_pending: null }]);
+  expect(inserted.rows).toEqual([{ fanout_pending: null }]);
   expect(await pending('metric.created', business)).toEqual([false, null]);
   await registry.query('delete from event_subscriber where business_id = $1', [business]);
 });
