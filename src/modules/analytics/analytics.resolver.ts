@@ -1,6 +1,6 @@
-import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
-import { Timestamp } from '../../kit/graphql/scalars.js';
+import { AnalyticsExclusiveWindowArgs, AnalyticsRatingSliceArgs, AnalyticsWindowArgs } from './analytics.inputs.js';
 import { DEFAULT_MIN_COUNT, type GroupKey, type Interval } from './analytics.rules.js';
 import {
   DEFAULT_THEME_WORDS,
@@ -13,11 +13,9 @@ import {
   responseRate,
   themeAnalytics,
   themeWordAnalytics,
-  type AnalyticsQuery,
   type MenuSource,
 } from './analytics.service.js';
 import {
-  AnalyticsCompareEnum,
   AnalyticsFunnelStepType,
   AnalyticsGroupByEnum,
   AnalyticsIntervalEnum,
@@ -41,17 +39,9 @@ export class AnalyticsResolver {
   @Authorized('analytics:read')
   @Query(() => [AnalyticsMetricType], { description: 'Metric ratings per bucket (and per requested key), from the rollups.' })
   analyticsMetrics(
-    @Arg('business', () => ID) business: string,
-    @Arg('from', () => Timestamp) from: Date,
-    @Arg('to', () => Timestamp, { description: 'Exclusive.' }) to: Date,
-    @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
-    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [] }) groupBy: GroupKey[],
-    @Arg('survey', () => ID, { nullable: true }) survey: string | null,
-    @Arg('location', () => ID, { nullable: true }) location: string | null,
-    @Arg('channel', () => String, { nullable: true }) channel: string | null,
+    @Args() { business, from, to }: AnalyticsExclusiveWindowArgs,
+    @Args() slice: AnalyticsRatingSliceArgs,
     @Arg('metric', () => ID, { nullable: true }) metric: string | null,
-    @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
-    @Arg('staff', () => String, { nullable: true, description: 'Only the submissions whose order names this server or cashier.' }) staff: string | null,
     @Arg('minCount', () => Int, {
       defaultValue: DEFAULT_MIN_COUNT,
       description: 'Grouped by location or staff: groups with fewer ratings are `insufficient` and not ranked.',
@@ -59,23 +49,15 @@ export class AnalyticsResolver {
     minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
-    return metricAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, staff, metric, compare, minCount });
+    return metricAnalytics(em, business, { ...slice, from: ms(from), to: ms(to), metric, minCount });
   }
 
   @Authorized('analytics:read')
   @Query(() => [AnalyticsNpsType], { description: 'Answers to NPS steps per bucket: promoters, passives, detractors and score.' })
   analyticsNps(
-    @Arg('business', () => ID) business: string,
-    @Arg('from', () => Timestamp) from: Date,
-    @Arg('to', () => Timestamp) to: Date,
-    @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
-    @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [] }) groupBy: GroupKey[],
-    @Arg('survey', () => ID, { nullable: true }) survey: string | null,
-    @Arg('location', () => ID, { nullable: true }) location: string | null,
-    @Arg('channel', () => String, { nullable: true }) channel: string | null,
+    @Args() { business, from, to }: AnalyticsWindowArgs,
+    @Args() slice: AnalyticsRatingSliceArgs,
     @Arg('step', () => ID, { nullable: true }) step: string | null,
-    @Arg('compare', () => AnalyticsCompareEnum, { nullable: true }) compare: AnalyticsQuery['compare'],
-    @Arg('staff', () => String, { nullable: true, description: 'Only the submissions whose order names this server or cashier.' }) staff: string | null,
     @Arg('minCount', () => Int, {
       defaultValue: DEFAULT_MIN_COUNT,
       description: 'Grouped by location or staff: groups with fewer answers are `insufficient` and not ranked.',
@@ -83,7 +65,7 @@ export class AnalyticsResolver {
     minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
-    return npsAnalytics(em, business, { from: ms(from), to: ms(to), interval, groupBy, survey, location, channel, staff, metric: step, compare, minCount });
+    return npsAnalytics(em, business, { ...slice, from: ms(from), to: ms(to), metric: step, minCount });
   }
 
   @Authorized('analytics:read')
@@ -91,9 +73,7 @@ export class AnalyticsResolver {
     description: "Orders per bucket, and those with a completed submission; by the order's location and channel when asked.",
   })
   analyticsResponseRate(
-    @Arg('business', () => ID) business: string,
-    @Arg('from', () => Timestamp) from: Date,
-    @Arg('to', () => Timestamp) to: Date,
+    @Args() { business, from, to }: AnalyticsWindowArgs,
     @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
     @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: "location and/or channel (the order's)." }) groupBy: GroupKey[],
     @Arg('location', () => ID, { nullable: true, description: 'Only orders of this location (the one their externalLocationId names).' }) location:
@@ -110,9 +90,7 @@ export class AnalyticsResolver {
     description: "Unhappy guests' cases per bucket of the day they opened: replies and how fast, resolutions, recoveries and the revenue they brought back.",
   })
   analyticsRecovery(
-    @Arg('business', () => ID) business: string,
-    @Arg('from', () => Timestamp) from: Date,
-    @Arg('to', () => Timestamp) to: Date,
+    @Args() { business, from, to }: AnalyticsWindowArgs,
     @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
     @Arg('groupBy', () => [AnalyticsGroupByEnum], { defaultValue: [], description: "location (the case's)." }) groupBy: GroupKey[],
     @Arg('location', () => ID, { nullable: true, description: 'Only cases of this location.' }) location: string | null,
@@ -126,9 +104,7 @@ export class AnalyticsResolver {
     description: 'Per theme and bucket, the text answers read as speaking of it, by sentiment (positive, neutral, negative), from the theme rollup.',
   })
   analyticsThemes(
-    @Arg('business', () => ID) business: string,
-    @Arg('from', () => Timestamp) from: Date,
-    @Arg('to', () => Timestamp, { description: 'Exclusive.' }) to: Date,
+    @Args() { business, from, to }: AnalyticsExclusiveWindowArgs,
     @Arg('interval', () => AnalyticsIntervalEnum, { defaultValue: 'day' }) interval: Interval,
     @Arg('groupBy', () => [AnalyticsGroupByEnum], {
       defaultValue: [],
@@ -150,9 +126,7 @@ export class AnalyticsResolver {
     description: 'Per theme and sentiment, the words guests use most for it (each counted once per answer), most used first: at most `limit` of each.',
   })
   analyticsThemeWords(
-    @Arg('business', () => ID) business: string,
-    @Arg('from', () => Timestamp) from: Date,
-    @Arg('to', () => Timestamp, { description: 'Exclusive.' }) to: Date,
+    @Args() { business, from, to }: AnalyticsExclusiveWindowArgs,
     @Arg('theme', () => String, { nullable: true, description: 'Only this theme.' }) theme: string | null,
     @Arg('sentiment', () => String, { nullable: true, description: 'Only this sentiment: positive, neutral or negative.' }) sentiment: string | null,
     @Arg('location', () => ID, { nullable: true }) location: string | null,
@@ -168,9 +142,7 @@ export class AnalyticsResolver {
     description: "Ratings per menu item: the guests' own (items steps, `direct`) and metric ratings through the orders behind the feedback (`order`).",
   })
   analyticsMenuItems(
-    @Arg('business', () => ID) business: string,
-    @Arg('from', () => Timestamp) from: Date,
-    @Arg('to', () => Timestamp) to: Date,
+    @Args() { business, from, to }: AnalyticsWindowArgs,
     @Arg('metric', () => ID, { nullable: true }) metric: string | null,
     @Arg('minCount', () => Int, { defaultValue: DEFAULT_MIN_COUNT, description: 'Dishes with fewer ratings are left out.' }) minCount: number,
     @Arg('sort', () => MenuItemSortEnum, { defaultValue: 'shrunkMean' }) sort: 'shrunkMean' | 'mean' | 'count',
@@ -184,13 +156,7 @@ export class AnalyticsResolver {
 
   @Authorized('analytics:read')
   @Query(() => [AnalyticsFunnelStepType], { description: 'Per step of a survey: responses that reached it, answered it, stopped at it.' })
-  analyticsFunnel(
-    @Arg('business', () => ID) business: string,
-    @Arg('survey', () => ID) survey: string,
-    @Arg('from', () => Timestamp) from: Date,
-    @Arg('to', () => Timestamp) to: Date,
-    @Ctx() { em }: GraphQLContext,
-  ) {
+  analyticsFunnel(@Args() { business, from, to }: AnalyticsWindowArgs, @Arg('survey', () => ID) survey: string, @Ctx() { em }: GraphQLContext) {
     return funnel(em, business, { survey, from: ms(from), to: ms(to) });
   }
 }
