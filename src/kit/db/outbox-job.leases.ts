@@ -71,3 +71,15 @@ export function settledSend(outcome: SendOutcome, attemptsBefore: number, now: D
   if (!outcome.permanent && attempts <= retryMs.length) return { attempts, error, due_at: new Date(now.getTime() + retryMs[attempts - 1]) };
   return { status: 'failed', attempts, error, due_at: null };
 }
+
+/** A task's claim and release of this worker's leases, as its outbox loop calls them: each in a fresh fork. */
+export function workerLeases(
+  leases: Pick<ReturnType<typeof outboxLeases>, 'claim' | 'release'>,
+  orm: { em: { fork(): EntityManager } },
+  lease: { leaseMs: number; workerId: string; clock: () => Date },
+) {
+  return {
+    claim: (limit: number): Promise<string[]> => leases.claim(orm.em.fork(), { leaseMs: lease.leaseMs, worker: lease.workerId, now: lease.clock(), limit }),
+    release: (ids: string[]) => leases.release(orm.em.fork(), lease.workerId, ids),
+  };
+}

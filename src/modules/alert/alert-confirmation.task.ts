@@ -1,3 +1,4 @@
+import { workerLeases } from '../../kit/db/outbox-job.leases.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SmsProvider } from '../../shared/sender.ports.js';
@@ -28,13 +29,10 @@ export class AlertConfirmationTask {
     private readonly options: { publicUrl: string; workerId: string; clock: () => Date; logger: Logger; sending: SendingBudgets },
   ) {}
 
-  claim(limit: number): Promise<string[]> {
-    return confirmationLeases.claim(this.orm.em.fork(), { leaseMs: CONFIRMATION_LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
-  }
-
-  release(ids: string[]) {
-    return confirmationLeases.release(this.orm.em.fork(), this.options.workerId, ids);
-  }
+  /** The outbox loop claims and releases through these (kit/db/outbox-job.leases.ts). */
+  private readonly leases = workerLeases(confirmationLeases, this.orm, { leaseMs: CONFIRMATION_LEASE_MS, ...this.options });
+  readonly claim = this.leases.claim;
+  readonly release = this.leases.release;
 
   async run(id: string): Promise<void> {
     const em = this.orm.em.fork();

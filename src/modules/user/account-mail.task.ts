@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { settledSend, type SendSettled } from '../../kit/db/outbox-job.leases.js';
+import { settledSend, workerLeases, type SendSettled } from '../../kit/db/outbox-job.leases.js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { NO_SENDER, type Mailer, type SendOutcome } from '../../shared/sender.ports.js';
@@ -59,13 +59,10 @@ export class AccountMailTask {
     },
   ) {}
 
-  claim(limit: number): Promise<string[]> {
-    return accountMailLeases.claim(this.orm.em.fork(), { leaseMs: ACCOUNT_MAIL_LEASE_MS, worker: this.options.workerId, now: this.options.clock(), limit });
-  }
-
-  release(ids: string[]) {
-    return accountMailLeases.release(this.orm.em.fork(), this.options.workerId, ids);
-  }
+  /** The outbox loop claims and releases through these (kit/db/outbox-job.leases.ts). */
+  private readonly leases = workerLeases(accountMailLeases, this.orm, { leaseMs: ACCOUNT_MAIL_LEASE_MS, ...this.options });
+  readonly claim = this.leases.claim;
+  readonly release = this.leases.release;
 
   async run(id: string): Promise<void> {
     const em = this.orm.em.fork();
