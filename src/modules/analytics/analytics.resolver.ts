@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../kit/graphql/context.js';
-import { AnalyticsExclusiveWindowArgs, AnalyticsRatingSliceArgs, AnalyticsWindowArgs } from './analytics.inputs.js';
+import { AnalyticsExclusiveWindowArgs, AnalyticsMetricArgs, AnalyticsNpsArgs, type AnalyticsRatingArgs, AnalyticsWindowArgs } from './analytics.inputs.js';
 import { DEFAULT_MIN_COUNT, type GroupKey, type Interval } from './analytics.rules.js';
 import {
   DEFAULT_THEME_WORDS,
@@ -39,33 +39,21 @@ export class AnalyticsResolver {
   @Authorized('analytics:read')
   @Query(() => [AnalyticsMetricType], { description: 'Metric ratings per bucket (and per requested key), from the rollups.' })
   analyticsMetrics(
-    @Args() { business, from, to }: AnalyticsExclusiveWindowArgs,
-    @Args() slice: AnalyticsRatingSliceArgs,
+    @Args(() => AnalyticsMetricArgs) args: AnalyticsRatingArgs,
     @Arg('metric', () => ID, { nullable: true }) metric: string | null,
-    @Arg('minCount', () => Int, {
-      defaultValue: DEFAULT_MIN_COUNT,
-      description: 'Grouped by location or staff: groups with fewer ratings are `insufficient` and not ranked.',
-    })
-    minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
-    return metricAnalytics(em, business, { ...slice, from: ms(from), to: ms(to), metric, minCount });
+    return metricAnalytics(em, args.business, { ...args, from: ms(args.from), to: ms(args.to), metric });
   }
 
   @Authorized('analytics:read')
   @Query(() => [AnalyticsNpsType], { description: 'Answers to NPS steps per bucket: promoters, passives, detractors and score.' })
   analyticsNps(
-    @Args() { business, from, to }: AnalyticsWindowArgs,
-    @Args() slice: AnalyticsRatingSliceArgs,
+    @Args(() => AnalyticsNpsArgs) args: AnalyticsRatingArgs,
     @Arg('step', () => ID, { nullable: true }) step: string | null,
-    @Arg('minCount', () => Int, {
-      defaultValue: DEFAULT_MIN_COUNT,
-      description: 'Grouped by location or staff: groups with fewer answers are `insufficient` and not ranked.',
-    })
-    minCount: number,
     @Ctx() { em }: GraphQLContext,
   ) {
-    return npsAnalytics(em, business, { ...slice, from: ms(from), to: ms(to), metric: step, minCount });
+    return npsAnalytics(em, args.business, { ...args, from: ms(args.from), to: ms(args.to), metric: step });
   }
 
   @Authorized('analytics:read')
