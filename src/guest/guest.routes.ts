@@ -186,7 +186,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     if (response?.status === 'completed') return answered(ctx, frame);
     // Checked when the link is opened, on any device, before anything is stored.
     const targets = !response && (link.customOrderId || link.locationMetadata) ? await linkTargets(em(), guest.survey.business, link) : null;
-    if (targets && (await orderAnswered(em(), guest.survey.id, targets.order))) return answered(ctx, frame);
+    if (targets && (await orderAnswered(em(), guest.survey.business, guest.survey.id, targets.order))) return answered(ctx, frame);
 
     const locationKnown = response ? response.location != null : targets?.location != null;
     const order = response ? response.order : targets?.order;

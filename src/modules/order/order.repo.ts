@@ -20,7 +20,7 @@ interface OrderDB {
   menu_item: TableOf<MenuItem, 'business'>;
   event: TableOf<Event, 'business'>;
   // Read for the ids of an order's submissions only; the submission module depends on orders, not the reverse.
-  submission: { id: string; order_id: string | null; created_at: Date };
+  submission: { id: string; business_id: string; order_id: string | null; created_at: Date };
 }
 
 /**
@@ -109,15 +109,20 @@ export interface OrderWrite {
 }
 
 const names = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));
-const cols = (alias: string, columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(`${alias}.${c}`)));
+/** `alias`'s columns, with business_id the business given, not the JSON's: the write is pinned to one business (one Citus shard). */
+const pinnedCols = (alias: string, columns: readonly string[], business: string) =>
+  sql.join(columns.map((c) => (c === 'business_id' ? sql`${business}::text` : sql.ref(`${alias}.${c}`))));
 /** The rows of a JSON array parameter, each as the table's own row type reads it, beside the element itself (e). */
 const elementsOf = (table: string, alias: string, json: string) =>
   sql`jsonb_array_elements(${json}::jsonb) e cross join lateral jsonb_populate_record(null::${sql.table(table)}, e) ${sql.raw(alias)}`;
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** `select <the columns> from <the rows of a JSON parameter, as the table's own row type reads them> <alias>`. */
-const rowsOf = (table: string, alias: string, columns: readonly string[], json: string, many = true) =>
-  sql`select ${cols(alias, columns)}
+/**
+ * `select <the columns> from <the rows of a JSON parameter, as the table's own row type reads them> <alias>`, of one
+ * business: its business_id is `business`.
+ */
+const rowsOf = (table: string, alias: string, columns: readonly string[], json: string, business: string, many = true) =>
+  sql`select ${pinnedCols(alias, columns, business)}
     from ${sql.raw(many ? 'jsonb_populate_recordset' : 'jsonb_populate_record')}(null::${sql.table(table)}, ${json}::jsonb) ${sql.raw(alias)}`;
 const created = sql<boolean>`exists (select 1 from o where o.inserted)`;
 /**
@@ -125,11 +130,11 @@ const created = sql<boolean>`exists (select 1 from o where o.inserted)`;
  * `ins_menu`, or found, `old_menu`), an itemId-only line the entry of its order holding that reference (menuKey), else
  * the oldest one of the business holding it.
  */
-const LINE_MENU_ITEM = sql`case
+const lineMenuItem = (business: string) => sql`case
   when e->>'menuKey' is not null
   then coalesce((select id from ins_menu where key = e->>'menuKey'), (select id from old_menu where key = e->>'menuKey'))
   when l.external_item_id is not null
-  then (select mi.id from menu_item mi where mi.business_id = l.business_id and mi.external_item_id = l.external_item_id
+  then (select mi.id from menu_item mi where mi.business_id = ${business} and mi.external_item_id = l.external_item_id
         order by mi.created_at, mi.id limit 1) end`;
 
 /**
@@ -163,7 +168,7 @@ export async function writeOrder(
   const event = JSON.stringify(w.event);
   const business = w.order.business_id;
   // The built statement's parameters, in the order the text carries them (runShaped checks it on the first build).
-  const parameters = [order, w.mayAccept, menu, business, menuKeys, refKeys, refs, business, lines, event];
+  const parameters = [business, order, w.mayAccept, business, menu, business, menuKeys, refKeys, refs, business, business, business, lines, business, event];
   const build = () =>
     // The chain is built untyped: its rows' types are checked by OrderWrite and the column lists above.
     (orderKysely(em) as unknown as Kysely<any>)
@@ -171,7 +176,7 @@ export async function writeOrder(
         k
           .insertInto('customer_order')
           .columns(ORDER_COLUMNS)
-          .expression(rowsOf('customer_order', 'r', ORDER_COLUMNS, order, false))
+          .expression(rowsOf('customer_order', 'r', ORDER_COLUMNS, order, business, false))
           .onConflict((oc) =>
             oc
               .expression(ORDER_KEY)
@@ -184,7 +189,7 @@ export async function writeOrder(
         k
           .insertInto('menu_item')
           .columns(MENU_COLUMNS)
-          .expression(sql`${rowsOf('menu_item', 'm', MENU_COLUMNS, menu)} where ${created} order by lower(m.name)`)
+          .expression(sql`${rowsOf('menu_item', 'm', MENU_COLUMNS, menu, business)} where ${created} order by lower(m.name)`)
           .onConflict((oc) => oc.expression(sql`business_id, lower(name)`).doNothing())
           .returning(['id', sql<string>`lower(name)`.as('key')]),
       )
@@ -208,14 +213,14 @@ export async function writeOrder(
           .insertInto('order_item')
           .columns([...LINE_COLUMNS, 'order_id', 'menu_item_id'])
           .expression(
-            sql`select ${cols('l', LINE_COLUMNS)}, o.id, ${LINE_MENU_ITEM}
+            sql`select ${pinnedCols('l', LINE_COLUMNS, business)}, o.id, ${lineMenuItem(business)}
             from ${elementsOf('order_item', 'l', lines)}
             cross join o where o.inserted`,
           )
           .returning(['id', 'menu_item_id', sql<boolean>`name is not null`.as('named')]),
       )
       // Raw SQL as a CTE: Kysely does not put it in parentheses itself.
-      .with('ev', () => sql`(${insertEvents(sql`${rowsOf('event', 'v', EVENT_COLUMNS, event, false)} where ${created}`)})`)
+      .with('ev', () => sql`(${insertEvents(sql`${rowsOf('event', 'v', EVENT_COLUMNS, event, business, false)} where ${created}`)})`)
       .selectFrom('o')
       .select([
         'o.id',
@@ -271,12 +276,12 @@ export async function writeOrders(em: EntityManager, business: string, batch: Ba
     'order.writeBatch',
     sql`with o as (
       insert into customer_order (${names(ORDER_COLUMNS)})
-      ${rowsOf('customer_order', 'r', ORDER_COLUMNS, JSON.stringify(orders))}
+      ${rowsOf('customer_order', 'r', ORDER_COLUMNS, JSON.stringify(orders), business)}
       on conflict (${ORDER_KEY}) do nothing
       returning id, created_at
     ), ins_menu as (
       insert into menu_item (${names(MENU_COLUMNS)})
-      select ${cols('m', MENU_COLUMNS)} from ${elementsOf('menu_item', 'm', JSON.stringify(entries.map(([, m]) => m)))}
+      select ${pinnedCols('m', MENU_COLUMNS, business)} from ${elementsOf('menu_item', 'm', JSON.stringify(entries.map(([, m]) => m)))}
        where exists (select 1 from o where o.id in (select jsonb_array_elements_text(e->'orders')))
        order by lower(m.name)
       on conflict (business_id, lower(name)) do nothing
@@ -293,13 +298,13 @@ export async function writeOrders(em: EntityManager, business: string, batch: Ba
       returning mi.id
     ), items as (
       insert into order_item (${names(LINE_COLUMNS)}, order_id, menu_item_id)
-      select ${cols('l', LINE_COLUMNS)}, l.order_id, ${LINE_MENU_ITEM}
+      select ${pinnedCols('l', LINE_COLUMNS, business)}, l.order_id, ${lineMenuItem(business)}
         from ${elementsOf('order_item', 'l', JSON.stringify(batch.flatMap((w) => w.lines)))}
        where l.order_id in (select id from o)
       returning id, order_id, menu_item_id, name is not null as named
     ), ev as (
       ${insertEvents(
-        sql`select ${cols('v', EVENT_COLUMNS)} from ${elementsOf('event', 'v', JSON.stringify(batch.map((w) => ({ ...w.event, order_id: w.order.id }))))}
+        sql`select ${pinnedCols('v', EVENT_COLUMNS, business)} from ${elementsOf('event', 'v', JSON.stringify(batch.map((w) => ({ ...w.event, order_id: w.order.id }))))}
        where e->>'order_id' in (select id from o)`,
         'id, fanout_pending',
       )}
@@ -379,10 +384,17 @@ export async function findOrderByKey(
               'i.item_comment as itemComment',
             ])
             .whereRef('i.order_id', '=', 'o.id')
+            .whereRef('i.business_id', '=', 'o.business_id')
             .orderBy('i.position'),
         ).as('items'),
         jsonArrayFrom(
-          eb.selectFrom('submission as s').select('s.id').whereRef('s.order_id', '=', 'o.id').orderBy('s.created_at', 'desc').orderBy('s.id', 'desc'),
+          eb
+            .selectFrom('submission as s')
+            .select('s.id')
+            .whereRef('s.order_id', '=', 'o.id')
+            .whereRef('s.business_id', '=', 'o.business_id')
+            .orderBy('s.created_at', 'desc')
+            .orderBy('s.id', 'desc'),
         ).as('submissions'),
       ])
       .where('o.business_id', '=', parameters[0])
@@ -419,7 +431,7 @@ export async function findOrderByKey(
  * Answers the trigger's `fanout_pending` (whom to tell: event.signal.ts).
  */
 export async function insertEvent(em: EntityManager, event: EventRow): Promise<boolean | null> {
-  const [inserted] = await runPrepared(em, 'order.event', insertEvents(rowsOf('event', 'v', EVENT_COLUMNS, JSON.stringify(event), false)));
+  const [inserted] = await runPrepared(em, 'order.event', insertEvents(rowsOf('event', 'v', EVENT_COLUMNS, JSON.stringify(event), event.business_id, false)));
   return inserted.fanout_pending;
 }
 
@@ -434,12 +446,12 @@ export interface OrderDish {
  * The order's lines that name a menu item, one per menu item (lines of the same dish asked once), in the order of
  * their first line. One statement through the lines' (order, position) index.
  */
-export async function orderDishes(em: EntityManager, order: string): Promise<OrderDish[]> {
+export async function orderDishes(em: EntityManager, business: string, order: string): Promise<OrderDish[]> {
   const { rows } = await sql<{ menu_item: string; name: string | null; menu_name: string | null; quantity: string | null }>`
     select oi.menu_item_id as menu_item, (array_agg(oi.name order by oi.position, oi.id))[1] as name, min(mi.name) as menu_name,
            sum(coalesce(oi.quantity, 1)) as quantity
-      from order_item oi left join menu_item mi on mi.id = oi.menu_item_id
-     where oi.order_id = ${order} and oi.menu_item_id is not null
+      from order_item oi left join menu_item mi on mi.id = oi.menu_item_id and mi.business_id = oi.business_id
+     where oi.business_id = ${business} and oi.order_id = ${order} and oi.menu_item_id is not null
      group by oi.menu_item_id order by min(oi.position), oi.menu_item_id`.execute(db(em));
   return rows.map((r) => ({ menuItem: r.menu_item, name: r.name ?? r.menu_name ?? r.menu_item, quantity: Number(r.quantity ?? 1) }));
 }

@@ -121,9 +121,9 @@ export function linkTargets(em: EntityManager, business: string, link: SurveyLin
 }
 
 /** Whether the link's order already has a completed response to this survey: asked when the link is opened. */
-export async function orderAnswered(em: EntityManager, survey: string, order: string | null): Promise<boolean> {
+export async function orderAnswered(em: EntityManager, business: string, survey: string, order: string | null): Promise<boolean> {
   if (!order) return false;
-  return (await em.count(Submission, { order, survey, status: 'completed', source: 'page' })) > 0;
+  return (await em.count(Submission, { business, order, survey, status: 'completed', source: 'page' })) > 0;
 }
 
 /** A partial response is resumed within RESUME_DAYS of its start; a completed one is kept for good. */
@@ -176,7 +176,7 @@ export async function findDeviceResponse(em: EntityManager, survey: string, sess
  */
 export async function guestDishes(em: EntityManager, guest: GuestSurvey, order: string | null | undefined): Promise<OrderDish[]> {
   if (!order || !guest.steps.some((s) => s.type === 'items')) return [];
-  return orderDishes(em, order);
+  return orderDishes(em, guest.survey.business, order);
 }
 
 function logicData(answers: Answer[], link: SurveyLink) {

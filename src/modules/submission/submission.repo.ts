@@ -17,9 +17,10 @@ export async function surveyWithSteps<Row>(em: EntityManager, business: string, 
     select s.id, s.business_id, s.name, s.status, s.closing_text, s.review_url, s.languages,
       coalesce((select json_agg(json_build_object('id', st.id, 'position', st.position, 'type', st.type, 'required', st.required,
           'content', st.content, 'inputType', st.input_type, 'validation', st.validation, 'logic', st.logic, 'metricIds', st.metric_ids)
-        order by st.position) from survey_step st where st.survey_id = s.id), '[]') as steps,
+        order by st.position) from survey_step st where st.survey_id = s.id and st.business_id = s.business_id), '[]') as steps,
       coalesce((select json_agg(json_build_object('id', m.id, 'name', m.name, 'scaleMin', m.scale_min, 'scaleMax', m.scale_max))
-        from metric m where m.id in (select jsonb_array_elements_text(st.metric_ids) from survey_step st where st.survey_id = s.id)), '[]') as metrics
+        from metric m where m.business_id = s.business_id
+          and m.id in (select jsonb_array_elements_text(st.metric_ids) from survey_step st where st.survey_id = s.id and st.business_id = s.business_id)), '[]') as metrics
     from survey s where s.id = ${survey} and s.business_id = ${business}`.execute(db(em));
   return rows[0];
 }

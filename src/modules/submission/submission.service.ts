@@ -83,11 +83,19 @@ function checkThemeFilter(filter: SubmissionThemeFilterValue) {
  * The answers checked against the survey's steps (checkAnswers), with the steps and metrics they were read with, and
  * the dishes of the linked order (by menu item id: their names) when the survey has an items step.
  */
-async function validatedAnswers(em: EntityManager, checks: Checks, survey: string, answers: AnswerInput[], locationKnown: boolean, order: string | null) {
-  const steps = await em.find(SurveyStep, { survey }, { orderBy: { position: 'asc' } });
+async function validatedAnswers(
+  em: EntityManager,
+  checks: Checks,
+  business: string,
+  survey: string,
+  answers: AnswerInput[],
+  locationKnown: boolean,
+  order: string | null,
+) {
+  const steps = await em.find(SurveyStep, { business, survey }, { orderBy: { position: 'asc' } });
   const metricIds = [...new Set(steps.flatMap((s) => s.metricIds))];
-  const metrics = new Map((metricIds.length ? await em.find(Metric, { id: { $in: metricIds } }) : []).map((m) => [m.id, m]));
-  const dishes = new Map(order && steps.some((s) => s.type === 'items') ? (await orderDishes(em, order)).map((d) => [d.menuItem, d.name]) : []);
+  const metrics = new Map((metricIds.length ? await em.find(Metric, { business, id: { $in: metricIds } }) : []).map((m) => [m.id, m]));
+  const dishes = new Map(order && steps.some((s) => s.type === 'items') ? (await orderDishes(em, business, order)).map((d) => [d.menuItem, d.name]) : []);
   return { answers: checkAnswers(checks, answers, steps, metrics, { locationKnown, dishes: new Set(dishes.keys()) }), survey: { steps, metrics, dishes } };
 }
 
@@ -146,7 +154,7 @@ function createSubmission(em: EntityManager, business: string, surveyId: string,
     const checks = new Checks();
     checkCommon(checks, input);
     const link = await resolveLink(tx, business, input, checks);
-    const { answers, survey: answered } = await validatedAnswers(tx, checks, survey.id, input.answers, link.location != null, link.order);
+    const { answers, survey: answered } = await validatedAnswers(tx, checks, business, survey.id, input.answers, link.location != null, link.order);
     checks.throwIfAny();
     const submission = tx.create(Submission, {
       business,
@@ -184,7 +192,7 @@ function updateSubmission(em: EntityManager, business: string, surveyId: string,
     const location =
       input.location === undefined ? (submission.location ?? null) : input.location === null ? null : (await findLocation(tx, business, input.location)).id;
     if (input.answers) {
-      const checked = await validatedAnswers(tx, checks, surveyId, input.answers, location != null, submission.order ?? null);
+      const checked = await validatedAnswers(tx, checks, business, surveyId, input.answers, location != null, submission.order ?? null);
       // A text answer changed, added or removed: read again (the job drops the analysis of one removed).
       if (!checks.details.length && textsDiffer(textAnswers(submission.answers, checked.survey.steps), textAnswers(checked.answers, checked.survey.steps))) {
         await queueTextAnalysis(tx, business, submission.id);

@@ -134,15 +134,16 @@ async function listSteps(em: EntityManager, business: string, survey: string, ar
   });
 }
 
-const stepCount = (tx: EntityManager, survey: string) => tx.count(SurveyStep, { survey });
+const stepCount = (tx: EntityManager, business: string, survey: string) => tx.count(SurveyStep, { business, survey });
 
 /** Positions move by whole ranges in one statement each; the survey row lock serialises writers of one survey. */
-const shift = (tx: EntityManager, survey: string, by: 1 | -1, from: number, to = 2 ** 31 - 1) => shiftStepPositions(tx, survey, by, from, to);
+const shift = (tx: EntityManager, business: string, survey: string, by: 1 | -1, from: number, to = 2 ** 31 - 1) =>
+  shiftStepPositions(tx, business, survey, by, from, to);
 
 export function createStep(em: EntityManager, business: string, surveyId: string, input: CreateSurveyStepInput): Promise<SurveyStepType> {
   return em.transactional(async (tx) => {
     const survey = await findSurvey(tx, business, surveyId, true);
-    const count = await stepCount(tx, survey.id);
+    const count = await stepCount(tx, business, survey.id);
     const checks = new Checks();
     const position = input.position ?? count;
     if (count >= MAX_STEPS_PER_SURVEY) checks.fail('steps', `the survey has ${count} steps, the most a survey may have (${MAX_STEPS_PER_SURVEY})`);
@@ -151,7 +152,7 @@ export function createStep(em: EntityManager, business: string, surveyId: string
     checks.throwIfAny();
     const metricIds = await checkMetrics(tx, business, input.type, input.metrics?.metrics, checks);
     checks.throwIfAny();
-    if (position < count) await shift(tx, survey.id, 1, position);
+    if (position < count) await shift(tx, business, survey.id, 1, position);
     const step = tx.create(SurveyStep, {
       business,
       survey: survey.id,
@@ -175,7 +176,7 @@ function updateStep(em: EntityManager, business: string, surveyId: string, id: s
     const checks = new Checks();
     const type = input.type ?? step.type;
     checkContent(checks, type, { ...input, content: input.content ?? (input.type ? step.content : undefined) });
-    const count = await stepCount(tx, survey);
+    const count = await stepCount(tx, business, survey);
     if (input.position != null && (!Number.isInteger(input.position) || input.position < 0 || input.position >= count)) {
       checks.fail('position', `must be from 0 to ${count - 1}`);
     }
@@ -189,8 +190,8 @@ function updateStep(em: EntityManager, business: string, surveyId: string, id: s
     if (input.position != null && input.position !== step.position) {
       const from = step.position;
       const to = input.position;
-      if (to < from) await shift(tx, survey, 1, to, from - 1);
-      else await shift(tx, survey, -1, from + 1, to);
+      if (to < from) await shift(tx, business, survey, 1, to, from - 1);
+      else await shift(tx, business, survey, -1, from + 1, to);
       step.position = to;
     }
     step.type = type;
@@ -205,8 +206,8 @@ function updateStep(em: EntityManager, business: string, surveyId: string, id: s
 
 function deleteStep(em: EntityManager, business: string, surveyId: string, id: string): Promise<string> {
   return deleteRecorded(em, recordedSteps(surveyId), business, id, async (step, tx) => {
-    await tx.nativeDelete(SurveyStep, { id: step.id });
-    await shift(tx, step.survey, -1, step.position + 1);
+    await tx.nativeDelete(SurveyStep, { business, id: step.id });
+    await shift(tx, business, step.survey, -1, step.position + 1);
     // Statements of their own, not the ORM's flush: the survey pages' memos are told here.
     announceAfterCommit(tx, SURVEY_PAGES_CHANNEL, '');
   });
