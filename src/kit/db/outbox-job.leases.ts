@@ -39,14 +39,18 @@ export function outboxLeases<Row = never>(table: string, only?: RawBuilder<unkno
   return {
     claim: (em: EntityManager, q: LeaseClaim) => claimDueJobs(em, table, q, only),
     release: (em: EntityManager, worker: string, ids: readonly string[]) => releaseLeasedJobs(em, table, worker, ids),
-    /** Applies `change` and gives the lease back, only while `worker` holds it. */
-    finish: async (em: EntityManager, id: string, worker: string, change: Updateable<Row>): Promise<void> => {
-      await db(em)
+    /**
+     * Applies `change` and gives the lease back, only while `worker` holds it; a tenant table's job names its
+     * `business`, which pins the statement to that business's shard.
+     */
+    finish: async (em: EntityManager, id: string, worker: string, change: Updateable<Row>, business?: string): Promise<void> => {
+      let update = db(em)
         .updateTable(table)
         .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
         .where('id', '=', id)
-        .where('locked_by', '=', worker)
-        .execute();
+        .where('locked_by', '=', worker);
+      if (business !== undefined) update = update.where('business_id', '=', business);
+      await update.execute();
     },
   };
 }

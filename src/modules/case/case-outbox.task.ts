@@ -144,18 +144,18 @@ export class CaseOutboxTask {
         );
         if (owners.length) await wakeCaseWorkers(tx);
       }
-      await finishAlert(tx, id, this.options.workerId, { status: still ? 'sent' : 'skipped', due_at: null, sent_at: still ? now : null });
+      await finishAlert(tx, id, this.options.workerId, { status: still ? 'sent' : 'skipped', due_at: null, sent_at: still ? now : null }, a.business_id);
     });
   }
 
   private async alert(em: EntityManager, a: LeasedAlert) {
     // Declined since it was queued (a retry, a lease run out): never sent.
-    if (!a.agreed) return finishAlert(em, a.id, this.options.workerId, { status: 'skipped', due_at: null });
+    if (!a.agreed) return finishAlert(em, a.id, this.options.workerId, { status: 'skipped', due_at: null }, a.business_id);
     const channel = a.channel as 'email' | 'sms';
     const sender = channel === 'email' ? this.senders.mail : this.senders.sms;
     if (!sender) {
       this.options.logger.warn({ alert: a.id, channel }, `alert not sent: ${NO_SENDER[channel]}; it is sent after a restart with one, while its case is open`);
-      return finishAlert(em, a.id, this.options.workerId, { status: 'failed', error: NO_SENDER[channel], due_at: null });
+      return finishAlert(em, a.id, this.options.workerId, { status: 'failed', error: NO_SENDER[channel], due_at: null }, a.business_id);
     }
     // The business's budget of the day: spent, the alert waits for its reset (held, not lost).
     const reservation = await this.options.sending.reserve(
@@ -163,10 +163,10 @@ export class CaseOutboxTask {
       { business: a.business_id, channel, kind: a.kind === 'escalation' ? 'escalation' : 'alert' },
       this.options.clock(),
     );
-    if (!reservation.reserved) return finishAlert(em, a.id, this.options.workerId, { due_at: reservation.until });
-    const outcome = await this.deliverAlert(a, await guestWords(em, a.submission_id));
+    if (!reservation.reserved) return finishAlert(em, a.id, this.options.workerId, { due_at: reservation.until }, a.business_id);
+    const outcome = await this.deliverAlert(a, await guestWords(em, a.business_id, a.submission_id));
     if (!outcome.ok) await reservation.giveBack();
-    await this.settle(a.attempts, outcome, (change) => finishAlert(em, a.id, this.options.workerId, change), { alert: a.id, channel });
+    await this.settle(a.attempts, outcome, (change) => finishAlert(em, a.id, this.options.workerId, change, a.business_id), { alert: a.id, channel });
   }
 
   private deliverAlert(a: LeasedAlert, words: string[]): Promise<SendOutcome> {
@@ -209,7 +209,7 @@ export class CaseOutboxTask {
   /** A reply to the guest: checked against the opt-out list again (the guest may have opted out since), then sent. */
   private async reply(em: EntityManager, m: LeasedMessage) {
     const reach = await suppressionOf(em, m.business_id, [m.channel], { email: contactHash('email', m.address), sms: contactHash('sms', m.address) });
-    const finish = (change: Parameters<typeof finishMessage>[3]) => this.finishReply(em, m.id, change);
+    const finish = (change: Parameters<typeof finishMessage>[4]) => this.finishReply(em, m.business_id, m.id, change);
     if (reach.reason) return finish({ status: 'failed', error: 'the guest opted out of this channel', due_at: null });
     const sender = m.channel === 'email' ? this.senders.mail : this.senders.sms;
     if (!sender) return finish({ status: 'failed', error: NO_SENDER[m.channel], due_at: null });
@@ -221,7 +221,7 @@ export class CaseOutboxTask {
     if (m.channel === 'sms') outcome = await this.senders.sms!.send(m.address, `${m.body}${replyCodeLine(m.case_id)}`);
     else {
       // Threaded: In-Reply-To the case's previous e-mail, References every earlier one (RFC 5322 3.6.4).
-      const thread = (await earlierEmails(em, m.case_id, { createdAt: new Date(m.created_at), id: m.id })).map(idOf);
+      const thread = (await earlierEmails(em, m.business_id, m.case_id, { createdAt: new Date(m.created_at), id: m.id })).map(idOf);
       outcome = await this.senders.mail!.send({
         to: m.address,
         fromName: m.business_name,
@@ -242,9 +242,9 @@ export class CaseOutboxTask {
   }
 
   /** Records the reply's step, and `casemessage.updated` when its status changed, in one transaction. */
-  private async finishReply(em: EntityManager, id: string, change: Parameters<typeof finishMessage>[3]) {
+  private async finishReply(em: EntityManager, business: string, id: string, change: Parameters<typeof finishMessage>[4]) {
     await em.transactional(async (tx) => {
-      const row = await finishMessage(tx, id, this.options.workerId, change);
+      const row = await finishMessage(tx, business, id, this.options.workerId, change);
       if (!row || !change.status) return;
       const message = {
         id: row.id,

@@ -148,14 +148,14 @@ export async function leasedAlert(em: EntityManager, id: string, worker: string,
 }
 
 /** What the guest wrote in the submission's text steps, in the order of their answers. */
-export async function guestWords(em: EntityManager, submission: string): Promise<string[]> {
+export async function guestWords(em: EntityManager, business: string, submission: string): Promise<string[]> {
   const { rows } = await sql<{ value: string }>`
     select a.value #>> '{}' as value
       from submission s
       cross join lateral jsonb_array_elements(s.answers) with ordinality as x(answer, n)
-      join survey_step st on st.id = x.answer ->> 'step' and st.type = 'text'
+      join survey_step st on st.id = x.answer ->> 'step' and st.business_id = s.business_id and st.type = 'text'
       cross join lateral (select x.answer -> 'value') as a(value)
-     where s.id = ${submission} and jsonb_typeof(a.value) = 'string'
+     where s.business_id = ${business} and s.id = ${submission} and jsonb_typeof(a.value) = 'string'
      order by x.n`.execute(db(em));
   return rows.map((r) => r.value).filter((v) => v.trim());
 }
@@ -199,10 +199,11 @@ export async function leasedMessage(em: EntityManager, id: string, worker: strin
 }
 
 /** The case's earlier outbound e-mails (not failed), oldest first: the thread a new e-mail replies to. */
-export async function earlierEmails(em: EntityManager, caseId: string, before: { createdAt: Date; id: string }) {
+export async function earlierEmails(em: EntityManager, business: string, caseId: string, before: { createdAt: Date; id: string }) {
   return work(em)
     .selectFrom('case_message')
     .select(['id', 'message_id'])
+    .where('business_id', '=', business)
     .where('case_id', '=', caseId)
     .where('direction', '=', 'out')
     .where('channel', '=', 'email')
@@ -214,10 +215,11 @@ export async function earlierEmails(em: EntityManager, caseId: string, before: {
 }
 
 /** Applies `change` and gives the lease back while `worker` holds it; answers the message as it now stands. */
-export async function finishMessage(em: EntityManager, id: string, worker: string, change: Updateable<CaseWorkDB['case_message']>) {
+export async function finishMessage(em: EntityManager, business: string, id: string, worker: string, change: Updateable<CaseWorkDB['case_message']>) {
   return work(em)
     .updateTable('case_message')
     .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
+    .where('business_id', '=', business)
     .where('id', '=', id)
     .where('locked_by', '=', worker)
     .returning(['id', 'business_id', 'case_id', 'direction', 'channel', 'body', 'status', 'author', 'created_at', 'updated_at'])
@@ -285,7 +287,7 @@ export async function requeueUnsentCaseJobs(em: EntityManager, channels: string[
     const { rows } = await sql<{ id: string }>`
       update ${sql.table(table)} j set status = ${status}, error = null, attempts = 0, due_at = now(), updated_at = now()
         from guest_case c
-       where c.id = j.case_id and c.status in ('open', 'replied') and j.status = 'failed'
+       where c.business_id = j.business_id and c.id = j.case_id and c.status in ('open', 'replied') and j.status = 'failed'
          and j.error like 'no sender configured%' and j.channel in (${sql.join(channels)})
       returning j.id`.execute(db(em));
     n += rows.length;
