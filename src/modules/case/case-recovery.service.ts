@@ -37,9 +37,9 @@ export async function recoverCasesFor(tx: EntityManager, business: string, order
   const codes = codesOf(order.metadata as Record<string, unknown>);
   const changed = await recoverBy(tx, { business, order: order.id, codes, email: order.customerEmail ?? null, phone: order.customerPhone ?? null, now });
   if (!changed.cases.length && !changed.offers.length) return;
-  for (const offer of await tx.find(Offer, { id: { $in: changed.offers } }, { orderBy: { id: 'asc' } }))
+  for (const offer of await tx.find(Offer, { business, id: { $in: changed.offers } }, { orderBy: { id: 'asc' } }))
     recordEvent(tx, business, 'offer.redeemed', presentOffer(offer));
-  for (const c of await tx.find(GuestCase, { id: { $in: changed.cases } }, { orderBy: { id: 'asc' } }))
+  for (const c of await tx.find(GuestCase, { business, id: { $in: changed.cases } }, { orderBy: { id: 'asc' } }))
     recordEvent(tx, business, 'case.recovered', caseEventObject(c));
   await tx.flush();
 }

@@ -99,7 +99,7 @@ function answersOf(submission: Submission, survey: AnsweredSurvey): MatchedAnswe
 
 /** Who answered: the order's customer, else what the guest wrote in a contact step (an e-mail address or a phone number). */
 async function guestOf(tx: EntityManager, submission: Submission, survey: AnsweredSurvey) {
-  const order = submission.order ? await tx.findOne(Order, { id: submission.order }) : null;
+  const order = submission.order ? await tx.findOne(Order, { business: submission.business, id: submission.order }) : null;
   if (order) return { guestName: order.customerName ?? null, guestEmail: order.customerEmail ?? null, guestPhone: order.customerPhone ?? null };
   const contactSteps = new Set(survey.steps.filter((s) => s.type === 'contact').map((s) => s.id));
   const written = submission.answers.filter((a) => contactSteps.has(a.step) && typeof a.value === 'string').map((a) => a.value as string);
@@ -143,17 +143,18 @@ export async function openCaseFor(
  */
 export async function openCaseForAnalysis(
   tx: EntityManager,
+  business: string,
   submissionId: string,
   analyses: NonNullable<MatchedAnswers['analyses']>,
 ): Promise<GuestCase | null> {
   if (!analyses.length) return null;
-  const submission = await tx.findOne(Submission, { id: submissionId });
+  const submission = await tx.findOne(Submission, { business, id: submissionId });
   if (submission?.status !== 'completed') return null;
   const rules = (await enabledAlertRules(tx, submission.business)).filter((r) => r.when.themes?.length || r.when.sentiment);
-  if (!rules.length || (await tx.count(GuestCase, { submission: submissionId }))) return null;
+  if (!rules.length || (await tx.count(GuestCase, { business, submission: submissionId }))) return null;
   const matches = matchRules(rules, { location: submission.location ?? null, survey: submission.survey ?? null, ratings: [], nps: [], texts: [], analyses });
   if (!matches.length) return null;
-  const steps = submission.survey ? await tx.find(SurveyStep, { survey: submission.survey }) : [];
+  const steps = submission.survey ? await tx.find(SurveyStep, { business, survey: submission.survey }) : [];
   return openCase(tx, submission, { steps, metrics: new Map() }, matches);
 }
 

@@ -9,9 +9,10 @@ import { pendingAnalysis, replaceAnalyses, textAnswersOf } from './submission.re
  */
 export async function analyseSubmission(
   tx: EntityManager,
+  business: string,
   submission: string,
 ): Promise<Array<Omit<TextAnalysis, 'sentiment'> & { step: string; score: number; label: TextAnalysis['sentiment']['label'] }> | null> {
-  const found = await textAnswersOf(tx, submission);
+  const found = await textAnswersOf(tx, business, submission);
   if (!found) return null;
   const read = await readerOf(tx, found.business);
   const rows = found.answers.map(({ step, text }) => {
@@ -39,11 +40,11 @@ export async function analyseExisting(
   while (done < limit) {
     const { ids } = await pendingAnalysis(em, { business: options.business, after, limit: Math.min(options.batch, limit - done) });
     if (!ids.length) break;
-    for (const id of ids) {
-      await em.fork().transactional((tx) => analyseSubmission(tx, id));
+    for (const { id, business } of ids) {
+      await em.fork().transactional((tx) => analyseSubmission(tx, business, id));
       done++;
     }
-    after = ids.at(-1)!;
+    after = ids.at(-1)!.id;
     options.progress?.(done, total, after);
   }
   return { analysed: done, remaining: Math.max(0, total - done) };

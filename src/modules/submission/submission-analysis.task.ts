@@ -8,6 +8,7 @@ import { analyseSubmission } from './submission-analysis.service.js';
 /** What follows a submission's analyses stored in `tx` (the rules on themes: the runner binds the case module's). */
 export type SubmissionAnalysedStep = (
   tx: EntityManager,
+  business: string,
   submission: string,
   analyses: Array<{ label: SentimentLabel; themes: ThemeFinding[] }>,
 ) => Promise<unknown>;
@@ -51,8 +52,8 @@ export class SubmissionAnalysisTask {
     try {
       await this.orm.em.fork().transactional(async (tx) => {
         if (!(await holdJob(tx, job, worker))) return;
-        const analyses = await analyseSubmission(tx, job.submission);
-        if (analyses && this.options.analysed) await this.options.analysed(tx, job.submission, analyses);
+        const analyses = await analyseSubmission(tx, job.business, job.submission);
+        if (analyses && this.options.analysed) await this.options.analysed(tx, job.business, job.submission, analyses);
         await deleteJob(tx, job);
       });
     } catch (err) {

@@ -167,14 +167,15 @@ ${eventOfChange('submission.completed', event)}`,
 /** A submission's text answers (answers to `text` steps, more than blanks), in the survey's order, with its business. */
 export async function textAnswersOf(
   em: EntityManager,
+  business: string,
   submission: string,
 ): Promise<{ business: string; answers: { step: string; text: string }[] } | undefined> {
   const { rows } = await sql<{ business: string; answers: { step: string; text: string }[] }>`
     select s.business_id as business,
       coalesce((select json_agg(json_build_object('step', a->>'step', 'text', a->>'value') order by st.position)
-        from jsonb_array_elements(s.answers) a join survey_step st on st.id = a->>'step' and st.type = 'text'
+        from jsonb_array_elements(s.answers) a join survey_step st on st.id = a->>'step' and st.business_id = s.business_id and st.type = 'text'
         where jsonb_typeof(a->'value') = 'string' and btrim(a->>'value') <> ''), '[]') as answers
-    from submission s where s.id = ${submission}`.execute(db(em));
+    from submission s where s.business_id = ${business} and s.id = ${submission}`.execute(db(em));
   return rows[0];
 }
 
@@ -234,16 +235,17 @@ export function themeCondition(business: string, filter: { theme: string; sentim
 export async function pendingAnalysis(
   em: EntityManager,
   q: { business?: string; after?: string; limit?: number; count?: boolean },
-): Promise<{ total: number; ids: string[] }> {
+): Promise<{ total: number; ids: Array<{ id: string; business: string }> }> {
   const where = sql`s.status = 'completed' and ${q.business ? sql`s.business_id = ${q.business}` : sql`true`}
-    and ${hasTextAnswer(sql.ref('s.answers'))}
-    and not exists (select 1 from answer_analysis x where x.submission_id = s.id)`;
+    and ${hasTextAnswer(sql.ref('s.answers'), sql.ref('s.business_id'))}
+    and not exists (select 1 from answer_analysis x where x.business_id = s.business_id and x.submission_id = s.id)`;
   if (q.count) {
     const { rows } = await sql<{ total: number }>`select count(*)::int as total from submission s where ${where}`.execute(db(em));
     return { total: rows[0].total, ids: [] };
   }
   const { rows } = await sql<{
     id: string;
-  }>`select s.id from submission s where ${where} and s.id > ${q.after ?? ''} order by s.id limit ${q.limit ?? 100}`.execute(db(em));
-  return { total: 0, ids: rows.map((r) => r.id) };
+    business: string;
+  }>`select s.id, s.business_id as business from submission s where ${where} and s.id > ${q.after ?? ''} order by s.id limit ${q.limit ?? 100}`.execute(db(em));
+  return { total: 0, ids: rows };
 }

@@ -26,15 +26,18 @@ export async function queueJob(em: EntityManager, business: string, submission: 
 }
 
 /** A text answer: an answer to a `text` step whose value is a string with more than blanks in it. */
-export const hasTextAnswer = (answers: ReturnType<typeof sql.ref>) => sql<boolean>`exists (select 1 from jsonb_array_elements(${answers}) a
-  join survey_step st on st.id = a->>'step' and st.type = 'text'
+export const hasTextAnswer = (
+  answers: ReturnType<typeof sql.ref>,
+  business: ReturnType<typeof sql.ref>,
+) => sql<boolean>`exists (select 1 from jsonb_array_elements(${answers}) a
+  join survey_step st on st.id = a->>'step' and st.business_id = ${business} and st.type = 'text'
   where jsonb_typeof(a->'value') = 'string' and btrim(a->>'value') <> '')`;
 
 /** Queues every completed submission of the business since `since` that holds a text answer; answers how many. */
 export async function queueSince(em: EntityManager, business: string, since: Date): Promise<number> {
   const result = await sql`insert into text_analysis_job (submission_id, business_id, due_at, created_at)
     select s.id, s.business_id, now(), now() from submission s
-     where s.business_id = ${business} and s.status = 'completed' and s.created_at >= ${since} and ${hasTextAnswer(sql.ref('s.answers'))}
+     where s.business_id = ${business} and s.status = 'completed' and s.created_at >= ${since} and ${hasTextAnswer(sql.ref('s.answers'), sql.ref('s.business_id'))}
      order by s.id
     ${QUEUE}`.execute(db(em));
   return Number(result.numAffectedRows ?? 0);
