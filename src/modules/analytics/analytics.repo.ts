@@ -17,7 +17,7 @@ interface AnalyticsTables {
   metric: { id: string; business_id: string; scale_min: number; scale_max: number };
   survey: { id: string; business_id: string };
   survey_step: { id: string; business_id: string; type: string };
-  menu_item: { id: string; name: string | null };
+  menu_item: { id: string; business_id: string; name: string | null };
   analytics_rollup: { business_id: string };
   analytics_menu_rollup: { business_id: string; day: string; subject: string; menu_item_id: string; count: number; sum: string };
 }
@@ -312,7 +312,7 @@ export async function ordersPerBucket(
   const columns = sql.join([sql`b.bucket`, ...keys.map((k) => sql.ref(`b.${k}`))]);
   const { rows } = await sql<{ period: string; location?: string | null; channel?: string | null; orders: string; answered: string }>`
     select ${periodOf(sql`b.bucket`, timeZone)} as period, ${sql.join([...keys.map((k) => sql.ref(`b.${k}`)), sql``])} count(*) as orders,
-           count(*) filter (where exists (select 1 from submission s where s.order_id = b.id and s.status = 'completed')) as answered
+           count(*) filter (where exists (select 1 from submission s where s.business_id = ${business} and s.order_id = b.id and s.status = 'completed')) as answered
       from (select o.id, ${bucketOf(q.interval, sql`(o.created_at at time zone ${timeZone})::date`, range.fromDay)} as bucket,
                    ${byLocation ? sql`loc.id` : sql`null`} as location, o.channel
               from customer_order o
@@ -342,7 +342,7 @@ export async function menuItemSums(em: EntityManager, business: string, range: D
   if (!subjects.length) return [];
   return analyticsDb(em)
     .selectFrom('analytics_menu_rollup as r')
-    .leftJoin('menu_item as mi', 'mi.id', 'r.menu_item_id')
+    .leftJoin('menu_item as mi', (join) => join.onRef('mi.business_id', '=', 'r.business_id').onRef('mi.id', '=', 'r.menu_item_id'))
     .select(['r.menu_item_id', 'mi.name', source.as('source'), sql<string>`sum(r.count)`.as('n'), sql<string>`sum(r.sum)`.as('s')])
     .where('r.business_id', '=', business)
     .where(sql<boolean>`r.day between ${range.fromDay}::date and ${range.lastDay}::date`)
@@ -359,7 +359,7 @@ export async function menuItemSums(em: EntityManager, business: string, range: D
  */
 export async function funnelCounts(em: EntityManager, business: string, survey: string, from: number, to: number) {
   const { rows } = await sql<{ id: string; position: number; type: string; reached: string; answered: string; dropped: string; median_ms: number | null }>`
-    with st as (select id, position, type from survey_step where survey_id = ${survey}),
+    with st as (select id, position, type from survey_step where business_id = ${business} and survey_id = ${survey}),
          s as (select id, status, answers from submission
                 where business_id = ${business} and survey_id = ${survey} and created_at >= to_timestamp(${from} / 1000.0) and created_at < to_timestamp(${to} / 1000.0)),
          a as (select s.id as sid, st.position, (e->>'spentMs')::bigint as spent from s cross join jsonb_array_elements(s.answers) e join st on st.id = e->>'step'),
@@ -431,7 +431,8 @@ export async function recomputeRollups(tx: EntityManager, business: string) {
   const menu = await sql`insert into analytics_menu_rollup (business_id, day, subject, menu_item_id, count, sum, sum_sq)
      select s.business_id, s.analytics_day, x.subject, oi.menu_item_id, count(*), sum(x.value), sum(x.value * x.value)
        from submission s
-       cross join lateral (select distinct menu_item_id from order_item where order_id = s.order_id and menu_item_id is not null) oi
+       cross join lateral (select distinct i.menu_item_id from order_item i
+                            where i.business_id = s.business_id and i.order_id = s.order_id and i.menu_item_id is not null) oi
        cross join lateral analytics_ratings(s.answers) x
       where s.business_id = ${business} and s.order_id is not null and x.subject like 'mtr\\_%'
       group by 1, 2, 3, 4`.execute(run);
@@ -481,7 +482,7 @@ export async function casesPerBucket(
            count(*) filter (where c.status = 'recovered') as recovered,
            (select json_agg(json_build_object('currency', r.currency, 'amount', r.amount::text) order by r.currency)
               from (select o.currency, sum(o.total) as amount from customer_order o
-                     where o.id = any(array_agg(c.recovered_order_id) filter (where c.status = 'recovered')) group by o.currency) r) as revenue
+                     where o.business_id = ${business} and o.id = any(array_agg(c.recovered_order_id) filter (where c.status = 'recovered')) group by o.currency) r) as revenue
       from (select g.*, ${bucketOf(q.interval, sql`(g.opened_at at time zone ${timeZone})::date`, range.fromDay)} as bucket
               from guest_case g
              where g.business_id = ${business} and g.opened_at >= (${range.fromDay}::date)::timestamp at time zone ${timeZone}
