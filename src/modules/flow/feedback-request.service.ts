@@ -136,7 +136,7 @@ async function settleOptedOut(em: EntityManager, business: string, channel: 'ema
   for (const r of scheduled) {
     const reach = await suppressionOf(em, business, r.channels ?? [], { email: r.email_hash, sms: r.phone_hash });
     if (!reach.reason) continue;
-    recordChanges(em, await suppressScheduled(em, r.id, reach.reason));
+    recordChanges(em, await suppressScheduled(em, business, r.id, reach.reason));
   }
 }
 

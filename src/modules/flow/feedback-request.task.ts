@@ -186,7 +186,7 @@ export class FeedbackRequestTask {
    */
   private async finish(em: EntityManager, r: Loaded, change: Change, event?: string | null) {
     await em.transactional(async (tx) => {
-      const row = await finishLeased(tx, r.id, this.options.workerId, change);
+      const row = await finishLeased(tx, r.business_id, r.id, this.options.workerId, change);
       if (!row) return;
       const type = event === undefined ? (change.status ? `feedbackrequest.${change.status}` : null) : event;
       if (type) {

@@ -160,10 +160,11 @@ export async function leasedRequest(em: EntityManager, id: string, worker: strin
 export type RequestChange = Updateable<FlowDB['feedback_request']>;
 
 /** Applies `change` and gives the lease back, only while `worker` holds it; answers the row as it now stands. */
-export async function finishLeased(em: EntityManager, id: string, worker: string, change: RequestChange) {
+export async function finishLeased(em: EntityManager, business: string, id: string, worker: string, change: RequestChange) {
   return flowKysely(em)
     .updateTable('feedback_request')
     .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
+    .where('business_id', '=', business)
     .where('id', '=', id)
     .where('locked_by', '=', worker)
     .returningAll()
@@ -272,7 +273,7 @@ export async function insertSuppression(em: EntityManager, row: { id: string; bu
 export function scheduledForContact(em: EntityManager, business: string, channel: 'email' | 'sms', hash: string) {
   return flowKysely(em)
     .selectFrom('feedback_request as r')
-    .leftJoin('feedback_flow as f', 'f.id', 'r.flow_id')
+    .leftJoin('feedback_flow as f', (join) => join.onRef('f.business_id', '=', 'r.business_id').onRef('f.id', '=', 'r.flow_id'))
     .select(['r.id', 'r.email_hash', 'r.phone_hash', 'f.channels'])
     .where('r.business_id', '=', business)
     .where('r.status', '=', 'scheduled')
@@ -281,10 +282,11 @@ export function scheduledForContact(em: EntityManager, business: string, channel
 }
 
 /** Suppresses a scheduled request no worker holds; answers the row changed, if any. */
-export function suppressScheduled(em: EntityManager, id: string, reason: string) {
+export function suppressScheduled(em: EntityManager, business: string, id: string, reason: string) {
   return flowKysely(em)
     .updateTable('feedback_request')
     .set({ status: 'suppressed', reason, due_at: null, updated_at: sql<Date>`now()` })
+    .where('business_id', '=', business)
     .where('id', '=', id)
     .where('status', '=', 'scheduled')
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
