@@ -176,10 +176,16 @@ export class WebhookDeliveryTask {
       },
       'webhook attempt failed',
     );
-    if (outcome.status === 410) await this.disable(delivery.webhook_id, 'gone');
+    if (outcome.status === 410) await this.disable(delivery.business_id, delivery.webhook_id, 'gone');
     else if (status === 'exhausted') {
-      const due = await repo.shouldDisable(this.orm.em.fork(), delivery.webhook_id, DELIVERY_LIMITS.disableAfterMs, DELIVERY_LIMITS.disableAfterExhausted);
-      if (due) await this.disable(delivery.webhook_id, 'failing');
+      const due = await repo.shouldDisable(
+        this.orm.em.fork(),
+        delivery.business_id,
+        delivery.webhook_id,
+        DELIVERY_LIMITS.disableAfterMs,
+        DELIVERY_LIMITS.disableAfterExhausted,
+      );
+      if (due) await this.disable(delivery.business_id, delivery.webhook_id, 'failing');
     }
     return next;
   }
@@ -219,9 +225,9 @@ export class WebhookDeliveryTask {
   }
 
   /** Disables a webhook and records `webhook.disabled` (with the reason), once. */
-  async disable(webhookId: string, reason: 'gone' | 'failing') {
+  async disable(business: string, webhookId: string, reason: 'gone' | 'failing') {
     await this.orm.em.fork().transactional(async (tx) => {
-      const webhook = await tx.findOne(Webhook, { id: webhookId, enabled: true }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const webhook = await tx.findOne(Webhook, { business, id: webhookId, enabled: true }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!webhook) return;
       webhook.enabled = false;
       recordEvent(tx, webhook.business, 'webhook.disabled', { ...presentWebhook(webhook), disabledReason: reason });

@@ -256,10 +256,11 @@ export async function releaseDeliveries(em: EntityManager, worker: string, ids: 
  * Whether to disable a webhook: enabled, every attempt failed for `failingMs`, and at least `exhausted` deliveries
  * ran out of retries in that time.
  */
-export async function shouldDisable(em: EntityManager, webhook: string, failingMs: number, exhausted: number): Promise<boolean> {
+export async function shouldDisable(em: EntityManager, business: string, webhook: string, failingMs: number, exhausted: number): Promise<boolean> {
   const row = await webhookKysely(em)
     .selectFrom('webhook as w')
     .select('w.id')
+    .where('w.business_id', '=', business)
     .where('w.id', '=', webhook)
     .where('w.enabled', '=', true)
     .where('w.failing_since', '<=', sql<Date>`now() - make_interval(secs => ${failingMs}::double precision / 1000)`)
@@ -268,6 +269,7 @@ export async function shouldDisable(em: EntityManager, webhook: string, failingM
         eb
           .selectFrom('webhook_delivery as d')
           .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('d.business_id', '=', 'w.business_id')
           .whereRef('d.webhook_id', '=', 'w.id')
           .where('d.status', '=', 'exhausted')
           .whereRef('d.updated_at', '>=', 'w.failing_since'),
