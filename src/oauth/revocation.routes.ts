@@ -51,7 +51,10 @@ export function revocationRoutes(router: Router, deps: OAuthDeps) {
     // Unknown tokens and other clients' tokens: 200 and nothing happens (RFC 7009 2.2: no probing).
     if (found && found.row.credential === client.id) {
       // Revoking a refresh token ends its family's access tokens too; an access token ends its own row.
-      await revokeTokens(em, found.kind === 'refresh' ? { family: found.row.family } : { id: found.row.id });
+      await revokeTokens(
+        em,
+        found.kind === 'refresh' ? { business: found.row.business, family: found.row.family } : { business: found.row.business, id: found.row.id },
+      );
     }
     ctx.status = 200;
     ctx.body = {};

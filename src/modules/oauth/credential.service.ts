@@ -149,7 +149,7 @@ export function updateCredential(
  */
 export function deleteCredential(em: EntityManager, business: string, id: string): Promise<string> {
   return deleteRecorded(em, recorded, business, id, async (credential, tx) => {
-    await revokeTokens(tx, { credential: credential.id });
+    await revokeTokens(tx, { business, credential: credential.id });
     await tx.nativeDelete(Credential, { id: credential.id });
   });
 }
@@ -163,7 +163,7 @@ export async function rotateCredentialSecret(em: EntityManager, business: string
   const clientSecret = generateSecret('cs_');
   const credential = await updateRecorded(em, recorded, business, id, async (row, tx) => {
     row.secretHash = hashSecret(clientSecret);
-    await revokeTokens(tx, { credential: row.id, origin: 'secret' });
+    await revokeTokens(tx, { business, credential: row.id, origin: 'secret' });
   });
   return { credential, clientSecret };
 }

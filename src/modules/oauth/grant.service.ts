@@ -109,7 +109,7 @@ export async function exchangeAuthorizationCode(em: EntityManager, tokens: Token
   const signer = await tokens.signer();
   const outcome = await em.transactional(async (tx) => {
     const row = await lockIssuedTo(tx, client, AuthorizationCode, { codeHash }, 'authorization code');
-    if (row.usedAt) return { replayedFamily: row.family ?? undefined };
+    if (row.usedAt) return { replayedFamily: row.family ?? undefined, business: row.business };
     if (row.expiresAt.getTime() < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
     checkCodeBinding(row, input);
     const role = await stillMemberRole(tx, row);
@@ -126,7 +126,7 @@ export async function exchangeAuthorizationCode(em: EntityManager, tokens: Token
   });
   if (outcome.issued) return outcome.issued;
   // A replayed code: someone else may hold it. Revoke everything it issued (RFC 6749 4.1.2).
-  if (outcome.replayedFamily) await revokeTokens(em.fork(), { family: outcome.replayedFamily });
+  if (outcome.replayedFamily) await revokeTokens(em.fork(), { business: outcome.business, family: outcome.replayedFamily });
   throw new OAuthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked');
 }
 
@@ -142,7 +142,7 @@ export async function refreshTokens(
   const outcome = await em.transactional(async (tx) => {
     const row = await lockIssuedTo(tx, client, OAuthToken, { refreshHash }, 'refresh token');
     if (row.revokedAt) throw new OAuthError('invalid_grant', 'The refresh token has been revoked');
-    if (row.refreshUsedAt) return { reusedFamily: row.family };
+    if (row.refreshUsedAt) return { reusedFamily: row.family, business: row.business };
     if (!row.refreshExpiresAt || row.refreshExpiresAt.getTime() < Date.now()) {
       throw new OAuthError('invalid_grant', 'The refresh token has expired');
     }
@@ -159,7 +159,7 @@ export async function refreshTokens(
   });
   if (outcome.issued) return outcome.issued;
   // Reuse of a rotated refresh token: it may be stolen. End the whole family (RFC 9700 4.14.2).
-  await revokeTokens(em.fork(), { family: outcome.reusedFamily! });
+  await revokeTokens(em.fork(), { business: outcome.business!, family: outcome.reusedFamily! });
   throw new OAuthError('invalid_grant', 'The refresh token was already used; every token of its family is revoked');
 }
 

@@ -18,9 +18,13 @@ export async function revokeTokens(
   { origin, ...where }: { id?: string; family?: string; credential?: string; user?: string; business?: string; origin?: TokenOrigin },
 ): Promise<string[]> {
   const from = origin === undefined ? {} : { refreshHash: origin === 'secret' ? null : { $ne: null } };
-  const rows = await em.find(OAuthToken, { ...where, ...from, revokedAt: null }, { fields: ['id'] });
+  const rows = await em.find(OAuthToken, { ...where, ...from, revokedAt: null }, { fields: ['id', 'business'] });
   const ids = rows.map((r) => r.id);
-  if (ids.length) await em.nativeUpdate(OAuthToken, { id: { $in: ids } }, { revokedAt: new Date() });
+  // One statement per business (one, but for a user's tokens everywhere): each on its own shard.
+  const byBusiness = new Map<string, string[]>();
+  for (const r of rows) byBusiness.set(r.business, [...(byBusiness.get(r.business) ?? []), r.id]);
+  const now = new Date();
+  for (const [business, of] of byBusiness) await em.nativeUpdate(OAuthToken, { business, id: { $in: of } }, { revokedAt: now });
   forgetTokens(ids);
   return ids;
 }
