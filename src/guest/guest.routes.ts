@@ -182,7 +182,7 @@ export function guestRoutes(deps: { orm: MikroORM; logger: Logger; publicUrl: st
     // A new guest's first view with a plain link reads nothing of the database: no EntityManager for it.
     let forked: EntityManager | undefined;
     const em = () => (forked ??= deps.orm.em.fork());
-    const response = device.fromCookie ? await findDeviceResponse(em(), guest.survey.id, device.id) : null;
+    const response = device.fromCookie ? await findDeviceResponse(em(), guest.survey.business, guest.survey.id, device.id) : null;
     if (response?.status === 'completed') return answered(ctx, frame);
     // Checked when the link is opened, on any device, before anything is stored.
     const targets = !response && (link.customOrderId || link.locationMetadata) ? await linkTargets(em(), guest.survey.business, link) : null;

@@ -70,13 +70,18 @@ export async function whileLocked<T>(em: EntityManager, lock: number, run: () =>
  * The token's row, if any: whether it is revoked, and its user's role in its business now (null: no longer a
  * member). One statement, the access token's revocation-and-membership check.
  */
-export async function tokenStanding(em: EntityManager, tokenId: string): Promise<{ revoked: boolean; role: MembershipRole | null } | undefined> {
+export async function tokenStanding(
+  em: EntityManager,
+  business: string,
+  tokenId: string,
+): Promise<{ revoked: boolean; role: MembershipRole | null } | undefined> {
   return oauthDb(em)
     .selectFrom('oauth_token as t')
     .select((eb) => [
       eb('t.revoked_at', 'is not', null).$castTo<boolean>().as('revoked'),
       eb.selectFrom('membership as m').select('m.role').whereRef('m.user_id', '=', 't.user_id').whereRef('m.business_id', '=', 't.business_id').as('role'),
     ])
+    .where('t.business_id', '=', business)
     .where('t.id', '=', tokenId)
     .executeTakeFirst();
 }

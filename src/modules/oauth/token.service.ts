@@ -194,7 +194,7 @@ export class TokenService {
       if (fresh?.ok && fresh.role === hit.principal.role) return hit.principal;
     }
     const claims = await this.verifySignature(token);
-    const check = await this.check(claims.tokenId);
+    const check = await this.check(claims.businessId, claims.tokenId);
     if (!check.ok) throw new AppError('unauthorized', check.message);
     // The token's scopes, narrowed to what the user's role allows now: a member demoted after the token was issued
     // loses the scopes of their old role within REVOCATION_CACHE_MS, without a new token.
@@ -213,11 +213,11 @@ export class TokenService {
     return principal;
   }
 
-  private async check(tokenId: string): Promise<CheckResult> {
+  private async check(business: string, tokenId: string): Promise<CheckResult> {
     const cached = cachedCheck(tokenId);
     if (cached) return cached;
     // On a fork: never inside a transaction of the request that asks.
-    const row = await tokenStanding(this.rootEm.fork(), tokenId);
+    const row = await tokenStanding(this.rootEm.fork(), business, tokenId);
     const result: CheckResult = !row
       ? { ok: false, message: 'The access token has been revoked' }
       : row.revoked

@@ -152,10 +152,10 @@ function remember(response: Submission, version: string) {
 const forget = (survey: string, sessionId: string) => recent.delete(deviceKey(survey, sessionId));
 
 /** A response read as a plain copy (nothing of it is written through the ORM), with its row version (submission.repo.ts). */
-async function deviceResponse(em: EntityManager, survey: string, sessionId: string, lock: boolean) {
+async function deviceResponse(em: EntityManager, business: string, survey: string, sessionId: string, lock: boolean) {
   const kept = lock ? undefined : recent.get(deviceKey(survey, sessionId));
   if (kept && Date.now() - kept.at < RECENT_MS) return { response: { ...kept.response }, version: kept.version, row: null };
-  const found = await latestDeviceResponse(em, survey, sessionId, lock);
+  const found = await latestDeviceResponse(em, business, survey, sessionId, lock);
   const response = resumable(found ? plainOfRow(em, Submission, found) : null);
   if (!response) return { response, version: null, row: null };
   const { row_version: version, ...row } = found!;
@@ -166,8 +166,8 @@ async function deviceResponse(em: EntityManager, survey: string, sessionId: stri
  * This device's latest response to the survey (its cookie's session id), for showing a page: a plain copy, nothing of
  * it is written. Every page view of a returning guest asks it (prepared, in submission.repo.ts).
  */
-export async function findDeviceResponse(em: EntityManager, survey: string, sessionId: string): Promise<Submission | null> {
-  return (await deviceResponse(em, survey, sessionId, false)).response;
+export async function findDeviceResponse(em: EntityManager, business: string, survey: string, sessionId: string): Promise<Submission | null> {
+  return (await deviceResponse(em, business, survey, sessionId, false)).response;
 }
 
 /**
@@ -267,7 +267,7 @@ export async function answerStep(em: EntityManager, guest: GuestSurvey, input: S
   // The last step of a link that names an order completes a response with an order: straight to the transaction.
   const last = !guest.steps.some((s) => s.position > step.position);
   for (let attempt = 1; attempt <= STEP_ATTEMPTS && !(last && link.customOrderId); attempt++) {
-    const { response, version } = await deviceResponse(em, survey, input.sessionId, false);
+    const { response, version } = await deviceResponse(em, guest.survey.business, survey, input.sessionId, false);
     if (response?.status === 'completed') throw answeredAlready();
     const decision = await decide(em, guest, input, step, link, response);
     if (decision.kind === 'complete') {
@@ -283,7 +283,7 @@ export async function answerStep(em: EntityManager, guest: GuestSurvey, input: S
   }
   forget(survey, input.sessionId);
   return em.transactional(async (tx) => {
-    const { response, version, row } = await deviceResponse(tx, survey, input.sessionId, true);
+    const { response, version, row } = await deviceResponse(tx, guest.survey.business, survey, input.sessionId, true);
     if (response?.status === 'completed') throw answeredAlready();
     const decision = await decide(tx, guest, input, step, link, response);
     if (decision.kind === 'next') {

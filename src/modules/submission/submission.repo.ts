@@ -31,6 +31,7 @@ export async function surveyWithSteps<Row>(em: EntityManager, business: string, 
  */
 export async function latestDeviceResponse(
   em: EntityManager,
+  business: string,
   survey: string,
   sessionId: string,
   lock: boolean,
@@ -41,6 +42,7 @@ export async function latestDeviceResponse(
       .selectFrom('submission')
       .selectAll()
       .select(sql<string>`xmin::text`.as('row_version'))
+      .where('business_id', '=', business)
       .where('survey_id', '=', survey)
       .where('session_id', '=', sessionId)
       .where('source', '=', sql.lit('page'))
@@ -52,7 +54,7 @@ export async function latestDeviceResponse(
   const [row] = await runShaped<Record<string, unknown> & { row_version: string }>(
     em,
     lock ? 'submission.deviceLatest.locked' : 'submission.deviceLatest',
-    [survey, sessionId],
+    [business, survey, sessionId],
     build,
     { prepare: true },
   );
