@@ -5,7 +5,7 @@ import { NO_SENDER, type Mailer, type SmsProvider } from '../../shared/sender.po
 import type { SendingBudgets } from '../sending/index.js';
 import { contactHash, suppressionOf } from '../flow/index.js';
 import { consentUrl } from './alert-recipient.service.js';
-import { confirmationLeases, finishConfirmation, leasedConfirmation } from './alert.repo.js';
+import { confirmationLeases, leasedConfirmation } from './alert.repo.js';
 
 const CONFIRMATION_LEASE_MS = 60_000;
 /** Waits before the 2nd to 5th try of a send that failed for a reason that may pass; then it is given up. */
@@ -39,7 +39,7 @@ export class AlertConfirmationTask {
     const worker = this.options.workerId;
     const r = await leasedConfirmation(em, id, worker);
     if (!r) return; // answered meanwhile, or the lease went to another worker
-    const finish = (change: Parameters<typeof finishConfirmation>[4]) => finishConfirmation(em, r.business_id, id, worker, change);
+    const finish = (change: Parameters<typeof confirmationLeases.finish>[3]) => confirmationLeases.finish(em, id, worker, change, r.business_id);
     // An address or number that opted out of this business (an SMS STOP, an unsubscribe) already said no: it is
     // declined, not asked.
     const hashes = { email: r.channel === 'email' ? contactHash('email', r.address) : null, sms: r.channel === 'sms' ? contactHash('sms', r.address) : null };

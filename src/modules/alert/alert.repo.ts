@@ -129,7 +129,7 @@ export const nextConfirmationDue = sql<Date | null>`(select due_at from alert_re
   where due_at is not null and status = 'pending' and (locked_until is null or locked_until < now()) order by due_at limit 1)`;
 
 /** The confirmations' leases: due ones of recipients still unanswered. */
-export const confirmationLeases = outboxLeases('alert_recipient', sql`status = 'pending'`);
+export const confirmationLeases = outboxLeases<Tables['alert_recipient']>('alert_recipient', sql`status = 'pending'`);
 
 /** A leased confirmation still to send (not answered meanwhile), with the business's name. */
 export async function leasedConfirmation(em: EntityManager, id: string, worker: string) {
@@ -146,17 +146,6 @@ export async function leasedConfirmation(em: EntityManager, id: string, worker: 
       from alert_recipient r join business b on b.id = r.business_id
      where r.id = ${id} and r.locked_by = ${worker} and r.locked_until > now() and r.status = 'pending' and r.due_at is not null`.execute(db(em));
   return rows[0];
-}
-
-/** Applies `change` and gives the lease back, only while `worker` holds it. */
-export async function finishConfirmation(em: EntityManager, business: string, id: string, worker: string, change: Updateable<Tables['alert_recipient']>) {
-  await alerts(em)
-    .updateTable('alert_recipient')
-    .set({ ...change, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
-    .where('business_id', '=', business)
-    .where('id', '=', id)
-    .where('locked_by', '=', worker)
-    .execute();
 }
 
 /** Confirmations left unsent for want of a sender on one of `channels`, due again now (a start with those senders). */
