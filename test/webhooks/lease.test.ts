@@ -126,3 +126,19 @@ it("a worker's fan-out tells every process's claims of what it could not lease, 
     sender.close();
   }
 });
+
+it('a fan-out whose clock was read before the event (its connection came late) makes no delivery older than the event', async () => {
+  const tenant = await createTenant(server);
+  const api = client(server, tenant.headers);
+  const hook = await createHook(api, tenant.businessId, 'http://127.0.0.1:9/hook', ['metric.created']);
+  const before = new Date(Date.now() - 5_000);
+  await makeEvent(api, tenant.businessId, 'Late fan-out');
+  expect((await fanOutEvents(server.orm.em.fork(), 100, before)).made).toBeGreaterThanOrEqual(1);
+  const rows = await server.orm.em
+    .getConnection()
+    .execute(`select d.created_at, e.created_at as event_created_at from webhook_delivery d join event e on e.id = d.event_id where d.webhook_id = ?`, [
+      hook.id,
+    ]);
+  expect(rows).toHaveLength(1);
+  expect(new Date(rows[0].created_at).getTime()).toBeGreaterThanOrEqual(new Date(rows[0].event_created_at).getTime());
+});

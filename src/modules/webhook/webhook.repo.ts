@@ -68,7 +68,8 @@ export interface FanOut {
  * With `lease`, the deliveries are born leased to that worker as far as its claim would lease them (the claim's rules:
  * webhooks it may hold, up to each lane's room, at most `lease.limit`), their webhooks held with them: the common case,
  * a delivery attempted once by the process that fanned it out, costs no claim and no second write of the row. The rest
- * are left due for any worker's claim.
+ * are left due for any worker's claim. A delivery is never older than its event: `now`, taken before the statement
+ * waited for a connection, may be older than an event it then sees, and a recovery of [since, until) must find it.
  */
 export async function fanOutEvents(em: EntityManager, limit: number, now: Date, lease?: LeaseAsk): Promise<FanOut> {
   const q = lease ?? NO_LEASE;
@@ -95,7 +96,8 @@ pick as (
 d as (
   insert into webhook_delivery (id, business_id, webhook_id, event_id, event_type, status, attempt_count, attempts, next_attempt_at, locked_until, locked_by, created_at, updated_at)
   select p.id, e.business_id, p.webhook_id, e.id, e.type, 'pending', 0, '[]'::jsonb, ${now},
-    case when k.id is not null then ${leaseEnd(q)} end, case when k.id is not null then ${q.worker} end, ${now}, ${now}
+    case when k.id is not null then ${leaseEnd(q)} end, case when k.id is not null then ${q.worker} end,
+    greatest(${now}, e.created_at), greatest(${now}, e.created_at)
     from p join e on e.id = p.event_id left join pick k on k.id = p.id
    order by 1
   on conflict do nothing
