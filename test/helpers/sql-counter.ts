@@ -5,8 +5,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
  * REVOCATION_CACHE_MS, on whichever request comes first: on a loaded machine a warm-up request and the measured one can
  * fall either side of that, so it is authentication, left out, never part of what a page costs.
  */
-// As the repository's Kysely writes it (oauth.repo.ts tokenStanding): `from "oauth_token" as "t" where "t"."id" = $1`.
-const TOKEN_CHECK = /from "?oauth_token"? (as )?"?t"? where "?t"?\."?id"?/;
+// As the repository's Kysely writes it (oauth.repo.ts tokenStanding): `from "oauth_token" as "t" where "t"."business_id" = $1
+// and "t"."id" = $2`.
+const TOKEN_CHECK = /from "?oauth_token"? (as )?"?t"? where "?t"?\."?business_id"? = \$1 and "?t"?\."?id"?/;
 
 /**
  * Records every SQL statement the ORM's connection runs (queries, BEGIN/COMMIT, raw execute) by wrapping its
