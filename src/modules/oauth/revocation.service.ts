@@ -22,7 +22,11 @@ export async function revokeTokens(
   const ids = rows.map((r) => r.id);
   // One statement per business (one, but for a user's tokens everywhere): each on its own shard.
   const byBusiness = new Map<string, string[]>();
-  for (const r of rows) byBusiness.set(r.business, [...(byBusiness.get(r.business) ?? []), r.id]);
+  for (const r of rows) {
+    const of = byBusiness.get(r.business);
+    if (of) of.push(r.id);
+    else byBusiness.set(r.business, [r.id]);
+  }
   const now = new Date();
   for (const [business, of] of byBusiness) await em.nativeUpdate(OAuthToken, { business, id: { $in: of } }, { revokedAt: now });
   forgetTokens(ids);
